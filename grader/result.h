@@ -1,0 +1,57 @@
+/* result.h: verdicts and the results a grading run produces, shared by the
+ * grading loop and every report writer. */
+#ifndef GR_RESULT_H
+#define GR_RESULT_H
+
+#include "rubric.h"
+
+/* Every test ends in exactly one of these. */
+typedef enum gr_verdict {
+    GR_PASSED = 0,
+    GR_WRONG_ANSWER,       /* first mismatch, context, expected, got, relative error */
+    GR_NOT_IMPLEMENTED,    /* returned LAB_NOT_IMPLEMENTED */
+    GR_COMPILE_ERROR,      /* the lab did not compile or link */
+    GR_CRASHED,            /* killed by a signal (named), or died without an answer */
+    GR_TIMED_OUT,          /* over the time limit */
+    GR_OUT_OF_MEMORY,      /* an allocation went over the memory limit */
+    GR_OUTPUT_LIMIT,       /* printed more than the output limit */
+    GR_FORBIDDEN_CALL,     /* a header, symbol or system call the rules do not allow */
+    GR_VERDICT_COUNT
+} gr_verdict;
+
+/* Lower-case name of a verdict: "passed", "wrong answer", ... */
+const char *gr_verdict_name(gr_verdict v);
+
+typedef struct gr_test_result {
+    char *name;
+    int number;                  /* 1-based within the whole run */
+    double score, max_score;
+    gr_visibility visibility;
+    gr_verdict verdict;
+    char *message;               /* feedback for a person; NULL when passed */
+    char *misconception;         /* name of the matched misconception, or NULL */
+    char *student_output;        /* bounded excerpt of what the child printed, or NULL */
+    double seconds;
+} gr_test_result;
+
+typedef struct gr_lab_result {
+    int lab;
+    char *name;                  /* "lab01-scores" */
+    double score, max_score;
+    char *compile_log;           /* trimmed first compiler errors, or NULL */
+    gr_test_result *tests;
+    int n_tests;
+} gr_lab_result;
+
+typedef struct gr_report {
+    char *student;               /* student id, or "local" */
+    double score, max_score;
+    double seconds;              /* wall time of the whole run */
+    gr_lab_result *labs;
+    int n_labs;
+} gr_report;
+
+/* Free everything a report owns (not the struct itself). */
+void gr_report_free(gr_report *r);
+
+#endif

@@ -1,0 +1,84 @@
+/* rubric.h: a lab's rubric, loaded from data/rubrics/labNN.yaml with libyaml.
+ *
+ *   lab: 1                              # lab number
+ *   name: scores                        # folder is labs/lab01-scores
+ *   source: lab01.c                     # the one file a student submits for this lab
+ *   allowed_headers: [lab01.h, labsup.h, math.h, stddef.h, stdint.h, stdlib.h, string.h]
+ *   allowed_symbols: [sqrtf, sqrt, malloc, calloc, free, memset, memcpy]
+ *   limits: {time_ms: 2000, memory_mb: 64, output_kb: 64}   # defaults for every test
+ *   tests:
+ *     - name: dot_worked_example        # unique in the lab
+ *       kind: dot                       # which generator of the lab module builds it
+ *       points: 2
+ *       visibility: visible             # visible | hidden | after_due_date
+ *       sizes: {B: 2, Tq: 3, Tk: 5, d: 4}   # integers the generator reads
+ *       params: {scale: 1.0}                # reals the generator reads (optional)
+ *       tolerance: {abs: 1.0e-5, rel: 1.0e-5}
+ *       limits: {time_ms: 1000}             # optional per-test override
+ *
+ * Unknown keys, wrong types, missing required keys, duplicate test names and
+ * non-positive limits are errors reported as "file:line:column: what is wrong".
+ */
+#ifndef GR_RUBRIC_H
+#define GR_RUBRIC_H
+
+#include <stddef.h>
+
+#define GR_MAX_PARAMS 16
+
+typedef enum gr_visibility {
+    GR_VISIBLE = 0,        /* the student sees result and feedback at once */
+    GR_HIDDEN,             /* the student never sees it */
+    GR_AFTER_DUE_DATE      /* shown after the due date */
+} gr_visibility;
+
+typedef struct gr_limits {
+    long time_ms;          /* wall-clock limit, SIGKILL of the process group */
+    long memory_bytes;     /* heap the student's code may allocate, and the address-space cap */
+    long output_bytes;     /* stdout + stderr the child may write */
+} gr_limits;
+
+typedef struct gr_param {
+    char *key;
+    double value;
+} gr_param;
+
+typedef struct gr_rubric_test {
+    char *name;
+    char *kind;
+    double points;
+    gr_visibility visibility;
+    int n_params;                     /* sizes and params, merged */
+    gr_param params[GR_MAX_PARAMS];
+    double abs_tol, rel_tol;          /* element passes if |got-exp| <= abs + rel*|exp| */
+    gr_limits limits;                 /* lab defaults with the test's overrides applied */
+    int line;                         /* 1-based line of the test in the rubric, for messages */
+} gr_rubric_test;
+
+typedef struct gr_rubric {
+    char *path;
+    int lab;
+    char *name;
+    char *source;
+    char **allowed_headers;
+    int n_headers;
+    char **allowed_symbols;
+    int n_symbols;
+    gr_limits limits;
+    gr_rubric_test *tests;
+    int n_tests;
+} gr_rubric;
+
+/* Load and check a rubric. 0 on success; -1 with "file:line:column: ..." in err. */
+int gr_rubric_load(const char *path, gr_rubric *out, char *err, size_t errlen);
+
+/* Free what gr_rubric_load allocated. */
+void gr_rubric_free(gr_rubric *r);
+
+/* Value of a size or param of t, or dflt when the rubric does not give it. */
+double gr_test_param(const gr_rubric_test *t, const char *key, double dflt);
+
+/* Name of a visibility as written in YAML and results.json. */
+const char *gr_visibility_name(gr_visibility v);
+
+#endif

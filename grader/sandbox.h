@@ -1,0 +1,42 @@
+/* sandbox.h: run one test child under the grader's rules.
+ *
+ * gr_sandbox_run forks; the child makes itself a process-group leader, applies
+ * rlimits (address space, file size 0, no core, no new processes), drops to an
+ * unprivileged uid/gid when the grader runs as root, changes into a fresh empty
+ * directory, closes every other descriptor, sets no_new_privs and installs a
+ * libseccomp allow-list, then execs the test executable (statically linked, so
+ * the filter also covers code that runs before main). The parent feeds the
+ * request, reads the response and a bounded excerpt of stdout/stderr, and kills
+ * the whole process group with SIGKILL at the time limit or the output limit.
+ */
+#ifndef GR_SANDBOX_H
+#define GR_SANDBOX_H
+
+#include <stddef.h>
+#include "rubric.h"
+
+typedef struct gr_run {
+    int exited;                  /* 1: exited with exit_code; 0: killed by term_signal */
+    int exit_code;
+    int term_signal;
+    int timed_out;               /* killed at the time limit */
+    int output_limit;            /* killed for printing too much */
+    unsigned char *response;     /* bytes the child wrote on fd 4 (bounded) */
+    size_t response_len;
+    char *output;                /* bounded excerpt of stdout+stderr, NUL-terminated */
+    size_t output_len;           /* total bytes the child printed (may exceed the excerpt) */
+    double seconds;              /* wall time */
+} gr_run;
+
+/* Run exe with request on its fd 3 under lim. 0 when the child ran (whatever its
+   fate, see out), -1 when the sandbox itself could not be set up (err says why). */
+int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request_len,
+                   const gr_limits *lim, gr_run *out, char *err, size_t errlen);
+
+/* Free what gr_sandbox_run allocated. */
+void gr_run_free(gr_run *r);
+
+/* True when this kernel and build can install the seccomp filter. */
+int gr_sandbox_has_seccomp(void);
+
+#endif

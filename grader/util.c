@@ -1,0 +1,165 @@
+/* util.c: see util.h. */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void *oom(void)
+{
+    fputs("attnlab: out of memory\n", stderr);
+    exit(1);
+}
+
+void *gr_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    return p ? p : oom();
+}
+
+void *gr_xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    return p ? p : oom();
+}
+
+void *gr_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    return q ? q : oom();
+}
+
+char *gr_xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(gr_xmalloc(n), s, n);
+}
+
+char *gr_xasprintf(const char *fmt, ...)
+{
+    gr_strbuf b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    gr_sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    return gr_sb_take(&b);
+}
+
+static void sb_reserve(gr_strbuf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    b->s = gr_xrealloc(b->s, cap);
+    b->cap = cap;
+}
+
+void gr_sb_appendn(gr_strbuf *b, const char *s, size_t n)
+{
+    sb_reserve(b, n);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+void gr_sb_append(gr_strbuf *b, const char *s)
+{
+    gr_sb_appendn(b, s, strlen(s));
+}
+
+void gr_sb_vprintf(gr_strbuf *b, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    if (n > 0) {
+        sb_reserve(b, (size_t)n);
+        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, again);
+        b->len += (size_t)n;
+    }
+    va_end(again);
+}
+
+void gr_sb_printf(gr_strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gr_sb_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+char *gr_sb_take(gr_strbuf *b)
+{
+    char *s = b->s ? b->s : gr_xstrdup("");
+    b->s = NULL;
+    b->len = b->cap = 0;
+    return s;
+}
+
+char *gr_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    gr_strbuf b = {0};
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        gr_sb_appendn(&b, chunk, n);
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        free(b.s);
+        errno = EIO;
+        return NULL;
+    }
+    if (len)
+        *len = b.len;
+    return gr_sb_take(&b);
+}
+
+int gr_write_file_atomic(const char *path, const void *data, size_t len)
+{
+    char *tmp = gr_xasprintf("%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        free(tmp);
+        return -1;
+    }
+    const char *p = data;
+    size_t left = len;
+    while (left > 0) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            goto fail;
+        p += w;
+        left -= (size_t)w;
+    }
+    if (fchmod(fd, 0644) != 0 || fsync(fd) != 0)
+        goto fail;
+    if (close(fd) != 0) {
+        fd = -1;
+        goto fail;
+    }
+    fd = -1;
+    if (rename(tmp, path) != 0)
+        goto fail;
+    free(tmp);
+    return 0;
+fail:;
+    int saved = errno;
+    if (fd >= 0)
+        close(fd);
+    unlink(tmp);
+    free(tmp);
+    errno = saved;
+    return -1;
+}

@@ -1,0 +1,38 @@
+/* util.h: small helpers every grader module uses: memory that cannot fail
+ * silently, a growable string, whole-file reads and atomic writes. */
+#ifndef GR_UTIL_H
+#define GR_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* malloc/calloc/realloc/strdup that print "attnlab: out of memory" and exit 1. */
+void *gr_xmalloc(size_t n);
+void *gr_xcalloc(size_t count, size_t size);
+void *gr_xrealloc(void *p, size_t n);
+char *gr_xstrdup(const char *s);
+
+/* printf into a new malloc'd string. */
+char *gr_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable NUL-terminated string. Zero-initialise ({0}) before use. */
+typedef struct gr_strbuf {
+    char *s;
+    size_t len, cap;
+} gr_strbuf;
+
+void gr_sb_append(gr_strbuf *b, const char *s);
+void gr_sb_appendn(gr_strbuf *b, const char *s, size_t n);
+void gr_sb_printf(gr_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void gr_sb_vprintf(gr_strbuf *b, const char *fmt, va_list ap);
+/* Hand over the string (never NULL) and reset b. */
+char *gr_sb_take(gr_strbuf *b);
+
+/* Read a whole file into a NUL-terminated malloc'd buffer; NULL on error (errno set). */
+char *gr_read_file(const char *path, size_t *len);
+
+/* Write len bytes to path atomically: a temporary file in the same folder,
+   fsync, rename. 0, or -1 with errno set (path is left as it was). */
+int gr_write_file_atomic(const char *path, const void *data, size_t len);
+
+#endif

@@ -1,0 +1,35 @@
+# common.mk: the build of one lab's visible tests, included by every
+# labs/labNN-name/Makefile and solutions/labNN-name/Makefile.
+#
+# The including Makefile sets:
+#   LAB      the lab's tag: lab01 ... lab08 (files LAB.h, LAB.c, test_LAB.c)
+#   LAB_DIR  folder with the contract header and the tests (default: .)
+#   SRC_DIR  folder with the LAB.c to test (default: .)
+#   EXTRA_SRC  more sources the tests need, relative to LAB_DIR (optional)
+#
+#   make test     build and run the visible Check tests
+#   make clean
+
+ROOT    ?= ../..
+LAB_DIR ?= .
+SRC_DIR ?= .
+SUP     := $(ROOT)/lib
+OUT     := build
+
+CC      ?= cc
+CFLAGS  ?= -std=c11 -O1 -g -Wall -Wextra -Wshadow
+CHECK_FLAGS = $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
+
+SUPPORT_SRC := $(SUP)/sup_rng.c $(SUP)/sup_tensor.c
+TEST_SRC    := $(LAB_DIR)/test_$(LAB).c $(addprefix $(LAB_DIR)/,$(EXTRA_SRC))
+
+.PHONY: test clean
+test: $(OUT)/test_$(LAB)
+	@./$(OUT)/test_$(LAB)
+
+$(OUT)/test_$(LAB): $(SRC_DIR)/$(LAB).c $(TEST_SRC) $(LAB_DIR)/$(LAB).h $(SUPPORT_SRC) $(SUP)/labsup.h
+	@mkdir -p $(OUT)
+	$(CC) $(CFLAGS) -I$(LAB_DIR) -I$(SUP) -o $@ $(SRC_DIR)/$(LAB).c $(TEST_SRC) $(SUPPORT_SRC) $(CHECK_FLAGS) -lm
+
+clean:
+	rm -rf $(OUT)

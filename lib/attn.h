@@ -1,0 +1,168 @@
+/* attn.h: libattn, the course's answer key.
+ *
+ * Every operation the course teaches, batched, row-major float32.
+ * Dimensions are named once and used everywhere:
+ *   B  = batch (or batch * heads)     Tq = number of queries
+ *   Tk = number of keys               d  = query/key size (d_k)
+ *   dv = value size                   H  = number of heads
+ * Shapes: Q is (B, Tq, d), K is (B, Tk, d), V is (B, Tk, dv),
+ *         scores S and weights W are (B, Tq, Tk), output O is (B, Tq, dv).
+ * Argument order follows llm.c: outputs first, then inputs, then dimensions.
+ *
+ * The line the course draws: a SCORE is any real number (or -inf when masked);
+ * a WEIGHT is what softmax makes of a row of scores, in [0, 1], summing to 1.
+ * Functions below are grouped by which side of that line they act on.
+ *
+ * Numerics policy
+ *   - float32 in and out; sums, exponentials and logs accumulate in double
+ *     where accuracy needs it (softmax, log-sum-exp, entropy, dot products).
+ *   - A fully masked row (every score -inf) gives all-zero weights and a zero
+ *     output row, never NaN; functions that can meet one return how many there
+ *     were. (PyTorch's SDPA and FlashAttention do the same; plain
+ *     torch.softmax gives NaN.)
+ *   - NaN inputs propagate to the rows they touch.
+ *   - Masks write -INFINITY, never a large negative constant.
+ */
+#ifndef ATTN_H
+#define ATTN_H
+
+#include <stdint.h>
+
+/* ------------------------------------------------------------------ */
+/* Scores: (B, Tq, Tk), any real number.                                */
+/* ------------------------------------------------------------------ */
+
+/* Dot-product scores: S[b][i][j] = sum_c Q[b][i][c] * K[b][j][c]. */
+void attn_dot_scores(float *S, const float *Q, const float *K,
+                     int B, int Tq, int Tk, int d);
+
+/* Scaled dot-product scores: the dot score divided by sqrt(d). */
+void attn_scaled_dot_scores(float *S, const float *Q, const float *K,
+                            int B, int Tq, int Tk, int d);
+
+/* Luong general scores: S[b][i][j] = Q[b][i]^T W K[b][j].
+   Q is (B, Tq, dq), K is (B, Tk, dk), W is (dq, dk) shared by the batch. */
+void attn_general_scores(float *S, const float *Q, const float *W, const float *K,
+                         int B, int Tq, int Tk, int dq, int dk);
+
+/* Bahdanau additive scores: S[b][i][j] = v . tanh(Wq Q[b][i] + Wk K[b][j]).
+   Q is (B, Tq, dq), K is (B, Tk, dk), Wq is (h, dq), Wk is (h, dk), v is (h). */
+void attn_additive_scores(float *S, const float *Q, const float *K,
+                          const float *Wq, const float *Wk, const float *v,
+                          int B, int Tq, int Tk, int dq, int dk, int h);
+
+/* ------------------------------------------------------------------ */
+/* Edits on scores (before softmax). All act in place on S.             */
+/* ------------------------------------------------------------------ */
+
+/* Causal mask: S[b][i][j] = -inf wherever key j is after query i (j > i). */
+void attn_causal_mask(float *S, int B, int Tq, int Tk);
+
+/* Key-padding mask: S[b][i][j] = -inf wherever j >= lengths[b] (lengths has B entries). */
+void attn_padding_mask(float *S, const int *lengths, int B, int Tq, int Tk);
+
+/* Boolean mask: S[n] = -inf wherever mask[n] is nonzero (1 = blocked); mask is (B, Tq, Tk). */
+void attn_bool_mask(float *S, const unsigned char *mask, int B, int Tq, int Tk);
+
+/* Temperature: S[n] /= tau for n in [0, n). Returns 0, or -1 if tau is not > 0 (S untouched). */
+int attn_temperature(float *S, float tau, long n);
+
+/* ALiBi slopes for H heads: 2^(-8(h+1)/H) when H is a power of two; otherwise
+   the slopes of the nearest lower power of two P, followed by every other slope
+   of 2P (the interleaved rule), H - P of them. slopes has H entries. */
+void attn_alibi_slopes(float *slopes, int H);
+
+/* ALiBi bias: S[b][i][j] += m_h * (j - i) with h = b % H, so S is (B, Tq, Tk)
+   where B counts batch * heads, heads fastest. Distant keys get lower scores. */
+void attn_alibi_bias(float *S, int B, int H, int Tq, int Tk);
+
+/* T5 relative-position bucket of rel = j - i (key position minus query position),
+   num_buckets buckets, exact below num_buckets/2 (or /4 each side when
+   bidirectional), logarithmic up to max_distance, clamped beyond. */
+int attn_t5_bucket(int rel, int bidirectional, int num_buckets, int max_distance);
+
+/* Relative position bias: S[b][i][j] += table[h][bucket(j - i)], h = b % H,
+   table is (H, num_buckets). */
+void attn_relpos_bias(float *S, const float *table, int B, int H, int Tq, int Tk,
+                      int bidirectional, int num_buckets, int max_distance);
+
+/* ------------------------------------------------------------------ */
+/* Softmax: scores -> weights, the single conversion point.             */
+/* ------------------------------------------------------------------ */
+
+/* Row softmax over the last axis: W[r] = exp(S[r] - max) / sum, for rows rows of n.
+   W may equal S (in place). A row whose scores are all -inf becomes all zeros.
+   Returns the number of such fully masked rows. */
+long attn_softmax(float *W, const float *S, long rows, int n);
+
+/* Log-sum-exp of one row of n scores: log(sum_j exp(s_j)); -inf for a fully masked row. */
+float attn_logsumexp(const float *s, int n);
+
+/* Row log-sum-exp: lse[r] = attn_logsumexp(S + r*n, n) for each of rows rows. */
+void attn_logsumexp_rows(float *lse, const float *S, long rows, int n);
+
+/* Entropy of each weight row in nats: H[r] = -sum_j W[r][j] log W[r][j], 0 log 0 = 0. */
+void attn_entropy_rows(float *H, const float *W, long rows, int n);
+
+/* Softmax backward: dS[r][j] = W[r][j] * (dW[r][j] - <W[r], dW[r]>).
+   Its size is bounded by 2 (1 - max_j W[r][j]) * max|dW|. dS may equal dW. */
+void attn_softmax_backward(float *dS, const float *W, const float *dW, long rows, int n);
+
+/* ------------------------------------------------------------------ */
+/* Edits on weights (after softmax).                                    */
+/* ------------------------------------------------------------------ */
+
+/* Inverted dropout, in place: for n = 0, 1, ..., draw u = sup_rng_uniform from a
+   generator seeded with seed; drop (W[n] = 0) when u < p, else W[n] /= (1 - p).
+   Returns 0, or -1 if p is not in [0, 1) (W untouched). */
+int attn_dropout(float *W, float p, uint64_t seed, long n);
+
+/* Post-softmax masking, the bug lab 5 studies: zero W[b][i][j] for j >= lengths[b].
+   Rows then sum to less than 1. */
+void attn_postmask(float *W, const int *lengths, int B, int Tq, int Tk);
+
+/* Post-softmax masking, renormalised: zero the padded weights then divide each row
+   by its remaining sum (a row with nothing left stays all zeros). */
+void attn_postmask_renorm(float *W, const int *lengths, int B, int Tq, int Tk);
+
+/* ------------------------------------------------------------------ */
+/* Output and whole pipelines.                                          */
+/* ------------------------------------------------------------------ */
+
+/* Output = weights x values: O[b][i][c] = sum_j W[b][i][j] * V[b][j][c]. */
+void attn_output(float *O, const float *W, const float *V, int B, int Tq, int Tk, int dv);
+
+/* What attn_forward does to scores before softmax and to weights after it.
+   Zero-initialise and set what you need: {0} is plain dot-product attention. */
+typedef struct attn_config {
+    int scaled;                  /* 1: divide scores by sqrt(d) */
+    float temperature;           /* > 0 divides scores; 0 means 1 (no temperature) */
+    int causal;                  /* 1: causal mask */
+    const int *lengths;          /* B key lengths for key padding, or NULL */
+    const unsigned char *mask;   /* (B, Tq, Tk) boolean mask (1 = blocked), or NULL */
+    int alibi_heads;             /* H > 0: add ALiBi bias with H heads (B counts batch*H) */
+    float dropout_p;             /* in [0, 1): inverted dropout on weights */
+    uint64_t dropout_seed;       /* seed of the dropout generator */
+} attn_config;
+
+/* Reference attention, step by step: scores, edits on scores, softmax, edits on
+   weights, output. W receives the weights (B, Tq, Tk) if not NULL.
+   Returns the number of fully masked rows, or -1 on a bad config. */
+long attn_forward(float *O, float *W, const float *Q, const float *K, const float *V,
+                  int B, int Tq, int Tk, int d, int dv, const attn_config *cfg);
+
+/* Online (streaming) attention: scaled dot scores, optional causal mask and key
+   padding (lengths may be NULL), processed key tile by key tile with a running
+   max, running sum and rescaled accumulator; never stores a Tq x Tk matrix.
+   Matches attn_forward with the same settings. Returns the fully masked row count. */
+long attn_online_attention(float *O, const float *Q, const float *K, const float *V,
+                           int B, int Tq, int Tk, int d, int dv, int tile,
+                           int causal, const int *lengths);
+
+/* Fast path: blocked, fused online-softmax attention (query blocks x key tiles),
+   same contract and result as attn_online_attention, written for speed. */
+long attn_fused_attention(float *O, const float *Q, const float *K, const float *V,
+                          int B, int Tq, int Tk, int d, int dv,
+                          int causal, const int *lengths);
+
+#endif /* ATTN_H */

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Make sure the system packages attnlab builds and runs with are installed.
+# As root on Debian/Ubuntu, install what is missing with apt-get; otherwise print
+# the exact command to run and fail, so nothing half-builds.
+set -u
+missing=""
+need() { # need PACKAGE TEST-COMMAND...
+    pkg=$1; shift
+    "$@" >/dev/null 2>&1 || missing="$missing $pkg"
+}
+need build-essential command -v cc
+need make           command -v make
+need pkg-config     command -v pkg-config
+need check          pkg-config --exists check
+need libyaml-dev    pkg-config --exists yaml-0.1
+need libseccomp-dev pkg-config --exists libseccomp
+need gnuplot-nox    command -v gnuplot
+need binutils       command -v nm
+[ -f /usr/lib/x86_64-linux-gnu/libc.a ] || [ -f /usr/lib/libc.a ] || \
+    ls /usr/lib/*/libc.a >/dev/null 2>&1 || missing="$missing libc6-dev"
+
+[ -z "$missing" ] && exit 0
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "attnlab: installing missing packages:$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get update -qq && $cmd -qq; } || { echo "attnlab: '$cmd' failed" >&2; exit 1; }
+else
+    echo "attnlab: missing packages:$missing" >&2
+    echo "attnlab: install them with:  sudo $cmd" >&2
+    exit 1
+fi
