@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "protocol.h"
 #include "rubric.h"
+#include "util.h"
 
 /* One concrete test: the call the child receives and what it should return. */
 typedef struct gr_case {
@@ -19,12 +20,14 @@ typedef struct gr_case {
     void *expected[PROTO_MAX_BUFS];       /* expected content of each OUT/INOUT buffer, else NULL */
     char describe[256];                   /* one line for feedback: function, shapes, settings */
     int shape[PROTO_MAX_BUFS][4];         /* optional (rows, cols, ...) of each buffer, for windows; 0 = flat */
+    const char *buf_name[PROTO_MAX_BUFS]; /* optional argument name of each buffer ("S", "W"), for messages */
 } gr_case;
 
 /* A known mistake. predict fills out[i] (malloc'd, same layout as expected[i]) with
    what a student holding it would return for c, and returns 0; or returns -1 when
    the mistake does not apply to this case. */
 typedef struct gr_misconception {
+    const char *id;         /* short stable id used by data/mutants/manifest.yaml: "postmask" */
     const char *name;       /* "mask applied after softmax" */
     const char *explain;    /* one or two sentences: what the code does wrong and why it matters */
     const char *handout;    /* where to reread: "labs/lab05-masking/README.md, section 2" */
@@ -40,12 +43,39 @@ typedef struct gr_lab_module {
                      char *err, size_t errlen);
     const gr_misconception *misconceptions;
     int n_misconceptions;
+    /* Optional: describe the inputs that produced output element `index` of buffer
+       `buf` (e.g. the score row and mask around it), a few short lines appended to
+       out. NULL: the grading loop shows only the output row around the mismatch. */
+    void (*input_window)(const gr_case *c, int buf, long index, gr_strbuf *out);
 } gr_lab_module;
 
-/* The eight modules, indexed by lab number - 1. */
+/* The eight modules (grader/labs/labNN.c), and the table indexed by lab number - 1
+   (grader/labs/modules.c). */
+extern const gr_lab_module gr_lab01_module, gr_lab02_module, gr_lab03_module,
+    gr_lab04_module, gr_lab05_module, gr_lab06_module, gr_lab07_module, gr_lab08_module;
 extern const gr_lab_module *const gr_lab_modules[8];
 
-/* Free what make_case allocated in c. */
+/* Building a case (grader/labs/case.c). Buffers are added in the order of the
+   student function's array arguments; ints and reals likewise. The case owns
+   everything; OUT buffers get no data (the child fills them). */
+float   *gr_case_add_f32(gr_case *c, proto_role role, long count);
+int32_t *gr_case_add_i32(gr_case *c, proto_role role, long count);
+uint8_t *gr_case_add_u8(gr_case *c, proto_role role, long count);
+void     gr_case_add_int(gr_case *c, int64_t v);
+void     gr_case_add_real(gr_case *c, double v);
+/* Allocate (zeroed) and return the expected content of buffer buf (OUT or INOUT),
+   same kind and count; for INOUT it starts as a copy of the input. */
+void    *gr_case_expect(gr_case *c, int buf);
+/* Allocate (zeroed) a prediction array shaped like buffer buf, for a misconception's
+   predict(); for INOUT it starts as a copy of the input. */
+void    *gr_case_alloc_like(const gr_case *c, int buf);
+/* Record a (rows, cols) view of buffer buf for mismatch messages: index k is shown
+   as [k / (rows*cols)][k / cols % rows][k % cols]. */
+void     gr_case_set_shape(gr_case *c, int buf, int batch, int rows, int cols);
+/* Name buffer buf after the contract's argument ("S"), for messages. */
+void     gr_case_set_name(gr_case *c, int buf, const char *name);
+
+/* Free what make_case allocated in c, leaving it zeroed. */
 void gr_case_free(gr_case *c);
 
 #endif

@@ -24,7 +24,7 @@ typedef struct gr_strbuf {
 void gr_sb_append(gr_strbuf *b, const char *s);
 void gr_sb_appendn(gr_strbuf *b, const char *s, size_t n);
 void gr_sb_printf(gr_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void gr_sb_vprintf(gr_strbuf *b, const char *fmt, va_list ap);
+void gr_sb_vprintf(gr_strbuf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Hand over the string (never NULL) and reset b. */
 char *gr_sb_take(gr_strbuf *b);
 

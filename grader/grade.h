@@ -1,0 +1,40 @@
+/* grade.h: the grading loop shared by `attnlab grade`, `validate` and `batch`.
+ *
+ * For each selected lab: load its rubric, build the student's source into a test
+ * executable (build.h), then for every rubric test derive the seed, make the case
+ * (labmod.h), run it in the sandbox (sandbox.h), decide the verdict in the parent,
+ * diagnose a wrong answer, and score it. A failing, crashing or hanging test never
+ * stops the others; a lab that does not build never stops the other labs.
+ */
+#ifndef GR_GRADE_H
+#define GR_GRADE_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "result.h"
+
+typedef struct gr_grade_opts {
+    const char *root;           /* the attnlab tree (labs/, lib/, data/) */
+    const char *stub_dir;       /* prebuilt stub objects */
+    const char *submission;     /* folder laid out like labs/ */
+    const char *sources[8];     /* optional: grade this file for lab i+1 instead */
+    const char *student;        /* student id, part of every seed */
+    const char *secret;         /* instructor secret, part of every seed */
+    int labs[8];                /* labs[i] != 0: grade lab i+1 */
+    FILE *progress;             /* one line per lab as it is graded, or NULL */
+} gr_grade_opts;
+
+/* Grade the selected labs into out (free with gr_report_free). 0 on success,
+   -1 when grading itself could not proceed (a broken rubric, no work dir);
+   err then says why, e.g. "data/rubrics/lab02.yaml:14:7: ...". */
+int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen);
+
+/* Find the attnlab tree and the stub objects from where the running attnlab
+   lives (or ATTNLAB_ROOT). 0, or -1 with err. */
+int gr_locate(char *root, size_t root_len, char *stub_dir, size_t stub_len,
+              char *err, size_t errlen);
+
+/* Parse "--lab" values: "all", "N" or "N,M,...". 0, or -1 with err. */
+int gr_parse_labs(const char *s, int labs[8], char *err, size_t errlen);
+
+#endif

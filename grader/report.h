@@ -1,0 +1,86 @@
+/* report.h: the three ways a grading run is reported.
+ *
+ *   gr_report_terminal  for a person at a terminal, in the spirit of CS:APP's
+ *                       driver: Score / Max / Verdict / Test rows, feedback under
+ *                       each failing test, "Total points: x/y"   (report_term.c)
+ *   gr_report_json      Gradescope's results.json                (report_json.c)
+ *   gr_report_junit     JUnit XML for CI servers                 (report_junit.c)
+ *
+ * All three take a finished gr_report (result.h) and never change it. Text that
+ * may hold bytes from a student's program (messages, output excerpts) is made
+ * safe for each medium: control characters shown as \xNN on a terminal, escaped
+ * in JSON, dropped in XML, and invalid UTF-8 replaced by U+FFFD everywhere, so
+ * nothing a student prints can colour the screen, break a file or fake a score.
+ * Files are written atomically: a reader sees the old file or the new one.
+ */
+#ifndef GR_REPORT_H
+#define GR_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "result.h"
+#include "util.h"
+
+/* ---- terminal (report_term.c) --------------------------------------------- */
+
+/* Print r for a person: per lab a header and one row per test, the message,
+   misconception and output excerpt under each failing test, the lab total, and
+   "Total points: x/y" at the end. ANSI colours only when color is 1. */
+void gr_report_terminal(FILE *f, const gr_report *r, int color);
+
+/* 1 when output to f should be coloured: f is a terminal, NO_COLOR is unset or
+   empty (https://no-color.org) and TERM is not "dumb"; otherwise 0. */
+int gr_color_wanted(FILE *f);
+
+/* ---- Gradescope results.json (report_json.c) -------------------------------- */
+
+/* Write r to path as Gradescope's results.json, atomically.
+   0, or -1 with errno set (path is left as it was). */
+int gr_report_json(const char *path, const gr_report *r);
+
+/* The text gr_report_json writes (malloc'd, never NULL). */
+char *gr_report_json_text(const gr_report *r);
+
+/* Append s to b as a JSON string literal, quotes included: " and \ escaped,
+   control characters as \n, \t, \r or \u00XX, invalid UTF-8 as \ufffd. */
+void gr_sb_json_string(gr_strbuf *b, const char *s);
+
+/* ---- JUnit XML (report_junit.c) ---------------------------------------------- */
+
+/* Write r to path as JUnit XML (one testsuite per lab; <failure> for wrong
+   answer, not implemented, forbidden call and compile error; <error> for
+   crashed, timed out, out of memory and output limit), atomically.
+   0, or -1 with errno set (path is left as it was). */
+int gr_report_junit(const char *path, const gr_report *r);
+
+/* The text gr_report_junit writes (malloc'd, never NULL). */
+char *gr_report_junit_text(const gr_report *r);
+
+/* Append s to b escaped for XML text and attributes: & < > " ' as entities,
+   control characters other than tab and newline dropped, invalid UTF-8 and
+   code points XML forbids replaced by U+FFFD. */
+void gr_sb_xml_text(gr_strbuf *b, const char *s);
+
+/* ---- shared by the writers (result.c) ---------------------------------------- */
+
+/* Decode one UTF-8 character from s[0..n): its length (1..4) with *cp set, or
+   0 when s does not start with a valid, shortest-form encoding of a Unicode
+   scalar value (overlong forms, surrogates and values above U+10FFFF are
+   invalid). n must be at least 1. */
+int gr_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+
+/* The feedback of test t of lab as plain text, the same in every file: the
+   verdict alone for a passed test; otherwise the verdict, then the message, the misconception, the labelled excerpt of the
+   student's output and, for a compile error, the lab's compiler output, each
+   when there is one (malloc'd, never NULL). Not escaped: each writer escapes
+   it for its medium. */
+char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t);
+
+/* Append text to b with every line prefixed by indent and "| ", the label
+   that marks text from the student's program or the compiler (one trailing
+   newline dropped, so it does not make an empty line). */
+void gr_sb_quoted_lines(gr_strbuf *b, const char *indent, const char *text);
+
+#endif

@@ -1,0 +1,152 @@
+/* report_junit.c: JUnit XML, the test report most CI servers read.
+ *
+ *   <testsuites name="attnlab" tests failures errors skipped time>
+ *     <testsuite name="lab01-scores" tests failures errors skipped time>
+ *       <properties> score and max_score of the lab </properties>
+ *       <testcase name="dot_worked_example" classname="lab01-scores" time="0.012"/>
+ *       <testcase ...><failure message="wrong answer: ..." type="wrong answer">
+ *         feedback</failure></testcase>
+ *
+ * A <failure> is the student's code answering wrongly or not at all by the
+ * rules (wrong answer, not implemented, forbidden call, compile error); an
+ * <error> is the code breaking while it ran (crashed, timed out, out of
+ * memory, output limit). Nothing is skipped. XML 1.0 cannot hold most control
+ * characters even as entities, so they are dropped, and invalid UTF-8 becomes
+ * U+FFFD, so any XML parser accepts the file.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gr_sb_xml_text(gr_strbuf *b, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t n = strlen((const char *)p);
+    size_t i = 0;
+    while (i < n) {
+        uint32_t cp;
+        int len = gr_utf8_decode(p + i, n - i, &cp);
+        if (len == 0 || cp == 0xfffe || cp == 0xffff) {
+            gr_sb_append(b, "\xef\xbf\xbd");       /* U+FFFD */
+            i += len ? (size_t)len : 1;
+            continue;
+        }
+        switch (cp) {
+        case '&':  gr_sb_append(b, "&amp;"); break;
+        case '<':  gr_sb_append(b, "&lt;"); break;
+        case '>':  gr_sb_append(b, "&gt;"); break;
+        case '"':  gr_sb_append(b, "&quot;"); break;
+        case '\'': gr_sb_append(b, "&apos;"); break;
+        default:
+            if ((cp < 0x20 && cp != '\t' && cp != '\n') || cp == 0x7f)
+                break;                              /* dropped */
+            gr_sb_appendn(b, (const char *)p + i, (size_t)len);
+        }
+        i += (size_t)len;
+    }
+}
+
+/* An <error> when the code broke while running, else a <failure>. */
+static int is_error(gr_verdict v)
+{
+    return v == GR_CRASHED || v == GR_TIMED_OUT || v == GR_OUT_OF_MEMORY || v == GR_OUTPUT_LIMIT;
+}
+
+static double lab_seconds(const gr_lab_result *lab)
+{
+    double s = 0;
+    for (int j = 0; j < lab->n_tests; j++)
+        s += lab->tests[j].seconds;
+    return s;
+}
+
+static void count(const gr_lab_result *lab, int *failures, int *errors)
+{
+    for (int j = 0; j < lab->n_tests; j++) {
+        gr_verdict v = lab->tests[j].verdict;
+        if (v == GR_PASSED)
+            continue;
+        if (is_error(v))
+            (*errors)++;
+        else
+            (*failures)++;
+    }
+}
+
+static void testcase(gr_strbuf *b, const gr_lab_result *lab, const gr_test_result *t)
+{
+    gr_sb_append(b, "    <testcase name=\"");
+    gr_sb_xml_text(b, t->name ? t->name : "?");
+    gr_sb_append(b, "\" classname=\"");
+    gr_sb_xml_text(b, lab->name ? lab->name : "lab");
+    gr_sb_printf(b, "\" time=\"%.3f\"", t->seconds);
+    if (t->verdict == GR_PASSED) {
+        gr_sb_append(b, "/>\n");
+        return;
+    }
+    const char *tag = is_error(t->verdict) ? "error" : "failure";
+    const char *verdict = gr_verdict_name(t->verdict);
+
+    /* message: the verdict and the first line of the feedback message */
+    gr_strbuf msg = {0};
+    gr_sb_append(&msg, verdict);
+    if (t->message && *t->message) {
+        gr_sb_append(&msg, ": ");
+        gr_sb_appendn(&msg, t->message, strcspn(t->message, "\n"));
+    }
+    char *message = gr_sb_take(&msg);
+    char *feedback = gr_test_feedback(lab, t);
+
+    gr_sb_printf(b, ">\n      <%s message=\"", tag);
+    gr_sb_xml_text(b, message);
+    gr_sb_append(b, "\" type=\"");
+    gr_sb_xml_text(b, verdict);
+    gr_sb_append(b, "\">");
+    gr_sb_xml_text(b, feedback);
+    gr_sb_printf(b, "</%s>\n    </testcase>\n", tag);
+    free(message);
+    free(feedback);
+}
+
+char *gr_report_junit_text(const gr_report *r)
+{
+    gr_strbuf b = {0};
+    int tests = 0, failures = 0, errors = 0;
+    for (int i = 0; i < r->n_labs; i++) {
+        tests += r->labs[i].n_tests;
+        count(&r->labs[i], &failures, &errors);
+    }
+    gr_sb_append(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    gr_sb_printf(&b, "<testsuites name=\"attnlab\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
+                 "skipped=\"0\" time=\"%.3f\">\n", tests, failures, errors, r->seconds);
+    for (int i = 0; i < r->n_labs; i++) {
+        const gr_lab_result *lab = &r->labs[i];
+        int f = 0, e = 0;
+        count(lab, &f, &e);
+        gr_sb_append(&b, "  <testsuite name=\"");
+        gr_sb_xml_text(&b, lab->name ? lab->name : "lab");
+        gr_sb_printf(&b, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\" "
+                     "time=\"%.3f\">\n", lab->n_tests, f, e, lab_seconds(lab));
+        gr_sb_printf(&b, "    <properties>\n"
+                     "      <property name=\"score\" value=\"%g\"/>\n"
+                     "      <property name=\"max_score\" value=\"%g\"/>\n"
+                     "    </properties>\n", lab->score, lab->max_score);
+        for (int j = 0; j < lab->n_tests; j++)
+            testcase(&b, lab, &lab->tests[j]);
+        gr_sb_append(&b, "  </testsuite>\n");
+    }
+    gr_sb_append(&b, "</testsuites>\n");
+    return gr_sb_take(&b);
+}
+
+int gr_report_junit(const char *path, const gr_report *r)
+{
+    char *text = gr_report_junit_text(r);
+    int rc = gr_write_file_atomic(path, text, strlen(text));
+    int saved = errno;
+    free(text);
+    errno = saved;
+    return rc;
+}

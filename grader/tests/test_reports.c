@@ -1,0 +1,728 @@
+/* test_reports.c: the three report writers on a report built by hand.
+ *
+ * The report has two labs and a mix of verdicts. One message holds quotes, a
+ * newline, a tab, a control byte (0x01) and an invalid UTF-8 byte (0xff); the
+ * student's output excerpt claims "Score: 100" and carries ANSI colour codes.
+ * The terminal text is compared exactly; the JSON must pass a strict validator
+ * written here (and python3's json module when python3 is installed) with the
+ * right totals, fields and escapes; the JUnit XML must have the right counts
+ * and no byte an XML parser refuses. */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../report.h"
+#include "../util.h"
+
+Suite *test_suite(void);
+
+/* ---- the report -------------------------------------------------------------- */
+
+static void set_test(gr_test_result *t, const char *name, gr_verdict v, double score,
+                     double max, gr_visibility vis, const char *message, double seconds)
+{
+    t->name = gr_xstrdup(name);
+    t->verdict = v;
+    t->score = score;
+    t->max_score = max;
+    t->visibility = vis;
+    t->message = message ? gr_xstrdup(message) : NULL;
+    t->seconds = seconds;
+}
+
+#define WRONG_MESSAGE "S[0][1][2]: expected 0.5, got \"1.0\" (relative error 1)\n" \
+                      "input row:\tq = [1, 2]\x01 \xff end"
+/* 11 + 5 + 16 + 4 + 1 = 37 bytes */
+#define STUDENT_OUTPUT "Score: 100\n\x1b[32mall tests passed\x1b[0m\n"
+
+/* lab01-scores: 2 of 10 points; lab02-softmax: 1.5 of 6; total 3.5 of 16. */
+static void build_report(gr_report *r)
+{
+    memset(r, 0, sizeof *r);
+    r->student = gr_xstrdup("s1234");
+    r->seconds = 2.4;
+    r->n_labs = 2;
+    r->labs = gr_xcalloc(2, sizeof *r->labs);
+
+    gr_lab_result *l = &r->labs[0];
+    l->lab = 1;
+    l->name = gr_xstrdup("lab01-scores");
+    l->n_tests = 3;
+    l->tests = gr_xcalloc(3, sizeof *l->tests);
+    set_test(&l->tests[0], "dot_worked_example", GR_PASSED, 2, 2, GR_VISIBLE, NULL, 0.010);
+    l->tests[0].student_output = gr_xstrdup("debug: hello\n");   /* passed: not shown */
+    set_test(&l->tests[1], "scaled_random", GR_WRONG_ANSWER, 0, 3, GR_VISIBLE, WRONG_MESSAGE, 0.020);
+    l->tests[1].misconception = gr_xstrdup("1/d_k instead of 1/sqrt(d_k)");
+    l->tests[1].student_output = gr_xstrdup(STUDENT_OUTPUT);
+    set_test(&l->tests[2], "hidden_big", GR_CRASHED, 0, 5, GR_HIDDEN,
+             "killed by signal SIGSEGV (segmentation fault)", 0.030);
+    l->score = 2;         /* 2 + 0 + 0 */
+    l->max_score = 10;    /* 2 + 3 + 5 */
+
+    l = &r->labs[1];
+    l->lab = 2;
+    l->name = gr_xstrdup("lab02-softmax");
+    l->n_tests = 5;
+    l->tests = gr_xcalloc(5, sizeof *l->tests);
+    set_test(&l->tests[0], "softmax_row", GR_NOT_IMPLEMENTED, 0, 2, GR_AFTER_DUE_DATE,
+             "lab_softmax returned LAB_NOT_IMPLEMENTED: the stub is untouched", 0.005);
+    set_test(&l->tests[1], "causal_mask", GR_TIMED_OUT, 0, 1, GR_VISIBLE,
+             "over the time limit of 2000 ms", 2.0);
+    set_test(&l->tests[2], "temperature", GR_PASSED, 1.5, 1.5, GR_VISIBLE, NULL, 0.004);
+    set_test(&l->tests[3], "no_printf", GR_FORBIDDEN_CALL, 0, 1, GR_VISIBLE,
+             "lab02.c calls printf, which the rules do not allow", 0);
+    set_test(&l->tests[4], "huge_alloc", GR_OUT_OF_MEMORY, 0, 0.5, GR_VISIBLE,
+             "asked for more than the 64 MiB limit", 0.001);
+    l->score = 1.5;       /* 0 + 0 + 1.5 + 0 + 0 */
+    l->max_score = 6;     /* 2 + 1 + 1.5 + 1 + 0.5 */
+
+    r->score = 3.5;
+    r->max_score = 16;
+}
+
+/* ---- helpers -------------------------------------------------------------------- */
+
+static char *terminal_text(const gr_report *r, int color)
+{
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    gr_report_terminal(f, r, color);
+    rewind(f);
+    gr_strbuf b = {0};
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        gr_sb_appendn(&b, chunk, n);
+    fclose(f);
+    return gr_sb_take(&b);
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* A strict JSON validator (RFC 8259): one value, then only whitespace; strings
+   hold valid UTF-8 and no raw control characters; escapes are the legal ones;
+   numbers follow the grammar (no leading zeros, no "+", no "1.", no NaN). */
+typedef struct jv { const unsigned char *p; } jv;
+static int jv_value(jv *v, int depth);
+
+static void jv_ws(jv *v)
+{
+    while (*v->p == ' ' || *v->p == '\t' || *v->p == '\n' || *v->p == '\r')
+        v->p++;
+}
+
+static int jv_string(jv *v)
+{
+    if (*v->p++ != '"')
+        return 0;
+    for (;;) {
+        unsigned char c = *v->p;
+        if (c == '"') {
+            v->p++;
+            return 1;
+        }
+        if (c < 0x20)
+            return 0;                /* raw control character, or the end */
+        if (c == '\\') {
+            v->p++;
+            if (strchr("\"\\/bfnrt", *v->p) && *v->p) {
+                v->p++;
+            } else if (*v->p == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (!strchr("0123456789abcdefABCDEF", v->p[i]) || !v->p[i])
+                        return 0;
+                v->p += 5;
+            } else {
+                return 0;
+            }
+            continue;
+        }
+        uint32_t cp;
+        int len = gr_utf8_decode(v->p, strlen((const char *)v->p), &cp);
+        if (len == 0)
+            return 0;
+        v->p += len;
+    }
+}
+
+static int jv_digits(jv *v)
+{
+    int n = 0;
+    while (*v->p >= '0' && *v->p <= '9')
+        v->p++, n++;
+    return n;
+}
+
+static int jv_number(jv *v)
+{
+    if (*v->p == '-')
+        v->p++;
+    if (*v->p == '0')
+        v->p++;
+    else if (jv_digits(v) == 0)
+        return 0;
+    if (*v->p == '.') {
+        v->p++;
+        if (jv_digits(v) == 0)
+            return 0;
+    }
+    if (*v->p == 'e' || *v->p == 'E') {
+        v->p++;
+        if (*v->p == '+' || *v->p == '-')
+            v->p++;
+        if (jv_digits(v) == 0)
+            return 0;
+    }
+    return 1;
+}
+
+static int jv_value(jv *v, int depth)
+{
+    if (depth > 64)
+        return 0;
+    jv_ws(v);
+    unsigned char c = *v->p;
+    if (c == '{' || c == '[') {
+        unsigned char close = c == '{' ? '}' : ']';
+        v->p++;
+        jv_ws(v);
+        if (*v->p == close) {
+            v->p++;
+            return 1;
+        }
+        for (;;) {
+            if (c == '{') {
+                jv_ws(v);
+                if (!jv_string(v))
+                    return 0;
+                jv_ws(v);
+                if (*v->p++ != ':')
+                    return 0;
+            }
+            if (!jv_value(v, depth + 1))
+                return 0;
+            jv_ws(v);
+            if (*v->p == ',') {
+                v->p++;
+                continue;
+            }
+            if (*v->p++ != close)
+                return 0;
+            return 1;
+        }
+    }
+    if (c == '"')
+        return jv_string(v);
+    if (c == '-' || (c >= '0' && c <= '9'))
+        return jv_number(v);
+    for (const char *const *w = (const char *const[]){"true", "false", "null", NULL}; *w; w++)
+        if (strncmp((const char *)v->p, *w, strlen(*w)) == 0) {
+            v->p += strlen(*w);
+            return 1;
+        }
+    return 0;
+}
+
+static int json_valid(const char *text)
+{
+    jv v = {(const unsigned char *)text};
+    if (!jv_value(&v, 0))
+        return 0;
+    jv_ws(&v);
+    return *v.p == '\0';
+}
+
+static int have_python3(void)
+{
+    return system("command -v python3 >/dev/null 2>&1") == 0;
+}
+
+/* A fresh empty folder under /tmp. */
+static char *temp_dir(void)
+{
+    char *dir = gr_xstrdup("/tmp/attnlab-test-reports-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    return dir;
+}
+
+/* ---- terminal -------------------------------------------------------------------- */
+
+static const char expected_terminal[] =
+    "student: s1234\n"
+    "\n"
+    "lab01-scores\n"
+    " Score   Max   Verdict         Test\n"
+    "   2.0   2.0   passed          dot_worked_example\n"
+    "   0.0   3.0   wrong answer    scaled_random\n"
+    "               S[0][1][2]: expected 0.5, got \"1.0\" (relative error 1)\n"
+    "               input row:\tq = [1, 2]\\x01 \\xff end\n"
+    "               this looks like a known mistake: 1/d_k instead of 1/sqrt(d_k)\n"
+    "               your program printed (first 37 bytes):\n"
+    "               | Score: 100\n"
+    "               | \\x1b[32mall tests passed\\x1b[0m\n"
+    "   0.0   5.0   crashed         hidden_big (hidden)\n"
+    "               killed by signal SIGSEGV (segmentation fault)\n"
+    "lab01-scores: 2.0/10.0\n"
+    "\n"
+    "lab02-softmax\n"
+    " Score   Max   Verdict         Test\n"
+    "   0.0   2.0   not implemented softmax_row (shown after the due date)\n"
+    "               lab_softmax returned LAB_NOT_IMPLEMENTED: the stub is untouched\n"
+    "   0.0   1.0   timed out       causal_mask\n"
+    "               over the time limit of 2000 ms\n"
+    "   1.5   1.5   passed          temperature\n"
+    "   0.0   1.0   forbidden call  no_printf\n"
+    "               lab02.c calls printf, which the rules do not allow\n"
+    "   0.0   0.5   out of memory   huge_alloc\n"
+    "               asked for more than the 64 MiB limit\n"
+    "lab02-softmax: 1.5/6.0\n"
+    "\n"
+    "Total points: 3.5/16.0\n";
+
+START_TEST(terminal_exact_text)
+{
+    gr_report r;
+    build_report(&r);
+    char *text = terminal_text(&r, 0);
+    ck_assert_str_eq(text, expected_terminal);
+    ck_assert_ptr_null(strchr(text, '\x1b'));   /* no escape byte at all */
+    free(text);
+    gr_report_free(&r);
+}
+END_TEST
+
+START_TEST(terminal_colour_codes)
+{
+    gr_report r;
+    build_report(&r);
+    char *text = terminal_text(&r, 1);
+    ck_assert_ptr_nonnull(strstr(text, "   2.0   2.0   \033[32mpassed\033[0m          dot_worked_example\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\033[31mwrong answer\033[0m    scaled_random\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\033[31mcrashed\033[0m"));
+    ck_assert_ptr_nonnull(strstr(text, "\033[33mnot implemented\033[0m softmax_row"));
+    ck_assert_ptr_nonnull(strstr(text, "\033[31mtimed out\033[0m"));
+    ck_assert_ptr_nonnull(strstr(text, "\033[31mforbidden call\033[0m"));
+    ck_assert_ptr_nonnull(strstr(text, "\033[1mlab01-scores\033[0m\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\033[1mTotal points: 3.5/16.0\033[0m\n"));
+    /* the student's own escape codes stay inert text */
+    ck_assert_ptr_nonnull(strstr(text, "| \\x1b[32mall tests passed\\x1b[0m\n"));
+    /* every ESC is ours: 8 verdicts + 2 lab headers + the total, each opened and reset */
+    ck_assert_int_eq(count_of(text, "\033"), 2 * (8 + 2 + 1));
+    free(text);
+    gr_report_free(&r);
+}
+END_TEST
+
+START_TEST(terminal_compile_error_and_empty)
+{
+    gr_report r = {0};
+    r.n_labs = 1;
+    r.labs = gr_xcalloc(1, sizeof *r.labs);
+    r.labs[0].lab = 3;
+    r.labs[0].name = gr_xstrdup("lab03-learned");
+    r.labs[0].compile_log = gr_xstrdup("lab03.c:12:5: error: 'x' undeclared\n");
+    r.labs[0].max_score = 4;
+    r.max_score = 4;
+    r.labs[0].n_tests = 1;
+    r.labs[0].tests = gr_xcalloc(1, sizeof *r.labs[0].tests);
+    set_test(&r.labs[0].tests[0], "luong", GR_COMPILE_ERROR, 0, 4, GR_VISIBLE,
+             "lab03.c did not compile; fix the first error below", 0);
+    char *text = terminal_text(&r, 0);
+    ck_assert_str_eq(text,
+        "lab03-learned\n"
+        " Score   Max   Verdict         Test\n"
+        "   0.0   4.0   compile error   luong\n"
+        "               lab03.c did not compile; fix the first error below\n"
+        "compiler output:\n"
+        "| lab03.c:12:5: error: 'x' undeclared\n"
+        "lab03-learned: 0.0/4.0\n"
+        "\n"
+        "Total points: 0.0/4.0\n");
+    free(text);
+
+    char *json = gr_report_json_text(&r);
+    ck_assert(json_valid(json));
+    ck_assert_ptr_nonnull(strstr(json, "\"output\": \"compile error\\nlab03.c did not compile; "
+                                       "fix the first error below\\ncompiler output:\\n"
+                                       "| lab03.c:12:5: error: 'x' undeclared\\n\""));
+    free(json);
+    char *xml = gr_report_junit_text(&r);
+    ck_assert_ptr_nonnull(strstr(xml, "<failure message=\"compile error: lab03.c did not compile; "
+                                      "fix the first error below\" type=\"compile error\">"));
+    free(xml);
+    gr_report_free(&r);
+
+    gr_report empty = {0};
+    text = terminal_text(&empty, 0);
+    ck_assert_str_eq(text, "no labs were graded\n\nTotal points: 0.0/0.0\n");
+    free(text);
+    json = gr_report_json_text(&empty);
+    ck_assert(json_valid(json));
+    ck_assert_ptr_nonnull(strstr(json, "\"tests\": []"));
+    free(json);
+}
+END_TEST
+
+/* ---- colour choice ------------------------------------------------------------------ */
+
+START_TEST(colour_only_on_a_terminal)
+{
+    unsetenv("NO_COLOR");
+    setenv("TERM", "xterm", 1);
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(gr_color_wanted(f), 0);    /* a file is not a terminal */
+    fclose(f);
+
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) {
+        fprintf(stderr, "test_reports: no pseudo-terminal here; tty half of the test skipped\n");
+        if (master >= 0)
+            close(master);
+        return;
+    }
+    FILE *tty = fopen(ptsname(master), "w");
+    ck_assert_ptr_nonnull(tty);
+    ck_assert_int_eq(gr_color_wanted(tty), 1);
+    setenv("NO_COLOR", "1", 1);
+    ck_assert_int_eq(gr_color_wanted(tty), 0);
+    setenv("NO_COLOR", "", 1);                  /* empty counts as unset */
+    ck_assert_int_eq(gr_color_wanted(tty), 1);
+    unsetenv("NO_COLOR");
+    setenv("TERM", "dumb", 1);
+    ck_assert_int_eq(gr_color_wanted(tty), 0);
+    fclose(tty);
+    close(master);
+}
+END_TEST
+
+/* ---- JSON ----------------------------------------------------------------------------- */
+
+START_TEST(json_validator_rejects_bad_json)
+{
+    /* the validator itself must be able to fail, or the tests below prove nothing */
+    ck_assert(json_valid("{\"a\": [1, -2.5e3, true, null, \"x\\u00e9\"]}"));
+    ck_assert(!json_valid("{\"a\": 1,}"));
+    ck_assert(!json_valid("{\"a\": \"tab\there\"}"));
+    ck_assert(!json_valid("{\"a\": \"\xff\"}"));
+    ck_assert(!json_valid("{\"a\": 01}"));
+    ck_assert(!json_valid("{\"a\": nan}"));
+    ck_assert(!json_valid("{\"a\": \"\\x41\"}"));
+    ck_assert(!json_valid("{} {}"));
+}
+END_TEST
+
+START_TEST(json_fields_totals_and_escapes)
+{
+    gr_report r;
+    build_report(&r);
+    char *json = gr_report_json_text(&r);
+    ck_assert_msg(json_valid(json), "not valid JSON:\n%s", json);
+
+    ck_assert_ptr_nonnull(strstr(json, "{\n  \"score\": 3.5,\n  \"max_score\": 16,\n"
+                                       "  \"execution_time\": 2,\n"));
+    ck_assert_ptr_nonnull(strstr(json, "  \"output\": \"attnlab: 3.5/16.0 points\\n"
+                                       "lab01-scores: 2.0/10.0\\nlab02-softmax: 1.5/6.0\\n\",\n"));
+    ck_assert_ptr_nonnull(strstr(json, "  \"visibility\": \"visible\",\n"
+                                       "  \"stdout_visibility\": \"hidden\",\n"));
+    ck_assert_int_eq(count_of(json, "\"number\": "), 8);
+    ck_assert_int_eq(count_of(json, "\"status\": \"passed\""), 2);
+    ck_assert_int_eq(count_of(json, "\"status\": \"failed\""), 6);
+
+    ck_assert_ptr_nonnull(strstr(json,
+        "    {\n"
+        "      \"name\": \"lab01-scores: dot_worked_example\",\n"
+        "      \"number\": \"1.1\",\n"
+        "      \"score\": 2,\n"
+        "      \"max_score\": 2,\n"
+        "      \"status\": \"passed\",\n"
+        "      \"visibility\": \"visible\",\n"
+        "      \"output\": \"passed\\n\",\n"
+        "      \"output_format\": \"text\"\n"
+        "    },\n"));
+    /* the wrong answer: quotes, newline, tab, 0x01 and 0xff escaped; the
+       excerpt labelled and its ESC bytes escaped */
+    ck_assert_ptr_nonnull(strstr(json,
+        "      \"output\": \"wrong answer\\n"
+        "S[0][1][2]: expected 0.5, got \\\"1.0\\\" (relative error 1)\\n"
+        "input row:\\tq = [1, 2]\\u0001 \\ufffd end\\n"
+        "this looks like a known mistake: 1/d_k instead of 1/sqrt(d_k)\\n"
+        "your program printed (first 37 bytes):\\n"
+        "| Score: 100\\n"
+        "| \\u001b[32mall tests passed\\u001b[0m\\n\",\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"name\": \"lab01-scores: hidden_big\",\n"
+                                       "      \"number\": \"1.3\",\n"
+                                       "      \"score\": 0,\n"
+                                       "      \"max_score\": 5,\n"
+                                       "      \"status\": \"failed\",\n"
+                                       "      \"visibility\": \"hidden\",\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"number\": \"2.1\""));
+    ck_assert_ptr_nonnull(strstr(json, "\"visibility\": \"after_due_date\""));
+    ck_assert_ptr_nonnull(strstr(json, "\"number\": \"2.3\",\n      \"score\": 1.5,\n"
+                                       "      \"max_score\": 1.5,\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"max_score\": 0.5,"));
+    /* the last test closes the array without a trailing comma */
+    ck_assert_ptr_nonnull(strstr(json, "\"output_format\": \"text\"\n    }\n  ]\n}\n"));
+
+    /* the file holds exactly the text, and nothing is left beside it */
+    char *dir = temp_dir();
+    char *path = gr_xasprintf("%s/results.json", dir);
+    ck_assert_int_eq(gr_report_json(path, &r), 0);
+    size_t len;
+    char *back = gr_read_file(path, &len);
+    ck_assert_ptr_nonnull(back);
+    ck_assert_str_eq(back, json);
+
+    if (have_python3()) {
+        /* an independent parser agrees, and the tests add up to the totals */
+        char *cmd = gr_xasprintf(
+            "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); "
+            "t=d[\"tests\"]; "
+            "assert abs(sum(x[\"score\"] for x in t) - d[\"score\"]) < 1e-9; "
+            "assert abs(sum(x[\"max_score\"] for x in t) - d[\"max_score\"]) < 1e-9; "
+            "assert len(t) == 8 and t[1][\"output\"].count(\"\\ufffd\") == 1; "
+            "assert \"\\x01\" in t[1][\"output\"] and \"\\x1b[32m\" in t[1][\"output\"]' %s",
+            path);
+        ck_assert_int_eq(system(cmd), 0);
+        free(cmd);
+    } else {
+        fprintf(stderr, "test_reports: python3 not found; the second JSON parser is skipped\n");
+    }
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(rmdir(dir), 0);        /* empty: no temporary file left */
+    free(back);
+    free(path);
+    free(dir);
+    free(json);
+    gr_report_free(&r);
+}
+END_TEST
+
+START_TEST(json_string_escapes)
+{
+    gr_strbuf b = {0};
+    /* " \ / newline CR tab BS DEL, e-acute (c3 a9), euro (e2 82 ac), U+2028,
+       an overlong '/' (c0 af), a lone surrogate (ed a0 80), a truncated euro */
+    gr_sb_json_string(&b, "\"\\/\n\r\t\b\x7f\xc3\xa9\xe2\x82\xac\xe2\x80\xa8\xc0\xaf\xed\xa0\x80\xe2\x82");
+    ck_assert_str_eq(b.s, "\"\\\"\\\\/\\n\\r\\t\\u0008\\u007f\xc3\xa9\xe2\x82\xac\\u2028"
+                          "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"");
+    ck_assert(json_valid(b.s));
+    free(b.s);
+}
+END_TEST
+
+/* ---- JUnit ------------------------------------------------------------------------------ */
+
+START_TEST(junit_counts_and_escapes)
+{
+    gr_report r;
+    build_report(&r);
+    char *xml = gr_report_junit_text(&r);
+
+    /* lab01: wrong answer is a failure, crashed an error; lab02: not implemented and
+       forbidden call are failures, timed out and out of memory errors */
+    ck_assert_ptr_nonnull(strstr(xml, "<testsuites name=\"attnlab\" tests=\"8\" failures=\"3\" "
+                                      "errors=\"3\" skipped=\"0\" time=\"2.400\">"));
+    /* suite time = sum of its tests: 0.010 + 0.020 + 0.030 = 0.060 */
+    ck_assert_ptr_nonnull(strstr(xml, "<testsuite name=\"lab01-scores\" tests=\"3\" failures=\"1\" "
+                                      "errors=\"1\" skipped=\"0\" time=\"0.060\">"));
+    /* 0.005 + 2.0 + 0.004 + 0 + 0.001 = 2.010 */
+    ck_assert_ptr_nonnull(strstr(xml, "<testsuite name=\"lab02-softmax\" tests=\"5\" failures=\"2\" "
+                                      "errors=\"2\" skipped=\"0\" time=\"2.010\">"));
+    ck_assert_int_eq(count_of(xml, "<testcase "), 8);
+    ck_assert_int_eq(count_of(xml, "<failure "), 3);
+    ck_assert_int_eq(count_of(xml, "<error "), 3);
+    ck_assert_ptr_nonnull(strstr(xml, "<testcase name=\"dot_worked_example\" classname=\"lab01-scores\" "
+                                      "time=\"0.010\"/>"));
+    ck_assert_ptr_nonnull(strstr(xml, "<property name=\"score\" value=\"1.5\"/>"));
+    ck_assert_ptr_nonnull(strstr(xml, "<error message=\"crashed: killed by signal SIGSEGV "
+                                      "(segmentation fault)\" type=\"crashed\">"));
+    ck_assert_ptr_nonnull(strstr(xml, "<error message=\"timed out: over the time limit of 2000 ms\" "
+                                      "type=\"timed out\">"));
+    ck_assert_ptr_nonnull(strstr(xml, "<failure message=\"not implemented: lab_softmax returned "
+                                      "LAB_NOT_IMPLEMENTED: the stub is untouched\" "
+                                      "type=\"not implemented\">"));
+    /* quotes as entities, 0x01 dropped, 0xff as U+FFFD, the message attribute
+       holding the first line only */
+    ck_assert_ptr_nonnull(strstr(xml, "<failure message=\"wrong answer: S[0][1][2]: expected 0.5, "
+                                      "got &quot;1.0&quot; (relative error 1)\" type=\"wrong answer\">"));
+    ck_assert_ptr_nonnull(strstr(xml, "input row:\tq = [1, 2] \xef\xbf\xbd end\n"));
+    ck_assert_ptr_nonnull(strstr(xml, "| [32mall tests passed[0m\n"));
+    for (const unsigned char *p = (const unsigned char *)xml; *p; p++)
+        ck_assert_msg(*p >= 0x20 || *p == '\n' || *p == '\t',
+                      "control byte 0x%02x in the XML", *p);
+
+    char *dir = temp_dir();
+    char *path = gr_xasprintf("%s/junit.xml", dir);
+    ck_assert_int_eq(gr_report_junit(path, &r), 0);
+    char *back = gr_read_file(path, NULL);
+    ck_assert_str_eq(back, xml);
+    if (have_python3()) {
+        char *cmd = gr_xasprintf(
+            "python3 -c 'import sys, xml.etree.ElementTree as E; t=E.parse(sys.argv[1]).getroot(); "
+            "assert t.tag == \"testsuites\" and len(t) == 2; "
+            "assert [s.get(\"tests\") for s in t] == [\"3\", \"5\"]; "
+            "assert len(t.findall(\".//failure\")) == 3 and len(t.findall(\".//error\")) == 3' %s",
+            path);
+        ck_assert_int_eq(system(cmd), 0);
+        free(cmd);
+    }
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+    free(back);
+    free(path);
+    free(dir);
+    free(xml);
+    gr_report_free(&r);
+}
+END_TEST
+
+START_TEST(xml_text_escapes)
+{
+    gr_strbuf b = {0};
+    gr_sb_xml_text(&b, "a&b<c>d\"e'f\x01g\x1b[0m\th\ni\x7f\xff\xef\xbf\xbfj");
+    ck_assert_str_eq(b.s, "a&amp;b&lt;c&gt;d&quot;e&apos;fg[0m\th\ni\xef\xbf\xbd\xef\xbf\xbdj");
+    free(b.s);
+}
+END_TEST
+
+/* ---- writing files ------------------------------------------------------------------------ */
+
+START_TEST(write_into_missing_folder_fails_cleanly)
+{
+    gr_report r;
+    build_report(&r);
+    char *dir = temp_dir();
+    char *path = gr_xasprintf("%s/no-such-folder/results.json", dir);
+    errno = 0;
+    ck_assert_int_eq(gr_report_json(path, &r), -1);
+    ck_assert_int_eq(errno, ENOENT);
+    errno = 0;
+    ck_assert_int_eq(gr_report_junit(path, &r), -1);
+    ck_assert_int_eq(errno, ENOENT);
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), -1);
+    /* rmdir succeeds only on an empty folder: nothing was created anywhere */
+    ck_assert_int_eq(rmdir(dir), 0);
+    free(path);
+    free(dir);
+    gr_report_free(&r);
+}
+END_TEST
+
+/* An existing report is replaced whole, never truncated or appended to. */
+START_TEST(write_replaces_old_file)
+{
+    gr_report r;
+    build_report(&r);
+    char *dir = temp_dir();
+    char *path = gr_xasprintf("%s/results.json", dir);
+    ck_assert_int_eq(gr_write_file_atomic(path, "old contents that are longer than nothing", 42), 0);
+    ck_assert_int_eq(gr_report_json(path, &r), 0);
+    char *back = gr_read_file(path, NULL);
+    ck_assert(json_valid(back));
+    ck_assert_ptr_null(strstr(back, "old contents"));
+    unlink(path);
+    ck_assert_int_eq(rmdir(dir), 0);
+    free(back);
+    free(path);
+    free(dir);
+    gr_report_free(&r);
+}
+END_TEST
+
+/* ---- helpers shared by the writers ---------------------------------------------------------- */
+
+START_TEST(utf8_decoding)
+{
+    uint32_t cp = 0;
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"A", 1, &cp), 1);
+    ck_assert_uint_eq(cp, 0x41);
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xc3\xa9", 2, &cp), 2);
+    ck_assert_uint_eq(cp, 0xe9);                     /* e-acute */
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xe2\x82\xac", 3, &cp), 3);
+    ck_assert_uint_eq(cp, 0x20ac);                   /* euro sign */
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xf0\x9f\x98\x80", 4, &cp), 4);
+    ck_assert_uint_eq(cp, 0x1f600);
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xf4\x8f\xbf\xbf", 4, &cp), 4);
+    ck_assert_uint_eq(cp, 0x10ffff);                 /* the last code point */
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xc0\xaf", 2, &cp), 0);         /* overlong */
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xe0\x80\xaf", 3, &cp), 0);     /* overlong */
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xed\xa0\x80", 3, &cp), 0);     /* surrogate */
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xf4\x90\x80\x80", 4, &cp), 0); /* > U+10FFFF */
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xe2\x82", 2, &cp), 0);         /* truncated */
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\x80", 1, &cp), 0);             /* continuation */
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xff", 1, &cp), 0);
+}
+END_TEST
+
+START_TEST(verdict_names)
+{
+    static const char *const names[GR_VERDICT_COUNT] = {
+        "passed", "wrong answer", "not implemented", "compile error", "crashed",
+        "timed out", "out of memory", "output limit", "forbidden call",
+    };
+    for (int v = 0; v < GR_VERDICT_COUNT; v++)
+        ck_assert_str_eq(gr_verdict_name((gr_verdict)v), names[v]);
+    ck_assert_str_eq(gr_verdict_name(GR_VERDICT_COUNT), "unknown verdict");
+}
+END_TEST
+
+START_TEST(feedback_of_a_passed_test_is_one_word)
+{
+    gr_report r;
+    build_report(&r);
+    char *fb = gr_test_feedback(&r.labs[0], &r.labs[0].tests[0]);
+    ck_assert_str_eq(fb, "passed\n");   /* its debug output is not repeated */
+    free(fb);
+    gr_report_free(&r);
+    ck_assert_ptr_null(r.labs);
+    ck_assert_int_eq(r.n_labs, 0);
+    gr_report_free(&r);                  /* freeing twice is harmless */
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("reports");
+    TCase *tc = tcase_create("terminal");
+    tcase_add_test(tc, terminal_exact_text);
+    tcase_add_test(tc, terminal_colour_codes);
+    tcase_add_test(tc, terminal_compile_error_and_empty);
+    tcase_add_test(tc, colour_only_on_a_terminal);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("json");
+    tcase_add_test(tc, json_validator_rejects_bad_json);
+    tcase_add_test(tc, json_fields_totals_and_escapes);
+    tcase_add_test(tc, json_string_escapes);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("junit");
+    tcase_add_test(tc, junit_counts_and_escapes);
+    tcase_add_test(tc, xml_text_escapes);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("files");
+    tcase_add_test(tc, write_into_missing_folder_fails_cleanly);
+    tcase_add_test(tc, write_replaces_old_file);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("shared");
+    tcase_add_test(tc, utf8_decoding);
+    tcase_add_test(tc, verdict_names);
+    tcase_add_test(tc, feedback_of_a_passed_test_is_one_word);
+    suite_add_tcase(s, tc);
+    return s;
+}
