@@ -50,6 +50,8 @@ LIBSUP     := $(BUILD)/libsup.a
 ATTNLAB    := $(BUILD)/attnlab
 
 .PHONY: all deps test test-unit test-labs test-asan grade validate clean
+# Keep test objects between builds (make would delete them as intermediates).
+.SECONDARY:
 all: $(ATTNLAB) $(STUB_OBJ)
 
 # ---- system packages: install when root, otherwise say the exact command --

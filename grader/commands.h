@@ -1,0 +1,39 @@
+/* commands.h: the subcommands of the attnlab program, git-style.
+ *
+ *   attnlab <command> [options]
+ *
+ * Each command is one function cmd_NAME(argc, argv) in grader/cmd_NAME.c:
+ * argv[0] is the command's name, argv[1..] its options. It handles --help
+ * itself (usage on stdout, return 0), so `attnlab help NAME` needs nothing
+ * more than the table entry. It returns the process exit status:
+ *
+ *   GR_EXIT_OK      0  done
+ *   GR_EXIT_FAILED  1  the job ran and failed (e.g. tests failed, a file could not be written)
+ *   GR_EXIT_USAGE   2  the command line was wrong; one line on stderr says what to fix
+ *
+ * Adding a command: declare cmd_NAME here and add one line to the table in
+ * grader/main.c. The table lists only commands that are built.
+ */
+#ifndef GR_COMMANDS_H
+#define GR_COMMANDS_H
+
+#include <stdio.h>
+
+#define GR_EXIT_OK     0
+#define GR_EXIT_FAILED 1
+#define GR_EXIT_USAGE  2
+
+/* One row of the command table. */
+typedef struct gr_command {
+    const char *name;                     /* what the user types: "explain" */
+    const char *summary;                  /* one line for `attnlab --help` */
+    int (*run)(int argc, char **argv);    /* argv[0] is name; returns an exit status */
+} gr_command;
+
+/* attnlab explain: softmax of one row of scores, step by step, on stdout. */
+int cmd_explain(int argc, char **argv);
+
+/* The same, writing the table to out and usage errors to err (what tests call). */
+int cmd_explain_run(FILE *out, FILE *err, int argc, char **argv);
+
+#endif /* GR_COMMANDS_H */

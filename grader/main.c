@@ -1,0 +1,137 @@
+/* main.c: the attnlab program's entry point: `attnlab <command> [options]`.
+ *
+ * It only finds the command and hands over argv; each command parses its own
+ * options, prints its own --help, and returns the exit status:
+ * 0 ok, 1 the job failed (e.g. tests failed), 2 usage error.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+/* Every command attnlab has, in the order `attnlab --help` lists them.
+   Adding one: declare cmd_NAME in commands.h, add its line here. */
+static const gr_command commands[] = {
+    { "explain", "show softmax turning one row of scores into weights, step by step",
+      cmd_explain },
+};
+static const int n_commands = (int)(sizeof commands / sizeof commands[0]);
+
+static const gr_command *find_command(const char *name)
+{
+    for (int i = 0; i < n_commands; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* The list every user sees first: one line per command. */
+static void print_help(FILE *f)
+{
+    fputs("usage: attnlab <command> [options]\n"
+          "\n"
+          "attnlab teaches that attention scores are not attention weights: a score is any\n"
+          "real number, a weight is what softmax makes of a row of scores.\n"
+          "\n"
+          "Commands:\n", f);
+    int w = 0;
+    for (int i = 0; i < n_commands; i++)
+        if ((int)strlen(commands[i].name) > w)
+            w = (int)strlen(commands[i].name);
+    for (int i = 0; i < n_commands; i++)
+        fprintf(f, "  %-*s  %s\n", w, commands[i].name, commands[i].summary);
+    fputs("\n"
+          "'attnlab <command> --help' or 'attnlab help <command>' shows a command's options.\n"
+          "Exit status: 0 ok, 1 the job failed (e.g. tests failed), 2 usage error.\n", f);
+}
+
+/* Edit distance of two short words (for "did you mean"); capped at 9. */
+static int distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 16 || lb > 16)
+        return 9;
+    int d[17][17];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+/* One line for a name that is not a command, with the nearest command if it
+   is a likely typo. Returns the usage exit status. */
+static int unknown_command(const char *name)
+{
+    const gr_command *near = NULL;
+    int best = 3;                            /* suggest only within 2 edits */
+    for (int i = 0; i < n_commands; i++) {
+        int d = distance(name, commands[i].name);
+        if (d < best) {
+            best = d;
+            near = &commands[i];
+        }
+    }
+    if (near)
+        fprintf(stderr, "attnlab: '%s' is not a command (did you mean '%s'?); see "
+                "'attnlab --help'\n", name, near->name);
+    else
+        fprintf(stderr, "attnlab: '%s' is not a command; see 'attnlab --help' for the list\n",
+                name);
+    return GR_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    int rc;
+    if (argc < 2) {
+        fputs("attnlab: no command given; see 'attnlab --help' for the list\n", stderr);
+        return GR_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
+        (strcmp(name, "help") == 0 && argc == 2)) {
+        print_help(stdout);
+        rc = GR_EXIT_OK;
+    } else if (strcmp(name, "help") == 0) {
+        /* attnlab help NAME: the command prints its own usage for --help. */
+        const gr_command *c = find_command(argv[2]);
+        if (!c)
+            return unknown_command(argv[2]);
+        if (argc > 3) {
+            fprintf(stderr, "attnlab help: give one command, e.g. 'attnlab help %s'\n",
+                    c->name);
+            return GR_EXIT_USAGE;
+        }
+        char help_flag[] = "--help";
+        char *help_argv[] = { argv[2], help_flag, NULL };
+        rc = c->run(2, help_argv);
+    } else if (name[0] == '-') {
+        fprintf(stderr, "attnlab: unknown option '%s' before the command; see "
+                "'attnlab --help'\n", name);
+        return GR_EXIT_USAGE;
+    } else {
+        const gr_command *c = find_command(name);
+        if (!c)
+            return unknown_command(name);
+        rc = c->run(argc - 1, argv + 1);
+    }
+
+    /* Output that never arrived (a full disk, a closed pipe) is a failure, not
+       a silent success. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fputs("attnlab: could not write the output (disk full or pipe closed?)\n", stderr);
+        if (rc == GR_EXIT_OK)
+            rc = GR_EXIT_FAILED;
+    }
+    return rc;
+}

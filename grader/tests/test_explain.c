@@ -1,0 +1,468 @@
+/* test_explain.c: `attnlab explain` as a self-learner sees it. The worked row
+ * and its variants are run through cmd_explain_run (and once through
+ * cmd_explain with stdout redirected) and the text is checked: the weights,
+ * their sum, the named max, -inf for masked keys, the all-masked policy, nan
+ * propagation, the CSV layout, and exit status 2 with one line for each usage
+ * error. */
+#include <check.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../commands.h"
+
+Suite *test_suite(void);
+
+/* ---- running the command ------------------------------------------------------------- */
+
+typedef struct run_result {
+    int rc;
+    char *out;     /* everything written to stdout */
+    char *err;     /* everything written to stderr */
+} run_result;
+
+static char *slurp(FILE *f)
+{
+    long len = ftell(f);
+    ck_assert_int_ge(len, 0);
+    rewind(f);
+    char *s = calloc((size_t)len + 1, 1);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(fread(s, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    return s;
+}
+
+/* Run `attnlab explain ARGS...` (n arguments after the command name). */
+static run_result explain(int n, const char *const *args)
+{
+    char **argv = calloc((size_t)n + 2, sizeof *argv);
+    ck_assert_ptr_nonnull(argv);
+    argv[0] = strdup("explain");
+    for (int i = 0; i < n; i++)
+        argv[i + 1] = strdup(args[i]);
+    FILE *out = tmpfile(), *err = tmpfile();
+    ck_assert(out && err);
+    run_result r;
+    r.rc = cmd_explain_run(out, err, n + 1, argv);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    for (int i = 0; i <= n; i++)
+        free(argv[i]);
+    free(argv);
+    return r;
+}
+
+#define EXPLAIN(...) explain((int)(sizeof((const char *[]){__VA_ARGS__}) / sizeof(const char *)), \
+                             (const char *[]){__VA_ARGS__})
+
+static void free_result(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* The line of out that starts with prefix (after leading spaces), copied. */
+static char *line_starting(const char *out, const char *prefix)
+{
+    for (const char *p = out; *p;) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *q = p;
+        while (*q == ' ' && q < p + len)
+            q++;
+        if (strncmp(q, prefix, strlen(prefix)) == 0) {
+            char *line = strndup(p, len);
+            ck_assert_ptr_nonnull(line);
+            return line;
+        }
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    ck_abort_msg("no line starting with '%s' in:\n%s", prefix, out);
+    return NULL;
+}
+
+/* True when out contains phrase, counting any run of spaces and line breaks
+   as one space (the lessons are word-wrapped). */
+static int has(const char *out, const char *phrase)
+{
+    size_t n = strlen(out);
+    char *flat = malloc(n + 1);
+    ck_assert_ptr_nonnull(flat);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int space = out[i] == ' ' || out[i] == '\n';
+        if (space && k > 0 && flat[k - 1] == ' ')
+            continue;
+        flat[k++] = space ? ' ' : out[i];
+    }
+    flat[k] = '\0';
+    int found = strstr(flat, phrase) != NULL;
+    free(flat);
+    return found;
+}
+
+#define ASSERT_HAS(out, phrase) \
+    ck_assert_msg(has(out, phrase), "output lacks '%s':\n%s", phrase, out)
+
+/* Assert that line (spaces collapsed) equals want, e.g. "1 2.0000 0 2.0000 1.0000 0.7054". */
+static void assert_words(const char *line, const char *want)
+{
+    char got[512];
+    size_t k = 0;
+    for (const char *p = line; *p && k < sizeof got - 1; p++) {
+        if (*p == ' ' && (k == 0 || got[k - 1] == ' '))
+            continue;
+        got[k++] = *p;
+    }
+    while (k > 0 && got[k - 1] == ' ')
+        k--;
+    got[k] = '\0';
+    ck_assert_msg(strcmp(got, want) == 0, "line '%s'\n  expected '%s'", got, want);
+}
+
+static void assert_row(const char *out, const char *key, const char *want)
+{
+    char *line = line_starting(out, key);
+    assert_words(line, want);
+    free(line);
+}
+
+/* ---- the worked row -------------------------------------------------------------------- */
+
+/* scores [2, 1, -1, 0.5], key 4 padding. By hand: m = 2, so
+     exp(2-2) = 1, exp(1-2) = 0.3679, exp(-1-2) = 0.0498, exp(-inf) = 0,
+     sum = 1.4177, weights 1/1.4177 = 0.7054, 0.3679/1.4177 = 0.2595,
+     0.0498/1.4177 = 0.0351, 0/1.4177 = 0, summing to 1.0000. */
+START_TEST(worked_row_table)
+{
+    run_result r = EXPLAIN("--scores", "2 1 -1 0.5", "--mask", "0 0 0 1");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_str_eq(r.err, "");
+    assert_row(r.out, "key", "key score mask after mask exp(s - m) weight");
+    assert_row(r.out, "1 ", "1 2.0000 0 2.0000 1.0000 0.7054");
+    assert_row(r.out, "2 ", "2 1.0000 0 1.0000 0.3679 0.2595");
+    assert_row(r.out, "3 ", "3 -1.0000 0 -1.0000 0.0498 0.0351");
+    assert_row(r.out, "4 ", "4 0.5000 1 -inf 0.0000 0.0000 masked");
+    assert_row(r.out, "sum", "sum 1.4177 1.0000");
+    /* The max subtracted is named, and the division is spelled out. */
+    ASSERT_HAS(r.out, "m = 2.0000, the largest score left");
+    ASSERT_HAS(r.out, "exp(s - m) / 1.4177, the sum of the column before; the weights sum "
+                      "to 1.0000");
+    free_result(&r);
+}
+END_TEST
+
+/* The lessons the worked row teaches: the -1 still gets weight, the masked key
+   gets exactly 0 and the rest renormalise. Without the mask (by hand):
+   exp(0)+exp(-1)+exp(-3)+exp(-1.5) = 1+0.3679+0.0498+0.2231 = 1.6408, so
+   0.6095 0.2242 0.0303 0.1360. */
+START_TEST(worked_row_lessons)
+{
+    run_result r = EXPLAIN("--scores", "2 1 -1 0.5", "--mask", "0 0 0 1");
+    ASSERT_HAS(r.out, "Key 3's score is -1.0000, yet its weight is 0.0351 > 0");
+    ASSERT_HAS(r.out, "a negative score is not negative attention");
+    ASSERT_HAS(r.out, "Key 4 is masked: its score became -inf, exp(-inf) = 0, so its weight "
+                      "is exactly 0, and the other 3 keys share all of the weight (sum 1.0000)");
+    ASSERT_HAS(r.out, "Without the mask the weights would be 0.6095 0.2242 0.0303 0.1360");
+    free_result(&r);
+}
+END_TEST
+
+/* Commas and brackets work as separators, and --opt=value as well as --opt value. */
+START_TEST(worked_row_pasted_list)
+{
+    run_result r = EXPLAIN("--scores=[2, 1, -1, 0.5]", "--mask=0,0,0,1");
+    ck_assert_int_eq(r.rc, 0);
+    assert_row(r.out, "sum", "sum 1.4177 1.0000");
+    assert_row(r.out, "3 ", "3 -1.0000 0 -1.0000 0.0498 0.0351");
+    free_result(&r);
+}
+END_TEST
+
+/* Scores 4x the worked row with d_k = 16: sqrt(16) = 4 brings them back to
+   [2, 1, -1, 0.5], so the weights are the worked row's. */
+START_TEST(scale_divides_by_sqrt_dk)
+{
+    run_result r = EXPLAIN("--scores", "8 4 -4 2", "--mask", "0 0 0 1", "--scale", "16");
+    ck_assert_int_eq(r.rc, 0);
+    assert_row(r.out, "key", "key score scaled mask after mask exp(s - m) weight");
+    assert_row(r.out, "1 ", "1 8.0000 2.0000 0 2.0000 1.0000 0.7054");
+    assert_row(r.out, "3 ", "3 -4.0000 -1.0000 0 -1.0000 0.0498 0.0351");
+    assert_row(r.out, "4 ", "4 2.0000 0.5000 1 -inf 0.0000 0.0000 masked");
+    ASSERT_HAS(r.out, "score / sqrt(d_k) = score / 4.0000 (d_k = 16)");
+    /* Raw scores (no scaling) with the mask: max weight
+       1/(1 + e^-4 + e^-12) = 1/(1 + 0.018316 + 0.000006) = 1/1.018322 = 0.9820. */
+    ASSERT_HAS(r.out, "the weights are flatter, the largest is 0.7054 instead of 0.9820");
+    free_result(&r);
+}
+END_TEST
+
+/* Temperature 0.5 doubles the scores: [1, 0.5, -0.5, 0.25] / 0.5 = the worked row. */
+START_TEST(temperature_divides_scores)
+{
+    run_result r = EXPLAIN("--scores", "1 0.5 -0.5 0.25", "--mask", "0 0 0 1",
+                           "--temperature", "0.5");
+    ck_assert_int_eq(r.rc, 0);
+    assert_row(r.out, "key", "key score tempered mask after mask exp(s - m) weight");
+    assert_row(r.out, "1 ", "1 1.0000 2.0000 0 2.0000 1.0000 0.7054");
+    assert_row(r.out, "2 ", "2 0.5000 1.0000 0 1.0000 0.3679 0.2595");
+    assert_row(r.out, "sum", "sum 1.4177 1.0000");
+    /* T < 1 sharpens: at T = 1 the largest weight is
+       1/(1 + e^-0.5 + e^-1.5) = 1/(1 + 0.60653 + 0.22313) = 1/1.82966 = 0.5465. */
+    ASSERT_HAS(r.out, "sharper, the largest is 0.7054 instead of 0.5465");
+    free_result(&r);
+}
+END_TEST
+
+/* Without a mask there is no mask column; every finite score gets weight > 0.
+   [1, 2, 3]: exp(-2) + exp(-1) + 1 = 0.1353 + 0.3679 + 1 = 1.5032,
+   weights 0.0900 0.2447 0.6652. */
+START_TEST(no_mask_every_finite_score_positive)
+{
+    run_result r = EXPLAIN("--scores", "1 2 3");
+    ck_assert_int_eq(r.rc, 0);
+    assert_row(r.out, "key", "key score exp(s - m) weight");
+    assert_row(r.out, "1 ", "1 1.0000 0.1353 0.0900");
+    assert_row(r.out, "3 ", "3 3.0000 1.0000 0.6652");
+    assert_row(r.out, "sum", "sum 1.5032 1.0000");
+    ASSERT_HAS(r.out, "Every finite score got a positive weight");
+    free_result(&r);
+}
+END_TEST
+
+/* ---- edge rows ------------------------------------------------------------------------------ */
+
+START_TEST(all_masked_gives_zero_row_and_says_why)
+{
+    run_result r = EXPLAIN("--scores", "2 1 -1 0.5", "--mask", "1 1 1 1");
+    ck_assert_int_eq(r.rc, 0);
+    assert_row(r.out, "1 ", "1 2.0000 1 -inf nan 0.0000 masked");
+    assert_row(r.out, "4 ", "4 0.5000 1 -inf nan 0.0000 masked");
+    assert_row(r.out, "sum", "sum nan 0.0000");
+    ASSERT_HAS(r.out, "m = -inf: every score is -inf, so s - m = -inf - (-inf) = nan");
+    ASSERT_HAS(r.out, "Every key is masked, so there is nothing to normalise over");
+    ASSERT_HAS(r.out, "(torch.softmax gives NaN here)");
+    ASSERT_HAS(r.out, "gives all-zero weights instead");
+    ASSERT_HAS(r.out, "this row sums to 0, not 1");
+    free_result(&r);
+}
+END_TEST
+
+/* A nan score spreads to every weight of its row (libattn's policy: NaN propagates). */
+START_TEST(nan_score_poisons_row)
+{
+    run_result r = EXPLAIN("--scores", "2 nan -1 0.5");
+    ck_assert_int_eq(r.rc, 0);
+    assert_row(r.out, "1 ", "1 2.0000 nan nan");
+    assert_row(r.out, "2 ", "2 nan nan nan nan score");
+    assert_row(r.out, "sum", "sum nan nan");
+    ASSERT_HAS(r.out, "m = nan");
+    ASSERT_HAS(r.out, "Key 2's score is nan, and nan spreads");
+    free_result(&r);
+}
+END_TEST
+
+/* A -inf score is exactly what a mask writes: weight 0, the rest sum to 1.
+   [1, -inf, 1]: weights 0.5 0 0.5. */
+START_TEST(minus_inf_score_acts_as_mask)
+{
+    run_result r = EXPLAIN("--scores", "1 -inf 1");
+    ck_assert_int_eq(r.rc, 0);
+    assert_row(r.out, "1 ", "1 1.0000 1.0000 0.5000");
+    assert_row(r.out, "2 ", "2 -inf 0.0000 0.0000 -inf score: acts as a mask");
+    assert_row(r.out, "sum", "sum 2.0000 1.0000");
+    ASSERT_HAS(r.out, "Key 2's score is -inf, exactly what a mask writes, exp(-inf) = 0, so "
+                      "its weight is exactly 0, and the other 2 keys share all of the weight");
+    free_result(&r);
+}
+END_TEST
+
+/* +inf: the shift m is inf and inf - inf is nan for that key. */
+START_TEST(plus_inf_score_is_shown)
+{
+    run_result r = EXPLAIN("--scores", "inf 1");
+    ck_assert_int_eq(r.rc, 0);
+    /* exp(inf - inf) = nan for key 1; exp(1 - inf) = 0 for key 2. */
+    char *line = line_starting(r.out, "1 ");
+    ck_assert_msg(has(line, "1 inf nan "), "row 1: %s", line);
+    free(line);
+    line = line_starting(r.out, "2 ");
+    ck_assert_msg(has(line, "2 1.0000 0.0000 "), "row 2: %s", line);
+    free(line);
+    ASSERT_HAS(r.out, "m = inf");
+    ASSERT_HAS(r.out, "Key 1's score is inf");
+    free_result(&r);
+}
+END_TEST
+
+/* ---- CSV ----------------------------------------------------------------------------------- */
+
+/* Header row, then one row per key with 8 fields; the numbers are those of the table. */
+START_TEST(csv_one_row_per_key)
+{
+    run_result r = EXPLAIN("--scores", "2 1 -1 0.5", "--mask", "0 0 0 1", "--format", "csv");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_str_eq(r.err, "");
+    const double want_w[4] = { 0.7054, 0.2595, 0.0351, 0.0 };
+    const double want_e[4] = { 1.0, 0.3679, 0.0498, 0.0 };
+    char *save = NULL, *line = strtok_r(r.out, "\n", &save);
+    ck_assert_str_eq(line, "key,raw_score,scaled_score,blocked,masked_score,shift,"
+                           "exp_shifted,weight");
+    double sum = 0.0;
+    for (int j = 0; j < 4; j++) {
+        line = strtok_r(NULL, "\n", &save);
+        ck_assert_ptr_nonnull(line);
+        char *f[8], *s2 = NULL;
+        int n = 0;
+        for (char *t = strtok_r(line, ",", &s2); t && n < 8; t = strtok_r(NULL, ",", &s2))
+            f[n++] = t;
+        ck_assert_int_eq(n, 8);
+        ck_assert_int_eq(atoi(f[0]), j + 1);
+        ck_assert_double_eq_tol(strtod(f[5], NULL), 2.0, 1e-12);   /* shift m = 2 */
+        ck_assert_double_eq_tol(strtod(f[6], NULL), want_e[j], 5e-5);
+        ck_assert_double_eq_tol(strtod(f[7], NULL), want_w[j], 5e-5);
+        sum += strtod(f[7], NULL);
+        if (j == 3) {
+            ck_assert_str_eq(f[3], "1");
+            ck_assert_str_eq(f[4], "-inf");
+            ck_assert_str_eq(f[7], "0");             /* masked: exactly 0 */
+        } else {
+            ck_assert_str_eq(f[3], "0");
+        }
+    }
+    ck_assert_ptr_null(strtok_r(NULL, "\n", &save));   /* no sum row, no trailer */
+    ck_assert_double_eq_tol(sum, 1.0, 1e-6);
+    free_result(&r);
+}
+END_TEST
+
+START_TEST(csv_all_masked_notes_on_stderr)
+{
+    run_result r = EXPLAIN("--scores", "1 2", "--mask", "1 1", "--format", "csv");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "1,1,1,1,-inf,-inf,nan,0\n"));
+    ck_assert_ptr_nonnull(strstr(r.err, "every key is masked"));
+    free_result(&r);
+}
+END_TEST
+
+/* ---- usage errors --------------------------------------------------------------------------- */
+
+/* Each wrong command line: exit 2, nothing on stdout, exactly one line on
+   stderr that starts with "attnlab explain: " and contains the words below. */
+static const struct {
+    const char *args[8];
+    int n;
+    const char *says;
+} usage_cases[] = {
+    { { "--scores", "2 x 1" }, 2, "score 2 'x' is not a number" },
+    { { "--scores", "2 1 -1 0.5", "--mask", "0 0 1" }, 4,
+      "--mask has 3 values but --scores has 4" },
+    { { "--scores", "2 1", "--mask", "0 2" }, 4, "mask value 2 '2' must be 0 (attend) or 1 (blocked)" },
+    { { "--scores", "2 1", "--temperature", "0" }, 4, "--temperature must be a finite number > 0 (got '0')" },
+    { { "--scores", "2 1", "--temperature", "-1" }, 4, "--temperature must be a finite number > 0 (got '-1')" },
+    { { "--scores", "2 1", "--temperature", "abc" }, 4, "--temperature 'abc' is not a number" },
+    { { "--scores", "2 1", "--frobnicate" }, 3, "unknown option '--frobnicate'" },
+    { { "--mask", "0 1" }, 2, "missing --scores" },
+    { { "--scores" }, 1, "--scores needs a value" },
+    { { "--scores", "" }, 2, "--scores is empty" },
+    { { "--scores", "1e40 2" }, 2, "score 1 '1e40' is too large for a float" },
+    { { "--scores", "2 1", "--format", "xml" }, 4, "--format must be table or csv (got 'xml')" },
+    { { "--scores", "2 1", "--scale", "0" }, 4, "--scale takes d_k, the key size, a whole number >= 1" },
+    { { "--scores", "2", "1" }, 3, "unexpected argument '1'" },
+};
+
+START_TEST(usage_error_one_line_exit_2)
+{
+    run_result r = explain(usage_cases[_i].n, usage_cases[_i].args);
+    ck_assert_msg(r.rc == 2, "case %d: exit %d, expected 2", _i, r.rc);
+    ck_assert_str_eq(r.out, "");
+    ck_assert_msg(strncmp(r.err, "attnlab explain: ", 17) == 0, "stderr: %s", r.err);
+    ck_assert_msg(strstr(r.err, usage_cases[_i].says) != NULL, "stderr '%s' lacks '%s'",
+                  r.err, usage_cases[_i].says);
+    const char *nl = strchr(r.err, '\n');
+    ck_assert_msg(nl && nl[1] == '\0', "expected exactly one line, got: %s", r.err);
+    free_result(&r);
+}
+END_TEST
+
+START_TEST(help_shows_usage_and_csv_layout)
+{
+    run_result r = EXPLAIN("--help");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_str_eq(r.err, "");
+    ck_assert_int_eq(strncmp(r.out, "usage: attnlab explain --scores", 31), 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "key,raw_score,scaled_score,blocked,masked_score,"
+                                        "shift,exp_shifted,weight"));
+    free_result(&r);
+}
+END_TEST
+
+/* cmd_explain itself writes to the process's stdout and stderr. */
+START_TEST(cmd_explain_writes_stdout)
+{
+    char path[] = "/tmp/attnlab-test-explain-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    ck_assert_int_ge(saved, 0);
+    ck_assert_int_ge(dup2(fd, STDOUT_FILENO), 0);
+
+    char a0[] = "explain", a1[] = "--scores", a2[] = "2 1 -1 0.5", a3[] = "--mask", a4[] = "0 0 0 1";
+    char *argv[] = { a0, a1, a2, a3, a4, NULL };
+    int rc = cmd_explain(5, argv);
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+
+    FILE *f = fdopen(fd, "r");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    char *out = slurp(f);
+    unlink(path);
+    ck_assert_int_eq(rc, 0);
+    assert_row(out, "1 ", "1 2.0000 0 2.0000 1.0000 0.7054");
+    assert_row(out, "sum", "sum 1.4177 1.0000");
+    free(out);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("explain");
+    TCase *tc = tcase_create("worked row");
+    tcase_add_test(tc, worked_row_table);
+    tcase_add_test(tc, worked_row_lessons);
+    tcase_add_test(tc, worked_row_pasted_list);
+    tcase_add_test(tc, scale_divides_by_sqrt_dk);
+    tcase_add_test(tc, temperature_divides_scores);
+    tcase_add_test(tc, no_mask_every_finite_score_positive);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("edge rows");
+    tcase_add_test(tc, all_masked_gives_zero_row_and_says_why);
+    tcase_add_test(tc, nan_score_poisons_row);
+    tcase_add_test(tc, minus_inf_score_acts_as_mask);
+    tcase_add_test(tc, plus_inf_score_is_shown);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("csv");
+    tcase_add_test(tc, csv_one_row_per_key);
+    tcase_add_test(tc, csv_all_masked_notes_on_stderr);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("usage");
+    tcase_add_loop_test(tc, usage_error_one_line_exit_2, 0,
+                        (int)(sizeof usage_cases / sizeof usage_cases[0]));
+    tcase_add_test(tc, help_shows_usage_and_csv_layout);
+    tcase_add_test(tc, cmd_explain_writes_stdout);
+    suite_add_tcase(s, tc);
+    return s;
+}
