@@ -1,0 +1,67 @@
+/*
+ * lab04.c: experiment, entropy of attention weights versus d_k.  (12 points)
+ *
+ * Your name:
+ * Your student id:
+ *
+ * RULES (read them before you write a line; the grader enforces them)
+ *
+ *   - Write your answers in this file only, and only inside the functions
+ *     below. You may add static helper functions (a softmax, a dot product).
+ *     Do not edit lab04.h.
+ *   - Allowed headers: lab04.h, labsup.h, math.h, stdlib.h, string.h,
+ *     stddef.h, stdint.h, and stdio.h for printf debugging only.
+ *   - Allowed library calls: expf, exp, logf, log, sqrtf, sqrt, fmaxf,
+ *     fabsf, fabs, isinf, isnan, malloc, calloc, realloc, free, memset,
+ *     memcpy, printf, the INFINITY macro, and the support generator:
+ *     sup_rng_seed, sup_rng_u64, sup_rng_uniform, sup_rng_normal,
+ *     sup_rng_fill_normal.
+ *     Nothing else: no file I/O, no processes, no networking. A call outside
+ *     the list is a "forbidden call" and scores 0 for that test.
+ *   - What you print shows up as a short excerpt in the grade report and
+ *     never changes a score. Remove debugging output when you are done.
+ *   - Limits per test: 2 seconds and 64 MB. Free what you allocate.
+ *   - Every function returns LAB_NOT_IMPLEMENTED until you write it. Replace
+ *     that line when you start; return LAB_OK when the outputs are written.
+ *
+ * Test as you go:   make test          (the visible tests, in this folder)
+ * See your curve:   make run           (make run FORMAT=csv for plotting)
+ * Grade:            make -C ../.. grade
+ * The handout (README.md) explains everything below; sections are numbered.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "lab04.h"
+
+/*
+ * lab_row_entropy - entropy of each row of weights, in nats  (4 points)
+ *
+ *   H[r] = - sum_j W[r][j] * log(W[r][j]),   with 0 * log 0 = 0
+ *
+ *   W is (rows, n), H has rows entries. LAB_BAD_ARG for rows < 0 or n < 1.
+ *   Handout: section 2.
+ */
+int lab_row_entropy(float *H, const float *W, int rows, int n)
+{
+    (void)H; (void)W; (void)rows; (void)n;
+    return LAB_NOT_IMPLEMENTED;
+}
+
+/*
+ * lab_entropy_experiment - raw versus scaled, for each d_k    (8 points)
+ *
+ *   Seed one generator; for each d = dks[m], for each trial: draw q (d
+ *   normals), then K (T*d normals); raw scores s_j = q . k_j, scaled scores
+ *   s_j / sqrt(d); add the entropy of each softmax. H_raw[m] and H_scaled[m]
+ *   are the means over trials. The exact order is in lab04.h: follow it.
+ *   LAB_BAD_ARG (nothing drawn, outputs untouched) for n_dk < 1, T < 1,
+ *   trials < 1 or any dks[m] < 1.
+ *   Handout: sections 3, 4 and 5.
+ */
+int lab_entropy_experiment(float *H_raw, float *H_scaled, const int *dks, int n_dk,
+                           int T, int trials, uint64_t seed)
+{
+    (void)H_raw; (void)H_scaled; (void)dks; (void)n_dk; (void)T; (void)trials; (void)seed;
+    return LAB_NOT_IMPLEMENTED;
+}
