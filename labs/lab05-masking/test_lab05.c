@@ -1,0 +1,410 @@
+/* test_lab05.c: the visible tests of lab 5. Run them with
+ *     make -C labs/lab05-masking test
+ * Each test states where its expected numbers come from, so you can add your own
+ * cases the same way (copy a START_TEST block and register it at the bottom).
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lab05.h"
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static const char *status_name(int rc)
+{
+    switch (rc) {
+    case LAB_OK: return "LAB_OK";
+    case LAB_NOT_IMPLEMENTED: return "LAB_NOT_IMPLEMENTED";
+    case LAB_BAD_ARG: return "LAB_BAD_ARG";
+    default: return "an unknown code";
+    }
+}
+
+/* Fail with "not implemented" when the stub is untouched, else when rc != want. */
+#define EXPECT_STATUS(rc, want, fn) do {                                           \
+        int rc_ = (rc);                                                            \
+        ck_assert_msg(rc_ != LAB_NOT_IMPLEMENTED,                                  \
+                      "%s: not implemented yet (returned LAB_NOT_IMPLEMENTED)", fn); \
+        ck_assert_msg(rc_ == (want), "%s returned %d (%s), expected %s", fn, rc_,  \
+                      status_name(rc_), status_name(want));                        \
+    } while (0)
+#define EXPECT_OK(rc, fn) EXPECT_STATUS(rc, LAB_OK, fn)
+
+/* Index of the first element of got farther than tol from want (NaN never
+   passes), or -1 when all n are close. */
+static long first_mismatch(const float *got, const float *want, long n, float tol)
+{
+    for (long k = 0; k < n; k++)
+        if (!(fabsf(got[k] - want[k]) <= tol)) return k;
+    return -1;
+}
+
+#define EXPECT_CLOSE(got, want, n, tol, what) do {                                 \
+        long k_ = first_mismatch((got), (want), (n), (tol));                       \
+        ck_assert_msg(k_ < 0, "%s[%ld]: expected %.6f, got %.6f (tolerance %g)",   \
+                      what, k_, k_ < 0 ? 0.0 : (double)(want)[k_],                 \
+                      k_ < 0 ? 0.0 : (double)(got)[k_], (double)(tol));            \
+    } while (0)
+
+/* Fill n floats with a value the functions never produce, to see what they wrote. */
+static void poison(float *x, long n)
+{
+    for (long k = 0; k < n; k++) x[k] = -12345.0f;
+}
+
+/* The course's worked row: scores [2, 1, -1, 0.5], the 4th key is padding.
+   V is the 4x4 identity, so each output row is exactly the weight row. */
+static const float worked_S[4] = { 2.0f, 1.0f, -1.0f, 0.5f };
+static const float identity4[16] = { 1, 0, 0, 0,  0, 1, 0, 0,  0, 0, 1, 0,  0, 0, 0, 1 };
+
+/* ---- lab_attend_premask ----------------------------------------------------- */
+
+START_TEST(test_premask_worked_row)
+{
+    /* Mask first: s' = [2, 1, -1, -inf].
+       exp: e^2 = 7.389056, e^1 = 2.718282, e^-1 = 0.367879, e^-inf = 0
+       sum = 10.475217
+       w = [7.389056, 2.718282, 0.367879, 0] / 10.475217 = [0.7054, 0.2595, 0.0351, 0]
+       The weights sum to 1, and the padded key gets exactly 0. */
+    int lengths[1] = { 3 };
+    float O[4];
+    poison(O, 4);
+    EXPECT_OK(lab_attend_premask(O, worked_S, lengths, identity4, 1, 1, 4, 4),
+              "lab_attend_premask");
+    const float want[4] = { 0.705385f, 0.259496f, 0.035119f, 0.0f };
+    EXPECT_CLOSE(O, want, 4, 1e-5f, "O");
+    ck_assert_msg(O[3] == 0.0f, "O[3]: a padded key must get weight exactly 0, got %g",
+                  (double)O[3]);
+}
+END_TEST
+
+START_TEST(test_premask_rows_and_batches)
+{
+    /* B = 2, Tq = 2, Tk = 3, dv = 2: every (b, i) row uses its own scores, its
+       batch entry's length and its batch entry's values.
+       b = 0, lengths 1: only key 0 is real, so w = [1, 0, 0] whatever the scores
+                         and O = V[0][0] = (1, 2) for both queries.
+       b = 1, lengths 2: scores [ln 3, 0, 9] -> real part [ln 3, 0]
+                         exp: [3, 1], sum 4, w = [0.75, 0.25, 0]
+                         O = 0.75 * (4, 0) + 0.25 * (0, 8) = (3, 2)
+                         scores [0, 0, -9] -> w = [0.5, 0.5, 0], O = (2, 4) */
+    const float S[2 * 2 * 3] = {
+        5.0f, -2.0f, 7.0f,      3.0f, 3.0f, 3.0f,        /* b = 0 */
+        1.0986123f, 0.0f, 9.0f, 0.0f, 0.0f, -9.0f,       /* b = 1 */
+    };
+    const float V[2 * 3 * 2] = {
+        1, 2,  10, 20,  30, 40,                           /* b = 0 */
+        4, 0,  0, 8,  100, 100,                           /* b = 1 */
+    };
+    int lengths[2] = { 1, 2 };
+    float O[2 * 2 * 2];
+    poison(O, 8);
+    EXPECT_OK(lab_attend_premask(O, S, lengths, V, 2, 2, 3, 2), "lab_attend_premask");
+    const float want[8] = { 1, 2,  1, 2,  3, 2,  2, 4 };
+    EXPECT_CLOSE(O, want, 8, 1e-5f, "O");
+}
+END_TEST
+
+START_TEST(test_premask_padding_has_no_influence)
+{
+    /* The same three real keys, alone (Tk = 3) and then batched with three padded
+       keys that carry huge scores and junk values (Tk = 6, lengths 3): masking the
+       scores makes the output identical. This is what "independent of batch
+       composition" means. */
+    const float S3[3] = { 0.3f, -1.2f, 2.0f };
+    const float V3[3 * 2] = { 1, -1,  2, 5,  -3, 0.5f };
+    const float S6[6] = { 0.3f, -1.2f, 2.0f, 1e30f, 50.0f, -7.0f };
+    const float V6[6 * 2] = { 1, -1,  2, 5,  -3, 0.5f,  999, 999,  -999, 42, 7, 7 };
+    int len3[1] = { 3 };
+    float alone[2], padded[2];
+    poison(alone, 2);
+    poison(padded, 2);
+    EXPECT_OK(lab_attend_premask(alone, S3, len3, V3, 1, 1, 3, 2), "lab_attend_premask");
+    EXPECT_OK(lab_attend_premask(padded, S6, len3, V6, 1, 1, 6, 2), "lab_attend_premask");
+    EXPECT_CLOSE(padded, alone, 2, 1e-6f, "O with padding");
+}
+END_TEST
+
+START_TEST(test_premask_fully_masked_row)
+{
+    /* lengths[0] = 0: no real key. softmax of [-inf, -inf] is 0/0 = NaN in plain
+       arithmetic (and in torch.softmax); the course's policy is all-zero weights,
+       so an all-zero output row. b = 1 is an ordinary row: scores [0, 0] give
+       w = [0.5, 0.5], O = (V[1][0] + V[1][1]) / 2 = ((2 + 4) / 2, (6 + 8) / 2) = (3, 7). */
+    const float S[2 * 1 * 2] = { 1.0f, 2.0f,  0.0f, 0.0f };
+    const float V[2 * 2 * 2] = { 1, 1,  1, 1,   2, 6,  4, 8 };
+    int lengths[2] = { 0, 2 };
+    float O[2 * 2];
+    poison(O, 4);
+    EXPECT_OK(lab_attend_premask(O, S, lengths, V, 2, 1, 2, 2), "lab_attend_premask");
+    const float want[4] = { 0, 0,  3, 7 };
+    EXPECT_CLOSE(O, want, 4, 1e-6f, "O");
+}
+END_TEST
+
+START_TEST(test_premask_bad_args)
+{
+    /* A length outside [0, Tk] or a size < 1 breaks the contract: LAB_BAD_ARG and
+       the output untouched. */
+    float O[4];
+    int too_long[1] = { 5 }, negative[1] = { -1 }, ok[1] = { 4 };
+    poison(O, 4);
+    EXPECT_STATUS(lab_attend_premask(O, worked_S, too_long, identity4, 1, 1, 4, 4),
+                  LAB_BAD_ARG, "lab_attend_premask (lengths[0] = 5 > Tk = 4)");
+    EXPECT_STATUS(lab_attend_premask(O, worked_S, negative, identity4, 1, 1, 4, 4),
+                  LAB_BAD_ARG, "lab_attend_premask (lengths[0] = -1)");
+    EXPECT_STATUS(lab_attend_premask(O, worked_S, ok, identity4, 1, 1, 4, 0),
+                  LAB_BAD_ARG, "lab_attend_premask (dv = 0)");
+    ck_assert_msg(O[0] == -12345.0f && O[3] == -12345.0f,
+                  "lab_attend_premask wrote to O although it returned LAB_BAD_ARG");
+}
+END_TEST
+
+/* ---- lab_attend_postmask ----------------------------------------------------- */
+
+START_TEST(test_postmask_worked_row)
+{
+    /* Softmax over all 4 keys first: e^0.5 = 1.648721 joins the sum,
+       sum = 10.475217 + 1.648721 = 12.123938
+       w = [7.389056, 2.718282, 0.367879, 1.648721] / 12.123938
+         = [0.609460, 0.224208, 0.030343, 0.135989]
+       then zero the padded weight: [0.609460, 0.224208, 0.030343, 0]
+       rowsum = 0.864011: 13.6% of the row's weight went to padding and is lost.
+       Compare with the premask weights [0.7054, 0.2595, 0.0351, 0]. */
+    int lengths[1] = { 3 };
+    float O[4], rowsum[1];
+    poison(O, 4);
+    poison(rowsum, 1);
+    EXPECT_OK(lab_attend_postmask(O, rowsum, worked_S, lengths, identity4, 1, 1, 4, 4),
+              "lab_attend_postmask");
+    const float want[4] = { 0.609460f, 0.224208f, 0.030343f, 0.0f };
+    EXPECT_CLOSE(O, want, 4, 1e-5f, "O");
+    const float want_sum[1] = { 0.864011f };
+    EXPECT_CLOSE(rowsum, want_sum, 1, 1e-5f, "rowsum");
+}
+END_TEST
+
+START_TEST(test_postmask_is_a_shrunk_premask)
+{
+    /* Property: post-mask weights are the pre-mask weights times the row sum,
+       w_post_j = e^{s_j} / (Z_real + Z_pad) = rowsum * e^{s_j} / Z_real,
+       so O_post = rowsum * O_pre row by row. With no padding (lengths = Tk) the
+       two agree and rowsum = 1. Random inputs, B = 2, Tq = 3, Tk = 5, dv = 4. */
+    enum { B = 2, Tq = 3, Tk = 5, dv = 4 };
+    float S[B * Tq * Tk], V[B * Tk * dv], pre[B * Tq * dv], post[B * Tq * dv];
+    float rowsum[B * Tq], scaled[B * Tq * dv];
+    sup_rng r;
+    sup_rng_seed(&r, 2024);
+    sup_rng_fill_normal(&r, S, B * Tq * Tk);
+    sup_rng_fill_normal(&r, V, B * Tk * dv);
+    int lengths[B] = { 3, Tk };
+    poison(post, B * Tq * dv);
+    EXPECT_OK(lab_attend_postmask(post, rowsum, S, lengths, V, B, Tq, Tk, dv),
+              "lab_attend_postmask");
+    EXPECT_OK(lab_attend_premask(pre, S, lengths, V, B, Tq, Tk, dv), "lab_attend_premask");
+    for (int b = 0; b < B; b++)
+        for (int i = 0; i < Tq; i++) {
+            float rs = rowsum[b * Tq + i];
+            if (lengths[b] < Tk)
+                ck_assert_msg(rs > 0.0f && rs < 1.0f,
+                              "rowsum[%d][%d] = %g: with padding present it must be in (0, 1)",
+                              b, i, (double)rs);
+            else
+                ck_assert_msg(fabsf(rs - 1.0f) < 1e-5f,
+                              "rowsum[%d][%d] = %g: with no padding it must be 1", b, i, (double)rs);
+            for (int c = 0; c < dv; c++)
+                scaled[(b * Tq + i) * dv + c] = rs * pre[(b * Tq + i) * dv + c];
+        }
+    EXPECT_CLOSE(post, scaled, B * Tq * dv, 1e-5f, "O_post versus rowsum * O_pre");
+}
+END_TEST
+
+START_TEST(test_postmask_empty_row)
+{
+    /* lengths 0: every weight is zeroed, so rowsum = 0 and the output is 0. */
+    int lengths[1] = { 0 };
+    float O[4], rowsum[1];
+    poison(O, 4);
+    poison(rowsum, 1);
+    EXPECT_OK(lab_attend_postmask(O, rowsum, worked_S, lengths, identity4, 1, 1, 4, 4),
+              "lab_attend_postmask");
+    const float zeros[4] = { 0, 0, 0, 0 };
+    EXPECT_CLOSE(O, zeros, 4, 0.0f, "O");
+    EXPECT_CLOSE(rowsum, zeros, 1, 0.0f, "rowsum");
+}
+END_TEST
+
+/* ---- lab_masking_experiment --------------------------------------------------- */
+
+START_TEST(test_experiment_one_query)
+{
+    /* T = 1: one query, one real key k, value v. Draw the same numbers the
+       contract fixes (Q, K, V, kp, vp with seed 7) and predict by hand:
+         s = q.k / sqrt(4) = q.k / 2 and a = q.kp / 2 (every pad key scores a)
+         pre-mask:  the real key gets weight 1, so O_pre = v
+         post-mask: rowsum = e^s / (e^s + p e^a) = 1 / (1 + p e^(a - s))
+                    O_post = rowsum * v
+                    drift  = (1 - rowsum) * max_c |v_c| */
+    enum { d = 4 };
+    float q[d], k[d], v[d], kp[d], vp[d];
+    sup_rng r;
+    sup_rng_seed(&r, 7);
+    sup_rng_fill_normal(&r, q, d);
+    sup_rng_fill_normal(&r, k, d);
+    sup_rng_fill_normal(&r, v, d);
+    sup_rng_fill_normal(&r, kp, d);
+    sup_rng_fill_normal(&r, vp, d);
+    double s = 0, a = 0, vmax = 0;
+    for (int c = 0; c < d; c++) {
+        s += (double)q[c] * (double)k[c] / 2.0;
+        a += (double)q[c] * (double)kp[c] / 2.0;
+        if (fabs((double)v[c]) > vmax) vmax = fabs((double)v[c]);
+    }
+    const int pads[3] = { 0, 1, 3 };
+    float rowsum[3], drift[3], want_sum[3], want_drift[3];
+    for (int m = 0; m < 3; m++) {
+        double rs = 1.0 / (1.0 + pads[m] * exp(a - s));
+        want_sum[m] = (float)rs;
+        want_drift[m] = (float)((1.0 - rs) * vmax);
+    }
+    poison(rowsum, 3);
+    poison(drift, 3);
+    EXPECT_OK(lab_masking_experiment(rowsum, drift, pads, 3, 1, d, 7), "lab_masking_experiment");
+    EXPECT_CLOSE(rowsum, want_sum, 3, 1e-5f, "rowsum");
+    EXPECT_CLOSE(drift, want_drift, 3, 1e-5f, "drift");
+}
+END_TEST
+
+START_TEST(test_experiment_closed_form)
+{
+    /* T = 3 queries and real keys, d = 4, pads {0, 2, 5}, seed 11. Section 3's
+       formulas predict every number without running attention:
+         s_ij = q_i . k_j / 2,  a_i = q_i . kp / 2 (the score of every pad key)
+         Z_i = sum_j exp(s_ij),  r_i = Z_i / (Z_i + p exp(a_i))   (row sum of query i)
+         O_pre_i = sum_j exp(s_ij) v_j / Z_i,  O_post_i = r_i O_pre_i
+         rowsum = mean_i r_i,  drift = max_i (1 - r_i) max_c |O_pre_i[c]| */
+    enum { T = 3, d = 4, N = 3 };
+    float Q[T * d], K[T * d], V[T * d], kp[d], vp[d];
+    sup_rng r;
+    sup_rng_seed(&r, 11);
+    sup_rng_fill_normal(&r, Q, T * d);
+    sup_rng_fill_normal(&r, K, T * d);
+    sup_rng_fill_normal(&r, V, T * d);
+    sup_rng_fill_normal(&r, kp, d);
+    sup_rng_fill_normal(&r, vp, d);
+    double Z[T], pad[T], omax[T];
+    for (int i = 0; i < T; i++) {
+        double a = 0.0, o[d] = { 0 };
+        for (int c = 0; c < d; c++) a += (double)Q[i * d + c] * (double)kp[c] / 2.0;
+        pad[i] = exp(a);
+        Z[i] = 0.0;
+        for (int j = 0; j < T; j++) {
+            double s = 0.0;
+            for (int c = 0; c < d; c++) s += (double)Q[i * d + c] * (double)K[j * d + c] / 2.0;
+            Z[i] += exp(s);
+            for (int c = 0; c < d; c++) o[c] += exp(s) * (double)V[j * d + c];
+        }
+        omax[i] = 0.0;
+        for (int c = 0; c < d; c++) omax[i] = fmax(omax[i], fabs(o[c] / Z[i]));
+    }
+    const int pads[N] = { 0, 2, 5 };
+    float want_sum[N], want_drift[N];
+    for (int m = 0; m < N; m++) {
+        double mean = 0.0, worst = 0.0;
+        for (int i = 0; i < T; i++) {
+            double ri = Z[i] / (Z[i] + pads[m] * pad[i]);
+            mean += ri / T;
+            worst = fmax(worst, (1.0 - ri) * omax[i]);
+        }
+        want_sum[m] = (float)mean;
+        want_drift[m] = (float)worst;
+    }
+    float rowsum[N], drift[N];
+    poison(rowsum, N);
+    poison(drift, N);
+    EXPECT_OK(lab_masking_experiment(rowsum, drift, pads, N, T, d, 11), "lab_masking_experiment");
+    EXPECT_CLOSE(rowsum, want_sum, N, 1e-5f, "rowsum");
+    EXPECT_CLOSE(drift, want_drift, N, 1e-5f, "drift");
+}
+END_TEST
+
+START_TEST(test_experiment_trends)
+{
+    /* The run target's setting: T = 16, d = 32, seed 1. No padding means nothing
+       to lose: rowsum = 1 and drift = 0 (up to rounding). Each extra pad key takes
+       more weight, so rowsum falls and drift grows, strictly, as p grows. */
+    enum { N = 8 };
+    const int pads[N] = { 0, 1, 2, 4, 8, 16, 32, 64 };
+    float rowsum[N], drift[N];
+    poison(rowsum, N);
+    poison(drift, N);
+    EXPECT_OK(lab_masking_experiment(rowsum, drift, pads, N, 16, 32, 1),
+              "lab_masking_experiment");
+    ck_assert_msg(fabsf(rowsum[0] - 1.0f) < 1e-5f,
+                  "rowsum[0] = %g: with no padding the rows must sum to 1", (double)rowsum[0]);
+    ck_assert_msg(drift[0] < 1e-5f,
+                  "drift[0] = %g: with no padding pre- and post-masking must agree", (double)drift[0]);
+    for (int m = 1; m < N; m++) {
+        ck_assert_msg(rowsum[m] < rowsum[m - 1] && rowsum[m] > 0.0f,
+                      "rowsum must fall as padding grows: pads %d -> %g, pads %d -> %g",
+                      pads[m - 1], (double)rowsum[m - 1], pads[m], (double)rowsum[m]);
+        ck_assert_msg(drift[m] > drift[m - 1],
+                      "drift must grow with padding: pads %d -> %g, pads %d -> %g",
+                      pads[m - 1], (double)drift[m - 1], pads[m], (double)drift[m]);
+    }
+    /* The same seed gives the same numbers; the experiment is reproducible. */
+    float again[N], again_drift[N];
+    EXPECT_OK(lab_masking_experiment(again, again_drift, pads, N, 16, 32, 1),
+              "lab_masking_experiment");
+    EXPECT_CLOSE(again, rowsum, N, 0.0f, "rowsum on a second run with the same seed");
+}
+END_TEST
+
+START_TEST(test_experiment_bad_args)
+{
+    const int pads[2] = { 4, -1 };
+    float rowsum[2], drift[2];
+    poison(rowsum, 2);
+    poison(drift, 2);
+    EXPECT_STATUS(lab_masking_experiment(rowsum, drift, pads, 2, 16, 32, 1), LAB_BAD_ARG,
+                  "lab_masking_experiment (pads[1] = -1)");
+    EXPECT_STATUS(lab_masking_experiment(rowsum, drift, pads, 1, 0, 32, 1), LAB_BAD_ARG,
+                  "lab_masking_experiment (T = 0)");
+    ck_assert_msg(rowsum[0] == -12345.0f && drift[0] == -12345.0f,
+                  "lab_masking_experiment wrote its outputs although it returned LAB_BAD_ARG");
+}
+END_TEST
+
+static Suite *lab05_suite(void)
+{
+    Suite *s = suite_create("lab05");
+    TCase *pre = tcase_create("premask");
+    tcase_add_test(pre, test_premask_worked_row);
+    tcase_add_test(pre, test_premask_rows_and_batches);
+    tcase_add_test(pre, test_premask_padding_has_no_influence);
+    tcase_add_test(pre, test_premask_fully_masked_row);
+    tcase_add_test(pre, test_premask_bad_args);
+    suite_add_tcase(s, pre);
+    TCase *post = tcase_create("postmask");
+    tcase_add_test(post, test_postmask_worked_row);
+    tcase_add_test(post, test_postmask_is_a_shrunk_premask);
+    tcase_add_test(post, test_postmask_empty_row);
+    suite_add_tcase(s, post);
+    TCase *experiment = tcase_create("experiment");
+    tcase_add_test(experiment, test_experiment_one_query);
+    tcase_add_test(experiment, test_experiment_closed_form);
+    tcase_add_test(experiment, test_experiment_trends);
+    tcase_add_test(experiment, test_experiment_bad_args);
+    suite_add_tcase(s, experiment);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(lab05_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

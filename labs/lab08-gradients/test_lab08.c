@@ -1,0 +1,296 @@
+/* test_lab08.c: the visible tests of lab 8. Run them with
+ *     make -C labs/lab08-gradients test
+ * Each test states where its expected numbers come from, so you can add your own
+ * cases the same way (copy a START_TEST block and register it at the bottom).
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lab08.h"
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static const char *status_name(int rc)
+{
+    switch (rc) {
+    case LAB_OK: return "LAB_OK";
+    case LAB_NOT_IMPLEMENTED: return "LAB_NOT_IMPLEMENTED";
+    case LAB_BAD_ARG: return "LAB_BAD_ARG";
+    default: return "an unknown code";
+    }
+}
+
+/* Fail with "not implemented" when the stub is untouched, else when rc != want. */
+#define EXPECT_STATUS(rc, want, fn) do {                                           \
+        int rc_ = (rc);                                                            \
+        ck_assert_msg(rc_ != LAB_NOT_IMPLEMENTED,                                  \
+                      "%s: not implemented yet (returned LAB_NOT_IMPLEMENTED)", fn); \
+        ck_assert_msg(rc_ == (want), "%s returned %d (%s), expected %s", fn, rc_,  \
+                      status_name(rc_), status_name(want));                        \
+    } while (0)
+#define EXPECT_OK(rc, fn) EXPECT_STATUS(rc, LAB_OK, fn)
+
+/* Index of the first element of got farther than tol + tol |want| from want
+   (NaN never passes), or -1 when all n are close. */
+static long first_mismatch(const float *got, const float *want, long n, float tol)
+{
+    for (long k = 0; k < n; k++)
+        if (!(fabsf(got[k] - want[k]) <= tol + tol * fabsf(want[k]))) return k;
+    return -1;
+}
+
+#define EXPECT_CLOSE(got, want, n, tol, what) do {                                 \
+        long k_ = first_mismatch((got), (want), (n), (tol));                       \
+        ck_assert_msg(k_ < 0, "%s[%ld]: expected %.7g, got %.7g (tolerance %g)",   \
+                      what, k_, k_ < 0 ? 0.0 : (double)(want)[k_],                 \
+                      k_ < 0 ? 0.0 : (double)(got)[k_], (double)(tol));            \
+    } while (0)
+
+static void poison(float *x, long n)
+{
+    for (long k = 0; k < n; k++) x[k] = -12345.0f;
+}
+
+/* softmax of n scores in double */
+static void softmax_d(double *w, const double *s, int n)
+{
+    double m = s[0], sum = 0.0;
+    for (int j = 1; j < n; j++) if (s[j] > m) m = s[j];
+    for (int j = 0; j < n; j++) sum += w[j] = exp(s[j] - m);
+    for (int j = 0; j < n; j++) w[j] /= sum;
+}
+
+/* ---- lab_softmax_backward ------------------------------------------------------ */
+
+START_TEST(test_backward_by_hand)
+{
+    /* Row 0: w = [0.5, 0.5], g = [1, 0]: <w, g> = 0.5
+              ds = [0.5 (1 - 0.5), 0.5 (0 - 0.5)] = [0.25, -0.25]
+       Row 1, the worked row's weights [0.7054, 0.2595, 0.0351, 0] (key 4 masked),
+              g = [1, 0, 0, 0]: <w, g> = 0.7054
+              ds = [0.7054 * 0.2946, 0.2595 * -0.7054, 0.0351 * -0.7054, 0 * -0.7054]
+                 = [0.207811, -0.183051, -0.024760, 0]
+              The masked key gets exactly 0: no weight, no gradient. */
+    const float W[8] = { 0.5f, 0.5f, 0, 0,   0.7054f, 0.2595f, 0.0351f, 0.0f };
+    const float G[8] = { 1, 0, 0, 0,          1, 0, 0, 0 };
+    float dS[8];
+    poison(dS, 8);
+    /* two calls: rows of 2 and a row of 4 */
+    EXPECT_OK(lab_softmax_backward(dS, W, G, 1, 2), "lab_softmax_backward");
+    EXPECT_OK(lab_softmax_backward(dS + 4, W + 4, G + 4, 1, 4), "lab_softmax_backward");
+    const float want[8] = { 0.25f, -0.25f, -12345.0f, -12345.0f,
+                            0.207811f, -0.183051f, -0.024760f, 0.0f };
+    EXPECT_CLOSE(dS, want, 8, 1e-5f, "dS");
+    ck_assert_msg(dS[7] == 0.0f, "dS[7] = %g: a masked key (weight 0) must get gradient "
+                  "exactly 0", (double)dS[7]);
+}
+END_TEST
+
+START_TEST(test_backward_matches_finite_differences)
+{
+    /* The definition: for L(s) = <g, softmax(s)>, ds_k = dL/ds_k. The test
+       measures that slope numerically, (L(s + h e_k) - L(s - h e_k)) / 2h in
+       double with h = 1e-4, and your ds must agree. 3 random rows of 6. */
+    enum { R = 3, N = 6 };
+    float s[R * N], W[R * N], G[R * N], dS[R * N], want[R * N];
+    sup_rng r;
+    sup_rng_seed(&r, 8);
+    sup_rng_fill_normal(&r, s, R * N);
+    sup_rng_fill_normal(&r, G, R * N);
+    for (int row = 0; row < R; row++) {
+        double sd[N], w[N];
+        for (int j = 0; j < N; j++) sd[j] = (double)s[row * N + j];
+        softmax_d(w, sd, N);
+        for (int j = 0; j < N; j++) W[row * N + j] = (float)w[j];
+        for (int k = 0; k < N; k++) {
+            const double h = 1e-4;
+            double Lp = 0.0, Lm = 0.0;
+            sd[k] += h;
+            softmax_d(w, sd, N);
+            for (int j = 0; j < N; j++) Lp += (double)G[row * N + j] * w[j];
+            sd[k] -= 2 * h;
+            softmax_d(w, sd, N);
+            for (int j = 0; j < N; j++) Lm += (double)G[row * N + j] * w[j];
+            sd[k] += h;
+            want[row * N + k] = (float)((Lp - Lm) / (2 * h));
+        }
+    }
+    poison(dS, R * N);
+    EXPECT_OK(lab_softmax_backward(dS, W, G, R, N), "lab_softmax_backward");
+    EXPECT_CLOSE(dS, want, R * N, 1e-5f, "dS versus finite differences");
+}
+END_TEST
+
+START_TEST(test_backward_properties)
+{
+    /* On random softmax rows:
+       - each row of ds sums to 0 (sum_j w_j (g_j - <w,g>) = <w,g> - <w,g>);
+       - adding a constant to g changes nothing (<w, g + c> = <w, g> + c);
+       - every |ds_j| <= 2 (1 - max w) max|g|: a saturated row passes little back;
+       - in place (dS == dW) gives the same numbers. */
+    enum { R = 4, N = 10 };
+    float W[R * N], G[R * N], G2[R * N], dS[R * N], dS2[R * N], inplace[R * N];
+    sup_rng r;
+    sup_rng_seed(&r, 21);
+    for (int row = 0; row < R; row++) {
+        double s[N], w[N];
+        for (int j = 0; j < N; j++) s[j] = 3.0 * (double)sup_rng_normal(&r);
+        softmax_d(w, s, N);
+        for (int j = 0; j < N; j++) W[row * N + j] = (float)w[j];
+    }
+    sup_rng_fill_normal(&r, G, R * N);
+    for (int k = 0; k < R * N; k++) G2[k] = G[k] + 5.0f;
+    memcpy(inplace, G, sizeof G);
+    EXPECT_OK(lab_softmax_backward(dS, W, G, R, N), "lab_softmax_backward");
+    EXPECT_OK(lab_softmax_backward(dS2, W, G2, R, N), "lab_softmax_backward");
+    EXPECT_OK(lab_softmax_backward(inplace, W, inplace, R, N), "lab_softmax_backward (in place)");
+    EXPECT_CLOSE(dS2, dS, R * N, 1e-5f, "dS with g + 5 versus dS with g");
+    EXPECT_CLOSE(inplace, dS, R * N, 1e-6f, "dS computed in place (dS == dW)");
+    for (int row = 0; row < R; row++) {
+        float sum = 0.0f, wmax = 0.0f, gmax = 0.0f;
+        for (int j = 0; j < N; j++) {
+            sum += dS[row * N + j];
+            wmax = fmaxf(wmax, W[row * N + j]);
+            gmax = fmaxf(gmax, fabsf(G[row * N + j]));
+        }
+        ck_assert_msg(fabsf(sum) < 1e-5f, "row %d of dS sums to %g; it must sum to 0",
+                      row, (double)sum);
+        for (int j = 0; j < N; j++)
+            ck_assert_msg(fabsf(dS[row * N + j]) <= 2.0f * (1.0f - wmax) * gmax + 1e-6f,
+                          "|dS[%d][%d]| = %g exceeds the bound 2 (1 - max w) max|g| = %g",
+                          row, j, (double)fabsf(dS[row * N + j]),
+                          (double)(2.0f * (1.0f - wmax) * gmax));
+    }
+}
+END_TEST
+
+START_TEST(test_backward_one_hot_and_bad_args)
+{
+    /* A one-hot row (a saturated softmax) passes no gradient at all:
+       <w, g> = g_0, ds_0 = 1 (g_0 - g_0) = 0, and every other w_j is 0. */
+    const float W[3] = { 1, 0, 0 }, G[3] = { 0.7f, -2.0f, 9.0f };
+    float dS[3];
+    poison(dS, 3);
+    EXPECT_OK(lab_softmax_backward(dS, W, G, 1, 3), "lab_softmax_backward");
+    const float zeros[3] = { 0, 0, 0 };
+    EXPECT_CLOSE(dS, zeros, 3, 0.0f, "dS of a one-hot row");
+    poison(dS, 3);
+    EXPECT_STATUS(lab_softmax_backward(dS, W, G, 0, 3), LAB_BAD_ARG,
+                  "lab_softmax_backward (rows = 0)");
+    ck_assert_msg(dS[0] == -12345.0f,
+                  "lab_softmax_backward wrote dS although it returned LAB_BAD_ARG");
+}
+END_TEST
+
+/* ---- lab_gradient_experiment ------------------------------------------------------- */
+
+START_TEST(test_experiment_two_keys)
+{
+    /* T = 2 keys, one trial per d, dks = {1, 4}, seed 3. With two keys everything
+       has a closed form: w_0 = 1 / (1 + e^-(s_0 - s_1)), w_1 = 1 - w_0,
+         ds = w_0 w_1 (g_0 - g_1) * [1, -1],   ||ds|| = sqrt(2) w_0 w_1 |g_0 - g_1|.
+       The test redraws the contract's numbers (q, K, g for d = 1, then for d = 4)
+       and predicts both columns; for d = 1 raw and scaled agree (sqrt(1) = 1). */
+    const int dks[2] = { 1, 4 };
+    float want_raw[2], want_scaled[2];
+    sup_rng r;
+    sup_rng_seed(&r, 3);
+    for (int m = 0; m < 2; m++) {
+        int d = dks[m];
+        float q[4], K[8], g[2];
+        sup_rng_fill_normal(&r, q, d);
+        sup_rng_fill_normal(&r, K, 2L * d);
+        sup_rng_fill_normal(&r, g, 2);
+        double s0 = 0.0, s1 = 0.0;
+        for (int c = 0; c < d; c++) {
+            s0 += (double)q[c] * (double)K[c];
+            s1 += (double)q[c] * (double)K[d + c];
+        }
+        for (int kind = 0; kind < 2; kind++) {
+            double gap = kind == 0 ? s0 - s1 : (s0 - s1) / sqrt((double)d);
+            double w0 = 1.0 / (1.0 + exp(-gap));
+            double norm = sqrt(2.0) * w0 * (1.0 - w0) * fabs((double)g[0] - (double)g[1]);
+            if (kind == 0) want_raw[m] = (float)norm;
+            else want_scaled[m] = (float)norm;
+        }
+    }
+    float g_raw[2], g_scaled[2];
+    poison(g_raw, 2);
+    poison(g_scaled, 2);
+    EXPECT_OK(lab_gradient_experiment(g_raw, g_scaled, dks, 2, 2, 1, 3),
+              "lab_gradient_experiment");
+    EXPECT_CLOSE(g_raw, want_raw, 2, 1e-4f, "g_raw");
+    EXPECT_CLOSE(g_scaled, want_scaled, 2, 1e-4f, "g_scaled");
+}
+END_TEST
+
+START_TEST(test_experiment_saturation)
+{
+    /* The run target's setting: T = 64, 200 trials, seed 1. Scaled scores have
+       about unit variance for every d, so their mean ||ds|| stays put; raw scores
+       spread like sqrt(d), the weights saturate toward one-hot and the gradient
+       shrinks. Expect at d = 512 the raw mean well below the scaled one, and the
+       scaled means for d = 8 and d = 512 within 20% of each other. */
+    const int dks[3] = { 8, 64, 512 };
+    float g_raw[3], g_scaled[3];
+    poison(g_raw, 3);
+    poison(g_scaled, 3);
+    EXPECT_OK(lab_gradient_experiment(g_raw, g_scaled, dks, 3, 64, 200, 1),
+              "lab_gradient_experiment");
+    for (int m = 0; m < 3; m++)
+        ck_assert_msg(g_raw[m] > 0.0f && g_scaled[m] > 0.0f && g_raw[m] < 2.0f && g_scaled[m] < 2.0f,
+                      "d = %d: g_raw = %g, g_scaled = %g; mean gradient norms must be in (0, 2)",
+                      dks[m], (double)g_raw[m], (double)g_scaled[m]);
+    ck_assert_msg(g_raw[2] < g_raw[1] && g_raw[1] < g_raw[0],
+                  "g_raw must fall as d grows: %g (d 8), %g (d 64), %g (d 512)",
+                  (double)g_raw[0], (double)g_raw[1], (double)g_raw[2]);
+    ck_assert_msg(g_raw[2] < 0.7f * g_scaled[2],
+                  "at d = 512 g_raw = %g should be well below g_scaled = %g",
+                  (double)g_raw[2], (double)g_scaled[2]);
+    ck_assert_msg(fabsf(g_scaled[2] - g_scaled[0]) < 0.2f * g_scaled[0],
+                  "g_scaled should not depend much on d: %g (d 8) versus %g (d 512)",
+                  (double)g_scaled[0], (double)g_scaled[2]);
+}
+END_TEST
+
+START_TEST(test_experiment_bad_args)
+{
+    const int dks[2] = { 8, 0 };
+    float g_raw[2], g_scaled[2];
+    poison(g_raw, 2);
+    poison(g_scaled, 2);
+    EXPECT_STATUS(lab_gradient_experiment(g_raw, g_scaled, dks, 2, 64, 10, 1), LAB_BAD_ARG,
+                  "lab_gradient_experiment (dks[1] = 0)");
+    EXPECT_STATUS(lab_gradient_experiment(g_raw, g_scaled, dks, 1, 64, 0, 1), LAB_BAD_ARG,
+                  "lab_gradient_experiment (trials = 0)");
+    ck_assert_msg(g_raw[0] == -12345.0f && g_scaled[0] == -12345.0f,
+                  "lab_gradient_experiment wrote its outputs although it returned LAB_BAD_ARG");
+}
+END_TEST
+
+static Suite *lab08_suite(void)
+{
+    Suite *s = suite_create("lab08");
+    TCase *backward = tcase_create("backward");
+    tcase_add_test(backward, test_backward_by_hand);
+    tcase_add_test(backward, test_backward_matches_finite_differences);
+    tcase_add_test(backward, test_backward_properties);
+    tcase_add_test(backward, test_backward_one_hot_and_bad_args);
+    suite_add_tcase(s, backward);
+    TCase *experiment = tcase_create("experiment");
+    tcase_add_test(experiment, test_experiment_two_keys);
+    tcase_add_test(experiment, test_experiment_saturation);
+    tcase_add_test(experiment, test_experiment_bad_args);
+    suite_add_tcase(s, experiment);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(lab08_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
