@@ -30,6 +30,12 @@ typedef struct gr_command {
     int (*run)(int argc, char **argv);    /* argv[0] is name; returns an exit status */
 } gr_command;
 
+/* attnlab grade: grade a submission in the sandbox and report. */
+int cmd_grade(int argc, char **argv);
+
+/* attnlab validate: solutions full marks, stubs zero, mutants diagnosed. */
+int cmd_validate(int argc, char **argv);
+
 /* attnlab explain: softmax of one row of scores, step by step, on stdout. */
 int cmd_explain(int argc, char **argv);
 

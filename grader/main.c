@@ -12,6 +12,10 @@
 /* Every command attnlab has, in the order `attnlab --help` lists them.
    Adding one: declare cmd_NAME in commands.h, add its line here. */
 static const gr_command commands[] = {
+    { "grade", "grade a submission's labs in the sandbox against the answer key",
+      cmd_grade },
+    { "validate", "check the grader: solutions full marks, stubs zero, mutants diagnosed",
+      cmd_validate },
     { "explain", "show softmax turning one row of scores into weights, step by step",
       cmd_explain },
 };

@@ -49,6 +49,7 @@
 #define PROTO_EXIT_OUT_OF_MEMORY 90  /* an allocation went over the memory limit */
 #define PROTO_EXIT_BAD_REQUEST  91  /* the request did not parse (a grader bug) */
 #define PROTO_EXIT_NO_SUCH_CALL 92  /* fn unknown to this lab's dispatch */
+#define PROTO_EXIT_STACK_OVERFLOW 93 /* the stack grew past its limit (deep recursion, huge local array) */
 
 typedef enum proto_kind { PROTO_F32 = 1, PROTO_I32 = 2, PROTO_U8 = 3 } proto_kind;
 typedef enum proto_role { PROTO_IN = 1, PROTO_OUT = 2, PROTO_INOUT = 3 } proto_role;

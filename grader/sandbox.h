@@ -39,4 +39,9 @@ void gr_run_free(gr_run *r);
 /* True when this kernel and build can install the seccomp filter. */
 int gr_sandbox_has_seccomp(void);
 
+/* Whether a run must have the seccomp filter (1, the default). With 0, a kernel
+   without seccomp still runs children under every other rule, unconfined in
+   system calls; for a student grading their own code, never for a class. */
+void gr_sandbox_require_seccomp(int required);
+
 #endif

@@ -58,7 +58,8 @@ void attn_additive_scores(float *S, const float *Q, const float *K,
 /* Causal mask: S[b][i][j] = -inf wherever key j is after query i (j > i). */
 void attn_causal_mask(float *S, int B, int Tq, int Tk);
 
-/* Key-padding mask: S[b][i][j] = -inf wherever j >= lengths[b] (lengths has B entries). */
+/* Key-padding mask: S[b][i][j] = -inf wherever j >= lengths[b] (lengths has B entries).
+   A length of 0 or less masks every key of that batch entry; one of Tk or more, none. */
 void attn_padding_mask(float *S, const int *lengths, int B, int Tq, int Tk);
 
 /* Boolean mask: S[n] = -inf wherever mask[n] is nonzero (1 = blocked); mask is (B, Tq, Tk). */
@@ -73,16 +74,21 @@ int attn_temperature(float *S, float tau, long n);
 void attn_alibi_slopes(float *slopes, int H);
 
 /* ALiBi bias: S[b][i][j] += m_h * (j - i) with h = b % H, so S is (B, Tq, Tk)
-   where B counts batch * heads, heads fastest. Distant keys get lower scores. */
+   where B counts batch * heads, heads fastest. Keys further before the query get
+   lower scores (pair it with a causal mask: keys after it would get a bonus).
+   H <= 0 leaves S untouched. */
 void attn_alibi_bias(float *S, int B, int H, int Tq, int Tk);
 
 /* T5 relative-position bucket of rel = j - i (key position minus query position),
    num_buckets buckets, exact below num_buckets/2 (or /4 each side when
-   bidirectional), logarithmic up to max_distance, clamped beyond. */
+   bidirectional), logarithmic up to max_distance, clamped beyond; computed in
+   float32 like the published T5 code. Returns the bucket in [0, num_buckets), or
+   -1 if num_buckets is below 2 (below 4 when bidirectional): too few to split. */
 int attn_t5_bucket(int rel, int bidirectional, int num_buckets, int max_distance);
 
 /* Relative position bias: S[b][i][j] += table[h][bucket(j - i)], h = b % H,
-   table is (H, num_buckets). */
+   table is (H, num_buckets). Bucket parameters attn_t5_bucket rejects, or H <= 0,
+   leave S untouched. */
 void attn_relpos_bias(float *S, const float *table, int B, int H, int Tq, int Tk,
                       int bidirectional, int num_buckets, int max_distance);
 
@@ -113,8 +119,9 @@ void attn_softmax_backward(float *dS, const float *W, const float *dW, long rows
 /* ------------------------------------------------------------------ */
 
 /* Inverted dropout, in place: for n = 0, 1, ..., draw u = sup_rng_uniform from a
-   generator seeded with seed; drop (W[n] = 0) when u < p, else W[n] /= (1 - p).
-   Returns 0, or -1 if p is not in [0, 1) (W untouched). */
+   generator seeded with seed; drop (W[n] = 0) when u < p, else W[n] /= (1 - p),
+   in float. One draw per weight whatever p is. Returns 0, or -1 if p is not in
+   [0, 1) (W untouched). */
 int attn_dropout(float *W, float p, uint64_t seed, long n);
 
 /* Post-softmax masking, the bug lab 5 studies: zero W[b][i][j] for j >= lengths[b].
@@ -145,22 +152,29 @@ typedef struct attn_config {
     uint64_t dropout_seed;       /* seed of the dropout generator */
 } attn_config;
 
-/* Reference attention, step by step: scores, edits on scores, softmax, edits on
-   weights, output. W receives the weights (B, Tq, Tk) if not NULL.
-   Returns the number of fully masked rows, or -1 on a bad config. */
+/* Reference attention, step by step, in this order: scores (dot, or scaled),
+   temperature, ALiBi bias, causal mask, padding mask, boolean mask, softmax,
+   dropout, output. W receives the weights (B, Tq, Tk) actually multiplied by V
+   (after dropout) if not NULL; otherwise a scratch matrix is allocated. cfg may
+   be NULL (plain dot-product attention). Returns the number of fully masked rows,
+   or -1, with nothing written, on a bad config (temperature < 0 or NaN, dropout_p
+   outside [0, 1), alibi_heads < 0 or not dividing B) or when memory runs out. */
 long attn_forward(float *O, float *W, const float *Q, const float *K, const float *V,
                   int B, int Tq, int Tk, int d, int dv, const attn_config *cfg);
 
 /* Online (streaming) attention: scaled dot scores, optional causal mask and key
-   padding (lengths may be NULL), processed key tile by key tile with a running
-   max, running sum and rescaled accumulator; never stores a Tq x Tk matrix.
-   Matches attn_forward with the same settings. Returns the fully masked row count. */
+   padding (lengths may be NULL), processed key tile by key tile (tile keys at a
+   time) with a running max, running sum and rescaled accumulator; never stores a
+   Tq x Tk matrix. Matches attn_forward with the same settings. Returns the fully
+   masked row count, or -1 (O untouched) if tile < 1 or memory runs out. */
 long attn_online_attention(float *O, const float *Q, const float *K, const float *V,
                            int B, int Tq, int Tk, int d, int dv, int tile,
                            int causal, const int *lengths);
 
 /* Fast path: blocked, fused online-softmax attention (query blocks x key tiles),
-   same contract and result as attn_online_attention, written for speed. */
+   same contract and result as attn_online_attention, written for speed: float
+   arithmetic (within 1e-5 of attn_forward at unit-scale inputs), working memory
+   about d * Tk floats. Returns the fully masked row count, or -1 if memory runs out. */
 long attn_fused_attention(float *O, const float *Q, const float *K, const float *V,
                           int B, int Tq, int Tk, int d, int dv,
                           int causal, const int *lengths);

@@ -1,0 +1,377 @@
+/* grade.c: the grading loop (see grade.h). */
+#include "grade.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "compare.h"
+#include "labmod.h"
+#include "labsup.h"
+#include "sandbox.h"
+#include "seed.h"
+#include "util.h"
+
+#define EXCERPT_MAX 1024   /* bytes of a child's output kept in a report */
+
+/* ---- locating the tree -------------------------------------------------------- */
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int gr_locate(char *root, size_t root_len, char *stub_dir, size_t stub_len,
+              char *err, size_t errlen)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n < 0) {
+        snprintf(err, errlen, "cannot find the attnlab program itself: %s", strerror(errno));
+        return -1;
+    }
+    exe[n] = '\0';
+    *strrchr(exe, '/') = '\0'; /* the folder attnlab was built in, e.g. <root>/build */
+    snprintf(stub_dir, stub_len, "%s/grader/stub", exe);
+
+    const char *env = getenv("ATTNLAB_ROOT");
+    if (env && *env) {
+        snprintf(root, root_len, "%s", env);
+    } else { /* walk up from the build folder to the tree holding data/rubrics */
+        char dir[PATH_MAX], probe[PATH_MAX + 16];
+        snprintf(dir, sizeof dir, "%s", exe);
+        for (;;) {
+            snprintf(probe, sizeof probe, "%s/data/rubrics", dir);
+            if (is_dir(probe))
+                break;
+            char *slash = strrchr(dir, '/');
+            if (!slash || slash == dir) {
+                snprintf(err, errlen, "cannot find the attnlab tree (data/rubrics) above %s; "
+                         "set ATTNLAB_ROOT to it", exe);
+                return -1;
+            }
+            *slash = '\0';
+        }
+        snprintf(root, root_len, "%s", dir);
+    }
+    if (!is_dir(stub_dir)) {
+        snprintf(err, errlen, "the grader's stub objects are missing (%s); run 'make' first", stub_dir);
+        return -1;
+    }
+    return 0;
+}
+
+int gr_parse_labs(const char *s, int labs[8], char *err, size_t errlen)
+{
+    memset(labs, 0, 8 * sizeof labs[0]);
+    if (strcmp(s, "all") == 0) {
+        for (int i = 0; i < 8; i++)
+            labs[i] = 1;
+        return 0;
+    }
+    const char *p = s;
+    for (;;) {
+        char *end;
+        long n = strtol(p, &end, 10);
+        if (end == p || n < 1 || n > 8 || (*end != ',' && *end != '\0')) {
+            snprintf(err, errlen, "--lab takes 'all', a lab number 1 to 8, or a list like 1,3 (got '%s')", s);
+            return -1;
+        }
+        labs[n - 1] = 1;
+        if (*end == '\0')
+            return 0;
+        p = end + 1;
+    }
+}
+
+/* ---- turning a child's fate into a verdict ------------------------------------- */
+
+static const char *signal_story(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV, segmentation fault: a read or write outside an array (check loop bounds and strides), or through a NULL pointer";
+    case SIGBUS:  return "SIGBUS, bus error: a bad memory access";
+    case SIGFPE:  return "SIGFPE, arithmetic exception: an integer division by zero?";
+    case SIGABRT: return "SIGABRT, aborted: a failed assert() or corrupted heap (a write past a malloc'd block?)";
+    case SIGILL:  return "SIGILL, illegal instruction";
+    case SIGKILL: return "SIGKILL, killed";
+    default:      return NULL;
+    }
+}
+
+/* Keep a bounded, printable excerpt of what the child printed: control bytes
+   become '?', so nothing a student prints can drive a terminal or a report. */
+static char *excerpt(const gr_run *run)
+{
+    if (run->output_len == 0 || !run->output)
+        return NULL;
+    gr_strbuf b = {0};
+    size_t n = strlen(run->output);
+    if (n > EXCERPT_MAX)
+        n = EXCERPT_MAX;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)run->output[i];
+        char safe = (ch == '\n' || ch == '\t' || (ch >= 0x20 && ch < 0x7f)) ? (char)ch : '?';
+        gr_sb_appendn(&b, &safe, 1);
+    }
+    if (run->output_len > n)
+        gr_sb_printf(&b, "\n[... %zu bytes in all]", run->output_len);
+    return gr_sb_take(&b);
+}
+
+static const char *status_name(int32_t s)
+{
+    switch (s) {
+    case LAB_OK:              return "LAB_OK";
+    case LAB_NOT_IMPLEMENTED: return "LAB_NOT_IMPLEMENTED";
+    case LAB_BAD_ARG:         return "LAB_BAD_ARG";
+    default:                  return "an undefined code";
+    }
+}
+
+/* Decide the verdict of one test from how the child ended and what it answered. */
+static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_case *c,
+                  const gr_run *run, gr_test_result *tr)
+{
+    gr_strbuf msg = {0};
+    tr->verdict = GR_CRASHED;
+    if (run->timed_out || (!run->exited && run->term_signal == SIGXCPU)) {
+        tr->verdict = GR_TIMED_OUT;
+        gr_sb_printf(&msg, "%s\nstopped after the time limit of %ld ms: an endless loop, or far more work than needed",
+                     c->describe, t->limits.time_ms);
+    } else if (run->output_limit) {
+        tr->verdict = GR_OUTPUT_LIMIT;
+        gr_sb_printf(&msg, "printed more than the limit of %ld bytes; remove debugging output from loops",
+                     t->limits.output_bytes);
+    } else if (!run->exited && run->term_signal == SIGSYS) {
+        tr->verdict = GR_FORBIDDEN_CALL;
+        gr_sb_append(&msg, "the sandbox stopped a system call the lab does not allow (opening files, "
+                           "starting processes or networking); lab code only computes on its arguments");
+    } else if (!run->exited) {
+        const char *story = signal_story(run->term_signal);
+        if (story)
+            gr_sb_printf(&msg, "%s\ncrashed with %s", c->describe, story);
+        else
+            gr_sb_printf(&msg, "%s\ncrashed with signal %d (%s)", c->describe, run->term_signal,
+                         strsignal(run->term_signal));
+    } else if (run->exit_code == PROTO_EXIT_OUT_OF_MEMORY) {
+        tr->verdict = GR_OUT_OF_MEMORY;
+        gr_sb_printf(&msg, "%s\nasked for more memory than the lab allows (%ld KiB of heap); "
+                     "see the handout's rules on memory", c->describe, t->limits.memory_bytes / 1024);
+    } else if (run->exit_code == PROTO_EXIT_STACK_OVERFLOW) {
+        tr->verdict = GR_OUT_OF_MEMORY;
+        gr_sb_printf(&msg, "%s\nthe stack overflowed: a local array too large for the stack? "
+                     "Allocate large buffers with malloc, within the lab's memory limit", c->describe);
+    } else if (run->exit_code != PROTO_EXIT_OK) {
+        gr_sb_printf(&msg, "%s\nexited with status %d before answering (does the code call exit()?)",
+                     c->describe, run->exit_code);
+    } else {
+        int32_t status = 0;
+        proto_buf out[PROTO_MAX_BUFS];
+        char perr[256];
+        if (proto_decode_response(run->response, run->response_len, &c->call, &status, out,
+                                  perr, sizeof perr) != 0) {
+            gr_sb_printf(&msg, "%s\nthe program ended without a valid answer (%s)", c->describe, perr);
+        } else {
+            void *got[PROTO_MAX_BUFS] = {0};
+            for (int i = 0; i < c->call.n_bufs; i++)
+                got[i] = out[i].data;
+            gr_mismatch m;
+            if (status == LAB_NOT_IMPLEMENTED && c->expected_status != LAB_NOT_IMPLEMENTED) {
+                tr->verdict = GR_NOT_IMPLEMENTED;
+                gr_sb_printf(&msg, "%s\nreturned LAB_NOT_IMPLEMENTED: this function is still the stub", c->describe);
+            } else if (status != c->expected_status) {
+                tr->verdict = GR_WRONG_ANSWER;
+                gr_sb_printf(&msg, "%s\nreturned %d (%s), expected %d (%s)", c->describe, status,
+                             status_name(status), c->expected_status, status_name(c->expected_status));
+            } else if (gr_compare(c, c->expected, got, t->abs_tol, t->rel_tol, &m) == 0) {
+                tr->verdict = GR_PASSED;
+            } else {
+                tr->verdict = GR_WRONG_ANSWER;
+                gr_explain_mismatch(mod, c, got, &m, &msg);
+                gr_sb_printf(&msg, "(tolerance: |got - expected| <= %g + %g * |expected|)\n", t->abs_tol, t->rel_tol);
+                const gr_misconception *mc = gr_diagnose(mod, c, got, t->abs_tol, t->rel_tol);
+                if (mc) {
+                    tr->misconception = gr_xstrdup(mc->id);
+                    gr_sb_printf(&msg, "This is exactly what %s gives. %s\nReread %s.\n",
+                                 mc->name, mc->explain, mc->handout);
+                }
+            }
+            proto_free_outputs(out, c->call.n_bufs);
+        }
+    }
+    tr->message = tr->verdict == GR_PASSED ? NULL : gr_sb_take(&msg);
+    free(msg.s);
+}
+
+/* ---- one lab ------------------------------------------------------------------- */
+
+static void fail_all(gr_lab_result *lr, const gr_rubric *r, gr_verdict v, const char *message)
+{
+    for (int i = 0; i < lr->n_tests; i++) {
+        lr->tests[i].verdict = v;
+        lr->tests[i].message = gr_xstrdup(message);
+    }
+    (void)r;
+}
+
+static int grade_lab(const gr_grade_opts *o, int lab, const char *work, int *number,
+                     gr_lab_result *lr, char *err, size_t errlen)
+{
+    const gr_lab_module *mod = gr_lab_modules[lab - 1];
+    char *path = gr_xasprintf("%s/data/rubrics/lab%02d.yaml", o->root, lab);
+    gr_rubric r;
+    int rc = gr_rubric_load(path, &r, err, errlen);
+    free(path);
+    if (rc != 0)
+        return -1;
+
+    lr->lab = lab;
+    lr->name = gr_xstrdup(mod->dir);
+    lr->n_tests = r.n_tests;
+    lr->tests = gr_xcalloc((size_t)r.n_tests, sizeof *lr->tests);
+    for (int i = 0; i < r.n_tests; i++) {
+        gr_test_result *tr = &lr->tests[i];
+        tr->name = gr_xstrdup(r.tests[i].name);
+        tr->number = ++*number;
+        tr->max_score = r.tests[i].points;
+        tr->visibility = r.tests[i].visibility;
+        lr->max_score += tr->max_score;
+    }
+
+    char *src = o->sources[lab - 1]
+        ? gr_xstrdup(o->sources[lab - 1])
+        : gr_xasprintf("%s/%s/%s", o->submission, mod->dir, r.source);
+    if (access(src, R_OK) != 0) {
+        char *m = gr_xasprintf("cannot read %s: %s; submit the lab's %s", src, strerror(errno), r.source);
+        fail_all(lr, &r, GR_COMPILE_ERROR, m);
+        free(m);
+        goto done;
+    }
+
+    gr_paths paths = { .root = o->root, .stub_dir = o->stub_dir, .work_dir = work };
+    gr_build b;
+    if (gr_build_lab(&r, mod->dir, src, &paths, &b, err, errlen) != 0) {
+        free(src);
+        gr_rubric_free(&r);
+        return -1;
+    }
+    if (!b.ok) {
+        fail_all(lr, &r, b.verdict, b.message ? b.message : "the lab did not build");
+        if (b.log)
+            lr->compile_log = gr_xstrdup(b.log);
+        gr_build_free(&b);
+        goto done;
+    }
+
+    for (int i = 0; i < r.n_tests; i++) {
+        const gr_rubric_test *t = &r.tests[i];
+        gr_test_result *tr = &lr->tests[i];
+        gr_case c;
+        memset(&c, 0, sizeof c);
+        uint64_t seed = gr_seed(o->secret, o->student, lab, t->name);
+        char cerr[512];
+        if (mod->make_case(t, seed, &c, cerr, sizeof cerr) != 0) {
+            snprintf(err, errlen, "%s:%d: test '%s': %s", r.path, t->line, t->name, cerr);
+            gr_case_free(&c);
+            gr_build_free(&b);
+            free(src);
+            gr_rubric_free(&r);
+            return -1;
+        }
+        unsigned char *req;
+        size_t req_len;
+        if (proto_encode_request(&c.call, &req, &req_len) != 0) {
+            snprintf(err, errlen, "lab %d test '%s': the case does not encode (a lab module bug)", lab, t->name);
+            gr_case_free(&c);
+            gr_build_free(&b);
+            free(src);
+            gr_rubric_free(&r);
+            return -1;
+        }
+        gr_run run;
+        rc = gr_sandbox_run(b.exe, req, req_len, &t->limits, &run, err, errlen);
+        free(req);
+        if (rc != 0) {
+            gr_case_free(&c);
+            gr_build_free(&b);
+            free(src);
+            gr_rubric_free(&r);
+            return -1;
+        }
+        judge(mod, t, &c, &run, tr);
+        tr->student_output = excerpt(&run);
+        tr->seconds = run.seconds;
+        tr->score = tr->verdict == GR_PASSED ? tr->max_score : 0;
+        lr->score += tr->score;
+        gr_run_free(&run);
+        gr_case_free(&c);
+    }
+    gr_build_free(&b);
+done:
+    free(src);
+    gr_rubric_free(&r);
+    return 0;
+}
+
+/* ---- the whole run --------------------------------------------------------------- */
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)flag; (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = now_seconds();
+    const char *tmp = getenv("TMPDIR");
+    char *work = gr_xasprintf("%s/attnlab-grade-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(work)) {
+        snprintf(err, errlen, "cannot create a work folder %s: %s", work, strerror(errno));
+        free(work);
+        return -1;
+    }
+    /* The sandboxed child may run as an unprivileged user: it must reach its exe. */
+    chmod(work, 0711);
+
+    out->student = gr_xstrdup(o->student);
+    out->labs = gr_xcalloc(8, sizeof *out->labs);
+    int number = 0, rc = 0;
+    for (int lab = 1; lab <= 8 && rc == 0; lab++) {
+        if (!o->labs[lab - 1])
+            continue;
+        if (o->progress)
+            fprintf(o->progress, "attnlab: grading %s ...\n", gr_lab_modules[lab - 1]->dir);
+        gr_lab_result *lr = &out->labs[out->n_labs++];
+        rc = grade_lab(o, lab, work, &number, lr, err, errlen);
+        out->score += lr->score;
+        out->max_score += lr->max_score;
+    }
+    nftw(work, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(work);
+    out->seconds = now_seconds() - t0;
+    if (rc != 0) {
+        gr_report_free(out);
+        memset(out, 0, sizeof *out);
+    }
+    return rc;
+}

@@ -1,0 +1,812 @@
+/* lab02.c: what the grader knows about lab 2, masks and softmax.
+ *
+ * Dimensions: B batch, Tq queries, Tk keys; scores S are (B, Tq, Tk) row-major.
+ * Softmax sees them as rows = B*Tq rows of n = Tk scores.
+ *
+ * Test kinds (the rubric's `kind`), each a call of one student function:
+ *   softmax_worked      the handout's worked row, plain and with key 4 padded
+ *   softmax             random rows; params: scale (score spread, default 1),
+ *                       shift (added to even rows, subtracted from odd rows:
+ *                       1e4 overflows exp without the max subtraction),
+ *                       mask_frac (share of -inf scores), masked_rows (rows
+ *                       made all -inf)
+ *   softmax_inplace     the same, called with W == S
+ *   softmax_nocount     the same, called with n_masked_rows = NULL
+ *   softmax_bad         rows < 0 or n < 1: LAB_BAD_ARG, W and the count untouched
+ *   causal, padding, bool   a mask on random scores (mask_frac pre-masked);
+ *                       padding draws lengths in [0, Tk] with a 0 and a Tk among
+ *                       them when B allows; bool draws M with density (default
+ *                       0.3) and params {bytes: 1} for blocking bytes other than 1
+ *   causal_bad, padding_bad, bool_bad   LAB_BAD_ARG with S untouched: a negative
+ *                       size, or for padding {bad: 1} a length Tk + 1, {bad: -1}
+ *                       a length -1 (in the last batch element)
+ *   temperature         random scores (mask_frac pre-masked) divided by tau;
+ *                       {worked: 1} uses the worked row
+ *   temperature_bad     tau (param) <= 0, or {tau_special: 1} +inf, {tau_special: 2}
+ *                       NaN: LAB_BAD_ARG, S untouched
+ * Expected values come from libattn (attn_softmax and the attn_*_mask functions).
+ */
+#include "../labmod.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attn.h"
+#include "labsup.h"
+#include "../stub/lab02_calls.h"
+
+/* What the grader never asks for: bigger calls would only slow grading. */
+#define MAX_ELEMS (4L << 20)
+#define NEG_LARGE (-1e9f)   /* the large negative constant students use instead of -inf */
+
+/* Read an integer size of test t into *out: dflt when absent; an error when it
+   is not a whole number in [lo, hi]. */
+static int get_int(const gr_rubric_test *t, const char *key, int dflt, int lo, int hi,
+                   int *out, char *err, size_t errlen)
+{
+    double v = gr_test_param(t, key, dflt);
+    if (v != floor(v) || v < lo || v > hi) {
+        snprintf(err, errlen, "%s must be a whole number from %d to %d (got %g)", key, lo, hi, v);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static void append_value(gr_strbuf *out, float v)
+{
+    if (isnan(v))
+        gr_sb_append(out, "nan");
+    else if (isinf(v))
+        gr_sb_append(out, v > 0 ? "inf" : "-inf");
+    else
+        gr_sb_printf(out, "%.4f", (double)v);
+}
+
+/* Append "label: v v v" for x[0..n), at most 8 values around column `at`. */
+static void append_row(gr_strbuf *out, const char *label, const float *x, long n, long at)
+{
+    long lo = 0, hi = n;
+    if (n > 8) {
+        lo = at - 3 < 0 ? 0 : at - 3;
+        hi = lo + 8 > n ? n : lo + 8;
+        lo = hi - 8;
+    }
+    gr_sb_printf(out, "  %s", label);
+    if (lo > 0 || hi < n)
+        gr_sb_printf(out, " (columns %ld to %ld of %ld)", lo, hi - 1, n);
+    gr_sb_append(out, ":");
+    for (long j = lo; j < hi; j++) {
+        gr_sb_append(out, " ");
+        append_value(out, x[j]);
+    }
+    gr_sb_append(out, "\n");
+}
+
+/* ---- softmax calls: where their buffers are --------------------------------- */
+
+typedef struct sm_view {
+    int rows, n;
+    const float *S;   /* the scores sent */
+    int wbuf;         /* buffer of the weights */
+    int cbuf;         /* buffer of the count, or -1 */
+} sm_view;
+
+static int is_softmax(const gr_case *c)
+{
+    return c->call.fn == LAB02_SOFTMAX || c->call.fn == LAB02_SOFTMAX_INPLACE ||
+           c->call.fn == LAB02_SOFTMAX_NOCOUNT;
+}
+
+static sm_view softmax_view(const gr_case *c)
+{
+    sm_view v = { (int)c->call.ints[0], (int)c->call.ints[1], NULL, 0, -1 };
+    if (c->call.fn == LAB02_SOFTMAX_INPLACE) {
+        v.S = c->call.bufs[0].data;
+        v.cbuf = 1;
+    } else {
+        v.S = c->call.bufs[1].data;
+        v.cbuf = c->call.fn == LAB02_SOFTMAX ? 2 : -1;
+    }
+    return v;
+}
+
+static int row_fully_masked(const float *s, int n)
+{
+    for (int j = 0; j < n; j++)
+        if (s[j] != -INFINITY)
+            return 0;
+    return 1;
+}
+
+static int row_partly_masked(const float *s, int n)
+{
+    int masked = 0;
+    for (int j = 0; j < n; j++)
+        masked += s[j] == -INFINITY;
+    return masked > 0 && masked < n;
+}
+
+/* The ways a softmax can be computed, right and wrong. */
+typedef enum sm_variant {
+    SM_RIGHT,       /* the contract (libattn) */
+    SM_NO_MAX,      /* exp(s) / sum exp(s) in float, without subtracting the max */
+    SM_COLUMNS,     /* normalised down each column (the query axis) */
+    SM_NAN_ROWS,    /* a fully masked row becomes NaN and is not counted */
+    SM_COUNT_ANY    /* right weights, but counts rows with any masked key */
+} sm_variant;
+
+/* Weights of the case's scores under variant v into W (rows x n); returns the
+   count the variant reports. */
+static int32_t softmax_variant(float *W, const sm_view *sv, sm_variant v)
+{
+    int rows = sv->rows, n = sv->n;
+    const float *S = sv->S;
+    int32_t count = (int32_t)attn_softmax(W, S, rows, n);
+    switch (v) {
+    case SM_RIGHT:
+        break;
+    case SM_NO_MAX:
+        /* A naive student: exp of the raw score, summed in float. A row near
+           1e4 overflows to inf / inf = NaN; a row near -1e4 underflows to
+           0 / 0 = NaN. Fully masked rows keep the course's policy (zeros). */
+        for (int r = 0; r < rows; r++) {
+            const float *s = S + (long)r * n;
+            float *w = W + (long)r * n;
+            if (row_fully_masked(s, n))
+                continue; /* attn_softmax already wrote zeros */
+            float sum = 0.0f;
+            for (int j = 0; j < n; j++)
+                sum += expf(s[j]);
+            for (int j = 0; j < n; j++)
+                w[j] = expf(s[j]) / sum;
+        }
+        break;
+    case SM_COLUMNS:
+        for (int j = 0; j < n; j++) {
+            float m = -INFINITY;
+            for (int r = 0; r < rows; r++)
+                m = fmaxf(m, S[(long)r * n + j]);
+            double sum = 0.0;
+            for (int r = 0; r < rows && m != -INFINITY; r++)
+                sum += exp((double)S[(long)r * n + j] - (double)m);
+            for (int r = 0; r < rows; r++)
+                W[(long)r * n + j] = m == -INFINITY
+                    ? 0.0f : (float)(exp((double)S[(long)r * n + j] - (double)m) / sum);
+        }
+        break;
+    case SM_NAN_ROWS:
+        for (int r = 0; r < rows; r++)
+            if (row_fully_masked(S + (long)r * n, n))
+                for (int j = 0; j < n; j++)
+                    W[(long)r * n + j] = NAN;
+        count = 0;
+        break;
+    case SM_COUNT_ANY:
+        count = 0;
+        for (int r = 0; r < rows; r++) {
+            const float *s = S + (long)r * n;
+            count += row_fully_masked(s, n) || row_partly_masked(s, n);
+        }
+        break;
+    }
+    return count;
+}
+
+static int predict_softmax(const gr_case *c, void *out[PROTO_MAX_BUFS], sm_variant v)
+{
+    if (!is_softmax(c) || c->expected_status != LAB_OK)
+        return -1;
+    sm_view sv = softmax_view(c);
+    float *W = gr_case_alloc_like(c, sv.wbuf);
+    int32_t count = softmax_variant(W, &sv, v);
+    out[sv.wbuf] = W;
+    if (sv.cbuf >= 0) {
+        int32_t *cnt = gr_case_alloc_like(c, sv.cbuf);
+        *cnt = count;
+        out[sv.cbuf] = cnt;
+    }
+    return 0;
+}
+
+static int predict_no_max_sub(const gr_case *c, void *out[PROTO_MAX_BUFS])
+{
+    return predict_softmax(c, out, SM_NO_MAX);
+}
+
+static int predict_query_axis(const gr_case *c, void *out[PROTO_MAX_BUFS])
+{
+    return predict_softmax(c, out, SM_COLUMNS);
+}
+
+static int predict_masked_row_nan(const gr_case *c, void *out[PROTO_MAX_BUFS])
+{
+    if (!is_softmax(c))
+        return -1;
+    sm_view sv = softmax_view(c);
+    int any = 0;
+    for (int r = 0; r < sv.rows && !any; r++)
+        any = row_fully_masked(sv.S + (long)r * sv.n, sv.n);
+    return any ? predict_softmax(c, out, SM_NAN_ROWS) : -1;
+}
+
+static int predict_count_any(const gr_case *c, void *out[PROTO_MAX_BUFS])
+{
+    if (!is_softmax(c))
+        return -1;
+    sm_view sv = softmax_view(c);
+    int any = 0;
+    for (int r = 0; r < sv.rows && !any; r++)
+        any = row_partly_masked(sv.S + (long)r * sv.n, sv.n);
+    if (!any || sv.cbuf < 0)
+        return -1;
+    return predict_softmax(c, out, SM_COUNT_ANY);
+}
+
+/* ---- mask calls ------------------------------------------------------------- */
+
+static int is_mask(const gr_case *c)
+{
+    return c->call.fn == LAB02_CAUSAL_MASK || c->call.fn == LAB02_PADDING_MASK ||
+           c->call.fn == LAB02_BOOL_MASK;
+}
+
+/* Which (b, i, j) a mask call blocks: `rule` 0 is the contract; the causal
+   mistakes are 1 (j >= i, the diagonal too) and 2 (j < i, the past instead of
+   the future); the padding mistake 1 masks query rows i >= lengths[b]; the bool
+   mistakes 1 (M == 0 blocks) and 2 (only M == 1 blocks). */
+static int blocked(const gr_case *c, int rule, int b, int i, int j)
+{
+    int Tq = (int)c->call.ints[1], Tk = (int)c->call.ints[2];
+    switch (c->call.fn) {
+    case LAB02_CAUSAL_MASK:
+        return rule == 1 ? j >= i : rule == 2 ? j < i : j > i;
+    case LAB02_PADDING_MASK: {
+        int len = ((const int32_t *)c->call.bufs[1].data)[b];
+        return rule == 1 ? i >= len : j >= len;
+    }
+    case LAB02_BOOL_MASK: {
+        uint8_t m = ((const uint8_t *)c->call.bufs[1].data)[((long)b * Tq + i) * Tk + j];
+        return rule == 1 ? m == 0 : rule == 2 ? m == 1 : m != 0;
+    }
+    }
+    return 0;
+}
+
+/* The case's scores with every position `rule` blocks set to fill. */
+static int predict_mask(const gr_case *c, void *out[PROTO_MAX_BUFS], int rule, float fill)
+{
+    if (!is_mask(c) || c->expected_status != LAB_OK)
+        return -1;
+    int B = (int)c->call.ints[0], Tq = (int)c->call.ints[1], Tk = (int)c->call.ints[2];
+    float *S = gr_case_alloc_like(c, 0); /* starts as the scores sent */
+    for (int b = 0; b < B; b++)
+        for (int i = 0; i < Tq; i++)
+            for (int j = 0; j < Tk; j++)
+                if (blocked(c, rule, b, i, j))
+                    S[((long)b * Tq + i) * Tk + j] = fill;
+    out[0] = S;
+    return 0;
+}
+
+static int predict_neg_large(const gr_case *c, void *out[PROTO_MAX_BUFS])
+{
+    return predict_mask(c, out, 0, NEG_LARGE);
+}
+
+static int predict_mask_zero(const gr_case *c, void *out[PROTO_MAX_BUFS])
+{
+    return predict_mask(c, out, 0, 0.0f);
+}
+
+static int predict_causal_diag(const gr_case *c, void *out[PROTO_MAX_BUFS])
+{
+    return c->call.fn == LAB02_CAUSAL_MASK ? predict_mask(c, out, 1, -INFINITY) : -1;
+}
+
+static int predict_causal_past(const gr_case *c, void *out[PROTO_MAX_BUFS])
+{
+    return c->call.fn == LAB02_CAUSAL_MASK ? predict_mask(c, out, 2, -INFINITY) : -1;
+}
+
+static int predict_padding_rows(const gr_case *c, void *out[PROTO_MAX_BUFS])
+{
+    return c->call.fn == LAB02_PADDING_MASK ? predict_mask(c, out, 1, -INFINITY) : -1;
+}
+
+static int predict_bool_inverted(const gr_case *c, void *out[PROTO_MAX_BUFS])
+{
+    return c->call.fn == LAB02_BOOL_MASK ? predict_mask(c, out, 1, -INFINITY) : -1;
+}
+
+static int predict_bool_eq_one(const gr_case *c, void *out[PROTO_MAX_BUFS])
+{
+    if (c->call.fn != LAB02_BOOL_MASK)
+        return -1;
+    const proto_buf *M = &c->call.bufs[1];
+    int other = 0;
+    for (uint64_t k = 0; k < M->count && !other; k++)
+        other = ((const uint8_t *)M->data)[k] > 1;
+    return other ? predict_mask(c, out, 2, -INFINITY) : -1;
+}
+
+static int predict_temp_multiply(const gr_case *c, void *out[PROTO_MAX_BUFS])
+{
+    if (c->call.fn != LAB02_TEMPERATURE || c->expected_status != LAB_OK)
+        return -1;
+    float tau = (float)c->call.reals[0];
+    float *S = gr_case_alloc_like(c, 0);
+    for (uint64_t k = 0; k < c->call.bufs[0].count; k++)
+        S[k] = S[k] * tau;
+    out[0] = S;
+    return 0;
+}
+
+static const gr_misconception misconceptions[] = {
+    { "no_max_sub", "no max subtraction",
+      "The softmax took exp of the raw scores. exp overflows float above 88, so a row of "
+      "scores near 1e4 becomes inf / inf = NaN (and a row near -1e4 becomes 0 / 0). "
+      "Subtract the row max first: it changes nothing mathematically.",
+      "labs/lab02-softmax/README.md, section 3", predict_no_max_sub },
+    { "softmax_query_axis", "softmax over the wrong axis (the query axis)",
+      "Each column was normalised instead of each row, so columns sum to 1 and rows do not. "
+      "Softmax runs over the keys of one query: along a row of n scores.",
+      "labs/lab02-softmax/README.md, section 2", predict_query_axis },
+    { "masked_row_nan", "fully masked row gives NaN",
+      "A row whose scores are all -inf came out as NaN (exp(-inf - -inf) = exp(NaN)) and was "
+      "not counted. The course's policy is a row of zeros, counted into *n_masked_rows.",
+      "labs/lab02-softmax/README.md, section 5", predict_masked_row_nan },
+    { "count_any_masked", "counted rows with any masked key",
+      "*n_masked_rows counted every row containing a -inf. It counts only fully masked rows, "
+      "those whose scores are all -inf and whose weights are all 0.",
+      "labs/lab02-softmax/README.md, section 5", predict_count_any },
+    { "neg_large", "masked with a large negative constant instead of -inf",
+      "Masked scores were set to -1e9. That usually underflows to a 0 weight, but a fully "
+      "masked row then gets -1e9 everywhere and softmax spreads it uniformly, 1/Tk per key, "
+      "instead of zeros. Use -INFINITY.",
+      "labs/lab02-softmax/README.md, section 4", predict_neg_large },
+    { "mask_zero", "masked score set to 0 instead of -inf",
+      "Masked scores were set to 0. Zero is an ordinary score: the masked key still gets a "
+      "positive weight after softmax. A masked score is -INFINITY.",
+      "labs/lab02-softmax/README.md, section 4", predict_mask_zero },
+    { "causal_diag", "causal mask off by one (hides the diagonal)",
+      "Keys j >= i were masked, so query i cannot see itself (and row 0 is fully masked). "
+      "Query i may look at keys 0 .. i: mask only j > i.",
+      "labs/lab02-softmax/README.md, section 4", predict_causal_diag },
+    { "causal_past", "causal mask on the wrong side (hides the past)",
+      "Keys j < i were masked: the lower triangle instead of the upper one. A causal query "
+      "may not see the future, the keys j > i.",
+      "labs/lab02-softmax/README.md, section 4", predict_causal_past },
+    { "padding_query_axis", "padding mask applied to queries instead of keys",
+      "Whole rows i >= lengths[b] were masked. Padding removes keys: every query of batch "
+      "element b loses the columns j >= lengths[b].",
+      "labs/lab02-softmax/README.md, section 4", predict_padding_rows },
+    { "bool_inverted", "boolean mask read the wrong way round",
+      "Scores where M is 0 were masked. In this course 1 (any nonzero byte) means blocked "
+      "and 0 means allowed (the opposite of some libraries' attention_mask).",
+      "labs/lab02-softmax/README.md, section 4", predict_bool_inverted },
+    { "bool_eq_one", "only M == 1 counted as blocked",
+      "The mask tested M == 1, so bytes like 2 or 255 were let through. Any nonzero byte "
+      "blocks: test M != 0.",
+      "labs/lab02-softmax/README.md, section 4", predict_bool_eq_one },
+    { "temp_multiply", "temperature multiplied instead of divided",
+      "The scores were multiplied by tau. Temperature divides them: tau > 1 flattens the "
+      "weights, tau < 1 sharpens them.",
+      "labs/lab02-softmax/README.md, section 6", predict_temp_multiply },
+};
+
+/* ---- building cases ---------------------------------------------------------- */
+
+static const float worked_row[4] = {2.0f, 1.0f, -1.0f, 0.5f};
+
+/* Fill n scores: shift + scale * N(0, 1), each -inf with probability mask_frac. */
+static void fill_scores(sup_rng *r, float *s, long n, float scale, float shift, double mask_frac)
+{
+    for (long k = 0; k < n; k++) {
+        float v = shift + scale * sup_rng_normal(r);
+        s[k] = (double)sup_rng_uniform(r) < mask_frac ? -INFINITY : v;
+    }
+}
+
+typedef struct score_params {
+    double scale, shift, mask_frac;
+    int masked_rows;
+} score_params;
+
+static int read_score_params(const gr_rubric_test *t, score_params *p, int max_rows,
+                             char *err, size_t errlen)
+{
+    p->scale = gr_test_param(t, "scale", 1.0);
+    p->shift = gr_test_param(t, "shift", 0.0);
+    p->mask_frac = gr_test_param(t, "mask_frac", 0.0);
+    if (!(p->scale > 0) || !(p->mask_frac >= 0 && p->mask_frac < 1) || fabs(p->shift) > 1e6) {
+        snprintf(err, errlen, "params need scale > 0, 0 <= mask_frac < 1 and |shift| <= 1e6 "
+                 "(got scale %g, mask_frac %g, shift %g)", p->scale, p->mask_frac, p->shift);
+        return -1;
+    }
+    return get_int(t, "masked_rows", 0, 0, max_rows, &p->masked_rows, err, errlen);
+}
+
+/* Random softmax input: rows x n scores, even rows shifted by +shift and odd
+   rows by -shift, then masked_rows distinct rows made all -inf. */
+static void fill_softmax_scores(sup_rng *r, float *S, int rows, int n, const score_params *p)
+{
+    for (int i = 0; i < rows; i++)
+        fill_scores(r, S + (long)i * n, n, (float)p->scale,
+                    (float)(i % 2 ? -p->shift : p->shift), p->mask_frac);
+    for (int k = 0; k < p->masked_rows; k++) {
+        int i;
+        do {
+            i = (int)(sup_rng_uniform(r) * (float)rows);
+        } while (i >= rows || row_fully_masked(S + (long)i * n, n));
+        for (int j = 0; j < n; j++)
+            S[(long)i * n + j] = -INFINITY;
+    }
+}
+
+/* The expected weights and count of a softmax case (status LAB_OK). */
+static void expect_softmax(gr_case *c)
+{
+    sm_view sv = softmax_view(c);
+    float *W = gr_case_expect(c, sv.wbuf);
+    int32_t count = (int32_t)attn_softmax(W, sv.S, sv.rows, sv.n);
+    if (sv.cbuf >= 0)
+        *(int32_t *)gr_case_expect(c, sv.cbuf) = count;
+    c->expected_status = LAB_OK;
+}
+
+/* Add the buffers of a softmax call with rows x n scores; returns the scores. */
+static float *add_softmax_call(gr_case *c, uint32_t fn, int rows, int n)
+{
+    long count = (long)(rows > 0 ? rows : 0) * (n > 0 ? n : 0);
+    if (count < 1)
+        count = 1; /* a rejected call still gets one element, which must stay untouched */
+    c->call.fn = fn;
+    float *S;
+    if (fn == LAB02_SOFTMAX_INPLACE) {
+        S = gr_case_add_f32(c, PROTO_INOUT, count);
+        gr_case_set_name(c, 0, "W (== S)");
+    } else {
+        gr_case_add_f32(c, PROTO_OUT, count);
+        S = gr_case_add_f32(c, PROTO_IN, count);
+        gr_case_set_name(c, 0, "W");
+        gr_case_set_name(c, 1, "S");
+        gr_case_set_shape(c, 1, 1, rows, n);
+    }
+    if (rows > 0 && n > 0)
+        gr_case_set_shape(c, 0, 1, rows, n);
+    if (fn != LAB02_SOFTMAX_NOCOUNT) {
+        int cb = c->call.n_bufs;
+        gr_case_add_i32(c, PROTO_OUT, 1);
+        gr_case_set_name(c, cb, "*n_masked_rows");
+    }
+    gr_case_add_int(c, rows);
+    gr_case_add_int(c, n);
+    return S;
+}
+
+static const char *softmax_how(uint32_t fn)
+{
+    return fn == LAB02_SOFTMAX_INPLACE ? "W == S, in place"
+         : fn == LAB02_SOFTMAX_NOCOUNT ? "n_masked_rows = NULL" : "W separate from S";
+}
+
+static int make_softmax(const gr_rubric_test *t, uint32_t fn, char what, sup_rng *r,
+                        gr_case *c, char *err, size_t errlen)
+{
+    int rows, n;
+    if (what == 'w') {
+        /* The handout's worked row (sections 2 and 4): plain, then with key 4
+           as padding: [2, 1, -1, 0.5] -> [0.6095 0.2242 0.0303 0.1360] and
+           [2, 1, -1, -inf] -> exp(s - 2) = [1 .367879 .049787 0] / 1.417667
+           = [0.7054 0.2595 0.0351 0]. */
+        rows = 2, n = 4;
+        float *S = add_softmax_call(c, fn, rows, n);
+        memcpy(S, worked_row, sizeof worked_row);
+        memcpy(S + 4, worked_row, sizeof worked_row);
+        S[7] = -INFINITY;
+        snprintf(c->describe, sizeof c->describe,
+                 "lab_softmax(W, S, rows=2, n=4, %s), the handout's worked row "
+                 "[2 1 -1 0.5], then with key 4 masked", softmax_how(fn));
+        expect_softmax(c);
+        return 0;
+    }
+    if (what == 'b') {
+        if (get_int(t, "rows", 2, -8, 8, &rows, err, errlen) || get_int(t, "n", 4, -8, 8, &n, err, errlen))
+            return -1;
+        if (rows >= 0 && n >= 1) {
+            snprintf(err, errlen, "a softmax_bad test needs rows < 0 or n < 1");
+            return -1;
+        }
+        float *S = add_softmax_call(c, fn, rows, n);
+        fill_scores(r, S, (long)c->call.bufs[fn == LAB02_SOFTMAX_INPLACE ? 0 : 1].count, 1.0f, 0.0f, 0.0);
+        /* W untouched: the child starts OUT floats as NaN and OUT ints as 0x5A
+           bytes, and that is what must come back. */
+        float *W = gr_case_expect(c, 0);
+        for (uint64_t k = 0; k < c->call.bufs[0].count; k++)
+            W[k] = NAN;
+        if (fn != LAB02_SOFTMAX_NOCOUNT)
+            memset(gr_case_expect(c, c->call.n_bufs - 1), 0x5A, sizeof(int32_t));
+        c->expected_status = LAB_BAD_ARG;
+        snprintf(c->describe, sizeof c->describe, "lab_softmax(W, S, rows=%d, n=%d, %s): "
+                 "sizes break the contract, expect LAB_BAD_ARG with W and *n_masked_rows untouched",
+                 rows, n, softmax_how(fn));
+        return 0;
+    }
+    score_params p;
+    if (get_int(t, "rows", 4, 1, 1 << 20, &rows, err, errlen) ||
+        get_int(t, "n", 8, 1, 1 << 16, &n, err, errlen))
+        return -1;
+    if ((long)rows * n > MAX_ELEMS) {
+        snprintf(err, errlen, "rows * n must be at most %ld", MAX_ELEMS);
+        return -1;
+    }
+    if (read_score_params(t, &p, rows, err, errlen))
+        return -1;
+    float *S = add_softmax_call(c, fn, rows, n);
+    fill_softmax_scores(r, S, rows, n, &p);
+    int len = snprintf(c->describe, sizeof c->describe, "lab_softmax(W, S, rows=%d, n=%d, %s), "
+                       "scores ~ N(0, %g^2)", rows, n, softmax_how(fn), p.scale);
+    if (p.shift != 0)
+        len += snprintf(c->describe + len, sizeof c->describe - (size_t)len,
+                        ", rows shifted by +-%g (even +, odd -)", p.shift);
+    if (p.mask_frac > 0)
+        len += snprintf(c->describe + len, sizeof c->describe - (size_t)len,
+                        ", %g of scores -inf", p.mask_frac);
+    if (p.masked_rows > 0)
+        snprintf(c->describe + len, sizeof c->describe - (size_t)len,
+                 ", %d rows fully masked", p.masked_rows);
+    expect_softmax(c);
+    return 0;
+}
+
+static const char *mask_name(uint32_t fn)
+{
+    return fn == LAB02_CAUSAL_MASK ? "lab_causal_mask"
+         : fn == LAB02_PADDING_MASK ? "lab_padding_mask" : "lab_bool_mask";
+}
+
+static int make_mask(const gr_rubric_test *t, uint32_t fn, char what, sup_rng *r,
+                     gr_case *c, char *err, size_t errlen)
+{
+    int B, Tq, Tk, bad = 0, lo = what == 'b' && fn != LAB02_PADDING_MASK ? -4 : 1;
+    if (get_int(t, "B", 2, lo, 256, &B, err, errlen) || get_int(t, "Tq", 4, lo, 1024, &Tq, err, errlen) ||
+        get_int(t, "Tk", 4, lo, 1024, &Tk, err, errlen))
+        return -1;
+    if ((long)B * Tq * Tk > MAX_ELEMS) {
+        snprintf(err, errlen, "B * Tq * Tk must be at most %ld", MAX_ELEMS);
+        return -1;
+    }
+    if (what == 'b') {
+        if (fn == LAB02_PADDING_MASK) {
+            if (get_int(t, "bad", 1, -1, 1, &bad, err, errlen) || bad == 0) {
+                snprintf(err, errlen, "a padding_bad test needs bad: 1 (a length Tk + 1) or -1 (a length -1)");
+                return -1;
+            }
+        } else if (!(B < 0 || Tq < 0 || Tk < 0)) {
+            snprintf(err, errlen, "a %s test needs a negative size", t->kind);
+            return -1;
+        }
+    }
+    score_params p;
+    if (read_score_params(t, &p, 0, err, errlen))
+        return -1;
+
+    c->call.fn = fn;
+    long nS = (long)(B > 0 ? B : 0) * (Tq > 0 ? Tq : 0) * (Tk > 0 ? Tk : 0);
+    float *S = gr_case_add_f32(c, PROTO_INOUT, nS > 0 ? nS : 4);
+    fill_scores(r, S, (long)c->call.bufs[0].count, (float)p.scale, (float)p.shift, p.mask_frac);
+    gr_case_set_name(c, 0, "S");
+    if (nS > 0)
+        gr_case_set_shape(c, 0, B, Tq, Tk);
+
+    char extra[96] = "";
+    if (fn == LAB02_PADDING_MASK) {
+        /* Lengths in [0, Tk], a 0 (a fully masked batch element) and a Tk (no
+           padding) among them when B allows, in random places. */
+        int32_t *len = gr_case_add_i32(c, PROTO_IN, B);
+        gr_case_set_name(c, 1, "lengths");
+        for (int b = 0; b < B; b++)
+            len[b] = (int32_t)(sup_rng_uniform(r) * (float)(Tk + 1));
+        if (B >= 3) {
+            int z = (int)(sup_rng_uniform(r) * (float)B) % B;
+            len[z] = 0;
+            len[(z + 1) % B] = Tk;
+        }
+        for (int b = 0; b < B; b++)
+            if (len[b] > Tk) len[b] = Tk;
+        if (bad)
+            len[B - 1] = bad > 0 ? Tk + 1 : -1; /* last, so a lazy check has already written */
+        int at = snprintf(extra, sizeof extra, ", lengths [");
+        for (int b = 0; b < B && at < (int)sizeof extra - 16; b++)
+            at += snprintf(extra + at, sizeof extra - (size_t)at, "%s%d", b ? " " : "", (int)len[b]);
+        snprintf(extra + at, sizeof extra - (size_t)at, "%s]", B > 12 ? " ..." : "");
+    } else if (fn == LAB02_BOOL_MASK) {
+        double density = gr_test_param(t, "density", 0.3);
+        int bytes = gr_test_param(t, "bytes", 0.0) != 0.0;
+        if (!(density >= 0 && density <= 1)) {
+            snprintf(err, errlen, "density must be in [0, 1] (got %g)", density);
+            return -1;
+        }
+        uint8_t *M = gr_case_add_u8(c, PROTO_IN, nS > 0 ? nS : 4);
+        gr_case_set_name(c, 1, "M");
+        for (long k = 0; k < (long)c->call.bufs[1].count; k++) {
+            int block = (double)sup_rng_uniform(r) < density;
+            /* blocking bytes 2..255 when asked: any nonzero byte blocks */
+            M[k] = !block ? 0 : bytes ? (uint8_t)(2 + (int)(sup_rng_uniform(r) * 254.0f)) : 1;
+        }
+        snprintf(extra, sizeof extra, ", M %g blocked%s", density, bytes ? " with bytes 2..255" : "");
+    }
+    gr_case_add_int(c, B);
+    gr_case_add_int(c, Tq);
+    gr_case_add_int(c, Tk);
+
+    float *want = gr_case_expect(c, 0); /* starts as the scores sent */
+    if (what == 'b') {
+        c->expected_status = LAB_BAD_ARG;
+        snprintf(c->describe, sizeof c->describe, "%s(S, ..., B=%d, Tq=%d, Tk=%d)%s: "
+                 "expect LAB_BAD_ARG and S untouched", mask_name(fn), B, Tq, Tk, extra);
+        return 0;
+    }
+    if (fn == LAB02_CAUSAL_MASK)
+        attn_causal_mask(want, B, Tq, Tk);
+    else if (fn == LAB02_PADDING_MASK)
+        attn_padding_mask(want, c->call.bufs[1].data, B, Tq, Tk);
+    else
+        attn_bool_mask(want, c->call.bufs[1].data, B, Tq, Tk);
+    c->expected_status = LAB_OK;
+    snprintf(c->describe, sizeof c->describe, "%s(S, ..., B=%d, Tq=%d, Tk=%d)%s, scores ~ N(0, 1)%s",
+             mask_name(fn), B, Tq, Tk, extra, p.mask_frac > 0 ? ", some already -inf" : "");
+    return 0;
+}
+
+static int make_temperature(const gr_rubric_test *t, char what, sup_rng *r,
+                            gr_case *c, char *err, size_t errlen)
+{
+    int n, worked = gr_test_param(t, "worked", 0.0) != 0.0;
+    if (get_int(t, "n", worked ? 4 : 16, what == 'b' ? -4 : 0, 1 << 22, &n, err, errlen))
+        return -1;
+    double tau = gr_test_param(t, "tau", 2.0);
+    int special;
+    if (get_int(t, "tau_special", 0, 0, 2, &special, err, errlen))
+        return -1;
+    if (special)
+        tau = special == 1 ? (double)INFINITY : (double)NAN;
+    float tau_f = (float)tau;
+    int bad = !(tau_f > 0.0f) || isinf(tau_f) || n < 0;
+    if (bad != (what == 'b')) {
+        snprintf(err, errlen, "%s: tau %g with n %d is %s the contract", t->kind, tau, n,
+                 bad ? "against" : "within");
+        return -1;
+    }
+    if (worked && n != 4) {
+        snprintf(err, errlen, "the worked temperature test has n = 4");
+        return -1;
+    }
+    score_params p;
+    if (read_score_params(t, &p, 0, err, errlen))
+        return -1;
+    c->call.fn = LAB02_TEMPERATURE;
+    float *S = gr_case_add_f32(c, PROTO_INOUT, n > 0 ? n : 4);
+    gr_case_set_name(c, 0, "S");
+    if (worked)
+        memcpy(S, worked_row, sizeof worked_row);
+    else
+        fill_scores(r, S, (long)c->call.bufs[0].count, (float)p.scale, (float)p.shift, p.mask_frac);
+    gr_case_add_int(c, n);
+    gr_case_add_real(c, tau);
+    float *want = gr_case_expect(c, 0);
+    c->expected_status = bad ? LAB_BAD_ARG : LAB_OK;
+    if (!bad)
+        for (int k = 0; k < n; k++)
+            want[k] = want[k] / tau_f; /* -inf / tau stays -inf */
+    snprintf(c->describe, sizeof c->describe, "lab_temperature(S, tau=%g, n=%d)%s%s", (double)tau_f, n,
+             worked ? ", S = the worked row [2 1 -1 0.5]" : p.mask_frac > 0 ? ", some scores -inf" : "",
+             bad ? ": expect LAB_BAD_ARG and S untouched" : "");
+    return 0;
+}
+
+static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
+                     char *err, size_t errlen)
+{
+    static const struct { const char *kind; uint32_t fn; char what; } kinds[] = {
+        { "softmax_worked", LAB02_SOFTMAX, 'w' },   { "softmax", LAB02_SOFTMAX, 'r' },
+        { "softmax_inplace", LAB02_SOFTMAX_INPLACE, 'r' },
+        { "softmax_nocount", LAB02_SOFTMAX_NOCOUNT, 'r' },
+        { "softmax_bad", LAB02_SOFTMAX, 'b' },
+        { "causal", LAB02_CAUSAL_MASK, 'r' },       { "causal_bad", LAB02_CAUSAL_MASK, 'b' },
+        { "padding", LAB02_PADDING_MASK, 'r' },     { "padding_bad", LAB02_PADDING_MASK, 'b' },
+        { "bool", LAB02_BOOL_MASK, 'r' },           { "bool_bad", LAB02_BOOL_MASK, 'b' },
+        { "temperature", LAB02_TEMPERATURE, 'r' },  { "temperature_bad", LAB02_TEMPERATURE, 'b' },
+    };
+    int which = -1;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        if (strcmp(t->kind, kinds[k].kind) == 0)
+            which = (int)k;
+    if (which < 0) {
+        snprintf(err, errlen, "unknown test kind '%s' for lab 2 (known: softmax_worked, softmax, "
+                 "softmax_inplace, softmax_nocount, softmax_bad, causal, causal_bad, padding, "
+                 "padding_bad, bool, bool_bad, temperature, temperature_bad)", t->kind);
+        return -1;
+    }
+    uint32_t fn = kinds[which].fn;
+    sup_rng r;
+    sup_rng_seed(&r, seed);
+    switch (fn) {
+    case LAB02_SOFTMAX:
+    case LAB02_SOFTMAX_INPLACE:
+    case LAB02_SOFTMAX_NOCOUNT:
+        return make_softmax(t, fn, kinds[which].what, &r, c, err, errlen);
+    case LAB02_TEMPERATURE:
+        return make_temperature(t, kinds[which].what, &r, c, err, errlen);
+    default:
+        return make_mask(t, fn, kinds[which].what, &r, c, err, errlen);
+    }
+}
+
+/* ---- input window -------------------------------------------------------------- */
+
+static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
+{
+    if (is_softmax(c)) {
+        sm_view sv = softmax_view(c);
+        if (sv.rows < 1 || sv.n < 1)
+            return;
+        if (buf == sv.cbuf) {
+            long masked = 0;
+            for (int r = 0; r < sv.rows; r++)
+                masked += row_fully_masked(sv.S + (long)r * sv.n, sv.n);
+            gr_sb_printf(out, "  %ld of the %d rows have every score -inf\n", masked, sv.rows);
+            return;
+        }
+        long r = index / sv.n, j = index % sv.n;
+        char label[48];
+        snprintf(label, sizeof label, "scores row [%ld]", r);
+        append_row(out, label, sv.S + r * sv.n, sv.n, j);
+        return;
+    }
+    int B = (int)c->call.ints[0];
+    if (c->call.fn == LAB02_TEMPERATURE) {
+        const float *S = c->call.bufs[0].data;
+        gr_sb_printf(out, "  S[%ld] sent: ", index);
+        append_value(out, S[index]);
+        gr_sb_printf(out, ", tau = %g, so S[%ld] / tau = ", (double)(float)c->call.reals[0], index);
+        append_value(out, S[index] / (float)c->call.reals[0]);
+        gr_sb_append(out, "\n");
+        return;
+    }
+    int Tq = (int)c->call.ints[1], Tk = (int)c->call.ints[2];
+    if (B < 1 || Tq < 1 || Tk < 1)
+        return;
+    long b = index / ((long)Tq * Tk), i = index / Tk % Tq, j = index % Tk;
+    const float *S = c->call.bufs[0].data;
+    char label[64];
+    snprintf(label, sizeof label, "scores sent, S[%ld][%ld]", b, i);
+    append_row(out, label, S + (b * Tq + i) * Tk, Tk, j);
+    if (c->call.fn == LAB02_CAUSAL_MASK) {
+        gr_sb_printf(out, "  query i = %ld, key j = %ld: %s\n", i, j,
+                     j > i ? "j > i, a future key, masked" : "j <= i, allowed, left as it was");
+    } else if (c->call.fn == LAB02_PADDING_MASK) {
+        int len = ((const int32_t *)c->call.bufs[1].data)[b];
+        gr_sb_printf(out, "  lengths[%ld] = %d, key j = %ld: %s\n", b, len, j,
+                     j >= len ? "padding, masked" : "a real key, left as it was");
+    } else {
+        const uint8_t *M = c->call.bufs[1].data;
+        gr_sb_printf(out, "  M[%ld][%ld] (1 = blocked):", b, i);
+        long lo = Tk > 8 ? (j - 3 < 0 ? 0 : j - 3) : 0, hi = lo + 8 > Tk ? Tk : lo + 8;
+        for (long x = lo; x < hi; x++)
+            gr_sb_printf(out, " %u", (unsigned)M[(b * Tq + i) * Tk + x]);
+        gr_sb_append(out, "\n");
+    }
+}
+
+const gr_lab_module gr_lab02_module = {
+    .number = 2,
+    .dir = "lab02-softmax",
+    .make_case = make_case,
+    .misconceptions = misconceptions,
+    .n_misconceptions = (int)(sizeof misconceptions / sizeof misconceptions[0]),
+    .input_window = input_window,
+};

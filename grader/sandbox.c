@@ -1,0 +1,885 @@
+/* sandbox.c: run one test child under the grader's rules (see sandbox.h).
+ *
+ * The child, between fork and exec, only makes async-signal-safe system calls
+ * (no malloc, no stdio), in this order:
+ *
+ *   signals     every disposition back to default, nothing blocked
+ *   setpgid     its own process group, so one kill(-pgid) reaches everything
+ *   fds         0 /dev/null, 1 and 2 the output pipe, 3 the request, 4 the
+ *               response; 5 the error report and 6 the executable (both close
+ *               at exec), 7 the seccomp program (closed before exec); all
+ *               others closed
+ *   chdir       a fresh empty directory made for this run
+ *   rlimits     address space, file size 0, no core, 8 open files, CPU backstop,
+ *               8 MiB stack (soft = hard, so the student cannot raise them)
+ *   identity    as root: no groups, gid and uid 65534 (nobody), checked
+ *   NPROC 0     after the uid change, so execve is not refused for it
+ *   seccomp     no_new_privs, then the allow-list the parent compiled for
+ *               this child (it needs the child's pid), default kill-process
+ *   exec        execveat(6, "", AT_EMPTY_PATH): the only exec the filter allows,
+ *               by fd, so no directory on the path needs to be open to nobody
+ *
+ * A failing step writes {step, errno} on fd 5 and exits 127; the parent reports
+ * it as a sandbox error, never as the student's result. A successful exec closes
+ * fd 5 silently.
+ *
+ * The parent writes the request without blocking, reads the response (bounded
+ * by the size the request implies) and a 4 KiB excerpt of the output, and kills
+ * the process group at the time limit or the output limit, and always once more
+ * before reaping so nothing lingers.
+ */
+#include "sandbox.h"
+#include "protocol.h"
+#include "util.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <grp.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#define EXCERPT_BYTES   4096                    /* the excerpt of stdout+stderr kept */
+#define RESPONSE_CAP    ((size_t)512 << 20)     /* when the request gives no bound */
+#define AS_SLACK        ((size_t)64 << 20)      /* libc, stack, arenas beyond the heap limit */
+#define STACK_BYTES     ((rlim_t)8 << 20)
+#define NOBODY          65534
+#define KILL_GRACE_MS   2000                    /* after a kill, how long pipes may stay open */
+#define MAX_FILTER      4096                    /* BPF instructions we accept from libseccomp */
+
+/* The child's fixed descriptors. */
+enum { FD_ERR = 5, FD_EXE = 6, FD_FILTER = 7, FD_FIRST_FREE = 8 };
+
+/* Steps of the child's set-up, reported on FD_ERR when one fails. */
+enum step {
+    STEP_SIGNALS = 1, STEP_SETPGID, STEP_FDS, STEP_CHDIR, STEP_RLIMIT, STEP_SETGROUPS,
+    STEP_SETGID, STEP_SETUID, STEP_STILL_ROOT, STEP_NPROC, STEP_NO_NEW_PRIVS,
+    STEP_READ_FILTER, STEP_NO_FILTER, STEP_SECCOMP, STEP_EXEC
+};
+
+static const char *step_text(int step)
+{
+    switch (step) {
+    case STEP_SIGNALS:       return "reset signal handling";
+    case STEP_SETPGID:       return "start a process group";
+    case STEP_FDS:           return "set up its file descriptors";
+    case STEP_CHDIR:         return "enter its empty working directory";
+    case STEP_RLIMIT:        return "set its resource limits";
+    case STEP_SETGROUPS:     return "drop supplementary groups";
+    case STEP_SETGID:        return "switch to group nobody (65534)";
+    case STEP_SETUID:        return "switch to user nobody (65534)";
+    case STEP_STILL_ROOT:    return "stop being root (uid still 0 after setuid)";
+    case STEP_NPROC:         return "forbid new processes (RLIMIT_NPROC)";
+    case STEP_NO_NEW_PRIVS:  return "set no_new_privs";
+    case STEP_READ_FILTER:   return "read its seccomp filter";
+    case STEP_NO_FILTER:     return "get a seccomp filter (the grader could not compile one)";
+    case STEP_SECCOMP:       return "install its seccomp filter";
+    case STEP_EXEC:          return "execute the test program";
+    default:                 return "set itself up";
+    }
+}
+
+/* ---- options ------------------------------------------------------------------ */
+
+static int seccomp_required = 1;
+
+void gr_sandbox_require_seccomp(int required)
+{
+    seccomp_required = required ? 1 : 0;
+}
+
+static int probe_seccomp(void)
+{
+    /* EINVAL: no CONFIG_SECCOMP at all */
+    if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0)
+        return 0;
+    /* A NULL program never installs anything: EFAULT (or EACCES without
+       no_new_privs) means filter mode exists, EINVAL means it does not. */
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL, 0, 0) == 0)
+        return 1;                        /* cannot happen, but it did install nothing */
+    if (errno == EINVAL)
+        return 0;
+    return seccomp_arch_native() != 0;
+}
+
+int gr_sandbox_has_seccomp(void)
+{
+    static int known = -1;               /* the kernel does not change under us */
+    if (known < 0)
+        known = probe_seccomp();
+    return known;
+}
+
+/* ---- small helpers ------------------------------------------------------------- */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0) {
+        close(*fd);
+        *fd = -1;
+    }
+}
+
+static int set_nonblock(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+    return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+static size_t round_page(size_t n, size_t pg)
+{
+    return (n + pg - 1) / pg * pg;
+}
+
+/* Walk our own request to learn the exact size of a correct response and the
+   memory the child's guarded buffers take. -1 if it does not parse (then the
+   child will say so with PROTO_EXIT_BAD_REQUEST). */
+static int walk_request(const unsigned char *req, size_t len, size_t *resp_bytes,
+                        size_t *buf_bytes)
+{
+    size_t pos = 0, pg = (size_t)sysconf(_SC_PAGESIZE);
+    uint32_t v32;
+    uint64_t v64;
+#define TAKE(dst, n) do { if (len - pos < (n)) return -1; memcpy((dst), req + pos, (n)); pos += (n); } while (0)
+#define SKIP(n) do { if (len - pos < (n)) return -1; pos += (n); } while (0)
+    TAKE(&v32, 4);
+    if (v32 != PROTO_REQUEST_MAGIC)
+        return -1;
+    SKIP(4);                                         /* fn */
+    TAKE(&v32, 4);
+    if (v32 > PROTO_MAX_INTS)
+        return -1;
+    SKIP(8 * (size_t)v32);
+    TAKE(&v32, 4);
+    if (v32 > PROTO_MAX_REALS)
+        return -1;
+    SKIP(8 * (size_t)v32);
+    uint32_t nb;
+    TAKE(&nb, 4);
+    if (nb > PROTO_MAX_BUFS)
+        return -1;
+    size_t resp = 12 + 4, bufs = 0;
+    for (uint32_t i = 0; i < nb; i++) {
+        uint32_t kind, role;
+        TAKE(&kind, 4);
+        TAKE(&role, 4);
+        TAKE(&v64, 8);
+        size_t es = proto_kind_size((proto_kind)kind);
+        if (es == 0 || v64 > (uint64_t)PROTO_MAX_ELEMS)
+            return -1;
+        size_t bytes = (size_t)v64 * es;
+        bufs += round_page(bytes, pg) + 2 * pg;
+        if (role == PROTO_IN || role == PROTO_INOUT)
+            SKIP(bytes);
+        if (role == PROTO_OUT || role == PROTO_INOUT)
+            resp += 8 + bytes;
+    }
+    TAKE(&v32, 4);
+#undef TAKE
+#undef SKIP
+    *resp_bytes = resp;
+    *buf_bytes = bufs;
+    return 0;
+}
+
+/* Memory the executable's image needs (its PT_LOAD segments, bss included), read
+   from the open file, so a large static array fits the address-space limit and
+   the stub can report it as out of memory instead of exec failing. */
+static size_t image_bytes(int fd)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    Elf64_Ehdr eh;
+    if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+        eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 64)
+        goto fallback;
+    size_t total = 0;
+    for (int i = 0; i < eh.e_phnum; i++) {
+        Elf64_Phdr ph;
+        if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (uint64_t)i * sizeof ph)) != (ssize_t)sizeof ph)
+            goto fallback;
+        if (ph.p_type == PT_LOAD && ph.p_memsz < ((uint64_t)1 << 40))
+            total += round_page((size_t)ph.p_memsz + (size_t)(ph.p_vaddr % pg), pg);
+    }
+    return total;
+fallback:;
+    struct stat st;
+    return fstat(fd, &st) == 0 ? (size_t)st.st_size : 0;
+}
+
+/* ---- the seccomp allow-list ---------------------------------------------------------- */
+
+static const char exec_empty_path[1] = "";   /* execveat's path: the filter compares this pointer */
+
+/* One argument condition, every field set (libseccomp's SCMP_A* macros leave
+   the second datum to a partial initialiser). */
+static struct scmp_arg_cmp arg_is(unsigned arg, scmp_datum_t v)
+{
+    struct scmp_arg_cmp c = {arg, SCMP_CMP_EQ, v, 0};
+    return c;
+}
+
+static struct scmp_arg_cmp arg_lacks(unsigned arg, scmp_datum_t bits)
+{
+    struct scmp_arg_cmp c = {arg, SCMP_CMP_MASKED_EQ, bits, 0};
+    return c;
+}
+
+/* Allow syscall name (with up to two argument conditions). Names this
+   architecture does not have are skipped. -1 on a libseccomp error. */
+static int allow(scmp_filter_ctx ctx, uint32_t action, const char *name, unsigned n,
+                 struct scmp_arg_cmp a, struct scmp_arg_cmp b)
+{
+    int nr = seccomp_syscall_resolve_name(name);
+    if (nr == __NR_SCMP_ERROR || nr < 0)
+        return 0;
+    int rc = n == 0 ? seccomp_rule_add(ctx, action, nr, 0)
+           : n == 1 ? seccomp_rule_add(ctx, action, nr, 1, a)
+                    : seccomp_rule_add(ctx, action, nr, 2, a, b);
+    return rc == 0 ? 0 : -1;
+}
+
+/* The allow-list. Everything not named here kills the whole process with
+   SIGSYS. Found by strace of a static glibc 2.36 program (start-up, stdio,
+   malloc of small and large blocks, realloc, printf of floats, abort), plus
+   what the stub itself does. */
+static scmp_filter_ctx build_filter(pid_t child)
+{
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+    if (!ctx)
+        return NULL;
+    const struct scmp_arg_cmp none = arg_is(0, 0);
+    int bad = 0;
+    /* a 32-bit or x32 system call from this 64-bit process: kill, do not decode */
+    bad |= seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) != 0;
+    const uint32_t A = SCMP_ACT_ALLOW;
+
+    /* I/O on the descriptors the child was given: requests in, answers and output out */
+    bad |= allow(ctx, A, "read", 1, arg_is(0, PROTO_FD_REQUEST), none);
+    bad |= allow(ctx, A, "read", 1, arg_is(0, 0), none);   /* stdin: /dev/null */
+    static const int out_fds[] = {1, 2, PROTO_FD_RESPONSE, FD_ERR};
+    for (size_t i = 0; i < sizeof out_fds / sizeof out_fds[0]; i++) {
+        bad |= allow(ctx, A, "write", 1, arg_is(0, (scmp_datum_t)out_fds[i]), none);
+        bad |= allow(ctx, A, "writev", 1, arg_is(0, (scmp_datum_t)out_fds[i]), none);
+    }
+    bad |= allow(ctx, A, "lseek", 0, none, none);          /* stdio may ask; pipes say ESPIPE */
+
+    /* memory: the heap and the guarded buffers; never executable */
+    bad |= allow(ctx, A, "brk", 0, none, none);
+    bad |= allow(ctx, A, "mmap", 1, arg_lacks(2, PROT_EXEC), none);
+    bad |= allow(ctx, A, "mprotect", 1, arg_lacks(2, PROT_EXEC), none);
+    bad |= allow(ctx, A, "munmap", 0, none, none);
+    bad |= allow(ctx, A, "mremap", 0, none, none);         /* realloc of large blocks */
+    bad |= allow(ctx, A, "madvise", 0, none, none);        /* free trimming */
+
+    /* signals: the stub's fault handler, abort() and raise() on itself only */
+    bad |= allow(ctx, A, "rt_sigreturn", 0, none, none);
+    bad |= allow(ctx, A, "rt_sigaction", 0, none, none);
+    bad |= allow(ctx, A, "rt_sigprocmask", 0, none, none);
+    bad |= allow(ctx, A, "sigaltstack", 0, none, none);
+    bad |= allow(ctx, A, "getpid", 0, none, none);
+    bad |= allow(ctx, A, "gettid", 0, none, none);
+    bad |= allow(ctx, A, "tgkill", 1, arg_is(0, (scmp_datum_t)child), none);
+
+    /* process start-up of static glibc: TLS, robust futex list, restartable
+       sequences, stack limit query, malloc's random tcache key */
+    bad |= allow(ctx, A, "arch_prctl", 0, none, none);
+    bad |= allow(ctx, A, "set_tid_address", 0, none, none);
+    bad |= allow(ctx, A, "set_robust_list", 0, none, none);
+    bad |= allow(ctx, A, "rseq", 0, none, none);
+    bad |= allow(ctx, A, "prlimit64", 2, arg_is(0, 0), arg_is(2, 0));
+    bad |= allow(ctx, A, "getrlimit", 0, none, none);
+    bad |= allow(ctx, A, "getrandom", 0, none, none);
+
+    /* harmless facts: clocks (when the vDSO is not used), ids (a test checks the
+       uid), memory size (qsort asks) */
+    bad |= allow(ctx, A, "clock_gettime", 0, none, none);
+    bad |= allow(ctx, A, "clock_getres", 0, none, none);
+    bad |= allow(ctx, A, "gettimeofday", 0, none, none);
+    bad |= allow(ctx, A, "time", 0, none, none);
+    bad |= allow(ctx, A, "getuid", 0, none, none);
+    bad |= allow(ctx, A, "geteuid", 0, none, none);
+    bad |= allow(ctx, A, "getgid", 0, none, none);
+    bad |= allow(ctx, A, "getegid", 0, none, none);
+    bad |= allow(ctx, A, "sysinfo", 0, none, none);
+
+    /* leaving */
+    bad |= allow(ctx, A, "exit", 0, none, none);
+    bad |= allow(ctx, A, "exit_group", 0, none, none);
+
+    /* the stub stacks a stricter filter (no exec) before any student code runs;
+       adding filters can only take permissions away */
+    bad |= allow(ctx, A, "seccomp", 2, arg_is(0, SECCOMP_SET_MODE_FILTER),
+                 arg_is(1, 0));
+
+    /* the one exec: of fd 6, with this exact path pointer, AT_EMPTY_PATH */
+    {
+        int nr = seccomp_syscall_resolve_name("execveat");
+        if (nr < 0 || seccomp_rule_add(ctx, A, nr, 3, arg_is(0, FD_EXE),
+                                       arg_is(1, (scmp_datum_t)(uintptr_t)exec_empty_path),
+                                       arg_is(4, AT_EMPTY_PATH)) != 0)
+            bad = 1;
+    }
+
+    /* questions glibc asks in passing and copes with a "no" to: file status of
+       stdout (buffer size), the path of the executable, "is this a terminal".
+       Answered with an error rather than allowed: stat and readlink take paths. */
+    bad |= allow(ctx, SCMP_ACT_ERRNO(EACCES), "newfstatat", 0, none, none);
+    bad |= allow(ctx, SCMP_ACT_ERRNO(EACCES), "fstat", 0, none, none);
+    bad |= allow(ctx, SCMP_ACT_ERRNO(EACCES), "statx", 0, none, none);
+    bad |= allow(ctx, SCMP_ACT_ERRNO(EACCES), "readlink", 0, none, none);
+    bad |= allow(ctx, SCMP_ACT_ERRNO(ENOTTY), "ioctl", 0, none, none);
+
+    if (bad) {
+        seccomp_release(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+/* ---- the child ---------------------------------------------------------------------- */
+
+/* Everything the child needs, prepared by the parent before fork. */
+typedef struct child_plan {
+    int req_r, resp_w, out_w, err_w, exe_fd, null_fd, filter_r;
+    const char *dir;
+    struct rlimit as, cpu;
+    int drop_root;
+    int want_filter;
+    char *const *argv;
+    char *const *envp;
+} child_plan;
+
+static struct sock_filter child_filter[MAX_FILTER];
+
+static void child_fail(int step)
+{
+    int msg[2] = {step, errno};
+    ssize_t w = write(FD_ERR, msg, sizeof msg);
+    (void)w;
+    _exit(127);
+}
+
+/* Move fd to number target; cloexec keeps it only until exec. */
+static int place_fd(int fd, int target, int cloexec)
+{
+    if (fd == target)
+        return cloexec ? fcntl(fd, F_SETFD, FD_CLOEXEC) : fcntl(fd, F_SETFD, 0);
+    return dup3(fd, target, cloexec ? O_CLOEXEC : 0) < 0 ? -1 : 0;
+}
+
+static void close_from(int first)
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, (unsigned)first, ~0u, 0u) == 0)
+        return;
+#endif
+    struct rlimit rl;
+    long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+               rl.rlim_cur < 1048576 ? (long)rl.rlim_cur : 65536;
+    for (long fd = first; fd < max; fd++)
+        close((int)fd);
+}
+
+static int limit(int resource, rlim_t v)
+{
+    struct rlimit rl = {v, v};
+    return setrlimit(resource, &rl);
+}
+
+static void run_child(const child_plan *p) __attribute__((noreturn));
+
+static void run_child(const child_plan *p)
+{
+    /* Lift every descriptor we need above 64 first, so placing one on its
+       number cannot overwrite another that happens to sit there. The error
+       pipe goes first, so every later failure can be reported. */
+    int src[7] = {p->err_w, p->null_fd, p->out_w, p->req_r, p->resp_w, p->exe_fd, p->filter_r};
+    for (int i = 0; i < 7; i++) {
+        src[i] = fcntl(src[i], F_DUPFD_CLOEXEC, 64);
+        if (src[i] < 0)
+            _exit(127);                   /* nowhere to report it yet: the parent sees no exec */
+    }
+    if (dup3(src[0], FD_ERR, O_CLOEXEC) < 0)
+        _exit(127);
+
+    /* signals: defaults, nothing blocked (the parent blocks SIGPIPE) */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    for (int s = 1; s < NSIG; s++)
+        if (s != SIGKILL && s != SIGSTOP)
+            sigaction(s, &dfl, NULL);     /* fails harmlessly for glibc's reserved ones */
+    sigset_t none;
+    sigemptyset(&none);
+    if (sigprocmask(SIG_SETMASK, &none, NULL) != 0)
+        child_fail(STEP_SIGNALS);
+
+    if (setpgid(0, 0) != 0)
+        child_fail(STEP_SETPGID);
+
+    if (place_fd(src[1], 0, 0) || place_fd(src[2], 1, 0) || place_fd(src[2], 2, 0) ||
+        place_fd(src[3], PROTO_FD_REQUEST, 0) || place_fd(src[4], PROTO_FD_RESPONSE, 0) ||
+        place_fd(src[5], FD_EXE, 1) || place_fd(src[6], FD_FILTER, 1))
+        child_fail(STEP_FDS);
+    close_from(FD_FIRST_FREE);
+
+    if (chdir(p->dir) != 0)
+        child_fail(STEP_CHDIR);
+
+    if (setrlimit(RLIMIT_AS, &p->as) != 0 || limit(RLIMIT_FSIZE, 0) != 0 ||
+        limit(RLIMIT_CORE, 0) != 0 || limit(RLIMIT_NOFILE, FD_FIRST_FREE) != 0 ||
+        setrlimit(RLIMIT_CPU, &p->cpu) != 0 || limit(RLIMIT_STACK, STACK_BYTES) != 0)
+        child_fail(STEP_RLIMIT);
+
+    if (p->drop_root) {
+        if (setgroups(0, NULL) != 0)
+            child_fail(STEP_SETGROUPS);
+        if (setgid(NOBODY) != 0)
+            child_fail(STEP_SETGID);
+        if (setuid(NOBODY) != 0)
+            child_fail(STEP_SETUID);
+        if (getuid() == 0 || geteuid() == 0 || getgid() == 0 || getegid() == 0 || setuid(0) == 0) {
+            errno = EPERM;
+            child_fail(STEP_STILL_ROOT);
+        }
+    }
+    /* After the uid change: set before it, the kernel would flag the new user
+       as over its process limit and refuse the execve. */
+    if (limit(RLIMIT_NPROC, 0) != 0)
+        child_fail(STEP_NPROC);
+
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        child_fail(STEP_NO_NEW_PRIVS);
+
+    /* the compiled filter, as raw BPF, until the parent closes the pipe */
+    size_t got = 0, cap = sizeof child_filter;
+    for (;;) {
+        ssize_t r = read(FD_FILTER, (char *)child_filter + got, cap - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            child_fail(STEP_READ_FILTER);
+        if (r == 0)
+            break;
+        got += (size_t)r;
+        if (got == cap) {
+            errno = E2BIG;
+            child_fail(STEP_READ_FILTER);
+        }
+    }
+    close(FD_FILTER);
+    if (p->want_filter) {
+        if (got == 0 || got % sizeof(struct sock_filter) != 0) {
+            errno = ENOSYS;
+            child_fail(STEP_NO_FILTER);
+        }
+        struct sock_fprog prog = {(unsigned short)(got / sizeof(struct sock_filter)), child_filter};
+        if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0)
+            child_fail(STEP_SECCOMP);
+    }
+
+    syscall(SYS_execveat, FD_EXE, exec_empty_path, p->argv, p->envp, AT_EMPTY_PATH);
+    child_fail(STEP_EXEC);
+    _exit(127);
+}
+
+/* ---- the parent ------------------------------------------------------------------------ */
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    if (remove(path) != 0 && errno != ENOENT) {
+        chmod(path, 0700);
+        remove(path);
+    }
+    return 0;
+}
+
+/* Remove the run's directory and whatever is in it. */
+static void remove_tree(const char *dir)
+{
+    chmod(dir, 0700);
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    rmdir(dir);
+}
+
+static void kill_group(pid_t pid)
+{
+    /* the group first; the child alone as well in case it has not made it yet */
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+}
+
+/* Read what is available on fd into the run. Returns 1 at EOF, 0 otherwise. */
+typedef struct sink {
+    unsigned char *data;
+    size_t len, cap;      /* bytes stored, allocated */
+    size_t keep;          /* store at most this many */
+    size_t total;         /* bytes seen */
+} sink;
+
+static int drain(int fd, sink *s)
+{
+    unsigned char chunk[65536];
+    for (;;) {
+        ssize_t r = read(fd, chunk, sizeof chunk);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : 1;
+        if (r == 0)
+            return 1;
+        s->total += (size_t)r;
+        size_t room = s->keep > s->len ? s->keep - s->len : 0;
+        size_t n = (size_t)r < room ? (size_t)r : room;
+        if (n > 0) {
+            if (s->len + n > s->cap) {
+                size_t cap = s->cap ? s->cap : 65536;
+                while (cap < s->len + n)
+                    cap *= 2;
+                if (cap > s->keep)
+                    cap = s->keep;
+                s->data = gr_xrealloc(s->data, cap);
+                s->cap = cap;
+            }
+            memcpy(s->data + s->len, chunk, n);
+            s->len += n;
+        }
+    }
+}
+
+int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request_len,
+                   const gr_limits *lim, gr_run *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (err && errlen)
+        err[0] = '\0';
+    if (!exe || !lim || (!request && request_len > 0)) {
+        set_err(err, errlen, "sandbox: no executable, limits or request given");
+        return -1;
+    }
+    if (lim->time_ms <= 0 || lim->memory_bytes <= 0 || lim->output_bytes < 0) {
+        set_err(err, errlen, "sandbox: limits must be positive (time %ld ms, memory %ld bytes, "
+                "output %ld bytes); fix the rubric's limits", lim->time_ms, lim->memory_bytes,
+                lim->output_bytes);
+        return -1;
+    }
+    int want_filter = gr_sandbox_has_seccomp();
+    if (!want_filter && seccomp_required) {
+        set_err(err, errlen, "sandbox: this kernel cannot install seccomp filters, so student code "
+                "would run without its system-call allow-list; grade on a Linux kernel with "
+                "seccomp, or allow unconfined runs explicitly (only for code you trust)");
+        return -1;
+    }
+
+    int rc = -1;
+    int req[2] = {-1, -1}, resp[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1},
+        filt[2] = {-1, -1};
+    int exe_fd = -1, null_fd = -1;
+    pid_t pid = -1;
+    char dir[PATH_MAX] = "";
+    sink response = {0}, output = {0}, errsink = {.keep = 64};
+    scmp_filter_ctx ctx = NULL;
+    sigset_t pipe_set, old_mask;
+    int masked = 0, sigpipe_was_pending = 0;
+
+    exe_fd = open(exe, O_RDONLY | O_CLOEXEC);
+    if (exe_fd < 0) {
+        set_err(err, errlen, "sandbox: cannot open the test program %s: %s", exe, strerror(errno));
+        goto done;
+    }
+    null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null_fd < 0) {
+        set_err(err, errlen, "sandbox: cannot open /dev/null: %s", strerror(errno));
+        goto done;
+    }
+    if (pipe2(req, O_CLOEXEC) || pipe2(resp, O_CLOEXEC) || pipe2(outp, O_CLOEXEC) ||
+        pipe2(errp, O_CLOEXEC) || pipe2(filt, O_CLOEXEC)) {
+        set_err(err, errlen, "sandbox: cannot create pipes: %s", strerror(errno));
+        goto done;
+    }
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/attnlab-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        set_err(err, errlen, "sandbox: cannot make a working directory under %s: %s",
+                tmp && *tmp ? tmp : "/tmp", strerror(errno));
+        dir[0] = '\0';
+        goto done;
+    }
+
+    /* sizes: the exact response a correct child sends, and the address space
+       it needs (heap limit + its buffers + its image + room for libc and stack) */
+    size_t resp_cap = RESPONSE_CAP, buf_bytes = request_len;
+    if (walk_request(request, request_len, &resp_cap, &buf_bytes) != 0) {
+        resp_cap = RESPONSE_CAP;
+        buf_bytes = request_len;
+    }
+    size_t as = (size_t)lim->memory_bytes + buf_bytes + image_bytes(exe_fd) + AS_SLACK;
+    long secs = (lim->time_ms + 999) / 1000 + 1;
+
+    char heap_env[64];
+    snprintf(heap_env, sizeof heap_env, "ATTNLAB_HEAP_LIMIT=%ld", lim->memory_bytes);
+    char arg0[] = "attnlab-test";
+    char *argv[] = {arg0, NULL};
+    char *envp[] = {heap_env, NULL};
+
+    child_plan plan = {
+        .req_r = req[0], .resp_w = resp[1], .out_w = outp[1], .err_w = errp[1],
+        .exe_fd = exe_fd, .null_fd = null_fd, .filter_r = filt[0], .dir = dir,
+        .as = {(rlim_t)as, (rlim_t)as}, .cpu = {(rlim_t)secs, (rlim_t)secs},
+        .drop_root = geteuid() == 0, .want_filter = want_filter,
+        .argv = argv, .envp = envp,
+    };
+
+    /* Writing to a child that died raises SIGPIPE: block it for this run and
+       take EPIPE instead. */
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    sigset_t pending;
+    sigemptyset(&pending);
+    sigpending(&pending);
+    sigpipe_was_pending = sigismember(&pending, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
+    masked = 1;
+
+    double start = now_seconds();
+    pid = fork();
+    if (pid < 0) {
+        set_err(err, errlen, "sandbox: cannot fork: %s", strerror(errno));
+        goto done;
+    }
+    if (pid == 0)
+        run_child(&plan);
+
+    setpgid(pid, pid);        /* also here, so a kill(-pid) right away already works */
+    close_fd(&req[0]);
+    close_fd(&resp[1]);
+    close_fd(&outp[1]);
+    close_fd(&errp[1]);
+    close_fd(&filt[0]);
+
+    /* The filter names the child's pid (tgkill on itself only), so it is
+       compiled now, here, where malloc is safe, and sent as raw BPF. */
+    int filter_failed = 0;
+    if (want_filter) {
+        ctx = build_filter(pid);
+        if (!ctx || seccomp_export_bpf(ctx, filt[1]) != 0)
+            filter_failed = 1;
+    }
+    close_fd(&filt[1]);
+
+    set_nonblock(req[1]);
+    set_nonblock(resp[0]);
+    set_nonblock(outp[0]);
+    set_nonblock(errp[0]);
+
+    response.keep = resp_cap + 1;         /* one byte over shows as "trailing bytes" */
+    output.keep = EXCERPT_BYTES;
+    size_t req_off = 0;
+    if (request_len == 0)
+        close_fd(&req[1]);
+    double deadline = start + (double)lim->time_ms / 1000.0;
+    double give_up = 0;
+    int killed = 0;
+
+    for (;;) {
+        double t = now_seconds();
+        if (!killed && t >= deadline) {
+            kill_group(pid);
+            killed = 1;
+            out->timed_out = 1;
+        }
+        if (killed && give_up == 0)
+            give_up = t + KILL_GRACE_MS / 1000.0;
+        if (resp[0] < 0 && outp[0] < 0 && errp[0] < 0)
+            break;                        /* every pipe closed: the child has gone */
+        if (killed && t >= give_up)
+            break;                        /* something still holds a pipe; stop waiting */
+
+        struct pollfd pfd[4];
+        int n = 0, i_req = -1, i_resp = -1, i_out = -1, i_err = -1;
+        if (req[1] >= 0) { i_req = n; pfd[n++] = (struct pollfd){req[1], POLLOUT, 0}; }
+        if (resp[0] >= 0) { i_resp = n; pfd[n++] = (struct pollfd){resp[0], POLLIN, 0}; }
+        if (outp[0] >= 0) { i_out = n; pfd[n++] = (struct pollfd){outp[0], POLLIN, 0}; }
+        if (errp[0] >= 0) { i_err = n; pfd[n++] = (struct pollfd){errp[0], POLLIN, 0}; }
+        double until = killed ? give_up : deadline;
+        int wait_ms = (int)((until - t) * 1000.0) + 1;
+        int pr = poll(pfd, (nfds_t)n, wait_ms < 1 ? 1 : wait_ms);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr < 0) {
+            set_err(err, errlen, "sandbox: poll failed: %s", strerror(errno));
+            kill_group(pid);
+            killed = 1;
+            goto reap;
+        }
+
+        if (i_req >= 0 && pfd[i_req].revents) {
+            while (req_off < request_len) {
+                ssize_t w = write(req[1], request + req_off, request_len - req_off);
+                if (w < 0 && errno == EINTR)
+                    continue;
+                if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                    break;
+                if (w <= 0) {             /* EPIPE: the child stopped reading; its fate says why */
+                    req_off = request_len;
+                    break;
+                }
+                req_off += (size_t)w;
+            }
+            if (req_off >= request_len)
+                close_fd(&req[1]);        /* EOF after the end magic, as the stub checks */
+        }
+        if (i_resp >= 0 && pfd[i_resp].revents && drain(resp[0], &response))
+            close_fd(&resp[0]);
+        if (i_out >= 0 && pfd[i_out].revents) {
+            if (drain(outp[0], &output))
+                close_fd(&outp[0]);
+            if (!killed && output.total > (size_t)lim->output_bytes) {
+                kill_group(pid);
+                killed = 1;
+                out->output_limit = 1;
+            }
+        }
+        if (i_err >= 0 && pfd[i_err].revents && drain(errp[0], &errsink))
+            close_fd(&errp[0]);
+    }
+
+reap:
+    /* Once more before reaping: while the child is an unreaped zombie its pid
+       (and group id) cannot be reused, so this kill can only reach our group. */
+    kill_group(pid);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            set_err(err, errlen, "sandbox: cannot wait for the test child: %s", strerror(errno));
+            pid = -1;
+            goto done;
+        }
+    }
+    pid = -1;
+    out->seconds = now_seconds() - start;
+    if (WIFEXITED(status)) {
+        out->exited = 1;
+        out->exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        out->term_signal = WTERMSIG(status);
+    }
+
+    if (errsink.len >= 2 * sizeof(int)) {
+        int msg[2];
+        memcpy(msg, errsink.data, sizeof msg);
+        set_err(err, errlen, "sandbox: the test child could not %s: %s%s", step_text(msg[0]),
+                strerror(msg[1]),
+                msg[0] == STEP_EXEC && msg[1] == EACCES
+                    ? " (is the work directory on a filesystem mounted noexec, or the program not executable by user nobody?)"
+                    : "");
+        goto done;
+    }
+    if (filter_failed) {
+        set_err(err, errlen, "sandbox: libseccomp could not compile the system-call allow-list");
+        goto done;
+    }
+    if (err && errlen && err[0])
+        goto done;                        /* poll failed above */
+
+    out->response = response.data;
+    out->response_len = response.len;
+    response.data = NULL;
+    out->output = gr_xmalloc(output.len + 1);
+    if (output.len)
+        memcpy(out->output, output.data, output.len);
+    out->output[output.len] = '\0';
+    out->output_len = output.total;
+    rc = 0;
+
+done:
+    if (pid > 0) {
+        kill_group(pid);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    if (ctx)
+        seccomp_release(ctx);
+    close_fd(&req[0]);
+    close_fd(&req[1]);
+    close_fd(&resp[0]);
+    close_fd(&resp[1]);
+    close_fd(&outp[0]);
+    close_fd(&outp[1]);
+    close_fd(&errp[0]);
+    close_fd(&errp[1]);
+    close_fd(&filt[0]);
+    close_fd(&filt[1]);
+    close_fd(&exe_fd);
+    close_fd(&null_fd);
+    if (masked) {
+        /* swallow the SIGPIPE this run caused, if any, then unblock */
+        if (!sigpipe_was_pending) {
+            struct timespec zero = {0, 0};
+            while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
+                ;
+        }
+        pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+    }
+    if (dir[0])
+        remove_tree(dir);
+    free(response.data);
+    free(output.data);
+    free(errsink.data);
+    if (rc != 0) {
+        gr_run_free(out);
+        memset(out, 0, sizeof *out);
+    }
+    return rc;
+}
+
+void gr_run_free(gr_run *r)
+{
+    if (!r)
+        return;
+    free(r->response);
+    free(r->output);
+    r->response = NULL;
+    r->output = NULL;
+}

@@ -1,0 +1,420 @@
+/* test_lab04.c: the grader's lab 4 module (grader/labs/lab04.c) against its
+ * rubric (data/rubrics/lab04.yaml). Run from the repository root.
+ *
+ * What must hold for the grading of lab 4 to be fair:
+ *   - every rubric test builds, is the same for a seed and changes with it
+ *     (except the worked rows and the runs with the course's fixed seed);
+ *   - points per function add up to the stub's and handout's (4 + 8);
+ *   - the expected outputs obey the contract: worked entropies, every entropy
+ *     in [0, log n]; the experiment recomputed here from lab04.h's procedure,
+ *     its scaled entropies near log T - 1/2 and its raw ones falling with d_k;
+ *     rejected calls leave the outputs untouched;
+ *   - every misconception can be told from the right answer on some test, and
+ *     no two can be confused on any test.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../compare.h"
+#include "../labmod.h"
+#include "../rubric.h"
+#include "../stub/lab04_calls.h"
+#include "labsup.h"
+
+#define RUBRIC "data/rubrics/lab04.yaml"
+#define MOD gr_lab04_module
+
+Suite *test_suite(void);
+
+static gr_rubric rubric;
+
+static void load_rubric(void)
+{
+    char err[512];
+    ck_assert_msg(gr_rubric_load(RUBRIC, &rubric, err, sizeof err) == 0, "%s", err);
+}
+
+static void free_rubric(void)
+{
+    gr_rubric_free(&rubric);
+}
+
+/* Build the case of rubric test k for seed, failing the test on an error. */
+static void build(int k, uint64_t seed, gr_case *c)
+{
+    char err[512] = "";
+    memset(c, 0, sizeof *c);
+    int rc = MOD.make_case(&rubric.tests[k], seed, c, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s: make_case failed: %s", rubric.tests[k].name, err);
+}
+
+static size_t buf_bytes(const proto_buf *b)
+{
+    return (size_t)b->count * proto_kind_size(b->kind);
+}
+
+/* The request bytes of a case: what the child would receive. */
+static unsigned char *request(const gr_case *c, size_t *len)
+{
+    unsigned char *bytes = NULL;
+    ck_assert_msg(proto_encode_request(&c->call, &bytes, len) == 0, "%s: the case does not encode",
+                  c->describe);
+    return bytes;
+}
+
+/* 1 when two cases send the same request and expect the same answer. */
+static int same_case(const gr_case *a, const gr_case *b)
+{
+    size_t la, lb;
+    unsigned char *ra = request(a, &la), *rb = request(b, &lb);
+    int same = la == lb && memcmp(ra, rb, la) == 0 && a->expected_status == b->expected_status;
+    for (int i = 0; same && i < a->call.n_bufs; i++) {
+        if (!a->expected[i] != !b->expected[i])
+            same = 0;
+        else if (a->expected[i])
+            same = memcmp(a->expected[i], b->expected[i], buf_bytes(&a->call.bufs[i])) == 0;
+    }
+    free(ra);
+    free(rb);
+    return same;
+}
+
+/* Tests whose inputs are fixed: the worked rows, and experiments with the
+   course's fixed seed (what `make run` prints). */
+static int fixed_inputs(const gr_rubric_test *t)
+{
+    return strstr(t->kind, "_worked") != NULL || gr_test_param(t, "seed", -1) >= 0;
+}
+
+/* ---- every rubric test ------------------------------------------------------- */
+
+START_TEST(test_every_test_builds_and_is_seeded)
+{
+    for (int k = 0; k < rubric.n_tests; k++) {
+        gr_case a, b, other;
+        build(k, 42, &a);
+        build(k, 42, &b);
+        build(k, 43, &other);
+        ck_assert_msg(same_case(&a, &b), "%s: two builds with seed 42 differ", rubric.tests[k].name);
+        if (!fixed_inputs(&rubric.tests[k]))
+            ck_assert_msg(!same_case(&a, &other), "%s: seeds 42 and 43 give the same inputs",
+                          rubric.tests[k].name);
+        ck_assert_msg(a.describe[0] != '\0', "%s: no description", rubric.tests[k].name);
+        /* every output buffer has an expected content */
+        for (int i = 0; i < a.call.n_bufs; i++)
+            ck_assert_msg((a.call.bufs[i].role == PROTO_IN) == (a.expected[i] == NULL),
+                          "%s: buffer %d has the wrong expected content", rubric.tests[k].name, i);
+        gr_case_free(&a);
+        gr_case_free(&b);
+        gr_case_free(&other);
+    }
+}
+END_TEST
+
+START_TEST(test_points_per_function)
+{
+    /* the stub and handout: lab_row_entropy 4, lab_entropy_experiment 8 */
+    double pts[LAB04_N_CALLS] = {0};
+    for (int k = 0; k < rubric.n_tests; k++) {
+        gr_case c;
+        build(k, 1, &c);
+        pts[c.call.fn] += rubric.tests[k].points;
+        gr_case_free(&c);
+    }
+    ck_assert_double_eq_tol(pts[LAB04_ROW_ENTROPY], 4.0, 1e-9);
+    ck_assert_double_eq_tol(pts[LAB04_ENTROPY_EXPERIMENT], 8.0, 1e-9);
+}
+END_TEST
+
+START_TEST(test_bad_rubric_tests_are_refused)
+{
+    char name[] = "x", unknown[] = "no_such_kind", kind[] = "experiment", key[] = "dk_min";
+    gr_rubric_test t = { .name = name, .kind = unknown };
+    gr_case c;
+    char err[512] = "";
+    memset(&c, 0, sizeof c);
+    ck_assert_int_eq(MOD.make_case(&t, 1, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "no_such_kind") != NULL, "error does not name the kind: %s", err);
+    gr_case_free(&c);
+    /* dk_min above the default dk_max (512): no d_k to run */
+    gr_rubric_test bad = { .name = name, .kind = kind, .n_params = 1 };
+    bad.params[0].key = key;
+    bad.params[0].value = 1024;
+    ck_assert_int_eq(MOD.make_case(&bad, 1, &c, err, sizeof err), -1);
+    gr_case_free(&c);
+}
+END_TEST
+
+/* ---- the expected outputs obey the contract ------------------------------------- */
+
+START_TEST(test_row_entropies)
+{
+    int zeros = 0;
+    for (int k = 0; k < rubric.n_tests; k++) {
+        gr_case c;
+        build(k, 21, &c);
+        if (c.call.fn != LAB04_ROW_ENTROPY) {
+            gr_case_free(&c);
+            continue;
+        }
+        const float *H = c.expected[0], *W = c.call.bufs[1].data;
+        int rows = (int)c.call.ints[0], n = (int)c.call.ints[1];
+        if (c.expected_status != LAB_OK) {
+            ck_assert(rows < 0 || n < 1);
+            for (uint64_t x = 0; x < c.call.bufs[0].count; x++)
+                ck_assert(isnan(H[x]));
+            gr_case_free(&c);
+            continue;
+        }
+        for (int r = 0; r < rows; r++) {
+            double sum = 0;
+            for (int j = 0; j < n; j++) {
+                sum += (double)W[(long)r * n + j];
+                zeros += W[(long)r * n + j] == 0.0f;
+            }
+            /* weights: a softmax row sums to 1; a fully masked row is all zeros, entropy 0 */
+            ck_assert_msg(fabs(sum - 1) < 1e-4 || (sum == 0 && H[r] == 0.0f), "%s: row %d", c.describe, r);
+            ck_assert_msg(H[r] >= 0.0f && (double)H[r] <= log((double)n) + 1e-6,
+                          "%s: H[%d] = %g outside [0, log n]", c.describe, r, (double)H[r]);
+        }
+        if (fixed_inputs(&rubric.tests[k])) {
+            /* uniform: ln 4 = 1.386294; one-hot: 0; the worked weights:
+               .7054 * .348993 + .2595 * 1.349004 + .0351 * 3.349553 = .713812;
+               a fully masked row: 0 */
+            ck_assert_double_eq_tol((double)H[0], 1.386294, 1e-5);
+            ck_assert(H[1] == 0.0f);
+            ck_assert_double_eq_tol((double)H[2], 0.713812, 1e-5);
+            ck_assert(H[3] == 0.0f);
+        }
+        gr_case_free(&c);
+    }
+    ck_assert_msg(zeros > 0, "no entropy test has zero weights (0 log 0)");
+}
+END_TEST
+
+/* lab04.h's procedure, written out again here in double. */
+static void reference_experiment(double *Hr, double *Hs, const int32_t *dks, int n_dk, int T,
+                                 int trials, uint64_t seed)
+{
+    int dmax = 0;
+    for (int m = 0; m < n_dk; m++)
+        dmax = dks[m] > dmax ? dks[m] : dmax;
+    float *q = malloc((size_t)dmax * sizeof *q), *K = malloc((size_t)T * dmax * sizeof *K);
+    double *s = malloc((size_t)T * sizeof *s);
+    sup_rng rng;
+    sup_rng_seed(&rng, seed);
+    for (int m = 0; m < n_dk; m++) {
+        int d = dks[m];
+        Hr[m] = Hs[m] = 0;
+        for (int t = 0; t < trials; t++) {
+            sup_rng_fill_normal(&rng, q, d);
+            sup_rng_fill_normal(&rng, K, (long)T * d);
+            for (int j = 0; j < T; j++) {
+                s[j] = 0;
+                for (int x = 0; x < d; x++)
+                    s[j] += (double)q[x] * (double)K[(long)j * d + x];
+            }
+            for (int pass = 0; pass < 2; pass++) {
+                double scale = pass ? 1 / sqrt((double)d) : 1, mx = -INFINITY, z = 0, h = 0;
+                for (int j = 0; j < T; j++)
+                    mx = fmax(mx, s[j] * scale);
+                for (int j = 0; j < T; j++)
+                    z += exp(s[j] * scale - mx);
+                for (int j = 0; j < T; j++) {
+                    double w = exp(s[j] * scale - mx) / z;
+                    if (w > 0)
+                        h -= w * log(w);
+                }
+                *(pass ? &Hs[m] : &Hr[m]) += h / trials;
+            }
+        }
+    }
+    free(q);
+    free(K);
+    free(s);
+}
+
+START_TEST(test_experiment)
+{
+    int runs = 0;
+    for (int k = 0; k < rubric.n_tests; k++) {
+        gr_case c;
+        build(k, 23, &c);
+        if (c.call.fn != LAB04_ENTROPY_EXPERIMENT) {
+            gr_case_free(&c);
+            continue;
+        }
+        const float *Hr = c.expected[0], *Hs = c.expected[1];
+        const int32_t *dks = c.call.bufs[2].data;
+        int n_dk = (int)c.call.ints[0], T = (int)c.call.ints[1], trials = (int)c.call.ints[2];
+        if (c.expected_status != LAB_OK) {
+            int bad = n_dk < 1 || T < 1 || trials < 1;
+            for (int m = 0; m < n_dk; m++)
+                bad |= dks[m] < 1;
+            ck_assert_msg(bad, "%s: rejected with good arguments", c.describe);
+            ck_assert(isnan(Hr[0]) && isnan(Hs[0]));
+            gr_case_free(&c);
+            continue;
+        }
+        double r[16], s[16];
+        ck_assert_int_le(n_dk, 16);
+        reference_experiment(r, s, dks, n_dk, T, trials, (uint64_t)c.call.ints[3]);
+        for (int m = 0; m < n_dk; m++) {
+            ck_assert_msg(fabs((double)Hr[m] - r[m]) < 1e-5 && fabs((double)Hs[m] - s[m]) < 1e-5,
+                          "%s: d = %d: expected (%g, %g), recomputed (%g, %g)", c.describe, dks[m],
+                          (double)Hr[m], (double)Hs[m], r[m], s[m]);
+            /* scaled scores have variance 1: entropy near log T - 1/2 for any d */
+            if (T >= 32 && trials >= 50)
+                ck_assert_msg(fabs((double)Hs[m] - (log((double)T) - 0.5)) < 0.15,
+                              "%s: H_scaled[%d] = %g", c.describe, m, (double)Hs[m]);
+            /* raw scores have variance d: more peaked than the scaled ones */
+            if (dks[m] >= 4)
+                ck_assert((double)Hr[m] < (double)Hs[m]);
+            if (m > 0 && trials >= 50)
+                ck_assert_msg(Hr[m] < Hr[m - 1], "%s: H_raw does not fall with d_k", c.describe);
+        }
+        if (dks[0] == 8 && dks[n_dk - 1] == 512 && T == 64) {
+            /* the handout: H_raw from about 2 nats at d_k = 8 to about 0.2 at 512 */
+            ck_assert(Hr[0] > 1.5f && Hr[0] < 2.5f);
+            ck_assert(Hr[n_dk - 1] > 0.05f && Hr[n_dk - 1] < 0.4f);
+            runs++;
+        }
+        gr_case_free(&c);
+    }
+    ck_assert_int_ge(runs, 2);
+}
+END_TEST
+
+/* ---- misconceptions -------------------------------------------------------------- */
+
+/* Run misconception m on case c: 1 and pred filled when it applies. */
+static int predict(int m, const gr_case *c, void *pred[PROTO_MAX_BUFS])
+{
+    memset(pred, 0, PROTO_MAX_BUFS * sizeof pred[0]);
+    if (MOD.misconceptions[m].predict(c, pred) != 0) {
+        for (int i = 0; i < PROTO_MAX_BUFS; i++)
+            ck_assert_msg(pred[i] == NULL, "%s: returned -1 but left a prediction",
+                          MOD.misconceptions[m].id);
+        return 0;
+    }
+    for (int i = 0; i < c->call.n_bufs; i++)
+        ck_assert_msg((c->call.bufs[i].role == PROTO_IN) == (pred[i] == NULL),
+                      "%s on %s: buffer %d predicted wrongly", MOD.misconceptions[m].id,
+                      c->describe, i);
+    return 1;
+}
+
+static void free_pred(void *pred[PROTO_MAX_BUFS])
+{
+    for (int i = 0; i < PROTO_MAX_BUFS; i++)
+        free(pred[i]);
+}
+
+START_TEST(test_misconceptions_are_described)
+{
+    ck_assert_int_gt(MOD.n_misconceptions, 0);
+    for (int m = 0; m < MOD.n_misconceptions; m++) {
+        const gr_misconception *mc = &MOD.misconceptions[m];
+        ck_assert(mc->id && mc->name && mc->explain && mc->handout && mc->predict);
+        ck_assert_msg(strstr(mc->handout, "README.md, section ") != NULL, "%s: handout", mc->id);
+        for (int o = 0; o < m; o++)
+            ck_assert_str_ne(mc->id, MOD.misconceptions[o].id);
+    }
+}
+END_TEST
+
+/* Each misconception changes the output of at least one rubric test (for
+   three seeds), so a student holding it can be told so. */
+START_TEST(test_misconceptions_are_diagnosable)
+{
+    for (int m = 0; m < MOD.n_misconceptions; m++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            int shown = 0;
+            for (int k = 0; k < rubric.n_tests && !shown; k++) {
+                gr_case c;
+                void *pred[PROTO_MAX_BUFS];
+                build(k, seed, &c);
+                const gr_rubric_test *t = &rubric.tests[k];
+                if (predict(m, &c, pred))
+                    shown = gr_compare(&c, c.expected, pred, t->abs_tol, t->rel_tol, NULL) > 0;
+                free_pred(pred);
+                gr_case_free(&c);
+            }
+            ck_assert_msg(shown, "misconception %s never changes a rubric test's output (seed %d)",
+                          MOD.misconceptions[m].id, (int)seed);
+        }
+}
+END_TEST
+
+/* On no rubric test do two misconceptions both depart from the expected
+   output and agree with each other: a diagnosis is never ambiguous. */
+START_TEST(test_misconceptions_are_distinct)
+{
+    for (uint64_t seed = 1; seed <= 3; seed++)
+        for (int k = 0; k < rubric.n_tests; k++) {
+            const gr_rubric_test *t = &rubric.tests[k];
+            gr_case c;
+            build(k, seed, &c);
+            void *pred[32][PROTO_MAX_BUFS];
+            int wrong[32] = {0};
+            ck_assert_int_le(MOD.n_misconceptions, 32);
+            for (int m = 0; m < MOD.n_misconceptions; m++)
+                if (predict(m, &c, pred[m]))
+                    wrong[m] = gr_compare(&c, c.expected, pred[m], t->abs_tol, t->rel_tol, NULL) > 0;
+            for (int a = 0; a < MOD.n_misconceptions; a++)
+                for (int b = 0; b < a; b++)
+                    if (wrong[a] && wrong[b])
+                        ck_assert_msg(gr_compare(&c, pred[a], pred[b], t->abs_tol, t->rel_tol, NULL) > 0,
+                                      "%s: misconceptions %s and %s predict the same output", t->name,
+                                      MOD.misconceptions[a].id, MOD.misconceptions[b].id);
+            for (int m = 0; m < MOD.n_misconceptions; m++)
+                free_pred(pred[m]);
+            gr_case_free(&c);
+        }
+}
+END_TEST
+
+/* The input window names the row behind an entropy and the run behind a mean. */
+START_TEST(test_input_window)
+{
+    for (int k = 0; k < rubric.n_tests; k++) {
+        const gr_rubric_test *t = &rubric.tests[k];
+        int worked = strcmp(t->name, "entropy_worked_rows") == 0;
+        if (!worked && strcmp(t->name, "experiment_course_run") != 0)
+            continue;
+        gr_case c;
+        build(k, 1, &c);
+        gr_strbuf out = {0};
+        MOD.input_window(&c, worked ? 0 : 1, 2, &out);
+        char *s = gr_sb_take(&out);
+        if (worked)
+            ck_assert_msg(strstr(s, "W row [2]: 0.7054 0.2595 0.0351 0.0000") != NULL, "%s", s);
+        else
+            ck_assert_msg(strstr(s, "d = dks[2] = 32, T = 64, trials = 200, seed = 1") != NULL &&
+                          strstr(s, "log T - 1/2 = 3.659") != NULL, "%s", s);
+        free(s);
+        gr_case_free(&c);
+    }
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("lab04 module");
+    TCase *tc = tcase_create("rubric");
+    tcase_add_checked_fixture(tc, load_rubric, free_rubric);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_every_test_builds_and_is_seeded);
+    tcase_add_test(tc, test_points_per_function);
+    tcase_add_test(tc, test_bad_rubric_tests_are_refused);
+    tcase_add_test(tc, test_row_entropies);
+    tcase_add_test(tc, test_experiment);
+    tcase_add_test(tc, test_misconceptions_are_described);
+    tcase_add_test(tc, test_misconceptions_are_diagnosable);
+    tcase_add_test(tc, test_misconceptions_are_distinct);
+    tcase_add_test(tc, test_input_window);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,419 @@
+/* test_lab05.c: the grader's lab 5 module (grader/labs/lab05.c) against its
+ * rubric (data/rubrics/lab05.yaml). Run from the repository root.
+ *
+ * What must hold for the grading of lab 5 to be fair:
+ *   - every rubric test builds, is the same for a seed and changes with it;
+ *   - points per function add up to what the stub and handout promise;
+ *   - the expected outputs obey the contract (hand-computed worked rows, masked
+ *     rows exactly 0, post-mask row sums in [0, 1] and shrinking as padding grows);
+ *   - every misconception can be told from the right answer on some test, and
+ *     no two can be confused on any test.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../compare.h"
+#include "../labmod.h"
+#include "../rubric.h"
+#include "../stub/lab05_calls.h"
+#include "labsup.h"
+
+#define RUBRIC "data/rubrics/lab05.yaml"
+#define MOD gr_lab05_module
+
+Suite *test_suite(void);
+
+/* |x - want| <= tol, with floats widened explicitly. */
+#define NEAR(x, want, tol) ck_assert_double_eq_tol((double)(x), (double)(want), (double)(tol))
+
+static gr_rubric rubric;
+
+static void load_rubric(void)
+{
+    char err[512];
+    ck_assert_msg(gr_rubric_load(RUBRIC, &rubric, err, sizeof err) == 0, "%s", err);
+}
+
+static void free_rubric(void)
+{
+    gr_rubric_free(&rubric);
+}
+
+/* Build the case of rubric test k for seed, failing the test on an error. */
+static void build(int k, uint64_t seed, gr_case *c)
+{
+    char err[512] = "";
+    int rc = MOD.make_case(&rubric.tests[k], seed, c, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s: make_case failed: %s", rubric.tests[k].name, err);
+}
+
+static const gr_rubric_test *find_test(const char *name)
+{
+    for (int k = 0; k < rubric.n_tests; k++)
+        if (strcmp(rubric.tests[k].name, name) == 0) return &rubric.tests[k];
+    ck_abort_msg("rubric has no test %s", name);
+    return NULL;
+}
+
+static size_t buf_bytes(const proto_buf *b)
+{
+    return (size_t)b->count * proto_kind_size(b->kind);
+}
+
+/* 1 when two cases make the same call (ints, reals, every input buffer). */
+static int same_call(const gr_case *a, const gr_case *b)
+{
+    if (a->call.fn != b->call.fn || a->call.n_ints != b->call.n_ints ||
+        a->call.n_bufs != b->call.n_bufs)
+        return 0;
+    if (memcmp(a->call.ints, b->call.ints, sizeof a->call.ints) != 0) return 0;
+    for (int i = 0; i < a->call.n_bufs; i++) {
+        const proto_buf *x = &a->call.bufs[i], *y = &b->call.bufs[i];
+        if (x->count != y->count || x->kind != y->kind) return 0;
+        if (x->role != PROTO_OUT && memcmp(x->data, y->data, buf_bytes(x)) != 0) return 0;
+    }
+    return 1;
+}
+
+/* Tests whose inputs the rubric fixes: the worked row is the same for everyone. */
+static int fixed_inputs(const gr_rubric_test *t)
+{
+    return gr_test_param(t, "worked", 0) != 0;
+}
+
+/* ---- the rubric ---------------------------------------------------------------- */
+
+START_TEST(test_rubric_points_per_function)
+{
+    /* The stub promises premask 4, postmask 3, experiment 5: 12 in all. */
+    const double want[LAB05_N_CALLS] = { 4, 3, 5 };
+    double got[LAB05_N_CALLS] = { 0 };
+    ck_assert_int_eq(rubric.lab, 5);
+    for (int k = 0; k < rubric.n_tests; k++) {
+        gr_case c;
+        build(k, 1, &c);
+        ck_assert_uint_lt(c.call.fn, LAB05_N_CALLS);
+        got[c.call.fn] += rubric.tests[k].points;
+        gr_case_free(&c);
+    }
+    for (int f = 0; f < LAB05_N_CALLS; f++)
+        ck_assert_msg(fabs(got[f] - want[f]) < 1e-9, "function %d: %g points, want %g",
+                      f, got[f], want[f]);
+}
+END_TEST
+
+START_TEST(test_rubric_visible_and_hidden)
+{
+    int visible = 0, hidden = 0;
+    for (int k = 0; k < rubric.n_tests; k++) {
+        if (rubric.tests[k].visibility == GR_VISIBLE) visible++;
+        else hidden++;
+        ck_assert_msg(rubric.tests[k].abs_tol > 0 && rubric.tests[k].rel_tol > 0,
+                      "%s: give a tolerance", rubric.tests[k].name);
+    }
+    ck_assert_int_ge(visible, 3);
+    ck_assert_int_ge(hidden, 3);
+}
+END_TEST
+
+/* ---- cases: deterministic, seeded ------------------------------------------------ */
+
+START_TEST(test_case_deterministic_and_seeded)
+{
+    for (int k = 0; k < rubric.n_tests; k++) {
+        const gr_rubric_test *t = &rubric.tests[k];
+        gr_case a, b;
+        build(k, 42, &a);
+        build(k, 42, &b);
+        ck_assert_msg(same_call(&a, &b), "%s: not reproducible for a seed", t->name);
+        ck_assert_int_eq(a.expected_status, b.expected_status);
+        for (int i = 0; i < a.call.n_bufs; i++)
+            if (a.expected[i])
+                ck_assert_msg(memcmp(a.expected[i], b.expected[i], buf_bytes(&a.call.bufs[i])) == 0,
+                              "%s: expected output %d not reproducible", t->name, i);
+        /* Other seeds give other inputs, except where the rubric fixes them. */
+        int changed = 0;
+        for (uint64_t s = 43; s < 47; s++) {
+            gr_case x;
+            build(k, s, &x);
+            changed |= !same_call(&a, &x);
+            gr_case_free(&x);
+        }
+        if (fixed_inputs(t))
+            ck_assert_msg(!changed, "%s: fixed inputs must not depend on the seed", t->name);
+        else
+            ck_assert_msg(changed, "%s: the seed does not change the inputs", t->name);
+        ck_assert_msg(a.describe[0] != '\0', "%s: no description", t->name);
+        gr_case_free(&a);
+        gr_case_free(&b);
+    }
+}
+END_TEST
+
+START_TEST(test_case_errors_say_what_to_fix)
+{
+    char name[] = "bad", kind[] = "premask", typo[] = "premaks", key[] = "Tk";
+    gr_rubric_test t = { .name = name, .kind = kind };
+    gr_case c;
+    char err[256] = "";
+    t.n_params = 1;
+    t.params[0].key = key;
+    t.params[0].value = 0;
+    ck_assert_int_eq(MOD.make_case(&t, 1, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "Tk") && strstr(err, "use"), "%s", err);
+    t.n_params = 0;
+    t.kind = typo;
+    ck_assert_int_eq(MOD.make_case(&t, 1, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "premaks") && strstr(err, "premask"), "%s", err);
+}
+END_TEST
+
+/* ---- expected values --------------------------------------------------------------- */
+
+START_TEST(test_expected_premask_worked_row)
+{
+    /* s' = [2, 1, -1, -inf]; e^2 = 7.389056, e^1 = 2.718282, e^-1 = 0.367879;
+       sum = 10.475217; w = [0.705385, 0.259496, 0.035119, 0]. V = I, so O = w. */
+    gr_case c;
+    char err[256];
+    ck_assert_int_eq(MOD.make_case(find_test("premask_worked_row"), 7, &c, err, sizeof err), 0);
+    const float *O = c.expected[0];
+    NEAR(O[0], 0.705385f, 1e-6f);
+    NEAR(O[1], 0.259496f, 1e-6f);
+    NEAR(O[2], 0.035119f, 1e-6f);
+    ck_assert_msg(O[3] == 0.0f, "the padded key's weight must be exactly 0");
+    gr_case_free(&c);
+}
+END_TEST
+
+START_TEST(test_expected_postmask_worked_row)
+{
+    /* softmax over all 4: + e^0.5 = 1.648721, sum = 12.123938;
+       w = [0.609460, 0.224208, 0.030343, 0.135989]; zero the 4th:
+       O = [0.609460, 0.224208, 0.030343, 0], rowsum = 0.864011 (< 1: the bug). */
+    gr_case c;
+    char err[256];
+    ck_assert_int_eq(MOD.make_case(find_test("postmask_worked_row"), 7, &c, err, sizeof err), 0);
+    const float *O = c.expected[0], *rowsum = c.expected[1];
+    NEAR(O[0], 0.609460f, 1e-6f);
+    NEAR(O[1], 0.224208f, 1e-6f);
+    NEAR(O[2], 0.030343f, 1e-6f);
+    ck_assert_msg(O[3] == 0.0f, "a zeroed weight gives exactly 0");
+    NEAR(rowsum[0], 0.864011f, 1e-6f);
+    gr_case_free(&c);
+}
+END_TEST
+
+/* Every attend case: O rows of an empty batch entry are exactly 0; otherwise each
+   component of O lies between the min and max of that component over the real
+   value rows (a convex combination of them, whatever the padded values hold);
+   post-mask row sums are in [0, 1], exactly 1 without padding, below 1 with it. */
+START_TEST(test_expected_attend_properties)
+{
+    for (int k = 0; k < rubric.n_tests; k++) {
+        gr_case c;
+        build(k, (uint64_t)_i + 100, &c);
+        if (c.call.fn == LAB05_MASKING_EXPERIMENT) { gr_case_free(&c); continue; }
+        int post = c.call.fn == LAB05_ATTEND_POSTMASK, s = post ? 2 : 1;
+        int B = (int)c.call.ints[0], Tq = (int)c.call.ints[1], Tk = (int)c.call.ints[2],
+            dv = (int)c.call.ints[3];
+        const int32_t *len = c.call.bufs[s + 1].data;
+        const float *V = c.call.bufs[s + 2].data, *O = c.expected[0];
+        for (int b = 0; b < B; b++)
+            for (int i = 0; i < Tq; i++)
+                for (int ch = 0; ch < dv; ch++) {
+                    float o = O[((long)b * Tq + i) * dv + ch];
+                    if (len[b] == 0) { ck_assert_msg(o == 0.0f, "%s: empty row not 0", rubric.tests[k].name); continue; }
+                    float lo = INFINITY, hi = -INFINITY;
+                    for (int j = 0; j < len[b]; j++) {
+                        float v = V[((long)b * Tk + j) * dv + ch];
+                        lo = fminf(lo, v); hi = fmaxf(hi, v);
+                    }
+                    if (post) { lo = fminf(lo, 0.0f); hi = fmaxf(hi, 0.0f); } /* rows sum to <= 1 */
+                    ck_assert_msg(o >= lo - 1e-5f && o <= hi + 1e-5f,
+                                  "%s: O[%d][%d][%d] = %g outside [%g, %g]", rubric.tests[k].name,
+                                  b, i, ch, (double)o, (double)lo, (double)hi);
+                }
+        if (post) {
+            const float *rowsum = c.expected[1];
+            for (int b = 0; b < B; b++)
+                for (int i = 0; i < Tq; i++) {
+                    float r = rowsum[b * Tq + i];
+                    ck_assert(r >= 0.0f && r <= 1.0f + 1e-6f);
+                    if (len[b] == 0) ck_assert(r == 0.0f);
+                    else if (len[b] == Tk) NEAR(r, 1.0f, 1e-6f);
+                    else ck_assert(r < 1.0f);
+                }
+        }
+        gr_case_free(&c);
+    }
+}
+END_TEST
+
+/* The experiment: no padding leaves row sums at 1 and no drift; more padding
+   (pads ascend) takes more of the mass, so row sums strictly fall. */
+START_TEST(test_expected_experiment_properties)
+{
+    for (int k = 0; k < rubric.n_tests; k++) {
+        gr_case c;
+        build(k, (uint64_t)_i + 200, &c);
+        if (c.call.fn != LAB05_MASKING_EXPERIMENT || c.expected_status != LAB_OK) {
+            if (c.expected_status == LAB_BAD_ARG) {
+                const float *r = c.expected[0];
+                ck_assert_msg(isnan(r[0]), "a rejected call leaves the outputs untouched (NaN)");
+            }
+            gr_case_free(&c);
+            continue;
+        }
+        int n = (int)c.call.ints[0];
+        const int32_t *pads = c.call.bufs[2].data;
+        const float *rowsum = c.expected[0], *drift = c.expected[1];
+        ck_assert_int_eq(pads[0], 0);
+        NEAR(rowsum[0], 1.0f, 1e-6f);
+        NEAR(drift[0], 0.0f, 1e-6f);
+        for (int m = 1; m < n; m++) {
+            ck_assert_int_gt(pads[m], pads[m - 1]);
+            ck_assert_msg(rowsum[m] < rowsum[m - 1], "%s: rowsum must fall as padding grows",
+                          rubric.tests[k].name);
+            ck_assert(drift[m] > 0.0f);
+        }
+        gr_case_free(&c);
+    }
+}
+END_TEST
+
+/* ---- misconceptions ----------------------------------------------------------------- */
+
+/* Prediction of misconception m for c (NULL entries when it does not apply). */
+static int predict(int m, const gr_case *c, void *out[PROTO_MAX_BUFS])
+{
+    memset(out, 0, sizeof(void *) * PROTO_MAX_BUFS);
+    return MOD.misconceptions[m].predict(c, out);
+}
+
+static void free_pred(void *out[PROTO_MAX_BUFS])
+{
+    for (int i = 0; i < PROTO_MAX_BUFS; i++) { free(out[i]); out[i] = NULL; }
+}
+
+START_TEST(test_misconceptions_are_diagnosable)
+{
+    for (int m = 0; m < MOD.n_misconceptions; m++) {
+        const gr_misconception *mc = &MOD.misconceptions[m];
+        ck_assert_msg(mc->id && mc->name && mc->explain && mc->handout, "misconception %d incomplete", m);
+        ck_assert_msg(strstr(mc->handout, "labs/lab05-masking/README.md, section ") == mc->handout,
+                      "%s: handout must name a section of the lab 5 README", mc->id);
+        int shown = 0;
+        for (int k = 0; k < rubric.n_tests && !shown; k++) {
+            const gr_rubric_test *t = &rubric.tests[k];
+            gr_case c;
+            void *pred[PROTO_MAX_BUFS];
+            build(k, 5, &c);
+            if (predict(m, &c, pred) == 0) {
+                /* Applying means a full prediction of every output buffer. */
+                for (int i = 0; i < c.call.n_bufs; i++)
+                    if (c.call.bufs[i].role != PROTO_IN)
+                        ck_assert_msg(pred[i] != NULL, "%s: no prediction for buffer %d", mc->id, i);
+                shown = gr_compare(&c, c.expected, pred, t->abs_tol, t->rel_tol, NULL) > 0;
+            }
+            free_pred(pred);
+            gr_case_free(&c);
+        }
+        ck_assert_msg(shown, "misconception %s differs from the expected output on no rubric test",
+                      mc->id);
+    }
+}
+END_TEST
+
+/* On every rubric test (three seeds), two misconceptions that both apply and both
+   differ from the expected output must also differ from each other, so the one
+   a wrong answer matches is never ambiguous. */
+START_TEST(test_misconceptions_are_distinct)
+{
+    int n = MOD.n_misconceptions;
+    for (int k = 0; k < rubric.n_tests; k++) {
+        const gr_rubric_test *t = &rubric.tests[k];
+        gr_case c;
+        build(k, (uint64_t)_i + 11, &c);
+        void *pred[16][PROTO_MAX_BUFS];
+        int live[16] = { 0 };
+        ck_assert_int_le(n, 16);
+        for (int m = 0; m < n; m++) {
+            live[m] = predict(m, &c, pred[m]) == 0 &&
+                      gr_compare(&c, c.expected, pred[m], t->abs_tol, t->rel_tol, NULL) > 0;
+        }
+        for (int a = 0; a < n; a++)
+            for (int b = a + 1; b < n; b++)
+                if (live[a] && live[b])
+                    ck_assert_msg(gr_compare(&c, pred[a], pred[b], t->abs_tol, t->rel_tol, NULL) > 0,
+                                  "%s: misconceptions %s and %s predict the same output",
+                                  t->name, MOD.misconceptions[a].id, MOD.misconceptions[b].id);
+        for (int m = 0; m < n; m++) free_pred(pred[m]);
+        gr_case_free(&c);
+    }
+}
+END_TEST
+
+/* A student holding a misconception is named: feeding its prediction back as the
+   student's output, gr_diagnose finds exactly that misconception. */
+START_TEST(test_diagnose_names_the_misconception)
+{
+    for (int k = 0; k < rubric.n_tests; k++) {
+        const gr_rubric_test *t = &rubric.tests[k];
+        gr_case c;
+        build(k, 9, &c);
+        for (int m = 0; m < MOD.n_misconceptions; m++) {
+            void *pred[PROTO_MAX_BUFS];
+            if (predict(m, &c, pred) == 0 &&
+                gr_compare(&c, c.expected, pred, t->abs_tol, t->rel_tol, NULL) > 0) {
+                const gr_misconception *got = gr_diagnose(&MOD, &c, pred, t->abs_tol, t->rel_tol);
+                ck_assert_msg(got == &MOD.misconceptions[m], "%s: %s diagnosed as %s", t->name,
+                              MOD.misconceptions[m].id, got ? got->id : "nothing");
+            }
+            free_pred(pred);
+        }
+        /* The right answer matches no misconception. */
+        ck_assert_ptr_null(gr_diagnose(&MOD, &c, c.expected, t->abs_tol, t->rel_tol));
+        gr_case_free(&c);
+    }
+}
+END_TEST
+
+START_TEST(test_input_window_shows_row_and_length)
+{
+    gr_case c;
+    char err[256];
+    ck_assert_int_eq(MOD.make_case(find_test("premask_worked_row"), 1, &c, err, sizeof err), 0);
+    gr_strbuf sb = { 0 };
+    MOD.input_window(&c, 0, 2, &sb);
+    char *s = gr_sb_take(&sb);
+    ck_assert_msg(strstr(s, "S[0][0]: 2.0000 1.0000 -1.0000 0.5000"), "%s", s);
+    ck_assert_msg(strstr(s, "lengths[0] = 3"), "%s", s);
+    free(s);
+    gr_case_free(&c);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("grader lab05");
+    TCase *tc = tcase_create("lab05");
+    tcase_add_unchecked_fixture(tc, load_rubric, free_rubric);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_rubric_points_per_function);
+    tcase_add_test(tc, test_rubric_visible_and_hidden);
+    tcase_add_test(tc, test_case_deterministic_and_seeded);
+    tcase_add_test(tc, test_case_errors_say_what_to_fix);
+    tcase_add_test(tc, test_expected_premask_worked_row);
+    tcase_add_test(tc, test_expected_postmask_worked_row);
+    tcase_add_loop_test(tc, test_expected_attend_properties, 0, 3);
+    tcase_add_loop_test(tc, test_expected_experiment_properties, 0, 3);
+    tcase_add_test(tc, test_misconceptions_are_diagnosable);
+    tcase_add_loop_test(tc, test_misconceptions_are_distinct, 0, 3);
+    tcase_add_test(tc, test_diagnose_names_the_misconception);
+    tcase_add_test(tc, test_input_window_shows_row_and_length);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,519 @@
+/* test_lab06.c: the grader's lab 6 module (grader/labs/lab06.c) against its
+ * rubric (data/rubrics/lab06.yaml). Run from the repository root.
+ *
+ * What must hold for the grading of lab 6 to be fair:
+ *   - every rubric test builds, is the same for a seed and changes with it;
+ *   - points per function add up to what the stub and handout promise;
+ *   - the expected outputs obey the contract (the handout's slopes and buckets,
+ *     biases zero on the diagonal, -inf kept, dropout zero or w / (1 - p),
+ *     outputs convex combinations of value rows);
+ *   - every misconception can be told from the right answer on some test, and
+ *     no two can be confused on any test.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../compare.h"
+#include "../labmod.h"
+#include "../rubric.h"
+#include "../stub/lab06_calls.h"
+#include "attn.h"
+#include "labsup.h"
+
+#define RUBRIC "data/rubrics/lab06.yaml"
+#define MOD gr_lab06_module
+
+Suite *test_suite(void);
+
+/* |x - want| <= tol, with floats widened explicitly. */
+#define NEAR(x, want, tol) ck_assert_double_eq_tol((double)(x), (double)(want), (double)(tol))
+
+static gr_rubric rubric;
+
+static void load_rubric(void)
+{
+    char err[512];
+    ck_assert_msg(gr_rubric_load(RUBRIC, &rubric, err, sizeof err) == 0, "%s", err);
+}
+
+static void free_rubric(void)
+{
+    gr_rubric_free(&rubric);
+}
+
+/* Build the case of rubric test k for seed, failing the test on an error. */
+static void build(int k, uint64_t seed, gr_case *c)
+{
+    char err[512] = "";
+    int rc = MOD.make_case(&rubric.tests[k], seed, c, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s: make_case failed: %s", rubric.tests[k].name, err);
+}
+
+static const gr_rubric_test *find_test(const char *name)
+{
+    for (int k = 0; k < rubric.n_tests; k++)
+        if (strcmp(rubric.tests[k].name, name) == 0) return &rubric.tests[k];
+    ck_abort_msg("rubric has no test %s", name);
+    return NULL;
+}
+
+static size_t buf_bytes(const proto_buf *b)
+{
+    return (size_t)b->count * proto_kind_size(b->kind);
+}
+
+/* 1 when two cases make the same call (ints, reals, every input buffer). */
+static int same_call(const gr_case *a, const gr_case *b)
+{
+    if (a->call.fn != b->call.fn || a->call.n_ints != b->call.n_ints ||
+        a->call.n_bufs != b->call.n_bufs)
+        return 0;
+    if (memcmp(a->call.ints, b->call.ints, sizeof a->call.ints) != 0) return 0;
+    for (int i = 0; i < a->call.n_bufs; i++) {
+        const proto_buf *x = &a->call.bufs[i], *y = &b->call.bufs[i];
+        if (x->count != y->count || x->kind != y->kind) return 0;
+        if (x->role != PROTO_OUT && memcmp(x->data, y->data, buf_bytes(x)) != 0) return 0;
+    }
+    return 1;
+}
+
+/* Tests whose inputs the rubric fixes: the worked rows, and slopes for a given H
+   (a function of H alone). */
+static int fixed_inputs(const gr_rubric_test *t)
+{
+    return gr_test_param(t, "worked", 0) != 0 ||
+           (strcmp(t->kind, "slopes") == 0 && gr_test_param(t, "H", -1) >= 0);
+}
+
+/* ---- the rubric ---------------------------------------------------------------- */
+
+START_TEST(test_rubric_points_per_function)
+{
+    /* The stub promises slopes 2, bias 2, buckets 3, relpos 2, dropout 3,
+       output 2: 14 in all. */
+    const double want[LAB06_N_CALLS] = { 2, 2, 3, 2, 3, 2 };
+    double got[LAB06_N_CALLS] = { 0 };
+    ck_assert_int_eq(rubric.lab, 6);
+    for (int k = 0; k < rubric.n_tests; k++) {
+        gr_case c;
+        build(k, 1, &c);
+        ck_assert_uint_lt(c.call.fn, LAB06_N_CALLS);
+        got[c.call.fn] += rubric.tests[k].points;
+        gr_case_free(&c);
+    }
+    for (int f = 0; f < LAB06_N_CALLS; f++)
+        ck_assert_msg(fabs(got[f] - want[f]) < 1e-9, "function %d: %g points, want %g",
+                      f, got[f], want[f]);
+}
+END_TEST
+
+START_TEST(test_rubric_visible_and_hidden)
+{
+    int visible[LAB06_N_CALLS] = { 0 }, hidden[LAB06_N_CALLS] = { 0 };
+    for (int k = 0; k < rubric.n_tests; k++) {
+        gr_case c;
+        build(k, 1, &c);
+        if (rubric.tests[k].visibility == GR_VISIBLE) visible[c.call.fn]++;
+        else hidden[c.call.fn]++;
+        /* float outputs need a tolerance; bucket indices compare exactly */
+        if (c.call.bufs[0].kind == PROTO_F32)
+            ck_assert_msg(rubric.tests[k].abs_tol > 0 && rubric.tests[k].rel_tol > 0,
+                          "%s: give a tolerance", rubric.tests[k].name);
+        gr_case_free(&c);
+    }
+    for (int f = 0; f < LAB06_N_CALLS; f++)
+        ck_assert_msg(visible[f] >= 1 && hidden[f] >= 1,
+                      "function %d needs a visible and a hidden test", f);
+}
+END_TEST
+
+/* ---- cases: deterministic, seeded ------------------------------------------------ */
+
+START_TEST(test_case_deterministic_and_seeded)
+{
+    for (int k = 0; k < rubric.n_tests; k++) {
+        const gr_rubric_test *t = &rubric.tests[k];
+        gr_case a, b;
+        build(k, 42, &a);
+        build(k, 42, &b);
+        ck_assert_msg(same_call(&a, &b), "%s: not reproducible for a seed", t->name);
+        ck_assert_int_eq(a.expected_status, b.expected_status);
+        for (int i = 0; i < a.call.n_bufs; i++)
+            if (a.expected[i])
+                ck_assert_msg(memcmp(a.expected[i], b.expected[i], buf_bytes(&a.call.bufs[i])) == 0,
+                              "%s: expected output %d not reproducible", t->name, i);
+        /* Other seeds give other inputs, except where the rubric fixes them. */
+        int changed = 0;
+        for (uint64_t s = 43; s < 47; s++) {
+            gr_case x;
+            build(k, s, &x);
+            changed |= !same_call(&a, &x);
+            gr_case_free(&x);
+        }
+        if (fixed_inputs(t))
+            ck_assert_msg(!changed, "%s: fixed inputs must not depend on the seed", t->name);
+        else
+            ck_assert_msg(changed, "%s: the seed does not change the inputs", t->name);
+        ck_assert_msg(a.describe[0] != '\0', "%s: no description", t->name);
+        gr_case_free(&a);
+        gr_case_free(&b);
+    }
+}
+END_TEST
+
+START_TEST(test_case_errors_say_what_to_fix)
+{
+    char name[] = "bad", kind[] = "relpos", typo[] = "alibi_slopes", key[] = "max_distance";
+    gr_rubric_test t = { .name = name, .kind = kind };
+    gr_case c;
+    char err[256] = "";
+    t.n_params = 1;
+    t.params[0].key = key;
+    t.params[0].value = 2;   /* 8 buckets, bidirectional: max_exact 2, so no log range */
+    ck_assert_int_eq(MOD.make_case(&t, 1, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "max_distance") && strstr(err, "use"), "%s", err);
+    t.n_params = 0;
+    t.kind = typo;
+    ck_assert_int_eq(MOD.make_case(&t, 1, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "alibi_slopes") && strstr(err, "slopes,"), "%s", err);
+}
+END_TEST
+
+/* ---- expected values --------------------------------------------------------------- */
+
+/* Build the case of the rubric test named name. */
+static void build_named(const char *name, uint64_t seed, gr_case *c)
+{
+    char err[256];
+    ck_assert_int_eq(MOD.make_case(find_test(name), seed, c, err, sizeof err), 0);
+}
+
+START_TEST(test_expected_slopes_eight_heads)
+{
+    /* H = 8 is a power of two: 2^(-8(h+1)/8) = 2^-(h+1) = 1/2, 1/4, ..., 1/256. */
+    gr_case c;
+    build_named("slopes_eight_heads", 1, &c);
+    const float *m = c.expected[0];
+    for (int h = 0; h < 8; h++)
+        NEAR(m[h], 1.0 / (double)(2 << h), 1e-9);
+    gr_case_free(&c);
+}
+END_TEST
+
+START_TEST(test_expected_slopes_interleaved)
+{
+    /* Every drawn H is not a power of two; with P the largest power of two <= H,
+       the first P slopes are 2^(-8(h+1)/P) and the rest 2^(-8(2t+1)/(2P)), so all
+       lie in (0, 1), all differ, and the first P fall from 2^(-8/P) to 2^-8. */
+    for (uint64_t s = 1; s <= 8; s++) {
+        gr_case c;
+        build_named("slopes_interleaved", s, &c);
+        int H = (int)c.call.ints[0], P = 1;
+        while (P * 2 <= H) P *= 2;
+        ck_assert_int_ne(P, H);
+        const float *m = c.expected[0];
+        NEAR(m[P - 1], 1.0 / 256.0, 1e-9);
+        NEAR(m[P], pow(2.0, -8.0 / (2 * P)), 1e-7);
+        for (int a = 0; a < H; a++) {
+            ck_assert(m[a] > 0.0f && m[a] < 1.0f);
+            for (int b = a + 1; b < H; b++) ck_assert(m[a] != m[b]);
+        }
+        gr_case_free(&c);
+    }
+}
+END_TEST
+
+START_TEST(test_expected_alibi_bias)
+{
+    /* alibi_small: batch 2, H = 4 (slopes 1/4, 1/16, 1/64, 1/256), Tq = Tk = 5.
+       The bias added to S[b][i][j] is m_{b % 4} * (j - i): 0 on the diagonal,
+       e.g. b = 5 (head 1), i = 4, j = 0: (1/16) * (0 - 4) = -0.25. */
+    gr_case c;
+    build_named("alibi_small", 3, &c);
+    const float *in = c.call.bufs[0].data, *out = c.expected[0];
+    const double m[4] = { 0.25, 0.0625, 0.015625, 0.00390625 };
+    for (int b = 0; b < 8; b++)
+        for (int i = 0; i < 5; i++)
+            for (int j = 0; j < 5; j++) {
+                int k = (b * 5 + i) * 5 + j;
+                NEAR(out[k] - in[k], m[b % 4] * (j - i), 1e-6);
+            }
+    NEAR(out[(5 * 5 + 4) * 5 + 0] - in[(5 * 5 + 4) * 5 + 0], -0.25, 1e-6);
+    gr_case_free(&c);
+    /* causal: -inf above the diagonal stays -inf, finite stays finite */
+    build_named("alibi_causal_minus_inf", 3, &c);
+    in = c.call.bufs[0].data;
+    out = c.expected[0];
+    for (long k = 0; k < (long)c.call.bufs[0].count; k++)
+        ck_assert(isinf(in[k]) ? (isinf(out[k]) && out[k] < 0) : isfinite(out[k]));
+    gr_case_free(&c);
+}
+END_TEST
+
+START_TEST(test_expected_t5_worked_rows)
+{
+    /* Encoder setting: bidirectional, 32 buckets, max_distance 128: nb = 16 a side,
+       max_exact = 8. rel -3 -> 3; +3 -> 16 + 3 = 19;
+       -20 -> 8 + (int)(ln 2.5 / ln 16 * 8) = 8 + (int)2.64 = 10;
+       -127 -> 8 + (int)(ln 15.875 / ln 16 * 8) = 8 + (int)7.98 = 15;
+       -1000 -> 8 + 13 = 21, clamped to 15; 0 -> 0; +1 -> 17; -8 -> 8 + 0 = 8;
+       +8 -> 16 + 8 = 24; +16 -> 16 + 8 + (int)(ln 2 / ln 16 * 8) = 16 + 8 + 2 = 26. */
+    const int32_t want[10] = { 3, 19, 10, 15, 15, 0, 17, 8, 24, 26 };
+    gr_case c;
+    build_named("t5_worked_rows", 1, &c);
+    ck_assert_int_eq((int)c.call.bufs[0].count, 10);
+    const int32_t *got = c.expected[0];
+    for (int k = 0; k < 10; k++) ck_assert_int_eq(got[k], want[k]);
+    gr_case_free(&c);
+}
+END_TEST
+
+START_TEST(test_expected_t5_properties)
+{
+    /* Buckets lie in [0, num_buckets); keys ahead get the upper half when
+       bidirectional and bucket 0 one-directional; within a side the bucket never
+       falls as the distance grows; every distance >= max_distance shares the last
+       bucket of its side. The 9-bucket decoder test holds the handout's float32
+       case: distance 16 -> bucket 6 (double arithmetic gives 5). */
+    const char *names[2] = { "t5_encoder", "t5_decoder_float32" };
+    for (int q = 0; q < 2; q++) {
+        gr_case c;
+        build_named(names[q], (uint64_t)_i + 1, &c);
+        int n = (int)c.call.ints[0], bidir = (int)c.call.ints[1], nbk = (int)c.call.ints[2],
+            maxd = (int)c.call.ints[3];
+        int nb = bidir ? nbk / 2 : nbk;
+        const int32_t *rel = c.call.bufs[1].data, *bk = c.expected[0];
+        for (int a = 0; a < n; a++) {
+            ck_assert(bk[a] >= 0 && bk[a] < nbk);
+            if (rel[a] > 0) ck_assert(bidir ? bk[a] >= nb : bk[a] == 0);
+            long da = rel[a] < 0 ? -(long)rel[a] : rel[a];
+            if (da >= maxd && (bidir || rel[a] < 0))
+                ck_assert_int_eq(bk[a], (rel[a] > 0 ? nb : 0) + nb - 1);
+            for (int b = 0; b < n; b++) {
+                long db = rel[b] < 0 ? -(long)rel[b] : rel[b];
+                if ((rel[a] > 0) == (rel[b] > 0) && da < db)
+                    ck_assert(bk[a] <= bk[b]);
+            }
+            if (!bidir && rel[a] == -16) ck_assert_int_eq(bk[a], 6);
+        }
+        gr_case_free(&c);
+    }
+}
+END_TEST
+
+START_TEST(test_expected_relpos_diagonal)
+{
+    /* rel = 0 on the diagonal: bucket 0, so S[b][i][i] gains table[b % H][0]. */
+    gr_case c;
+    build_named("relpos_decoder", 2, &c);
+    int B = (int)c.call.ints[0], H = (int)c.call.ints[1], Tq = (int)c.call.ints[2],
+        Tk = (int)c.call.ints[3], nbk = (int)c.call.ints[5];
+    const float *in = c.call.bufs[0].data, *table = c.call.bufs[1].data, *out = c.expected[0];
+    for (int b = 0; b < B; b++)
+        for (int i = 0; i < Tq && i < Tk; i++) {
+            long k = ((long)b * Tq + i) * Tk + i;
+            NEAR(out[k] - in[k], table[(b % H) * nbk], 1e-6);
+        }
+    gr_case_free(&c);
+}
+END_TEST
+
+START_TEST(test_expected_dropout)
+{
+    /* Each weight is either dropped (exactly 0) or kept and divided by 1 - p; for
+       p = 0.1 over 1600 weights about 160 drop (3 sigma = 36). p = 0 changes
+       nothing; p = 1 is refused and W comes back untouched. */
+    gr_case c;
+    build_named("dropout_large", (uint64_t)_i + 1, &c);
+    const float *in = c.call.bufs[0].data, *out = c.expected[0];
+    long n = (long)c.call.bufs[0].count, dropped = 0;
+    float p = (float)c.call.reals[0];
+    for (long k = 0; k < n; k++) {
+        if (out[k] == 0.0f) { dropped++; continue; }
+        NEAR(out[k], in[k] / (1.0f - p), 1e-6 * (double)out[k]);
+    }
+    ck_assert_int_ge(dropped, 124);
+    ck_assert_int_le(dropped, 196);
+    gr_case_free(&c);
+    build_named("dropout_eval_mode", 1, &c);
+    ck_assert(memcmp(c.expected[0], c.call.bufs[0].data, buf_bytes(&c.call.bufs[0])) == 0);
+    gr_case_free(&c);
+    build_named("dropout_p_one", 1, &c);
+    ck_assert_int_eq(c.expected_status, LAB_BAD_ARG);
+    ck_assert(memcmp(c.expected[0], c.call.bufs[0].data, buf_bytes(&c.call.bufs[0])) == 0);
+    gr_case_free(&c);
+}
+END_TEST
+
+START_TEST(test_expected_output_convex)
+{
+    /* W rows are softmax rows, so every O[b][i][c] lies between the smallest and
+       largest V[b][j][c] over j (a convex combination of value rows). */
+    const char *names[2] = { "output_small", "output_rect" };
+    for (int q = 0; q < 2; q++) {
+        gr_case c;
+        build_named(names[q], (uint64_t)_i + 1, &c);
+        int B = (int)c.call.ints[0], Tq = (int)c.call.ints[1], Tk = (int)c.call.ints[2],
+            dv = (int)c.call.ints[3];
+        const float *V = c.call.bufs[2].data, *O = c.expected[0];
+        for (int b = 0; b < B; b++)
+            for (int i = 0; i < Tq; i++)
+                for (int ch = 0; ch < dv; ch++) {
+                    float lo = INFINITY, hi = -INFINITY;
+                    for (int j = 0; j < Tk; j++) {
+                        lo = fminf(lo, V[((long)b * Tk + j) * dv + ch]);
+                        hi = fmaxf(hi, V[((long)b * Tk + j) * dv + ch]);
+                    }
+                    float o = O[((long)b * Tq + i) * dv + ch];
+                    ck_assert(o >= lo - 1e-6f && o <= hi + 1e-6f);
+                }
+        gr_case_free(&c);
+    }
+}
+END_TEST
+
+/* ---- misconceptions ----------------------------------------------------------------- */
+
+/* Prediction of misconception m for c (NULL entries when it does not apply). */
+static int predict(int m, const gr_case *c, void *out[PROTO_MAX_BUFS])
+{
+    memset(out, 0, sizeof(void *) * PROTO_MAX_BUFS);
+    return MOD.misconceptions[m].predict(c, out);
+}
+
+static void free_pred(void *out[PROTO_MAX_BUFS])
+{
+    for (int i = 0; i < PROTO_MAX_BUFS; i++) { free(out[i]); out[i] = NULL; }
+}
+
+START_TEST(test_misconceptions_are_diagnosable)
+{
+    for (int m = 0; m < MOD.n_misconceptions; m++) {
+        const gr_misconception *mc = &MOD.misconceptions[m];
+        ck_assert_msg(mc->id && mc->name && mc->explain && mc->handout, "misconception %d incomplete", m);
+        ck_assert_msg(strstr(mc->handout, "labs/lab06-biases/README.md, section ") == mc->handout,
+                      "%s: handout must name a section of the lab 6 README", mc->id);
+        int shown = 0;
+        for (int k = 0; k < rubric.n_tests && !shown; k++) {
+            const gr_rubric_test *t = &rubric.tests[k];
+            gr_case c;
+            void *pred[PROTO_MAX_BUFS];
+            build(k, 5, &c);
+            if (predict(m, &c, pred) == 0) {
+                /* Applying means a full prediction of every output buffer. */
+                for (int i = 0; i < c.call.n_bufs; i++)
+                    if (c.call.bufs[i].role != PROTO_IN)
+                        ck_assert_msg(pred[i] != NULL, "%s: no prediction for buffer %d", mc->id, i);
+                shown = gr_compare(&c, c.expected, pred, t->abs_tol, t->rel_tol, NULL) > 0;
+            }
+            free_pred(pred);
+            gr_case_free(&c);
+        }
+        ck_assert_msg(shown, "misconception %s differs from the expected output on no rubric test",
+                      mc->id);
+    }
+}
+END_TEST
+
+/* On every rubric test (three seeds), two misconceptions that both apply and both
+   differ from the expected output must also differ from each other, so the one
+   a wrong answer matches is never ambiguous. */
+START_TEST(test_misconceptions_are_distinct)
+{
+    int n = MOD.n_misconceptions;
+    for (int k = 0; k < rubric.n_tests; k++) {
+        const gr_rubric_test *t = &rubric.tests[k];
+        gr_case c;
+        build(k, (uint64_t)_i + 11, &c);
+        void *pred[16][PROTO_MAX_BUFS];
+        int live[16] = { 0 };
+        ck_assert_int_le(n, 16);
+        for (int m = 0; m < n; m++) {
+            live[m] = predict(m, &c, pred[m]) == 0 &&
+                      gr_compare(&c, c.expected, pred[m], t->abs_tol, t->rel_tol, NULL) > 0;
+        }
+        for (int a = 0; a < n; a++)
+            for (int b = a + 1; b < n; b++)
+                if (live[a] && live[b])
+                    ck_assert_msg(gr_compare(&c, pred[a], pred[b], t->abs_tol, t->rel_tol, NULL) > 0,
+                                  "%s: misconceptions %s and %s predict the same output",
+                                  t->name, MOD.misconceptions[a].id, MOD.misconceptions[b].id);
+        for (int m = 0; m < n; m++) free_pred(pred[m]);
+        gr_case_free(&c);
+    }
+}
+END_TEST
+
+/* A student holding a misconception is named: feeding its prediction back as the
+   student's output, gr_diagnose finds exactly that misconception. */
+START_TEST(test_diagnose_names_the_misconception)
+{
+    for (int k = 0; k < rubric.n_tests; k++) {
+        const gr_rubric_test *t = &rubric.tests[k];
+        gr_case c;
+        build(k, 9, &c);
+        for (int m = 0; m < MOD.n_misconceptions; m++) {
+            void *pred[PROTO_MAX_BUFS];
+            if (predict(m, &c, pred) == 0 &&
+                gr_compare(&c, c.expected, pred, t->abs_tol, t->rel_tol, NULL) > 0) {
+                const gr_misconception *got = gr_diagnose(&MOD, &c, pred, t->abs_tol, t->rel_tol);
+                ck_assert_msg(got == &MOD.misconceptions[m], "%s: %s diagnosed as %s", t->name,
+                              MOD.misconceptions[m].id, got ? got->id : "nothing");
+            }
+            free_pred(pred);
+        }
+        /* The right answer matches no misconception. */
+        ck_assert_ptr_null(gr_diagnose(&MOD, &c, c.expected, t->abs_tol, t->rel_tol));
+        gr_case_free(&c);
+    }
+}
+END_TEST
+
+START_TEST(test_input_window_names_the_draw)
+{
+    /* A dropout mismatch shows the weight's input and its uniform draw. */
+    gr_case c;
+    build_named("dropout_small", 1, &c);
+    gr_strbuf sb = { 0 };
+    MOD.input_window(&c, 0, 3, &sb);
+    char *s = gr_sb_take(&sb);
+    ck_assert_msg(strstr(s, "W[3] was ") && strstr(s, "u = ") && strstr(s, "p = 0.25"), "%s", s);
+    free(s);
+    gr_case_free(&c);
+    /* A bucket mismatch shows rel and the settings. */
+    build_named("t5_worked_rows", 1, &c);
+    MOD.input_window(&c, 0, 2, &sb);
+    s = gr_sb_take(&sb);
+    ck_assert_msg(strstr(s, "rel[2] = -20") && strstr(s, "max_exact = 8"), "%s", s);
+    free(s);
+    gr_case_free(&c);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("grader lab06");
+    TCase *tc = tcase_create("lab06");
+    tcase_add_unchecked_fixture(tc, load_rubric, free_rubric);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_rubric_points_per_function);
+    tcase_add_test(tc, test_rubric_visible_and_hidden);
+    tcase_add_test(tc, test_case_deterministic_and_seeded);
+    tcase_add_test(tc, test_case_errors_say_what_to_fix);
+    tcase_add_test(tc, test_expected_slopes_eight_heads);
+    tcase_add_test(tc, test_expected_slopes_interleaved);
+    tcase_add_test(tc, test_expected_alibi_bias);
+    tcase_add_test(tc, test_expected_t5_worked_rows);
+    tcase_add_loop_test(tc, test_expected_t5_properties, 0, 2);
+    tcase_add_test(tc, test_expected_relpos_diagonal);
+    tcase_add_loop_test(tc, test_expected_dropout, 0, 3);
+    tcase_add_loop_test(tc, test_expected_output_convex, 0, 3);
+    tcase_add_test(tc, test_misconceptions_are_diagnosable);
+    tcase_add_loop_test(tc, test_misconceptions_are_distinct, 0, 3);
+    tcase_add_test(tc, test_diagnose_names_the_misconception);
+    tcase_add_test(tc, test_input_window_names_the_draw);
+    suite_add_tcase(s, tc);
+    return s;
+}

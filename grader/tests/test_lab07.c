@@ -1,0 +1,456 @@
+/* test_lab07.c: the grader's lab 7 module (grader/labs/lab07.c) against its
+ * rubric (data/rubrics/lab07.yaml). Run from the repository root.
+ *
+ * What must hold for the grading of lab 7 to be fair:
+ *   - every rubric test builds, is the same for a seed and changes with it;
+ *   - points per function add up to what the stub and handout promise;
+ *   - the expected outputs obey the contract (the worked log-sum-exps, -inf for
+ *     a fully masked row, outputs inside the hull of the value rows a query
+ *     sees, the T = 4096 answer equal to attention computed row by row);
+ *   - the T = 4096 test is one a T x T matrix cannot pass under its limit;
+ *   - every misconception can be told from the right answer on some test, and
+ *     no two can be confused on any test.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../compare.h"
+#include "../labmod.h"
+#include "../rubric.h"
+#include "../stub/lab07_calls.h"
+#include "attn.h"
+#include "labsup.h"
+
+#define RUBRIC "data/rubrics/lab07.yaml"
+#define MOD gr_lab07_module
+
+Suite *test_suite(void);
+
+/* |x - want| <= tol, with floats widened explicitly. */
+#define NEAR(x, want, tol) ck_assert_double_eq_tol((double)(x), (double)(want), (double)(tol))
+
+static gr_rubric rubric;
+
+static void load_rubric(void)
+{
+    char err[512];
+    ck_assert_msg(gr_rubric_load(RUBRIC, &rubric, err, sizeof err) == 0, "%s", err);
+}
+
+static void free_rubric(void)
+{
+    gr_rubric_free(&rubric);
+}
+
+/* Build the case of rubric test k for seed, failing the test on an error. */
+static void build(int k, uint64_t seed, gr_case *c)
+{
+    char err[512] = "";
+    int rc = MOD.make_case(&rubric.tests[k], seed, c, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s: make_case failed: %s", rubric.tests[k].name, err);
+}
+
+static const gr_rubric_test *find_test(const char *name)
+{
+    for (int k = 0; k < rubric.n_tests; k++)
+        if (strcmp(rubric.tests[k].name, name) == 0) return &rubric.tests[k];
+    ck_abort_msg("rubric has no test %s", name);
+    return NULL;
+}
+
+static size_t buf_bytes(const proto_buf *b)
+{
+    return (size_t)b->count * proto_kind_size(b->kind);
+}
+
+/* 1 when two cases make the same call (ints, reals, every input buffer). */
+static int same_call(const gr_case *a, const gr_case *b)
+{
+    if (a->call.fn != b->call.fn || a->call.n_ints != b->call.n_ints ||
+        a->call.n_bufs != b->call.n_bufs)
+        return 0;
+    if (memcmp(a->call.ints, b->call.ints, sizeof a->call.ints) != 0) return 0;
+    for (int i = 0; i < a->call.n_bufs; i++) {
+        const proto_buf *x = &a->call.bufs[i], *y = &b->call.bufs[i];
+        if (x->count != y->count || x->kind != y->kind) return 0;
+        if (x->role != PROTO_OUT && memcmp(x->data, y->data, buf_bytes(x)) != 0) return 0;
+    }
+    return 1;
+}
+
+/* Tests whose inputs the rubric fixes: the worked rows. */
+static int fixed_inputs(const gr_rubric_test *t)
+{
+    return gr_test_param(t, "worked", 0) != 0;
+}
+
+/* The memory-wall test: predictions there cost a second each, so the heavier
+   loops below visit it once. */
+static int is_big(const gr_rubric_test *t)
+{
+    return gr_test_param(t, "T", 0) >= 1024;
+}
+
+/* ---- the rubric ---------------------------------------------------------------- */
+
+START_TEST(test_rubric_points_per_function)
+{
+    /* The stub promises logsumexp 4, attention 8: 12 in all. */
+    const double want[LAB07_N_CALLS] = { 4, 8 };
+    double got[LAB07_N_CALLS] = { 0 };
+    ck_assert_int_eq(rubric.lab, 7);
+    for (int k = 0; k < rubric.n_tests; k++) {
+        gr_case c;
+        build(k, 1, &c);
+        ck_assert_uint_lt(c.call.fn, LAB07_N_CALLS);
+        got[c.call.fn] += rubric.tests[k].points;
+        ck_assert_msg(rubric.tests[k].abs_tol > 0 && rubric.tests[k].rel_tol > 0,
+                      "%s: give a tolerance", rubric.tests[k].name);
+        gr_case_free(&c);
+    }
+    for (int f = 0; f < LAB07_N_CALLS; f++)
+        ck_assert_msg(fabs(got[f] - want[f]) < 1e-9, "function %d: %g points, want %g",
+                      f, got[f], want[f]);
+}
+END_TEST
+
+START_TEST(test_rubric_memory_wall)
+{
+    /* The graded T = 4096, d = 64 test: a T x T float matrix is 64 MiB, at least
+       16 times the heap every lab 7 test allows, while one tile of scores and
+       one accumulator row (what online softmax keeps) fit many times over. */
+    const gr_rubric_test *t = find_test("attention_memory_4096");
+    ck_assert_int_eq((int)gr_test_param(t, "T", 0), 4096);
+    ck_assert_int_eq((int)gr_test_param(t, "d", 0), 64);
+    long matrix = 4096L * 4096 * (long)sizeof(float);
+    long online = (long)(gr_test_param(t, "tile", 0) + gr_test_param(t, "dv", 0)) * (long)sizeof(float);
+    ck_assert_int_ge(matrix, 16 * t->limits.memory_bytes);
+    ck_assert_int_le(100 * online, t->limits.memory_bytes);
+    ck_assert_int_ge(t->limits.time_ms, 10000);
+    for (int k = 0; k < rubric.n_tests; k++)
+        ck_assert_int_le(rubric.tests[k].limits.memory_bytes, 1L << 20);
+}
+END_TEST
+
+/* ---- cases: deterministic, seeded ------------------------------------------------ */
+
+START_TEST(test_case_deterministic_and_seeded)
+{
+    for (int k = 0; k < rubric.n_tests; k++) {
+        const gr_rubric_test *t = &rubric.tests[k];
+        gr_case a, b;
+        build(k, 42, &a);
+        build(k, 42, &b);
+        ck_assert_msg(same_call(&a, &b), "%s: not reproducible for a seed", t->name);
+        ck_assert_int_eq(a.expected_status, b.expected_status);
+        for (int i = 0; i < a.call.n_bufs; i++)
+            if (a.expected[i])
+                ck_assert_msg(memcmp(a.expected[i], b.expected[i], buf_bytes(&a.call.bufs[i])) == 0,
+                              "%s: expected output %d not reproducible", t->name, i);
+        /* Other seeds give other inputs, except where the rubric fixes them. */
+        int changed = 0;
+        for (uint64_t s = 43; s < 47; s++) {
+            gr_case x;
+            build(k, s, &x);
+            changed |= !same_call(&a, &x);
+            gr_case_free(&x);
+        }
+        if (fixed_inputs(t))
+            ck_assert_msg(!changed, "%s: fixed inputs must not depend on the seed", t->name);
+        else
+            ck_assert_msg(changed, "%s: the seed does not change the inputs", t->name);
+        ck_assert_msg(a.describe[0] != '\0', "%s: no description", t->name);
+        gr_case_free(&a);
+        gr_case_free(&b);
+    }
+}
+END_TEST
+
+START_TEST(test_case_errors_say_what_to_fix)
+{
+    char name[] = "bad", kind[] = "logsumexp", typo[] = "online", key[] = "masked";
+    gr_rubric_test t = { .name = name, .kind = kind };
+    gr_case c;
+    char err[256] = "";
+    t.n_params = 1;
+    t.params[0].key = key;
+    t.params[0].value = 1;   /* default n = 16, tile 4, rows 4: fine */
+    ck_assert_int_eq(MOD.make_case(&t, 1, &c, err, sizeof err), 0);
+    gr_case_free(&c);
+    t.kind = typo;
+    ck_assert_int_eq(MOD.make_case(&t, 1, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "online") && strstr(err, "logsumexp or attention"), "%s", err);
+    char tkey[] = "T";
+    t.params[0].key = tkey;  /* attention sizes are read as whole numbers */
+    t.params[0].value = 2.5;
+    t.kind = (char[]){ "attention" };
+    ck_assert_int_eq(MOD.make_case(&t, 1, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "T = 2.5") && strstr(err, "whole number"), "%s", err);
+}
+END_TEST
+
+/* ---- expected values --------------------------------------------------------------- */
+
+static void build_named(const char *name, uint64_t seed, gr_case *c)
+{
+    char err[256];
+    ck_assert_int_eq(MOD.make_case(find_test(name), seed, c, err, sizeof err), 0);
+}
+
+START_TEST(test_expected_lse_worked_rows)
+{
+    /* [2, 1, -1, 0.5]:  e^2 + e^1 + e^-1 + e^0.5 = 7.389056 + 2.718282 + 0.367879
+                         + 1.648721 = 12.123939, ln = 2.495182
+       [2, 1, -1, -inf]: 10.475217 (exp(-inf) = 0), ln = 2.349012
+       [-inf x 4]:       ln 0 = -inf, and never NaN */
+    gr_case c;
+    build_named("lse_worked_rows", 1, &c);
+    const float *lse = c.expected[0];
+    NEAR(lse[0], 2.495182, 1e-6);
+    NEAR(lse[1], 2.349012, 1e-6);
+    ck_assert(isinf(lse[2]) && lse[2] < 0);
+    gr_case_free(&c);
+}
+END_TEST
+
+/* max <= lse <= max + ln(#finite scores): the sum of exps holds the max's term
+   and at most #finite copies of it. A fully masked row is -inf. */
+START_TEST(test_expected_lse_bounds)
+{
+    for (int k = 0; k < rubric.n_tests; k++) {
+        gr_case c;
+        build(k, (uint64_t)_i + 30, &c);
+        if (c.call.fn != LAB07_ONLINE_LOGSUMEXP) { gr_case_free(&c); continue; }
+        if (c.expected_status != LAB_OK) {
+            ck_assert(isnan(((const float *)c.expected[0])[0]));
+            gr_case_free(&c);
+            continue;
+        }
+        int rows = (int)c.call.ints[0], n = (int)c.call.ints[1];
+        const float *S = c.call.bufs[1].data, *lse = c.expected[0];
+        for (int r = 0; r < rows; r++) {
+            float mx = -INFINITY;
+            int finite = 0;
+            for (int j = 0; j < n; j++) {
+                if (S[r * n + j] > mx) mx = S[r * n + j];
+                finite += isfinite(S[r * n + j]);
+            }
+            if (finite == 0) { ck_assert(isinf(lse[r]) && lse[r] < 0); continue; }
+            ck_assert_msg(lse[r] >= mx - 1e-3f * fabsf(mx) - 1e-6f &&
+                          lse[r] <= mx + logf((float)finite) + 1e-3f * fabsf(mx) + 1e-5f,
+                          "%s row %d: lse %g outside [%g, %g + ln %d]", rubric.tests[k].name,
+                          r, (double)lse[r], (double)mx, (double)mx, finite);
+        }
+        gr_case_free(&c);
+    }
+}
+END_TEST
+
+/* Each output row lies in the hull of the value rows its query sees (all keys,
+   or keys 0..i when causal), and causal row 0 sees only key 0: O = V[0]. */
+START_TEST(test_expected_attention_hull)
+{
+    for (int k = 0; k < rubric.n_tests; k++) {
+        gr_case c;
+        if (is_big(&rubric.tests[k]) && _i > 0) continue;
+        build(k, (uint64_t)_i + 40, &c);
+        if (c.call.fn != LAB07_ONLINE_ATTENTION || c.expected_status != LAB_OK) {
+            gr_case_free(&c);
+            continue;
+        }
+        int B = (int)c.call.ints[0], T = (int)c.call.ints[1], dv = (int)c.call.ints[3],
+            causal = (int)c.call.ints[5];
+        const float *V = c.call.bufs[3].data, *O = c.expected[0];
+        int step = T > 256 ? 97 : 1;   /* a sample of rows at T = 4096 */
+        for (int b = 0; b < B; b++)
+            for (int i = 0; i < T; i += step)
+                for (int ch = 0; ch < dv; ch++) {
+                    int nk = causal ? i + 1 : T;
+                    float lo = INFINITY, hi = -INFINITY;
+                    for (int j = 0; j < nk; j++) {
+                        float v = V[((long)b * T + j) * dv + ch];
+                        lo = fminf(lo, v); hi = fmaxf(hi, v);
+                    }
+                    float o = O[((long)b * T + i) * dv + ch];
+                    ck_assert(o >= lo - 1e-5f && o <= hi + 1e-5f);
+                    if (causal && i == 0) NEAR(o, V[(long)b * T * dv + ch], 1e-6);
+                }
+        gr_case_free(&c);
+    }
+}
+END_TEST
+
+START_TEST(test_expected_4096_matches_row_by_row)
+{
+    /* The grader's answer at T = 4096 comes from libattn's fast path; here a few
+       rows are recomputed the plain way, in double: scores q.k / 8 for keys
+       0..i (causal), softmax, weighted sum of value rows. */
+    gr_case c;
+    build_named("attention_memory_4096", 3, &c);
+    int T = (int)c.call.ints[1], d = (int)c.call.ints[2], dv = (int)c.call.ints[3];
+    const float *Q = c.call.bufs[1].data, *K = c.call.bufs[2].data, *V = c.call.bufs[3].data;
+    const float *O = c.expected[0];
+    const int rows[4] = { 1, 100, 2047, 4095 };
+    double *s = malloc((size_t)T * sizeof *s);
+    for (int q = 0; q < 4; q++) {
+        int i = rows[q];
+        double mx = -INFINITY, sum = 0.0;
+        for (int j = 0; j <= i; j++) {
+            double dot = 0.0;
+            for (int e = 0; e < d; e++) dot += (double)Q[(long)i * d + e] * (double)K[(long)j * d + e];
+            s[j] = dot / sqrt((double)d);
+            if (s[j] > mx) mx = s[j];
+        }
+        for (int j = 0; j <= i; j++) { s[j] = exp(s[j] - mx); sum += s[j]; }
+        for (int ch = 0; ch < dv; ch++) {
+            double o = 0.0;
+            for (int j = 0; j <= i; j++) o += s[j] / sum * (double)V[(long)j * dv + ch];
+            NEAR(O[(long)i * dv + ch], o, 1e-5);
+        }
+    }
+    free(s);
+    gr_case_free(&c);
+}
+END_TEST
+
+/* ---- misconceptions ----------------------------------------------------------------- */
+
+/* Prediction of misconception m for c (NULL entries when it does not apply). */
+static int predict(int m, const gr_case *c, void *out[PROTO_MAX_BUFS])
+{
+    memset(out, 0, sizeof(void *) * PROTO_MAX_BUFS);
+    return MOD.misconceptions[m].predict(c, out);
+}
+
+static void free_pred(void *out[PROTO_MAX_BUFS])
+{
+    for (int i = 0; i < PROTO_MAX_BUFS; i++) { free(out[i]); out[i] = NULL; }
+}
+
+START_TEST(test_misconceptions_are_diagnosable)
+{
+    for (int m = 0; m < MOD.n_misconceptions; m++) {
+        const gr_misconception *mc = &MOD.misconceptions[m];
+        ck_assert_msg(mc->id && mc->name && mc->explain && mc->handout, "misconception %d incomplete", m);
+        ck_assert_msg(strstr(mc->handout, "labs/lab07-online/README.md, section ") == mc->handout,
+                      "%s: handout must name a section of the lab 7 README", mc->id);
+        int shown = 0;
+        for (int k = 0; k < rubric.n_tests && !shown; k++) {
+            const gr_rubric_test *t = &rubric.tests[k];
+            gr_case c;
+            void *pred[PROTO_MAX_BUFS];
+            build(k, 5, &c);
+            if (predict(m, &c, pred) == 0) {
+                /* Applying means a full prediction of every output buffer. */
+                for (int i = 0; i < c.call.n_bufs; i++)
+                    if (c.call.bufs[i].role != PROTO_IN)
+                        ck_assert_msg(pred[i] != NULL, "%s: no prediction for buffer %d", mc->id, i);
+                shown = gr_compare(&c, c.expected, pred, t->abs_tol, t->rel_tol, NULL) > 0;
+            }
+            free_pred(pred);
+            gr_case_free(&c);
+        }
+        ck_assert_msg(shown, "misconception %s differs from the expected output on no rubric test",
+                      mc->id);
+    }
+}
+END_TEST
+
+/* On every rubric test (three seeds), two misconceptions that both apply and both
+   differ from the expected output must also differ from each other, so the one
+   a wrong answer matches is never ambiguous. */
+START_TEST(test_misconceptions_are_distinct)
+{
+    int n = MOD.n_misconceptions;
+    for (int k = 0; k < rubric.n_tests; k++) {
+        const gr_rubric_test *t = &rubric.tests[k];
+        gr_case c;
+        if (is_big(t) && _i > 0) continue;
+        build(k, (uint64_t)_i + 11, &c);
+        void *pred[16][PROTO_MAX_BUFS];
+        int live[16] = { 0 };
+        ck_assert_int_le(n, 16);
+        for (int m = 0; m < n; m++) {
+            live[m] = predict(m, &c, pred[m]) == 0 &&
+                      gr_compare(&c, c.expected, pred[m], t->abs_tol, t->rel_tol, NULL) > 0;
+        }
+        for (int a = 0; a < n; a++)
+            for (int b = a + 1; b < n; b++)
+                if (live[a] && live[b])
+                    ck_assert_msg(gr_compare(&c, pred[a], pred[b], t->abs_tol, t->rel_tol, NULL) > 0,
+                                  "%s: misconceptions %s and %s predict the same output",
+                                  t->name, MOD.misconceptions[a].id, MOD.misconceptions[b].id);
+        for (int m = 0; m < n; m++) free_pred(pred[m]);
+        gr_case_free(&c);
+    }
+}
+END_TEST
+
+/* A student holding a misconception is named: feeding its prediction back as the
+   student's output, gr_diagnose finds exactly that misconception. */
+START_TEST(test_diagnose_names_the_misconception)
+{
+    for (int k = 0; k < rubric.n_tests; k++) {
+        const gr_rubric_test *t = &rubric.tests[k];
+        gr_case c;
+        if (is_big(t)) continue;   /* its predictions are covered by the test above */
+        build(k, 9, &c);
+        for (int m = 0; m < MOD.n_misconceptions; m++) {
+            void *pred[PROTO_MAX_BUFS];
+            if (predict(m, &c, pred) == 0 &&
+                gr_compare(&c, c.expected, pred, t->abs_tol, t->rel_tol, NULL) > 0) {
+                const gr_misconception *got = gr_diagnose(&MOD, &c, pred, t->abs_tol, t->rel_tol);
+                ck_assert_msg(got == &MOD.misconceptions[m], "%s: %s diagnosed as %s", t->name,
+                              MOD.misconceptions[m].id, got ? got->id : "nothing");
+            }
+            free_pred(pred);
+        }
+        /* The right answer matches no misconception. */
+        ck_assert_ptr_null(gr_diagnose(&MOD, &c, c.expected, t->abs_tol, t->rel_tol));
+        gr_case_free(&c);
+    }
+}
+END_TEST
+
+START_TEST(test_input_window_shows_the_row)
+{
+    gr_case c;
+    build_named("lse_worked_rows", 1, &c);
+    gr_strbuf sb = { 0 };
+    MOD.input_window(&c, 0, 2, &sb);
+    char *s = gr_sb_take(&sb);
+    ck_assert_msg(strstr(s, "S[2]: -inf -inf -inf -inf") && strstr(s, "fully masked"), "%s", s);
+    free(s);
+    gr_case_free(&c);
+    build_named("attention_causal_small", 1, &c);
+    MOD.input_window(&c, 0, 2 * 7 + 1, &sb);   /* O[1][0][1]: b = 1, i = 0 */
+    s = gr_sb_take(&sb);
+    ck_assert_msg(strstr(s, "query (b = 1, i = 0) sees keys 0..0 (causal)"), "%s", s);
+    free(s);
+    gr_case_free(&c);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("grader lab07");
+    TCase *tc = tcase_create("lab07");
+    tcase_add_unchecked_fixture(tc, load_rubric, free_rubric);
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_rubric_points_per_function);
+    tcase_add_test(tc, test_rubric_memory_wall);
+    tcase_add_test(tc, test_case_deterministic_and_seeded);
+    tcase_add_test(tc, test_case_errors_say_what_to_fix);
+    tcase_add_test(tc, test_expected_lse_worked_rows);
+    tcase_add_loop_test(tc, test_expected_lse_bounds, 0, 3);
+    tcase_add_loop_test(tc, test_expected_attention_hull, 0, 3);
+    tcase_add_test(tc, test_expected_4096_matches_row_by_row);
+    tcase_add_test(tc, test_misconceptions_are_diagnosable);
+    tcase_add_loop_test(tc, test_misconceptions_are_distinct, 0, 3);
+    tcase_add_test(tc, test_diagnose_names_the_misconception);
+    tcase_add_test(tc, test_input_window_shows_the_row);
+    suite_add_tcase(s, tc);
+    return s;
+}
