@@ -19,9 +19,9 @@
  *   exec        execveat(6, "", AT_EMPTY_PATH): the only exec the filter allows,
  *               by fd, so no directory on the path needs to be open to nobody
  *
- * A failing step writes {step, errno} on fd 5 and exits 127; the parent reports
- * it as a sandbox error, never as the student's result. A successful exec closes
- * fd 5 silently.
+ * A failing step writes {step, errno} on the error pipe and exits 127; the
+ * parent reports it as a sandbox error, never as the student's result. A
+ * successful exec closes the error pipe silently.
  *
  * The parent writes the request without blocking, reads the response (bounded
  * by the size the request implies) and a 4 KiB excerpt of the output, and kills
@@ -389,10 +389,12 @@ typedef struct child_plan {
 
 static struct sock_filter child_filter[MAX_FILTER];
 
+static int child_err_fd = -1;            /* where child_fail reports (the child's copy) */
+
 static void child_fail(int step)
 {
     int msg[2] = {step, errno};
-    ssize_t w = write(FD_ERR, msg, sizeof msg);
+    ssize_t w = write(child_err_fd, msg, sizeof msg);
     (void)w;
     _exit(127);
 }
@@ -431,14 +433,16 @@ static void run_child(const child_plan *p)
     /* Lift every descriptor we need above 64 first, so placing one on its
        number cannot overwrite another that happens to sit there. The error
        pipe goes first, so every later failure can be reported. */
+    child_err_fd = p->err_w;
     int src[7] = {p->err_w, p->null_fd, p->out_w, p->req_r, p->resp_w, p->exe_fd, p->filter_r};
     for (int i = 0; i < 7; i++) {
         src[i] = fcntl(src[i], F_DUPFD_CLOEXEC, 64);
         if (src[i] < 0)
-            _exit(127);                   /* nowhere to report it yet: the parent sees no exec */
+            child_fail(STEP_FDS);
     }
     if (dup3(src[0], FD_ERR, O_CLOEXEC) < 0)
-        _exit(127);
+        child_fail(STEP_FDS);
+    child_err_fd = FD_ERR;
 
     /* signals: defaults, nothing blocked (the parent blocks SIGPIPE) */
     struct sigaction dfl;
@@ -770,8 +774,14 @@ int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request
             if (req_off >= request_len)
                 close_fd(&req[1]);        /* EOF after the end magic, as the stub checks */
         }
-        if (i_resp >= 0 && pfd[i_resp].revents && drain(resp[0], &response))
-            close_fd(&resp[0]);
+        if (i_resp >= 0 && pfd[i_resp].revents) {
+            if (drain(resp[0], &response))
+                close_fd(&resp[0]);
+            if (!killed && response.total > response.keep) {
+                kill_group(pid);          /* more than any correct answer: it is a bad one */
+                killed = 1;
+            }
+        }
         if (i_out >= 0 && pfd[i_out].revents) {
             if (drain(outp[0], &output))
                 close_fd(&outp[0]);

@@ -20,25 +20,6 @@
 #include "../util.h"
 #include "fixtures/fixture_kit.h"
 
-/* The tools run inside the private build directory, so relative paths given
-   by the caller must be resolved first. */
-START_TEST(relative_paths_work)
-{
-    ck_assert_msg(kit_ok, "test kit missing: %s", kit_error);
-    char *src = gr_xasprintf("%s/grader/tests/fixtures/good.c", fk_root());
-    ck_assert_int_eq(chdir(kit_dir), 0);      /* Check runs each test in its own process */
-    gr_rubric r = fixture_rubric();
-    gr_paths p = {"tree", "stub", "work"};
-    gr_build b;
-    char err[512] = "";
-    ck_assert_msg(gr_build_lab(&r, "lab99-fixture", src, &p, &b, err, sizeof err) == 0, "err: %s", err);
-    ck_assert_msg(b.ok, "message: %s\nlog: %s", b.message ? b.message : "", b.log ? b.log : "");
-    ck_assert_msg(b.exe[0] == '/', "exe %s is not absolute", b.exe);
-    gr_build_free(&b);
-    free(src);
-}
-END_TEST
-
 Suite *test_suite(void);
 
 /* ---- the fake tree, the stub objects and the rubric ------------------------------------- */
@@ -498,6 +479,25 @@ START_TEST(missing_stub_objects_are_the_graders_problem)
     free(src);
     fk_rm_rf(empty);
     free(empty);
+}
+END_TEST
+
+/* The tools run inside the private build directory, so relative paths given
+   by the caller must be resolved first. */
+START_TEST(relative_paths_work)
+{
+    ck_assert_msg(kit_ok, "test kit missing: %s", kit_error);
+    char *src = gr_xasprintf("%s/grader/tests/fixtures/good.c", fk_root());
+    ck_assert_int_eq(chdir(kit_dir), 0);      /* Check runs each test in its own process */
+    gr_rubric r = fixture_rubric();
+    gr_paths p = {"tree", "stub", "work"};
+    gr_build b;
+    char err[512] = "";
+    ck_assert_msg(gr_build_lab(&r, "lab99-fixture", src, &p, &b, err, sizeof err) == 0, "err: %s", err);
+    ck_assert_msg(b.ok, "message: %s\nlog: %s", b.message ? b.message : "", b.log ? b.log : "");
+    ck_assert_msg(b.exe[0] == '/', "exe %s is not absolute", b.exe);
+    gr_build_free(&b);
+    free(src);
 }
 END_TEST
 

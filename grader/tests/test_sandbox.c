@@ -33,7 +33,7 @@ Suite *test_suite(void);
 static const char *const programs[] = {
     "good", "loop", "segv", "past_end", "oom", "oom_checked", "stack_array", "recurse",
     "print", "fakescore", "fopen", "open", "socket", "fork", "exec", "kill", "ctor", "uid",
-    "limits", "fds", NULL
+    "limits", "fds", "flood", NULL
 };
 
 static char *kit_dir;
@@ -340,6 +340,24 @@ START_TEST(fake_score_stays_in_the_excerpt)
 }
 END_TEST
 
+/* Endless bytes on the response descriptor: the parent keeps no more than a
+   correct answer's size plus one byte, stops the child, and the result does
+   not parse. */
+START_TEST(response_flood_is_cut_off)
+{
+    proto_call c = fk_add_call(A4, B4, 4);
+    gr_run r = run_call("flood", &c, default_limits);
+    ck_assert_int_eq(r.timed_out, 0);
+    ck_assert_int_eq(r.term_signal, SIGKILL);
+    /* a correct answer: 12 header + 8 count + 4*4 floats + 4 end = 40 bytes */
+    ck_assert_uint_eq(r.response_len, 41);
+    proto_buf out[PROTO_MAX_BUFS];
+    int32_t st;
+    ck_assert_int_eq(proto_decode_response(r.response, r.response_len, &c, &st, out, NULL, 0), -1);
+    gr_run_free(&r);
+}
+END_TEST
+
 START_TEST(runs_unprivileged)
 {
     proto_call c = fk_add_call(A4, B4, 4);
@@ -515,6 +533,37 @@ START_TEST(missing_program_is_a_sandbox_error)
 }
 END_TEST
 
+/* A failure inside the child before exec is the sandbox's error, reported
+   with the step that failed, never a result of the student's. */
+START_TEST(exec_failure_is_a_sandbox_error)
+{
+    char *good = program("good");
+    char *dir = fk_mkdtemp("sandbox-noexec");
+    ck_assert_ptr_nonnull(dir);
+    char *copy = gr_xasprintf("%s/not-executable", dir);
+    size_t n;
+    char *bytes = gr_read_file(good, &n);
+    ck_assert_ptr_nonnull(bytes);
+    ck_assert_int_eq(gr_write_file_atomic(copy, bytes, n), 0);   /* mode 0644: no x bit */
+    proto_call c = fk_add_call(A4, B4, 4);
+    unsigned char *req;
+    size_t len;
+    ck_assert_int_eq(proto_encode_request(&c, &req, &len), 0);
+    gr_run r;
+    char err[512] = "";
+    ck_assert_int_eq(gr_sandbox_run(copy, req, len, &default_limits, &r, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "could not execute the test program: Permission denied") != NULL,
+                  "err: %s", err);
+    ck_assert_ptr_null(r.output);
+    free(req);
+    free(bytes);
+    fk_rm_rf(dir);
+    free(copy);
+    free(dir);
+    free(good);
+}
+END_TEST
+
 START_TEST(seccomp_is_available_here)
 {
     /* the kernels attnlab is graded on have seccomp; if this fails, every
@@ -549,6 +598,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, ten_megabytes_of_output);
     tcase_add_loop_test(tc, forbidden_system_call_is_fatal, 0,
                         (int)(sizeof forbidden / sizeof forbidden[0]));
+    tcase_add_test(tc, response_flood_is_cut_off);
     tcase_add_test(tc, runs_unprivileged);
     tcase_add_test(tc, resource_limits_are_set);
     tcase_add_test(tc, descriptors_are_only_the_protocol_ones);
@@ -562,6 +612,7 @@ Suite *test_suite(void)
     tcase_add_loop_test(tc, stub_refuses_a_bad_request, 0, 11);
     tcase_add_test(tc, stub_refuses_an_unknown_call);
     tcase_add_test(tc, missing_program_is_a_sandbox_error);
+    tcase_add_test(tc, exec_failure_is_a_sandbox_error);
     tcase_add_test(tc, seccomp_is_available_here);
     suite_add_tcase(s, tc);
     return s;
