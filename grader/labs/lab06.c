@@ -359,9 +359,8 @@ static int gen_t5(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err,
     static const int worked_rel[] = { -3, 3, -20, -127, -1000, 0, 1, -8, 8, 16 };
     int nw = (int)(sizeof worked_rel / sizeof worked_rel[0]);
     int n = worked ? nw : 2 * range + 1 + extra + 2;
-    int32_t *bucket = gr_case_add_i32(c, PROTO_OUT, n);
+    gr_case_add_i32(c, PROTO_OUT, n);                               /* bucket */
     int32_t *rel = gr_case_add_i32(c, PROTO_IN, n);
-    (void)bucket;
     gr_case_set_name(c, 0, "bucket");
     gr_case_set_name(c, 1, "rel");
     sup_rng r;
@@ -769,8 +768,7 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
     }
     case LAB06_ALIBI_BIAS:
     case LAB06_RELPOS_BIAS: {
-        int B = I(0), H = I(1), Tq = I(2), Tk = I(3);
-        (void)B;
+        int H = I(1), Tq = I(2), Tk = I(3);
         long b = index / ((long)Tq * Tk);
         int i = (int)(index / Tk % Tq), j = (int)(index % Tk);
         gr_sb_printf(out, "  S[%ld][%d][%d] was ", b, i, j);
@@ -800,10 +798,12 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         float u = 0.0f;
         for (long k = 0; k <= index; k++) u = sup_rng_uniform(&r);
         float p = (float)c->call.reals[0];
-        gr_sb_printf(out, "  W[%ld] was ", index);
+        int n = c->shape[0][2] > 0 ? c->shape[0][2] : 1;
+        gr_sb_printf(out, "  W[0][%ld][%ld] was ", index / n, index % n);
         append_float(out, ((const float *)c->call.bufs[0].data)[index]);
-        gr_sb_printf(out, "; draw #%ld of the seed's uniforms is u = %.6f, so it is %s "
-                     "(p = %g)\n", index, (double)u, u < p ? "dropped" : "kept", (double)p);
+        gr_sb_printf(out, " before dropout; it is element %ld, so it gets uniform draw #%ld "
+                     "of the seed: u = %.6f, %s (p = %g)\n", index, index, (double)u,
+                     u < p ? "u < p: dropped" : "u >= p: kept, divided by 1 - p", (double)p);
         break;
     }
     case LAB06_ATTENTION_OUTPUT: {

@@ -408,7 +408,7 @@ static const gr_misconception misconceptions[] = {
       "exp of a score above about 88 overflows float to inf (and inf / inf is NaN); below "
       "about -103 it underflows to 0. Subtracting the running max keeps every exp in (0, 1].",
       HANDOUT ", section 3", predict_no_max },
-    { "masked_tile_nan", "a fully masked first tile gives exp(-inf - (-inf)) = NaN",
+    { "masked_tile_nan", "a fully masked first tile not skipped (exp(-inf - (-inf)) = NaN)",
       "While the running max is still -inf, a tile of -inf scores must be skipped: "
       "-inf - (-inf) is NaN, and one NaN poisons the whole row.",
       HANDOUT ", section 3", predict_masked_tile },
@@ -459,6 +459,8 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         append_float(out, mx);
         if (masked == n)
             gr_sb_append(out, "; every score is -inf (fully masked)\n");
+        else if (masked == 0)
+            gr_sb_append(out, "; no score is -inf\n");
         else
             gr_sb_printf(out, "; %d of %d scores are -inf, the first finite one at j = %d\n",
                          masked, n, first);

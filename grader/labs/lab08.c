@@ -365,7 +365,7 @@ static int predict_reseed(const gr_case *c, void *out[PROTO_MAX_BUFS])
 }
 
 static const gr_misconception misconceptions[] = {
-    { "no_wg_term", "forgot the <w, g> term",
+    { "no_wg_term", "softmax backward without the <w, g> term",
       "Every weight depends on every score through the softmax sum, so ds_j = w_j (g_j - <w, g>): "
       "w * g alone leaves out how raising s_j lowers all the other weights, and rows no longer "
       "sum to 0.",
@@ -374,11 +374,11 @@ static const gr_misconception misconceptions[] = {
       "dw_j/ds_k = w_j (1[j = k] - w_k) has off-diagonal terms -w_j w_k too; keeping only the "
       "diagonal w_j (1 - w_j) drops what the other keys' gradients contribute.",
       HANDOUT ", section 2", predict_diag_only },
-    { "no_w_factor", "forgot the factor w: ds = g - <w, g>",
+    { "no_w_factor", "softmax backward without the factor w (ds = g - <w, g>)",
       "The gradient is each key's own weight times how far its upstream gradient is above "
       "the weighted average; without the factor w_j a masked key (w_j = 0) gets a gradient.",
       HANDOUT ", section 2", predict_no_w_factor },
-    { "inplace_overwrite", "in place, dS overwrote dW before it was read",
+    { "inplace_overwrite", "an in-place backward that overwrote dW before reading all of it",
       "dS may be the same array as dW: compute <w, g> from the whole row first, then write. "
       "Building each ds_j from the row of g as you overwrite it reads gradients already replaced.",
       HANDOUT ", section 2", predict_inplace },

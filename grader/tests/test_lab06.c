@@ -479,7 +479,8 @@ START_TEST(test_input_window_names_the_draw)
     gr_strbuf sb = { 0 };
     MOD.input_window(&c, 0, 3, &sb);
     char *s = gr_sb_take(&sb);
-    ck_assert_msg(strstr(s, "W[3] was ") && strstr(s, "u = ") && strstr(s, "p = 0.25"), "%s", s);
+    ck_assert_msg(strstr(s, "W[0][0][3] was ") && strstr(s, "draw #3") && strstr(s, "p = 0.25"),
+                  "%s", s);
     free(s);
     gr_case_free(&c);
     /* A bucket mismatch shows rel and the settings. */

@@ -296,7 +296,7 @@ START_TEST(test_expected_4096_matches_row_by_row)
     double *s = malloc((size_t)T * sizeof *s);
     for (int q = 0; q < 4; q++) {
         int i = rows[q];
-        double mx = -INFINITY, sum = 0.0;
+        double mx = -(double)INFINITY, sum = 0.0;
         for (int j = 0; j <= i; j++) {
             double dot = 0.0;
             for (int e = 0; e < d; e++) dot += (double)Q[(long)i * d + e] * (double)K[(long)j * d + e];
