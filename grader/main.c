@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "util.h"
 
 /* Every command attnlab has, in the order `attnlab --help` lists them.
    Adding one: declare cmd_NAME in commands.h, add its line here. */
@@ -49,29 +50,6 @@ static void print_help(FILE *f)
           "Exit status: 0 ok, 1 the job failed (e.g. tests failed), 2 usage error.\n", f);
 }
 
-/* Edit distance of two short words (for "did you mean"); capped at 9. */
-static int distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 16 || lb > 16)
-        return 9;
-    int d[17][17];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = (int)i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = (int)j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < best)
-                best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            d[i][j] = best;
-        }
-    return d[la][lb];
-}
-
 /* One line for a name that is not a command, with the nearest command if it
    is a likely typo. Returns the usage exit status. */
 static int unknown_command(const char *name)
@@ -79,7 +57,7 @@ static int unknown_command(const char *name)
     const gr_command *near = NULL;
     int best = 3;                            /* suggest only within 2 edits */
     for (int i = 0; i < n_commands; i++) {
-        int d = distance(name, commands[i].name);
+        int d = gr_edit_distance(name, commands[i].name);
         if (d < best) {
             best = d;
             near = &commands[i];

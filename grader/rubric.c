@@ -206,33 +206,6 @@ typedef struct rb_field {
     rb_handler read;
 } rb_field;
 
-/* Edit distance with transpositions (optimal string alignment): "tolerence"
-   is 1 from "tolerance", "poitns" 1 from "points". Long strings give up. */
-static int edit_distance(const char *a, const char *b)
-{
-    enum { N = 40 };
-    size_t la = strlen(a), lb = strlen(b);
-    if (la >= N || lb >= N)
-        return 1000;
-    int d[N][N];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = (int)i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = (int)j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-            int best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
-            if (d[i - 1][j - 1] + cost < best) best = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[la][lb];
-}
-
 /* The known key an unknown one was probably meant to be, or NULL. */
 static const char *nearest_key(const char *unknown, const rb_field *fields, int n)
 {
@@ -241,7 +214,7 @@ static const char *nearest_key(const char *unknown, const rb_field *fields, int 
     size_t lu = strlen(unknown);
     for (int i = 0; i < n; i++) {
         size_t lk = strlen(fields[i].key);
-        int d = edit_distance(unknown, fields[i].key);
+        int d = gr_edit_distance(unknown, fields[i].key);
         int close = d <= (lk <= 4 ? 1 : 2);
         /* "memory" for "memory_mb", "time" for "time_ms" */
         if (!close && lu >= 3 && lu < lk && strncmp(fields[i].key, unknown, lu) == 0)

@@ -35,4 +35,9 @@ char *gr_read_file(const char *path, size_t *len);
    fsync, rename. 0, or -1 with errno set (path is left as it was). */
 int gr_write_file_atomic(const char *path, const void *data, size_t len);
 
+/* Edit distance for "did you mean": "tolerence" is 1 from "tolerance", "poitns"
+   1 from "points" (a swap of neighbours counts once, case is ignored). Strings
+   of 40 characters or more give 1000. */
+int gr_edit_distance(const char *a, const char *b);
+
 #endif
