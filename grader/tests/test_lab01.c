@@ -24,6 +24,7 @@
 
 #define RUBRIC "data/rubrics/lab01.yaml"
 #define MOD gr_lab01_module
+#define DISTINCT_SEEDS 3
 
 Suite *test_suite(void);
 
@@ -290,10 +291,11 @@ START_TEST(test_misconceptions_are_diagnosable)
 END_TEST
 
 /* On no rubric test do two misconceptions both depart from the expected
-   output and agree with each other: a diagnosis is never ambiguous. */
+   output and agree with each other: a diagnosis is never ambiguous.
+   DISTINCT_SEEDS seeds of every test. */
 START_TEST(test_misconceptions_are_distinct)
 {
-    for (uint64_t seed = 1; seed <= 3; seed++)
+    for (uint64_t seed = 1; seed <= DISTINCT_SEEDS; seed++)
         for (int k = 0; k < rubric.n_tests; k++) {
             const gr_rubric_test *t = &rubric.tests[k];
             gr_case c;

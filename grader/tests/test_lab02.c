@@ -26,6 +26,7 @@
 
 #define RUBRIC "data/rubrics/lab02.yaml"
 #define MOD gr_lab02_module
+#define DISTINCT_SEEDS 3
 
 Suite *test_suite(void);
 
@@ -408,10 +409,11 @@ START_TEST(test_misconceptions_are_diagnosable)
 END_TEST
 
 /* On no rubric test do two misconceptions both depart from the expected
-   output and agree with each other: a diagnosis is never ambiguous. */
+   output and agree with each other: a diagnosis is never ambiguous.
+   DISTINCT_SEEDS seeds of every test. */
 START_TEST(test_misconceptions_are_distinct)
 {
-    for (uint64_t seed = 1; seed <= 3; seed++)
+    for (uint64_t seed = 1; seed <= DISTINCT_SEEDS; seed++)
         for (int k = 0; k < rubric.n_tests; k++) {
             const gr_rubric_test *t = &rubric.tests[k];
             gr_case c;

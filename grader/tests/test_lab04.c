@@ -25,6 +25,9 @@
 
 #define RUBRIC "data/rubrics/lab04.yaml"
 #define MOD gr_lab04_module
+/* One seed: every prediction of a full experiment redraws millions of normals,
+   and the mistakes differ in kind (scale, sign, draws), not by chance. */
+#define DISTINCT_SEEDS 1
 
 Suite *test_suite(void);
 
@@ -217,7 +220,7 @@ static void reference_experiment(double *Hr, double *Hs, const int32_t *dks, int
                     s[j] += (double)q[x] * (double)K[(long)j * d + x];
             }
             for (int pass = 0; pass < 2; pass++) {
-                double scale = pass ? 1 / sqrt((double)d) : 1, mx = -INFINITY, z = 0, h = 0;
+                double scale = pass ? 1 / sqrt((double)d) : 1, mx = -HUGE_VAL, z = 0, h = 0;
                 for (int j = 0; j < T; j++)
                     mx = fmax(mx, s[j] * scale);
                 for (int j = 0; j < T; j++)
@@ -265,14 +268,16 @@ START_TEST(test_experiment)
             ck_assert_msg(fabs((double)Hr[m] - r[m]) < 1e-5 && fabs((double)Hs[m] - s[m]) < 1e-5,
                           "%s: d = %d: expected (%g, %g), recomputed (%g, %g)", c.describe, dks[m],
                           (double)Hr[m], (double)Hs[m], r[m], s[m]);
-            /* scaled scores have variance 1: entropy near log T - 1/2 for any d */
-            if (T >= 32 && trials >= 50)
+            /* scaled scores have variance 1: entropy near log T - 1/2 for any d
+               (for d < 8 the variance |q|^2 / d of one query's scores still
+               wanders, and the mean entropy sits higher) */
+            if (T >= 32 && trials >= 50 && dks[m] >= 8)
                 ck_assert_msg(fabs((double)Hs[m] - (log((double)T) - 0.5)) < 0.15,
                               "%s: H_scaled[%d] = %g", c.describe, m, (double)Hs[m]);
             /* raw scores have variance d: more peaked than the scaled ones */
             if (dks[m] >= 4)
                 ck_assert((double)Hr[m] < (double)Hs[m]);
-            if (m > 0 && trials >= 50)
+            if (m > 0 && trials >= 100)
                 ck_assert_msg(Hr[m] < Hr[m - 1], "%s: H_raw does not fall with d_k", c.describe);
         }
         if (dks[0] == 8 && dks[n_dk - 1] == 512 && T == 64) {
@@ -349,10 +354,11 @@ START_TEST(test_misconceptions_are_diagnosable)
 END_TEST
 
 /* On no rubric test do two misconceptions both depart from the expected
-   output and agree with each other: a diagnosis is never ambiguous. */
+   output and agree with each other: a diagnosis is never ambiguous.
+   DISTINCT_SEEDS seeds of every test. */
 START_TEST(test_misconceptions_are_distinct)
 {
-    for (uint64_t seed = 1; seed <= 3; seed++)
+    for (uint64_t seed = 1; seed <= DISTINCT_SEEDS; seed++)
         for (int k = 0; k < rubric.n_tests; k++) {
             const gr_rubric_test *t = &rubric.tests[k];
             gr_case c;
