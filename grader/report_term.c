@@ -106,10 +106,22 @@ static void quoted(gr_strbuf *b, const char *indent, const char *text)
     free(s);
 }
 
+/* Points with as many decimals as a rubric uses (up to 2), at least one:
+   1 -> "1.0", 3.5 -> "3.5", 0.25 -> "0.25". */
+static const char *points(char buf[32], double v)
+{
+    snprintf(buf, 32, "%.2f", v);
+    size_t n = strlen(buf);
+    if (n >= 2 && buf[n - 1] == '0' && buf[n - 2] != '.')
+        buf[n - 1] = '\0';
+    return buf;
+}
+
 static void test_row(gr_strbuf *b, const gr_test_result *t, int color)
 {
+    char p1[32], p2[32];
     const char *verdict = gr_verdict_name(t->verdict);
-    gr_sb_printf(b, "%6.1f%6.1f   ", t->score, t->max_score);
+    gr_sb_printf(b, "%6s%6s   ", points(p1, t->score), points(p2, t->max_score));
     if (color)
         gr_sb_printf(b, "%s%s%s", verdict_color(t->verdict), verdict, ANSI_RESET);
     else
@@ -154,8 +166,9 @@ static void lab_block(gr_strbuf *b, const gr_lab_result *lab, int color)
         gr_sb_append(b, "compiler output:\n");
         quoted(b, "", lab->compile_log);
     }
+    char p1[32], p2[32];
     term_text(b, name, strlen(name));
-    gr_sb_printf(b, ": %.1f/%.1f\n", lab->score, lab->max_score);
+    gr_sb_printf(b, ": %s/%s\n", points(p1, lab->score), points(p2, lab->max_score));
 }
 
 void gr_report_terminal(FILE *f, const gr_report *r, int color)
@@ -172,11 +185,9 @@ void gr_report_terminal(FILE *f, const gr_report *r, int color)
         lab_block(&b, &r->labs[i], color);
         gr_sb_append(&b, "\n");
     }
-    if (color)
-        gr_sb_printf(&b, "%sTotal points: %.1f/%.1f%s\n", ANSI_BOLD, r->score, r->max_score,
-                     ANSI_RESET);
-    else
-        gr_sb_printf(&b, "Total points: %.1f/%.1f\n", r->score, r->max_score);
+    char p1[32], p2[32];
+    gr_sb_printf(&b, "%sTotal points: %s/%s%s\n", color ? ANSI_BOLD : "", points(p1, r->score),
+                 points(p2, r->max_score), color ? ANSI_RESET : "");
     char *s = gr_sb_take(&b);
     fputs(s, f);
     fflush(f);

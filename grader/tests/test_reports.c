@@ -324,6 +324,31 @@ START_TEST(terminal_colour_codes)
 }
 END_TEST
 
+/* Rubrics give quarter points: the report must show 0.25, not round it to 0.2. */
+START_TEST(terminal_quarter_points)
+{
+    gr_report r = {0};
+    r.n_labs = 1;
+    r.labs = gr_xcalloc(1, sizeof *r.labs);
+    r.labs[0].name = gr_xstrdup("lab06-biases");
+    r.labs[0].n_tests = 1;
+    r.labs[0].tests = gr_xcalloc(1, sizeof *r.labs[0].tests);
+    set_test(&r.labs[0].tests[0], "alibi_causal", GR_PASSED, 0.25, 0.25, GR_VISIBLE, NULL, 0);
+    r.labs[0].score = r.labs[0].max_score = r.score = 0.25;
+    r.max_score = 13.75;
+    char *text = terminal_text(&r, 0);
+    ck_assert_str_eq(text,
+        "lab06-biases\n"
+        " Score   Max   Verdict         Test\n"
+        "  0.25  0.25   passed          alibi_causal\n"
+        "lab06-biases: 0.25/0.25\n"
+        "\n"
+        "Total points: 0.25/13.75\n");
+    free(text);
+    gr_report_free(&r);
+}
+END_TEST
+
 START_TEST(terminal_compile_error_and_empty)
 {
     gr_report r = {0};
@@ -700,6 +725,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, terminal_exact_text);
     tcase_add_test(tc, terminal_colour_codes);
     tcase_add_test(tc, terminal_compile_error_and_empty);
+    tcase_add_test(tc, terminal_quarter_points);
     tcase_add_test(tc, colour_only_on_a_terminal);
     suite_add_tcase(s, tc);
 
