@@ -265,6 +265,7 @@ static int grade_lab(const gr_grade_opts *o, int lab, const char *work, int *num
         gr_rubric_free(&r);
         return -1;
     }
+    lr->build_seconds = b.compile_seconds;
     if (!b.ok) {
         fail_all(lr, &r, b.verdict, b.message ? b.message : "the lab did not build");
         if (b.log)
@@ -311,6 +312,7 @@ static int grade_lab(const gr_grade_opts *o, int lab, const char *work, int *num
         judge(mod, t, &c, &run, tr);
         tr->student_output = excerpt(&run);
         tr->seconds = run.seconds;
+        lr->test_seconds += run.seconds;
         tr->score = tr->verdict == GR_PASSED ? tr->max_score : 0;
         lr->score += tr->score;
         gr_run_free(&run);
@@ -359,10 +361,11 @@ int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
     for (int lab = 1; lab <= 8 && rc == 0; lab++) {
         if (!o->labs[lab - 1])
             continue;
-        if (o->progress)
-            fprintf(o->progress, "attnlab: grading %s ...\n", gr_lab_modules[lab - 1]->dir);
         gr_lab_result *lr = &out->labs[out->n_labs++];
         rc = grade_lab(o, lab, work, &number, lr, err, errlen);
+        if (rc == 0 && o->progress)
+            fprintf(o->progress, "attnlab: graded %s: built in %.2f s, %d tests ran in %.2f s\n",
+                    lr->name, lr->build_seconds, lr->n_tests, lr->test_seconds);
         out->score += lr->score;
         out->max_score += lr->max_score;
     }

@@ -39,6 +39,8 @@ typedef struct gr_lab_result {
     char *name;                  /* "lab01-scores" */
     double score, max_score;
     char *compile_log;           /* trimmed first compiler errors, or NULL */
+    double build_seconds;        /* checking, compiling and linking the source */
+    double test_seconds;         /* running every test, sandbox included */
     gr_test_result *tests;
     int n_tests;
 } gr_lab_result;
