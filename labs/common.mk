@@ -27,9 +27,9 @@ TEST_SRC    := $(LAB_DIR)/test_$(LAB).c $(addprefix $(LAB_DIR)/,$(EXTRA_SRC))
 test: $(OUT)/test_$(LAB)
 	@./$(OUT)/test_$(LAB)
 
-$(OUT)/test_$(LAB): $(SRC_DIR)/$(LAB).c $(TEST_SRC) $(LAB_DIR)/$(LAB).h $(SUPPORT_SRC) $(SUP)/labsup.h
+$(OUT)/test_$(LAB): $(SRC_DIR)/$(LAB).c $(TEST_SRC) $(LAB_DIR)/$(LAB).h $(SUPPORT_SRC) $(SUP)/labsup.h $(ROOT)/labs/labcheck.h
 	@mkdir -p $(OUT)
-	$(CC) $(CFLAGS) -I$(LAB_DIR) -I$(SUP) -o $@ $(SRC_DIR)/$(LAB).c $(TEST_SRC) $(SUPPORT_SRC) $(CHECK_FLAGS) -lm
+	$(CC) $(CFLAGS) -I$(LAB_DIR) -I$(ROOT)/labs -I$(SUP) -o $@ $(SRC_DIR)/$(LAB).c $(TEST_SRC) $(SUPPORT_SRC) $(CHECK_FLAGS) -lm
 
 clean:
 	rm -rf $(OUT)

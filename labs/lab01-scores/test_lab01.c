@@ -5,52 +5,16 @@
  * own cases the same way: copy a test, change the numbers, add it to
  * lab01_suite() at the bottom. The grader runs more tests than these, with
  * random inputs of its own.
+ *
+ * The checks (EXPECT_OK, EXPECT_STATUS, EXPECT_CLOSE, ...) are the same in every
+ * lab; labs/labcheck.h describes each one.
  */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include "lab01.h"
-
-/* ---- helpers ------------------------------------------------------------ */
-
-/* Fail unless call returned want; a stub still returning LAB_NOT_IMPLEMENTED
-   gets its own message. */
-#define EXPECT_RC(fn, call, want) do {                                           \
-        int rc_ = (call);                                                        \
-        ck_assert_msg(rc_ != LAB_NOT_IMPLEMENTED,                                \
-                      "%s: not implemented yet (returned LAB_NOT_IMPLEMENTED)", fn); \
-        ck_assert_msg(rc_ == (want), "%s returned %d, expected %d (%s)",        \
-                      fn, rc_, (want), #want);                                   \
-    } while (0)
-#define EXPECT_OK(fn, call) EXPECT_RC(fn, call, LAB_OK)
-
-/* Index of the first element where got differs from want by more than tol,
-   or -1 when all n agree. */
-static long first_mismatch(const float *want, const float *got, long n, float tol)
-{
-    for (long k = 0; k < n; k++) {
-        if (!(fabsf(got[k] - want[k]) <= tol)) {
-            return k;
-        }
-    }
-    return -1;
-}
-
-/* Fail with the index, expected and actual value of the first mismatch. */
-#define EXPECT_CLOSE(what, want, got, n, tol) do {                               \
-        long k_ = first_mismatch((want), (got), (n), (tol));                     \
-        ck_assert_msg(k_ < 0, "%s[%ld]: expected %.6f, got %.6f (tolerance %g)", \
-                      what, k_, (double)(want)[k_], (double)(got)[k_], (double)(tol)); \
-    } while (0)
-
-/* A zeroed float array; the tests never crash on a function that writes nothing. */
-static float *zeros(long n)
-{
-    float *x = calloc((size_t)n, sizeof *x);
-    ck_assert_msg(x != NULL, "out of memory in the test itself");
-    return x;
-}
+#include "labcheck.h"
 
 /* ---- lab_dot_scores ------------------------------------------------------ */
 
@@ -121,9 +85,9 @@ START_TEST(test_dot_bad_args)
     const float Q[] = {1, 2};
     const float K[] = {3, 4};
     float S[1] = {42};
-    EXPECT_RC("lab_dot_scores", lab_dot_scores(S, Q, K, 1, 1, 1, 0), LAB_BAD_ARG);
-    EXPECT_RC("lab_dot_scores", lab_dot_scores(S, Q, K, -1, 1, 1, 2), LAB_BAD_ARG);
-    EXPECT_RC("lab_dot_scores", lab_dot_scores(S, Q, K, 1, 1, -3, 2), LAB_BAD_ARG);
+    EXPECT_STATUS("lab_dot_scores", LAB_BAD_ARG, lab_dot_scores(S, Q, K, 1, 1, 1, 0));
+    EXPECT_STATUS("lab_dot_scores", LAB_BAD_ARG, lab_dot_scores(S, Q, K, -1, 1, 1, 2));
+    EXPECT_STATUS("lab_dot_scores", LAB_BAD_ARG, lab_dot_scores(S, Q, K, 1, 1, -3, 2));
     ck_assert_msg(S[0] == 42, "lab_dot_scores wrote into S before rejecting a bad argument");
 }
 END_TEST
@@ -175,8 +139,8 @@ static const int variance_dims[] = {16, 64, 256};
 START_TEST(test_score_variance_grows_with_d)
 {
     const int B = 1, Tq = 32, Tk = 128, d = variance_dims[_i];
-    float *Q = zeros((long)B * Tq * d), *K = zeros((long)B * Tk * d);
-    float *S = zeros((long)B * Tq * Tk);
+    float *Q = lc_zeros((long)B * Tq * d), *K = lc_zeros((long)B * Tk * d);
+    float *S = lc_zeros((long)B * Tq * Tk);
     sup_rng rng;
     sup_rng_seed(&rng, 2024);
     sup_rng_fill_normal(&rng, Q, (long)B * Tq * d);
@@ -224,8 +188,10 @@ START_TEST(test_scaled_bad_args)
     const float Q[] = {1, 2};
     const float K[] = {3, 4};
     float S[1] = {42};
-    EXPECT_RC("lab_scaled_dot_scores", lab_scaled_dot_scores(S, Q, K, 1, 1, 1, 0), LAB_BAD_ARG);
-    EXPECT_RC("lab_scaled_dot_scores", lab_scaled_dot_scores(S, Q, K, 1, -1, 1, 2), LAB_BAD_ARG);
+    EXPECT_STATUS("lab_scaled_dot_scores", LAB_BAD_ARG,
+                  lab_scaled_dot_scores(S, Q, K, 1, 1, 1, 0));
+    EXPECT_STATUS("lab_scaled_dot_scores", LAB_BAD_ARG,
+                  lab_scaled_dot_scores(S, Q, K, 1, -1, 1, 2));
     ck_assert_msg(S[0] == 42, "lab_scaled_dot_scores wrote into S before rejecting a bad argument");
 }
 END_TEST

@@ -5,6 +5,9 @@
  * exp(-3) = 0.049787), so you can follow them and add your own cases: copy a
  * test, change the numbers, register it in lab02_suite() at the bottom. The
  * grader runs more tests than these, with random inputs of its own.
+ *
+ * The checks (EXPECT_OK, EXPECT_STATUS, EXPECT_CLOSE, ...) are the same in every
+ * lab; labs/labcheck.h describes each one.
  */
 #include <check.h>
 #include <math.h>
@@ -12,38 +15,9 @@
 #include <string.h>
 
 #include "lab02.h"
+#include "labcheck.h"
 
 /* ---- helpers ------------------------------------------------------------ */
-
-/* Fail unless call returned want; a stub still returning LAB_NOT_IMPLEMENTED
-   gets its own message. */
-#define EXPECT_RC(fn, call, want) do {                                           \
-        int rc_ = (call);                                                        \
-        ck_assert_msg(rc_ != LAB_NOT_IMPLEMENTED,                                \
-                      "%s: not implemented yet (returned LAB_NOT_IMPLEMENTED)", fn); \
-        ck_assert_msg(rc_ == (want), "%s returned %d, expected %d (%s)",        \
-                      fn, rc_, (want), #want);                                   \
-    } while (0)
-#define EXPECT_OK(fn, call) EXPECT_RC(fn, call, LAB_OK)
-
-/* Index of the first element where got differs from want by more than tol,
-   or -1 when all n agree. -inf must meet -inf exactly. */
-static long first_mismatch(const float *want, const float *got, long n, float tol)
-{
-    for (long k = 0; k < n; k++) {
-        if (isinf(want[k]) ? got[k] != want[k] : !(fabsf(got[k] - want[k]) <= tol)) {
-            return k;
-        }
-    }
-    return -1;
-}
-
-/* Fail with the index, expected and actual value of the first mismatch. */
-#define EXPECT_CLOSE(what, want, got, n, tol) do {                               \
-        long k_ = first_mismatch((want), (got), (n), (tol));                     \
-        ck_assert_msg(k_ < 0, "%s[%ld]: expected %.6f, got %.6f (tolerance %g)", \
-                      what, k_, (double)(want)[k_], (double)(got)[k_], (double)(tol)); \
-    } while (0)
 
 /* Fail unless S[k] is exactly -inf, saying what the usual wrong values mean. */
 #define EXPECT_MASKED(S, k) do {                                                  \
@@ -188,8 +162,8 @@ START_TEST(test_softmax_bad_args)
     const float S[2] = {1, 2};
     float W[2] = {42, 42};
     int masked = 42;
-    EXPECT_RC("lab_softmax", lab_softmax(W, S, 1, 0, &masked), LAB_BAD_ARG);
-    EXPECT_RC("lab_softmax", lab_softmax(W, S, -1, 2, &masked), LAB_BAD_ARG);
+    EXPECT_STATUS("lab_softmax", LAB_BAD_ARG, lab_softmax(W, S, 1, 0, &masked));
+    EXPECT_STATUS("lab_softmax", LAB_BAD_ARG, lab_softmax(W, S, -1, 2, &masked));
     ck_assert_msg(W[0] == 42 && W[1] == 42 && masked == 42,
                   "lab_softmax wrote outputs before rejecting a bad argument");
 }
@@ -210,7 +184,7 @@ START_TEST(test_causal_square)
                            7, 8, 9};
     EXPECT_OK("lab_causal_mask", lab_causal_mask(S, 1, 3, 3));
     EXPECT_MASKED(S, 1);
-    EXPECT_CLOSE("S", want, S, 9, 0.0f);
+    EXPECT_CLOSE_WITH("S", want, S, 9, 0.0f, LC_ABS | LC_INF);
 }
 END_TEST
 
@@ -236,7 +210,7 @@ START_TEST(test_causal_rectangular_batched)
     const float want[16] = {0, -I, -I, -I,    4, 5, -I, -I,
                             8, -I, -I, -I,    12, 13, -I, -I};
     EXPECT_OK("lab_causal_mask", lab_causal_mask(S, 2, 2, 4));
-    EXPECT_CLOSE("S", want, S, 16, 0.0f);
+    EXPECT_CLOSE_WITH("S", want, S, 16, 0.0f, LC_ABS | LC_INF);
 }
 END_TEST
 
@@ -267,7 +241,7 @@ START_TEST(test_padding_per_batch_element)
     const float want[12] = {0, -I, -I,   3, -I, -I,
                             6, 7, 8,     9, 10, 11};
     EXPECT_OK("lab_padding_mask", lab_padding_mask(S, lengths, 2, 2, 3));
-    EXPECT_CLOSE("S", want, S, 12, 0.0f);
+    EXPECT_CLOSE_WITH("S", want, S, 12, 0.0f, LC_ABS | LC_INF);
 }
 END_TEST
 
@@ -294,9 +268,9 @@ START_TEST(test_padding_bad_lengths)
     const float orig[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     const int too_long[2] = {2, 5};
     const int negative[2] = {-1, 4};
-    EXPECT_RC("lab_padding_mask", lab_padding_mask(S, too_long, 2, 1, 4), LAB_BAD_ARG);
+    EXPECT_STATUS("lab_padding_mask", LAB_BAD_ARG, lab_padding_mask(S, too_long, 2, 1, 4));
     EXPECT_CLOSE("S (must be untouched)", orig, S, 8, 0.0f);
-    EXPECT_RC("lab_padding_mask", lab_padding_mask(S, negative, 2, 1, 4), LAB_BAD_ARG);
+    EXPECT_STATUS("lab_padding_mask", LAB_BAD_ARG, lab_padding_mask(S, negative, 2, 1, 4));
     EXPECT_CLOSE("S (must be untouched)", orig, S, 8, 0.0f);
 }
 END_TEST
@@ -312,7 +286,7 @@ START_TEST(test_bool_mask)
     const float want[6] = {1, -I, 3, -I, 5, -I};
     EXPECT_OK("lab_bool_mask", lab_bool_mask(S, M, 1, 2, 3));
     EXPECT_MASKED(S, 1);
-    EXPECT_CLOSE("S", want, S, 6, 0.0f);
+    EXPECT_CLOSE_WITH("S", want, S, 6, 0.0f, LC_ABS | LC_INF);
 }
 END_TEST
 
@@ -325,7 +299,7 @@ START_TEST(test_temperature_divides)
     float S[5] = {2, 1, -1, 0.5f, -INFINITY};
     const float want[5] = {1, 0.5f, -0.5f, 0.25f, -INFINITY};
     EXPECT_OK("lab_temperature", lab_temperature(S, 2.0f, 5));
-    EXPECT_CLOSE("S", want, S, 5, 1e-7f);
+    EXPECT_CLOSE_WITH("S", want, S, 5, 1e-7f, LC_ABS | LC_INF);
 }
 END_TEST
 
@@ -355,10 +329,10 @@ END_TEST
 START_TEST(test_temperature_bad_tau)
 {
     float S[2] = {1, 2};
-    EXPECT_RC("lab_temperature", lab_temperature(S, 0.0f, 2), LAB_BAD_ARG);
-    EXPECT_RC("lab_temperature", lab_temperature(S, -1.0f, 2), LAB_BAD_ARG);
-    EXPECT_RC("lab_temperature", lab_temperature(S, NAN, 2), LAB_BAD_ARG);
-    EXPECT_RC("lab_temperature", lab_temperature(S, INFINITY, 2), LAB_BAD_ARG);
+    EXPECT_STATUS("lab_temperature", LAB_BAD_ARG, lab_temperature(S, 0.0f, 2));
+    EXPECT_STATUS("lab_temperature", LAB_BAD_ARG, lab_temperature(S, -1.0f, 2));
+    EXPECT_STATUS("lab_temperature", LAB_BAD_ARG, lab_temperature(S, NAN, 2));
+    EXPECT_STATUS("lab_temperature", LAB_BAD_ARG, lab_temperature(S, INFINITY, 2));
     ck_assert_msg(S[0] == 1 && S[1] == 2,
                   "lab_temperature changed S before rejecting a bad tau");
 }

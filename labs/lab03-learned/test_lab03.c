@@ -5,44 +5,16 @@
  * tanh(3) = 0.995055), so you can follow them and add your own cases: copy a
  * test, change the numbers, register it in lab03_suite() at the bottom. The
  * grader runs more tests than these, with random inputs of its own.
+ *
+ * The checks (EXPECT_OK, EXPECT_STATUS, EXPECT_CLOSE, ...) are the same in every
+ * lab; labs/labcheck.h describes each one.
  */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include "lab03.h"
-
-/* ---- helpers ------------------------------------------------------------ */
-
-/* Fail unless call returned want; a stub still returning LAB_NOT_IMPLEMENTED
-   gets its own message. */
-#define EXPECT_RC(fn, call, want) do {                                           \
-        int rc_ = (call);                                                        \
-        ck_assert_msg(rc_ != LAB_NOT_IMPLEMENTED,                                \
-                      "%s: not implemented yet (returned LAB_NOT_IMPLEMENTED)", fn); \
-        ck_assert_msg(rc_ == (want), "%s returned %d, expected %d (%s)",        \
-                      fn, rc_, (want), #want);                                   \
-    } while (0)
-#define EXPECT_OK(fn, call) EXPECT_RC(fn, call, LAB_OK)
-
-/* Index of the first element where got differs from want by more than tol,
-   or -1 when all n agree. */
-static long first_mismatch(const float *want, const float *got, long n, float tol)
-{
-    for (long k = 0; k < n; k++) {
-        if (!(fabsf(got[k] - want[k]) <= tol)) {
-            return k;
-        }
-    }
-    return -1;
-}
-
-/* Fail with the index, expected and actual value of the first mismatch. */
-#define EXPECT_CLOSE(what, want, got, n, tol) do {                               \
-        long k_ = first_mismatch((want), (got), (n), (tol));                     \
-        ck_assert_msg(k_ < 0, "%s[%ld]: expected %.6f, got %.6f (tolerance %g)", \
-                      what, k_, (double)(want)[k_], (double)(got)[k_], (double)(tol)); \
-    } while (0)
+#include "labcheck.h"
 
 /* ---- lab_general_scores ------------------------------------------------------ */
 
@@ -125,9 +97,12 @@ START_TEST(test_general_bad_args)
 {
     const float Q[] = {1}, W[] = {1}, K[] = {1};
     float S[1] = {42};
-    EXPECT_RC("lab_general_scores", lab_general_scores(S, Q, W, K, 1, 1, 1, 0, 1), LAB_BAD_ARG);
-    EXPECT_RC("lab_general_scores", lab_general_scores(S, Q, W, K, 1, 1, 1, 1, 0), LAB_BAD_ARG);
-    EXPECT_RC("lab_general_scores", lab_general_scores(S, Q, W, K, -1, 1, 1, 1, 1), LAB_BAD_ARG);
+    EXPECT_STATUS("lab_general_scores", LAB_BAD_ARG,
+                  lab_general_scores(S, Q, W, K, 1, 1, 1, 0, 1));
+    EXPECT_STATUS("lab_general_scores", LAB_BAD_ARG,
+                  lab_general_scores(S, Q, W, K, 1, 1, 1, 1, 0));
+    EXPECT_STATUS("lab_general_scores", LAB_BAD_ARG,
+                  lab_general_scores(S, Q, W, K, -1, 1, 1, 1, 1));
     ck_assert_msg(S[0] == 42, "lab_general_scores wrote into S before rejecting a bad argument");
 }
 END_TEST
@@ -238,8 +213,10 @@ START_TEST(test_additive_args)
 {
     const float Q[] = {1}, K[] = {1}, Wq[] = {1}, Wk[] = {1}, v[] = {1};
     float S[1] = {42};
-    EXPECT_RC("lab_additive_scores", lab_additive_scores(S, Q, K, Wq, Wk, v, 1, 1, 1, 1, 1, 0), LAB_BAD_ARG);
-    EXPECT_RC("lab_additive_scores", lab_additive_scores(S, Q, K, Wq, Wk, v, 1, -1, 1, 1, 1, 1), LAB_BAD_ARG);
+    EXPECT_STATUS("lab_additive_scores", LAB_BAD_ARG,
+                  lab_additive_scores(S, Q, K, Wq, Wk, v, 1, 1, 1, 1, 1, 0));
+    EXPECT_STATUS("lab_additive_scores", LAB_BAD_ARG,
+                  lab_additive_scores(S, Q, K, Wq, Wk, v, 1, -1, 1, 1, 1, 1));
     EXPECT_OK("lab_additive_scores", lab_additive_scores(S, Q, K, Wq, Wk, v, 1, 0, 1, 1, 1, 1));
     ck_assert_msg(S[0] == 42, "lab_additive_scores wrote into S when it had nothing to write");
 }

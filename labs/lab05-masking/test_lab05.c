@@ -2,56 +2,17 @@
  *     make -C labs/lab05-masking test
  * Each test states where its expected numbers come from, so you can add your own
  * cases the same way (copy a START_TEST block and register it at the bottom).
+ * The checks (EXPECT_OK, EXPECT_STATUS, EXPECT_CLOSE, lc_poison, ...) are the
+ * same in every lab; labs/labcheck.h describes each one.
  */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lab05.h"
+#include "labcheck.h"
 
 /* ---- helpers -------------------------------------------------------------- */
-
-static const char *status_name(int rc)
-{
-    switch (rc) {
-    case LAB_OK: return "LAB_OK";
-    case LAB_NOT_IMPLEMENTED: return "LAB_NOT_IMPLEMENTED";
-    case LAB_BAD_ARG: return "LAB_BAD_ARG";
-    default: return "an unknown code";
-    }
-}
-
-/* Fail with "not implemented" when the stub is untouched, else when rc != want. */
-#define EXPECT_STATUS(rc, want, fn) do {                                           \
-        int rc_ = (rc);                                                            \
-        ck_assert_msg(rc_ != LAB_NOT_IMPLEMENTED,                                  \
-                      "%s: not implemented yet (returned LAB_NOT_IMPLEMENTED)", fn); \
-        ck_assert_msg(rc_ == (want), "%s returned %d (%s), expected %s", fn, rc_,  \
-                      status_name(rc_), status_name(want));                        \
-    } while (0)
-#define EXPECT_OK(rc, fn) EXPECT_STATUS(rc, LAB_OK, fn)
-
-/* Index of the first element of got farther than tol from want (NaN never
-   passes), or -1 when all n are close. */
-static long first_mismatch(const float *got, const float *want, long n, float tol)
-{
-    for (long k = 0; k < n; k++)
-        if (!(fabsf(got[k] - want[k]) <= tol)) return k;
-    return -1;
-}
-
-#define EXPECT_CLOSE(got, want, n, tol, what) do {                                 \
-        long k_ = first_mismatch((got), (want), (n), (tol));                       \
-        ck_assert_msg(k_ < 0, "%s[%ld]: expected %.6f, got %.6f (tolerance %g)",   \
-                      what, k_, k_ < 0 ? 0.0 : (double)(want)[k_],                 \
-                      k_ < 0 ? 0.0 : (double)(got)[k_], (double)(tol));            \
-    } while (0)
-
-/* Fill n floats with a value the functions never produce, to see what they wrote. */
-static void poison(float *x, long n)
-{
-    for (long k = 0; k < n; k++) x[k] = -12345.0f;
-}
 
 /* The course's worked row: scores [2, 1, -1, 0.5], the 4th key is padding.
    V is the 4x4 identity, so each output row is exactly the weight row. */
@@ -69,11 +30,11 @@ START_TEST(test_premask_worked_row)
        The weights sum to 1, and the padded key gets exactly 0. */
     int lengths[1] = { 3 };
     float O[4];
-    poison(O, 4);
-    EXPECT_OK(lab_attend_premask(O, worked_S, lengths, identity4, 1, 1, 4, 4),
-              "lab_attend_premask");
+    lc_poison(O, 4);
+    EXPECT_OK("lab_attend_premask",
+              lab_attend_premask(O, worked_S, lengths, identity4, 1, 1, 4, 4));
     const float want[4] = { 0.705385f, 0.259496f, 0.035119f, 0.0f };
-    EXPECT_CLOSE(O, want, 4, 1e-5f, "O");
+    EXPECT_CLOSE("O", want, O, 4, 1e-5f);
     ck_assert_msg(O[3] == 0.0f, "O[3]: a padded key must get weight exactly 0, got %g",
                   (double)O[3]);
 }
@@ -99,10 +60,10 @@ START_TEST(test_premask_rows_and_batches)
     };
     int lengths[2] = { 1, 2 };
     float O[2 * 2 * 2];
-    poison(O, 8);
-    EXPECT_OK(lab_attend_premask(O, S, lengths, V, 2, 2, 3, 2), "lab_attend_premask");
+    lc_poison(O, 8);
+    EXPECT_OK("lab_attend_premask", lab_attend_premask(O, S, lengths, V, 2, 2, 3, 2));
     const float want[8] = { 1, 2,  1, 2,  3, 2,  2, 4 };
-    EXPECT_CLOSE(O, want, 8, 1e-5f, "O");
+    EXPECT_CLOSE("O", want, O, 8, 1e-5f);
 }
 END_TEST
 
@@ -118,11 +79,11 @@ START_TEST(test_premask_padding_has_no_influence)
     const float V6[6 * 2] = { 1, -1,  2, 5,  -3, 0.5f,  999, 999,  -999, 42, 7, 7 };
     int len3[1] = { 3 };
     float alone[2], padded[2];
-    poison(alone, 2);
-    poison(padded, 2);
-    EXPECT_OK(lab_attend_premask(alone, S3, len3, V3, 1, 1, 3, 2), "lab_attend_premask");
-    EXPECT_OK(lab_attend_premask(padded, S6, len3, V6, 1, 1, 6, 2), "lab_attend_premask");
-    EXPECT_CLOSE(padded, alone, 2, 1e-6f, "O with padding");
+    lc_poison(alone, 2);
+    lc_poison(padded, 2);
+    EXPECT_OK("lab_attend_premask", lab_attend_premask(alone, S3, len3, V3, 1, 1, 3, 2));
+    EXPECT_OK("lab_attend_premask", lab_attend_premask(padded, S6, len3, V6, 1, 1, 6, 2));
+    EXPECT_CLOSE("O with padding", alone, padded, 2, 1e-6f);
 }
 END_TEST
 
@@ -136,10 +97,10 @@ START_TEST(test_premask_fully_masked_row)
     const float V[2 * 2 * 2] = { 1, 1,  1, 1,   2, 6,  4, 8 };
     int lengths[2] = { 0, 2 };
     float O[2 * 2];
-    poison(O, 4);
-    EXPECT_OK(lab_attend_premask(O, S, lengths, V, 2, 1, 2, 2), "lab_attend_premask");
+    lc_poison(O, 4);
+    EXPECT_OK("lab_attend_premask", lab_attend_premask(O, S, lengths, V, 2, 1, 2, 2));
     const float want[4] = { 0, 0,  3, 7 };
-    EXPECT_CLOSE(O, want, 4, 1e-6f, "O");
+    EXPECT_CLOSE("O", want, O, 4, 1e-6f);
 }
 END_TEST
 
@@ -149,14 +110,14 @@ START_TEST(test_premask_bad_args)
        the output untouched. */
     float O[4];
     int too_long[1] = { 5 }, negative[1] = { -1 }, ok[1] = { 4 };
-    poison(O, 4);
-    EXPECT_STATUS(lab_attend_premask(O, worked_S, too_long, identity4, 1, 1, 4, 4),
-                  LAB_BAD_ARG, "lab_attend_premask (lengths[0] = 5 > Tk = 4)");
-    EXPECT_STATUS(lab_attend_premask(O, worked_S, negative, identity4, 1, 1, 4, 4),
-                  LAB_BAD_ARG, "lab_attend_premask (lengths[0] = -1)");
-    EXPECT_STATUS(lab_attend_premask(O, worked_S, ok, identity4, 1, 1, 4, 0),
-                  LAB_BAD_ARG, "lab_attend_premask (dv = 0)");
-    ck_assert_msg(O[0] == -12345.0f && O[3] == -12345.0f,
+    lc_poison(O, 4);
+    EXPECT_STATUS("lab_attend_premask (lengths[0] = 5 > Tk = 4)", LAB_BAD_ARG,
+                  lab_attend_premask(O, worked_S, too_long, identity4, 1, 1, 4, 4));
+    EXPECT_STATUS("lab_attend_premask (lengths[0] = -1)", LAB_BAD_ARG,
+                  lab_attend_premask(O, worked_S, negative, identity4, 1, 1, 4, 4));
+    EXPECT_STATUS("lab_attend_premask (dv = 0)", LAB_BAD_ARG,
+                  lab_attend_premask(O, worked_S, ok, identity4, 1, 1, 4, 0));
+    ck_assert_msg(O[0] == LC_POISON && O[3] == LC_POISON,
                   "lab_attend_premask wrote to O although it returned LAB_BAD_ARG");
 }
 END_TEST
@@ -174,14 +135,14 @@ START_TEST(test_postmask_worked_row)
        Compare with the premask weights [0.7054, 0.2595, 0.0351, 0]. */
     int lengths[1] = { 3 };
     float O[4], rowsum[1];
-    poison(O, 4);
-    poison(rowsum, 1);
-    EXPECT_OK(lab_attend_postmask(O, rowsum, worked_S, lengths, identity4, 1, 1, 4, 4),
-              "lab_attend_postmask");
+    lc_poison(O, 4);
+    lc_poison(rowsum, 1);
+    EXPECT_OK("lab_attend_postmask",
+              lab_attend_postmask(O, rowsum, worked_S, lengths, identity4, 1, 1, 4, 4));
     const float want[4] = { 0.609460f, 0.224208f, 0.030343f, 0.0f };
-    EXPECT_CLOSE(O, want, 4, 1e-5f, "O");
+    EXPECT_CLOSE("O", want, O, 4, 1e-5f);
     const float want_sum[1] = { 0.864011f };
-    EXPECT_CLOSE(rowsum, want_sum, 1, 1e-5f, "rowsum");
+    EXPECT_CLOSE("rowsum", want_sum, rowsum, 1, 1e-5f);
 }
 END_TEST
 
@@ -199,10 +160,10 @@ START_TEST(test_postmask_is_a_shrunk_premask)
     sup_rng_fill_normal(&r, S, B * Tq * Tk);
     sup_rng_fill_normal(&r, V, B * Tk * dv);
     int lengths[B] = { 3, Tk };
-    poison(post, B * Tq * dv);
-    EXPECT_OK(lab_attend_postmask(post, rowsum, S, lengths, V, B, Tq, Tk, dv),
-              "lab_attend_postmask");
-    EXPECT_OK(lab_attend_premask(pre, S, lengths, V, B, Tq, Tk, dv), "lab_attend_premask");
+    lc_poison(post, B * Tq * dv);
+    EXPECT_OK("lab_attend_postmask",
+              lab_attend_postmask(post, rowsum, S, lengths, V, B, Tq, Tk, dv));
+    EXPECT_OK("lab_attend_premask", lab_attend_premask(pre, S, lengths, V, B, Tq, Tk, dv));
     for (int b = 0; b < B; b++)
         for (int i = 0; i < Tq; i++) {
             float rs = rowsum[b * Tq + i];
@@ -216,7 +177,7 @@ START_TEST(test_postmask_is_a_shrunk_premask)
             for (int c = 0; c < dv; c++)
                 scaled[(b * Tq + i) * dv + c] = rs * pre[(b * Tq + i) * dv + c];
         }
-    EXPECT_CLOSE(post, scaled, B * Tq * dv, 1e-5f, "O_post versus rowsum * O_pre");
+    EXPECT_CLOSE("O_post versus rowsum * O_pre", scaled, post, B * Tq * dv, 1e-5f);
 }
 END_TEST
 
@@ -225,13 +186,13 @@ START_TEST(test_postmask_empty_row)
     /* lengths 0: every weight is zeroed, so rowsum = 0 and the output is 0. */
     int lengths[1] = { 0 };
     float O[4], rowsum[1];
-    poison(O, 4);
-    poison(rowsum, 1);
-    EXPECT_OK(lab_attend_postmask(O, rowsum, worked_S, lengths, identity4, 1, 1, 4, 4),
-              "lab_attend_postmask");
+    lc_poison(O, 4);
+    lc_poison(rowsum, 1);
+    EXPECT_OK("lab_attend_postmask",
+              lab_attend_postmask(O, rowsum, worked_S, lengths, identity4, 1, 1, 4, 4));
     const float zeros[4] = { 0, 0, 0, 0 };
-    EXPECT_CLOSE(O, zeros, 4, 0.0f, "O");
-    EXPECT_CLOSE(rowsum, zeros, 1, 0.0f, "rowsum");
+    EXPECT_CLOSE("O", zeros, O, 4, 0.0f);
+    EXPECT_CLOSE("rowsum", zeros, rowsum, 1, 0.0f);
 }
 END_TEST
 
@@ -268,11 +229,11 @@ START_TEST(test_experiment_one_query)
         want_sum[m] = (float)rs;
         want_drift[m] = (float)((1.0 - rs) * vmax);
     }
-    poison(rowsum, 3);
-    poison(drift, 3);
-    EXPECT_OK(lab_masking_experiment(rowsum, drift, pads, 3, 1, d, 7), "lab_masking_experiment");
-    EXPECT_CLOSE(rowsum, want_sum, 3, 1e-5f, "rowsum");
-    EXPECT_CLOSE(drift, want_drift, 3, 1e-5f, "drift");
+    lc_poison(rowsum, 3);
+    lc_poison(drift, 3);
+    EXPECT_OK("lab_masking_experiment", lab_masking_experiment(rowsum, drift, pads, 3, 1, d, 7));
+    EXPECT_CLOSE("rowsum", want_sum, rowsum, 3, 1e-5f);
+    EXPECT_CLOSE("drift", want_drift, drift, 3, 1e-5f);
 }
 END_TEST
 
@@ -321,11 +282,11 @@ START_TEST(test_experiment_closed_form)
         want_drift[m] = (float)worst;
     }
     float rowsum[N], drift[N];
-    poison(rowsum, N);
-    poison(drift, N);
-    EXPECT_OK(lab_masking_experiment(rowsum, drift, pads, N, T, d, 11), "lab_masking_experiment");
-    EXPECT_CLOSE(rowsum, want_sum, N, 1e-5f, "rowsum");
-    EXPECT_CLOSE(drift, want_drift, N, 1e-5f, "drift");
+    lc_poison(rowsum, N);
+    lc_poison(drift, N);
+    EXPECT_OK("lab_masking_experiment", lab_masking_experiment(rowsum, drift, pads, N, T, d, 11));
+    EXPECT_CLOSE("rowsum", want_sum, rowsum, N, 1e-5f);
+    EXPECT_CLOSE("drift", want_drift, drift, N, 1e-5f);
 }
 END_TEST
 
@@ -337,10 +298,9 @@ START_TEST(test_experiment_trends)
     enum { N = 8 };
     const int pads[N] = { 0, 1, 2, 4, 8, 16, 32, 64 };
     float rowsum[N], drift[N];
-    poison(rowsum, N);
-    poison(drift, N);
-    EXPECT_OK(lab_masking_experiment(rowsum, drift, pads, N, 16, 32, 1),
-              "lab_masking_experiment");
+    lc_poison(rowsum, N);
+    lc_poison(drift, N);
+    EXPECT_OK("lab_masking_experiment", lab_masking_experiment(rowsum, drift, pads, N, 16, 32, 1));
     ck_assert_msg(fabsf(rowsum[0] - 1.0f) < 1e-5f,
                   "rowsum[0] = %g: with no padding the rows must sum to 1", (double)rowsum[0]);
     ck_assert_msg(drift[0] < 1e-5f,
@@ -355,9 +315,9 @@ START_TEST(test_experiment_trends)
     }
     /* The same seed gives the same numbers; the experiment is reproducible. */
     float again[N], again_drift[N];
-    EXPECT_OK(lab_masking_experiment(again, again_drift, pads, N, 16, 32, 1),
-              "lab_masking_experiment");
-    EXPECT_CLOSE(again, rowsum, N, 0.0f, "rowsum on a second run with the same seed");
+    EXPECT_OK("lab_masking_experiment",
+              lab_masking_experiment(again, again_drift, pads, N, 16, 32, 1));
+    EXPECT_CLOSE("rowsum on a second run with the same seed", rowsum, again, N, 0.0f);
 }
 END_TEST
 
@@ -365,13 +325,13 @@ START_TEST(test_experiment_bad_args)
 {
     const int pads[2] = { 4, -1 };
     float rowsum[2], drift[2];
-    poison(rowsum, 2);
-    poison(drift, 2);
-    EXPECT_STATUS(lab_masking_experiment(rowsum, drift, pads, 2, 16, 32, 1), LAB_BAD_ARG,
-                  "lab_masking_experiment (pads[1] = -1)");
-    EXPECT_STATUS(lab_masking_experiment(rowsum, drift, pads, 1, 0, 32, 1), LAB_BAD_ARG,
-                  "lab_masking_experiment (T = 0)");
-    ck_assert_msg(rowsum[0] == -12345.0f && drift[0] == -12345.0f,
+    lc_poison(rowsum, 2);
+    lc_poison(drift, 2);
+    EXPECT_STATUS("lab_masking_experiment (pads[1] = -1)", LAB_BAD_ARG,
+                  lab_masking_experiment(rowsum, drift, pads, 2, 16, 32, 1));
+    EXPECT_STATUS("lab_masking_experiment (T = 0)", LAB_BAD_ARG,
+                  lab_masking_experiment(rowsum, drift, pads, 1, 0, 32, 1));
+    ck_assert_msg(rowsum[0] == LC_POISON && drift[0] == LC_POISON,
                   "lab_masking_experiment wrote its outputs although it returned LAB_BAD_ARG");
 }
 END_TEST

@@ -2,57 +2,15 @@
  *     make -C labs/lab06-biases test
  * Each test states where its expected numbers come from, so you can add your own
  * cases the same way (copy a START_TEST block and register it at the bottom).
+ * The checks (EXPECT_OK, EXPECT_STATUS, EXPECT_CLOSE, lc_poison, ...) are the
+ * same in every lab; labs/labcheck.h describes each one.
  */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lab06.h"
-
-/* ---- helpers -------------------------------------------------------------- */
-
-static const char *status_name(int rc)
-{
-    switch (rc) {
-    case LAB_OK: return "LAB_OK";
-    case LAB_NOT_IMPLEMENTED: return "LAB_NOT_IMPLEMENTED";
-    case LAB_BAD_ARG: return "LAB_BAD_ARG";
-    default: return "an unknown code";
-    }
-}
-
-/* Fail with "not implemented" when the stub is untouched, else when rc != want. */
-#define EXPECT_STATUS(rc, want, fn) do {                                           \
-        int rc_ = (rc);                                                            \
-        ck_assert_msg(rc_ != LAB_NOT_IMPLEMENTED,                                  \
-                      "%s: not implemented yet (returned LAB_NOT_IMPLEMENTED)", fn); \
-        ck_assert_msg(rc_ == (want), "%s returned %d (%s), expected %s", fn, rc_,  \
-                      status_name(rc_), status_name(want));                        \
-    } while (0)
-#define EXPECT_OK(rc, fn) EXPECT_STATUS(rc, LAB_OK, fn)
-
-/* Index of the first element of got farther than tol from want (NaN never
-   passes; infinities must match exactly), or -1 when all n are close. */
-static long first_mismatch(const float *got, const float *want, long n, float tol)
-{
-    for (long k = 0; k < n; k++) {
-        if (isinf(want[k]) ? got[k] != want[k] : !(fabsf(got[k] - want[k]) <= tol))
-            return k;
-    }
-    return -1;
-}
-
-#define EXPECT_CLOSE(got, want, n, tol, what) do {                                 \
-        long k_ = first_mismatch((got), (want), (n), (tol));                       \
-        ck_assert_msg(k_ < 0, "%s[%ld]: expected %.7g, got %.7g (tolerance %g)",   \
-                      what, k_, k_ < 0 ? 0.0 : (double)(want)[k_],                 \
-                      k_ < 0 ? 0.0 : (double)(got)[k_], (double)(tol));            \
-    } while (0)
-
-static void poison(float *x, long n)
-{
-    for (long k = 0; k < n; k++) x[k] = -12345.0f;
-}
+#include "labcheck.h"
 
 /* ---- lab_alibi_slopes ---------------------------------------------------------- */
 
@@ -61,14 +19,14 @@ START_TEST(test_slopes_power_of_two)
     /* H = 8: 2^(-8 (h + 1) / 8) = 2^-(h + 1) = 1/2, 1/4, ..., 1/256.
        H = 4: 2^(-2 (h + 1)) = 1/4, 1/16, 1/64, 1/256. */
     float s8[8], s4[4];
-    poison(s8, 8);
-    EXPECT_OK(lab_alibi_slopes(s8, 8), "lab_alibi_slopes");
+    lc_poison(s8, 8);
+    EXPECT_OK("lab_alibi_slopes", lab_alibi_slopes(s8, 8));
     const float want8[8] = { 0.5f, 0.25f, 0.125f, 0.0625f,
                              0.03125f, 0.015625f, 0.0078125f, 0.00390625f };
-    EXPECT_CLOSE(s8, want8, 8, 1e-7f, "slopes (H = 8)");
-    EXPECT_OK(lab_alibi_slopes(s4, 4), "lab_alibi_slopes");
+    EXPECT_CLOSE("slopes (H = 8)", want8, s8, 8, 1e-7f);
+    EXPECT_OK("lab_alibi_slopes", lab_alibi_slopes(s4, 4));
     const float want4[4] = { 0.25f, 0.0625f, 0.015625f, 0.00390625f };
-    EXPECT_CLOSE(s4, want4, 4, 1e-7f, "slopes (H = 4)");
+    EXPECT_CLOSE("slopes (H = 4)", want4, s4, 4, 1e-7f);
 }
 END_TEST
 
@@ -79,14 +37,14 @@ START_TEST(test_slopes_interleaved)
          slopes of 8 heads at 0 and 2:    2^-1 = 1/2, 2^-3 = 1/8
        H = 3: P = 2: 2^-4, 2^-8, then the slope of 4 heads at 0: 2^-2. */
     float s6[6], s3[3];
-    poison(s6, 6);
-    EXPECT_OK(lab_alibi_slopes(s6, 6), "lab_alibi_slopes");
+    lc_poison(s6, 6);
+    EXPECT_OK("lab_alibi_slopes", lab_alibi_slopes(s6, 6));
     const float want6[6] = { 0.25f, 0.0625f, 0.015625f, 0.00390625f, 0.5f, 0.125f };
-    EXPECT_CLOSE(s6, want6, 6, 1e-7f, "slopes (H = 6)");
-    EXPECT_OK(lab_alibi_slopes(s3, 3), "lab_alibi_slopes");
+    EXPECT_CLOSE("slopes (H = 6)", want6, s6, 6, 1e-7f);
+    EXPECT_OK("lab_alibi_slopes", lab_alibi_slopes(s3, 3));
     const float want3[3] = { 0.0625f, 0.00390625f, 0.25f };
-    EXPECT_CLOSE(s3, want3, 3, 1e-7f, "slopes (H = 3)");
-    EXPECT_STATUS(lab_alibi_slopes(s3, 0), LAB_BAD_ARG, "lab_alibi_slopes (H = 0)");
+    EXPECT_CLOSE("slopes (H = 3)", want3, s3, 3, 1e-7f);
+    EXPECT_STATUS("lab_alibi_slopes (H = 0)", LAB_BAD_ARG, lab_alibi_slopes(s3, 0));
 }
 END_TEST
 
@@ -103,7 +61,7 @@ START_TEST(test_alibi_bias_heads_fastest)
     float S[B * T * T];
     for (int k = 0; k < B * T * T; k++) S[k] = 1.0f;
     S[2 * T * T + 0 * T + 2] = -INFINITY;  /* b = 2, i = 0, j = 2 */
-    EXPECT_OK(lab_alibi_bias(S, B, 2, T, T), "lab_alibi_bias");
+    EXPECT_OK("lab_alibi_bias", lab_alibi_bias(S, B, 2, T, T));
     float want[B * T * T];
     const float m[2] = { 1.0f / 16, 1.0f / 256 };
     for (int b = 0; b < B; b++)
@@ -111,7 +69,7 @@ START_TEST(test_alibi_bias_heads_fastest)
             for (int j = 0; j < T; j++)
                 want[(b * T + i) * T + j] = 1.0f + m[b % 2] * (float)(j - i);
     want[2 * T * T + 0 * T + 2] = -INFINITY;
-    EXPECT_CLOSE(S, want, B * T * T, 1e-6f, "S");
+    EXPECT_CLOSE_WITH("S", want, S, B * T * T, 1e-6f, LC_ABS | LC_INF);
 }
 END_TEST
 
@@ -121,14 +79,14 @@ START_TEST(test_alibi_bias_rectangular_and_bad_args)
        so the bias is (j - 0)/256 = [0, 1, 2, 3]/256.
        B = 3 with H = 2 is not batch * heads: LAB_BAD_ARG and S untouched. */
     float S[4] = { 0, 0, 0, 0 };
-    EXPECT_OK(lab_alibi_bias(S, 1, 1, 1, 4), "lab_alibi_bias");
+    EXPECT_OK("lab_alibi_bias", lab_alibi_bias(S, 1, 1, 1, 4));
     const float want[4] = { 0.0f, 1.0f / 256, 2.0f / 256, 3.0f / 256 };
-    EXPECT_CLOSE(S, want, 4, 1e-7f, "S");
+    EXPECT_CLOSE("S", want, S, 4, 1e-7f);
     float S3[3 * 1 * 4];
-    poison(S3, 12);
-    EXPECT_STATUS(lab_alibi_bias(S3, 3, 2, 1, 4), LAB_BAD_ARG,
-                  "lab_alibi_bias (B = 3 is not a multiple of H = 2)");
-    ck_assert_msg(S3[0] == -12345.0f, "lab_alibi_bias changed S although it returned LAB_BAD_ARG");
+    lc_poison(S3, 12);
+    EXPECT_STATUS("lab_alibi_bias (B = 3 is not a multiple of H = 2)", LAB_BAD_ARG,
+                  lab_alibi_bias(S3, 3, 2, 1, 4));
+    ck_assert_msg(S3[0] == LC_POISON, "lab_alibi_bias changed S although it returned LAB_BAD_ARG");
 }
 END_TEST
 
@@ -149,7 +107,7 @@ START_TEST(test_t5_bucket_bidirectional)
     const int want[10] = { 0, 3, 7, 19, 8, 10, 15, 15, 31, 24 };
     int got[10];
     memset(got, 0x5a, sizeof got);
-    EXPECT_OK(lab_t5_bucket(got, rel, 10, 1, 32, 128), "lab_t5_bucket");
+    EXPECT_OK("lab_t5_bucket", lab_t5_bucket(got, rel, 10, 1, 32, 128));
     for (int k = 0; k < 10; k++)
         ck_assert_msg(got[k] == want[k], "bucket of rel %d (bidirectional, 32, 128): "
                       "expected %d, got %d", rel[k], want[k], got[k]);
@@ -169,7 +127,7 @@ START_TEST(test_t5_bucket_causal)
     const int want[7] = { 0, 0, 5, 15, 16, 23, 31 };
     int got[7];
     memset(got, 0x5a, sizeof got);
-    EXPECT_OK(lab_t5_bucket(got, rel, 7, 0, 32, 128), "lab_t5_bucket");
+    EXPECT_OK("lab_t5_bucket", lab_t5_bucket(got, rel, 7, 0, 32, 128));
     for (int k = 0; k < 7; k++)
         ck_assert_msg(got[k] == want[k], "bucket of rel %d (unidirectional, 32, 128): "
                       "expected %d, got %d", rel[k], want[k], got[k]);
@@ -187,7 +145,7 @@ START_TEST(test_t5_bucket_boundary)
     const int rel[2] = { -16, -8 };
     int got[2];
     memset(got, 0x5a, sizeof got);
-    EXPECT_OK(lab_t5_bucket(got, rel, 2, 0, 9, 128), "lab_t5_bucket");
+    EXPECT_OK("lab_t5_bucket", lab_t5_bucket(got, rel, 2, 0, 9, 128));
     ck_assert_msg(got[0] == 6, "bucket of rel -16 (unidirectional, 9, 128): expected 6, got %d%s",
                   got[0], got[0] == 5 ? " (evaluate the logarithm in float32, as the contract writes it)" : "");
     /* rel -8: 4 + (int)(log(2) / log(32) * 5) = 4 + (int)(1/5 * 5) = 5 */
@@ -202,12 +160,12 @@ START_TEST(test_t5_bucket_bad_args)
        max_distance 8 <= max_exact 8 leaves no logarithmic range. */
     const int rel[1] = { -3 };
     int got[1] = { 77 };
-    EXPECT_STATUS(lab_t5_bucket(got, rel, 1, 1, 2, 128), LAB_BAD_ARG,
-                  "lab_t5_bucket (bidirectional, num_buckets = 2)");
-    EXPECT_STATUS(lab_t5_bucket(got, rel, 1, 1, 32, 8), LAB_BAD_ARG,
-                  "lab_t5_bucket (max_distance = 8 <= max_exact = 8)");
-    EXPECT_STATUS(lab_t5_bucket(got, rel, -1, 1, 32, 128), LAB_BAD_ARG,
-                  "lab_t5_bucket (n = -1)");
+    EXPECT_STATUS("lab_t5_bucket (bidirectional, num_buckets = 2)", LAB_BAD_ARG,
+                  lab_t5_bucket(got, rel, 1, 1, 2, 128));
+    EXPECT_STATUS("lab_t5_bucket (max_distance = 8 <= max_exact = 8)", LAB_BAD_ARG,
+                  lab_t5_bucket(got, rel, 1, 1, 32, 8));
+    EXPECT_STATUS("lab_t5_bucket (n = -1)", LAB_BAD_ARG,
+                  lab_t5_bucket(got, rel, -1, 1, 32, 128));
     ck_assert_msg(got[0] == 77, "lab_t5_bucket wrote bucket although it returned LAB_BAD_ARG");
 }
 END_TEST
@@ -229,10 +187,10 @@ START_TEST(test_relpos_bias_small)
         for (int k = 0; k < NB; k++) table[h * NB + k] = (float)(10 * h + k);
     float S[B * Tq * Tk];
     for (int k = 0; k < B * Tq * Tk; k++) S[k] = 0.5f;
-    EXPECT_OK(lab_relpos_bias(S, table, B, 2, Tq, Tk, 1, NB, 4), "lab_relpos_bias");
+    EXPECT_OK("lab_relpos_bias", lab_relpos_bias(S, table, B, 2, Tq, Tk, 1, NB, 4));
     const float want[B * Tq * Tk] = { 0.5f, 5.5f, 6.5f,  1.5f, 0.5f, 5.5f,
                                       10.5f, 15.5f, 16.5f,  11.5f, 10.5f, 15.5f };
-    EXPECT_CLOSE(S, want, B * Tq * Tk, 1e-6f, "S");
+    EXPECT_CLOSE("S", want, S, B * Tq * Tk, 1e-6f);
 }
 END_TEST
 
@@ -249,13 +207,13 @@ START_TEST(test_relpos_bias_matches_buckets)
     float *want = calloc((size_t)H * T * T, sizeof(float));
     int rel[2 * T - 1], bucket[2 * T - 1];
     for (int k = 0; k < 2 * T - 1; k++) rel[k] = k - (T - 1);  /* -39 .. 39 */
-    EXPECT_OK(lab_t5_bucket(bucket, rel, 2 * T - 1, 0, NB, 128), "lab_t5_bucket");
-    EXPECT_OK(lab_relpos_bias(S, table, H, H, T, T, 0, NB, 128), "lab_relpos_bias");
+    EXPECT_OK("lab_t5_bucket", lab_t5_bucket(bucket, rel, 2 * T - 1, 0, NB, 128));
+    EXPECT_OK("lab_relpos_bias", lab_relpos_bias(S, table, H, H, T, T, 0, NB, 128));
     for (int h = 0; h < H; h++)
         for (int i = 0; i < T; i++)
             for (int j = 0; j < T; j++)
                 want[(h * T + i) * T + j] = table[h * NB + bucket[j - i + T - 1]];
-    EXPECT_CLOSE(S, want, (long)H * T * T, 1e-6f, "S");
+    EXPECT_CLOSE("S", want, S, (long)H * T * T, 1e-6f);
     free(S);
     free(want);
 }
@@ -279,8 +237,8 @@ START_TEST(test_dropout_follows_the_draws)
         float u = sup_rng_uniform(&r);
         want[k] = (u < 0.5f || W[k] == 0.0f) ? 0.0f : 0.5f;
     }
-    EXPECT_OK(lab_dropout(W, 0.5f, 5, N), "lab_dropout");
-    EXPECT_CLOSE(W, want, N, 1e-7f, "W");
+    EXPECT_OK("lab_dropout", lab_dropout(W, 0.5f, 5, N));
+    EXPECT_CLOSE("W", want, W, N, 1e-7f);
 }
 END_TEST
 
@@ -293,7 +251,7 @@ START_TEST(test_dropout_keeps_the_expectation)
     enum { N = 100000 };
     float *W = malloc(N * sizeof(float));
     for (int k = 0; k < N; k++) W[k] = 1.0f;
-    EXPECT_OK(lab_dropout(W, 0.3f, 123, N), "lab_dropout");
+    EXPECT_OK("lab_dropout", lab_dropout(W, 0.3f, 123, N));
     double mean = 0.0;
     long zeros = 0;
     for (int k = 0; k < N; k++) {
@@ -318,12 +276,12 @@ START_TEST(test_dropout_p_zero_and_bad_p)
        W stays as it was. */
     float W[4] = { 0.1f, 0.2f, 0.3f, 0.4f };
     const float same[4] = { 0.1f, 0.2f, 0.3f, 0.4f };
-    EXPECT_OK(lab_dropout(W, 0.0f, 9, 4), "lab_dropout");
-    EXPECT_CLOSE(W, same, 4, 0.0f, "W after p = 0");
-    EXPECT_STATUS(lab_dropout(W, 1.0f, 9, 4), LAB_BAD_ARG, "lab_dropout (p = 1)");
-    EXPECT_STATUS(lab_dropout(W, -0.1f, 9, 4), LAB_BAD_ARG, "lab_dropout (p = -0.1)");
-    EXPECT_STATUS(lab_dropout(W, NAN, 9, 4), LAB_BAD_ARG, "lab_dropout (p = NaN)");
-    EXPECT_CLOSE(W, same, 4, 0.0f, "W after a rejected p");
+    EXPECT_OK("lab_dropout", lab_dropout(W, 0.0f, 9, 4));
+    EXPECT_CLOSE("W after p = 0", same, W, 4, 0.0f);
+    EXPECT_STATUS("lab_dropout (p = 1)", LAB_BAD_ARG, lab_dropout(W, 1.0f, 9, 4));
+    EXPECT_STATUS("lab_dropout (p = -0.1)", LAB_BAD_ARG, lab_dropout(W, -0.1f, 9, 4));
+    EXPECT_STATUS("lab_dropout (p = NaN)", LAB_BAD_ARG, lab_dropout(W, NAN, 9, 4));
+    EXPECT_CLOSE("W after a rejected p", same, W, 4, 0.0f);
 }
 END_TEST
 
@@ -338,10 +296,10 @@ START_TEST(test_output_worked_row)
     const float W[4] = { 0.7054f, 0.2595f, 0.0351f, 0.0f };
     const float V[4 * 2] = { 1, 0,  0, 1,  1, 1,  100, 100 };
     float O[2];
-    poison(O, 2);
-    EXPECT_OK(lab_attention_output(O, W, V, 1, 1, 4, 2), "lab_attention_output");
+    lc_poison(O, 2);
+    EXPECT_OK("lab_attention_output", lab_attention_output(O, W, V, 1, 1, 4, 2));
     const float want[2] = { 0.7405f, 0.2946f };
-    EXPECT_CLOSE(O, want, 2, 1e-5f, "O");
+    EXPECT_CLOSE("O", want, O, 2, 1e-5f);
 }
 END_TEST
 
@@ -354,10 +312,10 @@ START_TEST(test_output_batches)
     const float W[8] = { 0.75f, 0.25f, 0, 1,   0.5f, 0.5f, 2, 0 };
     const float V[4] = { 4, 8,  -2, 2 };
     float O[4];
-    poison(O, 4);
-    EXPECT_OK(lab_attention_output(O, W, V, 2, 2, 2, 1), "lab_attention_output");
+    lc_poison(O, 4);
+    EXPECT_OK("lab_attention_output", lab_attention_output(O, W, V, 2, 2, 2, 1));
     const float want[4] = { 5, 8, 0, -4 };
-    EXPECT_CLOSE(O, want, 4, 1e-6f, "O");
+    EXPECT_CLOSE("O", want, O, 4, 1e-6f);
 }
 END_TEST
 
@@ -375,7 +333,7 @@ START_TEST(test_output_convex_combination)
         for (int j = 0; j < Tk; j++) sum += W[i * Tk + j] = expf(sup_rng_normal(&r));
         for (int j = 0; j < Tk; j++) W[i * Tk + j] /= sum;
     }
-    EXPECT_OK(lab_attention_output(O, W, V, 1, Tq, Tk, dv), "lab_attention_output");
+    EXPECT_OK("lab_attention_output", lab_attention_output(O, W, V, 1, Tq, Tk, dv));
     for (int c = 0; c < dv; c++) {
         float lo = V[c], hi = V[c];
         for (int j = 1; j < Tk; j++) {

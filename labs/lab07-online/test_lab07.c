@@ -2,6 +2,8 @@
  *     make -C labs/lab07-online test
  * Each test states where its expected numbers come from, so you can add your own
  * cases the same way (copy a START_TEST block and register it at the bottom).
+ * The checks (EXPECT_OK, EXPECT_STATUS, EXPECT_CLOSE, lc_poison, ...) are the
+ * same in every lab; labs/labcheck.h describes each one.
  *
  * The memory test measures your heap: the lab's Makefile links with
  * -Wl,--wrap=malloc (and calloc, realloc, free), so every allocation in lab07.c
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lab07.h"
+#include "labcheck.h"
 
 /* ---- heap accounting ------------------------------------------------------ */
 
@@ -81,50 +84,6 @@ static long heap_count_stop(void)
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static const char *status_name(int rc)
-{
-    switch (rc) {
-    case LAB_OK: return "LAB_OK";
-    case LAB_NOT_IMPLEMENTED: return "LAB_NOT_IMPLEMENTED";
-    case LAB_BAD_ARG: return "LAB_BAD_ARG";
-    default: return "an unknown code";
-    }
-}
-
-/* Fail with "not implemented" when the stub is untouched, else when rc != want. */
-#define EXPECT_STATUS(rc, want, fn) do {                                           \
-        int rc_ = (rc);                                                            \
-        ck_assert_msg(rc_ != LAB_NOT_IMPLEMENTED,                                  \
-                      "%s: not implemented yet (returned LAB_NOT_IMPLEMENTED)", fn); \
-        ck_assert_msg(rc_ == (want), "%s returned %d (%s), expected %s", fn, rc_,  \
-                      status_name(rc_), status_name(want));                        \
-    } while (0)
-#define EXPECT_OK(rc, fn) EXPECT_STATUS(rc, LAB_OK, fn)
-
-/* Index of the first element of got farther than tol + tol |want| from want (NaN
-   never passes; infinities must match exactly), or -1 when all n are close. */
-static long first_mismatch(const float *got, const float *want, long n, float tol)
-{
-    for (long k = 0; k < n; k++) {
-        if (isinf(want[k]) ? got[k] != want[k]
-                           : !(fabsf(got[k] - want[k]) <= tol + tol * fabsf(want[k])))
-            return k;
-    }
-    return -1;
-}
-
-#define EXPECT_CLOSE(got, want, n, tol, what) do {                                 \
-        long k_ = first_mismatch((got), (want), (n), (tol));                       \
-        ck_assert_msg(k_ < 0, "%s[%ld]: expected %.7g, got %.7g (tolerance %g)",   \
-                      what, k_, k_ < 0 ? 0.0 : (double)(want)[k_],                 \
-                      k_ < 0 ? 0.0 : (double)(got)[k_], (double)(tol));            \
-    } while (0)
-
-static void poison(float *x, long n)
-{
-    for (long k = 0; k < n; k++) x[k] = -12345.0f;
-}
-
 /* The plain two-pass answer for comparison, in double: all scores of a row,
    their softmax, the weighted sum of values. Only rows first, first + step, ...
    are computed (the others of O are left alone). */
@@ -165,10 +124,10 @@ START_TEST(test_lse_worked_row)
     int tile = _i;
     const float S[8] = { 2.0f, 1.0f, -1.0f, 0.5f,   2.0f, 1.0f, -1.0f, -INFINITY };
     float lse[2];
-    poison(lse, 2);
-    EXPECT_OK(lab_online_logsumexp(lse, S, 2, 4, tile), "lab_online_logsumexp");
+    lc_poison(lse, 2);
+    EXPECT_OK("lab_online_logsumexp", lab_online_logsumexp(lse, S, 2, 4, tile));
     const float want[2] = { 2.495182f, 2.349012f };
-    ck_assert_msg(first_mismatch(lse, want, 2, 1e-5f) < 0,
+    ck_assert_msg(lc_first_mismatch(want, lse, 2, 1e-5f, LC_REL) < 0,
                   "tile %d: lse = [%.6f, %.6f], expected [2.495182, 2.349012]",
                   tile, (double)lse[0], (double)lse[1]);
 }
@@ -181,9 +140,9 @@ START_TEST(test_lse_rescales_when_the_max_grows)
        log(sum_k e^k, k = 0..5) = 5 + log(1 + e^-1 + ... + e^-5) = 5.456193 */
     const float S[6] = { 0, 1, 2, 3, 4, 5 };
     float lse[1];
-    EXPECT_OK(lab_online_logsumexp(lse, S, 1, 6, 2), "lab_online_logsumexp");
+    EXPECT_OK("lab_online_logsumexp", lab_online_logsumexp(lse, S, 1, 6, 2));
     const float want[1] = { 5.456193f };
-    EXPECT_CLOSE(lse, want, 1, 1e-5f, "lse (tile 2, growing max)");
+    EXPECT_CLOSE_REL("lse (tile 2, growing max)", want, lse, 1, 1e-5f);
 }
 END_TEST
 
@@ -199,14 +158,14 @@ START_TEST(test_lse_large_and_masked)
     const float S[9] = { 1000, 1000, 999,  -1000, -1000, -INFINITY,
                          -INFINITY, -INFINITY, -INFINITY };
     float lse[3];
-    poison(lse, 3);
-    EXPECT_OK(lab_online_logsumexp(lse, S, 3, 3, 2), "lab_online_logsumexp");
+    lc_poison(lse, 3);
+    EXPECT_OK("lab_online_logsumexp", lab_online_logsumexp(lse, S, 3, 3, 2));
     const float want[3] = { 1000.861995f, -999.306853f, -INFINITY };
-    EXPECT_CLOSE(lse, want, 3, 1e-6f, "lse");
+    EXPECT_CLOSE_WITH("lse", want, lse, 3, 1e-6f, LC_REL | LC_INF);
     const float S4[4] = { -INFINITY, -INFINITY, 3.0f, 1.0f };
-    EXPECT_OK(lab_online_logsumexp(lse, S4, 1, 4, 2), "lab_online_logsumexp");
+    EXPECT_OK("lab_online_logsumexp", lab_online_logsumexp(lse, S4, 1, 4, 2));
     const float want4[1] = { 3.126928f };
-    EXPECT_CLOSE(lse, want4, 1, 1e-6f, "lse (first tile masked)");
+    EXPECT_CLOSE_REL("lse (first tile masked)", want4, lse, 1, 1e-6f);
 }
 END_TEST
 
@@ -214,8 +173,8 @@ START_TEST(test_lse_bad_args)
 {
     const float S[2] = { 1, 2 };
     float lse[1] = { 7.0f };
-    EXPECT_STATUS(lab_online_logsumexp(lse, S, 1, 2, 0), LAB_BAD_ARG,
-                  "lab_online_logsumexp (tile = 0)");
+    EXPECT_STATUS("lab_online_logsumexp (tile = 0)", LAB_BAD_ARG,
+                  lab_online_logsumexp(lse, S, 1, 2, 0));
     ck_assert_msg(lse[0] == 7.0f, "lab_online_logsumexp wrote lse although it returned LAB_BAD_ARG");
 }
 END_TEST
@@ -233,14 +192,14 @@ START_TEST(test_attention_by_hand)
     int tile = _i;
     const float Q[2] = { 1, 2 }, K[2] = { 1, 0 }, V[2] = { 10, 0 };
     float O[2];
-    poison(O, 2);
-    EXPECT_OK(lab_online_attention(O, Q, K, V, 1, 2, 1, 1, tile, 0), "lab_online_attention");
+    lc_poison(O, 2);
+    EXPECT_OK("lab_online_attention", lab_online_attention(O, Q, K, V, 1, 2, 1, 1, tile, 0));
     const float want[2] = { 7.310586f, 8.807971f };
-    EXPECT_CLOSE(O, want, 2, 1e-5f, "O (not causal)");
-    poison(O, 2);
-    EXPECT_OK(lab_online_attention(O, Q, K, V, 1, 2, 1, 1, tile, 1), "lab_online_attention");
+    EXPECT_CLOSE_REL("O (not causal)", want, O, 2, 1e-5f);
+    lc_poison(O, 2);
+    EXPECT_OK("lab_online_attention", lab_online_attention(O, Q, K, V, 1, 2, 1, 1, tile, 1));
     const float want_causal[2] = { 10.0f, 8.807971f };
-    EXPECT_CLOSE(O, want_causal, 2, 1e-5f, "O (causal)");
+    EXPECT_CLOSE_REL("O (causal)", want_causal, O, 2, 1e-5f);
 }
 END_TEST
 
@@ -255,10 +214,10 @@ START_TEST(test_attention_is_scaled)
     const float K[8] = { 2, 0, 0, 0,  0, 0, 0, 0 };
     const float V[2] = { 1, 0 };
     float O[2];
-    poison(O, 2);
-    EXPECT_OK(lab_online_attention(O, Q, K, V, 1, 2, 4, 1, 1, 0), "lab_online_attention");
+    lc_poison(O, 2);
+    EXPECT_OK("lab_online_attention", lab_online_attention(O, Q, K, V, 1, 2, 4, 1, 1, 0));
     const float want[2] = { 0.880797f, 0.5f };
-    EXPECT_CLOSE(O, want, 2, 1e-5f, "O");
+    EXPECT_CLOSE_REL("O", want, O, 2, 1e-5f);
 }
 END_TEST
 
@@ -280,10 +239,9 @@ START_TEST(test_attention_matches_two_pass)
     sup_rng_fill_normal(&r, K, B * T * d);
     sup_rng_fill_normal(&r, V, B * T * dv);
     reference_attention(want, Q, K, V, B, T, d, dv, causal, 1);
-    poison(O, B * T * dv);
-    EXPECT_OK(lab_online_attention(O, Q, K, V, B, T, d, dv, tile, causal),
-              "lab_online_attention");
-    long k = first_mismatch(O, want, B * T * dv, 1e-4f);
+    lc_poison(O, B * T * dv);
+    EXPECT_OK("lab_online_attention", lab_online_attention(O, Q, K, V, B, T, d, dv, tile, causal));
+    long k = lc_first_mismatch(want, O, B * T * dv, 1e-4f, LC_REL);
     ck_assert_msg(k < 0, "tile %d, causal %d: O[b=%ld][i=%ld][c=%ld] expected %.6f, got %.6f",
                   tile, causal, k / (T * dv), k / dv % T, k % dv,
                   k < 0 ? 0.0 : (double)want[k], k < 0 ? 0.0 : (double)O[k]);
@@ -307,21 +265,21 @@ START_TEST(test_attention_memory)
     sup_rng_fill_normal(&r, Q, (long)T * d);
     sup_rng_fill_normal(&r, K, (long)T * d);
     sup_rng_fill_normal(&r, V, (long)T * dv);
-    poison(O, (long)T * dv);
+    lc_poison(O, (long)T * dv);
 
     heap_count_start();
     int rc = lab_online_attention(O, Q, K, V, 1, T, d, dv, 64, 1);
     long peak = heap_count_stop();
-    EXPECT_OK(rc, "lab_online_attention");
+    EXPECT_OK("lab_online_attention", rc);
     ck_assert_msg(peak <= 1024L * 1024,
                   "lab_online_attention held %.2f MiB of heap at its peak (T = %d); the limit "
                   "is 1 MiB. Stream the keys tile by tile instead of storing scores "
                   "(README.md, section 4).", (double)peak / (1024.0 * 1024.0), T);
 
-    poison(want, (long)T * dv);
+    lc_poison(want, (long)T * dv);
     reference_attention(want, Q, K, V, 1, T, d, dv, 1, 61);
     for (int i = 0; i < T; i += 61) {
-        long k = first_mismatch(O + (long)i * dv, want + (long)i * dv, dv, 1e-4f);
+        long k = lc_first_mismatch(want + (long)i * dv, O + (long)i * dv, dv, 1e-4f, LC_REL);
         ck_assert_msg(k < 0, "causal, T = %d, tile 64: O[%d][%ld] expected %.6f, got %.6f",
                       T, i, k, k < 0 ? 0.0 : (double)want[(long)i * dv + k],
                       k < 0 ? 0.0 : (double)O[(long)i * dv + k]);
@@ -334,12 +292,12 @@ START_TEST(test_attention_bad_args)
 {
     const float Q[2] = { 1, 2 }, K[2] = { 1, 0 }, V[2] = { 10, 0 };
     float O[2];
-    poison(O, 2);
-    EXPECT_STATUS(lab_online_attention(O, Q, K, V, 1, 2, 1, 1, 0, 0), LAB_BAD_ARG,
-                  "lab_online_attention (tile = 0)");
-    EXPECT_STATUS(lab_online_attention(O, Q, K, V, 1, 0, 1, 1, 4, 0), LAB_BAD_ARG,
-                  "lab_online_attention (T = 0)");
-    ck_assert_msg(O[0] == -12345.0f, "lab_online_attention wrote O although it returned LAB_BAD_ARG");
+    lc_poison(O, 2);
+    EXPECT_STATUS("lab_online_attention (tile = 0)", LAB_BAD_ARG,
+                  lab_online_attention(O, Q, K, V, 1, 2, 1, 1, 0, 0));
+    EXPECT_STATUS("lab_online_attention (T = 0)", LAB_BAD_ARG,
+                  lab_online_attention(O, Q, K, V, 1, 0, 1, 1, 4, 0));
+    ck_assert_msg(O[0] == LC_POISON, "lab_online_attention wrote O although it returned LAB_BAD_ARG");
 }
 END_TEST
 

@@ -2,55 +2,17 @@
  *     make -C labs/lab08-gradients test
  * Each test states where its expected numbers come from, so you can add your own
  * cases the same way (copy a START_TEST block and register it at the bottom).
+ * The checks (EXPECT_OK, EXPECT_STATUS, EXPECT_CLOSE, lc_poison, ...) are the
+ * same in every lab; labs/labcheck.h describes each one.
  */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lab08.h"
+#include "labcheck.h"
 
 /* ---- helpers -------------------------------------------------------------- */
-
-static const char *status_name(int rc)
-{
-    switch (rc) {
-    case LAB_OK: return "LAB_OK";
-    case LAB_NOT_IMPLEMENTED: return "LAB_NOT_IMPLEMENTED";
-    case LAB_BAD_ARG: return "LAB_BAD_ARG";
-    default: return "an unknown code";
-    }
-}
-
-/* Fail with "not implemented" when the stub is untouched, else when rc != want. */
-#define EXPECT_STATUS(rc, want, fn) do {                                           \
-        int rc_ = (rc);                                                            \
-        ck_assert_msg(rc_ != LAB_NOT_IMPLEMENTED,                                  \
-                      "%s: not implemented yet (returned LAB_NOT_IMPLEMENTED)", fn); \
-        ck_assert_msg(rc_ == (want), "%s returned %d (%s), expected %s", fn, rc_,  \
-                      status_name(rc_), status_name(want));                        \
-    } while (0)
-#define EXPECT_OK(rc, fn) EXPECT_STATUS(rc, LAB_OK, fn)
-
-/* Index of the first element of got farther than tol + tol |want| from want
-   (NaN never passes), or -1 when all n are close. */
-static long first_mismatch(const float *got, const float *want, long n, float tol)
-{
-    for (long k = 0; k < n; k++)
-        if (!(fabsf(got[k] - want[k]) <= tol + tol * fabsf(want[k]))) return k;
-    return -1;
-}
-
-#define EXPECT_CLOSE(got, want, n, tol, what) do {                                 \
-        long k_ = first_mismatch((got), (want), (n), (tol));                       \
-        ck_assert_msg(k_ < 0, "%s[%ld]: expected %.7g, got %.7g (tolerance %g)",   \
-                      what, k_, k_ < 0 ? 0.0 : (double)(want)[k_],                 \
-                      k_ < 0 ? 0.0 : (double)(got)[k_], (double)(tol));            \
-    } while (0)
-
-static void poison(float *x, long n)
-{
-    for (long k = 0; k < n; k++) x[k] = -12345.0f;
-}
 
 /* softmax of n scores in double */
 static void softmax_d(double *w, const double *s, int n)
@@ -75,13 +37,13 @@ START_TEST(test_backward_by_hand)
     const float W[8] = { 0.5f, 0.5f, 0, 0,   0.7054f, 0.2595f, 0.0351f, 0.0f };
     const float G[8] = { 1, 0, 0, 0,          1, 0, 0, 0 };
     float dS[8];
-    poison(dS, 8);
+    lc_poison(dS, 8);
     /* two calls: rows of 2 and a row of 4 */
-    EXPECT_OK(lab_softmax_backward(dS, W, G, 1, 2), "lab_softmax_backward");
-    EXPECT_OK(lab_softmax_backward(dS + 4, W + 4, G + 4, 1, 4), "lab_softmax_backward");
-    const float want[8] = { 0.25f, -0.25f, -12345.0f, -12345.0f,
+    EXPECT_OK("lab_softmax_backward", lab_softmax_backward(dS, W, G, 1, 2));
+    EXPECT_OK("lab_softmax_backward", lab_softmax_backward(dS + 4, W + 4, G + 4, 1, 4));
+    const float want[8] = { 0.25f, -0.25f, LC_POISON, LC_POISON,
                             0.207811f, -0.183051f, -0.024760f, 0.0f };
-    EXPECT_CLOSE(dS, want, 8, 1e-5f, "dS");
+    EXPECT_CLOSE_REL("dS", want, dS, 8, 1e-5f);
     ck_assert_msg(dS[7] == 0.0f, "dS[7] = %g: a masked key (weight 0) must get gradient "
                   "exactly 0", (double)dS[7]);
 }
@@ -116,9 +78,9 @@ START_TEST(test_backward_matches_finite_differences)
             want[row * N + k] = (float)((Lp - Lm) / (2 * h));
         }
     }
-    poison(dS, R * N);
-    EXPECT_OK(lab_softmax_backward(dS, W, G, R, N), "lab_softmax_backward");
-    EXPECT_CLOSE(dS, want, R * N, 1e-5f, "dS versus finite differences");
+    lc_poison(dS, R * N);
+    EXPECT_OK("lab_softmax_backward", lab_softmax_backward(dS, W, G, R, N));
+    EXPECT_CLOSE_REL("dS versus finite differences", want, dS, R * N, 1e-5f);
 }
 END_TEST
 
@@ -142,11 +104,11 @@ START_TEST(test_backward_properties)
     sup_rng_fill_normal(&r, G, R * N);
     for (int k = 0; k < R * N; k++) G2[k] = G[k] + 5.0f;
     memcpy(inplace, G, sizeof G);
-    EXPECT_OK(lab_softmax_backward(dS, W, G, R, N), "lab_softmax_backward");
-    EXPECT_OK(lab_softmax_backward(dS2, W, G2, R, N), "lab_softmax_backward");
-    EXPECT_OK(lab_softmax_backward(inplace, W, inplace, R, N), "lab_softmax_backward (in place)");
-    EXPECT_CLOSE(dS2, dS, R * N, 1e-5f, "dS with g + 5 versus dS with g");
-    EXPECT_CLOSE(inplace, dS, R * N, 1e-6f, "dS computed in place (dS == dW)");
+    EXPECT_OK("lab_softmax_backward", lab_softmax_backward(dS, W, G, R, N));
+    EXPECT_OK("lab_softmax_backward", lab_softmax_backward(dS2, W, G2, R, N));
+    EXPECT_OK("lab_softmax_backward (in place)", lab_softmax_backward(inplace, W, inplace, R, N));
+    EXPECT_CLOSE_REL("dS with g + 5 versus dS with g", dS, dS2, R * N, 1e-5f);
+    EXPECT_CLOSE_REL("dS computed in place (dS == dW)", dS, inplace, R * N, 1e-6f);
     for (int row = 0; row < R; row++) {
         float sum = 0.0f, wmax = 0.0f, gmax = 0.0f;
         for (int j = 0; j < N; j++) {
@@ -171,14 +133,14 @@ START_TEST(test_backward_one_hot_and_bad_args)
        <w, g> = g_0, ds_0 = 1 (g_0 - g_0) = 0, and every other w_j is 0. */
     const float W[3] = { 1, 0, 0 }, G[3] = { 0.7f, -2.0f, 9.0f };
     float dS[3];
-    poison(dS, 3);
-    EXPECT_OK(lab_softmax_backward(dS, W, G, 1, 3), "lab_softmax_backward");
+    lc_poison(dS, 3);
+    EXPECT_OK("lab_softmax_backward", lab_softmax_backward(dS, W, G, 1, 3));
     const float zeros[3] = { 0, 0, 0 };
-    EXPECT_CLOSE(dS, zeros, 3, 0.0f, "dS of a one-hot row");
-    poison(dS, 3);
-    EXPECT_STATUS(lab_softmax_backward(dS, W, G, 0, 3), LAB_BAD_ARG,
-                  "lab_softmax_backward (rows = 0)");
-    ck_assert_msg(dS[0] == -12345.0f,
+    EXPECT_CLOSE_REL("dS of a one-hot row", zeros, dS, 3, 0.0f);
+    lc_poison(dS, 3);
+    EXPECT_STATUS("lab_softmax_backward (rows = 0)", LAB_BAD_ARG,
+                  lab_softmax_backward(dS, W, G, 0, 3));
+    ck_assert_msg(dS[0] == LC_POISON,
                   "lab_softmax_backward wrote dS although it returned LAB_BAD_ARG");
 }
 END_TEST
@@ -216,12 +178,11 @@ START_TEST(test_experiment_two_keys)
         }
     }
     float g_raw[2], g_scaled[2];
-    poison(g_raw, 2);
-    poison(g_scaled, 2);
-    EXPECT_OK(lab_gradient_experiment(g_raw, g_scaled, dks, 2, 2, 1, 3),
-              "lab_gradient_experiment");
-    EXPECT_CLOSE(g_raw, want_raw, 2, 1e-4f, "g_raw");
-    EXPECT_CLOSE(g_scaled, want_scaled, 2, 1e-4f, "g_scaled");
+    lc_poison(g_raw, 2);
+    lc_poison(g_scaled, 2);
+    EXPECT_OK("lab_gradient_experiment", lab_gradient_experiment(g_raw, g_scaled, dks, 2, 2, 1, 3));
+    EXPECT_CLOSE_REL("g_raw", want_raw, g_raw, 2, 1e-4f);
+    EXPECT_CLOSE_REL("g_scaled", want_scaled, g_scaled, 2, 1e-4f);
 }
 END_TEST
 
@@ -234,10 +195,10 @@ START_TEST(test_experiment_saturation)
        scaled means for d = 8 and d = 512 within 20% of each other. */
     const int dks[3] = { 8, 64, 512 };
     float g_raw[3], g_scaled[3];
-    poison(g_raw, 3);
-    poison(g_scaled, 3);
-    EXPECT_OK(lab_gradient_experiment(g_raw, g_scaled, dks, 3, 64, 200, 1),
-              "lab_gradient_experiment");
+    lc_poison(g_raw, 3);
+    lc_poison(g_scaled, 3);
+    EXPECT_OK("lab_gradient_experiment",
+              lab_gradient_experiment(g_raw, g_scaled, dks, 3, 64, 200, 1));
     for (int m = 0; m < 3; m++)
         ck_assert_msg(g_raw[m] > 0.0f && g_scaled[m] > 0.0f && g_raw[m] < 2.0f && g_scaled[m] < 2.0f,
                       "d = %d: g_raw = %g, g_scaled = %g; mean gradient norms must be in (0, 2)",
@@ -258,13 +219,13 @@ START_TEST(test_experiment_bad_args)
 {
     const int dks[2] = { 8, 0 };
     float g_raw[2], g_scaled[2];
-    poison(g_raw, 2);
-    poison(g_scaled, 2);
-    EXPECT_STATUS(lab_gradient_experiment(g_raw, g_scaled, dks, 2, 64, 10, 1), LAB_BAD_ARG,
-                  "lab_gradient_experiment (dks[1] = 0)");
-    EXPECT_STATUS(lab_gradient_experiment(g_raw, g_scaled, dks, 1, 64, 0, 1), LAB_BAD_ARG,
-                  "lab_gradient_experiment (trials = 0)");
-    ck_assert_msg(g_raw[0] == -12345.0f && g_scaled[0] == -12345.0f,
+    lc_poison(g_raw, 2);
+    lc_poison(g_scaled, 2);
+    EXPECT_STATUS("lab_gradient_experiment (dks[1] = 0)", LAB_BAD_ARG,
+                  lab_gradient_experiment(g_raw, g_scaled, dks, 2, 64, 10, 1));
+    EXPECT_STATUS("lab_gradient_experiment (trials = 0)", LAB_BAD_ARG,
+                  lab_gradient_experiment(g_raw, g_scaled, dks, 1, 64, 0, 1));
+    ck_assert_msg(g_raw[0] == LC_POISON && g_scaled[0] == LC_POISON,
                   "lab_gradient_experiment wrote its outputs although it returned LAB_BAD_ARG");
 }
 END_TEST
