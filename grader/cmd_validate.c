@@ -56,7 +56,7 @@ static int grade_one(const gr_grade_opts *base, int lab, const char *src, gr_rep
 static void verdict_line(tally *t, int ok, const char *what, const gr_lab_result *lr,
                          const char *why)
 {
-    printf("%s  %s (%.1f/%.1f)\n", ok ? "ok  " : "FAIL", what, lr->score, lr->max_score);
+    printf("%s  %s (%g/%g)\n", ok ? "ok  " : "FAIL", what, lr->score, lr->max_score);
     if (ok) {
         t->passed++;
         return;

@@ -5,7 +5,7 @@
  *      2.0   2.0   passed          dot_worked_example
  *      0.0   3.0   wrong answer    scaled_random
  *                  S[0][1][2]: expected 0.5, got 1
- *                  this looks like a known mistake: 1/d_k instead of 1/sqrt(d_k)
+ *                  misconception: 1/d_k instead of 1/sqrt(d_k)
  *                  your program printed (first 11 bytes):
  *                  | Score: 100
  *   lab01-scores: 2.0/5.0
@@ -140,7 +140,7 @@ static void test_row(gr_strbuf *b, const gr_test_result *t, int color)
     if (t->message && *t->message)
         indented(b, FEEDBACK_INDENT, t->message);
     if (t->misconception && *t->misconception) {
-        gr_sb_append(b, FEEDBACK_INDENT "this looks like a known mistake: ");
+        gr_sb_append(b, FEEDBACK_INDENT "misconception: ");
         term_text(b, t->misconception, strlen(t->misconception));
         gr_sb_append(b, "\n");
     }

@@ -116,7 +116,7 @@ char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t)
             gr_sb_append(&b, "\n");
     }
     if (t->misconception && *t->misconception)
-        gr_sb_printf(&b, "this looks like a known mistake: %s\n", t->misconception);
+        gr_sb_printf(&b, "misconception: %s\n", t->misconception);
     if (t->student_output && *t->student_output) {
         gr_sb_printf(&b, "your program printed (first %zu bytes):\n", strlen(t->student_output));
         gr_sb_quoted_lines(&b, "", t->student_output);

@@ -29,7 +29,7 @@ typedef struct gr_test_result {
     gr_visibility visibility;
     gr_verdict verdict;
     char *message;               /* feedback for a person; NULL when passed */
-    char *misconception;         /* name of the matched misconception, or NULL */
+    char *misconception;         /* id of the matched misconception (labmod.h), or NULL */
     char *student_output;        /* bounded excerpt of what the child printed, or NULL */
     double seconds;
 } gr_test_result;

@@ -267,7 +267,7 @@ static const char expected_terminal[] =
     "   0.0   3.0   wrong answer    scaled_random\n"
     "               S[0][1][2]: expected 0.5, got \"1.0\" (relative error 1)\n"
     "               input row:\tq = [1, 2]\\x01 \\xff end\n"
-    "               this looks like a known mistake: 1/d_k instead of 1/sqrt(d_k)\n"
+    "               misconception: 1/d_k instead of 1/sqrt(d_k)\n"
     "               your program printed (first 37 bytes):\n"
     "               | Score: 100\n"
     "               | \\x1b[32mall tests passed\\x1b[0m\n"
@@ -482,7 +482,7 @@ START_TEST(json_fields_totals_and_escapes)
         "      \"output\": \"wrong answer\\n"
         "S[0][1][2]: expected 0.5, got \\\"1.0\\\" (relative error 1)\\n"
         "input row:\\tq = [1, 2]\\u0001 \\ufffd end\\n"
-        "this looks like a known mistake: 1/d_k instead of 1/sqrt(d_k)\\n"
+        "misconception: 1/d_k instead of 1/sqrt(d_k)\\n"
         "your program printed (first 37 bytes):\\n"
         "| Score: 100\\n"
         "| \\u001b[32mall tests passed\\u001b[0m\\n\",\n"));
