@@ -812,6 +812,435 @@ static void fail_with(gr_build *out, gr_verdict v, char *message, char *log)
     out->log = log;
 }
 
+/* ---- the build context: what the steps share ------------------------------------------------ */
+
+/* How a step ended. */
+typedef enum step_outcome {
+    STEP_OK,        /* go on with the next step */
+    STEP_VERDICT,   /* out holds a verdict for the student: gr_build_lab returns 0 */
+    STEP_FAIL       /* the grader itself failed, err says why: gr_build_lab returns -1 */
+} step_outcome;
+
+typedef struct build_ctx {
+    /* the call */
+    const gr_rubric *r;
+    const char *lab_dir_name;
+    const char *src;            /* the student's file, as the caller named it */
+    gr_paths paths;             /* the caller's paths made absolute: tools run inside priv */
+    char root_abs[PATH_MAX], stub_abs[PATH_MAX], work_abs[PATH_MAX];
+    gr_build *out;
+    char *err;
+    size_t errlen;
+
+    /* derived from it before any step */
+    char tag[16];               /* labNN */
+    char *source;               /* the rubric's source file name, or labNN.c */
+    char *contract;             /* labNN.h */
+    char *cc;                   /* the C compiler: $ATTNLAB_CC or cc */
+    char *stub_objs[5];         /* the grader's objects linked with the student's, NULL-ended */
+    char *hdr_from, *sup_from;  /* the pristine contract header and labsup.h in the tree */
+
+    /* made by the steps */
+    char *text;                 /* prepare: the student's file */
+    size_t text_len;
+    char *priv;                 /* prepare: the private directory */
+    char *inc;                  /* prepare: priv/inc, the pristine headers */
+    tool_env te;                /* prepare: the environment tools run with */
+    directive_scan ds;          /* check_includes: the #include and #line directives */
+    char *ofile;                /* compile_object: labNN.o, relative to priv */
+    obj_facts of;               /* check_symbols: the object's symbols and size */
+    char *exe;                  /* link_executable: the test executable */
+} build_ctx;
+
+/* Fill c from the call: absolute paths, the lab's file names, the compiler, the
+   grader's own files to look for. 0, or -1 (err set, nothing to free) when a
+   path cannot be resolved. */
+static int ctx_init(build_ctx *c, const gr_rubric *r, const char *lab_dir_name, const char *src,
+                    const gr_paths *paths, gr_build *out, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    c->r = r;
+    c->lab_dir_name = lab_dir_name;
+    c->src = src;
+    c->out = out;
+    c->err = err;
+    c->errlen = errlen;
+    if (!realpath(paths->root, c->root_abs) || !realpath(paths->stub_dir, c->stub_abs) ||
+        !realpath(paths->work_dir, c->work_abs)) {
+        set_err(err, errlen, "build: cannot resolve the tree %s, stub folder %s or work folder %s: %s",
+                paths->root, paths->stub_dir, paths->work_dir, strerror(errno));
+        return -1;
+    }
+    c->paths = (gr_paths){c->root_abs, c->stub_abs, c->work_abs};
+    snprintf(c->tag, sizeof c->tag, "lab%02d", r->lab);
+    c->source = r->source && *r->source ? gr_xstrdup(r->source) : gr_xasprintf("%s.c", c->tag);
+    c->contract = gr_xasprintf("%s.h", c->tag);
+    const char *cc = getenv("ATTNLAB_CC");
+    c->cc = gr_xstrdup(cc && *cc ? cc : "cc");
+    c->stub_objs[0] = gr_xasprintf("%s/stub_main.o", c->paths.stub_dir);
+    c->stub_objs[1] = gr_xasprintf("%s/%s_dispatch.o", c->paths.stub_dir, c->tag);
+    c->stub_objs[2] = gr_xasprintf("%s/sup_rng.o", c->paths.stub_dir);
+    c->stub_objs[3] = gr_xasprintf("%s/sup_tensor.o", c->paths.stub_dir);
+    c->stub_objs[4] = NULL;
+    c->hdr_from = gr_xasprintf("%s/labs/%s/%s", c->paths.root, lab_dir_name, c->contract);
+    c->sup_from = gr_xasprintf("%s/lib/labsup.h", c->paths.root);
+    return 0;
+}
+
+static void ctx_free(build_ctx *c)
+{
+    free_env(&c->te);
+    free_scan(&c->ds);
+    free_obj(&c->of);
+    for (int i = 0; c->stub_objs[i]; i++)
+        free(c->stub_objs[i]);
+    free(c->source);
+    free(c->contract);
+    free(c->cc);
+    free(c->hdr_from);
+    free(c->sup_from);
+    free(c->text);
+    free(c->priv);
+    free(c->inc);
+    free(c->ofile);
+    free(c->exe);
+}
+
+/* Run a tool (no shell) in the private directory with the tools' environment;
+   the caller frees tr->log, its raw output. 0, or -1 when it could not be
+   started (errno set). */
+static int run_in_priv(const build_ctx *c, const char *const argv[], tool_run *tr)
+{
+    return run_tool(argv, c->priv, c->te.vars, tr);
+}
+
+/* A tool's output trimmed for the student (trim_log), or NULL. */
+static char *shown_log(const build_ctx *c, const char *raw)
+{
+    return trim_log(raw, c->priv, c->paths.stub_dir);
+}
+
+/* Run the C compiler on the student's file (doing: "preprocess" or "compile"):
+   STEP_FAIL when it cannot be started, a GR_COMPILE_ERROR verdict with its first
+   errors when it fails or takes too long, else STEP_OK with its trimmed output
+   (warnings) in *log, or NULL. */
+static step_outcome compile_student(build_ctx *c, const char *const argv[], const char *doing,
+                                    char **log)
+{
+    *log = NULL;
+    tool_run tr;
+    if (run_in_priv(c, argv, &tr) != 0) {
+        set_err(c->err, c->errlen, "build: cannot run the C compiler '%s': %s", c->cc, strerror(errno));
+        return STEP_FAIL;
+    }
+    char *shown = shown_log(c, tr.log);
+    free(tr.log);
+    if (!tool_ok(&tr)) {
+        fail_with(c->out, GR_COMPILE_ERROR,
+                  tr.timed_out
+                      ? gr_xasprintf("%s took longer than %d s to %s; look for macros that expand "
+                                     "without end.", c->source, TOOL_SECONDS, doing)
+                      : gr_xasprintf("%s does not compile. The compiler's first errors are below "
+                                     "(file:line:column: what is wrong); fix the first one, then "
+                                     "grade again.", c->source),
+                  shown);
+        return STEP_VERDICT;
+    }
+    *log = shown;
+    return STEP_OK;
+}
+
+/* ---- the steps, in order ---------------------------------------------------------------------- */
+
+/* Check that the grader's own stub objects and pristine headers exist (STEP_FAIL
+   if not) and that the student's file is there and of a lab file's size (a
+   GR_COMPILE_ERROR verdict if not), then copy it with the headers into a fresh
+   private directory. */
+static step_outcome prepare(build_ctx *c)
+{
+    if (strchr(c->source, '/')) {
+        set_err(c->err, c->errlen, "build: the rubric's source '%s' must be a file name, not a path",
+                c->source);
+        return STEP_FAIL;
+    }
+
+    /* the grader's own pieces must be there before we judge a student */
+    for (int i = 0; c->stub_objs[i]; i++) {
+        if (!file_exists(c->stub_objs[i])) {
+            set_err(c->err, c->errlen, "build: %s is missing; build the grader first (make)",
+                    c->stub_objs[i]);
+            return STEP_FAIL;
+        }
+    }
+    if (!file_exists(c->hdr_from) || !file_exists(c->sup_from)) {
+        set_err(c->err, c->errlen,
+                "build: the contract header %s or %s is missing from the attnlab tree",
+                c->hdr_from, c->sup_from);
+        return STEP_FAIL;
+    }
+
+    /* the student's file */
+    struct stat sst;
+    if (stat(c->src, &sst) == 0 && S_ISREG(sst.st_mode) && sst.st_size > MAX_SOURCE_BYTES) {
+        fail_with(c->out, GR_COMPILE_ERROR,
+                  gr_xasprintf("%s is %lld bytes; a lab file is a few hundred lines. Submit the "
+                               "source file itself.", c->source, (long long)sst.st_size), NULL);
+        return STEP_VERDICT;
+    }
+    c->text = gr_read_file(c->src, &c->text_len);
+    if (!c->text) {
+        fail_with(c->out, GR_COMPILE_ERROR,
+                  gr_xasprintf("cannot read %s (%s): put your %s in the lab's folder and grade again.",
+                               c->src, strerror(errno), c->source), NULL);
+        return STEP_VERDICT;
+    }
+
+    /* the private directory */
+    c->priv = gr_xasprintf("%s/build-%s-XXXXXX", c->paths.work_dir, c->tag);
+    if (!mkdtemp(c->priv)) {
+        set_err(c->err, c->errlen, "build: cannot make a directory under %s: %s", c->paths.work_dir,
+                strerror(errno));
+        return STEP_FAIL;
+    }
+    c->inc = gr_xasprintf("%s/inc", c->priv);
+    char *hdr_to = gr_xasprintf("%s/%s", c->inc, c->contract);
+    char *sup_to = gr_xasprintf("%s/labsup.h", c->inc);
+    char *src_to = gr_xasprintf("%s/%s", c->priv, c->source);
+    int copied = mkdir(c->inc, 0755) == 0 && copy_file(c->hdr_from, hdr_to) == 0 &&
+                 copy_file(c->sup_from, sup_to) == 0 &&
+                 gr_write_file_atomic(src_to, c->text, c->text_len) == 0;
+    int saved = errno;
+    free(hdr_to);
+    free(sup_to);
+    free(src_to);
+    if (!copied) {
+        set_err(c->err, c->errlen, "build: cannot copy the sources into %s: %s", c->priv,
+                strerror(saved));
+        return STEP_FAIL;
+    }
+    make_env(&c->te, c->priv);
+    return STEP_OK;
+}
+
+/* Step 1: every #include must name the contract, labsup.h or a header the rubric
+   allows, and there must be no #line (it would blur what comes from where); a
+   GR_FORBIDDEN_CALL verdict naming each offending line if not. */
+static step_outcome check_includes(build_ctx *c)
+{
+    const gr_rubric *r = c->r;
+    scan_directives(c->text, c->text_len, &c->ds);
+    gr_strbuf msg = {0};
+    int bad = 0;
+    for (int i = 0; i < c->ds.n_inc; i++) {
+        const include_line *il = &c->ds.inc[i];
+        if (il->computed) {
+            gr_sb_printf(&msg, "%s:%d: #include %s: the grader cannot check an #include written "
+                         "with a macro; write the header's name, e.g. #include <math.h>.\n",
+                         c->source, il->line, il->name);
+            bad++;
+        } else if (strcmp(il->name, c->contract) != 0 && strcmp(il->name, "labsup.h") != 0 &&
+                   !in_list(r->allowed_headers, r->n_headers, il->name)) {
+            gr_sb_printf(&msg, "%s:%d: #include <%s> is not allowed in this lab; remove it.\n",
+                         c->source, il->line, il->name);
+            bad++;
+        }
+    }
+    if (c->ds.line_directive) {
+        gr_sb_printf(&msg, "%s:%d: #line directives are not allowed in graded code; remove it.\n",
+                     c->source, c->ds.line_directive);
+        bad++;
+    }
+    if (!bad)
+        return STEP_OK;
+    gr_sb_append(&msg, "Headers this lab allows: ");
+    join_list(&msg, r->allowed_headers, r->n_headers, c->contract, "labsup.h");
+    gr_sb_append(&msg, ".");
+    fail_with(c->out, GR_FORBIDDEN_CALL, gr_sb_take(&msg), NULL);
+    return STEP_VERDICT;
+}
+
+/* The preprocessor's own view of the student's lines must show no inline
+   assembly and no included file that step 1 did not see as an #include line;
+   GR_FORBIDDEN_CALL if it does (GR_COMPILE_ERROR if the file does not preprocess). */
+static step_outcome preprocess_checks(build_ctx *c)
+{
+    char *ifile = gr_xasprintf("%s.i", c->tag);
+    const char *argv[] = {c->cc, "-std=c11", "-E", "-U_FORTIFY_SOURCE",
+                          "-I", c->inc, c->source, "-o", ifile, NULL};
+    char *log;
+    step_outcome s = compile_student(c, argv, "preprocess", &log);
+    free(log);
+    if (s != STEP_OK) {
+        free(ifile);
+        return s;
+    }
+    char *ipath = gr_xasprintf("%s/%s", c->priv, ifile);
+    free(ifile);
+    char *pre = gr_read_file(ipath, NULL);
+    unlink(ipath);
+    free(ipath);
+    if (!pre) {
+        set_err(c->err, c->errlen, "build: the preprocessor wrote no output in %s", c->priv);
+        return STEP_FAIL;
+    }
+    pp_facts pf;
+    scan_preprocessed(pre, c->source, &pf);
+    free(pre);
+    if (pf.asm_line) {
+        fail_with(c->out, GR_FORBIDDEN_CALL,
+                  gr_xasprintf("%s:%d: inline assembly (%s) is not allowed in graded code: write "
+                               "the lab in C.", c->source, pf.asm_line, pf.asm_word), NULL);
+        return STEP_VERDICT;
+    }
+    if (pf.direct_includes > c->ds.n_inc) {
+        fail_with(c->out, GR_FORBIDDEN_CALL,
+                  gr_xasprintf("%s includes %d file(s) the grader could not find as #include "
+                               "lines; write each as #include <name.h> at the start of its own "
+                               "line.", c->source, pf.direct_includes - c->ds.n_inc), NULL);
+        return STEP_VERDICT;
+    }
+    return STEP_OK;
+}
+
+/* Step 2: the student's file, alone in the private directory, must compile
+   against the pristine headers into labNN.o; a GR_COMPILE_ERROR verdict with the
+   compiler's first errors if not (its warnings, if any, are kept in out->log). */
+static step_outcome compile_object(build_ctx *c)
+{
+    c->ofile = gr_xasprintf("%s.o", c->tag);
+    const char *argv[] = {c->cc, "-std=c11", "-O2", "-fno-stack-protector",
+                          "-fno-common", "-U_FORTIFY_SOURCE",
+                          "-fdiagnostics-color=never",
+                          "-Werror=implicit-function-declaration", "-I", c->inc,
+                          "-c", c->source, "-o", c->ofile, NULL};
+    char *log;
+    step_outcome s = compile_student(c, argv, "compile", &log);
+    if (s == STEP_OK)
+        c->out->log = log;                /* warnings, if any, are worth showing */
+    return s;
+}
+
+/* Step 3: every external symbol of the object must be allowed (symbol_allowed)
+   and none may be an indirect function; a GR_FORBIDDEN_CALL verdict naming each
+   offending symbol if not. */
+static step_outcome check_symbols(build_ctx *c)
+{
+    const gr_rubric *r = c->r;
+    const obj_facts *of = &c->of;
+    char *opath = gr_xasprintf("%s/%s", c->priv, c->ofile);
+    int ok = read_object(opath, &c->of);
+    free(opath);
+    if (ok != 0) {
+        set_err(c->err, c->errlen,
+                "build: cannot read the symbol table of %s/%s (not an ELF64 object)", c->priv,
+                c->ofile);
+        return STEP_FAIL;
+    }
+    gr_strbuf msg = {0};
+    int bad = 0;
+    for (int i = 0; i < of->n_undef; i++) {
+        const char *sym = of->undef[i];
+        int seen = 0;
+        for (int k = 0; k < i; k++)
+            seen |= strcmp(of->undef[k], sym) == 0;
+        if (seen || symbol_allowed(r, sym))
+            continue;
+        const char *why = symbol_reason(sym);
+        if (why)
+            gr_sb_printf(&msg, "%s is not allowed in this lab: %s.\n", sym, why);
+        else
+            gr_sb_printf(&msg, "%s is not allowed in this lab: it is not among the library "
+                         "functions the handout lists.\n", sym);
+        bad++;
+    }
+    if (of->ifunc) {
+        gr_sb_printf(&msg, "%s is declared as an indirect function (ifunc), which runs before "
+                     "the grader's checks; write an ordinary function.\n", of->ifunc);
+        bad++;
+    }
+    if (!bad)
+        return STEP_OK;
+    gr_sb_append(&msg, "Remove those calls. Library functions this lab allows: ");
+    if (r->n_symbols == 0)
+        gr_sb_append(&msg, "none beyond memcpy, memset, memmove and the sup_ support code");
+    for (int i = 0; i < r->n_symbols; i++)
+        gr_sb_printf(&msg, "%s%s", i ? ", " : "", r->allowed_symbols[i]);
+    gr_sb_append(&msg, ".");
+    fail_with(c->out, GR_FORBIDDEN_CALL, gr_sb_take(&msg), c->out->log);
+    return STEP_VERDICT;
+}
+
+/* Step 4's verdict when the link fails: GR_COMPILE_ERROR, naming the lab_
+   function the linker could not find when that is why. */
+static step_outcome link_failed(build_ctx *c, const char *raw)
+{
+    const char *miss = raw ? strstr(raw, "undefined reference to `lab_") : NULL;
+    char *message;
+    if (miss) {
+        const char *name = miss + strlen("undefined reference to `");
+        size_t n = strcspn(name, "'");
+        message = gr_xasprintf("%s compiles but does not link: the grader cannot find %.*s. "
+                               "Keep every function of %s with its exact name and signature "
+                               "(was one renamed, deleted or made static?).",
+                               c->source, (int)n, name, c->contract);
+    } else {
+        message = gr_xasprintf("%s compiles but does not link; the linker's first messages "
+                               "are below.", c->source);
+    }
+    free(c->out->log);
+    fail_with(c->out, GR_COMPILE_ERROR, message, shown_log(c, raw));
+    return STEP_VERDICT;
+}
+
+/* Step 4: with every global but lab_* made local (objcopy), the object must link
+   statically with the stub objects and the allocator wrappers into an executable
+   others may run; a GR_COMPILE_ERROR verdict if it does not link. */
+static step_outcome link_executable(build_ctx *c)
+{
+    /* student code cannot replace a C library or stub function the stub relies on */
+    char *lfile = gr_xasprintf("%s.local.o", c->tag);
+    const char *objcopy = getenv("ATTNLAB_OBJCOPY");
+    const char *oc_argv[] = {objcopy && *objcopy ? objcopy : "objcopy", "--wildcard",
+                             "--keep-global-symbol=lab_*", c->ofile, lfile, NULL};
+    tool_run tr;
+    int started = run_in_priv(c, oc_argv, &tr);
+    if (started != 0 || !tool_ok(&tr)) {
+        set_err(c->err, c->errlen, "build: objcopy could not localise the student's symbols: %s",
+                started != 0 ? strerror(errno) : tr.log ? tr.log : "");
+        free(tr.log);
+        free(lfile);
+        return STEP_FAIL;
+    }
+    free(tr.log);
+
+    c->exe = gr_xasprintf("%s/%s-test", c->priv, c->tag);
+    char *defsym = gr_xasprintf("-Wl,--defsym=stub_student_static_bytes=%llu", c->of.static_bytes);
+    const char *argv[] = {c->cc, "-static", "-o", c->exe, c->stub_objs[0], lfile,
+                          c->stub_objs[1], c->stub_objs[2], c->stub_objs[3],
+                          "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,"
+                                  "--wrap=aligned_alloc,--wrap=posix_memalign",
+                          defsym, "-lm", NULL};
+    started = run_in_priv(c, argv, &tr);
+    free(defsym);
+    step_outcome s = STEP_OK;
+    if (started != 0) {
+        set_err(c->err, c->errlen, "build: cannot run the C compiler '%s' to link: %s", c->cc,
+                strerror(errno));
+        s = STEP_FAIL;
+    } else if (!tool_ok(&tr)) {
+        s = link_failed(c, tr.log);
+    } else if (chmod(c->exe, 0755) != 0) {
+        /* run by user nobody when the grader is root: it must be executable by others */
+        set_err(c->err, c->errlen, "build: cannot chmod %s: %s", c->exe, strerror(errno));
+        s = STEP_FAIL;
+    }
+    free(tr.log);
+    free(lfile);
+    return s;
+}
+
+/* ---- the whole build ------------------------------------------------------------------------ */
+
 int gr_build_lab(const gr_rubric *r, const char *lab_dir_name, const char *src,
                  const gr_paths *paths, gr_build *out, char *err, size_t errlen)
 {
@@ -824,367 +1253,39 @@ int gr_build_lab(const gr_rubric *r, const char *lab_dir_name, const char *src,
         return -1;
     }
     double t0 = now_seconds();
-    int rc = -1;
-    /* Tools run inside the private directory: every path they see is absolute. */
-    char root_abs[PATH_MAX], stub_abs[PATH_MAX], work_abs[PATH_MAX];
-    if (!realpath(paths->root, root_abs) || !realpath(paths->stub_dir, stub_abs) ||
-        !realpath(paths->work_dir, work_abs)) {
-        set_err(err, errlen, "build: cannot resolve the tree %s, stub folder %s or work folder %s: %s",
-                paths->root, paths->stub_dir, paths->work_dir, strerror(errno));
+    build_ctx c;
+    if (ctx_init(&c, r, lab_dir_name, src, paths, out, err, errlen) != 0) {
         out->compile_seconds = now_seconds() - t0;
         return -1;
     }
-    gr_paths resolved = {root_abs, stub_abs, work_abs};
-    paths = &resolved;
-    char tag[16];
-    snprintf(tag, sizeof tag, "lab%02d", r->lab);
-    char *source = gr_xstrdup(r->source && *r->source ? r->source : "");
-    if (!*source) {
-        free(source);
-        source = gr_xasprintf("%s.c", tag);
-    }
-    char *contract = gr_xasprintf("%s.h", tag);
-    char *priv = NULL, *inc = NULL, *text = NULL, *ifile = NULL, *ofile = NULL, *lfile = NULL;
-    char *exe = NULL, *pre = NULL, *cc_env = NULL;
-    directive_scan ds = {0};
-    obj_facts of = {0};
-    tool_env te = {{0}};
-    tool_run tr = {0};
-    const char *cc = getenv("ATTNLAB_CC");
-    cc_env = gr_xstrdup(cc && *cc ? cc : "cc");
 
-    if (strchr(source, '/')) {
-        set_err(err, errlen, "build: the rubric's source '%s' must be a file name, not a path", source);
-        goto done;
+    step_outcome s = prepare(&c);
+    if (s == STEP_OK)
+        s = check_includes(&c);           /* 1. headers */
+    if (s == STEP_OK)
+        s = preprocess_checks(&c);        /*    inline assembly, hidden includes */
+    if (s == STEP_OK)
+        s = compile_object(&c);           /* 2. compile */
+    if (s == STEP_OK)
+        s = check_symbols(&c);            /* 3. external symbols */
+    if (s == STEP_OK)
+        s = link_executable(&c);          /* 4. static link */
+    if (s == STEP_OK) {
+        out->ok = 1;
+        out->verdict = GR_PASSED;
+        out->exe = c.exe;
+        c.exe = NULL;
     }
 
-    /* the grader's own pieces must be there before we judge a student */
-    char *stub_objs[5];
-    stub_objs[0] = gr_xasprintf("%s/stub_main.o", paths->stub_dir);
-    stub_objs[1] = gr_xasprintf("%s/%s_dispatch.o", paths->stub_dir, tag);
-    stub_objs[2] = gr_xasprintf("%s/sup_rng.o", paths->stub_dir);
-    stub_objs[3] = gr_xasprintf("%s/sup_tensor.o", paths->stub_dir);
-    stub_objs[4] = NULL;
-    for (int i = 0; stub_objs[i]; i++) {
-        if (!file_exists(stub_objs[i])) {
-            set_err(err, errlen, "build: %s is missing; build the grader first (make)", stub_objs[i]);
-            goto done_objs;
-        }
-    }
-    char *hdr_from = gr_xasprintf("%s/labs/%s/%s", paths->root, lab_dir_name, contract);
-    char *sup_from = gr_xasprintf("%s/lib/labsup.h", paths->root);
-    if (!file_exists(hdr_from) || !file_exists(sup_from)) {
-        set_err(err, errlen, "build: the contract header %s or %s is missing from the attnlab tree",
-                hdr_from, sup_from);
-        free(hdr_from);
-        free(sup_from);
-        goto done_objs;
-    }
-
-    /* the student's file */
-    size_t text_len = 0;
-    struct stat sst;
-    if (stat(src, &sst) == 0 && S_ISREG(sst.st_mode) && sst.st_size > MAX_SOURCE_BYTES) {
-        fail_with(out, GR_COMPILE_ERROR,
-                  gr_xasprintf("%s is %lld bytes; a lab file is a few hundred lines. Submit the "
-                               "source file itself.", source, (long long)sst.st_size), NULL);
-        free(hdr_from);
-        free(sup_from);
-        rc = 0;
-        goto done_objs;
-    }
-    text = gr_read_file(src, &text_len);
-    if (!text) {
-        fail_with(out, GR_COMPILE_ERROR,
-                  gr_xasprintf("cannot read %s (%s): put your %s in the lab's folder and grade again.",
-                               src, strerror(errno), source), NULL);
-        free(hdr_from);
-        free(sup_from);
-        rc = 0;
-        goto done_objs;
-    }
-
-    /* the private directory */
-    priv = gr_xasprintf("%s/build-%s-XXXXXX", paths->work_dir, tag);
-    if (!mkdtemp(priv)) {
-        set_err(err, errlen, "build: cannot make a directory under %s: %s", paths->work_dir,
-                strerror(errno));
-        free(hdr_from);
-        free(sup_from);
-        free(priv);
-        priv = NULL;
-        goto done_objs;
-    }
-    inc = gr_xasprintf("%s/inc", priv);
-    char *hdr_to = gr_xasprintf("%s/%s", inc, contract);
-    char *sup_to = gr_xasprintf("%s/labsup.h", inc);
-    char *src_to = gr_xasprintf("%s/%s", priv, source);
-    int copied = mkdir(inc, 0755) == 0 && copy_file(hdr_from, hdr_to) == 0 &&
-                 copy_file(sup_from, sup_to) == 0 &&
-                 gr_write_file_atomic(src_to, text, text_len) == 0;
-    int saved = errno;
-    free(hdr_from);
-    free(sup_from);
-    free(hdr_to);
-    free(sup_to);
-    free(src_to);
-    if (!copied) {
-        set_err(err, errlen, "build: cannot copy the sources into %s: %s", priv, strerror(saved));
-        goto done_objs;
-    }
-    make_env(&te, priv);
-
-    /* 1. #include lines (and #line, which would blur what comes from where) */
-    scan_directives(text, text_len, &ds);
-    {
-        gr_strbuf msg = {0};
-        int bad = 0;
-        for (int i = 0; i < ds.n_inc; i++) {
-            const include_line *il = &ds.inc[i];
-            if (il->computed) {
-                gr_sb_printf(&msg, "%s:%d: #include %s: the grader cannot check an #include written "
-                             "with a macro; write the header's name, e.g. #include <math.h>.\n",
-                             source, il->line, il->name);
-                bad++;
-            } else if (strcmp(il->name, contract) != 0 && strcmp(il->name, "labsup.h") != 0 &&
-                       !in_list(r->allowed_headers, r->n_headers, il->name)) {
-                gr_sb_printf(&msg, "%s:%d: #include <%s> is not allowed in this lab; remove it.\n",
-                             source, il->line, il->name);
-                bad++;
-            }
-        }
-        if (ds.line_directive) {
-            gr_sb_printf(&msg, "%s:%d: #line directives are not allowed in graded code; remove it.\n",
-                         source, ds.line_directive);
-            bad++;
-        }
-        if (bad) {
-            gr_sb_append(&msg, "Headers this lab allows: ");
-            join_list(&msg, r->allowed_headers, r->n_headers, contract, "labsup.h");
-            gr_sb_append(&msg, ".");
-            fail_with(out, GR_FORBIDDEN_CALL, gr_sb_take(&msg), NULL);
-            rc = 0;
-            goto done_objs;
-        }
-    }
-
-    /* 2a. preprocess: the compiler's own view of includes, and no inline assembly */
-    ifile = gr_xasprintf("%s.i", tag);
-    {
-        const char *argv[] = {cc_env, "-std=c11", "-E", "-U_FORTIFY_SOURCE",
-                        "-I", inc, source, "-o", ifile, NULL};
-        if (run_tool(argv, priv, te.vars, &tr) != 0) {
-            set_err(err, errlen, "build: cannot run the C compiler '%s': %s", cc_env, strerror(errno));
-            goto done_objs;
-        }
-        if (!tool_ok(&tr)) {
-            char *log = trim_log(tr.log, priv, paths->stub_dir);
-            fail_with(out, GR_COMPILE_ERROR,
-                      tr.timed_out
-                          ? gr_xasprintf("%s took longer than %d s to preprocess; look for macros "
-                                         "that expand without end.", source, TOOL_SECONDS)
-                          : gr_xasprintf("%s does not compile. The compiler's first errors are below "
-                                         "(file:line:column: what is wrong); fix the first one, then "
-                                         "grade again.", source),
-                      log);
-            rc = 0;
-            goto done_objs;
-        }
-        free(tr.log);
-        tr.log = NULL;
-        char *ipath = gr_xasprintf("%s/%s", priv, ifile);
-        pre = gr_read_file(ipath, NULL);
-        unlink(ipath);
-        free(ipath);
-        if (!pre) {
-            set_err(err, errlen, "build: the preprocessor wrote no output in %s", priv);
-            goto done_objs;
-        }
-        pp_facts pf;
-        scan_preprocessed(pre, source, &pf);
-        if (pf.asm_line) {
-            fail_with(out, GR_FORBIDDEN_CALL,
-                      gr_xasprintf("%s:%d: inline assembly (%s) is not allowed in graded code: write "
-                                   "the lab in C.", source, pf.asm_line, pf.asm_word), NULL);
-            rc = 0;
-            goto done_objs;
-        }
-        if (pf.direct_includes > ds.n_inc) {
-            fail_with(out, GR_FORBIDDEN_CALL,
-                      gr_xasprintf("%s includes %d file(s) the grader could not find as #include "
-                                   "lines; write each as #include <name.h> at the start of its own "
-                                   "line.", source, pf.direct_includes - ds.n_inc), NULL);
-            rc = 0;
-            goto done_objs;
-        }
-    }
-
-    /* 2b. compile, alone, against the pristine headers */
-    ofile = gr_xasprintf("%s.o", tag);
-    {
-        const char *argv[] = {cc_env, "-std=c11", "-O2", "-fno-stack-protector",
-                        "-fno-common", "-U_FORTIFY_SOURCE",
-                        "-fdiagnostics-color=never",
-                        "-Werror=implicit-function-declaration", "-I", inc,
-                        "-c", source, "-o", ofile, NULL};
-        if (run_tool(argv, priv, te.vars, &tr) != 0) {
-            set_err(err, errlen, "build: cannot run the C compiler '%s': %s", cc_env, strerror(errno));
-            goto done_objs;
-        }
-        char *log = trim_log(tr.log, priv, paths->stub_dir);
-        free(tr.log);
-        tr.log = NULL;
-        if (!tool_ok(&tr)) {
-            fail_with(out, GR_COMPILE_ERROR,
-                      tr.timed_out
-                          ? gr_xasprintf("%s took longer than %d s to compile; look for macros that "
-                                         "expand without end.", source, TOOL_SECONDS)
-                          : gr_xasprintf("%s does not compile. The compiler's first errors are below "
-                                         "(file:line:column: what is wrong); fix the first one, then "
-                                         "grade again.", source),
-                      log);
-            rc = 0;
-            goto done_objs;
-        }
-        out->log = log;                   /* warnings, if any, are worth showing */
-    }
-
-    /* 3. external symbols */
-    {
-        char *opath = gr_xasprintf("%s/%s", priv, ofile);
-        int ok = read_object(opath, &of);
-        free(opath);
-        if (ok != 0) {
-            set_err(err, errlen, "build: cannot read the symbol table of %s/%s (not an ELF64 object)",
-                    priv, ofile);
-            goto done_objs;
-        }
-        gr_strbuf msg = {0};
-        int bad = 0;
-        for (int i = 0; i < of.n_undef; i++) {
-            const char *sym = of.undef[i];
-            int seen = 0;
-            for (int k = 0; k < i; k++)
-                seen |= strcmp(of.undef[k], sym) == 0;
-            if (seen || symbol_allowed(r, sym))
-                continue;
-            const char *why = symbol_reason(sym);
-            if (why)
-                gr_sb_printf(&msg, "%s is not allowed in this lab: %s.\n", sym, why);
-            else
-                gr_sb_printf(&msg, "%s is not allowed in this lab: it is not among the library "
-                             "functions the handout lists.\n", sym);
-            bad++;
-        }
-        if (of.ifunc) {
-            gr_sb_printf(&msg, "%s is declared as an indirect function (ifunc), which runs before "
-                         "the grader's checks; write an ordinary function.\n", of.ifunc);
-            bad++;
-        }
-        if (bad) {
-            gr_sb_append(&msg, "Remove those calls. Library functions this lab allows: ");
-            if (r->n_symbols == 0)
-                gr_sb_append(&msg, "none beyond memcpy, memset, memmove and the sup_ support code");
-            for (int i = 0; i < r->n_symbols; i++)
-                gr_sb_printf(&msg, "%s%s", i ? ", " : "", r->allowed_symbols[i]);
-            gr_sb_append(&msg, ".");
-            fail_with(out, GR_FORBIDDEN_CALL, gr_sb_take(&msg), out->log);
-            rc = 0;
-            goto done_objs;
-        }
-    }
-
-    /* 4. keep only lab_* global, then link statically with the stub */
-    lfile = gr_xasprintf("%s.local.o", tag);
-    {
-        const char *objcopy = getenv("ATTNLAB_OBJCOPY");
-        char *oc = gr_xstrdup(objcopy && *objcopy ? objcopy : "objcopy");
-        const char *argv[] = {oc, "--wildcard", "--keep-global-symbol=lab_*", ofile, lfile, NULL};
-        int started = run_tool(argv, priv, te.vars, &tr);
-        free(oc);
-        if (started != 0 || !tool_ok(&tr)) {
-            set_err(err, errlen, "build: objcopy could not localise the student's symbols: %s",
-                    started != 0 ? strerror(errno) : tr.log ? tr.log : "");
-            goto done_objs;
-        }
-        free(tr.log);
-        tr.log = NULL;
-    }
-    exe = gr_xasprintf("%s/%s-test", priv, tag);
-    {
-        char *defsym = gr_xasprintf("-Wl,--defsym=stub_student_static_bytes=%llu", of.static_bytes);
-        const char *argv[] = {cc_env, "-static", "-o", exe, stub_objs[0], lfile,
-                        stub_objs[1], stub_objs[2], stub_objs[3],
-                        "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,"
-                                "--wrap=aligned_alloc,--wrap=posix_memalign",
-                        defsym, "-lm", NULL};
-        int started = run_tool(argv, priv, te.vars, &tr);
-        free(defsym);
-        if (started != 0) {
-            set_err(err, errlen, "build: cannot run the C compiler '%s' to link: %s", cc_env,
-                    strerror(errno));
-            goto done_objs;
-        }
-        if (!tool_ok(&tr)) {
-            char *log = trim_log(tr.log, priv, paths->stub_dir);
-            const char *miss = tr.log ? strstr(tr.log, "undefined reference to `lab_") : NULL;
-            char *message;
-            if (miss) {
-                const char *name = miss + strlen("undefined reference to `");
-                size_t n = strcspn(name, "'");
-                message = gr_xasprintf("%s compiles but does not link: the grader cannot find %.*s. "
-                                       "Keep every function of %s with its exact name and signature "
-                                       "(was one renamed, deleted or made static?).",
-                                       source, (int)n, name, contract);
-            } else {
-                message = gr_xasprintf("%s compiles but does not link; the linker's first messages "
-                                       "are below.", source);
-            }
-            free(out->log);
-            fail_with(out, GR_COMPILE_ERROR, message, log);
-            rc = 0;
-            goto done_objs;
-        }
-        free(tr.log);
-        tr.log = NULL;
-        /* run by user nobody when the grader is root: it must be executable by others */
-        if (chmod(exe, 0755) != 0) {
-            set_err(err, errlen, "build: cannot chmod %s: %s", exe, strerror(errno));
-            goto done_objs;
-        }
-    }
-    out->ok = 1;
-    out->verdict = GR_PASSED;
-    out->exe = exe;
-    exe = NULL;
-    rc = 0;
-
-done_objs:
-    for (int i = 0; stub_objs[i]; i++)
-        free(stub_objs[i]);
-done:
     out->compile_seconds = now_seconds() - t0;
-    free(tr.log);
-    free_env(&te);
-    free_scan(&ds);
-    free_obj(&of);
-    free(source);
-    free(contract);
-    free(priv);
-    free(inc);
-    free(text);
-    free(ifile);
-    free(ofile);
-    free(lfile);
-    free(exe);
-    free(pre);
-    free(cc_env);
-    if (rc != 0) {
+    ctx_free(&c);
+    if (s == STEP_FAIL) {                 /* the grader's failure: no verdict is left behind */
         gr_build_free(out);
         memset(out, 0, sizeof *out);
         out->verdict = GR_COMPILE_ERROR;
+        return -1;
     }
-    return rc;
+    return 0;
 }
 
 void gr_build_free(gr_build *b)
