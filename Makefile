@@ -4,6 +4,7 @@
 #   make grade      grade the labs in labs/ (the main job a student runs)
 #   make validate   solutions full marks, stubs zero, mutants diagnosed
 #   make test-asan  the Check suites again under ASan + UBSan
+#   make bench      time libattn's attention paths on this machine (attnlab bench)
 #   make clean
 # Build outputs go to build/ only.
 
@@ -49,7 +50,7 @@ LIBATTN    := $(BUILD)/libattn.a
 LIBSUP     := $(BUILD)/libsup.a
 ATTNLAB    := $(BUILD)/attnlab
 
-.PHONY: all deps test test-unit test-labs test-asan grade validate clean
+.PHONY: all deps test test-unit test-labs test-asan grade validate bench clean
 # Keep test objects between builds (make would delete them as intermediates).
 .SECONDARY:
 all: $(ATTNLAB) $(STUB_OBJ)
@@ -111,6 +112,9 @@ grade: all
 
 validate: all
 	@$(ATTNLAB) validate
+
+bench: all
+	@$(ATTNLAB) bench
 
 clean:
 	rm -rf build

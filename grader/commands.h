@@ -42,4 +42,11 @@ int cmd_explain(int argc, char **argv);
 /* The same, writing the table to out and usage errors to err (what tests call). */
 int cmd_explain_run(FILE *out, FILE *err, int argc, char **argv);
 
+/* attnlab bench: time libattn's attention paths (reference, online, fused) on this
+   machine, and check their outputs agree. */
+int cmd_bench(int argc, char **argv);
+
+/* The same, writing the table or CSV to out and errors to err (what tests call). */
+int cmd_bench_run(FILE *out, FILE *err, int argc, char **argv);
+
 #endif /* GR_COMMANDS_H */

@@ -19,6 +19,8 @@ static const gr_command commands[] = {
       cmd_validate },
     { "explain", "show softmax turning one row of scores into weights, step by step",
       cmd_explain },
+    { "bench", "time libattn's attention paths on this machine and check they agree",
+      cmd_bench },
 };
 static const int n_commands = (int)(sizeof commands / sizeof commands[0]);
 
