@@ -9,6 +9,7 @@
 #define GR_LABMOD_H
 
 #include <stdint.h>
+#include "labsup.h"
 #include "protocol.h"
 #include "rubric.h"
 #include "util.h"
@@ -75,7 +76,35 @@ void     gr_case_set_shape(gr_case *c, int buf, int batch, int rows, int cols);
 /* Name buffer buf after the contract's argument ("S"), for messages. */
 void     gr_case_set_name(gr_case *c, int buf, const char *name);
 
+/* Expect every OUT and INOUT buffer of c back as the child holds it when the call
+   writes nothing: OUT floats NaN, other OUT kinds 0x5A bytes, INOUT as sent. */
+void     gr_case_expect_untouched(gr_case *c);
+
 /* Free what make_case allocated in c, leaving it zeroed. */
 void gr_case_free(gr_case *c);
+
+/* Helpers the lab modules share (grader/labs/case.c). */
+
+/* Integer size or param `key` of test t (dflt when absent) into *out: 0, or -1 with
+   err naming the test, the key and its value when that is not a whole number in [lo, hi]. */
+int      gr_test_int(const gr_rubric_test *t, const char *key, int dflt, int lo, int hi,
+                     int *out, char *err, size_t errlen);
+/* Fill x[0..n) in index order with draws of r: scale * N(0, 1), rounded once to float. */
+void     gr_fill_normal(sup_rng *r, float *x, long n, double scale);
+/* Fill s[0..n) with scores shift + scale * N(0, 1), each -inf instead with probability
+   mask_frac (one normal, then one uniform, per element). */
+void     gr_fill_scores(sup_rng *r, float *s, long n, float scale, float shift, double mask_frac);
+/* A seed drawn from r for the student's own generator: 31 bits, so it prints the same
+   everywhere and a student can paste it into a run of their own. */
+uint64_t gr_draw_seed(sup_rng *r);
+/* Append v as "nan", "inf", "-inf", or printf's %.*f (conv 'f'; %.*g from |v| >= 1e5,
+   where fixed notation is unreadable) or %.*g (conv 'g') with precision prec. */
+void     gr_sb_float(gr_strbuf *out, float v, char conv, int prec);
+/* Append " x0 x1 ..." for input windows: the first 8 values of x[0..n) as gr_sb_float
+   writes them, then " ..." when there are more. */
+void     gr_sb_values(gr_strbuf *out, const float *x, long n, char conv, int prec);
+/* Append "[x0 x1 ...]" for input windows: all n values when n <= 8, else the first 6,
+   " ... " and the last, then " (n values)"; each with 4 decimals. */
+void     gr_sb_floats(gr_strbuf *out, const float *x, long n);
 
 #endif

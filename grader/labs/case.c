@@ -1,6 +1,10 @@
-/* case.c: building and freeing a gr_case (see labmod.h). */
+/* case.c: building and freeing a gr_case, and the helpers every lab module
+ * shares: rubric sizes, random inputs, untouched outputs, input-window text
+ * (see labmod.h). */
 #include "../labmod.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,4 +87,93 @@ void gr_case_free(gr_case *c)
         free(c->expected[i]);
     }
     memset(c, 0, sizeof *c);
+}
+
+void gr_case_expect_untouched(gr_case *c)
+{
+    for (int i = 0; i < c->call.n_bufs; i++) {
+        const proto_buf *b = &c->call.bufs[i];
+        if (b->role == PROTO_IN)
+            continue;
+        void *e = gr_case_expect(c, i); /* INOUT: already a copy of what was sent */
+        if (b->role == PROTO_OUT && b->kind == PROTO_F32)
+            for (uint64_t k = 0; k < b->count; k++)
+                ((float *)e)[k] = NAN;
+        else if (b->role == PROTO_OUT)
+            memset(e, 0x5A, (size_t)b->count * proto_kind_size(b->kind));
+    }
+}
+
+/* ---- helpers the lab modules share ------------------------------------------- */
+
+int gr_test_int(const gr_rubric_test *t, const char *key, int dflt, int lo, int hi,
+                int *out, char *err, size_t errlen)
+{
+    double v = gr_test_param(t, key, dflt);
+    if (v != floor(v) || v < lo || v > hi) {
+        snprintf(err, errlen, "test %s: %s = %g is not allowed; use a whole number from %d to %d",
+                 t->name, key, v, lo, hi);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+void gr_fill_normal(sup_rng *r, float *x, long n, double scale)
+{
+    sup_rng_fill_normal(r, x, n);
+    if (scale != 1.0)
+        for (long k = 0; k < n; k++)
+            x[k] = (float)((double)x[k] * scale);
+}
+
+void gr_fill_scores(sup_rng *r, float *s, long n, float scale, float shift, double mask_frac)
+{
+    for (long k = 0; k < n; k++) {
+        float v = shift + scale * sup_rng_normal(r);
+        s[k] = (double)sup_rng_uniform(r) < mask_frac ? -INFINITY : v;
+    }
+}
+
+uint64_t gr_draw_seed(sup_rng *r)
+{
+    return sup_rng_u64(r) >> 33;
+}
+
+void gr_sb_float(gr_strbuf *out, float v, char conv, int prec)
+{
+    if (isnan(v))
+        gr_sb_append(out, "nan");
+    else if (isinf(v))
+        gr_sb_append(out, v > 0 ? "inf" : "-inf");
+    else
+        gr_sb_printf(out, conv == 'g' || fabsf(v) >= 1e5f ? "%.*g" : "%.*f", prec, (double)v);
+}
+
+void gr_sb_values(gr_strbuf *out, const float *x, long n, char conv, int prec)
+{
+    for (long j = 0; j < n && j < 8; j++) {
+        gr_sb_append(out, " ");
+        gr_sb_float(out, x[j], conv, prec);
+    }
+    if (n > 8)
+        gr_sb_append(out, " ...");
+}
+
+void gr_sb_floats(gr_strbuf *out, const float *x, long n)
+{
+    long shown = n <= 8 ? n : 6;
+    gr_sb_append(out, "[");
+    for (long j = 0; j < shown; j++) {
+        if (j)
+            gr_sb_append(out, " ");
+        gr_sb_float(out, x[j], 'f', 4);
+    }
+    if (shown < n) {
+        gr_sb_append(out, " ... ");
+        gr_sb_float(out, x[n - 1], 'f', 4);
+        gr_sb_printf(out, "] (%ld values)", n);
+    } else {
+        gr_sb_append(out, "]");
+    }
 }

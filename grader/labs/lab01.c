@@ -38,33 +38,6 @@ static dims case_dims(const gr_case *c)
     return m;
 }
 
-/* Read an integer size of test t into *out: dflt when absent; an error when it
-   is not a whole number in [lo, hi]. */
-static int get_int(const gr_rubric_test *t, const char *key, int dflt, int lo, int hi,
-                   int *out, char *err, size_t errlen)
-{
-    double v = gr_test_param(t, key, dflt);
-    if (v != floor(v) || v < lo || v > hi) {
-        snprintf(err, errlen, "%s must be a whole number from %d to %d (got %g)", key, lo, hi, v);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-/* Append "[x0 x1 ... ]" with at most 8 values, for input windows. */
-static void append_vec(gr_strbuf *out, const float *x, long n)
-{
-    gr_sb_append(out, "[");
-    long shown = n <= 8 ? n : 6;
-    for (long c = 0; c < shown; c++)
-        gr_sb_printf(out, "%s%.4f", c ? " " : "", (double)x[c]);
-    if (shown < n)
-        gr_sb_printf(out, " ... %.4f] (%ld values)", (double)x[n - 1], n);
-    else
-        gr_sb_append(out, "]");
-}
-
 /* ---- the reference and its variants ------------------------------------- */
 
 /* S = scale * (Q . K) for the case's inputs, with K's batch element b taken from
@@ -218,9 +191,12 @@ static const gr_misconception misconceptions[] = {
    a student can check the arithmetic by hand). */
 static void fill_inputs(sup_rng *r, float *x, long n, float scale, int integers)
 {
+    if (!integers) {
+        gr_fill_normal(r, x, n, (double)scale);
+        return;
+    }
     for (long k = 0; k < n; k++)
-        x[k] = integers ? (float)((int)(sup_rng_uniform(r) * 7.0f) - 3)
-                        : scale * sup_rng_normal(r);
+        x[k] = (float)((int)(sup_rng_uniform(r) * 7.0f) - 3);
 }
 
 static const char *fn_name(uint32_t fn)
@@ -328,9 +304,10 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
        sane, and big enough to be worth running but small enough for a child. */
     dims m;
     int lo = what == 'b' ? -8 : what == 'e' ? 0 : 1;
-    if (get_int(t, "B", 2, lo, 64, &m.B, err, errlen) || get_int(t, "Tq", 3, lo, 1024, &m.Tq, err, errlen) ||
-        get_int(t, "Tk", 4, lo, 1024, &m.Tk, err, errlen) ||
-        get_int(t, "d", 4, what == 'b' ? -8 : 1, 1024, &m.d, err, errlen))
+    if (gr_test_int(t, "B", 2, lo, 64, &m.B, err, errlen) ||
+        gr_test_int(t, "Tq", 3, lo, 1024, &m.Tq, err, errlen) ||
+        gr_test_int(t, "Tk", 4, lo, 1024, &m.Tk, err, errlen) ||
+        gr_test_int(t, "d", 4, what == 'b' ? -8 : 1, 1024, &m.d, err, errlen))
         return -1;
     if (what == 'b' && !(m.B < 0 || m.Tq < 0 || m.Tk < 0 || m.d < 1)) {
         snprintf(err, errlen, "a %s test needs a negative size or d < 1", t->kind);
@@ -365,7 +342,7 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
         expect_scores(c);
     } else {
         /* The call must write nothing: S comes back exactly as sent. */
-        gr_case_expect(c, BUF_S);
+        gr_case_expect_untouched(c);
         c->expected_status = what == 'b' ? LAB_BAD_ARG : LAB_OK;
         snprintf(c->describe, sizeof c->describe, "%s(S, Q, K, B=%d, Tq=%d, Tk=%d, d=%d): %s",
                  fn_name(fn), m.B, m.Tq, m.Tk, m.d,
@@ -387,9 +364,9 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
     long b = index / ((long)m.Tq * m.Tk), i = index / m.Tk % m.Tq, j = index % m.Tk;
     const float *Q = c->call.bufs[BUF_Q].data, *K = c->call.bufs[BUF_K].data;
     gr_sb_printf(out, "  Q[%ld][%ld] = ", b, i);
-    append_vec(out, Q + (b * m.Tq + i) * m.d, m.d);
+    gr_sb_floats(out, Q + (b * m.Tq + i) * m.d, m.d);
     gr_sb_printf(out, "\n  K[%ld][%ld] = ", b, j);
-    append_vec(out, K + (b * m.Tk + j) * m.d, m.d);
+    gr_sb_floats(out, K + (b * m.Tk + j) * m.d, m.d);
     gr_sb_printf(out, "\n  d = %d%s\n", m.d,
                  c->call.fn == LAB01_SCALED_DOT_SCORES ? ", so the dot product is divided by sqrt(d)" : "");
 }

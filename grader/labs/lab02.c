@@ -41,30 +41,6 @@
 #define MAX_ELEMS (4L << 20)
 #define NEG_LARGE (-1e9f)   /* the large negative constant students use instead of -inf */
 
-/* Read an integer size of test t into *out: dflt when absent; an error when it
-   is not a whole number in [lo, hi]. */
-static int get_int(const gr_rubric_test *t, const char *key, int dflt, int lo, int hi,
-                   int *out, char *err, size_t errlen)
-{
-    double v = gr_test_param(t, key, dflt);
-    if (v != floor(v) || v < lo || v > hi) {
-        snprintf(err, errlen, "%s must be a whole number from %d to %d (got %g)", key, lo, hi, v);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-static void append_value(gr_strbuf *out, float v)
-{
-    if (isnan(v))
-        gr_sb_append(out, "nan");
-    else if (isinf(v))
-        gr_sb_append(out, v > 0 ? "inf" : "-inf");
-    else
-        gr_sb_printf(out, "%.4f", (double)v);
-}
-
 /* Append "label: v v v" for x[0..n), at most 8 values around column `at`. */
 static void append_row(gr_strbuf *out, const char *label, const float *x, long n, long at)
 {
@@ -78,10 +54,7 @@ static void append_row(gr_strbuf *out, const char *label, const float *x, long n
     if (lo > 0 || hi < n)
         gr_sb_printf(out, " (columns %ld to %ld of %ld)", lo, hi - 1, n);
     gr_sb_append(out, ":");
-    for (long j = lo; j < hi; j++) {
-        gr_sb_append(out, " ");
-        append_value(out, x[j]);
-    }
+    gr_sb_values(out, x + lo, hi - lo, 'f', 4);
     gr_sb_append(out, "\n");
 }
 
@@ -401,15 +374,6 @@ static const gr_misconception misconceptions[] = {
 
 static const float worked_row[4] = {2.0f, 1.0f, -1.0f, 0.5f};
 
-/* Fill n scores: shift + scale * N(0, 1), each -inf with probability mask_frac. */
-static void fill_scores(sup_rng *r, float *s, long n, float scale, float shift, double mask_frac)
-{
-    for (long k = 0; k < n; k++) {
-        float v = shift + scale * sup_rng_normal(r);
-        s[k] = (double)sup_rng_uniform(r) < mask_frac ? -INFINITY : v;
-    }
-}
-
 typedef struct score_params {
     double scale, shift, mask_frac;
     int masked_rows;
@@ -426,7 +390,7 @@ static int read_score_params(const gr_rubric_test *t, score_params *p, int max_r
                  "(got scale %g, mask_frac %g, shift %g)", p->scale, p->mask_frac, p->shift);
         return -1;
     }
-    return get_int(t, "masked_rows", 0, 0, max_rows, &p->masked_rows, err, errlen);
+    return gr_test_int(t, "masked_rows", 0, 0, max_rows, &p->masked_rows, err, errlen);
 }
 
 /* Random softmax input: rows x n scores, even rows shifted by +shift and odd
@@ -434,7 +398,7 @@ static int read_score_params(const gr_rubric_test *t, score_params *p, int max_r
 static void fill_softmax_scores(sup_rng *r, float *S, int rows, int n, const score_params *p)
 {
     for (int i = 0; i < rows; i++)
-        fill_scores(r, S + (long)i * n, n, (float)p->scale,
+        gr_fill_scores(r, S + (long)i * n, n, (float)p->scale,
                     (float)(i % 2 ? -p->shift : p->shift), p->mask_frac);
     for (int k = 0; k < p->masked_rows; k++) {
         int i;
@@ -514,21 +478,16 @@ static int make_softmax(const gr_rubric_test *t, uint32_t fn, char what, sup_rng
         return 0;
     }
     if (what == 'b') {
-        if (get_int(t, "rows", 2, -8, 8, &rows, err, errlen) || get_int(t, "n", 4, -8, 8, &n, err, errlen))
+        if (gr_test_int(t, "rows", 2, -8, 8, &rows, err, errlen) ||
+            gr_test_int(t, "n", 4, -8, 8, &n, err, errlen))
             return -1;
         if (rows >= 0 && n >= 1) {
             snprintf(err, errlen, "a softmax_bad test needs rows < 0 or n < 1");
             return -1;
         }
         float *S = add_softmax_call(c, fn, rows, n);
-        fill_scores(r, S, (long)c->call.bufs[fn == LAB02_SOFTMAX_INPLACE ? 0 : 1].count, 1.0f, 0.0f, 0.0);
-        /* W untouched: the child starts OUT floats as NaN and OUT ints as 0x5A
-           bytes, and that is what must come back. */
-        float *W = gr_case_expect(c, 0);
-        for (uint64_t k = 0; k < c->call.bufs[0].count; k++)
-            W[k] = NAN;
-        if (fn != LAB02_SOFTMAX_NOCOUNT)
-            memset(gr_case_expect(c, c->call.n_bufs - 1), 0x5A, sizeof(int32_t));
+        gr_fill_scores(r, S, (long)c->call.bufs[fn == LAB02_SOFTMAX_INPLACE ? 0 : 1].count, 1.0f, 0.0f, 0.0);
+        gr_case_expect_untouched(c); /* W and the count as the child starts them */
         c->expected_status = LAB_BAD_ARG;
         snprintf(c->describe, sizeof c->describe, "lab_softmax(W, S, rows=%d, n=%d, %s): "
                  "sizes break the contract, expect LAB_BAD_ARG with W and *n_masked_rows untouched",
@@ -536,8 +495,8 @@ static int make_softmax(const gr_rubric_test *t, uint32_t fn, char what, sup_rng
         return 0;
     }
     score_params p;
-    if (get_int(t, "rows", 4, 1, 1 << 20, &rows, err, errlen) ||
-        get_int(t, "n", 8, 1, 1 << 16, &n, err, errlen))
+    if (gr_test_int(t, "rows", 4, 1, 1 << 20, &rows, err, errlen) ||
+        gr_test_int(t, "n", 8, 1, 1 << 16, &n, err, errlen))
         return -1;
     if ((long)rows * n > MAX_ELEMS) {
         snprintf(err, errlen, "rows * n must be at most %ld", MAX_ELEMS);
@@ -572,8 +531,9 @@ static int make_mask(const gr_rubric_test *t, uint32_t fn, char what, sup_rng *r
                      gr_case *c, char *err, size_t errlen)
 {
     int B, Tq, Tk, bad = 0, lo = what == 'b' && fn != LAB02_PADDING_MASK ? -4 : 1;
-    if (get_int(t, "B", 2, lo, 256, &B, err, errlen) || get_int(t, "Tq", 4, lo, 1024, &Tq, err, errlen) ||
-        get_int(t, "Tk", 4, lo, 1024, &Tk, err, errlen))
+    if (gr_test_int(t, "B", 2, lo, 256, &B, err, errlen) ||
+        gr_test_int(t, "Tq", 4, lo, 1024, &Tq, err, errlen) ||
+        gr_test_int(t, "Tk", 4, lo, 1024, &Tk, err, errlen))
         return -1;
     if ((long)B * Tq * Tk > MAX_ELEMS) {
         snprintf(err, errlen, "B * Tq * Tk must be at most %ld", MAX_ELEMS);
@@ -581,7 +541,7 @@ static int make_mask(const gr_rubric_test *t, uint32_t fn, char what, sup_rng *r
     }
     if (what == 'b') {
         if (fn == LAB02_PADDING_MASK) {
-            if (get_int(t, "bad", 1, -1, 1, &bad, err, errlen) || bad == 0) {
+            if (gr_test_int(t, "bad", 1, -1, 1, &bad, err, errlen) || bad == 0) {
                 snprintf(err, errlen, "a padding_bad test needs bad: 1 (a length Tk + 1) or -1 (a length -1)");
                 return -1;
             }
@@ -597,7 +557,7 @@ static int make_mask(const gr_rubric_test *t, uint32_t fn, char what, sup_rng *r
     c->call.fn = fn;
     long nS = (long)(B > 0 ? B : 0) * (Tq > 0 ? Tq : 0) * (Tk > 0 ? Tk : 0);
     float *S = gr_case_add_f32(c, PROTO_INOUT, nS > 0 ? nS : 4);
-    fill_scores(r, S, (long)c->call.bufs[0].count, (float)p.scale, (float)p.shift, p.mask_frac);
+    gr_fill_scores(r, S, (long)c->call.bufs[0].count, (float)p.scale, (float)p.shift, p.mask_frac);
     gr_case_set_name(c, 0, "S");
     if (nS > 0)
         gr_case_set_shape(c, 0, B, Tq, Tk);
@@ -666,11 +626,11 @@ static int make_temperature(const gr_rubric_test *t, char what, sup_rng *r,
                             gr_case *c, char *err, size_t errlen)
 {
     int n, worked = gr_test_param(t, "worked", 0.0) != 0.0;
-    if (get_int(t, "n", worked ? 4 : 16, what == 'b' ? -4 : 0, 1 << 22, &n, err, errlen))
+    if (gr_test_int(t, "n", worked ? 4 : 16, what == 'b' ? -4 : 0, 1 << 22, &n, err, errlen))
         return -1;
     double tau = gr_test_param(t, "tau", 2.0);
     int special;
-    if (get_int(t, "tau_special", 0, 0, 2, &special, err, errlen))
+    if (gr_test_int(t, "tau_special", 0, 0, 2, &special, err, errlen))
         return -1;
     if (special)
         tau = special == 1 ? (double)INFINITY : (double)NAN;
@@ -694,7 +654,7 @@ static int make_temperature(const gr_rubric_test *t, char what, sup_rng *r,
     if (worked)
         memcpy(S, worked_row, sizeof worked_row);
     else
-        fill_scores(r, S, (long)c->call.bufs[0].count, (float)p.scale, (float)p.shift, p.mask_frac);
+        gr_fill_scores(r, S, (long)c->call.bufs[0].count, (float)p.scale, (float)p.shift, p.mask_frac);
     gr_case_add_int(c, n);
     gr_case_add_real(c, tau);
     float *want = gr_case_expect(c, 0);
@@ -771,9 +731,9 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
     if (c->call.fn == LAB02_TEMPERATURE) {
         const float *S = c->call.bufs[0].data;
         gr_sb_printf(out, "  S[%ld] sent: ", index);
-        append_value(out, S[index]);
+        gr_sb_float(out, S[index], 'f', 4);
         gr_sb_printf(out, ", tau = %g, so S[%ld] / tau = ", (double)(float)c->call.reals[0], index);
-        append_value(out, S[index] / (float)c->call.reals[0]);
+        gr_sb_float(out, S[index] / (float)c->call.reals[0], 'f', 4);
         gr_sb_append(out, "\n");
         return;
     }

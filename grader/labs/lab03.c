@@ -57,33 +57,6 @@ static float *mbuf(gr_case *c, int i)
     return c->call.bufs[i].data;
 }
 
-/* Read an integer size of test t into *out: dflt when absent; an error when it
-   is not a whole number in [lo, hi]. */
-static int get_int(const gr_rubric_test *t, const char *key, int dflt, int lo, int hi,
-                   int *out, char *err, size_t errlen)
-{
-    double v = gr_test_param(t, key, dflt);
-    if (v != floor(v) || v < lo || v > hi) {
-        snprintf(err, errlen, "%s must be a whole number from %d to %d (got %g)", key, lo, hi, v);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-/* Append "[x0 x1 ... ]" with at most 8 values, for input windows. */
-static void append_vec(gr_strbuf *out, const float *x, long n)
-{
-    gr_sb_append(out, "[");
-    long shown = n <= 8 ? n : 6;
-    for (long c = 0; c < shown; c++)
-        gr_sb_printf(out, "%s%.4f", c ? " " : "", (double)x[c]);
-    if (shown < n)
-        gr_sb_printf(out, " ... %.4f] (%ld values)", (double)x[n - 1], n);
-    else
-        gr_sb_append(out, "]");
-}
-
 /* ---- the reference and its variants ----------------------------------------- */
 
 /* How a variant departs from the contract. */
@@ -232,10 +205,10 @@ static const gr_misconception misconceptions[] = {
 
 /* ---- building cases --------------------------------------------------------------- */
 
+/* scale * N(0, 1) with the scale rounded to float first, as lab 3 has always drawn. */
 static void fill_normal(sup_rng *r, float *x, long n, double scale)
 {
-    for (long k = 0; k < n; k++)
-        x[k] = (float)scale * sup_rng_normal(r);
+    gr_fill_normal(r, x, n, (double)(float)scale);
 }
 
 static long pos(long x)
@@ -369,10 +342,12 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
 
     dims m = {0};
     int lo = what == 'b' ? -4 : what == 'e' ? 0 : 1, dlo = what == 'b' ? -4 : 1;
-    if (get_int(t, "B", 2, lo, 64, &m.B, err, errlen) || get_int(t, "Tq", 3, lo, 1024, &m.Tq, err, errlen) ||
-        get_int(t, "Tk", 4, lo, 1024, &m.Tk, err, errlen) ||
-        get_int(t, "dq", 4, dlo, 512, &m.dq, err, errlen) || get_int(t, "dk", 4, dlo, 512, &m.dk, err, errlen) ||
-        (additive && get_int(t, "h", 8, dlo, 512, &m.h, err, errlen)))
+    if (gr_test_int(t, "B", 2, lo, 64, &m.B, err, errlen) ||
+        gr_test_int(t, "Tq", 3, lo, 1024, &m.Tq, err, errlen) ||
+        gr_test_int(t, "Tk", 4, lo, 1024, &m.Tk, err, errlen) ||
+        gr_test_int(t, "dq", 4, dlo, 512, &m.dq, err, errlen) ||
+        gr_test_int(t, "dk", 4, dlo, 512, &m.dk, err, errlen) ||
+        (additive && gr_test_int(t, "h", 8, dlo, 512, &m.h, err, errlen)))
         return -1;
     int bad = m.B < 0 || m.Tq < 0 || m.Tk < 0 || m.dq < 1 || m.dk < 1 || (additive && m.h < 1);
     if (what == 'b' && !bad) {
@@ -420,7 +395,7 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                  name, sizes, scale, wscale);
         expect_scores(c);
     } else {
-        gr_case_expect(c, BUF_S); /* S comes back exactly as sent */
+        gr_case_expect_untouched(c); /* S comes back exactly as sent */
         c->expected_status = what == 'b' ? LAB_BAD_ARG : LAB_OK;
         snprintf(c->describe, sizeof c->describe, "%s, %s): %s", name, sizes,
                  what == 'b' ? "sizes break the contract, expect LAB_BAD_ARG and S untouched"
@@ -439,15 +414,15 @@ static void input_window(const gr_case *c, int b_, long index, gr_strbuf *out)
     long b = index / ((long)m.Tq * m.Tk), i = index / m.Tk % m.Tq, j = index % m.Tk;
     const float *K = buf(c, c->call.fn == LAB03_GENERAL_SCORES ? GEN_K : ADD_K);
     gr_sb_printf(out, "  Q[%ld][%ld] = ", b, i);
-    append_vec(out, buf(c, BUF_Q) + (b * m.Tq + i) * m.dq, m.dq);
+    gr_sb_floats(out, buf(c, BUF_Q) + (b * m.Tq + i) * m.dq, m.dq);
     gr_sb_printf(out, "\n  K[%ld][%ld] = ", b, j);
-    append_vec(out, K + (b * m.Tk + j) * m.dk, m.dk);
+    gr_sb_floats(out, K + (b * m.Tk + j) * m.dk, m.dk);
     if (c->call.fn == LAB03_GENERAL_SCORES) {
         gr_sb_printf(out, "\n  W is (dq, dk) = (%d, %d); W row 0 = ", m.dq, m.dk);
-        append_vec(out, buf(c, GEN_W), m.dk);
+        gr_sb_floats(out, buf(c, GEN_W), m.dk);
     } else {
         gr_sb_printf(out, "\n  Wq is (h, dq) = (%d, %d), Wk is (h, dk) = (%d, %d); v = ", m.h, m.dq, m.h, m.dk);
-        append_vec(out, buf(c, ADD_V), m.h);
+        gr_sb_floats(out, buf(c, ADD_V), m.h);
     }
     gr_sb_append(out, "\n");
 }

@@ -37,20 +37,6 @@
 enum { ENT_H = 0, ENT_W = 1 };
 enum { EXP_RAW = 0, EXP_SCALED = 1, EXP_DKS = 2 };
 
-/* Read an integer size of test t into *out: dflt when absent; an error when it
-   is not a whole number in [lo, hi]. */
-static int get_int(const gr_rubric_test *t, const char *key, int dflt, int lo, int hi,
-                   int *out, char *err, size_t errlen)
-{
-    double v = gr_test_param(t, key, dflt);
-    if (v != floor(v) || v < lo || v > hi) {
-        snprintf(err, errlen, "%s must be a whole number from %d to %d (got %g)", key, lo, hi, v);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
 /* ---- how entropy can be computed, right and wrong ------------------------------ */
 
 /* The mistakes a prediction reproduces; all zero is the contract. */
@@ -350,7 +336,8 @@ static int make_row_entropy(const gr_rubric_test *t, char what, sup_rng *r, gr_c
         snprintf(c->describe, sizeof c->describe, "lab_row_entropy(H, W, rows=4, n=4), rows: uniform, "
                  "one-hot, the worked weights [0.7054 0.2595 0.0351 0], a fully masked row of zeros");
     } else if (what == 'b') {
-        if (get_int(t, "rows", 2, -8, 8, &rows, err, errlen) || get_int(t, "n", 4, -8, 8, &n, err, errlen))
+        if (gr_test_int(t, "rows", 2, -8, 8, &rows, err, errlen) ||
+            gr_test_int(t, "n", 4, -8, 8, &n, err, errlen))
             return -1;
         if (rows >= 0 && n >= 1) {
             snprintf(err, errlen, "an entropy_bad test needs rows < 0 or n < 1");
@@ -363,14 +350,15 @@ static int make_row_entropy(const gr_rubric_test *t, char what, sup_rng *r, gr_c
         snprintf(c->describe, sizeof c->describe, "lab_row_entropy(H, W, rows=%d, n=%d): sizes break "
                  "the contract, expect LAB_BAD_ARG and H untouched", rows, n);
     } else {
-        if (get_int(t, "rows", 4, 1, 1 << 20, &rows, err, errlen) || get_int(t, "n", 8, 1, 1 << 16, &n, err, errlen))
+        if (gr_test_int(t, "rows", 4, 1, 1 << 20, &rows, err, errlen) ||
+            gr_test_int(t, "n", 8, 1, 1 << 16, &n, err, errlen))
             return -1;
         if ((long)rows * n > MAX_ELEMS) {
             snprintf(err, errlen, "rows * n must be at most %ld", MAX_ELEMS);
             return -1;
         }
         double scale = gr_test_param(t, "scale", 1.0), mask_frac = gr_test_param(t, "mask_frac", 0.0);
-        if (get_int(t, "masked_rows", 0, 0, rows, &masked_rows, err, errlen))
+        if (gr_test_int(t, "masked_rows", 0, 0, rows, &masked_rows, err, errlen))
             return -1;
         if (!(scale > 0) || !(mask_frac >= 0 && mask_frac < 1)) {
             snprintf(err, errlen, "params need scale > 0 and 0 <= mask_frac < 1 (got %g, %g)", scale, mask_frac);
@@ -380,10 +368,7 @@ static int make_row_entropy(const gr_rubric_test *t, char what, sup_rng *r, gr_c
         float *W = gr_case_add_f32(c, PROTO_IN, (long)rows * n);
         /* weights = softmax of random scores, masked keys at -inf (weight 0),
            the first masked_rows rows fully masked (all zeros) */
-        for (long k = 0; k < (long)rows * n; k++) {
-            float s = (float)scale * sup_rng_normal(r);
-            W[k] = (double)sup_rng_uniform(r) < mask_frac ? -INFINITY : s;
-        }
+        gr_fill_scores(r, W, (long)rows * n, (float)scale, 0.0f, mask_frac);
         for (int i = 0; i < masked_rows; i++)
             for (int j = 0; j < n; j++)
                 W[(long)i * n + j] = -INFINITY;
@@ -398,13 +383,11 @@ static int make_row_entropy(const gr_rubric_test *t, char what, sup_rng *r, gr_c
         gr_case_set_shape(c, ENT_W, 1, rows, n);
     gr_case_add_int(c, rows);
     gr_case_add_int(c, n);
-    float *H = gr_case_expect(c, ENT_H);
     if (what == 'b') {
-        for (uint64_t k = 0; k < c->call.bufs[ENT_H].count; k++)
-            H[k] = NAN; /* the child starts OUT floats as NaN: untouched means NaN */
+        gr_case_expect_untouched(c);
         c->expected_status = LAB_BAD_ARG;
     } else {
-        attn_entropy_rows(H, c->call.bufs[ENT_W].data, rows, n);
+        attn_entropy_rows(gr_case_expect(c, ENT_H), c->call.bufs[ENT_W].data, rows, n);
         c->expected_status = LAB_OK;
     }
     return 0;
@@ -414,12 +397,12 @@ static int make_experiment(const gr_rubric_test *t, char what, sup_rng *r, gr_ca
                            char *err, size_t errlen)
 {
     int dk_min, dk_max, T, trials, bad = 0;
-    if (get_int(t, "dk_min", 8, 1, 4096, &dk_min, err, errlen) ||
-        get_int(t, "dk_max", 512, 1, 4096, &dk_max, err, errlen) ||
-        get_int(t, "T", 64, 1, 4096, &T, err, errlen) ||
-        get_int(t, "trials", 200, 1, 100000, &trials, err, errlen))
+    if (gr_test_int(t, "dk_min", 8, 1, 4096, &dk_min, err, errlen) ||
+        gr_test_int(t, "dk_max", 512, 1, 4096, &dk_max, err, errlen) ||
+        gr_test_int(t, "T", 64, 1, 4096, &T, err, errlen) ||
+        gr_test_int(t, "trials", 200, 1, 100000, &trials, err, errlen))
         return -1;
-    if (what == 'b' && (get_int(t, "bad", 1, 1, 4, &bad, err, errlen)))
+    if (what == 'b' && (gr_test_int(t, "bad", 1, 1, 4, &bad, err, errlen)))
         return -1;
     int32_t dks[MAX_DKS];
     int n_dk = 0;
@@ -467,13 +450,12 @@ static int make_experiment(const gr_rubric_test *t, char what, sup_rng *r, gr_ca
              "], n_dk=%d, T=%d, trials=%d, seed=%llu)%s", n_dk, T, trials, (unsigned long long)seed,
              bad ? ": arguments break the contract, expect LAB_BAD_ARG and the outputs untouched" : "");
 
-    float *Hr = gr_case_expect(c, EXP_RAW), *Hs = gr_case_expect(c, EXP_SCALED);
     if (bad) {
-        for (long m = 0; m < nout; m++)
-            Hr[m] = Hs[m] = NAN; /* untouched: the child starts OUT floats as NaN */
+        gr_case_expect_untouched(c);
         c->expected_status = LAB_BAD_ARG;
     } else {
-        experiment_variant(Hr, Hs, c->call.bufs[EXP_DKS].data, n_dk, T, trials, seed, &(variant){0});
+        experiment_variant(gr_case_expect(c, EXP_RAW), gr_case_expect(c, EXP_SCALED),
+                           c->call.bufs[EXP_DKS].data, n_dk, T, trials, seed, &(variant){0});
         c->expected_status = LAB_OK;
     }
     return 0;
@@ -513,15 +495,14 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         const float *w = (const float *)c->call.bufs[ENT_W].data + index * n;
         double sum = 0;
         int zeros = 0;
-        gr_sb_printf(out, "  W row [%ld]:", index);
         for (int j = 0; j < n; j++) {
             sum += (double)w[j];
             zeros += w[j] == 0.0f;
-            if (j < 8)
-                gr_sb_printf(out, " %.4f", (double)w[j]);
         }
-        gr_sb_printf(out, "%s\n  row sum %.4f, %d weights exactly 0; log n = %.4f is the largest entropy\n",
-                     n > 8 ? " ..." : "", sum, zeros, log((double)n));
+        gr_sb_printf(out, "  W row [%ld]:", index);
+        gr_sb_values(out, w, n, 'f', 4);
+        gr_sb_printf(out, "\n  row sum %.4f, %d weights exactly 0; log n = %.4f is the largest entropy\n",
+                     sum, zeros, log((double)n));
         return;
     }
     exp_args a = exp_view(c);

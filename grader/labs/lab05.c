@@ -24,46 +24,6 @@
 
 #define HANDOUT "labs/lab05-masking/README.md"
 
-/* ---- reading sizes from the rubric ------------------------------------------ */
-
-/* Integer `key` of t (dflt when the rubric omits it) into *out, checked to be a
-   whole number in [lo, hi]. 0, or -1 with a sentence saying what to fix. */
-static int int_param(const gr_rubric_test *t, const char *key, int dflt, int lo, int hi,
-                     int *out, char *err, size_t errlen)
-{
-    double v = gr_test_param(t, key, dflt);
-    if (v != floor(v) || v < lo || v > hi) {
-        snprintf(err, errlen, "test %s: %s = %g is not allowed; use a whole number from %d to %d",
-                 t->name, key, v, lo, hi);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-/* A seed the student's experiment receives: 31 bits, so it prints the same
-   everywhere and a student can paste it into their own run. */
-static uint64_t draw_seed(sup_rng *r)
-{
-    return sup_rng_u64(r) >> 33;
-}
-
-/* Mark every OUT buffer as "must stay untouched": the stub fills OUT buffers
-   with NaN (F32) or 0x5A bytes, so that is what an untouched buffer holds. */
-static void expect_untouched(gr_case *c)
-{
-    for (int i = 0; i < c->call.n_bufs; i++) {
-        const proto_buf *b = &c->call.bufs[i];
-        if (b->role == PROTO_IN)
-            continue;
-        void *e = gr_case_expect(c, i);
-        if (b->role == PROTO_OUT && b->kind == PROTO_F32)
-            for (uint64_t k = 0; k < b->count; k++) ((float *)e)[k] = NAN;
-        else if (b->role == PROTO_OUT)
-            memset(e, 0x5A, (size_t)b->count * proto_kind_size(b->kind));
-    }
-}
-
 /* ---- the reference pipeline and its known wrong variants ---------------------- */
 
 /* How lab_attend_premask gets the mask wrong (PRE_RIGHT: it does not). */
@@ -336,10 +296,10 @@ static int gen_attend(const gr_rubric_test *t, uint64_t seed, gr_case *c, int po
 {
     int worked = gr_test_param(t, "worked", 0) != 0;
     int B, Tq, Tk, dv;
-    if (int_param(t, "B", worked ? 1 : 2, 1, 64, &B, err, errlen) ||
-        int_param(t, "Tq", worked ? 1 : 3, 1, 512, &Tq, err, errlen) ||
-        int_param(t, "Tk", worked ? 4 : 5, 1, 512, &Tk, err, errlen) ||
-        int_param(t, "dv", worked ? 4 : 4, 1, 256, &dv, err, errlen))
+    if (gr_test_int(t, "B", worked ? 1 : 2, 1, 64, &B, err, errlen) ||
+        gr_test_int(t, "Tq", worked ? 1 : 3, 1, 512, &Tq, err, errlen) ||
+        gr_test_int(t, "Tk", worked ? 4 : 5, 1, 512, &Tk, err, errlen) ||
+        gr_test_int(t, "dv", worked ? 4 : 4, 1, 256, &dv, err, errlen))
         return -1;
     double scale = gr_test_param(t, "scale", 3.0);
     int empty = gr_test_param(t, "empty", 0) != 0;
@@ -385,8 +345,7 @@ static int gen_attend(const gr_rubric_test *t, uint64_t seed, gr_case *c, int po
         lengths[0] = 3;
         for (int k = 0; k < 4; k++) V[k * 4 + k] = 1.0f;
     } else {
-        sup_rng_fill_normal(&r, S, (long)B * Tq * Tk);
-        for (long n = 0; n < (long)B * Tq * Tk; n++) S[n] = (float)((double)S[n] * scale);
+        gr_fill_normal(&r, S, (long)B * Tq * Tk, scale);
         sup_rng_fill_normal(&r, V, (long)B * Tk * dv);
         /* Different lengths per batch entry, each in [1, Tk], and at least one
            shorter than Tk so the mask matters. */
@@ -458,10 +417,10 @@ static int gen_experiment(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                           char *err, size_t errlen)
 {
     int T, d, n_pads, max_pad;
-    if (int_param(t, "T", 16, 1, 256, &T, err, errlen) ||
-        int_param(t, "d", 32, 1, 512, &d, err, errlen) ||
-        int_param(t, "n_pads", 8, 1, 64, &n_pads, err, errlen) ||
-        int_param(t, "max_pad", 64, 0, 1024, &max_pad, err, errlen))
+    if (gr_test_int(t, "T", 16, 1, 256, &T, err, errlen) ||
+        gr_test_int(t, "d", 32, 1, 512, &d, err, errlen) ||
+        gr_test_int(t, "n_pads", 8, 1, 64, &n_pads, err, errlen) ||
+        gr_test_int(t, "max_pad", 64, 0, 1024, &max_pad, err, errlen))
         return -1;
     int bad_pad = gr_test_param(t, "bad_pad", 0) != 0;
     if (n_pads - 1 > max_pad) {
@@ -479,7 +438,7 @@ static int gen_experiment(const gr_rubric_test *t, uint64_t seed, gr_case *c,
 
     sup_rng r;
     sup_rng_seed(&r, seed);
-    uint64_t exp_seed = draw_seed(&r);
+    uint64_t exp_seed = gr_draw_seed(&r);
     /* Distinct pad counts: pick from 1..max_pad without repeats, then sort. */
     pads[0] = 0;
     for (int m = 1; m < n_pads; m++) {
@@ -509,7 +468,7 @@ static int gen_experiment(const gr_rubric_test *t, uint64_t seed, gr_case *c,
              bad_pad ? ": a negative pad must give LAB_BAD_ARG, outputs untouched" : "");
     if (bad_pad) {
         c->expected_status = LAB_BAD_ARG;
-        expect_untouched(c);
+        gr_case_expect_untouched(c);
         return 0;
     }
     c->expected_status = LAB_OK;
@@ -661,14 +620,6 @@ static const gr_misconception misconceptions[] = {
 
 /* ---- input window -------------------------------------------------------------- */
 
-static void append_float(gr_strbuf *out, float v)
-{
-    if (isnan(v))          gr_sb_append(out, " nan");
-    else if (isinf(v))     gr_sb_append(out, v > 0 ? " inf" : " -inf");
-    else if (fabsf(v) >= 1e5f) gr_sb_printf(out, " %.4g", (double)v);
-    else                   gr_sb_printf(out, " %.4f", (double)v);
-}
-
 /* The score row and the length of the batch entry that produced the element. */
 static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
 {
@@ -681,8 +632,8 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
             gr_sb_printf(out, "  rowsum[%ld] is row (b = %d, i = %d)\n", index, b, i);
         gr_sb_printf(out, "  scores S[%d][%d]:", b, i);
         const float *s = a.S + row * a.Tk;
-        for (int j = 0; j < a.Tk && j < 8; j++) append_float(out, s[j]);
-        gr_sb_printf(out, a.Tk > 8 ? " ... (Tk = %d)\n" : "\n", a.Tk);
+        gr_sb_values(out, s, a.Tk, 'f', 4);
+        gr_sb_printf(out, a.Tk > 8 ? " (Tk = %d)\n" : "\n", a.Tk);
         int L = a.lengths[b];
         if (L == 0)
             gr_sb_printf(out, "  lengths[%d] = 0: no real key, every key is padding\n", b);

@@ -24,39 +24,6 @@
 
 #define HANDOUT "labs/lab06-biases/README.md"
 
-/* ---- reading sizes from the rubric ------------------------------------------ */
-
-/* Integer `key` of t (dflt when the rubric omits it) into *out, checked to be a
-   whole number in [lo, hi]. 0, or -1 with a sentence saying what to fix. */
-static int int_param(const gr_rubric_test *t, const char *key, int dflt, int lo, int hi,
-                     int *out, char *err, size_t errlen)
-{
-    double v = gr_test_param(t, key, dflt);
-    if (v != floor(v) || v < lo || v > hi) {
-        snprintf(err, errlen, "test %s: %s = %g is not allowed; use a whole number from %d to %d",
-                 t->name, key, v, lo, hi);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-/* Mark every OUT buffer as "must stay untouched" (the stub fills them with NaN or
-   0x5A bytes); INOUT buffers already expect their input back. */
-static void expect_untouched(gr_case *c)
-{
-    for (int i = 0; i < c->call.n_bufs; i++) {
-        const proto_buf *b = &c->call.bufs[i];
-        if (b->role == PROTO_IN)
-            continue;
-        void *e = gr_case_expect(c, i);
-        if (b->role == PROTO_OUT && b->kind == PROTO_F32)
-            for (uint64_t k = 0; k < b->count; k++) ((float *)e)[k] = NAN;
-        else if (b->role == PROTO_OUT)
-            memset(e, 0x5A, (size_t)b->count * proto_kind_size(b->kind));
-    }
-}
-
 static int is_pow2(int n)
 {
     return n > 0 && (n & (n - 1)) == 0;
@@ -246,8 +213,7 @@ static void output_ref(float *O, const float *W, const float *V, int B, int Tq, 
 /* Softmax rows of scores ~ 2 N(0,1): realistic weights, in [0, 1], rows sum to 1. */
 static void fill_weights(sup_rng *r, float *W, long rows, int n)
 {
-    sup_rng_fill_normal(r, W, rows * n);
-    for (long k = 0; k < rows * n; k++) W[k] *= 2.0f;
+    gr_fill_normal(r, W, rows * n, 2.0);
     attn_softmax(W, W, rows, n);
 }
 
@@ -260,10 +226,10 @@ static int gen_slopes(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *
     sup_rng r;
     sup_rng_seed(&r, seed);
     if (gr_test_param(t, "H", -1) >= 0) {
-        if (int_param(t, "H", 8, 0, 4096, &H, err, errlen)) return -1;
+        if (gr_test_int(t, "H", 8, 0, 4096, &H, err, errlen)) return -1;
     } else {
-        if (int_param(t, "H_min", 1, 1, 4096, &lo, err, errlen) ||
-            int_param(t, "H_max", 64, lo, 4096, &hi, err, errlen))
+        if (gr_test_int(t, "H_min", 1, 1, 4096, &lo, err, errlen) ||
+            gr_test_int(t, "H_max", 64, lo, 4096, &hi, err, errlen))
             return -1;
         int nonpow2 = gr_test_param(t, "nonpow2", 0) != 0;
         int tries = 0;
@@ -282,7 +248,7 @@ static int gen_slopes(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *
     c->call.fn = LAB06_ALIBI_SLOPES;
     if (H == 0) {
         c->expected_status = LAB_BAD_ARG;
-        expect_untouched(c);
+        gr_case_expect_untouched(c);
         snprintf(c->describe, sizeof c->describe,
                  "lab_alibi_slopes(slopes, H=0): H < 1 must give LAB_BAD_ARG, slopes untouched");
         return 0;
@@ -307,10 +273,10 @@ static int gen_slopes(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *
 static int gen_alibi(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err, size_t errlen)
 {
     int batch, H, Tq, Tk;
-    if (int_param(t, "batch", 2, 1, 64, &batch, err, errlen) ||
-        int_param(t, "H", 4, 1, 64, &H, err, errlen) ||
-        int_param(t, "Tq", 5, 1, 512, &Tq, err, errlen) ||
-        int_param(t, "Tk", 5, 1, 512, &Tk, err, errlen))
+    if (gr_test_int(t, "batch", 2, 1, 64, &batch, err, errlen) ||
+        gr_test_int(t, "H", 4, 1, 64, &H, err, errlen) ||
+        gr_test_int(t, "Tq", 5, 1, 512, &Tq, err, errlen) ||
+        gr_test_int(t, "Tk", 5, 1, 512, &Tk, err, errlen))
         return -1;
     int causal = gr_test_param(t, "causal", 0) != 0, bad = gr_test_param(t, "bad", 0) != 0;
     int B = batch * H + (bad ? 1 : 0);
@@ -333,7 +299,7 @@ static int gen_alibi(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *e
              bad ? ": B is not a multiple of H, so LAB_BAD_ARG and S untouched" : "");
     if (bad) {
         c->expected_status = LAB_BAD_ARG;
-        expect_untouched(c);
+        gr_case_expect_untouched(c);
         return 0;
     }
     c->expected_status = LAB_OK;
@@ -349,11 +315,11 @@ static int gen_alibi(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *e
 static int gen_t5(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err, size_t errlen)
 {
     int bidir, nbk, maxd, range, extra;
-    if (int_param(t, "bidirectional", 1, 0, 1, &bidir, err, errlen) ||
-        int_param(t, "num_buckets", 32, 1, 4096, &nbk, err, errlen) ||
-        int_param(t, "max_distance", 128, 1, 1 << 20, &maxd, err, errlen) ||
-        int_param(t, "range", 2 * maxd, 0, 100000, &range, err, errlen) ||
-        int_param(t, "extra", 16, 0, 100000, &extra, err, errlen))
+    if (gr_test_int(t, "bidirectional", 1, 0, 1, &bidir, err, errlen) ||
+        gr_test_int(t, "num_buckets", 32, 1, 4096, &nbk, err, errlen) ||
+        gr_test_int(t, "max_distance", 128, 1, 1 << 20, &maxd, err, errlen) ||
+        gr_test_int(t, "range", 2 * maxd, 0, 100000, &range, err, errlen) ||
+        gr_test_int(t, "extra", 16, 0, 100000, &extra, err, errlen))
         return -1;
     int worked = gr_test_param(t, "worked", 0) != 0;
     static const int worked_rel[] = { -3, 3, -20, -127, -1000, 0, 1, -8, 8, 16 };
@@ -396,7 +362,7 @@ static int gen_t5(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err,
                   ": max_distance <= max_exact, so LAB_BAD_ARG and bucket untouched");
     if (!ok) {
         c->expected_status = LAB_BAD_ARG;
-        expect_untouched(c);
+        gr_case_expect_untouched(c);
         return 0;
     }
     c->expected_status = LAB_OK;
@@ -410,13 +376,13 @@ static int gen_t5(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err,
 static int gen_relpos(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err, size_t errlen)
 {
     int batch, H, Tq, Tk, bidir, nbk, maxd;
-    if (int_param(t, "batch", 1, 1, 64, &batch, err, errlen) ||
-        int_param(t, "H", 2, 1, 64, &H, err, errlen) ||
-        int_param(t, "Tq", 4, 1, 512, &Tq, err, errlen) ||
-        int_param(t, "Tk", 6, 1, 512, &Tk, err, errlen) ||
-        int_param(t, "bidirectional", 1, 0, 1, &bidir, err, errlen) ||
-        int_param(t, "num_buckets", 8, 1, 4096, &nbk, err, errlen) ||
-        int_param(t, "max_distance", 16, 1, 1 << 20, &maxd, err, errlen))
+    if (gr_test_int(t, "batch", 1, 1, 64, &batch, err, errlen) ||
+        gr_test_int(t, "H", 2, 1, 64, &H, err, errlen) ||
+        gr_test_int(t, "Tq", 4, 1, 512, &Tq, err, errlen) ||
+        gr_test_int(t, "Tk", 6, 1, 512, &Tk, err, errlen) ||
+        gr_test_int(t, "bidirectional", 1, 0, 1, &bidir, err, errlen) ||
+        gr_test_int(t, "num_buckets", 8, 1, 4096, &nbk, err, errlen) ||
+        gr_test_int(t, "max_distance", 16, 1, 1 << 20, &maxd, err, errlen))
         return -1;
     if (!bucket_settings_ok(bidir, nbk, maxd)) {
         snprintf(err, errlen, "test %s: num_buckets = %d, max_distance = %d leave no log range; "
@@ -451,8 +417,8 @@ static int gen_relpos(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *
 static int gen_dropout(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err, size_t errlen)
 {
     int rows, n;
-    if (int_param(t, "rows", 4, 1, 4096, &rows, err, errlen) ||
-        int_param(t, "n", 4, 1, 4096, &n, err, errlen))
+    if (gr_test_int(t, "rows", 4, 1, 4096, &rows, err, errlen) ||
+        gr_test_int(t, "n", 4, 1, 4096, &n, err, errlen))
         return -1;
     double p = gr_test_param(t, "p", 0.25);
     float pf = (float)p;  /* the contract's p is a float: the stub narrows it */
@@ -463,7 +429,7 @@ static int gen_dropout(const gr_rubric_test *t, uint64_t seed, gr_case *c, char 
     sup_rng r;
     sup_rng_seed(&r, seed);
     fill_weights(&r, W, rows, n);
-    uint64_t drop_seed = sup_rng_u64(&r) >> 33;
+    uint64_t drop_seed = gr_draw_seed(&r);
     gr_case_add_int(c, (int64_t)drop_seed);
     gr_case_add_int(c, count);
     gr_case_add_real(c, p);
@@ -475,7 +441,7 @@ static int gen_dropout(const gr_rubric_test *t, uint64_t seed, gr_case *c, char 
              ok ? "" : ": p outside [0, 1) must give LAB_BAD_ARG, W untouched");
     if (!ok) {
         c->expected_status = LAB_BAD_ARG;
-        expect_untouched(c);
+        gr_case_expect_untouched(c);
         return 0;
     }
     c->expected_status = LAB_OK;
@@ -488,10 +454,10 @@ static int gen_dropout(const gr_rubric_test *t, uint64_t seed, gr_case *c, char 
 static int gen_output(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err, size_t errlen)
 {
     int B, Tq, Tk, dv;
-    if (int_param(t, "B", 2, 1, 64, &B, err, errlen) ||
-        int_param(t, "Tq", 4, 1, 512, &Tq, err, errlen) ||
-        int_param(t, "Tk", 4, 1, 512, &Tk, err, errlen) ||
-        int_param(t, "dv", 5, 1, 512, &dv, err, errlen))
+    if (gr_test_int(t, "B", 2, 1, 64, &B, err, errlen) ||
+        gr_test_int(t, "Tq", 4, 1, 512, &Tq, err, errlen) ||
+        gr_test_int(t, "Tk", 4, 1, 512, &Tk, err, errlen) ||
+        gr_test_int(t, "dv", 5, 1, 512, &dv, err, errlen))
         return -1;
     double p = gr_test_param(t, "dropout", 0.0);
     gr_case_add_f32(c, PROTO_OUT, (long)B * Tq * dv);
@@ -743,13 +709,6 @@ static const gr_misconception misconceptions[] = {
 
 /* ---- input window -------------------------------------------------------------- */
 
-static void append_float(gr_strbuf *out, float v)
-{
-    if (isnan(v))      gr_sb_append(out, "nan");
-    else if (isinf(v)) gr_sb_append(out, v > 0 ? "inf" : "-inf");
-    else               gr_sb_printf(out, "%.6g", (double)v);
-}
-
 static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
 {
     (void)buf;
@@ -772,13 +731,13 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         long b = index / ((long)Tq * Tk);
         int i = (int)(index / Tk % Tq), j = (int)(index % Tk);
         gr_sb_printf(out, "  S[%ld][%d][%d] was ", b, i, j);
-        append_float(out, ((const float *)c->call.bufs[0].data)[index]);
+        gr_sb_float(out, ((const float *)c->call.bufs[0].data)[index], 'g', 6);
         gr_sb_printf(out, " before the bias; head h = %ld %% %d = %ld, j - i = %d\n",
                      b, H, b % H, j - i);
         if (c->call.fn == LAB06_RELPOS_BIAS) {
             int bk = attn_t5_bucket(j - i, I(4), I(5), I(6));
             gr_sb_printf(out, "  bucket(%d) = %d; table[%ld][%d] = ", j - i, bk, b % H, bk);
-            append_float(out, ((const float *)c->call.bufs[1].data)[(b % H) * I(5) + bk]);
+            gr_sb_float(out, ((const float *)c->call.bufs[1].data)[(b % H) * I(5) + bk], 'g', 6);
             gr_sb_append(out, "\n");
         }
         break;
@@ -800,7 +759,7 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         float p = (float)c->call.reals[0];
         int n = c->shape[0][2] > 0 ? c->shape[0][2] : 1;
         gr_sb_printf(out, "  W[0][%ld][%ld] was ", index / n, index % n);
-        append_float(out, ((const float *)c->call.bufs[0].data)[index]);
+        gr_sb_float(out, ((const float *)c->call.bufs[0].data)[index], 'g', 6);
         gr_sb_printf(out, " before dropout; it is element %ld, so it gets uniform draw #%ld "
                      "of the seed: u = %.6f, %s (p = %g)\n", index, index, (double)u,
                      u < p ? "u < p: dropped" : "u >= p: kept, divided by 1 - p", (double)p);
@@ -811,8 +770,8 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         long row = index / dv;
         const float *w = (const float *)c->call.bufs[1].data + row * Tk;
         gr_sb_printf(out, "  W[%ld][%ld]:", row / Tq, row % Tq);
-        for (int j = 0; j < Tk && j < 8; j++) { gr_sb_append(out, " "); append_float(out, w[j]); }
-        gr_sb_printf(out, Tk > 8 ? " ... (Tk = %d)\n" : "\n", Tk);
+        gr_sb_values(out, w, Tk, 'g', 6);
+        gr_sb_printf(out, Tk > 8 ? " (Tk = %d)\n" : "\n", Tk);
         break;
     }
     }

@@ -25,35 +25,6 @@
 
 #define HANDOUT "labs/lab07-online/README.md"
 
-/* ---- reading sizes from the rubric ------------------------------------------ */
-
-/* Integer `key` of t (dflt when the rubric omits it) into *out, checked to be a
-   whole number in [lo, hi]. 0, or -1 with a sentence saying what to fix. */
-static int int_param(const gr_rubric_test *t, const char *key, int dflt, int lo, int hi,
-                     int *out, char *err, size_t errlen)
-{
-    double v = gr_test_param(t, key, dflt);
-    if (v != floor(v) || v < lo || v > hi) {
-        snprintf(err, errlen, "test %s: %s = %g is not allowed; use a whole number from %d to %d",
-                 t->name, key, v, lo, hi);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-/* Mark every OUT buffer as "must stay untouched" (the stub fills them with NaN). */
-static void expect_untouched(gr_case *c)
-{
-    for (int i = 0; i < c->call.n_bufs; i++) {
-        const proto_buf *b = &c->call.bufs[i];
-        if (b->role != PROTO_OUT)
-            continue;
-        float *e = gr_case_expect(c, i);
-        for (uint64_t k = 0; k < b->count; k++) e[k] = NAN;
-    }
-}
-
 /* ---- the streaming loop, right and wrong ------------------------------------------ */
 
 /* What a student's streaming loop gets wrong (STREAM_RIGHT: nothing). */
@@ -162,9 +133,9 @@ static int gen_lse(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err
 {
     int worked = gr_test_param(t, "worked", 0) != 0;
     int rows, n, tile;
-    if (int_param(t, "rows", worked ? 3 : 4, 1, 4096, &rows, err, errlen) ||
-        int_param(t, "n", worked ? 4 : 16, 1, 1 << 16, &n, err, errlen) ||
-        int_param(t, "tile", worked ? 2 : 4, 0, 1 << 16, &tile, err, errlen))
+    if (gr_test_int(t, "rows", worked ? 3 : 4, 1, 4096, &rows, err, errlen) ||
+        gr_test_int(t, "n", worked ? 4 : 16, 1, 1 << 16, &n, err, errlen) ||
+        gr_test_int(t, "tile", worked ? 2 : 4, 0, 1 << 16, &tile, err, errlen))
         return -1;
     double scale = gr_test_param(t, "scale", 3.0);
     int masked = gr_test_param(t, "masked", 0) != 0;
@@ -193,8 +164,7 @@ static int gen_lse(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err
                                   -INFINITY, -INFINITY, -INFINITY, -INFINITY };
         memcpy(S, rowsv, sizeof rowsv);
     } else {
-        sup_rng_fill_normal(&r, S, (long)rows * n);
-        for (long k = 0; k < (long)rows * n; k++) S[k] = (float)((double)S[k] * scale);
+        gr_fill_normal(&r, S, (long)rows * n, scale);
         if (masked) {
             for (long k = 0; k < (long)rows * n; k++)
                 if (sup_rng_uniform(&r) < 0.25f) S[k] = -INFINITY;
@@ -218,7 +188,7 @@ static int gen_lse(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err
              scale >= 100 ? ": scores of magnitude ~1e4, exp overflows without the max" : "");
     if (tile < 1) {
         c->expected_status = LAB_BAD_ARG;
-        expect_untouched(c);
+        gr_case_expect_untouched(c);
         return 0;
     }
     c->expected_status = LAB_OK;
@@ -233,12 +203,12 @@ static int gen_attention(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                          char *err, size_t errlen)
 {
     int B, T, d, dv, tile, causal;
-    if (int_param(t, "B", 1, 1, 64, &B, err, errlen) ||
-        int_param(t, "T", 8, 1, 8192, &T, err, errlen) ||
-        int_param(t, "d", 4, 1, 512, &d, err, errlen) ||
-        int_param(t, "dv", 4, 1, 512, &dv, err, errlen) ||
-        int_param(t, "tile", 4, 0, 8192, &tile, err, errlen) ||
-        int_param(t, "causal", 0, 0, 1, &causal, err, errlen))
+    if (gr_test_int(t, "B", 1, 1, 64, &B, err, errlen) ||
+        gr_test_int(t, "T", 8, 1, 8192, &T, err, errlen) ||
+        gr_test_int(t, "d", 4, 1, 512, &d, err, errlen) ||
+        gr_test_int(t, "dv", 4, 1, 512, &dv, err, errlen) ||
+        gr_test_int(t, "tile", 4, 0, 8192, &tile, err, errlen) ||
+        gr_test_int(t, "causal", 0, 0, 1, &causal, err, errlen))
         return -1;
     double q_scale = gr_test_param(t, "q_scale", 1.0);
     gr_case_add_f32(c, PROTO_OUT, (long)B * T * dv);
@@ -253,11 +223,9 @@ static int gen_attention(const gr_rubric_test *t, uint64_t seed, gr_case *c,
     }
     sup_rng r;
     sup_rng_seed(&r, seed);
-    sup_rng_fill_normal(&r, Q, (long)B * T * d);
+    gr_fill_normal(&r, Q, (long)B * T * d, q_scale);
     sup_rng_fill_normal(&r, K, (long)B * T * d);
     sup_rng_fill_normal(&r, V, (long)B * T * dv);
-    if (q_scale != 1.0)
-        for (long k = 0; k < (long)B * T * d; k++) Q[k] = (float)((double)Q[k] * q_scale);
     int ints[6] = { B, T, d, dv, tile, causal };
     for (int k = 0; k < 6; k++) gr_case_add_int(c, ints[k]);
     c->call.fn = LAB07_ONLINE_ATTENTION;
@@ -274,7 +242,7 @@ static int gen_attention(const gr_rubric_test *t, uint64_t seed, gr_case *c,
     }
     if (tile < 1) {
         c->expected_status = LAB_BAD_ARG;
-        expect_untouched(c);
+        gr_case_expect_untouched(c);
         return 0;
     }
     c->expected_status = LAB_OK;
@@ -432,13 +400,6 @@ static const gr_misconception misconceptions[] = {
 
 /* ---- input window -------------------------------------------------------------- */
 
-static void append_float(gr_strbuf *out, float v)
-{
-    if (isnan(v))      gr_sb_append(out, " nan");
-    else if (isinf(v)) gr_sb_append(out, v > 0 ? " inf" : " -inf");
-    else               gr_sb_printf(out, " %.4g", (double)v);
-}
-
 static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
 {
     (void)buf;
@@ -446,8 +407,8 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         int n = I(1), tile = I(2);
         const float *s = (const float *)c->call.bufs[1].data + index * n;
         gr_sb_printf(out, "  S[%ld]:", index);
-        for (int j = 0; j < n && j < 8; j++) append_float(out, s[j]);
-        gr_sb_printf(out, n > 8 ? " ... (n = %d, tile = %d)\n" : " (n = %d, tile = %d)\n", n, tile);
+        gr_sb_values(out, s, n, 'g', 4);
+        gr_sb_printf(out, " (n = %d, tile = %d)\n", n, tile);
         float mx = -INFINITY;
         int masked = 0, first = -1;
         for (int j = 0; j < n; j++) {
@@ -455,8 +416,8 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
             if (s[j] == -INFINITY) masked++;
             else if (first < 0) first = j;
         }
-        gr_sb_append(out, "  row max");
-        append_float(out, mx);
+        gr_sb_append(out, "  row max ");
+        gr_sb_float(out, mx, 'g', 4);
         if (masked == n)
             gr_sb_append(out, "; every score is -inf (fully masked)\n");
         else if (masked == 0)
@@ -484,10 +445,10 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         }
         gr_sb_printf(out, "  query (b = %d, i = %d) sees keys 0..%d (%s), %d tiles of %d\n",
                      b, i, nkeys - 1, causal ? "causal" : "no mask", (nkeys + tile - 1) / tile, tile);
-        gr_sb_append(out, "  its scores q.k/sqrt(d) run from");
-        append_float(out, lo);
-        gr_sb_append(out, " to");
-        append_float(out, hi);
+        gr_sb_append(out, "  its scores q.k/sqrt(d) run from ");
+        gr_sb_float(out, lo, 'g', 4);
+        gr_sb_append(out, " to ");
+        gr_sb_float(out, hi, 'g', 4);
         gr_sb_printf(out, " (the max at key %d)\n", at);
     }
 }

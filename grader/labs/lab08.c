@@ -22,35 +22,6 @@
 
 #define HANDOUT "labs/lab08-gradients/README.md"
 
-/* ---- reading sizes from the rubric ------------------------------------------ */
-
-/* Integer `key` of t (dflt when the rubric omits it) into *out, checked to be a
-   whole number in [lo, hi]. 0, or -1 with a sentence saying what to fix. */
-static int int_param(const gr_rubric_test *t, const char *key, int dflt, int lo, int hi,
-                     int *out, char *err, size_t errlen)
-{
-    double v = gr_test_param(t, key, dflt);
-    if (v != floor(v) || v < lo || v > hi) {
-        snprintf(err, errlen, "test %s: %s = %g is not allowed; use a whole number from %d to %d",
-                 t->name, key, v, lo, hi);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-/* Mark every OUT buffer as "must stay untouched" (the stub fills them with NaN). */
-static void expect_untouched(gr_case *c)
-{
-    for (int i = 0; i < c->call.n_bufs; i++) {
-        const proto_buf *b = &c->call.bufs[i];
-        if (b->role != PROTO_OUT)
-            continue;
-        float *e = gr_case_expect(c, i);
-        for (uint64_t k = 0; k < b->count; k++) e[k] = NAN;
-    }
-}
-
 /* ---- softmax backward, right and wrong ------------------------------------------ */
 
 typedef enum back_mode {
@@ -164,8 +135,8 @@ static int gen_backward(const gr_rubric_test *t, uint64_t seed, gr_case *c,
 {
     int worked = gr_test_param(t, "worked", 0) != 0;
     int rows, n;
-    if (int_param(t, "rows", worked ? 2 : 3, 1, 4096, &rows, err, errlen) ||
-        int_param(t, "n", worked ? 4 : 6, 1, 4096, &n, err, errlen))
+    if (gr_test_int(t, "rows", worked ? 2 : 3, 1, 4096, &rows, err, errlen) ||
+        gr_test_int(t, "n", worked ? 4 : 6, 1, 4096, &n, err, errlen))
         return -1;
     double scale = gr_test_param(t, "scale", 2.0);
     int masked = gr_test_param(t, "masked", 0) != 0;
@@ -203,8 +174,7 @@ static int gen_backward(const gr_rubric_test *t, uint64_t seed, gr_case *c,
         attn_softmax(W, s, 2, 4);
         memcpy(dW, g, sizeof g);
     } else {
-        sup_rng_fill_normal(&r, W, count);
-        for (long k = 0; k < count; k++) W[k] = (float)((double)W[k] * scale);
+        gr_fill_normal(&r, W, count, scale);
         if (masked)
             for (long k = 0; k < count; k++)
                 if (k % n != 0 && sup_rng_uniform(&r) < 0.33f) W[k] = -INFINITY;
@@ -235,10 +205,10 @@ static int gen_experiment(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                           char *err, size_t errlen)
 {
     int n_dk, T, trials, dk_min;
-    if (int_param(t, "n_dk", 3, 1, 16, &n_dk, err, errlen) ||
-        int_param(t, "T", 16, 1, 1024, &T, err, errlen) ||
-        int_param(t, "trials", 20, 1, 2000, &trials, err, errlen) ||
-        int_param(t, "dk_min", 8, 1, 1024, &dk_min, err, errlen))
+    if (gr_test_int(t, "n_dk", 3, 1, 16, &n_dk, err, errlen) ||
+        gr_test_int(t, "T", 16, 1, 1024, &T, err, errlen) ||
+        gr_test_int(t, "trials", 20, 1, 2000, &trials, err, errlen) ||
+        gr_test_int(t, "dk_min", 8, 1, 1024, &dk_min, err, errlen))
         return -1;
     if ((long)dk_min << (n_dk - 1) > 4096) {
         snprintf(err, errlen, "test %s: dk_min * 2^(n_dk - 1) = %ld is over 4096; use fewer "
@@ -254,7 +224,7 @@ static int gen_experiment(const gr_rubric_test *t, uint64_t seed, gr_case *c,
     gr_case_set_name(c, 2, "dks");
     sup_rng r;
     sup_rng_seed(&r, seed);
-    uint64_t exp_seed = sup_rng_u64(&r) >> 33;
+    uint64_t exp_seed = gr_draw_seed(&r);
     for (int m = 0; m < n_dk; m++) {
         int d = dk_min << m;
         dks[m] = odd ? d + (int)(sup_rng_u64(&r) % (uint64_t)d) : d;
@@ -275,7 +245,7 @@ static int gen_experiment(const gr_rubric_test *t, uint64_t seed, gr_case *c,
              bad ? ": a d_k of 0 must give LAB_BAD_ARG, outputs untouched" : "");
     if (bad) {
         c->expected_status = LAB_BAD_ARG;
-        expect_untouched(c);
+        gr_case_expect_untouched(c);
         return 0;
     }
     c->expected_status = LAB_OK;
@@ -394,13 +364,6 @@ static const gr_misconception misconceptions[] = {
 
 /* ---- input window -------------------------------------------------------------- */
 
-static void append_float(gr_strbuf *out, float v)
-{
-    if (isnan(v))      gr_sb_append(out, " nan");
-    else if (isinf(v)) gr_sb_append(out, v > 0 ? " inf" : " -inf");
-    else               gr_sb_printf(out, " %.4g", (double)v);
-}
-
 static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
 {
     (void)buf;
@@ -420,8 +383,8 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
     for (int j = 0; j < n; j++) wg += (double)src[0][j] * (double)src[1][j];
     for (int q = 0; q < 2; q++) {
         gr_sb_printf(out, "  %s[%ld]:", label[q], row);
-        for (int j = 0; j < n && j < 8; j++) append_float(out, src[q][j]);
-        gr_sb_append(out, n > 8 ? " ...\n" : "\n");
+        gr_sb_values(out, src[q], n, 'g', 4);
+        gr_sb_append(out, "\n");
     }
     gr_sb_printf(out, "  <w, g> of this row = %.6g%s\n", wg,
                  inplace ? " (read it before writing: dS is dW)" : "");
