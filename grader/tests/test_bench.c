@@ -14,57 +14,13 @@
 #include <string.h>
 
 #include "../commands.h"
+#include "capture.h"
 
 Suite *test_suite(void);
 
 /* ---- running the command ------------------------------------------------------------- */
 
-typedef struct run_result {
-    int rc;
-    char *out;     /* everything written to out */
-    char *err;     /* everything written to err */
-} run_result;
-
-static char *slurp(FILE *f)
-{
-    long len = ftell(f);
-    ck_assert_int_ge(len, 0);
-    rewind(f);
-    char *s = calloc((size_t)len + 1, 1);
-    ck_assert_ptr_nonnull(s);
-    ck_assert_int_eq(fread(s, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
-    return s;
-}
-
-/* Run `attnlab bench ARGS...` (n arguments after the command name). */
-static run_result bench(int n, const char *const *args)
-{
-    char **argv = calloc((size_t)n + 2, sizeof *argv);
-    ck_assert_ptr_nonnull(argv);
-    argv[0] = strdup("bench");
-    for (int i = 0; i < n; i++)
-        argv[i + 1] = strdup(args[i]);
-    FILE *out = tmpfile(), *err = tmpfile();
-    ck_assert(out && err);
-    run_result r;
-    r.rc = cmd_bench_run(out, err, n + 1, argv);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    for (int i = 0; i <= n; i++)
-        free(argv[i]);
-    free(argv);
-    return r;
-}
-
-#define BENCH(...) bench((int)(sizeof((const char *[]){__VA_ARGS__}) / sizeof(const char *)), \
-                         (const char *[]){__VA_ARGS__})
-
-static void free_result(run_result *r)
-{
-    free(r->out);
-    free(r->err);
-}
+#define BENCH(...) CAPTURE(cmd_bench_run, "bench", __VA_ARGS__)
 
 /* ---- the CSV ---------------------------------------------------------------------------- */
 
@@ -240,15 +196,9 @@ static const struct {
 
 START_TEST(usage_error_one_line_exit_2)
 {
-    run_result r = bench(usage_cases[_i].n, usage_cases[_i].args);
-    ck_assert_msg(r.rc == 2, "case %d: exit %d, expected 2", _i, r.rc);
-    ck_assert_str_eq(r.out, "");
-    ck_assert_msg(strncmp(r.err, "attnlab bench: ", 15) == 0, "stderr: %s", r.err);
-    ck_assert_msg(strstr(r.err, usage_cases[_i].says) != NULL, "stderr '%s' lacks '%s'",
-                  r.err, usage_cases[_i].says);
+    run_result r = run_command(cmd_bench_run, "bench", usage_cases[_i].n, usage_cases[_i].args);
+    check_usage_error(&r, _i, "attnlab bench: ", usage_cases[_i].says);
     ck_assert_msg(strstr(r.err, "(see 'attnlab bench --help')") != NULL, "stderr: %s", r.err);
-    const char *nl = strchr(r.err, '\n');
-    ck_assert_msg(nl && nl[1] == '\0', "expected exactly one line, got: %s", r.err);
     free_result(&r);
 }
 END_TEST

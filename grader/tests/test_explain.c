@@ -13,57 +13,13 @@
 #include <unistd.h>
 
 #include "../commands.h"
+#include "capture.h"
 
 Suite *test_suite(void);
 
 /* ---- running the command ------------------------------------------------------------- */
 
-typedef struct run_result {
-    int rc;
-    char *out;     /* everything written to stdout */
-    char *err;     /* everything written to stderr */
-} run_result;
-
-static char *slurp(FILE *f)
-{
-    long len = ftell(f);
-    ck_assert_int_ge(len, 0);
-    rewind(f);
-    char *s = calloc((size_t)len + 1, 1);
-    ck_assert_ptr_nonnull(s);
-    ck_assert_int_eq(fread(s, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
-    return s;
-}
-
-/* Run `attnlab explain ARGS...` (n arguments after the command name). */
-static run_result explain(int n, const char *const *args)
-{
-    char **argv = calloc((size_t)n + 2, sizeof *argv);
-    ck_assert_ptr_nonnull(argv);
-    argv[0] = strdup("explain");
-    for (int i = 0; i < n; i++)
-        argv[i + 1] = strdup(args[i]);
-    FILE *out = tmpfile(), *err = tmpfile();
-    ck_assert(out && err);
-    run_result r;
-    r.rc = cmd_explain_run(out, err, n + 1, argv);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    for (int i = 0; i <= n; i++)
-        free(argv[i]);
-    free(argv);
-    return r;
-}
-
-#define EXPLAIN(...) explain((int)(sizeof((const char *[]){__VA_ARGS__}) / sizeof(const char *)), \
-                             (const char *[]){__VA_ARGS__})
-
-static void free_result(run_result *r)
-{
-    free(r->out);
-    free(r->err);
-}
+#define EXPLAIN(...) CAPTURE(cmd_explain_run, "explain", __VA_ARGS__)
 
 /* The line of out that starts with prefix (after leading spaces), copied. */
 static char *line_starting(const char *out, const char *prefix)
@@ -380,14 +336,8 @@ static const struct {
 
 START_TEST(usage_error_one_line_exit_2)
 {
-    run_result r = explain(usage_cases[_i].n, usage_cases[_i].args);
-    ck_assert_msg(r.rc == 2, "case %d: exit %d, expected 2", _i, r.rc);
-    ck_assert_str_eq(r.out, "");
-    ck_assert_msg(strncmp(r.err, "attnlab explain: ", 17) == 0, "stderr: %s", r.err);
-    ck_assert_msg(strstr(r.err, usage_cases[_i].says) != NULL, "stderr '%s' lacks '%s'",
-                  r.err, usage_cases[_i].says);
-    const char *nl = strchr(r.err, '\n');
-    ck_assert_msg(nl && nl[1] == '\0', "expected exactly one line, got: %s", r.err);
+    run_result r = run_command(cmd_explain_run, "explain", usage_cases[_i].n, usage_cases[_i].args);
+    check_usage_error(&r, _i, "attnlab explain: ", usage_cases[_i].says);
     free_result(&r);
 }
 END_TEST

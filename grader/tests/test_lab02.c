@@ -15,47 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../labmod.h"
-#include "../rubric.h"
 #include "../stub/lab02_calls.h"
 #include "labsup.h"
 
 #define RUBRIC "data/rubrics/lab02.yaml"
 #define MOD gr_lab02_module
+#include "labtest.h"
 
 Suite *test_suite(void);
-
-static gr_rubric rubric;
-
-static void load_rubric(void)
-{
-    char err[512];
-    ck_assert_msg(gr_rubric_load(RUBRIC, &rubric, err, sizeof err) == 0, "%s", err);
-}
-
-static void free_rubric(void)
-{
-    gr_rubric_free(&rubric);
-}
-
-/* Build the case of rubric test k for seed, failing the test on an error. */
-static void build(int k, uint64_t seed, gr_case *c)
-{
-    char err[512] = "";
-    memset(c, 0, sizeof *c);
-    int rc = MOD.make_case(&rubric.tests[k], seed, c, err, sizeof err);
-    ck_assert_msg(rc == 0, "%s: make_case failed: %s", rubric.tests[k].name, err);
-}
-
-static size_t buf_bytes(const proto_buf *b)
-{
-    return (size_t)b->count * proto_kind_size(b->kind);
-}
 
 /* Tests whose inputs are fixed numbers (the handout's worked row). */
 static int fixed_inputs(const gr_rubric_test *t)
 {
-    return strstr(t->kind, "_worked") != NULL || gr_test_param(t, "worked", 0) != 0;
+    return is_worked(t) || gr_test_param(t, "worked", 0) != 0;
 }
 
 /* ---- the rubric -------------------------------------------------------------- */
@@ -77,29 +49,15 @@ START_TEST(test_points_per_function)
 {
     /* the stub and handout: softmax 6, causal 2, padding 3, bool 1, temperature 2 */
     const double want[5] = {6, 2, 3, 1, 2};
-    double pts[5] = {0};
-    for (int k = 0; k < rubric.n_tests; k++) {
-        gr_case c;
-        build(k, 1, &c);
-        pts[function_of(c.call.fn)] += rubric.tests[k].points;
-        gr_case_free(&c);
-    }
-    for (int f = 0; f < 5; f++)
-        ck_assert_double_eq_tol(pts[f], want[f], 1e-9);
+    check_points_per_function(want, 5, function_of);
 }
 END_TEST
 
 START_TEST(test_bad_rubric_tests_are_refused)
 {
     /* a temperature_bad test with a valid tau cannot be built */
-    char name[] = "x", bad_kind[] = "temperature_bad", tau[] = "tau", err[512] = "";
-    gr_rubric_test bad = { .name = name, .kind = bad_kind, .n_params = 1 };
-    gr_case c;
-    memset(&c, 0, sizeof c);
-    bad.params[0].key = tau;
-    bad.params[0].value = 2;
-    ck_assert_int_eq(MOD.make_case(&bad, 1, &c, err, sizeof err), -1);
-    gr_case_free(&c);
+    char err[512] = "";
+    refuse_param("temperature_bad", "tau", 2, err, sizeof err);
 }
 END_TEST
 
@@ -296,9 +254,7 @@ START_TEST(test_input_window)
             continue;
         gr_case c;
         build(k, 1, &c);
-        gr_strbuf out = {0};
-        MOD.input_window(&c, 0, 7, &out); /* W[1][3], the masked key of the worked row */
-        char *s = gr_sb_take(&out);
+        char *s = window_text(&c, 0, 7); /* W[1][3], the masked key of the worked row */
         ck_assert_msg(strstr(s, "scores row [1]: 2.0000 1.0000 -1.0000 -inf") != NULL, "%s", s);
         free(s);
         gr_case_free(&c);

@@ -13,77 +13,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../labmod.h"
-#include "../rubric.h"
 #include "../stub/lab03_calls.h"
 #include "labsup.h"
 
 #define RUBRIC "data/rubrics/lab03.yaml"
 #define MOD gr_lab03_module
+#include "labtest.h"
 
 Suite *test_suite(void);
-
-static gr_rubric rubric;
-
-static void load_rubric(void)
-{
-    char err[512];
-    ck_assert_msg(gr_rubric_load(RUBRIC, &rubric, err, sizeof err) == 0, "%s", err);
-}
-
-static void free_rubric(void)
-{
-    gr_rubric_free(&rubric);
-}
-
-/* Build the case of rubric test k for seed, failing the test on an error. */
-static void build(int k, uint64_t seed, gr_case *c)
-{
-    char err[512] = "";
-    memset(c, 0, sizeof *c);
-    int rc = MOD.make_case(&rubric.tests[k], seed, c, err, sizeof err);
-    ck_assert_msg(rc == 0, "%s: make_case failed: %s", rubric.tests[k].name, err);
-}
-
-static size_t buf_bytes(const proto_buf *b)
-{
-    return (size_t)b->count * proto_kind_size(b->kind);
-}
-
-/* Tests whose inputs are fixed numbers (the handout's examples). */
-static int fixed_inputs(const gr_rubric_test *t)
-{
-    return strstr(t->kind, "_worked") != NULL;
-}
 
 /* ---- the rubric -------------------------------------------------------------- */
 
 START_TEST(test_points_per_function)
 {
     /* the stub and handout: lab_general_scores 6, lab_additive_scores 8 */
-    double pts[LAB03_N_CALLS] = {0};
-    for (int k = 0; k < rubric.n_tests; k++) {
-        gr_case c;
-        build(k, 1, &c);
-        pts[c.call.fn] += rubric.tests[k].points;
-        gr_case_free(&c);
-    }
-    ck_assert_double_eq_tol(pts[LAB03_GENERAL_SCORES], 6.0, 1e-9);
-    ck_assert_double_eq_tol(pts[LAB03_ADDITIVE_SCORES], 8.0, 1e-9);
+    const double want[LAB03_N_CALLS] = { [LAB03_GENERAL_SCORES] = 6, [LAB03_ADDITIVE_SCORES] = 8 };
+    check_points_per_function(want, LAB03_N_CALLS, NULL);
 }
 END_TEST
 
 START_TEST(test_bad_rubric_tests_are_refused)
 {
     /* an additive_bad test whose sizes are all fine cannot be built */
-    char name[] = "x", kind[] = "additive_bad", key[] = "h", err[512] = "";
-    gr_rubric_test bad = { .name = name, .kind = kind, .n_params = 1 };
-    gr_case c;
-    memset(&c, 0, sizeof c);
-    bad.params[0].key = key;
-    bad.params[0].value = 4;
-    ck_assert_int_eq(MOD.make_case(&bad, 1, &c, err, sizeof err), -1);
-    gr_case_free(&c);
+    char err[512] = "";
+    refuse_param("additive_bad", "h", 4, err, sizeof err);
 }
 END_TEST
 
@@ -92,7 +45,7 @@ END_TEST
 START_TEST(test_worked_examples)
 {
     for (int k = 0; k < rubric.n_tests; k++) {
-        if (!fixed_inputs(&rubric.tests[k]))
+        if (!is_worked(&rubric.tests[k]))   /* the handout's examples */
             continue;
         gr_case c;
         build(k, 7, &c);
@@ -179,19 +132,13 @@ END_TEST
 /* The input window names the query and key rows behind a score. */
 START_TEST(test_input_window)
 {
-    for (int k = 0; k < rubric.n_tests; k++) {
-        if (strcmp(rubric.tests[k].name, "general_worked_example") != 0)
-            continue;
-        gr_case c;
-        build(k, 1, &c);
-        gr_strbuf out = {0};
-        MOD.input_window(&c, 0, 3, &out); /* S[0][1][1] = q1^T W k1 */
-        char *s = gr_sb_take(&out);
-        ck_assert_msg(strstr(s, "Q[0][1] = [0.0000 1.0000]") != NULL, "%s", s);
-        ck_assert_msg(strstr(s, "K[0][1] = [2.0000 0.0000 1.0000]") != NULL, "%s", s);
-        free(s);
-        gr_case_free(&c);
-    }
+    gr_case c;
+    build_named("general_worked_example", 1, &c);
+    char *s = window_text(&c, 0, 3); /* S[0][1][1] = q1^T W k1 */
+    ck_assert_msg(strstr(s, "Q[0][1] = [0.0000 1.0000]") != NULL, "%s", s);
+    ck_assert_msg(strstr(s, "K[0][1] = [2.0000 0.0000 1.0000]") != NULL, "%s", s);
+    free(s);
+    gr_case_free(&c);
 }
 END_TEST
 

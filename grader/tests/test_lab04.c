@@ -14,43 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../labmod.h"
-#include "../rubric.h"
 #include "../stub/lab04_calls.h"
 #include "labsup.h"
 
 #define RUBRIC "data/rubrics/lab04.yaml"
 #define MOD gr_lab04_module
+#include "labtest.h"
 
 Suite *test_suite(void);
-
-static gr_rubric rubric;
-
-static void load_rubric(void)
-{
-    char err[512];
-    ck_assert_msg(gr_rubric_load(RUBRIC, &rubric, err, sizeof err) == 0, "%s", err);
-}
-
-static void free_rubric(void)
-{
-    gr_rubric_free(&rubric);
-}
-
-/* Build the case of rubric test k for seed, failing the test on an error. */
-static void build(int k, uint64_t seed, gr_case *c)
-{
-    char err[512] = "";
-    memset(c, 0, sizeof *c);
-    int rc = MOD.make_case(&rubric.tests[k], seed, c, err, sizeof err);
-    ck_assert_msg(rc == 0, "%s: make_case failed: %s", rubric.tests[k].name, err);
-}
 
 /* Tests whose inputs are fixed: the worked rows, and experiments with the
    course's fixed seed (what `make run` prints). */
 static int fixed_inputs(const gr_rubric_test *t)
 {
-    return strstr(t->kind, "_worked") != NULL || gr_test_param(t, "seed", -1) >= 0;
+    return is_worked(t) || gr_test_param(t, "seed", -1) >= 0;
 }
 
 /* ---- the rubric -------------------------------------------------------------- */
@@ -58,29 +35,16 @@ static int fixed_inputs(const gr_rubric_test *t)
 START_TEST(test_points_per_function)
 {
     /* the stub and handout: lab_row_entropy 4, lab_entropy_experiment 8 */
-    double pts[LAB04_N_CALLS] = {0};
-    for (int k = 0; k < rubric.n_tests; k++) {
-        gr_case c;
-        build(k, 1, &c);
-        pts[c.call.fn] += rubric.tests[k].points;
-        gr_case_free(&c);
-    }
-    ck_assert_double_eq_tol(pts[LAB04_ROW_ENTROPY], 4.0, 1e-9);
-    ck_assert_double_eq_tol(pts[LAB04_ENTROPY_EXPERIMENT], 8.0, 1e-9);
+    const double want[LAB04_N_CALLS] = { [LAB04_ROW_ENTROPY] = 4, [LAB04_ENTROPY_EXPERIMENT] = 8 };
+    check_points_per_function(want, LAB04_N_CALLS, NULL);
 }
 END_TEST
 
 START_TEST(test_bad_rubric_tests_are_refused)
 {
     /* dk_min above the default dk_max (512): no d_k to run */
-    char name[] = "x", kind[] = "experiment", key[] = "dk_min", err[512] = "";
-    gr_rubric_test bad = { .name = name, .kind = kind, .n_params = 1 };
-    gr_case c;
-    memset(&c, 0, sizeof c);
-    bad.params[0].key = key;
-    bad.params[0].value = 1024;
-    ck_assert_int_eq(MOD.make_case(&bad, 1, &c, err, sizeof err), -1);
-    gr_case_free(&c);
+    char err[512] = "";
+    refuse_param("experiment", "dk_min", 1024, err, sizeof err);
 }
 END_TEST
 
@@ -229,24 +193,18 @@ END_TEST
 /* The input window names the row behind an entropy and the run behind a mean. */
 START_TEST(test_input_window)
 {
-    for (int k = 0; k < rubric.n_tests; k++) {
-        const gr_rubric_test *t = &rubric.tests[k];
-        int worked = strcmp(t->name, "entropy_worked_rows") == 0;
-        if (!worked && strcmp(t->name, "experiment_course_run") != 0)
-            continue;
-        gr_case c;
-        build(k, 1, &c);
-        gr_strbuf out = {0};
-        MOD.input_window(&c, worked ? 0 : 1, 2, &out);
-        char *s = gr_sb_take(&out);
-        if (worked)
-            ck_assert_msg(strstr(s, "W row [2]: 0.7054 0.2595 0.0351 0.0000") != NULL, "%s", s);
-        else
-            ck_assert_msg(strstr(s, "d = dks[2] = 32, T = 64, trials = 200, seed = 1") != NULL &&
-                          strstr(s, "log T - 1/2 = 3.659") != NULL, "%s", s);
-        free(s);
-        gr_case_free(&c);
-    }
+    gr_case c;
+    build_named("entropy_worked_rows", 1, &c);
+    char *s = window_text(&c, 0, 2);
+    ck_assert_msg(strstr(s, "W row [2]: 0.7054 0.2595 0.0351 0.0000") != NULL, "%s", s);
+    free(s);
+    gr_case_free(&c);
+    build_named("experiment_course_run", 1, &c);
+    s = window_text(&c, 1, 2);
+    ck_assert_msg(strstr(s, "d = dks[2] = 32, T = 64, trials = 200, seed = 1") != NULL &&
+                  strstr(s, "log T - 1/2 = 3.659") != NULL, "%s", s);
+    free(s);
+    gr_case_free(&c);
 }
 END_TEST
 

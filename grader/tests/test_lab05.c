@@ -12,47 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../labmod.h"
-#include "../rubric.h"
 #include "../stub/lab05_calls.h"
 #include "labsup.h"
 
 #define RUBRIC "data/rubrics/lab05.yaml"
 #define MOD gr_lab05_module
+#include "labtest.h"
 
 Suite *test_suite(void);
-
-/* |x - want| <= tol, with floats widened explicitly. */
-#define NEAR(x, want, tol) ck_assert_double_eq_tol((double)(x), (double)(want), (double)(tol))
-
-static gr_rubric rubric;
-
-static void load_rubric(void)
-{
-    char err[512];
-    ck_assert_msg(gr_rubric_load(RUBRIC, &rubric, err, sizeof err) == 0, "%s", err);
-}
-
-static void free_rubric(void)
-{
-    gr_rubric_free(&rubric);
-}
-
-/* Build the case of rubric test k for seed, failing the test on an error. */
-static void build(int k, uint64_t seed, gr_case *c)
-{
-    char err[512] = "";
-    int rc = MOD.make_case(&rubric.tests[k], seed, c, err, sizeof err);
-    ck_assert_msg(rc == 0, "%s: make_case failed: %s", rubric.tests[k].name, err);
-}
-
-static const gr_rubric_test *find_test(const char *name)
-{
-    for (int k = 0; k < rubric.n_tests; k++)
-        if (strcmp(rubric.tests[k].name, name) == 0) return &rubric.tests[k];
-    ck_abort_msg("rubric has no test %s", name);
-    return NULL;
-}
 
 /* ---- the rubric ---------------------------------------------------------------- */
 
@@ -60,18 +27,8 @@ START_TEST(test_rubric_points_per_function)
 {
     /* The stub promises premask 4, postmask 3, experiment 5: 12 in all. */
     const double want[LAB05_N_CALLS] = { 4, 3, 5 };
-    double got[LAB05_N_CALLS] = { 0 };
     ck_assert_int_eq(rubric.lab, 5);
-    for (int k = 0; k < rubric.n_tests; k++) {
-        gr_case c;
-        build(k, 1, &c);
-        ck_assert_uint_lt(c.call.fn, LAB05_N_CALLS);
-        got[c.call.fn] += rubric.tests[k].points;
-        gr_case_free(&c);
-    }
-    for (int f = 0; f < LAB05_N_CALLS; f++)
-        ck_assert_msg(fabs(got[f] - want[f]) < 1e-9, "function %d: %g points, want %g",
-                      f, got[f], want[f]);
+    check_points_per_function(want, LAB05_N_CALLS, NULL);
 }
 END_TEST
 
@@ -93,14 +50,8 @@ END_TEST
 
 START_TEST(test_case_errors_say_what_to_fix)
 {
-    char name[] = "bad", kind[] = "premask", key[] = "Tk";
-    gr_rubric_test t = { .name = name, .kind = kind };
-    gr_case c;
     char err[256] = "";
-    t.n_params = 1;
-    t.params[0].key = key;
-    t.params[0].value = 0;
-    ck_assert_int_eq(MOD.make_case(&t, 1, &c, err, sizeof err), -1);
+    refuse_param("premask", "Tk", 0, err, sizeof err);
     ck_assert_msg(strstr(err, "Tk") && strstr(err, "use"), "%s", err);
 }
 END_TEST
@@ -112,8 +63,7 @@ START_TEST(test_expected_premask_worked_row)
     /* s' = [2, 1, -1, -inf]; e^2 = 7.389056, e^1 = 2.718282, e^-1 = 0.367879;
        sum = 10.475217; w = [0.705385, 0.259496, 0.035119, 0]. V = I, so O = w. */
     gr_case c;
-    char err[256];
-    ck_assert_int_eq(MOD.make_case(find_test("premask_worked_row"), 7, &c, err, sizeof err), 0);
+    build_named("premask_worked_row", 7, &c);
     const float *O = c.expected[0];
     NEAR(O[0], 0.705385f, 1e-6f);
     NEAR(O[1], 0.259496f, 1e-6f);
@@ -129,8 +79,7 @@ START_TEST(test_expected_postmask_worked_row)
        w = [0.609460, 0.224208, 0.030343, 0.135989]; zero the 4th:
        O = [0.609460, 0.224208, 0.030343, 0], rowsum = 0.864011 (< 1: the bug). */
     gr_case c;
-    char err[256];
-    ck_assert_int_eq(MOD.make_case(find_test("postmask_worked_row"), 7, &c, err, sizeof err), 0);
+    build_named("postmask_worked_row", 7, &c);
     const float *O = c.expected[0], *rowsum = c.expected[1];
     NEAR(O[0], 0.609460f, 1e-6f);
     NEAR(O[1], 0.224208f, 1e-6f);
@@ -222,11 +171,8 @@ END_TEST
 START_TEST(test_input_window_shows_row_and_length)
 {
     gr_case c;
-    char err[256];
-    ck_assert_int_eq(MOD.make_case(find_test("premask_worked_row"), 1, &c, err, sizeof err), 0);
-    gr_strbuf sb = { 0 };
-    MOD.input_window(&c, 0, 2, &sb);
-    char *s = gr_sb_take(&sb);
+    build_named("premask_worked_row", 1, &c);
+    char *s = window_text(&c, 0, 2);
     ck_assert_msg(strstr(s, "S[0][0]: 2.0000 1.0000 -1.0000 0.5000"), "%s", s);
     ck_assert_msg(strstr(s, "lengths[0] = 3"), "%s", s);
     free(s);

@@ -13,53 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../labmod.h"
-#include "../rubric.h"
 #include "../stub/lab06_calls.h"
 #include "attn.h"
 #include "labsup.h"
 
 #define RUBRIC "data/rubrics/lab06.yaml"
 #define MOD gr_lab06_module
+#include "labtest.h"
 
 Suite *test_suite(void);
-
-/* |x - want| <= tol, with floats widened explicitly. */
-#define NEAR(x, want, tol) ck_assert_double_eq_tol((double)(x), (double)(want), (double)(tol))
-
-static gr_rubric rubric;
-
-static void load_rubric(void)
-{
-    char err[512];
-    ck_assert_msg(gr_rubric_load(RUBRIC, &rubric, err, sizeof err) == 0, "%s", err);
-}
-
-static void free_rubric(void)
-{
-    gr_rubric_free(&rubric);
-}
-
-/* Build the case of rubric test k for seed, failing the test on an error. */
-static void build(int k, uint64_t seed, gr_case *c)
-{
-    char err[512] = "";
-    int rc = MOD.make_case(&rubric.tests[k], seed, c, err, sizeof err);
-    ck_assert_msg(rc == 0, "%s: make_case failed: %s", rubric.tests[k].name, err);
-}
-
-static const gr_rubric_test *find_test(const char *name)
-{
-    for (int k = 0; k < rubric.n_tests; k++)
-        if (strcmp(rubric.tests[k].name, name) == 0) return &rubric.tests[k];
-    ck_abort_msg("rubric has no test %s", name);
-    return NULL;
-}
-
-static size_t buf_bytes(const proto_buf *b)
-{
-    return (size_t)b->count * proto_kind_size(b->kind);
-}
 
 /* ---- the rubric ---------------------------------------------------------------- */
 
@@ -68,18 +30,8 @@ START_TEST(test_rubric_points_per_function)
     /* The stub promises slopes 2, bias 2, buckets 3, relpos 2, dropout 3,
        output 2: 14 in all. */
     const double want[LAB06_N_CALLS] = { 2, 2, 3, 2, 3, 2 };
-    double got[LAB06_N_CALLS] = { 0 };
     ck_assert_int_eq(rubric.lab, 6);
-    for (int k = 0; k < rubric.n_tests; k++) {
-        gr_case c;
-        build(k, 1, &c);
-        ck_assert_uint_lt(c.call.fn, LAB06_N_CALLS);
-        got[c.call.fn] += rubric.tests[k].points;
-        gr_case_free(&c);
-    }
-    for (int f = 0; f < LAB06_N_CALLS; f++)
-        ck_assert_msg(fabs(got[f] - want[f]) < 1e-9, "function %d: %g points, want %g",
-                      f, got[f], want[f]);
+    check_points_per_function(want, LAB06_N_CALLS, NULL);
 }
 END_TEST
 
@@ -107,26 +59,14 @@ END_TEST
 
 START_TEST(test_case_errors_say_what_to_fix)
 {
-    char name[] = "bad", kind[] = "relpos", key[] = "max_distance";
-    gr_rubric_test t = { .name = name, .kind = kind };
-    gr_case c;
     char err[256] = "";
-    t.n_params = 1;
-    t.params[0].key = key;
-    t.params[0].value = 2;   /* 8 buckets, bidirectional: max_exact 2, so no log range */
-    ck_assert_int_eq(MOD.make_case(&t, 1, &c, err, sizeof err), -1);
+    /* 8 buckets, bidirectional: max_exact 2, so no log range */
+    refuse_param("relpos", "max_distance", 2, err, sizeof err);
     ck_assert_msg(strstr(err, "max_distance") && strstr(err, "use"), "%s", err);
 }
 END_TEST
 
 /* ---- expected values --------------------------------------------------------------- */
-
-/* Build the case of the rubric test named name. */
-static void build_named(const char *name, uint64_t seed, gr_case *c)
-{
-    char err[256];
-    ck_assert_int_eq(MOD.make_case(find_test(name), seed, c, err, sizeof err), 0);
-}
 
 START_TEST(test_expected_slopes_eight_heads)
 {
@@ -317,17 +257,14 @@ START_TEST(test_input_window_names_the_draw)
     /* A dropout mismatch shows the weight's input and its uniform draw. */
     gr_case c;
     build_named("dropout_small", 1, &c);
-    gr_strbuf sb = { 0 };
-    MOD.input_window(&c, 0, 3, &sb);
-    char *s = gr_sb_take(&sb);
+    char *s = window_text(&c, 0, 3);
     ck_assert_msg(strstr(s, "W[0][0][3] was ") && strstr(s, "draw #3") && strstr(s, "p = 0.25"),
                   "%s", s);
     free(s);
     gr_case_free(&c);
     /* A bucket mismatch shows rel and the settings. */
     build_named("t5_worked_rows", 1, &c);
-    MOD.input_window(&c, 0, 2, &sb);
-    s = gr_sb_take(&sb);
+    s = window_text(&c, 0, 2);
     ck_assert_msg(strstr(s, "rel[2] = -20") && strstr(s, "max_exact = 8"), "%s", s);
     free(s);
     gr_case_free(&c);

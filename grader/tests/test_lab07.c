@@ -14,48 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../labmod.h"
-#include "../rubric.h"
 #include "../stub/lab07_calls.h"
 #include "attn.h"
 #include "labsup.h"
 
 #define RUBRIC "data/rubrics/lab07.yaml"
 #define MOD gr_lab07_module
+#include "labtest.h"
 
 Suite *test_suite(void);
-
-/* |x - want| <= tol, with floats widened explicitly. */
-#define NEAR(x, want, tol) ck_assert_double_eq_tol((double)(x), (double)(want), (double)(tol))
-
-static gr_rubric rubric;
-
-static void load_rubric(void)
-{
-    char err[512];
-    ck_assert_msg(gr_rubric_load(RUBRIC, &rubric, err, sizeof err) == 0, "%s", err);
-}
-
-static void free_rubric(void)
-{
-    gr_rubric_free(&rubric);
-}
-
-/* Build the case of rubric test k for seed, failing the test on an error. */
-static void build(int k, uint64_t seed, gr_case *c)
-{
-    char err[512] = "";
-    int rc = MOD.make_case(&rubric.tests[k], seed, c, err, sizeof err);
-    ck_assert_msg(rc == 0, "%s: make_case failed: %s", rubric.tests[k].name, err);
-}
-
-static const gr_rubric_test *find_test(const char *name)
-{
-    for (int k = 0; k < rubric.n_tests; k++)
-        if (strcmp(rubric.tests[k].name, name) == 0) return &rubric.tests[k];
-    ck_abort_msg("rubric has no test %s", name);
-    return NULL;
-}
 
 /* The memory-wall test: building its case computes attention at T = 4096, so
    the loop below visits it once. */
@@ -70,20 +37,11 @@ START_TEST(test_rubric_points_per_function)
 {
     /* The stub promises logsumexp 4, attention 8: 12 in all. */
     const double want[LAB07_N_CALLS] = { 4, 8 };
-    double got[LAB07_N_CALLS] = { 0 };
     ck_assert_int_eq(rubric.lab, 7);
-    for (int k = 0; k < rubric.n_tests; k++) {
-        gr_case c;
-        build(k, 1, &c);
-        ck_assert_uint_lt(c.call.fn, LAB07_N_CALLS);
-        got[c.call.fn] += rubric.tests[k].points;
+    check_points_per_function(want, LAB07_N_CALLS, NULL);
+    for (int k = 0; k < rubric.n_tests; k++)
         ck_assert_msg(rubric.tests[k].abs_tol > 0 && rubric.tests[k].rel_tol > 0,
                       "%s: give a tolerance", rubric.tests[k].name);
-        gr_case_free(&c);
-    }
-    for (int f = 0; f < LAB07_N_CALLS; f++)
-        ck_assert_msg(fabs(got[f] - want[f]) < 1e-9, "function %d: %g points, want %g",
-                      f, got[f], want[f]);
 }
 END_TEST
 
@@ -116,24 +74,18 @@ START_TEST(test_case_errors_say_what_to_fix)
     t.n_params = 1;
     t.params[0].key = key;
     t.params[0].value = 1;   /* default n = 16, tile 4, rows 4: fine */
-    ck_assert_int_eq(MOD.make_case(&t, 1, &c, err, sizeof err), 0);
+    build_test(&t, 1, &c);
     gr_case_free(&c);
     char tkey[] = "T";
     t.params[0].key = tkey;  /* attention sizes are read as whole numbers */
     t.params[0].value = 2.5;
     t.kind = (char[]){ "attention" };
-    ck_assert_int_eq(MOD.make_case(&t, 1, &c, err, sizeof err), -1);
+    refuse_case(&t, err, sizeof err);
     ck_assert_msg(strstr(err, "T = 2.5") && strstr(err, "whole number"), "%s", err);
 }
 END_TEST
 
 /* ---- expected values --------------------------------------------------------------- */
-
-static void build_named(const char *name, uint64_t seed, gr_case *c)
-{
-    char err[256];
-    ck_assert_int_eq(MOD.make_case(find_test(name), seed, c, err, sizeof err), 0);
-}
 
 START_TEST(test_expected_lse_worked_rows)
 {
@@ -255,15 +207,12 @@ START_TEST(test_input_window_shows_the_row)
 {
     gr_case c;
     build_named("lse_worked_rows", 1, &c);
-    gr_strbuf sb = { 0 };
-    MOD.input_window(&c, 0, 2, &sb);
-    char *s = gr_sb_take(&sb);
+    char *s = window_text(&c, 0, 2);
     ck_assert_msg(strstr(s, "S[2]: -inf -inf -inf -inf") && strstr(s, "fully masked"), "%s", s);
     free(s);
     gr_case_free(&c);
     build_named("attention_causal_small", 1, &c);
-    MOD.input_window(&c, 0, 2 * 7 + 1, &sb);   /* O[1][0][1]: b = 1, i = 0 */
-    s = gr_sb_take(&sb);
+    s = window_text(&c, 0, 2 * 7 + 1);   /* O[1][0][1]: b = 1, i = 0 */
     ck_assert_msg(strstr(s, "query (b = 1, i = 0) sees keys 0..0 (causal)"), "%s", s);
     free(s);
     gr_case_free(&c);

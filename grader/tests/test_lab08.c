@@ -13,48 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../labmod.h"
-#include "../rubric.h"
 #include "../stub/lab08_calls.h"
 #include "attn.h"
 #include "labsup.h"
 
 #define RUBRIC "data/rubrics/lab08.yaml"
 #define MOD gr_lab08_module
+#include "labtest.h"
 
 Suite *test_suite(void);
-
-/* |x - want| <= tol, with floats widened explicitly. */
-#define NEAR(x, want, tol) ck_assert_double_eq_tol((double)(x), (double)(want), (double)(tol))
-
-static gr_rubric rubric;
-
-static void load_rubric(void)
-{
-    char err[512];
-    ck_assert_msg(gr_rubric_load(RUBRIC, &rubric, err, sizeof err) == 0, "%s", err);
-}
-
-static void free_rubric(void)
-{
-    gr_rubric_free(&rubric);
-}
-
-/* Build the case of rubric test k for seed, failing the test on an error. */
-static void build(int k, uint64_t seed, gr_case *c)
-{
-    char err[512] = "";
-    int rc = MOD.make_case(&rubric.tests[k], seed, c, err, sizeof err);
-    ck_assert_msg(rc == 0, "%s: make_case failed: %s", rubric.tests[k].name, err);
-}
-
-static const gr_rubric_test *find_test(const char *name)
-{
-    for (int k = 0; k < rubric.n_tests; k++)
-        if (strcmp(rubric.tests[k].name, name) == 0) return &rubric.tests[k];
-    ck_abort_msg("rubric has no test %s", name);
-    return NULL;
-}
 
 /* ---- the rubric ---------------------------------------------------------------- */
 
@@ -90,25 +57,18 @@ START_TEST(test_case_errors_say_what_to_fix)
 {
     char name[] = "bad", kind[] = "experiment", key[] = "dk_min", key2[] = "n_dk";
     gr_rubric_test t = { .name = name, .kind = kind };
-    gr_case c;
     char err[256] = "";
     t.n_params = 2;
     t.params[0].key = key;
     t.params[0].value = 1000;   /* 1000 * 2^3 is over 4096 */
     t.params[1].key = key2;
     t.params[1].value = 4;
-    ck_assert_int_eq(MOD.make_case(&t, 1, &c, err, sizeof err), -1);
+    refuse_case(&t, err, sizeof err);
     ck_assert_msg(strstr(err, "over 4096") && strstr(err, "use"), "%s", err);
 }
 END_TEST
 
 /* ---- expected values --------------------------------------------------------------- */
-
-static void build_named(const char *name, uint64_t seed, gr_case *c)
-{
-    char err[256];
-    ck_assert_int_eq(MOD.make_case(find_test(name), seed, c, err, sizeof err), 0);
-}
 
 START_TEST(test_expected_worked_row)
 {
@@ -193,9 +153,7 @@ START_TEST(test_input_window_shows_w_and_g)
 {
     gr_case c;
     build_named("backward_worked_row", 1, &c);
-    gr_strbuf sb = { 0 };
-    MOD.input_window(&c, 0, 5, &sb);
-    char *s = gr_sb_take(&sb);
+    char *s = window_text(&c, 0, 5);
     ck_assert_msg(strstr(s, "W[1]: 0.7054 0.2595 0.03512 0") && strstr(s, "dW[1]: 0.5 -1 2 3") &&
                   strstr(s, "<w, g> of this row = 0.1634"), "%s", s);
     free(s);

@@ -12,6 +12,6 @@ ARGS   ?=
 run: $(OUT)/run_$(LAB)
 	@./$(OUT)/run_$(LAB) --seed $(SEED) --format $(FORMAT) $(ARGS)
 
-$(OUT)/run_$(LAB): $(SRC_DIR)/$(LAB).c $(LAB_DIR)/run_$(LAB).c $(LAB_DIR)/$(LAB).h $(SUPPORT_SRC) $(SUP)/labsup.h
+$(OUT)/run_$(LAB): $(SRC_DIR)/$(LAB).c $(LAB_DIR)/run_$(LAB).c $(LAB_DIR)/$(LAB).h $(SUPPORT_SRC) $(SUP)/labsup.h $(ROOT)/labs/labrun.h
 	@mkdir -p $(OUT)
-	$(CC) $(CFLAGS) -I$(LAB_DIR) -I$(SUP) -o $@ $(SRC_DIR)/$(LAB).c $(LAB_DIR)/run_$(LAB).c $(SUPPORT_SRC) -lm
+	$(CC) $(CFLAGS) -I$(LAB_DIR) -I$(ROOT)/labs -I$(SUP) -o $@ $(SRC_DIR)/$(LAB).c $(LAB_DIR)/run_$(LAB).c $(SUPPORT_SRC) -lm

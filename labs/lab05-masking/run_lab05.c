@@ -12,9 +12,8 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include "lab05.h"
+#include "labrun.h"
 
 enum { T = 16, d = 32, N_PADS = 8 };
 static const int pads[N_PADS] = { 0, 1, 2, 4, 8, 16, 32, 64 };
@@ -52,71 +51,33 @@ static void predict_rowsums(double *pred, uint64_t seed)
     }
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: run_lab05 [--seed S] [--format table|csv]\n");
-}
-
 int main(int argc, char **argv)
 {
-    uint64_t seed = 1;
-    int csv = 0;
-    for (int k = 1; k < argc; k++) {
-        if (strcmp(argv[k], "--seed") == 0 && k + 1 < argc) {
-            char *end;
-            seed = strtoull(argv[++k], &end, 10);
-            if (*argv[k] == '\0' || *end != '\0') {
-                fprintf(stderr, "run_lab05: the seed '%s' is not a whole number; "
-                        "give one like SEED=7.\n", argv[k]);
-                return 2;
-            }
-        } else if (strcmp(argv[k], "--format") == 0 && k + 1 < argc) {
-            k++;
-            if (strcmp(argv[k], "csv") == 0) csv = 1;
-            else if (strcmp(argv[k], "table") == 0) csv = 0;
-            else {
-                fprintf(stderr, "run_lab05: unknown format '%s'; use FORMAT=table or FORMAT=csv.\n",
-                        argv[k]);
-                return 2;
-            }
-        } else if (strcmp(argv[k], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "run_lab05: unknown argument '%s'.\n", argv[k]);
-            usage(stderr);
-            return 2;
-        }
-    }
-
+    labrun r = labrun_options("run_lab05", argc, argv, NULL, 0);
     float rowsum[N_PADS], drift[N_PADS];
-    int rc = lab_masking_experiment(rowsum, drift, pads, N_PADS, T, d, seed);
-    if (rc == LAB_NOT_IMPLEMENTED) {
-        fprintf(stderr, "run_lab05: lab_masking_experiment is not implemented yet; "
-                "write it in lab05.c (README.md, section 5), then run again.\n");
-        return 1;
-    }
-    if (rc != LAB_OK) {
-        fprintf(stderr, "run_lab05: lab_masking_experiment returned %d for valid arguments "
-                "(T = %d, d = %d, pads 0..64); it should return LAB_OK.\n", rc, T, d);
-        return 1;
-    }
+    int rc = lab_masking_experiment(rowsum, drift, pads, N_PADS, T, d, r.seed);
+    if (rc == LAB_NOT_IMPLEMENTED)
+        return labrun_stop(&r, "lab_masking_experiment is not implemented yet; "
+                           "write it in lab05.c (README.md, section 5), then run again.");
+    if (rc != LAB_OK)
+        return labrun_stop(&r, "lab_masking_experiment returned %d for valid arguments "
+                           "(T = %d, d = %d, pads 0..64); it should return LAB_OK.", rc, T, d);
     double pred[N_PADS];
-    predict_rowsums(pred, seed);
+    predict_rowsums(pred, r.seed);
 
-    if (csv) {
-        printf("pads,rowsum,rowsum_predicted,drift\n");
-        for (int m = 0; m < N_PADS; m++)
-            printf("%d,%.6f,%.6f,%.6f\n", pads[m], (double)rowsum[m], pred[m], (double)drift[m]);
-        return 0;
+    static const labrun_column cols[3] = {
+        { "rowsum", "rowsum", 12, 6 },
+        { "rowsum_predicted", "predicted", 12, 6 },
+        { "drift", "drift", 12, 6 },
+    };
+    labrun_note(&r, "lab 5: post-softmax masking, T = %d real keys, d = %d, seed %llu",
+                T, d, (unsigned long long)r.seed);
+    labrun_header(&r, "pads", cols, 3);
+    for (int m = 0; m < N_PADS; m++) {
+        const double v[3] = { (double)rowsum[m], pred[m], (double)drift[m] };
+        labrun_row(&r, pads[m], v, cols, 3);
     }
-    printf("lab 5: post-softmax masking, T = %d real keys, d = %d, seed %llu\n",
-           T, d, (unsigned long long)seed);
-    printf("%6s  %12s  %12s  %12s\n", "pads", "rowsum", "predicted", "drift");
-    for (int m = 0; m < N_PADS; m++)
-        printf("%6d  %12.6f  %12.6f  %12.6f\n", pads[m], (double)rowsum[m], pred[m],
-               (double)drift[m]);
-    printf("rowsum: mean post-mask row sum (1 when masking is done right)\n"
-           "drift:  max |O_post - O_pre| (0 when masking is done right)\n");
+    labrun_note(&r, "rowsum: mean post-mask row sum (1 when masking is done right)\n"
+                "drift:  max |O_post - O_pre| (0 when masking is done right)");
     return 0;
 }

@@ -1,0 +1,162 @@
+/* labtest.h: what the suites of the grader's lab modules (test_lab01.c ..
+ * test_lab08.c) share: the lab's rubric, loaded by a fixture, and building
+ * the case of one of its tests, which fails the Check test on any error.
+ * Run the suites from the repository root (rubric paths are relative to it).
+ *
+ * Before including this header, define
+ *   RUBRIC  the lab's rubric file: "data/rubrics/lab05.yaml"
+ *   MOD     the lab's module:      gr_lab05_module
+ *
+ * It gives the suite:
+ *   rubric                      the loaded rubric, for every test of the suite
+ *   load_rubric, free_rubric    the fixture that loads and frees it:
+ *                               tcase_add_checked_fixture(tc, load_rubric, free_rubric)
+ *   build(k, seed, &c)          c = the case of rubric.tests[k] for seed
+ *   find_test(name)             the rubric test called name (fails when there is none)
+ *   build_named(name, seed, &c) c = the case of the rubric test called name
+ *   refuse_case(&t, err, n)     make_case must refuse test t (return -1); err
+ *                               (n bytes) then says why
+ *   refuse_param(kind, key, value, err, n)
+ *                               refuse_case for a test of kind whose one
+ *                               parameter is key = value
+ *   check_points_per_function(want, n, map)
+ *                               the rubric's points, summed by the function each
+ *                               test calls (map(fn), or fn itself when map is
+ *                               NULL, always below n), equal want[0..n)
+ *   window_text(&c, buf, i)     the module's input window for output element i
+ *                               of buffer buf, a string to free()
+ *   is_worked(t)                t runs one of the handout's worked examples
+ *                               (its kind has "_worked" in it)
+ *   buf_bytes(&b)               the bytes of a protocol buffer's data
+ *   NEAR(x, want, tol)          ck_assert_double_eq_tol with floats widened
+ *
+ * A case from build or build_named is the caller's: gr_case_free it.
+ */
+#ifndef ATTNLAB_LABTEST_H
+#define ATTNLAB_LABTEST_H
+
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "../labmod.h"
+#include "../rubric.h"
+
+#if !defined(RUBRIC) || !defined(MOD)
+#error "define RUBRIC (the rubric file) and MOD (the lab module) before including labtest.h"
+#endif
+
+/* |x - want| <= tol, with floats widened explicitly. */
+#define NEAR(x, want, tol) ck_assert_double_eq_tol((double)(x), (double)(want), (double)(tol))
+
+static gr_rubric rubric;
+
+static inline void load_rubric(void)
+{
+    char err[512];
+    ck_assert_msg(gr_rubric_load(RUBRIC, &rubric, err, sizeof err) == 0, "%s", err);
+}
+
+static inline void free_rubric(void)
+{
+    gr_rubric_free(&rubric);
+}
+
+/* Build c, the case of test t for seed, failing the test on an error. */
+static inline void build_test(const gr_rubric_test *t, uint64_t seed, gr_case *c)
+{
+    char err[512] = "";
+    memset(c, 0, sizeof *c);
+    int rc = MOD.make_case(t, seed, c, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s: make_case failed: %s", t->name, err);
+}
+
+/* Build the case of rubric test k for seed, failing the test on an error. */
+static inline void build(int k, uint64_t seed, gr_case *c)
+{
+    build_test(&rubric.tests[k], seed, c);
+}
+
+/* The rubric test called name; the test fails when the rubric has none. */
+static inline const gr_rubric_test *find_test(const char *name)
+{
+    for (int k = 0; k < rubric.n_tests; k++)
+        if (strcmp(rubric.tests[k].name, name) == 0) return &rubric.tests[k];
+    ck_abort_msg("rubric has no test %s", name);
+    return NULL;
+}
+
+/* Build the case of the rubric test called name for seed. */
+static inline void build_named(const char *name, uint64_t seed, gr_case *c)
+{
+    build_test(find_test(name), seed, c);
+}
+
+/* make_case must refuse t (seed 1) with -1; err (errlen bytes) holds its reason. */
+static inline void refuse_case(const gr_rubric_test *t, char *err, size_t errlen)
+{
+    gr_case c;
+    memset(&c, 0, sizeof c);
+    ck_assert_int_eq(MOD.make_case(t, 1, &c, err, errlen), -1);
+    gr_case_free(&c);
+}
+
+/* make_case must refuse a test named "bad" of kind with the one parameter
+   key = value (seed 1); err (errlen bytes) holds its reason. */
+static inline void refuse_param(const char *kind, const char *key, double value,
+                                char *err, size_t errlen)
+{
+    char name[] = "bad", kind_s[64], key_s[64];
+    ck_assert(strlen(kind) < sizeof kind_s && strlen(key) < sizeof key_s);
+    strcpy(kind_s, kind);
+    strcpy(key_s, key);
+    gr_rubric_test t = { .name = name, .kind = kind_s, .n_params = 1 };
+    t.params[0].key = key_s;
+    t.params[0].value = value;
+    refuse_case(&t, err, errlen);
+}
+
+/* The rubric's points per function: every test's case (seed 1) names the
+   function it calls, map(fn) or fn itself (map NULL) below n_fns, and the
+   points of the tests of function f add up to want[f]. */
+static inline void check_points_per_function(const double *want, int n_fns,
+                                             int (*map)(uint32_t fn))
+{
+    double got[32] = { 0 };
+    ck_assert_int_le(n_fns, 32);
+    for (int k = 0; k < rubric.n_tests; k++) {
+        gr_case c;
+        build(k, 1, &c);
+        int f = map ? map(c.call.fn) : (int)c.call.fn;
+        ck_assert_msg(f >= 0 && f < n_fns, "%s: function %d of %d", rubric.tests[k].name, f, n_fns);
+        got[f] += rubric.tests[k].points;
+        gr_case_free(&c);
+    }
+    for (int f = 0; f < n_fns; f++)
+        ck_assert_msg(fabs(got[f] - want[f]) < 1e-9, "function %d: %g points, want %g",
+                      f, got[f], want[f]);
+}
+
+/* What the module's input window says about output element index of buffer
+   buf of c, as a string to free(). */
+static inline char *window_text(const gr_case *c, int buf, long index)
+{
+    gr_strbuf sb = { 0 };
+    ck_assert_ptr_nonnull(MOD.input_window);
+    MOD.input_window(c, buf, index, &sb);
+    return gr_sb_take(&sb);
+}
+
+/* A test of the handout's worked numbers: its kind has "_worked" in it. */
+static inline int is_worked(const gr_rubric_test *t)
+{
+    return strstr(t->kind, "_worked") != NULL;
+}
+
+/* The bytes of b's data: count elements of its kind. */
+static inline size_t buf_bytes(const proto_buf *b)
+{
+    return (size_t)b->count * proto_kind_size(b->kind);
+}
+
+#endif
