@@ -5,6 +5,7 @@
 #   make validate   solutions full marks, stubs zero, mutants diagnosed
 #   make test-asan  the Check suites again under ASan + UBSan
 #   make bench      time libattn's attention paths on this machine (attnlab bench)
+#   make plots      your experiments beside the answer key, and a heatmap, as PNGs in build/plots
 #   make clean
 # Build outputs go to build/ only.
 
@@ -50,7 +51,7 @@ LIBATTN    := $(BUILD)/libattn.a
 LIBSUP     := $(BUILD)/libsup.a
 ATTNLAB    := $(BUILD)/attnlab
 
-.PHONY: all deps test test-unit test-labs test-asan grade validate bench clean
+.PHONY: all deps test test-unit test-labs test-asan grade validate bench plots clean
 # Keep test objects between builds (make would delete them as intermediates).
 .SECONDARY:
 all: $(ATTNLAB) $(STUB_OBJ)
@@ -115,6 +116,12 @@ validate: all
 
 bench: all
 	@$(ATTNLAB) bench
+
+# Every plot, even when one fails (e.g. no gnuplot: each says how to install it).
+plots: all
+	@st=0; for p in entropy masking saturation heatmap; do \
+	    $(ATTNLAB) plot $$p --out $(BUILD)/plots || st=1; \
+	done; exit $$st
 
 clean:
 	rm -rf build

@@ -49,4 +49,21 @@ int cmd_bench(int argc, char **argv);
 /* The same, writing the table or CSV to out and errors to err (what tests call). */
 int cmd_bench_run(FILE *out, FILE *err, int argc, char **argv);
 
+/* attnlab experiment: the answer key's numbers for one of the course's experiments. */
+int cmd_experiment(int argc, char **argv);
+
+/* The same, writing the table or CSV to out and errors to err (what tests call). */
+int cmd_experiment_run(FILE *out, FILE *err, int argc, char **argv);
+
+/* attnlab plot: an experiment's reference numbers beside a student's, as a PNG. */
+int cmd_plot(int argc, char **argv);
+
+/* The same, writing messages to out and errors to err (what tests call). */
+int cmd_plot_run(FILE *out, FILE *err, int argc, char **argv);
+
+/* cmd_plot_run with the tree and the stub objects given (tests build their own
+   stub objects); NULL finds them from where attnlab lives, as cmd_plot_run does. */
+int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir,
+                    int argc, char **argv);
+
 #endif /* GR_COMMANDS_H */

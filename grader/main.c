@@ -21,6 +21,10 @@ static const gr_command commands[] = {
       cmd_explain },
     { "bench", "time libattn's attention paths on this machine and check they agree",
       cmd_bench },
+    { "experiment", "print the answer key's numbers for an experiment (entropy, masking, saturation)",
+      cmd_experiment },
+    { "plot", "plot an experiment's numbers beside yours, or an attention heatmap, as a PNG",
+      cmd_plot },
 };
 static const int n_commands = (int)(sizeof commands / sizeof commands[0]);
 

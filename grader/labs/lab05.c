@@ -410,9 +410,11 @@ static int gen_postmask(const gr_rubric_test *t, uint64_t seed, gr_case *c, char
 
 /* The experiment.
  *   sizes:  T, d, n_pads, max_pad
- *   params: bad_pad  1: the last pad is -1, which the contract rejects
+ *   params: bad_pad        1: the last pad is -1, which the contract rejects
+ *           seed           the experiment's seed (default: drawn, the student's own)
+ *           doubling_pads  1: pads 0, 1, 2, 4, ... as `make run` uses (n_pads <= 16)
  * pads[0] = 0 (nothing padded: row sums 1, drift 0), then distinct random pad
- * counts in [1, max_pad], ascending; the seed is the student's own. */
+ * counts in [1, max_pad], ascending. */
 static int gen_experiment(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                           char *err, size_t errlen)
 {
@@ -423,6 +425,11 @@ static int gen_experiment(const gr_rubric_test *t, uint64_t seed, gr_case *c,
         gr_test_int(t, "max_pad", 64, 0, 1024, &max_pad, err, errlen))
         return -1;
     int bad_pad = gr_test_param(t, "bad_pad", 0) != 0;
+    if (gr_test_param(t, "doubling_pads", 0) != 0 && n_pads > 16) {
+        snprintf(err, errlen, "test %s: doubling pads reach 2^%d with n_pads = %d; use at most 16",
+                 t->name, n_pads - 2, n_pads);
+        return -1;
+    }
     if (n_pads - 1 > max_pad) {
         snprintf(err, errlen, "test %s: n_pads = %d distinct pad counts do not fit in "
                  "0..max_pad = %d; raise max_pad", t->name, n_pads, max_pad);
@@ -439,9 +446,17 @@ static int gen_experiment(const gr_rubric_test *t, uint64_t seed, gr_case *c,
     sup_rng r;
     sup_rng_seed(&r, seed);
     uint64_t exp_seed = gr_draw_seed(&r);
-    /* Distinct pad counts: pick from 1..max_pad without repeats, then sort. */
+    /* params {seed: S} fixes the experiment's seed and {doubling_pads: 1} the pads
+       0, 1, 2, 4, ..., as `make run` uses them, so the course run can be reproduced. */
+    double seed_param = gr_test_param(t, "seed", -1.0);
+    if (seed_param >= 0)
+        exp_seed = (uint64_t)seed_param;
+    int doubling = gr_test_param(t, "doubling_pads", 0) != 0;
     pads[0] = 0;
-    for (int m = 1; m < n_pads; m++) {
+    for (int m = 1; doubling && m < n_pads; m++)
+        pads[m] = m == 1 ? 1 : 2 * pads[m - 1];
+    /* Otherwise distinct pad counts: pick from 1..max_pad without repeats, then sort. */
+    for (int m = 1; !doubling && m < n_pads; m++) {
         int p, dup;
         do {
             p = 1 + (int)(sup_rng_u64(&r) % (uint64_t)max_pad);

@@ -200,7 +200,7 @@ static int gen_backward(const gr_rubric_test *t, uint64_t seed, gr_case *c,
 /* experiment: sizes {n_dk, T, trials, dk_min}; dks[m] = dk_min * 2^m, or with
    param odd 1 each moved up by a random amount below it (not powers of two);
    param bad 1 makes the last d_k 0 (LAB_BAD_ARG, outputs untouched). The seed
-   is the student's own. */
+   is the student's own unless param seed fixes it. */
 static int gen_experiment(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                           char *err, size_t errlen)
 {
@@ -225,6 +225,10 @@ static int gen_experiment(const gr_rubric_test *t, uint64_t seed, gr_case *c,
     sup_rng r;
     sup_rng_seed(&r, seed);
     uint64_t exp_seed = gr_draw_seed(&r);
+    /* params {seed: S} fixes the experiment's seed, as `make run SEED=S` does */
+    double seed_param = gr_test_param(t, "seed", -1.0);
+    if (seed_param >= 0)
+        exp_seed = (uint64_t)seed_param;
     for (int m = 0; m < n_dk; m++) {
         int d = dk_min << m;
         dks[m] = odd ? d + (int)(sup_rng_u64(&r) % (uint64_t)d) : d;

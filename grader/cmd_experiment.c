@@ -1,0 +1,197 @@
+/* cmd_experiment.c: `attnlab experiment`, the answer key's numbers for one of
+ * the course's experiments, as a table for people or CSV for scripts.
+ *
+ * The numbers are the lab module's expected outputs for the lab's standard run
+ * (experiment.h): what a correct lab file returns for the same call, so a
+ * student can check their `make run` against them and a self-learner can
+ * reproduce the course's curves.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "experiment.h"
+
+#define MAX_SEED (1ULL << 53)  /* every seed up to 2^53 is exact in a rubric param (a double) */
+
+static const char experiment_usage[] =
+    "usage: attnlab experiment entropy|masking|saturation [--seed S] [--format table|csv]\n"
+    "\n"
+    "The answer key's numbers for one of the course's experiments, at the sizes of\n"
+    "the lab's `make run`:\n"
+    "\n"
+    "  entropy     lab 4: mean entropy of the weights vs d_k, raw and scaled scores\n"
+    "              (d_k = 8, 16, ..., 512, T = 64 keys, 200 trials)\n"
+    "  masking     lab 5: post-softmax masking, row sum and output drift vs pad keys\n"
+    "              (T = 16 keys, d = 32, 8 pad counts from 0 up to 64)\n"
+    "  saturation  lab 8: mean ||ds|| of softmax backward vs d_k, raw and scaled\n"
+    "              (d_k = 8, 16, ..., 512, T = 64 keys, 200 trials)\n"
+    "\n"
+    "  --seed S          the seed, a whole number from 0 to 2^53 (default 1)\n"
+    "  --format FORMAT   table (default) or csv\n"
+    "  -h, --help        show this help\n"
+    "\n"
+    "Each is the grader's own test case for the lab, built by its lab module with\n"
+    "libattn: the numbers a correct lab file returns for the same call. Lab 4 runs\n"
+    "with seed S itself, as `make run SEED=S` does. Labs 5 and 8 give each case its\n"
+    "own experiment seed, drawn from S as for a student's graded test (and lab 5\n"
+    "its own pad counts); the header names the seed and the pads used.\n"
+    "\n"
+    "CSV: a header row, then one row per x value, with the columns of the lab's\n"
+    "`make run FORMAT=csv` plus the handout's predictions:\n"
+    "  entropy     d_k,H_raw,H_scaled,pred_raw,pred_scaled\n"
+    "  masking     pads,rowsum,rowsum_predicted,drift\n"
+    "  saturation  d_k,g_raw,g_scaled,ratio,uniform\n"
+    "Numbers have up to 9 significant digits (a float exactly).\n"
+    "\n"
+    "Your own numbers beside these, as a PNG: attnlab plot NAME.\n"
+    "Exit status: 0 printed, 1 the experiment could not be built, 2 usage error.\n";
+
+/* One line on err in the format every attnlab command uses; returns -1, so a
+   parser can report and fail in one statement (the command then exits 2). */
+static int usage_error(FILE *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage_error(FILE *err, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("attnlab experiment: ", err);
+    va_start(ap, fmt);
+    vfprintf(err, fmt, ap);
+    va_end(ap);
+    fputs(" (see 'attnlab experiment --help')\n", err);
+    return -1;
+}
+
+typedef struct exp_opts {
+    const gr_experiment *e;
+    uint64_t seed;
+    int csv;
+} exp_opts;
+
+/* Parse the whole command line. 0 ok, 1 when --help was shown, -1 after a
+   usage error. */
+static int parse_args(FILE *out, FILE *err, int argc, char **argv, exp_opts *o)
+{
+    static const struct option longopts[] = {
+        {"seed", required_argument, 0, 's'},
+        {"format", required_argument, 0, 'f'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    optind = 0;   /* a fresh scan, also when called again (tests) */
+    opterr = 0;   /* every message comes from here, on err */
+    int ch;
+    /* no '+': options may come before or after the experiment's name */
+    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 's': {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (!isdigit((unsigned char)optarg[0]) || *end != '\0' || errno == ERANGE ||
+                v > MAX_SEED)
+                return usage_error(err, "--seed takes a whole number from 0 to 2^53 (got '%s')",
+                                   optarg);
+            o->seed = (uint64_t)v;
+            break;
+        }
+        case 'f':
+            if (strcmp(optarg, "table") == 0)
+                o->csv = 0;
+            else if (strcmp(optarg, "csv") == 0)
+                o->csv = 1;
+            else
+                return usage_error(err, "--format must be table or csv (got '%s')", optarg);
+            break;
+        case 'h':
+            fputs(experiment_usage, out);
+            return 1;
+        case ':':
+            return usage_error(err, "%s needs a value, e.g. %s", argv[optind - 1],
+                               strcmp(argv[optind - 1], "--format") == 0 ? "--format csv"
+                                                                          : "--seed 7");
+        default:
+            return usage_error(err, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return usage_error(err, "name the experiment: %s", gr_experiment_names());
+    o->e = gr_experiment_find(argv[optind]);
+    if (!o->e)
+        return usage_error(err, "'%s' is not an experiment; use %s", argv[optind],
+                           gr_experiment_names());
+    if (optind + 1 < argc)
+        return usage_error(err, "unexpected argument '%s'", argv[optind + 1]);
+    return 0;
+}
+
+static void print_csv(FILE *out, const gr_exp_run *r)
+{
+    for (int c = 0; c < r->n_cols; c++)
+        fprintf(out, "%s%s", c ? "," : "", r->col[c]);
+    fputc('\n', out);
+    for (int i = 0; i < r->n_rows; i++) {
+        fprintf(out, "%g", r->v[0][i]);
+        for (int c = 1; c < r->n_cols; c++)
+            fprintf(out, ",%.9g", r->v[c][i]);
+        fputc('\n', out);
+    }
+}
+
+static void print_table(FILE *out, const gr_exp_run *r)
+{
+    const gr_experiment *e = r->e;
+    fprintf(out, "attnlab experiment %s: the answer key's numbers for lab %d\n", e->name, e->lab);
+    fprintf(out, "%s\n%s\n\n", e->what, r->settings);
+    int w[GR_EXP_MAX_COLS];
+    for (int c = 0; c < r->n_cols; c++) {
+        w[c] = (int)strlen(r->col[c]);
+        if (w[c] < (c ? 9 : 5))
+            w[c] = c ? 9 : 5;
+        fprintf(out, "%s%*s", c ? "  " : "", w[c], r->col[c]);
+    }
+    fputc('\n', out);
+    for (int i = 0; i < r->n_rows; i++) {
+        fprintf(out, "%*g", w[0], r->v[0][i]);
+        for (int c = 1; c < r->n_cols; c++)
+            fprintf(out, "  %*.4f", w[c], r->v[c][i]);
+        fputc('\n', out);
+    }
+    fprintf(out, "\n%s", e->notes);
+    fprintf(out, "Your numbers for the same run: %s SEED=%llu\n", e->run_cmd,
+            (unsigned long long)r->exp_seed);
+    fprintf(out, "Yours beside these, from your lab file on this very case: attnlab plot %s "
+            "--seed %llu\n", e->name, (unsigned long long)r->seed);
+}
+
+int cmd_experiment_run(FILE *out, FILE *err, int argc, char **argv)
+{
+    exp_opts o;
+    int p = parse_args(out, err, argc, argv, &o);
+    if (p != 0)
+        return p > 0 ? GR_EXIT_OK : GR_EXIT_USAGE;
+    gr_exp_run r;
+    char msg[512];
+    if (gr_exp_reference(o.e, o.seed, &r, msg, sizeof msg) != 0) {
+        fprintf(err, "attnlab experiment: %s\n", msg);
+        return GR_EXIT_FAILED;
+    }
+    if (o.csv)
+        print_csv(out, &r);
+    else
+        print_table(out, &r);
+    gr_exp_free(&r);
+    return GR_EXIT_OK;
+}
+
+int cmd_experiment(int argc, char **argv)
+{
+    return cmd_experiment_run(stdout, stderr, argc, argv);
+}

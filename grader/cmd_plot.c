@@ -1,0 +1,606 @@
+/* cmd_plot.c: `attnlab plot`, an experiment's answer-key numbers beside the
+ * student's own as a PNG, or one attention example as a heatmap.
+ *
+ * For entropy, masking and saturation: the reference is the lab module's case
+ * for the lab's standard run, and the student's numbers are what their lab
+ * file returns for that very case in the sandbox (experiment.h). For heatmap:
+ * scores and weights of one small causal, padded example from libattn.
+ *
+ * Each plot is OUT/NAME.dat (gnuplot data: a comment header naming the columns,
+ * the seed and the sizes), written atomically, and OUT/NAME.png drawn from it by
+ * the version-controlled script data/plots/NAME.gp:
+ *
+ *     gnuplot -d -c data/plots/NAME.gp NAME.dat NAME.png NOTE1 NOTE2 HAVE_STUDENT
+ *
+ * (NOTE1, NOTE2: two lines under the title; HAVE_STUDENT: 1 when the .dat holds
+ * the student's numbers). gnuplot runs by fork/exec, never through a shell,
+ * with a time limit, and draws into a temporary file renamed into place.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "attn.h"
+#include "commands.h"
+#include "experiment.h"
+#include "grade.h"
+#include "labsup.h"
+#include "util.h"
+
+#define MAX_SEED        (1ULL << 53)  /* as `attnlab experiment` */
+#define GNUPLOT_SECONDS 60            /* one gnuplot run */
+#define GNUPLOT_LOG     4096          /* bytes of gnuplot's messages kept */
+
+/* The heatmap's example: T queries and keys of size d, the last PAD keys padding. */
+#define HEAT_T   12
+#define HEAT_D   8
+#define HEAT_PAD 3
+
+static const char plot_usage[] =
+    "usage: attnlab plot entropy|masking|saturation|heatmap [--submission DIR]\n"
+    "                    [--out DIR] [--seed S]\n"
+    "\n"
+    "Draw one of the course's plots as a PNG, with gnuplot:\n"
+    "\n"
+    "  entropy     lab 4: entropy of the weights vs d_k, raw and scaled scores\n"
+    "  masking     lab 5: post-softmax masking, row sum and output drift vs pad keys\n"
+    "  saturation  lab 8: mean ||ds|| of softmax backward vs d_k, raw and scaled\n"
+    "  heatmap     one attention example: scores next to weights, T = 12, causal,\n"
+    "              the last 3 keys padding, so you see -inf become a weight of exactly 0\n"
+    "\n"
+    "  --submission DIR  folder laid out like labs/ whose lab file is plotted\n"
+    "                    (default: labs/ in the attnlab tree)\n"
+    "  --out DIR         where NAME.dat and NAME.png go (default: build/plots in the tree)\n"
+    "  --seed S          the seed, a whole number from 0 to 2^53 (default 1)\n"
+    "  -h, --help        show this help\n"
+    "\n"
+    "For the three experiments, the reference curves are the answer key's numbers\n"
+    "(attnlab experiment NAME prints them), and your curves are what your lab file\n"
+    "returns for the very same call: attnlab builds it and runs it in the sandbox, as\n"
+    "attnlab grade does. If your lab is not implemented yet, does not build or\n"
+    "crashes, the reference is plotted alone and one line says why yours is missing.\n"
+    "\n"
+    "NAME.dat is plain gnuplot data (comment lines start with #); the PNG is drawn\n"
+    "by data/plots/NAME.gp, which you can run yourself:\n"
+    "  gnuplot -c data/plots/NAME.gp NAME.dat NAME.png\n"
+    "\n"
+    "Exit status: 0 plotted, 1 no PNG (gnuplot missing or failing, a file could not\n"
+    "be written), 2 usage error.\n";
+
+/* ---- the command line ------------------------------------------------------------------ */
+
+static int usage_error(FILE *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage_error(FILE *err, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("attnlab plot: ", err);
+    va_start(ap, fmt);
+    vfprintf(err, fmt, ap);
+    va_end(ap);
+    fputs(" (see 'attnlab plot --help')\n", err);
+    return -1;
+}
+
+typedef struct plot_opts {
+    const char *name;               /* entropy, masking, saturation or heatmap */
+    const gr_experiment *e;         /* NULL for heatmap */
+    const char *submission, *out_dir;
+    uint64_t seed;
+} plot_opts;
+
+/* 0 ok, 1 when --help was shown, -1 after a usage error. */
+static int parse_args(FILE *out, FILE *err, int argc, char **argv, plot_opts *o)
+{
+    static const struct option longopts[] = {
+        {"submission", required_argument, 0, 's'},
+        {"out", required_argument, 0, 'o'},
+        {"seed", required_argument, 0, 'S'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    optind = 0;
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 's':
+        case 'o':
+            if (!*optarg)
+                return usage_error(err, "%s needs a folder", ch == 's' ? "--submission" : "--out");
+            if (ch == 's')
+                o->submission = optarg;
+            else
+                o->out_dir = optarg;
+            break;
+        case 'S': {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (!isdigit((unsigned char)optarg[0]) || *end != '\0' || errno == ERANGE ||
+                v > MAX_SEED)
+                return usage_error(err, "--seed takes a whole number from 0 to 2^53 (got '%s')",
+                                   optarg);
+            o->seed = (uint64_t)v;
+            break;
+        }
+        case 'h':
+            fputs(plot_usage, out);
+            return 1;
+        case ':':
+            return usage_error(err, "%s needs a value", argv[optind - 1]);
+        default:
+            return usage_error(err, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return usage_error(err, "name the plot: entropy, masking, saturation or heatmap");
+    o->name = argv[optind];
+    o->e = gr_experiment_find(o->name);
+    if (!o->e && strcmp(o->name, "heatmap") != 0)
+        return usage_error(err, "'%s' is not a plot; use entropy, masking, saturation or heatmap",
+                           o->name);
+    if (optind + 1 < argc)
+        return usage_error(err, "unexpected argument '%s'", argv[optind + 1]);
+    if (!o->e && o->submission)
+        return usage_error(err, "the heatmap is the answer key's example; --submission is for "
+                           "entropy, masking and saturation");
+    return 0;
+}
+
+/* ---- files ------------------------------------------------------------------------------ */
+
+/* mkdir -p. 0, or -1 with errno. */
+static int make_dirs(const char *path)
+{
+    char buf[PATH_MAX];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = buf + 1; ; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char keep = *p;
+        *p = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = keep;
+        if (!keep)
+            break;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+/* A number for gnuplot: %.9g, or NaN (gnuplot skips it). */
+static void sb_number(gr_strbuf *b, double v)
+{
+    if (isfinite(v))
+        gr_sb_printf(b, " %.9g", v);
+    else
+        gr_sb_append(b, " NaN");
+}
+
+/* Each line of text as a comment line. */
+static void sb_comment(gr_strbuf *b, const char *text)
+{
+    while (*text) {
+        size_t n = strcspn(text, "\n");
+        gr_sb_printf(b, "# %.*s\n", (int)n, text);
+        text += n + (text[n] == '\n');
+    }
+}
+
+/* ---- the experiments' data -------------------------------------------------------------- */
+
+/* The .dat of an experiment: the reference table, then the student's two outputs. */
+static char *experiment_dat(const gr_exp_run *r, const gr_exp_student *s, const char *yours)
+{
+    const gr_experiment *e = r->e;
+    gr_strbuf b = {0};
+    gr_sb_printf(&b, "# attnlab plot %s: lab %d, %s\n", e->name, e->lab, e->what);
+    gr_sb_printf(&b, "# %s\n", r->settings);
+    gr_sb_append(&b, "# reference: the answer key's numbers (attnlab experiment "); 
+    gr_sb_printf(&b, "%s --seed %llu)\n", e->name, (unsigned long long)r->seed);
+    gr_sb_printf(&b, "# student: %s\n", yours);
+    sb_comment(&b, e->notes);
+    gr_sb_append(&b, "# columns:");
+    for (int c = 0; c < r->n_cols; c++)
+        gr_sb_printf(&b, " %d %s", c + 1, r->col[c]);
+    for (int k = 0; k < 2; k++)
+        gr_sb_printf(&b, " %d %s_student", r->n_cols + k + 1, e->out[k]);
+    gr_sb_append(&b, "\n# NaN: no number (the student's code gave none)\n");
+    for (int i = 0; i < r->n_rows; i++) {
+        gr_sb_printf(&b, "%g", r->v[0][i]);
+        for (int c = 1; c < r->n_cols; c++)
+            sb_number(&b, r->v[c][i]);
+        for (int k = 0; k < 2; k++)
+            sb_number(&b, s->have ? s->y[k][i] : (double)NAN);
+        gr_sb_append(&b, "\n");
+    }
+    return gr_sb_take(&b);
+}
+
+/* ---- the heatmap's data ------------------------------------------------------------------ */
+
+/* One example through libattn: scaled scores with the causal and padding masks
+   (what softmax sees), and the weights attn_forward gives for the same inputs. */
+static char *heatmap_dat(uint64_t seed, char *note, size_t note_len)
+{
+    enum { T = HEAT_T, d = HEAT_D };
+    static float Q[T * d], K[T * d], V[T * d], S[T * T], W[T * T], O[T * d];
+    sup_rng rng;
+    sup_rng_seed(&rng, seed);
+    sup_rng_fill_normal(&rng, Q, T * d);
+    sup_rng_fill_normal(&rng, K, T * d);
+    sup_rng_fill_normal(&rng, V, T * d);
+    const int lengths[1] = { T - HEAT_PAD };
+
+    /* the scores softmax sees: q.k / sqrt(d), then -inf where masked */
+    attn_scaled_dot_scores(S, Q, K, 1, T, T, d);
+    attn_causal_mask(S, 1, T, T);
+    attn_padding_mask(S, lengths, 1, T, T);
+    /* the weights, by the whole reference pipeline */
+    attn_config cfg = { .scaled = 1, .causal = 1, .lengths = lengths };
+    attn_forward(O, W, Q, K, V, 1, T, T, d, d, &cfg);
+
+    snprintf(note, note_len, "T = %d queries and keys, d = %d, scaled scores, causal mask, "
+             "keys %d..%d are padding, seed %llu", T, d, T - HEAT_PAD, T - 1,
+             (unsigned long long)seed);
+    gr_strbuf b = {0};
+    gr_sb_append(&b, "# attnlab plot heatmap: one attention example from libattn (the answer key)\n");
+    gr_sb_printf(&b, "# %s\n", note);
+    gr_sb_append(&b, "# Q, K, V: standard normals drawn in that order from sup_rng.\n"
+                     "# Each block is a T x T matrix: row i is query i, column j is key j.\n"
+                     "# index 0: scores q_i.k_j / sqrt(d) after the causal mask (key after the query)\n"
+                     "#          and the padding mask: -inf where masked\n"
+                     "# index 1: weights = softmax of each row of index 0 (attn_forward): a masked\n"
+                     "#          score gives a weight of exactly 0, each row sums to 1\n"
+                     "# index 2: 1 where the score is masked, else 0\n");
+    for (int block = 0; block < 3; block++) {
+        if (block)
+            gr_sb_append(&b, "\n\n");
+        for (int i = 0; i < T; i++) {
+            for (int j = 0; j < T; j++) {
+                float s = S[i * T + j];
+                const char *sep = j ? " " : "";
+                if (block == 0 && isinf(s))
+                    gr_sb_printf(&b, "%s-inf", sep);
+                else if (block == 0)
+                    gr_sb_printf(&b, "%s%.6g", sep, (double)s);
+                else if (block == 1)
+                    gr_sb_printf(&b, "%s%.6g", sep, (double)W[i * T + j]);
+                else
+                    gr_sb_printf(&b, "%s%d", sep, isinf(s) ? 1 : 0);
+            }
+            gr_sb_append(&b, "\n");
+        }
+    }
+    return gr_sb_take(&b);
+}
+
+/* ---- gnuplot ------------------------------------------------------------------------------ */
+
+/* The first executable called prog on PATH, into buf. 0, or -1 when none. */
+static int find_program(const char *prog, char *buf, size_t len)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        if (n > 0 && (size_t)snprintf(buf, len, "%.*s/%s", (int)n, path, prog) < len) {
+            struct stat st;
+            if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+                return 0;
+        }
+        path += n + (path[n] == ':');
+    }
+    return -1;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Run argv[0] with argv, no shell, stdin from /dev/null, its output kept
+   (bounded) in log; killed after GNUPLOT_SECONDS. Its exit status, or -1 when
+   it could not run or was killed. */
+static int run_tool(char *const argv[], gr_strbuf *log)
+{
+    int fds[2];
+    if (pipe(fds) != 0) {
+        gr_sb_printf(log, "cannot make a pipe: %s", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        gr_sb_printf(log, "cannot start %s: %s", argv[0], strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        int in = open("/dev/null", O_RDONLY);
+        if (in >= 0)
+            dup2(in, 0);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        close(fds[1]);
+        execv(argv[0], argv);
+        dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(fds[1]);
+    double deadline = now_seconds() + GNUPLOT_SECONDS;
+    int killed = 0;
+    for (;;) {
+        double left = deadline - now_seconds();
+        if (left <= 0) {
+            kill(pid, SIGKILL);
+            killed = 1;
+            break;
+        }
+        struct pollfd p = { fds[0], POLLIN, 0 };
+        int ready = poll(&p, 1, (int)(left * 1000) + 1);
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0)
+            continue;
+        char chunk[1024];
+        ssize_t n = read(fds[0], chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        if (log->len < GNUPLOT_LOG)
+            gr_sb_appendn(log, chunk, (size_t)n);
+    }
+    close(fds[0]);
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (killed) {
+        gr_sb_printf(log, "\nstopped after %d seconds", GNUPLOT_SECONDS);
+        return -1;
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The first few lines of a tool's messages, indented, for a person. */
+static void print_log(FILE *err, const char *log)
+{
+    int lines = 0;
+    while (*log && lines < 8) {
+        size_t n = strcspn(log, "\n");
+        if (n > 0) {
+            fprintf(err, "  %.*s\n", (int)n, log);
+            lines++;
+        }
+        log += n + (log[n] == '\n');
+    }
+}
+
+/* Draw png from dat with data/plots/NAME.gp. 0, or -1 after a message on err. */
+static int draw(FILE *err, const char *root, const char *name, const char *dat,
+                const char *png, const char *note1, const char *note2, int have_student)
+{
+    char gnuplot[PATH_MAX];
+    if (find_program("gnuplot", gnuplot, sizeof gnuplot) != 0) {
+        fprintf(err, "attnlab plot: gnuplot is not installed, so there is no PNG; install it "
+                "with 'sudo apt-get install gnuplot-nox' (or gnuplot), then run 'attnlab plot %s' "
+                "again\n", name);
+        return -1;
+    }
+    char *script = gr_xasprintf("%s/data/plots/%s.gp", root, name);
+    if (access(script, R_OK) != 0) {
+        fprintf(err, "attnlab plot: cannot read the plot script %s: %s\n", script, strerror(errno));
+        free(script);
+        return -1;
+    }
+    /* gnuplot draws into a temporary file beside the PNG, renamed once complete */
+    char *tmp = gr_xasprintf("%s.tmp.XXXXXX", png);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        fprintf(err, "attnlab plot: cannot write %s: %s\n", png, strerror(errno));
+        free(tmp);
+        free(script);
+        return -1;
+    }
+    fchmod(fd, 0644);  /* a PNG anyone may read, like the .dat */
+    close(fd);
+
+    char d_flag[] = "-d", c_flag[] = "-c", have[2] = { have_student ? '1' : '0', '\0' };
+    char *dat_arg = gr_xstrdup(dat), *note1_arg = gr_xstrdup(note1), *note2_arg = gr_xstrdup(note2);
+    char *argv[] = { gnuplot, d_flag, c_flag, script, dat_arg, tmp, note1_arg, note2_arg, have, NULL };
+    gr_strbuf log = {0};
+    int rc = run_tool(argv, &log);
+    free(dat_arg);
+    free(note1_arg);
+    free(note2_arg);
+    struct stat st;
+    int ok = rc == 0 && stat(tmp, &st) == 0 && st.st_size > 0;
+    if (ok && rename(tmp, png) != 0) {
+        fprintf(err, "attnlab plot: cannot write %s: %s\n", png, strerror(errno));
+        ok = 0;
+        rc = 0;
+    } else if (!ok) {
+        if (rc > 0)
+            fprintf(err, "attnlab plot: gnuplot failed on %s (exit status %d):\n", script, rc);
+        else
+            fprintf(err, "attnlab plot: gnuplot did not finish %s:\n", script);
+        print_log(err, log.s ? log.s : "(no message)");
+    }
+    if (!ok)
+        unlink(tmp);
+    free(log.s);
+    free(tmp);
+    free(script);
+    return ok ? 0 : -1;
+}
+
+/* ---- the command ---------------------------------------------------------------------------- */
+
+/* Write text to OUT/NAME.EXT atomically and say so. 0, or -1 after a message. */
+static int write_dat(FILE *out, FILE *err, const char *path, const char *text)
+{
+    if (gr_write_file_atomic(path, text, strlen(text)) != 0) {
+        fprintf(err, "attnlab plot: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fprintf(out, "wrote %s\n", path);
+    return 0;
+}
+
+/* The student's side in one line, for people and for the plot's note. */
+static char *student_line(const gr_exp_student *s, int lab)
+{
+    if (s->verdict == GR_PASSED)
+        return gr_xasprintf("%s: passed, equal to the answer key within the rubric's tolerance",
+                            s->source);
+    if (s->have)
+        return gr_xasprintf("%s: %s: %s (attnlab grade --lab %d explains)", s->source,
+                            gr_verdict_name(s->verdict), s->why, lab);
+    return gr_xasprintf("%s: %s: %s", s->source, gr_verdict_name(s->verdict), s->why);
+}
+
+static int plot_experiment(FILE *out, FILE *err, const plot_opts *o, const char *root,
+                           const char *stub_dir, const char *submission, const char *dat,
+                           const char *png)
+{
+    gr_exp_run r;
+    char msg[1024];
+    if (gr_exp_reference(o->e, o->seed, &r, msg, sizeof msg) != 0) {
+        fprintf(err, "attnlab plot: %s\n", msg);
+        return GR_EXIT_FAILED;
+    }
+    fprintf(out, "attnlab plot %s: lab %d, %s\n", o->name, o->e->lab, r.settings);
+
+    gr_exp_student s;
+    gr_exp_paths paths = { root, stub_dir, submission };
+    if (gr_exp_student_run(&r, &paths, &s, msg, sizeof msg) != 0) {
+        fprintf(err, "attnlab plot: %s\n", msg);
+        gr_exp_student_free(&s);
+        gr_exp_free(&r);
+        return GR_EXIT_FAILED;
+    }
+    char *line = student_line(&s, o->e->lab);
+    if (s.have)
+        fprintf(out, "your curve: %s\n", line);
+    else
+        fprintf(out, "your curve is missing: %s\n", line);
+
+    char *text = experiment_dat(&r, &s, line);
+    int rc = GR_EXIT_OK;
+    if (write_dat(out, err, dat, text) != 0) {
+        rc = GR_EXIT_FAILED;
+    } else {
+        char *note2 = s.verdict == GR_PASSED
+            ? gr_xasprintf("yours: %s (passed)", s.source)
+            : gr_xasprintf("yours: %s (%s)%s", s.source, gr_verdict_name(s.verdict),
+                           s.have ? "" : ", so only the answer key is drawn");
+        if (draw(err, root, o->name, dat, png, r.settings, note2, s.have) != 0)
+            rc = GR_EXIT_FAILED;
+        else
+            fprintf(out, "wrote %s\n", png);
+        free(note2);
+    }
+    free(text);
+    free(line);
+    gr_exp_student_free(&s);
+    gr_exp_free(&r);
+    return rc;
+}
+
+static int plot_heatmap(FILE *out, FILE *err, const plot_opts *o, const char *root,
+                        const char *dat, const char *png)
+{
+    char note[256];
+    char *text = heatmap_dat(o->seed, note, sizeof note);
+    fprintf(out, "attnlab plot heatmap: %s\n", note);
+    int rc = GR_EXIT_OK;
+    if (write_dat(out, err, dat, text) != 0)
+        rc = GR_EXIT_FAILED;
+    else if (draw(err, root, o->name, dat, png, note,
+                  "the causal mask hides the keys after each query, the padding mask the last "
+                  "keys from every query", 0) != 0)
+        rc = GR_EXIT_FAILED;
+    else
+        fprintf(out, "wrote %s\n", png);
+    free(text);
+    return rc;
+}
+
+int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir,
+                    int argc, char **argv)
+{
+    plot_opts o;
+    int p = parse_args(out, err, argc, argv, &o);
+    if (p != 0)
+        return p > 0 ? GR_EXIT_OK : GR_EXIT_USAGE;
+
+    char root_buf[PATH_MAX], stub_buf[PATH_MAX], msg[1024];
+    if (!root || !stub_dir) {
+        if (gr_locate(root_buf, sizeof root_buf, stub_buf, sizeof stub_buf, msg, sizeof msg) != 0) {
+            fprintf(err, "attnlab plot: %s\n", msg);
+            return GR_EXIT_FAILED;
+        }
+        root = root ? root : root_buf;
+        stub_dir = stub_dir ? stub_dir : stub_buf;
+    }
+    char *submission = o.submission ? gr_xstrdup(o.submission) : gr_xasprintf("%s/labs", root);
+    char *out_dir = o.out_dir ? gr_xstrdup(o.out_dir) : gr_xasprintf("%s/build/plots", root);
+    int rc;
+    if (make_dirs(out_dir) != 0) {
+        fprintf(err, "attnlab plot: cannot make the folder %s: %s\n", out_dir, strerror(errno));
+        rc = GR_EXIT_FAILED;
+    } else {
+        char *dat = gr_xasprintf("%s/%s.dat", out_dir, o.name);
+        char *png = gr_xasprintf("%s/%s.png", out_dir, o.name);
+        rc = o.e ? plot_experiment(out, err, &o, root, stub_dir, submission, dat, png)
+                 : plot_heatmap(out, err, &o, root, dat, png);
+        free(dat);
+        free(png);
+    }
+    free(submission);
+    free(out_dir);
+    return rc;
+}
+
+int cmd_plot_run(FILE *out, FILE *err, int argc, char **argv)
+{
+    return cmd_plot_run_in(out, err, NULL, NULL, argc, argv);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+    return cmd_plot_run(stdout, stderr, argc, argv);
+}

@@ -1,0 +1,499 @@
+/* experiment.c: the course's experiments as numbers: the lab module's case for
+ * the standard run, its expected outputs as the reference, and a student's lab
+ * file run on the same case (see experiment.h). */
+#include "experiment.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "attn.h"
+#include "build.h"
+#include "compare.h"
+#include "labsup.h"
+#include "rubric.h"
+#include "sandbox.h"
+#include "util.h"
+
+/* ---- the experiments -------------------------------------------------------------- */
+
+static void entropy_columns(gr_exp_run *r);
+static void masking_columns(gr_exp_run *r);
+static void saturation_columns(gr_exp_run *r);
+
+/* What the grader needs beyond the public part: the module's test kind, the
+   sizes of the lab's `make run` (run_labNN.c) in the module's own size names,
+   and how the run CSV's columns are made. */
+typedef struct exp_def {
+    gr_experiment pub;                        /* first: a gr_experiment * is an exp_def * */
+    const char *kind;                         /* the module's experiment kind */
+    struct { const char *key; double value; } sizes[4];
+    int takes_seed;                           /* 1: the module runs the experiment with {seed: S} itself */
+    const char *x_name;                       /* the x column: "d_k" or "pads" */
+    int third_is_d;                           /* the call's third int: 1 the key size d, 0 trials */
+    void (*columns)(gr_exp_run *r);           /* the run CSV's columns after x, in its order */
+} exp_def;
+
+static const exp_def defs[] = {
+    { { "entropy", 4, "entropy of the attention weights vs d_k, raw and scaled scores",
+        { "H_raw", "H_scaled" }, "make -C labs/lab04-entropy run",
+        "H_raw, H_scaled: mean entropy of a row of weights (nats) for raw q.k and scaled\n"
+        "q.k/sqrt(d_k) scores; ln T is uniform weights, 0 one-hot.\n"
+        "pred_raw = max(0, ln T - d_k/2), pred_scaled = ln T - 1/2: the analytic curve\n"
+        "(lab 4 handout, section 4), valid only while the score variance is small.\n" },
+      "experiment", { { "dk_min", 8 }, { "dk_max", 512 }, { "T", 64 }, { "trials", 200 } },
+      1, "d_k", 0, entropy_columns },
+    { { "masking", 5, "post-softmax masking: row sum and output drift vs pad keys",
+        { "rowsum", "drift" }, "make -C labs/lab05-masking run",
+        "rowsum: mean row sum of the weights masked after softmax (1 when masking is right).\n"
+        "rowsum_predicted: Z / (Z + p exp(a)) per query, the closed form of lab 5's\n"
+        "handout, section 3 (Z: the real keys' exp-scores, a: the pad key's score).\n"
+        "drift: max |O_post - O_pre|, how far the output moved (0 when masking is right).\n" },
+      "experiment", { { "T", 16 }, { "d", 32 }, { "n_pads", 8 }, { "doubling_pads", 1 } },
+      1, "pads", 1, masking_columns },
+    { { "saturation", 8, "gradient through softmax vs d_k, raw and scaled scores",
+        { "g_raw", "g_scaled" }, "make -C labs/lab08-gradients run",
+        "g_raw, g_scaled: mean ||ds|| of softmax backward, ds = w (g - <w, g>), for raw\n"
+        "and scaled scores; ratio = g_raw / g_scaled.\n"
+        "uniform = 1/sqrt(T): ||ds|| of a uniform row (lab 8 handout, section 3); a\n"
+        "one-hot row gives 0, and saturated raw rows head there as d_k grows.\n" },
+      "experiment", { { "n_dk", 7 }, { "T", 64 }, { "trials", 200 }, { "dk_min", 8 } },
+      1, "d_k", 0, saturation_columns },
+};
+#define N_DEFS ((int)(sizeof defs / sizeof defs[0]))
+
+const gr_experiment *gr_experiment_find(const char *name)
+{
+    for (int i = 0; i < N_DEFS; i++)
+        if (strcmp(defs[i].pub.name, name) == 0)
+            return &defs[i].pub;
+    return NULL;
+}
+
+const char *gr_experiment_names(void)
+{
+    return "entropy, masking or saturation";
+}
+
+/* ---- the table's columns ------------------------------------------------------------- */
+
+/* Append a column called name; its index. */
+static int add_col(gr_exp_run *r, const char *name)
+{
+    if (r->n_cols >= GR_EXP_MAX_COLS)
+        abort(); /* a table above is too wide: a bug here */
+    r->col[r->n_cols] = name;
+    return r->n_cols++;
+}
+
+/* Append the case's expected output k (the reference numbers). */
+static void add_output(gr_exp_run *r, int k)
+{
+    int c = add_col(r, r->e->out[k]);
+    const float *want = r->c.expected[k];
+    for (int i = 0; i < r->n_rows; i++)
+        r->v[c][i] = (double)want[i];
+    r->out_col[k] = c;
+}
+
+/* Lab 4 handout, section 4: H ~ ln T - v/2 for scores of variance v; raw scores
+   have v = d_k (printed clipped at 0, where the formula has left its range),
+   scaled ones v = 1. */
+static void entropy_columns(gr_exp_run *r)
+{
+    add_output(r, 0);
+    add_output(r, 1);
+    int raw = add_col(r, "pred_raw"), scaled = add_col(r, "pred_scaled");
+    double logT = log((double)r->T);
+    for (int i = 0; i < r->n_rows; i++) {
+        r->v[raw][i] = fmax(0.0, logT - r->v[0][i] / 2.0);
+        r->v[scaled][i] = logT - 0.5;
+    }
+}
+
+/* Lab 5 handout, section 3: every pad key is the same kp, so for query i with
+   a_i = q_i . kp / sqrt(d) and Z_i = sum_{j<T} exp(s_ij), p pad keys leave
+       rowsum_i = Z_i / (Z_i + p exp(a_i)).
+   The experiment's inputs are drawn again in lab05.h's order (Q, K, V, kp) from
+   its seed; rowsum_predicted is the mean over the T queries. */
+static void masking_columns(gr_exp_run *r)
+{
+    add_output(r, 0);
+    int pred = add_col(r, "rowsum_predicted");
+    add_output(r, 1);
+
+    int T = r->T, d = r->d;
+    float *Q = gr_xmalloc((size_t)T * d * sizeof *Q), *K = gr_xmalloc((size_t)T * d * sizeof *K);
+    float *V = gr_xmalloc((size_t)T * d * sizeof *V), *kp = gr_xmalloc((size_t)d * sizeof *kp);
+    float *S = gr_xmalloc((size_t)T * T * sizeof *S), *A = gr_xmalloc((size_t)T * sizeof *A);
+    double *Z = gr_xmalloc((size_t)T * sizeof *Z);
+    sup_rng rng;
+    sup_rng_seed(&rng, r->exp_seed);
+    sup_rng_fill_normal(&rng, Q, (long)T * d);
+    sup_rng_fill_normal(&rng, K, (long)T * d);
+    sup_rng_fill_normal(&rng, V, (long)T * d);      /* drawn only to keep the order */
+    sup_rng_fill_normal(&rng, kp, d);
+    attn_scaled_dot_scores(S, Q, K, 1, T, T, d);    /* s_ij, the real keys */
+    attn_scaled_dot_scores(A, Q, kp, 1, T, 1, d);   /* a_i, the pad key */
+    for (int i = 0; i < T; i++) {
+        /* relative to a_i, so nothing overflows: rowsum = Z' / (Z' + p) */
+        Z[i] = 0.0;
+        for (int j = 0; j < T; j++)
+            Z[i] += exp((double)S[(long)i * T + j] - (double)A[i]);
+    }
+    for (int m = 0; m < r->n_rows; m++) {
+        double mean = 0.0;
+        for (int i = 0; i < T; i++)
+            mean += Z[i] / (Z[i] + r->v[0][m]);
+        r->v[pred][m] = mean / T;
+    }
+    free(Q); free(K); free(V); free(kp); free(S); free(A); free(Z);
+}
+
+/* Lab 8: the run's ratio column, and the handout's (section 3) other extreme:
+   a uniform row over T keys gives ||ds|| of about 1/sqrt(T). */
+static void saturation_columns(gr_exp_run *r)
+{
+    add_output(r, 0);
+    add_output(r, 1);
+    int ratio = add_col(r, "ratio"), uniform = add_col(r, "uniform");
+    for (int i = 0; i < r->n_rows; i++) {
+        r->v[ratio][i] = r->v[r->out_col[0]][i] / r->v[r->out_col[1]][i];
+        r->v[uniform][i] = 1.0 / sqrt((double)r->T);
+    }
+}
+
+/* ---- the reference ----------------------------------------------------------------- */
+
+/* A rubric test made in memory: its strings live here, not in a rubric. */
+typedef struct mem_test {
+    gr_rubric_test t;
+    char name[48], kind[32];
+    char keys[GR_MAX_PARAMS][16];
+} mem_test;
+
+static void mem_test_init(mem_test *m, const exp_def *def, uint64_t seed)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "%s_reference", def->pub.name);
+    snprintf(m->kind, sizeof m->kind, "%s", def->kind);
+    m->t.name = m->name;
+    m->t.kind = m->kind;
+    m->t.points = 1;
+    m->t.visibility = GR_VISIBLE;
+    int n = 0;
+    for (size_t k = 0; k < sizeof def->sizes / sizeof def->sizes[0] && def->sizes[k].key; k++) {
+        snprintf(m->keys[n], sizeof m->keys[n], "%s", def->sizes[k].key);
+        m->t.params[n].key = m->keys[n];
+        m->t.params[n].value = def->sizes[k].value;
+        n++;
+    }
+    if (def->takes_seed) {
+        snprintf(m->keys[n], sizeof m->keys[n], "seed");
+        m->t.params[n].key = m->keys[n];
+        m->t.params[n].value = (double)seed;
+        n++;
+    }
+    m->t.n_params = n;
+}
+
+/* The x values for a header: "8, 16, ..., 512" when they double, else all of
+   them ("0, 3, 9, 17"). */
+static void x_values(char *buf, size_t len, const gr_exp_run *r)
+{
+    int doubling = r->n_rows >= 3;
+    for (int i = 1; i < r->n_rows; i++)
+        doubling &= r->v[0][i] == 2 * r->v[0][i - 1];
+    if (doubling) {
+        snprintf(buf, len, "%g, %g, ..., %g", r->v[0][0], r->v[0][1], r->v[0][r->n_rows - 1]);
+        return;
+    }
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < r->n_rows && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%g", i ? ", " : "", r->v[0][i]);
+}
+
+int gr_exp_reference(const gr_experiment *e, uint64_t seed, gr_exp_run *out,
+                     char *err, size_t errlen)
+{
+    const exp_def *def = (const exp_def *)e;
+    memset(out, 0, sizeof *out);
+    out->e = e;
+    out->seed = seed;
+
+    mem_test m;
+    mem_test_init(&m, def, seed);
+    const gr_lab_module *mod = gr_lab_modules[e->lab - 1];
+    char cerr[512];
+    if (mod->make_case(&m.t, seed, &out->c, cerr, sizeof cerr) != 0) {
+        snprintf(err, errlen, "lab %d's module refused the %s run's sizes: %s", e->lab,
+                 e->name, cerr);
+        gr_case_free(&out->c);
+        return -1;
+    }
+    /* Every experiment call: outputs 0 and 1, the x values (int32) as buffer 2;
+       ints {count, T, trials or d, seed}. */
+    const gr_case *c = &out->c;
+    if (c->call.n_bufs < 3 || !c->expected[0] || !c->expected[1] ||
+        c->call.bufs[2].kind != PROTO_I32 || c->call.bufs[2].count < 1 ||
+        c->call.bufs[2].count > GR_EXP_MAX_ROWS || c->call.bufs[0].count != c->call.bufs[2].count ||
+        c->call.n_ints < 4 || c->expected_status != LAB_OK) {
+        snprintf(err, errlen, "lab %d's module built a %s case of an unexpected shape "
+                 "(a grader bug)", e->lab, def->kind);
+        gr_case_free(&out->c);
+        return -1;
+    }
+    out->n_rows = (int)c->call.bufs[2].count;
+    out->T = (int)c->call.ints[1];
+    if (def->third_is_d)
+        out->d = (int)c->call.ints[2];
+    else
+        out->trials = (int)c->call.ints[2];
+    out->exp_seed = (uint64_t)c->call.ints[3];
+    add_col(out, def->x_name);
+    const int32_t *x = c->call.bufs[2].data;
+    for (int i = 0; i < out->n_rows; i++)
+        out->v[0][i] = x[i];
+    def->columns(out);
+
+    char xs[96], seeds[96];
+    x_values(xs, sizeof xs, out);
+    if (out->exp_seed == seed)
+        snprintf(seeds, sizeof seeds, "seed %llu", (unsigned long long)seed);
+    else
+        snprintf(seeds, sizeof seeds, "seed %llu (the experiment's own seed %llu)",
+                 (unsigned long long)seed, (unsigned long long)out->exp_seed);
+    if (def->third_is_d)
+        snprintf(out->settings, sizeof out->settings, "T = %d keys, d = %d, pads %s, %s",
+                 out->T, out->d, xs, seeds);
+    else
+        snprintf(out->settings, sizeof out->settings, "T = %d keys, %d trials, d_k = %s, %s",
+                 out->T, out->trials, xs, seeds);
+    return 0;
+}
+
+void gr_exp_free(gr_exp_run *r)
+{
+    gr_case_free(&r->c);
+}
+
+/* ---- the student's numbers ------------------------------------------------------------ */
+
+/* The rubric test whose tolerance and limits a student's experiment is held to:
+   the first of the experiment's kind that is not a contract-breaking one (those
+   carry a param named bad...). NULL when the rubric has none. */
+static const gr_rubric_test *rubric_experiment(const gr_rubric *r, const char *kind)
+{
+    for (int i = 0; i < r->n_tests; i++) {
+        const gr_rubric_test *t = &r->tests[i];
+        if (strcmp(t->kind, kind) != 0)
+            continue;
+        int bad = 0;
+        for (int k = 0; k < t->n_params; k++)
+            bad |= strncmp(t->params[k].key, "bad", 3) == 0;
+        if (!bad)
+            return t;
+    }
+    return NULL;
+}
+
+/* The first line of s, at most 300 bytes, as a new string. */
+static char *first_line(const char *s)
+{
+    if (!s || !*s)
+        return gr_xstrdup("(no message)");
+    size_t n = strcspn(s, "\n");
+    return gr_xasprintf("%.*s", (int)(n > 300 ? 300 : n), s);
+}
+
+/* The function a case calls, from its description: "lab_entropy_experiment". */
+static int fn_name_len(const gr_case *c)
+{
+    return (int)strcspn(c->describe, "(:, ");
+}
+
+/* Decide what the child's run says about the student's numbers, as the grading
+   loop would (grade.c), but in one line each, and keep the numbers whenever the
+   function returned LAB_OK. */
+static void judge_run(const gr_exp_run *ref, const gr_rubric_test *t, const gr_run *run,
+                      gr_exp_student *out)
+{
+    const gr_case *c = &ref->c;
+    if (run->timed_out || (!run->exited && run->term_signal == SIGXCPU)) {
+        out->verdict = GR_TIMED_OUT;
+        out->why = gr_xasprintf("stopped after the time limit of %ld ms", t->limits.time_ms);
+        return;
+    }
+    if (run->output_limit) {
+        out->verdict = GR_OUTPUT_LIMIT;
+        out->why = gr_xasprintf("printed more than the limit of %ld bytes",
+                                t->limits.output_bytes);
+        return;
+    }
+    if (!run->exited && run->term_signal == SIGSYS) {
+        out->verdict = GR_FORBIDDEN_CALL;
+        out->why = gr_xstrdup("the sandbox stopped a system call the lab does not allow");
+        return;
+    }
+    if (!run->exited) {
+        out->verdict = GR_CRASHED;
+        out->why = gr_xasprintf("crashed with signal %d (%s)", run->term_signal,
+                                strsignal(run->term_signal));
+        return;
+    }
+    if (run->exit_code == PROTO_EXIT_OUT_OF_MEMORY || run->exit_code == PROTO_EXIT_STACK_OVERFLOW) {
+        out->verdict = GR_OUT_OF_MEMORY;
+        out->why = run->exit_code == PROTO_EXIT_STACK_OVERFLOW
+            ? gr_xstrdup("the stack overflowed (a local array too large for the stack?)")
+            : gr_xasprintf("asked for more memory than the lab allows (%ld KiB of heap)",
+                           t->limits.memory_bytes / 1024);
+        return;
+    }
+    if (run->exit_code != PROTO_EXIT_OK) {
+        out->verdict = GR_CRASHED;
+        out->why = gr_xasprintf("exited with status %d before answering", run->exit_code);
+        return;
+    }
+    int32_t status = 0;
+    proto_buf got_bufs[PROTO_MAX_BUFS];
+    char perr[256];
+    if (proto_decode_response(run->response, run->response_len, &c->call, &status, got_bufs,
+                              perr, sizeof perr) != 0) {
+        out->verdict = GR_CRASHED;
+        out->why = gr_xasprintf("ended without a valid answer (%s)", perr);
+        return;
+    }
+    if (status == LAB_NOT_IMPLEMENTED) {
+        out->verdict = GR_NOT_IMPLEMENTED;
+        out->why = gr_xasprintf("%.*s still returns LAB_NOT_IMPLEMENTED (the stub)",
+                                fn_name_len(c), c->describe);
+    } else if (status != LAB_OK) {
+        out->verdict = GR_WRONG_ANSWER;
+        out->why = gr_xasprintf("%.*s returned %d for valid arguments, expected LAB_OK (0)",
+                                fn_name_len(c), c->describe, (int)status);
+    } else {
+        void *got[PROTO_MAX_BUFS] = {0};
+        for (int i = 0; i < c->call.n_bufs; i++)
+            got[i] = got_bufs[i].data;
+        out->have = 1;
+        for (int k = 0; k < 2; k++)
+            for (int i = 0; i < ref->n_rows; i++) {
+                double v = (double)((const float *)got[k])[i];
+                out->y[k][i] = isfinite(v) ? v : (double)NAN;
+            }
+        gr_mismatch m;
+        if (gr_compare(c, c->expected, got, t->abs_tol, t->rel_tol, &m) == 0) {
+            out->verdict = GR_PASSED;
+        } else {
+            out->verdict = GR_WRONG_ANSWER;
+            const gr_lab_module *mod = gr_lab_modules[ref->e->lab - 1];
+            const gr_misconception *mc = gr_diagnose(mod, c, got, t->abs_tol, t->rel_tol);
+            const float *w = c->expected[m.buf], *g = got[m.buf];
+            gr_strbuf b = {0};
+            gr_sb_printf(&b, "%ld of %ld numbers differ from the answer key; the first at %s = %g: "
+                         "%s = %.6g, expected %.6g", m.n_wrong, m.n_total, ref->col[0],
+                         ref->v[0][m.index], ref->e->out[m.buf], (double)g[m.index],
+                         (double)w[m.index]);
+            if (mc)
+                gr_sb_printf(&b, "; this is what %s gives (%s)", mc->name, mc->handout);
+            out->why = gr_sb_take(&b);
+        }
+    }
+    proto_free_outputs(got_bufs, c->call.n_bufs);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)flag; (void)ftw;
+    remove(path);
+    return 0;
+}
+
+int gr_exp_student_run(const gr_exp_run *ref, const gr_exp_paths *paths,
+                       gr_exp_student *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->verdict = GR_CRASHED;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < GR_EXP_MAX_ROWS; i++)
+            out->y[k][i] = (double)NAN;
+
+    const exp_def *def = (const exp_def *)ref->e;
+    int lab = ref->e->lab;
+    const gr_lab_module *mod = gr_lab_modules[lab - 1];
+    char *path = gr_xasprintf("%s/data/rubrics/lab%02d.yaml", paths->root, lab);
+    gr_rubric r;
+    int rc = gr_rubric_load(path, &r, err, errlen);
+    free(path);
+    if (rc != 0)
+        return -1;
+    const gr_rubric_test *t = rubric_experiment(&r, def->kind);
+    if (!t) {
+        snprintf(err, errlen, "%s has no %s test to take limits and tolerance from", r.path,
+                 def->kind);
+        gr_rubric_free(&r);
+        return -1;
+    }
+
+    out->source = gr_xasprintf("%s/%s/%s", paths->submission, mod->dir, r.source);
+    if (access(out->source, R_OK) != 0) {
+        out->verdict = GR_COMPILE_ERROR;
+        out->why = gr_xasprintf("cannot read %s: %s", out->source, strerror(errno));
+        gr_rubric_free(&r);
+        return 0;
+    }
+
+    const char *tmp = getenv("TMPDIR");
+    char *work = gr_xasprintf("%s/attnlab-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(work)) {
+        snprintf(err, errlen, "cannot create a work folder %s: %s", work, strerror(errno));
+        free(work);
+        gr_rubric_free(&r);
+        return -1;
+    }
+    chmod(work, 0711); /* the sandboxed child may run as another user: it must reach its exe */
+
+    rc = 0;
+    gr_paths bp = { .root = paths->root, .stub_dir = paths->stub_dir, .work_dir = work };
+    gr_build b;
+    if (gr_build_lab(&r, mod->dir, out->source, &bp, &b, err, errlen) != 0) {
+        rc = -1;
+    } else if (!b.ok) {
+        out->verdict = b.verdict;
+        out->why = first_line(b.message ? b.message : "the lab did not build");
+    } else {
+        unsigned char *req;
+        size_t req_len;
+        if (proto_encode_request(&ref->c.call, &req, &req_len) != 0) {
+            snprintf(err, errlen, "the %s case does not encode (a lab module bug)", ref->e->name);
+            rc = -1;
+        } else {
+            gr_run run;
+            rc = gr_sandbox_run(b.exe, req, req_len, &t->limits, &run, err, errlen);
+            free(req);
+            if (rc == 0) {
+                judge_run(ref, t, &run, out);
+                gr_run_free(&run);
+            }
+        }
+    }
+    gr_build_free(&b);
+    nftw(work, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(work);
+    gr_rubric_free(&r);
+    return rc;
+}
+
+void gr_exp_student_free(gr_exp_student *s)
+{
+    free(s->why);
+    free(s->source);
+    s->why = s->source = NULL;
+}
