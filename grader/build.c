@@ -18,27 +18,21 @@
  * like: #include lines are read after trigraphs, line splices and comments are
  * handled, and cross-checked against the preprocessor's own record; symbols are
  * read from the object's ELF symbol table. Tools run by fork/exec, never through
- * a shell, with a time limit and their output trimmed for a person to read.
+ * a shell, with a time limit (tool.h) and their output trimmed for a person to read.
  */
 #include "build.h"
+#include "tool.h"
 #include "util.h"
 
 #include <ctype.h>
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define TOOL_SECONDS     60                  /* each compiler or linker run */
@@ -47,160 +41,9 @@
 #define LOG_BYTES        2048                /* ... and this many bytes */
 #define MAX_SOURCE_BYTES (4L * 1024 * 1024)  /* a lab file is a few hundred lines */
 
-extern char **environ;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 static int starts_with(const char *s, const char *prefix)
 {
     return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-/* ---- running a tool ------------------------------------------------------------ */
-
-typedef struct tool_run {
-    int status;        /* waitpid status */
-    int timed_out;
-    char *log;         /* stdout+stderr, the first TOOL_LOG_BYTES */
-} tool_run;
-
-static int run_argv(char *const argv[], const char *cwd, char *const env[], tool_run *tr);
-
-/* Run argv (no shell) in cwd with env, stdout and stderr captured together,
-   killed with its whole process group after TOOL_SECONDS. 0, or -1 when it
-   could not be started (errno set). */
-static int run_tool(const char *const args[], const char *cwd, char *const env[], tool_run *tr)
-{
-    memset(tr, 0, sizeof *tr);
-    /* execvpe wants char *const[]: writable copies, made before fork */
-    int argc = 0;
-    while (args[argc])
-        argc++;
-    char **argv = gr_xcalloc((size_t)argc + 1, sizeof *argv);
-    for (int i = 0; i < argc; i++)
-        argv[i] = gr_xstrdup(args[i]);
-    int rc = run_argv(argv, cwd, env, tr);
-    for (int i = 0; i < argc; i++)
-        free(argv[i]);
-    free(argv);
-    return rc;
-}
-
-static int run_argv(char *const argv[], const char *cwd, char *const env[], tool_run *tr)
-{
-    int p[2];
-    if (pipe2(p, O_CLOEXEC) != 0)
-        return -1;
-    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (null_fd < 0) {
-        close(p[0]);
-        close(p[1]);
-        return -1;
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        int e = errno;
-        close(p[0]);
-        close(p[1]);
-        close(null_fd);
-        errno = e;
-        return -1;
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        if (dup2(null_fd, 0) < 0 || dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0 || chdir(cwd) != 0)
-            _exit(126);
-#ifdef SYS_close_range
-        syscall(SYS_close_range, 3u, ~0u, 0u);
-#endif
-        /* a compiler fed a macro bomb must not take the machine with it */
-        struct rlimit as = {(rlim_t)4 << 30, (rlim_t)4 << 30};
-        struct rlimit cpu = {TOOL_SECONDS + 5, TOOL_SECONDS + 5};
-        struct rlimit fsize = {(rlim_t)512 << 20, (rlim_t)512 << 20};
-        struct rlimit core = {0, 0};
-        setrlimit(RLIMIT_AS, &as);
-        setrlimit(RLIMIT_CPU, &cpu);
-        setrlimit(RLIMIT_FSIZE, &fsize);
-        setrlimit(RLIMIT_CORE, &core);
-        execvpe(argv[0], argv, env);
-        /* async-signal-safe only: the parent reads this and reports a grader error */
-        static const char msg[] = "attnlab: cannot run ";
-        ssize_t w = write(2, msg, sizeof msg - 1);
-        w = write(2, argv[0], strlen(argv[0]));
-        (void)w;
-        _exit(127);
-    }
-    setpgid(pid, pid);
-    close(p[1]);
-    close(null_fd);
-
-    gr_strbuf log = {0};
-    double deadline = now_seconds() + TOOL_SECONDS;
-    int open_pipe = 1;
-    while (open_pipe) {
-        double left = deadline - now_seconds();
-        if (left <= 0) {
-            kill(-pid, SIGKILL);
-            tr->timed_out = 1;
-            break;
-        }
-        struct pollfd pfd = {p[0], POLLIN, 0};
-        int pr = poll(&pfd, 1, (int)(left * 1000.0) + 1);
-        if (pr < 0 && errno == EINTR)
-            continue;
-        if (pr < 0)
-            break;
-        if (pr == 0)
-            continue;
-        char chunk[8192];
-        ssize_t r = read(p[0], chunk, sizeof chunk);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            open_pipe = 0;
-            break;
-        }
-        if (log.len < TOOL_LOG_BYTES)
-            gr_sb_appendn(&log, chunk, (size_t)r < TOOL_LOG_BYTES - log.len ? (size_t)r
-                                                                            : TOOL_LOG_BYTES - log.len);
-    }
-    close(p[0]);
-    kill(-pid, SIGKILL);      /* whatever it left behind (the zombie keeps the id ours) */
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    tr->status = st;
-    tr->log = gr_sb_take(&log);
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 127 && starts_with(tr->log, "attnlab: cannot run ")) {
-        free(tr->log);
-        tr->log = NULL;
-        errno = ENOENT;
-        return -1;
-    }
-    return 0;
-}
-
-static int tool_ok(const tool_run *tr)
-{
-    return !tr->timed_out && WIFEXITED(tr->status) && WEXITSTATUS(tr->status) == 0;
 }
 
 /* ---- trimming a log for a person ------------------------------------------------ */
@@ -867,8 +710,8 @@ static int ctx_init(build_ctx *c, const gr_rubric *r, const char *lab_dir_name, 
     c->errlen = errlen;
     if (!realpath(paths->root, c->root_abs) || !realpath(paths->stub_dir, c->stub_abs) ||
         !realpath(paths->work_dir, c->work_abs)) {
-        set_err(err, errlen, "build: cannot resolve the tree %s, stub folder %s or work folder %s: %s",
-                paths->root, paths->stub_dir, paths->work_dir, strerror(errno));
+        gr_set_err(err, errlen, "build: cannot resolve the tree %s, stub folder %s or work folder %s: %s",
+                   paths->root, paths->stub_dir, paths->work_dir, strerror(errno));
         return -1;
     }
     c->paths = (gr_paths){c->root_abs, c->stub_abs, c->work_abs};
@@ -906,12 +749,15 @@ static void ctx_free(build_ctx *c)
     free(c->exe);
 }
 
-/* Run a tool (no shell) in the private directory with the tools' environment;
-   the caller frees tr->log, its raw output. 0, or -1 when it could not be
-   started (errno set). */
-static int run_in_priv(const build_ctx *c, const char *const argv[], tool_run *tr)
+/* Run a tool (no shell, found on PATH) in the private directory with the tools'
+   environment, killed after TOOL_SECONDS; the caller frees tr->log, its raw
+   output (the first TOOL_LOG_BYTES). 0, or -1 when it could not be started
+   (errno set). */
+static int run_in_priv(const build_ctx *c, const char *const argv[], gr_tool_run *tr)
 {
-    return run_tool(argv, c->priv, c->te.vars, tr);
+    const gr_tool_opts o = {.cwd = c->priv, .env = c->te.vars, .seconds = TOOL_SECONDS,
+                            .log_bytes = TOOL_LOG_BYTES, .path_search = 1};
+    return gr_run_tool(argv, &o, tr);
 }
 
 /* A tool's output trimmed for the student (trim_log), or NULL. */
@@ -928,14 +774,14 @@ static step_outcome compile_student(build_ctx *c, const char *const argv[], cons
                                     char **log)
 {
     *log = NULL;
-    tool_run tr;
+    gr_tool_run tr;
     if (run_in_priv(c, argv, &tr) != 0) {
-        set_err(c->err, c->errlen, "build: cannot run the C compiler '%s': %s", c->cc, strerror(errno));
+        gr_set_err(c->err, c->errlen, "build: cannot run the C compiler '%s': %s", c->cc, strerror(errno));
         return STEP_FAIL;
     }
     char *shown = shown_log(c, tr.log);
     free(tr.log);
-    if (!tool_ok(&tr)) {
+    if (!gr_tool_ok(&tr)) {
         fail_with(c->out, GR_COMPILE_ERROR,
                   tr.timed_out
                       ? gr_xasprintf("%s took longer than %d s to %s; look for macros that expand "
@@ -959,23 +805,23 @@ static step_outcome compile_student(build_ctx *c, const char *const argv[], cons
 static step_outcome prepare(build_ctx *c)
 {
     if (strchr(c->source, '/')) {
-        set_err(c->err, c->errlen, "build: the rubric's source '%s' must be a file name, not a path",
-                c->source);
+        gr_set_err(c->err, c->errlen, "build: the rubric's source '%s' must be a file name, not a path",
+                   c->source);
         return STEP_FAIL;
     }
 
     /* the grader's own pieces must be there before we judge a student */
     for (int i = 0; c->stub_objs[i]; i++) {
         if (!file_exists(c->stub_objs[i])) {
-            set_err(c->err, c->errlen, "build: %s is missing; build the grader first (make)",
-                    c->stub_objs[i]);
+            gr_set_err(c->err, c->errlen, "build: %s is missing; build the grader first (make)",
+                       c->stub_objs[i]);
             return STEP_FAIL;
         }
     }
     if (!file_exists(c->hdr_from) || !file_exists(c->sup_from)) {
-        set_err(c->err, c->errlen,
-                "build: the contract header %s or %s is missing from the attnlab tree",
-                c->hdr_from, c->sup_from);
+        gr_set_err(c->err, c->errlen,
+                   "build: the contract header %s or %s is missing from the attnlab tree",
+                   c->hdr_from, c->sup_from);
         return STEP_FAIL;
     }
 
@@ -998,8 +844,8 @@ static step_outcome prepare(build_ctx *c)
     /* the private directory */
     c->priv = gr_xasprintf("%s/build-%s-XXXXXX", c->paths.work_dir, c->tag);
     if (!mkdtemp(c->priv)) {
-        set_err(c->err, c->errlen, "build: cannot make a directory under %s: %s", c->paths.work_dir,
-                strerror(errno));
+        gr_set_err(c->err, c->errlen, "build: cannot make a directory under %s: %s", c->paths.work_dir,
+                   strerror(errno));
         return STEP_FAIL;
     }
     c->inc = gr_xasprintf("%s/inc", c->priv);
@@ -1014,8 +860,8 @@ static step_outcome prepare(build_ctx *c)
     free(sup_to);
     free(src_to);
     if (!copied) {
-        set_err(c->err, c->errlen, "build: cannot copy the sources into %s: %s", c->priv,
-                strerror(saved));
+        gr_set_err(c->err, c->errlen, "build: cannot copy the sources into %s: %s", c->priv,
+                   strerror(saved));
         return STEP_FAIL;
     }
     make_env(&c->te, c->priv);
@@ -1080,7 +926,7 @@ static step_outcome preprocess_checks(build_ctx *c)
     unlink(ipath);
     free(ipath);
     if (!pre) {
-        set_err(c->err, c->errlen, "build: the preprocessor wrote no output in %s", c->priv);
+        gr_set_err(c->err, c->errlen, "build: the preprocessor wrote no output in %s", c->priv);
         return STEP_FAIL;
     }
     pp_facts pf;
@@ -1131,9 +977,9 @@ static step_outcome check_symbols(build_ctx *c)
     int ok = read_object(opath, &c->of);
     free(opath);
     if (ok != 0) {
-        set_err(c->err, c->errlen,
-                "build: cannot read the symbol table of %s/%s (not an ELF64 object)", c->priv,
-                c->ofile);
+        gr_set_err(c->err, c->errlen,
+                   "build: cannot read the symbol table of %s/%s (not an ELF64 object)", c->priv,
+                   c->ofile);
         return STEP_FAIL;
     }
     gr_strbuf msg = {0};
@@ -1202,11 +1048,11 @@ static step_outcome link_executable(build_ctx *c)
     const char *objcopy = getenv("ATTNLAB_OBJCOPY");
     const char *oc_argv[] = {objcopy && *objcopy ? objcopy : "objcopy", "--wildcard",
                              "--keep-global-symbol=lab_*", c->ofile, lfile, NULL};
-    tool_run tr;
+    gr_tool_run tr;
     int started = run_in_priv(c, oc_argv, &tr);
-    if (started != 0 || !tool_ok(&tr)) {
-        set_err(c->err, c->errlen, "build: objcopy could not localise the student's symbols: %s",
-                started != 0 ? strerror(errno) : tr.log ? tr.log : "");
+    if (started != 0 || !gr_tool_ok(&tr)) {
+        gr_set_err(c->err, c->errlen, "build: objcopy could not localise the student's symbols: %s",
+                   started != 0 ? strerror(errno) : tr.log ? tr.log : "");
         free(tr.log);
         free(lfile);
         return STEP_FAIL;
@@ -1224,14 +1070,14 @@ static step_outcome link_executable(build_ctx *c)
     free(defsym);
     step_outcome s = STEP_OK;
     if (started != 0) {
-        set_err(c->err, c->errlen, "build: cannot run the C compiler '%s' to link: %s", c->cc,
-                strerror(errno));
+        gr_set_err(c->err, c->errlen, "build: cannot run the C compiler '%s' to link: %s", c->cc,
+                   strerror(errno));
         s = STEP_FAIL;
-    } else if (!tool_ok(&tr)) {
+    } else if (!gr_tool_ok(&tr)) {
         s = link_failed(c, tr.log);
     } else if (chmod(c->exe, 0755) != 0) {
         /* run by user nobody when the grader is root: it must be executable by others */
-        set_err(c->err, c->errlen, "build: cannot chmod %s: %s", c->exe, strerror(errno));
+        gr_set_err(c->err, c->errlen, "build: cannot chmod %s: %s", c->exe, strerror(errno));
         s = STEP_FAIL;
     }
     free(tr.log);
@@ -1249,13 +1095,13 @@ int gr_build_lab(const gr_rubric *r, const char *lab_dir_name, const char *src,
     if (err && errlen)
         err[0] = '\0';
     if (!r || !lab_dir_name || !src || !paths || !paths->root || !paths->stub_dir || !paths->work_dir) {
-        set_err(err, errlen, "build: missing rubric, lab folder, source or paths");
+        gr_set_err(err, errlen, "build: missing rubric, lab folder, source or paths");
         return -1;
     }
-    double t0 = now_seconds();
+    double t0 = gr_now_seconds();
     build_ctx c;
     if (ctx_init(&c, r, lab_dir_name, src, paths, out, err, errlen) != 0) {
-        out->compile_seconds = now_seconds() - t0;
+        out->compile_seconds = gr_now_seconds() - t0;
         return -1;
     }
 
@@ -1277,7 +1123,7 @@ int gr_build_lab(const gr_rubric *r, const char *lab_dir_name, const char *src,
         c.exe = NULL;
     }
 
-    out->compile_seconds = now_seconds() - t0;
+    out->compile_seconds = gr_now_seconds() - t0;
     ctx_free(&c);
     if (s == STEP_FAIL) {                 /* the grader's failure: no verdict is left behind */
         gr_build_free(out);

@@ -5,15 +5,21 @@
 #include <stdio.h>
 #include <string.h>
 
+int gr_vusage_error(FILE *err, const char *cmd, const char *fmt, va_list ap)
+{
+    fprintf(err, "attnlab %s: ", cmd);
+    vfprintf(err, fmt, ap);
+    fprintf(err, " (see 'attnlab %s --help')\n", cmd);
+    return 2;
+}
+
 int gr_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "attnlab %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int rc = gr_vusage_error(stderr, cmd, fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (see 'attnlab %s --help')\n", cmd);
-    return 2;
+    return rc;
 }
 
 int gr_bad_option(const char *cmd, const char *arg)

@@ -6,19 +6,13 @@
  * student can check their `make run` against them and a self-learner can
  * reproduce the course's curves.
  */
-#include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "experiment.h"
-
-#define MAX_SEED (1ULL << 53)  /* every seed up to 2^53 is exact in a rubric param (a double) */
 
 static const char experiment_usage[] =
     "usage: attnlab experiment entropy|masking|saturation [--seed S] [--format table|csv]\n"
@@ -53,20 +47,6 @@ static const char experiment_usage[] =
     "Your own numbers beside these, as a PNG: attnlab plot NAME.\n"
     "Exit status: 0 printed, 1 the experiment could not be built, 2 usage error.\n";
 
-/* One line on err in the format every attnlab command uses; returns -1, so a
-   parser can report and fail in one statement (the command then exits 2). */
-static int usage_error(FILE *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int usage_error(FILE *err, const char *fmt, ...)
-{
-    va_list ap;
-    fputs("attnlab experiment: ", err);
-    va_start(ap, fmt);
-    vfprintf(err, fmt, ap);
-    va_end(ap);
-    fputs(" (see 'attnlab experiment --help')\n", err);
-    return -1;
-}
-
 typedef struct exp_opts {
     const gr_experiment *e;
     uint64_t seed;
@@ -91,44 +71,40 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, exp_opts *o)
     /* no '+': options may come before or after the experiment's name */
     while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (ch) {
-        case 's': {
-            char *end;
-            errno = 0;
-            unsigned long long v = strtoull(optarg, &end, 10);
-            if (!isdigit((unsigned char)optarg[0]) || *end != '\0' || errno == ERANGE ||
-                v > MAX_SEED)
-                return usage_error(err, "--seed takes a whole number from 0 to 2^53 (got '%s')",
-                                   optarg);
-            o->seed = (uint64_t)v;
+        case 's':
+            if (gr_exp_seed_option(err, "experiment", optarg, &o->seed) != 0)
+                return -1;
             break;
-        }
         case 'f':
             if (strcmp(optarg, "table") == 0)
                 o->csv = 0;
             else if (strcmp(optarg, "csv") == 0)
                 o->csv = 1;
             else
-                return usage_error(err, "--format must be table or csv (got '%s')", optarg);
+                return gr_exp_usage_error(err, "experiment",
+                                          "--format must be table or csv (got '%s')", optarg);
             break;
         case 'h':
             fputs(experiment_usage, out);
             return 1;
         case ':':
-            return usage_error(err, "%s needs a value, e.g. %s", argv[optind - 1],
-                               strcmp(argv[optind - 1], "--format") == 0 ? "--format csv"
-                                                                          : "--seed 7");
+            return gr_exp_usage_error(err, "experiment", "%s needs a value, e.g. %s",
+                                      argv[optind - 1],
+                                      strcmp(argv[optind - 1], "--format") == 0 ? "--format csv"
+                                                                                 : "--seed 7");
         default:
-            return usage_error(err, "unknown option '%s'", argv[optind - 1]);
+            return gr_exp_usage_error(err, "experiment", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind >= argc)
-        return usage_error(err, "name the experiment: %s", gr_experiment_names());
+        return gr_exp_usage_error(err, "experiment", "name the experiment: %s",
+                                  gr_experiment_names());
     o->e = gr_experiment_find(argv[optind]);
     if (!o->e)
-        return usage_error(err, "'%s' is not an experiment; use %s", argv[optind],
-                           gr_experiment_names());
+        return gr_exp_usage_error(err, "experiment", "'%s' is not an experiment; use %s",
+                                  argv[optind], gr_experiment_names());
     if (optind + 1 < argc)
-        return usage_error(err, "unexpected argument '%s'", argv[optind + 1]);
+        return gr_exp_usage_error(err, "experiment", "unexpected argument '%s'", argv[optind + 1]);
     return 0;
 }
 

@@ -13,25 +13,20 @@
  *     gnuplot -d -c data/plots/NAME.gp NAME.dat NAME.png NOTE1 NOTE2 HAVE_STUDENT
  *
  * (NOTE1, NOTE2: two lines under the title; HAVE_STUDENT: 1 when the .dat holds
- * the student's numbers). gnuplot runs by fork/exec, never through a shell,
- * with a time limit, and draws into a temporary file renamed into place.
+ * the student's numbers). gnuplot runs as a trusted tool (tool.h: fork/exec,
+ * never through a shell, with a time limit), and draws into a temporary file
+ * renamed into place.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "attn.h"
@@ -39,9 +34,9 @@
 #include "experiment.h"
 #include "grade.h"
 #include "labsup.h"
+#include "tool.h"
 #include "util.h"
 
-#define MAX_SEED        (1ULL << 53)  /* as `attnlab experiment` */
 #define GNUPLOT_SECONDS 60            /* one gnuplot run */
 #define GNUPLOT_LOG     4096          /* bytes of gnuplot's messages kept */
 
@@ -83,18 +78,6 @@ static const char plot_usage[] =
 
 /* ---- the command line ------------------------------------------------------------------ */
 
-static int usage_error(FILE *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int usage_error(FILE *err, const char *fmt, ...)
-{
-    va_list ap;
-    fputs("attnlab plot: ", err);
-    va_start(ap, fmt);
-    vfprintf(err, fmt, ap);
-    va_end(ap);
-    fputs(" (see 'attnlab plot --help')\n", err);
-    return -1;
-}
-
 typedef struct plot_opts {
     const char *name;               /* entropy, masking, saturation or heatmap */
     const gr_experiment *e;         /* NULL for heatmap */
@@ -122,44 +105,40 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, plot_opts *o)
         case 's':
         case 'o':
             if (!*optarg)
-                return usage_error(err, "%s needs a folder", ch == 's' ? "--submission" : "--out");
+                return gr_exp_usage_error(err, "plot", "%s needs a folder",
+                                          ch == 's' ? "--submission" : "--out");
             if (ch == 's')
                 o->submission = optarg;
             else
                 o->out_dir = optarg;
             break;
-        case 'S': {
-            char *end;
-            errno = 0;
-            unsigned long long v = strtoull(optarg, &end, 10);
-            if (!isdigit((unsigned char)optarg[0]) || *end != '\0' || errno == ERANGE ||
-                v > MAX_SEED)
-                return usage_error(err, "--seed takes a whole number from 0 to 2^53 (got '%s')",
-                                   optarg);
-            o->seed = (uint64_t)v;
+        case 'S':
+            if (gr_exp_seed_option(err, "plot", optarg, &o->seed) != 0)
+                return -1;
             break;
-        }
         case 'h':
             fputs(plot_usage, out);
             return 1;
         case ':':
-            return usage_error(err, "%s needs a value", argv[optind - 1]);
+            return gr_exp_usage_error(err, "plot", "%s needs a value", argv[optind - 1]);
         default:
-            return usage_error(err, "unknown option '%s'", argv[optind - 1]);
+            return gr_exp_usage_error(err, "plot", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind >= argc)
-        return usage_error(err, "name the plot: entropy, masking, saturation or heatmap");
+        return gr_exp_usage_error(err, "plot",
+                                  "name the plot: entropy, masking, saturation or heatmap");
     o->name = argv[optind];
     o->e = gr_experiment_find(o->name);
     if (!o->e && strcmp(o->name, "heatmap") != 0)
-        return usage_error(err, "'%s' is not a plot; use entropy, masking, saturation or heatmap",
-                           o->name);
+        return gr_exp_usage_error(err, "plot",
+                                  "'%s' is not a plot; use entropy, masking, saturation or heatmap",
+                                  o->name);
     if (optind + 1 < argc)
-        return usage_error(err, "unexpected argument '%s'", argv[optind + 1]);
+        return gr_exp_usage_error(err, "plot", "unexpected argument '%s'", argv[optind + 1]);
     if (!o->e && o->submission)
-        return usage_error(err, "the heatmap is the answer key's example; --submission is for "
-                           "entropy, masking and saturation");
+        return gr_exp_usage_error(err, "plot", "the heatmap is the answer key's example; "
+                                  "--submission is for entropy, masking and saturation");
     return 0;
 }
 
@@ -321,80 +300,6 @@ static int find_program(const char *prog, char *buf, size_t len)
     return -1;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Run argv[0] with argv, no shell, stdin from /dev/null, its output kept
-   (bounded) in log; killed after GNUPLOT_SECONDS. Its exit status, or -1 when
-   it could not run or was killed. */
-static int run_tool(char *const argv[], gr_strbuf *log)
-{
-    int fds[2];
-    if (pipe(fds) != 0) {
-        gr_sb_printf(log, "cannot make a pipe: %s", strerror(errno));
-        return -1;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        gr_sb_printf(log, "cannot start %s: %s", argv[0], strerror(errno));
-        close(fds[0]);
-        close(fds[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        int in = open("/dev/null", O_RDONLY);
-        if (in >= 0)
-            dup2(in, 0);
-        dup2(fds[1], 1);
-        dup2(fds[1], 2);
-        close(fds[0]);
-        close(fds[1]);
-        execv(argv[0], argv);
-        dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    close(fds[1]);
-    double deadline = now_seconds() + GNUPLOT_SECONDS;
-    int killed = 0;
-    for (;;) {
-        double left = deadline - now_seconds();
-        if (left <= 0) {
-            kill(pid, SIGKILL);
-            killed = 1;
-            break;
-        }
-        struct pollfd p = { fds[0], POLLIN, 0 };
-        int ready = poll(&p, 1, (int)(left * 1000) + 1);
-        if (ready < 0 && errno == EINTR)
-            continue;
-        if (ready <= 0)
-            continue;
-        char chunk[1024];
-        ssize_t n = read(fds[0], chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        if (log->len < GNUPLOT_LOG)
-            gr_sb_appendn(log, chunk, (size_t)n);
-    }
-    close(fds[0]);
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    if (killed) {
-        gr_sb_printf(log, "\nstopped after %d seconds", GNUPLOT_SECONDS);
-        return -1;
-    }
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* The first few lines of a tool's messages, indented, for a person. */
 static void print_log(FILE *err, const char *log)
 {
@@ -438,29 +343,34 @@ static int draw(FILE *err, const char *root, const char *name, const char *dat,
     fchmod(fd, 0644);  /* a PNG anyone may read, like the .dat */
     close(fd);
 
-    char d_flag[] = "-d", c_flag[] = "-c", have[2] = { have_student ? '1' : '0', '\0' };
-    char *dat_arg = gr_xstrdup(dat), *note1_arg = gr_xstrdup(note1), *note2_arg = gr_xstrdup(note2);
-    char *argv[] = { gnuplot, d_flag, c_flag, script, dat_arg, tmp, note1_arg, note2_arg, have, NULL };
+    const char have[2] = { have_student ? '1' : '0', '\0' };
+    const char *argv[] = { gnuplot, "-d", "-c", script, dat, tmp, note1, note2, have, NULL };
+    const gr_tool_opts opts = { .seconds = GNUPLOT_SECONDS, .log_bytes = GNUPLOT_LOG };
+    gr_tool_run tr;
     gr_strbuf log = {0};
-    int rc = run_tool(argv, &log);
-    free(dat_arg);
-    free(note1_arg);
-    free(note2_arg);
+    int started = gr_run_tool(argv, &opts, &tr) == 0;
+    if (!started)
+        gr_sb_printf(&log, "cannot start %s: %s", gnuplot, strerror(errno));
+    else if (tr.log)
+        gr_sb_append(&log, tr.log);
+    if (started && tr.timed_out)
+        gr_sb_printf(&log, "\nstopped after %d seconds", GNUPLOT_SECONDS);
     struct stat st;
-    int ok = rc == 0 && stat(tmp, &st) == 0 && st.st_size > 0;
+    int ok = started && gr_tool_ok(&tr) && stat(tmp, &st) == 0 && st.st_size > 0;
     if (ok && rename(tmp, png) != 0) {
         fprintf(err, "attnlab plot: cannot write %s: %s\n", png, strerror(errno));
         ok = 0;
-        rc = 0;
     } else if (!ok) {
-        if (rc > 0)
-            fprintf(err, "attnlab plot: gnuplot failed on %s (exit status %d):\n", script, rc);
+        if (started && !tr.timed_out && WIFEXITED(tr.status) && WEXITSTATUS(tr.status) != 0)
+            fprintf(err, "attnlab plot: gnuplot failed on %s (exit status %d):\n", script,
+                    WEXITSTATUS(tr.status));
         else
             fprintf(err, "attnlab plot: gnuplot did not finish %s:\n", script);
-        print_log(err, log.s ? log.s : "(no message)");
+        print_log(err, log.len ? log.s : "(no message)");
     }
     if (!ok)
         unlink(tmp);
+    free(tr.log);
     free(log.s);
     free(tmp);
     free(script);

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "build.h"
@@ -336,17 +335,10 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
     return 0;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    double t0 = now_seconds();
+    double t0 = gr_now_seconds();
     const char *tmp = getenv("TMPDIR");
     char *work = gr_xasprintf("%s/attnlab-grade-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(work)) {
@@ -373,7 +365,7 @@ int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
     }
     nftw(work, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     free(work);
-    out->seconds = now_seconds() - t0;
+    out->seconds = gr_now_seconds() - t0;
     if (rc != 0) {
         gr_report_free(out);
         memset(out, 0, sizeof *out);

@@ -83,6 +83,40 @@ void     gr_case_expect_untouched(gr_case *c);
 /* Free what make_case allocated in c, leaving it zeroed. */
 void gr_case_free(gr_case *c);
 
+/* Test kinds: a module's make_case looks the rubric test's kind up in a table
+   (grader/labs/case.c). */
+typedef struct gr_case_kind gr_case_kind;
+
+/* Build the case of rubric test t, of kind `kind`, from seed, as make_case does: 0, or
+   -1 with err for bad sizes. */
+typedef int (*gr_case_gen)(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                           gr_case *c, char *err, size_t errlen);
+
+/* One test kind of a lab. */
+struct gr_case_kind {
+    const char *kind;       /* the rubric's `kind`: "premask" */
+    gr_case_gen gen;        /* builds its cases */
+    uint32_t fn;            /* for a gen shared by kinds: the student function called, else 0 */
+    char what;              /* ... and the module's letter for the variant, else 0 */
+};
+
+/* How a lab words the error for a kind it does not know. */
+typedef enum gr_kind_wording {
+    GR_KIND_KNOWN,          /* unknown test kind 'K' for lab N (known: a, b, c) */
+    GR_KIND_USE,            /* test NAME: lab N has no test kind "K"; use a, b or c */
+} gr_kind_wording;
+
+/* The number of entries of a lab's kinds[] table, for gr_make_case_by_kind. */
+#define GR_N_KINDS(kinds) ((int)(sizeof(kinds) / sizeof((kinds)[0])))
+
+/* make_case by table: zero c, then build t's case with the generator of the kind
+   called t->kind among kinds[0..n); 0, the generator's -1, or -1 with err naming
+   t's kind and every kind of the table (worded as lab `lab` words it) when it is
+   none of them. */
+int gr_make_case_by_kind(const gr_case_kind *kinds, int n, int lab, gr_kind_wording wording,
+                         const gr_rubric_test *t, uint64_t seed, gr_case *c,
+                         char *err, size_t errlen);
+
 /* Helpers the lab modules share (grader/labs/case.c). */
 
 /* Integer size or param `key` of test t (dflt when absent) into *out: 0, or -1 with

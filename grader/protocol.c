@@ -127,26 +127,13 @@ static int take(reader *r, void *dst, size_t n)
     return 0;
 }
 
-static void say(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void say(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 int proto_decode_response(const unsigned char *bytes, size_t len, const proto_call *call,
                           int32_t *status, proto_buf out[PROTO_MAX_BUFS],
                           char *err, size_t errlen)
 {
     memset(out, 0, sizeof(proto_buf) * PROTO_MAX_BUFS);
     if (!call || call->n_bufs < 0 || call->n_bufs > PROTO_MAX_BUFS) {
-        say(err, errlen, "bad response: the call it answers is malformed");
+        gr_set_err(err, errlen, "bad response: the call it answers is malformed");
         return -1;
     }
     for (int i = 0; i < call->n_bufs; i++) {
@@ -160,22 +147,22 @@ int proto_decode_response(const unsigned char *bytes, size_t len, const proto_ca
     int32_t st;
 
     if (take(&r, &magic, 4) != 0) {
-        say(err, errlen, "bad response: %zu bytes, too short to hold a header", len);
+        gr_set_err(err, errlen, "bad response: %zu bytes, too short to hold a header", len);
         goto fail;
     }
     if (magic != PROTO_RESPONSE_MAGIC) {
-        say(err, errlen, "bad response: starts with 0x%08x, not the response magic", magic);
+        gr_set_err(err, errlen, "bad response: starts with 0x%08x, not the response magic", magic);
         goto fail;
     }
     uint32_t expect_n = 0;
     for (int i = 0; i < call->n_bufs; i++)
         expect_n += role_returns(call->bufs[i].role) ? 1u : 0u;
     if (take(&r, &st, 4) != 0 || take(&r, &n, 4) != 0) {
-        say(err, errlen, "bad response: cut short in the header");
+        gr_set_err(err, errlen, "bad response: cut short in the header");
         goto fail;
     }
     if (n != expect_n) {
-        say(err, errlen, "bad response: %u output buffers, the call has %u", n, expect_n);
+        gr_set_err(err, errlen, "bad response: %u output buffers, the call has %u", n, expect_n);
         goto fail;
     }
     for (int i = 0; i < call->n_bufs; i++) {
@@ -183,17 +170,17 @@ int proto_decode_response(const unsigned char *bytes, size_t len, const proto_ca
             continue;
         uint64_t count;
         if (take(&r, &count, 8) != 0) {
-            say(err, errlen, "bad response: cut short before buffer %d", i);
+            gr_set_err(err, errlen, "bad response: cut short before buffer %d", i);
             goto fail;
         }
         if (count != call->bufs[i].count) {
-            say(err, errlen, "bad response: buffer %d has %llu elements, the call has %llu", i,
+            gr_set_err(err, errlen, "bad response: buffer %d has %llu elements, the call has %llu", i,
                 (unsigned long long)count, (unsigned long long)call->bufs[i].count);
             goto fail;
         }
         size_t nbytes = (size_t)count * proto_kind_size(call->bufs[i].kind);
         if (r.left < nbytes) {
-            say(err, errlen, "bad response: cut short inside buffer %d (%zu of %zu bytes)", i,
+            gr_set_err(err, errlen, "bad response: cut short inside buffer %d (%zu of %zu bytes)", i,
                 r.left, nbytes);
             goto fail;
         }
@@ -201,15 +188,15 @@ int proto_decode_response(const unsigned char *bytes, size_t len, const proto_ca
         take(&r, out[i].data, nbytes);
     }
     if (take(&r, &end, 4) != 0) {
-        say(err, errlen, "bad response: cut short before the end magic");
+        gr_set_err(err, errlen, "bad response: cut short before the end magic");
         goto fail;
     }
     if (end != PROTO_END_MAGIC) {
-        say(err, errlen, "bad response: ends with 0x%08x, not the end magic", end);
+        gr_set_err(err, errlen, "bad response: ends with 0x%08x, not the end magic", end);
         goto fail;
     }
     if (r.left != 0) {
-        say(err, errlen, "bad response: %zu trailing bytes after the end magic", r.left);
+        gr_set_err(err, errlen, "bad response: %zu trailing bytes after the end magic", r.left);
         goto fail;
     }
     *status = st;

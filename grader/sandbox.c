@@ -130,26 +130,6 @@ int gr_sandbox_has_seccomp(void)
 
 /* ---- small helpers ------------------------------------------------------------- */
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 static void close_fd(int *fd)
 {
     if (*fd >= 0) {
@@ -599,20 +579,20 @@ int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request
     if (err && errlen)
         err[0] = '\0';
     if (!exe || !lim || (!request && request_len > 0)) {
-        set_err(err, errlen, "sandbox: no executable, limits or request given");
+        gr_set_err(err, errlen, "sandbox: no executable, limits or request given");
         return -1;
     }
     if (lim->time_ms <= 0 || lim->memory_bytes <= 0 || lim->output_bytes < 0) {
-        set_err(err, errlen, "sandbox: limits must be positive (time %ld ms, memory %ld bytes, "
-                "output %ld bytes); fix the rubric's limits", lim->time_ms, lim->memory_bytes,
-                lim->output_bytes);
+        gr_set_err(err, errlen, "sandbox: limits must be positive (time %ld ms, memory %ld bytes, "
+                   "output %ld bytes); fix the rubric's limits", lim->time_ms, lim->memory_bytes,
+                   lim->output_bytes);
         return -1;
     }
     int want_filter = gr_sandbox_has_seccomp();
     if (!want_filter && seccomp_required) {
-        set_err(err, errlen, "sandbox: this kernel cannot install seccomp filters, so student code "
-                "would run without its system-call allow-list; grade on a Linux kernel with "
-                "seccomp, or allow unconfined runs explicitly (only for code you trust)");
+        gr_set_err(err, errlen, "sandbox: this kernel cannot install seccomp filters, so student code "
+                   "would run without its system-call allow-list; grade on a Linux kernel with "
+                   "seccomp, or allow unconfined runs explicitly (only for code you trust)");
         return -1;
     }
 
@@ -629,24 +609,24 @@ int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request
 
     exe_fd = open(exe, O_RDONLY | O_CLOEXEC);
     if (exe_fd < 0) {
-        set_err(err, errlen, "sandbox: cannot open the test program %s: %s", exe, strerror(errno));
+        gr_set_err(err, errlen, "sandbox: cannot open the test program %s: %s", exe, strerror(errno));
         goto done;
     }
     null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (null_fd < 0) {
-        set_err(err, errlen, "sandbox: cannot open /dev/null: %s", strerror(errno));
+        gr_set_err(err, errlen, "sandbox: cannot open /dev/null: %s", strerror(errno));
         goto done;
     }
     if (pipe2(req, O_CLOEXEC) || pipe2(resp, O_CLOEXEC) || pipe2(outp, O_CLOEXEC) ||
         pipe2(errp, O_CLOEXEC) || pipe2(filt, O_CLOEXEC)) {
-        set_err(err, errlen, "sandbox: cannot create pipes: %s", strerror(errno));
+        gr_set_err(err, errlen, "sandbox: cannot create pipes: %s", strerror(errno));
         goto done;
     }
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, sizeof dir, "%s/attnlab-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
-        set_err(err, errlen, "sandbox: cannot make a working directory under %s: %s",
-                tmp && *tmp ? tmp : "/tmp", strerror(errno));
+        gr_set_err(err, errlen, "sandbox: cannot make a working directory under %s: %s",
+                   tmp && *tmp ? tmp : "/tmp", strerror(errno));
         dir[0] = '\0';
         goto done;
     }
@@ -686,10 +666,10 @@ int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request
     pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
     masked = 1;
 
-    double start = now_seconds();
+    double start = gr_now_seconds();
     pid = fork();
     if (pid < 0) {
-        set_err(err, errlen, "sandbox: cannot fork: %s", strerror(errno));
+        gr_set_err(err, errlen, "sandbox: cannot fork: %s", strerror(errno));
         goto done;
     }
     if (pid == 0)
@@ -727,7 +707,7 @@ int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request
     int killed = 0;
 
     for (;;) {
-        double t = now_seconds();
+        double t = gr_now_seconds();
         if (!killed && t >= deadline) {
             kill_group(pid);
             killed = 1;
@@ -752,7 +732,7 @@ int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request
         if (pr < 0 && errno == EINTR)
             continue;
         if (pr < 0) {
-            set_err(err, errlen, "sandbox: poll failed: %s", strerror(errno));
+            gr_set_err(err, errlen, "sandbox: poll failed: %s", strerror(errno));
             kill_group(pid);
             killed = 1;
             goto reap;
@@ -802,13 +782,13 @@ reap:
     int status = 0;
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
-            set_err(err, errlen, "sandbox: cannot wait for the test child: %s", strerror(errno));
+            gr_set_err(err, errlen, "sandbox: cannot wait for the test child: %s", strerror(errno));
             pid = -1;
             goto done;
         }
     }
     pid = -1;
-    out->seconds = now_seconds() - start;
+    out->seconds = gr_now_seconds() - start;
     if (WIFEXITED(status)) {
         out->exited = 1;
         out->exit_code = WEXITSTATUS(status);
@@ -819,15 +799,15 @@ reap:
     if (errsink.len >= 2 * sizeof(int)) {
         int msg[2];
         memcpy(msg, errsink.data, sizeof msg);
-        set_err(err, errlen, "sandbox: the test child could not %s: %s%s", step_text(msg[0]),
-                strerror(msg[1]),
-                msg[0] == STEP_EXEC && msg[1] == EACCES
-                    ? " (is the work directory on a filesystem mounted noexec, or the program not executable by user nobody?)"
-                    : "");
+        gr_set_err(err, errlen, "sandbox: the test child could not %s: %s%s", step_text(msg[0]),
+                   strerror(msg[1]),
+                   msg[0] == STEP_EXEC && msg[1] == EACCES
+                       ? " (is the work directory on a filesystem mounted noexec, or the program not executable by user nobody?)"
+                       : "");
         goto done;
     }
     if (filter_failed) {
-        set_err(err, errlen, "sandbox: libseccomp could not compile the system-call allow-list");
+        gr_set_err(err, errlen, "sandbox: libseccomp could not compile the system-call allow-list");
         goto done;
     }
     if (err && errlen && err[0])

@@ -1,5 +1,6 @@
 /* util.h: small helpers every grader module uses: memory that cannot fail
- * silently, a growable string, whole-file reads and atomic writes. */
+ * silently, a growable string, whole-file reads and atomic writes, a clock
+ * and error messages. */
 #ifndef GR_UTIL_H
 #define GR_UTIL_H
 
@@ -34,6 +35,12 @@ char *gr_read_file(const char *path, size_t *len);
 /* Write len bytes to path atomically: a temporary file in the same folder,
    fsync, rename. 0, or -1 with errno set (path is left as it was). */
 int gr_write_file_atomic(const char *path, const void *data, size_t len);
+
+/* Seconds on the monotonic clock (CLOCK_MONOTONIC), for measuring how long something took. */
+double gr_now_seconds(void);
+
+/* printf into err[0..errlen), truncated as snprintf does; nothing when err is NULL or errlen 0. */
+void gr_set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Edit distance for "did you mean": "tolerence" is 1 from "tolerance", "poitns"
    1 from "points" (a swap of neighbours counts once, case is ignored). Strings

@@ -1,6 +1,6 @@
 /* case.c: building and freeing a gr_case, and the helpers every lab module
- * shares: rubric sizes, random inputs, untouched outputs, input-window text
- * (see labmod.h). */
+ * shares: test kinds, rubric sizes, random inputs, untouched outputs,
+ * input-window text (see labmod.h). */
 #include "../labmod.h"
 
 #include <math.h>
@@ -102,6 +102,32 @@ void gr_case_expect_untouched(gr_case *c)
         else if (b->role == PROTO_OUT)
             memset(e, 0x5A, (size_t)b->count * proto_kind_size(b->kind));
     }
+}
+
+/* ---- test kinds --------------------------------------------------------------- */
+
+int gr_make_case_by_kind(const gr_case_kind *kinds, int n, int lab, gr_kind_wording wording,
+                         const gr_rubric_test *t, uint64_t seed, gr_case *c,
+                         char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    for (int k = 0; k < n; k++)
+        if (strcmp(t->kind, kinds[k].kind) == 0)
+            return kinds[k].gen(&kinds[k], t, seed, c, err, errlen);
+    gr_strbuf msg = {0};
+    if (wording == GR_KIND_KNOWN)
+        gr_sb_printf(&msg, "unknown test kind '%s' for lab %d (known: ", t->kind, lab);
+    else
+        gr_sb_printf(&msg, "test %s: lab %d has no test kind \"%s\"; use ", t->name, lab, t->kind);
+    for (int k = 0; k < n; k++) {
+        const char *sep = k == 0 ? "" : wording == GR_KIND_USE && k == n - 1 ? " or " : ", ";
+        gr_sb_printf(&msg, "%s%s", sep, kinds[k].kind);
+    }
+    if (wording == GR_KIND_KNOWN)
+        gr_sb_append(&msg, ")");
+    gr_set_err(err, errlen, "%s", msg.s);
+    free(msg.s);
+    return -1;
 }
 
 /* ---- helpers the lab modules share ------------------------------------------- */

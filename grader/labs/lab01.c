@@ -273,26 +273,13 @@ static void make_worked(gr_case *c, uint32_t fn, sup_rng *r)
     expect_scores(c);
 }
 
-static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
-                     char *err, size_t errlen)
+/* Every kind of lab 1: a call of kind->fn, the variant kind->what (w worked example,
+   r random, b bad arguments, e empty). */
+static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                      gr_case *c, char *err, size_t errlen)
 {
-    static const struct { const char *kind; uint32_t fn; char what; } kinds[] = {
-        { "dot_worked", LAB01_DOT_SCORES, 'w' },    { "scaled_worked", LAB01_SCALED_DOT_SCORES, 'w' },
-        { "dot", LAB01_DOT_SCORES, 'r' },           { "scaled_dot", LAB01_SCALED_DOT_SCORES, 'r' },
-        { "dot_bad", LAB01_DOT_SCORES, 'b' },       { "scaled_bad", LAB01_SCALED_DOT_SCORES, 'b' },
-        { "dot_empty", LAB01_DOT_SCORES, 'e' },     { "scaled_empty", LAB01_SCALED_DOT_SCORES, 'e' },
-    };
-    int which = -1;
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-        if (strcmp(t->kind, kinds[k].kind) == 0)
-            which = (int)k;
-    if (which < 0) {
-        snprintf(err, errlen, "unknown test kind '%s' for lab 1 (known: dot_worked, scaled_worked, "
-                 "dot, scaled_dot, dot_bad, scaled_bad, dot_empty, scaled_empty)", t->kind);
-        return -1;
-    }
-    uint32_t fn = kinds[which].fn;
-    char what = kinds[which].what;
+    uint32_t fn = kind->fn;
+    char what = kind->what;
     sup_rng r;
     sup_rng_seed(&r, seed);
     if (what == 'w') {
@@ -350,6 +337,23 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                              : "nothing to compute, expect LAB_OK and S untouched");
     }
     return 0;
+}
+
+static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
+                     char *err, size_t errlen)
+{
+    static const gr_case_kind kinds[] = {
+        { "dot_worked", gen_scores, LAB01_DOT_SCORES, 'w' },
+        { "scaled_worked", gen_scores, LAB01_SCALED_DOT_SCORES, 'w' },
+        { "dot", gen_scores, LAB01_DOT_SCORES, 'r' },
+        { "scaled_dot", gen_scores, LAB01_SCALED_DOT_SCORES, 'r' },
+        { "dot_bad", gen_scores, LAB01_DOT_SCORES, 'b' },
+        { "scaled_bad", gen_scores, LAB01_SCALED_DOT_SCORES, 'b' },
+        { "dot_empty", gen_scores, LAB01_DOT_SCORES, 'e' },
+        { "scaled_empty", gen_scores, LAB01_SCALED_DOT_SCORES, 'e' },
+    };
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 1, GR_KIND_KNOWN, t, seed, c,
+                                err, errlen);
 }
 
 /* ---- input window ------------------------------------------------------------ */

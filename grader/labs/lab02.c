@@ -668,42 +668,46 @@ static int make_temperature(const gr_rubric_test *t, char what, sup_rng *r,
     return 0;
 }
 
-static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
-                     char *err, size_t errlen)
+/* Every kind of lab 2: a call of kind->fn, the variant kind->what (w worked example,
+   r random, b bad arguments). */
+static int gen_call(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                    gr_case *c, char *err, size_t errlen)
 {
-    static const struct { const char *kind; uint32_t fn; char what; } kinds[] = {
-        { "softmax_worked", LAB02_SOFTMAX, 'w' },   { "softmax", LAB02_SOFTMAX, 'r' },
-        { "softmax_inplace", LAB02_SOFTMAX_INPLACE, 'r' },
-        { "softmax_nocount", LAB02_SOFTMAX_NOCOUNT, 'r' },
-        { "softmax_bad", LAB02_SOFTMAX, 'b' },
-        { "causal", LAB02_CAUSAL_MASK, 'r' },       { "causal_bad", LAB02_CAUSAL_MASK, 'b' },
-        { "padding", LAB02_PADDING_MASK, 'r' },     { "padding_bad", LAB02_PADDING_MASK, 'b' },
-        { "bool", LAB02_BOOL_MASK, 'r' },           { "bool_bad", LAB02_BOOL_MASK, 'b' },
-        { "temperature", LAB02_TEMPERATURE, 'r' },  { "temperature_bad", LAB02_TEMPERATURE, 'b' },
-    };
-    int which = -1;
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-        if (strcmp(t->kind, kinds[k].kind) == 0)
-            which = (int)k;
-    if (which < 0) {
-        snprintf(err, errlen, "unknown test kind '%s' for lab 2 (known: softmax_worked, softmax, "
-                 "softmax_inplace, softmax_nocount, softmax_bad, causal, causal_bad, padding, "
-                 "padding_bad, bool, bool_bad, temperature, temperature_bad)", t->kind);
-        return -1;
-    }
-    uint32_t fn = kinds[which].fn;
+    uint32_t fn = kind->fn;
     sup_rng r;
     sup_rng_seed(&r, seed);
     switch (fn) {
     case LAB02_SOFTMAX:
     case LAB02_SOFTMAX_INPLACE:
     case LAB02_SOFTMAX_NOCOUNT:
-        return make_softmax(t, fn, kinds[which].what, &r, c, err, errlen);
+        return make_softmax(t, fn, kind->what, &r, c, err, errlen);
     case LAB02_TEMPERATURE:
-        return make_temperature(t, kinds[which].what, &r, c, err, errlen);
+        return make_temperature(t, kind->what, &r, c, err, errlen);
     default:
-        return make_mask(t, fn, kinds[which].what, &r, c, err, errlen);
+        return make_mask(t, fn, kind->what, &r, c, err, errlen);
     }
+}
+
+static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
+                     char *err, size_t errlen)
+{
+    static const gr_case_kind kinds[] = {
+        { "softmax_worked", gen_call, LAB02_SOFTMAX, 'w' },
+        { "softmax", gen_call, LAB02_SOFTMAX, 'r' },
+        { "softmax_inplace", gen_call, LAB02_SOFTMAX_INPLACE, 'r' },
+        { "softmax_nocount", gen_call, LAB02_SOFTMAX_NOCOUNT, 'r' },
+        { "softmax_bad", gen_call, LAB02_SOFTMAX, 'b' },
+        { "causal", gen_call, LAB02_CAUSAL_MASK, 'r' },
+        { "causal_bad", gen_call, LAB02_CAUSAL_MASK, 'b' },
+        { "padding", gen_call, LAB02_PADDING_MASK, 'r' },
+        { "padding_bad", gen_call, LAB02_PADDING_MASK, 'b' },
+        { "bool", gen_call, LAB02_BOOL_MASK, 'r' },
+        { "bool_bad", gen_call, LAB02_BOOL_MASK, 'b' },
+        { "temperature", gen_call, LAB02_TEMPERATURE, 'r' },
+        { "temperature_bad", gen_call, LAB02_TEMPERATURE, 'b' },
+    };
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 2, GR_KIND_KNOWN, t, seed, c,
+                                err, errlen);
 }
 
 /* ---- input window -------------------------------------------------------------- */

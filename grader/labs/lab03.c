@@ -311,27 +311,13 @@ static void make_worked(gr_case *c, uint32_t fn, sup_rng *r)
     expect_scores(c);
 }
 
-static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
-                     char *err, size_t errlen)
+/* Every kind of lab 3: a call of kind->fn, the variant kind->what (w worked example,
+   r random, b bad arguments, e empty). */
+static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                      gr_case *c, char *err, size_t errlen)
 {
-    static const struct { const char *kind; uint32_t fn; char what; } kinds[] = {
-        { "general_worked", LAB03_GENERAL_SCORES, 'w' }, { "additive_worked", LAB03_ADDITIVE_SCORES, 'w' },
-        { "general", LAB03_GENERAL_SCORES, 'r' },        { "additive", LAB03_ADDITIVE_SCORES, 'r' },
-        { "general_bad", LAB03_GENERAL_SCORES, 'b' },    { "additive_bad", LAB03_ADDITIVE_SCORES, 'b' },
-        { "general_empty", LAB03_GENERAL_SCORES, 'e' },  { "additive_empty", LAB03_ADDITIVE_SCORES, 'e' },
-    };
-    int which = -1;
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-        if (strcmp(t->kind, kinds[k].kind) == 0)
-            which = (int)k;
-    if (which < 0) {
-        snprintf(err, errlen, "unknown test kind '%s' for lab 3 (known: general_worked, "
-                 "additive_worked, general, additive, general_bad, additive_bad, general_empty, "
-                 "additive_empty)", t->kind);
-        return -1;
-    }
-    uint32_t fn = kinds[which].fn;
-    char what = kinds[which].what;
+    uint32_t fn = kind->fn;
+    char what = kind->what;
     int additive = fn == LAB03_ADDITIVE_SCORES;
     sup_rng r;
     sup_rng_seed(&r, seed);
@@ -402,6 +388,23 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                              : "nothing to compute, expect LAB_OK and S untouched");
     }
     return 0;
+}
+
+static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
+                     char *err, size_t errlen)
+{
+    static const gr_case_kind kinds[] = {
+        { "general_worked", gen_scores, LAB03_GENERAL_SCORES, 'w' },
+        { "additive_worked", gen_scores, LAB03_ADDITIVE_SCORES, 'w' },
+        { "general", gen_scores, LAB03_GENERAL_SCORES, 'r' },
+        { "additive", gen_scores, LAB03_ADDITIVE_SCORES, 'r' },
+        { "general_bad", gen_scores, LAB03_GENERAL_SCORES, 'b' },
+        { "additive_bad", gen_scores, LAB03_ADDITIVE_SCORES, 'b' },
+        { "general_empty", gen_scores, LAB03_GENERAL_SCORES, 'e' },
+        { "additive_empty", gen_scores, LAB03_ADDITIVE_SCORES, 'e' },
+    };
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 3, GR_KIND_KNOWN, t, seed, c,
+                                err, errlen);
 }
 
 /* ---- input window -------------------------------------------------------------------- */

@@ -461,27 +461,30 @@ static int make_experiment(const gr_rubric_test *t, char what, sup_rng *r, gr_ca
     return 0;
 }
 
+/* Every kind of lab 4: a call of kind->fn, the variant kind->what (w worked example,
+   r random, b bad arguments, x the experiment). */
+static int gen_call(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                    gr_case *c, char *err, size_t errlen)
+{
+    sup_rng r;
+    sup_rng_seed(&r, seed);
+    if (kind->fn == LAB04_ENTROPY_EXPERIMENT)
+        return make_experiment(t, kind->what, &r, c, err, errlen);
+    return make_row_entropy(t, kind->what, &r, c, err, errlen);
+}
+
 static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                      char *err, size_t errlen)
 {
-    static const struct { const char *kind; char what; } kinds[] = {
-        { "entropy_worked", 'w' }, { "entropy", 'r' }, { "entropy_bad", 'b' },
-        { "experiment", 'x' },     { "experiment_bad", 'b' },
+    static const gr_case_kind kinds[] = {
+        { "entropy_worked", gen_call, LAB04_ROW_ENTROPY, 'w' },
+        { "entropy", gen_call, LAB04_ROW_ENTROPY, 'r' },
+        { "entropy_bad", gen_call, LAB04_ROW_ENTROPY, 'b' },
+        { "experiment", gen_call, LAB04_ENTROPY_EXPERIMENT, 'x' },
+        { "experiment_bad", gen_call, LAB04_ENTROPY_EXPERIMENT, 'b' },
     };
-    int which = -1;
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-        if (strcmp(t->kind, kinds[k].kind) == 0)
-            which = (int)k;
-    if (which < 0) {
-        snprintf(err, errlen, "unknown test kind '%s' for lab 4 (known: entropy_worked, entropy, "
-                 "entropy_bad, experiment, experiment_bad)", t->kind);
-        return -1;
-    }
-    sup_rng r;
-    sup_rng_seed(&r, seed);
-    if (which >= 3)
-        return make_experiment(t, kinds[which].what, &r, c, err, errlen);
-    return make_row_entropy(t, kinds[which].what, &r, c, err, errlen);
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 4, GR_KIND_KNOWN, t, seed, c,
+                                err, errlen);
 }
 
 /* ---- input window ----------------------------------------------------------------------- */

@@ -291,9 +291,10 @@ static void format_ints(char *buf, size_t len, const int32_t *x, int n)
  *           worked     1: the course's worked row, scores [2, 1, -1, 0.5] with
  *                      the 4th key padding and V the identity (O = the weights)
  */
-static int gen_attend(const gr_rubric_test *t, uint64_t seed, gr_case *c, int post,
-                      char *err, size_t errlen)
+static int gen_attend(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                      gr_case *c, char *err, size_t errlen)
 {
+    int post = kind->fn == LAB05_ATTEND_POSTMASK;
     int worked = gr_test_param(t, "worked", 0) != 0;
     int B, Tq, Tk, dv;
     if (gr_test_int(t, "B", worked ? 1 : 2, 1, 64, &B, err, errlen) ||
@@ -398,16 +399,6 @@ static int gen_attend(const gr_rubric_test *t, uint64_t seed, gr_case *c, int po
     return 0;
 }
 
-static int gen_premask(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err, size_t errlen)
-{
-    return gen_attend(t, seed, c, 0, err, errlen);
-}
-
-static int gen_postmask(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err, size_t errlen)
-{
-    return gen_attend(t, seed, c, 1, err, errlen);
-}
-
 /* The experiment.
  *   sizes:  T, d, n_pads, max_pad
  *   params: bad_pad        1: the last pad is -1, which the contract rejects
@@ -415,9 +406,10 @@ static int gen_postmask(const gr_rubric_test *t, uint64_t seed, gr_case *c, char
  *           doubling_pads  1: pads 0, 1, 2, 4, ... as `make run` uses (n_pads <= 16)
  * pads[0] = 0 (nothing padded: row sums 1, drift 0), then distinct random pad
  * counts in [1, max_pad], ascending. */
-static int gen_experiment(const gr_rubric_test *t, uint64_t seed, gr_case *c,
-                          char *err, size_t errlen)
+static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                          gr_case *c, char *err, size_t errlen)
 {
+    (void)kind;
     int T, d, n_pads, max_pad;
     if (gr_test_int(t, "T", 16, 1, 256, &T, err, errlen) ||
         gr_test_int(t, "d", 32, 1, 512, &d, err, errlen) ||
@@ -495,21 +487,13 @@ static int gen_experiment(const gr_rubric_test *t, uint64_t seed, gr_case *c,
 static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                      char *err, size_t errlen)
 {
-    static const struct {
-        const char *kind;
-        int (*gen)(const gr_rubric_test *, uint64_t, gr_case *, char *, size_t);
-    } kinds[] = {
-        { "premask", gen_premask },
-        { "postmask", gen_postmask },
-        { "experiment", gen_experiment },
+    static const gr_case_kind kinds[] = {
+        { "premask", gen_attend, LAB05_ATTEND_PREMASK, 0 },
+        { "postmask", gen_attend, LAB05_ATTEND_POSTMASK, 0 },
+        { "experiment", gen_experiment, 0, 0 },
     };
-    memset(c, 0, sizeof *c);
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-        if (strcmp(t->kind, kinds[k].kind) == 0)
-            return kinds[k].gen(t, seed, c, err, errlen);
-    snprintf(err, errlen, "test %s: lab 5 has no test kind \"%s\"; use premask, postmask "
-             "or experiment", t->name, t->kind);
-    return -1;
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 5, GR_KIND_USE, t, seed, c,
+                                err, errlen);
 }
 
 /* ---- misconceptions ------------------------------------------------------------ */

@@ -220,8 +220,10 @@ static void fill_weights(sup_rng *r, float *W, long rows, int n)
 /* slopes: sizes {H} fixed, or {H_min, H_max} drawn per student (param nonpow2: 1
    skips powers of two so the interleaved rule is exercised). H = 0 is the
    contract-breaking call: LAB_BAD_ARG, slopes untouched. */
-static int gen_slopes(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err, size_t errlen)
+static int gen_slopes(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                      gr_case *c, char *err, size_t errlen)
 {
+    (void)kind;
     int H, lo, hi;
     sup_rng r;
     sup_rng_seed(&r, seed);
@@ -270,8 +272,10 @@ static int gen_slopes(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *
 /* alibi_bias: sizes {batch, H, Tq, Tk}; B = batch * H. params: causal 1 puts
    -inf above the diagonal (it must stay -inf); bad 1 passes B = batch*H + 1,
    not a multiple of H (LAB_BAD_ARG, S untouched). */
-static int gen_alibi(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err, size_t errlen)
+static int gen_alibi(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                     gr_case *c, char *err, size_t errlen)
 {
+    (void)kind;
     int batch, H, Tq, Tk;
     if (gr_test_int(t, "batch", 2, 1, 64, &batch, err, errlen) ||
         gr_test_int(t, "H", 4, 1, 64, &H, err, errlen) ||
@@ -312,8 +316,10 @@ static int gen_alibi(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *e
    float and double disagree is in), then `extra` random far values and the two
    extremes INT_MIN + 1 and INT_MAX. params: worked 1 gives the handout's rows.
    Settings the contract rejects make a LAB_BAD_ARG case. */
-static int gen_t5(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err, size_t errlen)
+static int gen_t5(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                  gr_case *c, char *err, size_t errlen)
 {
+    (void)kind;
     int bidir, nbk, maxd, range, extra;
     if (gr_test_int(t, "bidirectional", 1, 0, 1, &bidir, err, errlen) ||
         gr_test_int(t, "num_buckets", 32, 1, 4096, &nbk, err, errlen) ||
@@ -373,8 +379,10 @@ static int gen_t5(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err,
 
 /* relpos_bias: sizes {batch, H, Tq, Tk, bidirectional, num_buckets, max_distance};
    B = batch * H; table ~ N(0,1) per student, S ~ N(0,1). */
-static int gen_relpos(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err, size_t errlen)
+static int gen_relpos(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                      gr_case *c, char *err, size_t errlen)
 {
+    (void)kind;
     int batch, H, Tq, Tk, bidir, nbk, maxd;
     if (gr_test_int(t, "batch", 1, 1, 64, &batch, err, errlen) ||
         gr_test_int(t, "H", 2, 1, 64, &H, err, errlen) ||
@@ -414,8 +422,10 @@ static int gen_relpos(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *
 /* dropout: sizes {rows, n} (W is rows softmax rows of n), params {p}. The
    student's seed is drawn per student. p outside [0, 1) must give LAB_BAD_ARG
    with W untouched. */
-static int gen_dropout(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err, size_t errlen)
+static int gen_dropout(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                       gr_case *c, char *err, size_t errlen)
 {
+    (void)kind;
     int rows, n;
     if (gr_test_int(t, "rows", 4, 1, 4096, &rows, err, errlen) ||
         gr_test_int(t, "n", 4, 1, 4096, &n, err, errlen))
@@ -451,8 +461,10 @@ static int gen_dropout(const gr_rubric_test *t, uint64_t seed, gr_case *c, char 
 
 /* output: sizes {B, Tq, Tk, dv}; params {dropout: p} applies inverted dropout
    to W first, so rows no longer sum to 1. */
-static int gen_output(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err, size_t errlen)
+static int gen_output(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                      gr_case *c, char *err, size_t errlen)
 {
+    (void)kind;
     int B, Tq, Tk, dv;
     if (gr_test_int(t, "B", 2, 1, 64, &B, err, errlen) ||
         gr_test_int(t, "Tq", 4, 1, 512, &Tq, err, errlen) ||
@@ -496,24 +508,16 @@ static int gen_output(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *
 static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                      char *err, size_t errlen)
 {
-    static const struct {
-        const char *kind;
-        int (*gen)(const gr_rubric_test *, uint64_t, gr_case *, char *, size_t);
-    } kinds[] = {
-        { "slopes", gen_slopes },
-        { "alibi", gen_alibi },
-        { "t5_bucket", gen_t5 },
-        { "relpos", gen_relpos },
-        { "dropout", gen_dropout },
-        { "output", gen_output },
+    static const gr_case_kind kinds[] = {
+        { "slopes", gen_slopes, 0, 0 },
+        { "alibi", gen_alibi, 0, 0 },
+        { "t5_bucket", gen_t5, 0, 0 },
+        { "relpos", gen_relpos, 0, 0 },
+        { "dropout", gen_dropout, 0, 0 },
+        { "output", gen_output, 0, 0 },
     };
-    memset(c, 0, sizeof *c);
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-        if (strcmp(t->kind, kinds[k].kind) == 0)
-            return kinds[k].gen(t, seed, c, err, errlen);
-    snprintf(err, errlen, "test %s: lab 6 has no test kind \"%s\"; use slopes, alibi, "
-             "t5_bucket, relpos, dropout or output", t->name, t->kind);
-    return -1;
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 6, GR_KIND_USE, t, seed, c,
+                                err, errlen);
 }
 
 /* ---- misconceptions ------------------------------------------------------------ */

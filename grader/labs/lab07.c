@@ -129,8 +129,10 @@ static void attention_sim(float *O, const float *Q, const float *K, const float 
  *               one row whose first tile is all -inf before finite scores
  *   worked      1: rows [2, 1, -1, 0.5], [2, 1, -1, -inf], [-inf x 4], tile 2
  * tile < 1 makes a LAB_BAD_ARG case (lse untouched). */
-static int gen_lse(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err, size_t errlen)
+static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                   gr_case *c, char *err, size_t errlen)
 {
+    (void)kind;
     int worked = gr_test_param(t, "worked", 0) != 0;
     int rows, n, tile;
     if (gr_test_int(t, "rows", worked ? 3 : 4, 1, 4096, &rows, err, errlen) ||
@@ -199,9 +201,10 @@ static int gen_lse(const gr_rubric_test *t, uint64_t seed, gr_case *c, char *err
 /* attention: sizes {B, T, d, dv, tile, causal}; params {q_scale}: Q is
    q_scale * N(0,1) (200 gives scores of a few hundred, where exp overflows
    unless the max is subtracted). tile < 1 makes a LAB_BAD_ARG case. */
-static int gen_attention(const gr_rubric_test *t, uint64_t seed, gr_case *c,
-                         char *err, size_t errlen)
+static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                         gr_case *c, char *err, size_t errlen)
 {
+    (void)kind;
     int B, T, d, dv, tile, causal;
     if (gr_test_int(t, "B", 1, 1, 64, &B, err, errlen) ||
         gr_test_int(t, "T", 8, 1, 8192, &T, err, errlen) ||
@@ -260,14 +263,12 @@ static int gen_attention(const gr_rubric_test *t, uint64_t seed, gr_case *c,
 static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                      char *err, size_t errlen)
 {
-    memset(c, 0, sizeof *c);
-    if (strcmp(t->kind, "logsumexp") == 0)
-        return gen_lse(t, seed, c, err, errlen);
-    if (strcmp(t->kind, "attention") == 0)
-        return gen_attention(t, seed, c, err, errlen);
-    snprintf(err, errlen, "test %s: lab 7 has no test kind \"%s\"; use logsumexp or attention",
-             t->name, t->kind);
-    return -1;
+    static const gr_case_kind kinds[] = {
+        { "logsumexp", gen_lse, 0, 0 },
+        { "attention", gen_attention, 0, 0 },
+    };
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 7, GR_KIND_USE, t, seed, c,
+                                err, errlen);
 }
 
 /* ---- misconceptions ------------------------------------------------------------ */

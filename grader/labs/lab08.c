@@ -130,9 +130,10 @@ static void experiment_ref(float *g_raw, float *g_scaled, const int32_t *dks, in
  *   scale    W = softmax(scale * N(0,1)); 30 is nearly one-hot (saturated)
  *   masked   1: about a third of the scores -inf before softmax (weights exactly 0)
  *   inplace  1: call with dS == dW (LAB08_SOFTMAX_BACKWARD_INPLACE) */
-static int gen_backward(const gr_rubric_test *t, uint64_t seed, gr_case *c,
-                        char *err, size_t errlen)
+static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                        gr_case *c, char *err, size_t errlen)
 {
+    (void)kind;
     int worked = gr_test_param(t, "worked", 0) != 0;
     int rows, n;
     if (gr_test_int(t, "rows", worked ? 2 : 3, 1, 4096, &rows, err, errlen) ||
@@ -201,9 +202,10 @@ static int gen_backward(const gr_rubric_test *t, uint64_t seed, gr_case *c,
    param odd 1 each moved up by a random amount below it (not powers of two);
    param bad 1 makes the last d_k 0 (LAB_BAD_ARG, outputs untouched). The seed
    is the student's own unless param seed fixes it. */
-static int gen_experiment(const gr_rubric_test *t, uint64_t seed, gr_case *c,
-                          char *err, size_t errlen)
+static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                          gr_case *c, char *err, size_t errlen)
 {
+    (void)kind;
     int n_dk, T, trials, dk_min;
     if (gr_test_int(t, "n_dk", 3, 1, 16, &n_dk, err, errlen) ||
         gr_test_int(t, "T", 16, 1, 1024, &T, err, errlen) ||
@@ -261,14 +263,12 @@ static int gen_experiment(const gr_rubric_test *t, uint64_t seed, gr_case *c,
 static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                      char *err, size_t errlen)
 {
-    memset(c, 0, sizeof *c);
-    if (strcmp(t->kind, "backward") == 0)
-        return gen_backward(t, seed, c, err, errlen);
-    if (strcmp(t->kind, "experiment") == 0)
-        return gen_experiment(t, seed, c, err, errlen);
-    snprintf(err, errlen, "test %s: lab 8 has no test kind \"%s\"; use backward or experiment",
-             t->name, t->kind);
-    return -1;
+    static const gr_case_kind kinds[] = {
+        { "backward", gen_backward, 0, 0 },
+        { "experiment", gen_experiment, 0, 0 },
+    };
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 8, GR_KIND_USE, t, seed, c,
+                                err, errlen);
 }
 
 /* ---- misconceptions ------------------------------------------------------------ */

@@ -14,12 +14,9 @@
 
 #include "attn.h"
 #include "labsup.h"
+#include "expect.h"
 
 Suite *test_suite(void);
-
-/* Check logs every passing ck_assert (a write to its control pipe), which
-   costs seconds in loops of a million checks: call into Check only on failure. */
-#define expect(cond, ...) do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
 
 static float *normals(long n, uint64_t seed)
 {

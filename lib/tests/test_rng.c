@@ -12,12 +12,9 @@
 #include <stdlib.h>
 
 #include "labsup.h"
+#include "expect.h"
 
 Suite *test_suite(void);
-
-/* Check logs every passing ck_assert (a write to its control pipe), which
-   costs seconds in loops of a million checks: call into Check only on failure. */
-#define expect(cond, ...) do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
 
 /* First four outputs of SplitMix64 for seed 0 and seed 42. */
 static const uint64_t SEED0_U64[4] = {

@@ -9,20 +9,9 @@
 
 #include "attn.h"
 #include "labsup.h"
+#include "expect.h"
 
 Suite *test_suite(void);
-
-/* Check logs every passing ck_assert (a write to its control pipe), which
-   costs seconds in loops of a million checks: call into Check only on failure. */
-#define expect(cond, ...) do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
-
-/* |got - want| <= tol, reported at the caller's line; NaN never passes. */
-#define expect_near(what, idx, got, want, tol)                                       \
-    do {                                                                             \
-        double got_ = (got), want_ = (want), tol_ = (tol);                           \
-        expect(fabs(got_ - want_) <= tol_, "%s[%d] = %.9g, expected %.9g (tolerance %g)", \
-               what, (int)(idx), got_, want_, tol_);                                 \
-    } while (0)
 
 static double row_sum(const float *w, int n)
 {

@@ -1,0 +1,165 @@
+/* tool.c: see tool.h. */
+#include "tool.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* What the child writes when exec fails, "attnlab: cannot run (errno N) PROGRAM",
+   for the parent to recognise and take errno from. */
+static const char cannot_run[] = "attnlab: cannot run (errno ";
+
+/* The child's side, after fork: never returns. */
+static void exec_child(char *const argv[], const gr_tool_opts *o, int null_fd, int out_fd)
+{
+    setpgid(0, 0);
+    if (dup2(null_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0 ||
+        (o->cwd && chdir(o->cwd) != 0))
+        _exit(126);
+#ifdef SYS_close_range
+    syscall(SYS_close_range, 3u, ~0u, 0u);
+#endif
+    /* a compiler fed a macro bomb must not take the machine with it */
+    struct rlimit as = {(rlim_t)4 << 30, (rlim_t)4 << 30};
+    struct rlimit cpu = {(rlim_t)o->seconds + 5, (rlim_t)o->seconds + 5};
+    struct rlimit fsize = {(rlim_t)512 << 20, (rlim_t)512 << 20};
+    struct rlimit core = {0, 0};
+    setrlimit(RLIMIT_AS, &as);
+    setrlimit(RLIMIT_CPU, &cpu);
+    setrlimit(RLIMIT_FSIZE, &fsize);
+    setrlimit(RLIMIT_CORE, &core);
+    char *const *env = o->env ? o->env : environ;
+    if (o->path_search)
+        execvpe(argv[0], argv, env);
+    else
+        execve(argv[0], argv, env);
+    /* async-signal-safe only: the parent reads this and reports that it could not start */
+    char num[16];
+    int at = (int)sizeof num;
+    num[--at] = ' ';
+    num[--at] = ')';
+    unsigned e = (unsigned)errno;
+    do
+        num[--at] = (char)('0' + e % 10);
+    while ((e /= 10) != 0 && at > 0);
+    ssize_t w = write(2, cannot_run, sizeof cannot_run - 1);
+    w = write(2, num + at, sizeof num - (size_t)at);
+    w = write(2, argv[0], strlen(argv[0]));
+    (void)w;
+    _exit(127);
+}
+
+/* Run writable argv; see gr_run_tool. */
+static int run_argv(char *const argv[], const gr_tool_opts *o, gr_tool_run *tr)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0)
+        return -1;
+    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null_fd < 0) {
+        int e = errno;
+        close(p[0]);
+        close(p[1]);
+        errno = e;
+        return -1;
+    }
+    fflush(NULL);             /* what the caller printed comes before anything said about the tool */
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(p[0]);
+        close(p[1]);
+        close(null_fd);
+        errno = e;
+        return -1;
+    }
+    if (pid == 0)
+        exec_child(argv, o, null_fd, p[1]);
+    setpgid(pid, pid);
+    close(p[1]);
+    close(null_fd);
+
+    gr_strbuf log = {0};
+    double deadline = gr_now_seconds() + o->seconds;
+    for (;;) {
+        double left = deadline - gr_now_seconds();
+        if (left <= 0) {
+            kill(-pid, SIGKILL);
+            tr->timed_out = 1;
+            break;
+        }
+        struct pollfd pfd = {p[0], POLLIN, 0};
+        int pr = poll(&pfd, 1, (int)(left * 1000.0) + 1);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr < 0)
+            break;
+        if (pr == 0)
+            continue;
+        char chunk[8192];
+        ssize_t r = read(p[0], chunk, sizeof chunk);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        if (log.len < o->log_bytes)
+            gr_sb_appendn(&log, chunk, (size_t)r < o->log_bytes - log.len ? (size_t)r
+                                                                          : o->log_bytes - log.len);
+    }
+    close(p[0]);
+    kill(-pid, SIGKILL);      /* whatever it left behind (the zombie keeps the id ours) */
+    int st = 0;
+    pid_t waited;
+    while ((waited = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+        ;
+    if (waited < 0) {
+        free(log.s);
+        return -1;            /* errno from waitpid: no status to judge the run by */
+    }
+    tr->status = st;
+    tr->log = gr_sb_take(&log);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127 &&
+        strncmp(tr->log, cannot_run, sizeof cannot_run - 1) == 0) {
+        long e = strtol(tr->log + sizeof cannot_run - 1, NULL, 10);
+        free(tr->log);
+        tr->log = NULL;
+        errno = e > 0 && e < 4096 ? (int)e : ENOENT;
+        return -1;
+    }
+    return 0;
+}
+
+int gr_run_tool(const char *const argv[], const gr_tool_opts *o, gr_tool_run *tr)
+{
+    memset(tr, 0, sizeof *tr);
+    /* execve wants char *const[]: writable copies, made before fork */
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    char **copy = gr_xcalloc((size_t)argc + 1, sizeof *copy);
+    for (int i = 0; i < argc; i++)
+        copy[i] = gr_xstrdup(argv[i]);
+    int rc = run_argv(copy, o, tr);
+    int e = errno;
+    for (int i = 0; i < argc; i++)
+        free(copy[i]);
+    free(copy);
+    errno = e;
+    return rc;
+}
+
+int gr_tool_ok(const gr_tool_run *tr)
+{
+    return !tr->timed_out && WIFEXITED(tr->status) && WEXITSTATUS(tr->status) == 0;
+}
