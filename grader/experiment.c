@@ -5,9 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +17,9 @@
 #include "build.h"
 #include "cli.h"
 #include "compare.h"
+#include "grade.h"
 #include "labsup.h"
 #include "rubric.h"
-#include "sandbox.h"
 #include "util.h"
 
 #define MAX_SEED (1ULL << 53)  /* every seed up to 2^53 is exact in a rubric param (a double) */
@@ -341,107 +339,57 @@ static char *first_line(const char *s)
     return gr_xasprintf("%.*s", (int)(n > 300 ? 300 : n), s);
 }
 
-/* The function a case calls, from its description: "lab_entropy_experiment". */
-static int fn_name_len(const gr_case *c)
+/* The last line of a grader message (its first line names the call), at most
+   300 bytes, as a new string. */
+static char *last_line(const char *s)
 {
-    return (int)strcspn(c->describe, "(:, ");
+    if (!s || !*s)
+        return gr_xstrdup("(no message)");
+    size_t n = strlen(s);
+    while (n > 0 && s[n - 1] == '\n')
+        n--;
+    size_t start = n;
+    while (start > 0 && s[start - 1] != '\n')
+        start--;
+    size_t len = n - start;
+    return gr_xasprintf("%.*s", (int)(len > 300 ? 300 : len), s + start);
 }
 
-/* Decide what the child's run says about the student's numbers, as the grading
-   loop would (grade.c), but in one line each, and keep the numbers whenever the
-   function returned LAB_OK. */
-static void judge_run(const gr_exp_run *ref, const gr_rubric_test *t, const gr_run *run,
-                      gr_exp_student *out)
+/* Say in one line what the judged run means for the student's curve, and keep
+   the numbers whenever the function answered LAB_OK. */
+static void describe_outcome(const gr_exp_run *ref, const gr_rubric_test *t,
+                             const gr_outcome *oc, gr_exp_student *out)
 {
     const gr_case *c = &ref->c;
-    if (run->timed_out || (!run->exited && run->term_signal == SIGXCPU)) {
-        out->verdict = GR_TIMED_OUT;
-        out->why = gr_xasprintf("stopped after the time limit of %ld ms", t->limits.time_ms);
-        return;
-    }
-    if (run->output_limit) {
-        out->verdict = GR_OUTPUT_LIMIT;
-        out->why = gr_xasprintf("printed more than the limit of %ld bytes",
-                                t->limits.output_bytes);
-        return;
-    }
-    if (!run->exited && run->term_signal == SIGSYS) {
-        out->verdict = GR_FORBIDDEN_CALL;
-        out->why = gr_xstrdup("the sandbox stopped a system call the lab does not allow");
-        return;
-    }
-    if (!run->exited) {
-        out->verdict = GR_CRASHED;
-        out->why = gr_xasprintf("crashed with signal %d (%s)", run->term_signal,
-                                strsignal(run->term_signal));
-        return;
-    }
-    if (run->exit_code == PROTO_EXIT_OUT_OF_MEMORY || run->exit_code == PROTO_EXIT_STACK_OVERFLOW) {
-        out->verdict = GR_OUT_OF_MEMORY;
-        out->why = run->exit_code == PROTO_EXIT_STACK_OVERFLOW
-            ? gr_xstrdup("the stack overflowed (a local array too large for the stack?)")
-            : gr_xasprintf("asked for more memory than the lab allows (%ld KiB of heap)",
-                           t->limits.memory_bytes / 1024);
-        return;
-    }
-    if (run->exit_code != PROTO_EXIT_OK) {
-        out->verdict = GR_CRASHED;
-        out->why = gr_xasprintf("exited with status %d before answering", run->exit_code);
-        return;
-    }
-    int32_t status = 0;
-    proto_buf got_bufs[PROTO_MAX_BUFS];
-    char perr[256];
-    if (proto_decode_response(run->response, run->response_len, &c->call, &status, got_bufs,
-                              perr, sizeof perr) != 0) {
-        out->verdict = GR_CRASHED;
-        out->why = gr_xasprintf("ended without a valid answer (%s)", perr);
-        return;
-    }
-    if (status == LAB_NOT_IMPLEMENTED) {
-        out->verdict = GR_NOT_IMPLEMENTED;
-        out->why = gr_xasprintf("%.*s still returns LAB_NOT_IMPLEMENTED (the stub)",
-                                fn_name_len(c), c->describe);
-    } else if (status != LAB_OK) {
-        out->verdict = GR_WRONG_ANSWER;
-        out->why = gr_xasprintf("%.*s returned %d for valid arguments, expected LAB_OK (0)",
-                                fn_name_len(c), c->describe, (int)status);
-    } else {
-        void *got[PROTO_MAX_BUFS] = {0};
-        for (int i = 0; i < c->call.n_bufs; i++)
-            got[i] = got_bufs[i].data;
+    out->verdict = oc->verdict;
+    if (oc->answered && oc->status == LAB_OK) {
         out->have = 1;
         for (int k = 0; k < 2; k++)
             for (int i = 0; i < ref->n_rows; i++) {
-                double v = (double)((const float *)got[k])[i];
+                double v = (double)((const float *)oc->got[k])[i];
                 out->y[k][i] = isfinite(v) ? v : (double)NAN;
             }
-        gr_mismatch m;
-        if (gr_compare(c, c->expected, got, t->abs_tol, t->rel_tol, &m) == 0) {
-            out->verdict = GR_PASSED;
-        } else {
-            out->verdict = GR_WRONG_ANSWER;
-            const gr_lab_module *mod = gr_lab_modules[ref->e->lab - 1];
-            const gr_misconception *mc = gr_diagnose(mod, c, got, t->abs_tol, t->rel_tol);
-            const float *w = c->expected[m.buf], *g = got[m.buf];
-            gr_strbuf b = {0};
-            gr_sb_printf(&b, "%ld of %ld numbers differ from the answer key; the first at %s = %g: "
-                         "%s = %.6g, expected %.6g", m.n_wrong, m.n_total, ref->col[0],
-                         ref->v[0][m.index], ref->e->out[m.buf], (double)g[m.index],
-                         (double)w[m.index]);
-            if (mc)
-                gr_sb_printf(&b, "; this is what %s gives (%s)", mc->name, mc->handout);
-            out->why = gr_sb_take(&b);
-        }
     }
-    proto_free_outputs(got_bufs, c->call.n_bufs);
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st; (void)flag; (void)ftw;
-    remove(path);
-    return 0;
+    if (oc->verdict == GR_PASSED)
+        return;
+    if (oc->verdict != GR_WRONG_ANSWER || !out->have) {
+        out->why = last_line(oc->message);
+        return;
+    }
+    gr_mismatch m;
+    gr_compare(c, c->expected, oc->got, t->abs_tol, t->rel_tol, &m);
+    const float *w = c->expected[m.buf], *g = oc->got[m.buf];
+    gr_strbuf b = {0};
+    gr_sb_printf(&b, "%ld of %ld numbers differ from the answer key; the first at %s = %g: "
+                 "%s = %.6g, expected %.6g", m.n_wrong, m.n_total, ref->col[0],
+                 ref->v[0][m.index], ref->e->out[m.buf], (double)g[m.index],
+                 (double)w[m.index]);
+    const gr_lab_module *mod = gr_lab_modules[ref->e->lab - 1];
+    for (int k = 0; oc->misconception && k < mod->n_misconceptions; k++)
+        if (strcmp(mod->misconceptions[k].id, oc->misconception) == 0)
+            gr_sb_printf(&b, "; this is what %s gives (%s)", mod->misconceptions[k].name,
+                         mod->misconceptions[k].handout);
+    out->why = gr_sb_take(&b);
 }
 
 int gr_exp_student_run(const gr_exp_run *ref, const gr_exp_paths *paths,
@@ -478,43 +426,26 @@ int gr_exp_student_run(const gr_exp_run *ref, const gr_exp_paths *paths,
         return 0;
     }
 
-    const char *tmp = getenv("TMPDIR");
-    char *work = gr_xasprintf("%s/attnlab-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(work)) {
-        snprintf(err, errlen, "cannot create a work folder %s: %s", work, strerror(errno));
-        free(work);
+    char *work = gr_work_dir_make("plot", err, errlen);
+    if (!work) {
         gr_rubric_free(&r);
         return -1;
     }
-    chmod(work, 0711); /* the sandboxed child may run as another user: it must reach its exe */
-
     rc = 0;
     gr_paths bp = { .root = paths->root, .stub_dir = paths->stub_dir, .work_dir = work };
     gr_build b;
+    gr_outcome oc;
     if (gr_build_lab(&r, mod->dir, out->source, &bp, &b, err, errlen) != 0) {
         rc = -1;
     } else if (!b.ok) {
         out->verdict = b.verdict;
         out->why = first_line(b.message ? b.message : "the lab did not build");
-    } else {
-        unsigned char *req;
-        size_t req_len;
-        if (proto_encode_request(&ref->c.call, &req, &req_len) != 0) {
-            snprintf(err, errlen, "the %s case does not encode (a lab module bug)", ref->e->name);
-            rc = -1;
-        } else {
-            gr_run run;
-            rc = gr_sandbox_run(b.exe, req, req_len, &t->limits, &run, err, errlen);
-            free(req);
-            if (rc == 0) {
-                judge_run(ref, t, &run, out);
-                gr_run_free(&run);
-            }
-        }
+    } else if ((rc = gr_run_case(b.exe, mod, t, &ref->c, &oc, err, errlen)) == 0) {
+        describe_outcome(ref, t, &oc, out);
+        gr_outcome_free(&oc);
     }
     gr_build_free(&b);
-    nftw(work, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    free(work);
+    gr_work_dir_remove(work);
     gr_rubric_free(&r);
     return rc;
 }

@@ -137,22 +137,23 @@ static const char *status_name(int32_t s)
     }
 }
 
-/* Decide the verdict of one test from how the child ended and what it answered. */
+/* Decide the verdict of one case from how the child ended and what it answered;
+   a parsed answer stays in out->got. */
 static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_case *c,
-                  const gr_run *run, gr_test_result *tr)
+                  const gr_run *run, gr_outcome *out)
 {
     gr_strbuf msg = {0};
-    tr->verdict = GR_CRASHED;
+    out->verdict = GR_CRASHED;
     if (run->timed_out || (!run->exited && run->term_signal == SIGXCPU)) {
-        tr->verdict = GR_TIMED_OUT;
+        out->verdict = GR_TIMED_OUT;
         gr_sb_printf(&msg, "%s\nstopped after the time limit of %ld ms: an endless loop, or far more work than needed",
                      c->describe, t->limits.time_ms);
     } else if (run->output_limit) {
-        tr->verdict = GR_OUTPUT_LIMIT;
+        out->verdict = GR_OUTPUT_LIMIT;
         gr_sb_printf(&msg, "printed more than the limit of %ld bytes; remove debugging output from loops",
                      t->limits.output_bytes);
     } else if (!run->exited && run->term_signal == SIGSYS) {
-        tr->verdict = GR_FORBIDDEN_CALL;
+        out->verdict = GR_FORBIDDEN_CALL;
         gr_sb_append(&msg, "the sandbox stopped a system call the lab does not allow (opening files, "
                            "starting processes or networking); lab code only computes on its arguments");
     } else if (!run->exited) {
@@ -163,66 +164,126 @@ static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_ca
             gr_sb_printf(&msg, "%s\ncrashed with signal %d (%s)", c->describe, run->term_signal,
                          strsignal(run->term_signal));
     } else if (run->exit_code == PROTO_EXIT_OUT_OF_MEMORY) {
-        tr->verdict = GR_OUT_OF_MEMORY;
+        out->verdict = GR_OUT_OF_MEMORY;
         gr_sb_printf(&msg, "%s\nasked for more memory than the lab allows (%ld KiB of heap); "
                      "see the handout's rules on memory", c->describe, t->limits.memory_bytes / 1024);
     } else if (run->exit_code == PROTO_EXIT_STACK_OVERFLOW) {
-        tr->verdict = GR_OUT_OF_MEMORY;
+        out->verdict = GR_OUT_OF_MEMORY;
         gr_sb_printf(&msg, "%s\nthe stack overflowed: a local array too large for the stack? "
                      "Allocate large buffers with malloc, within the lab's memory limit", c->describe);
     } else if (run->exit_code != PROTO_EXIT_OK) {
         gr_sb_printf(&msg, "%s\nexited with status %d before answering (does the code call exit()?)",
                      c->describe, run->exit_code);
     } else {
-        int32_t status = 0;
-        proto_buf out[PROTO_MAX_BUFS];
+        proto_buf bufs[PROTO_MAX_BUFS];
         char perr[256];
-        if (proto_decode_response(run->response, run->response_len, &c->call, &status, out,
+        if (proto_decode_response(run->response, run->response_len, &c->call, &out->status, bufs,
                                   perr, sizeof perr) != 0) {
             gr_sb_printf(&msg, "%s\nthe program ended without a valid answer (%s)", c->describe, perr);
         } else {
-            void *got[PROTO_MAX_BUFS] = {0};
+            out->answered = 1;
             for (int i = 0; i < c->call.n_bufs; i++)
-                got[i] = out[i].data;
+                out->got[i] = bufs[i].data;      /* the outcome owns them now */
+            int32_t status = out->status;
             gr_mismatch m;
             if (status == LAB_NOT_IMPLEMENTED && c->expected_status != LAB_NOT_IMPLEMENTED) {
                 /* One line: the function's name is all a student needs here. */
-                tr->verdict = GR_NOT_IMPLEMENTED;
+                out->verdict = GR_NOT_IMPLEMENTED;
                 int name_len = (int)strcspn(c->describe, "(:, ");
                 gr_sb_printf(&msg, "%.*s still returns LAB_NOT_IMPLEMENTED (the stub)", name_len, c->describe);
             } else if (status != c->expected_status) {
-                tr->verdict = GR_WRONG_ANSWER;
+                out->verdict = GR_WRONG_ANSWER;
                 gr_sb_printf(&msg, "%s\nreturned %d (%s), expected %d (%s)", c->describe, status,
                              status_name(status), c->expected_status, status_name(c->expected_status));
-            } else if (gr_compare(c, c->expected, got, t->abs_tol, t->rel_tol, &m) == 0) {
-                tr->verdict = GR_PASSED;
+            } else if (gr_compare(c, c->expected, out->got, t->abs_tol, t->rel_tol, &m) == 0) {
+                out->verdict = GR_PASSED;
             } else {
-                tr->verdict = GR_WRONG_ANSWER;
-                gr_explain_mismatch(mod, c, got, &m, &msg);
+                out->verdict = GR_WRONG_ANSWER;
+                gr_explain_mismatch(mod, c, out->got, &m, &msg);
                 gr_sb_printf(&msg, "(tolerance: |got - expected| <= %g + %g * |expected|)\n", t->abs_tol, t->rel_tol);
-                const gr_misconception *mc = gr_diagnose(mod, c, got, t->abs_tol, t->rel_tol);
+                const gr_misconception *mc = gr_diagnose(mod, c, out->got, t->abs_tol, t->rel_tol);
                 if (mc) {
-                    tr->misconception = gr_xstrdup(mc->id);
+                    out->misconception = gr_xstrdup(mc->id);
                     gr_sb_printf(&msg, "This is exactly what %s gives. %s\nReread %s.\n",
                                  mc->name, mc->explain, mc->handout);
                 }
             }
-            proto_free_outputs(out, c->call.n_bufs);
         }
     }
-    tr->message = tr->verdict == GR_PASSED ? NULL : gr_sb_take(&msg);
+    out->message = out->verdict == GR_PASSED ? NULL : gr_sb_take(&msg);
     free(msg.s);
+}
+
+int gr_run_case(const char *exe, const gr_lab_module *mod, const gr_rubric_test *t,
+                const gr_case *c, gr_outcome *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    unsigned char *req;
+    size_t req_len;
+    if (proto_encode_request(&c->call, &req, &req_len) != 0) {
+        snprintf(err, errlen, "test '%s': the case does not encode (a lab module bug)", t->name);
+        return -1;
+    }
+    gr_run run;
+    int rc = gr_sandbox_run(exe, req, req_len, &t->limits, &run, err, errlen);
+    free(req);
+    if (rc != 0)
+        return -1;
+    judge(mod, t, c, &run, out);
+    out->output = excerpt(&run);
+    out->seconds = run.seconds;
+    gr_run_free(&run);
+    return 0;
+}
+
+void gr_outcome_free(gr_outcome *o)
+{
+    free(o->message);
+    free(o->misconception);
+    free(o->output);
+    for (int i = 0; i < PROTO_MAX_BUFS; i++)
+        free(o->got[i]);
+    memset(o, 0, sizeof *o);
 }
 
 /* ---- one lab ------------------------------------------------------------------- */
 
-static void fail_all(gr_lab_result *lr, const gr_rubric *r, gr_verdict v, const char *message)
+/* Every test of the lab gets the same verdict (the lab did not build). */
+static void fail_all(gr_lab_result *lr, gr_verdict v, const char *message)
 {
     for (int i = 0; i < lr->n_tests; i++) {
         lr->tests[i].verdict = v;
         lr->tests[i].message = gr_xstrdup(message);
     }
-    (void)r;
+}
+
+/* Make, run and score one rubric test. 0, or -1 when grading cannot go on. */
+static int grade_test(const gr_grade_opts *o, const gr_lab_module *mod, int lab,
+                      const gr_rubric *r, const gr_rubric_test *t, const char *exe,
+                      gr_test_result *tr, char *err, size_t errlen)
+{
+    gr_case c;
+    memset(&c, 0, sizeof c);
+    char cerr[512];
+    if (mod->make_case(t, gr_seed(o->secret, o->student, lab, t->name), &c, cerr, sizeof cerr) != 0) {
+        snprintf(err, errlen, "%s:%d: test '%s': %s", r->path, t->line, t->name, cerr);
+        gr_case_free(&c);
+        return -1;
+    }
+    gr_outcome oc;
+    int rc = gr_run_case(exe, mod, t, &c, &oc, err, errlen);
+    gr_case_free(&c);
+    if (rc != 0)
+        return -1;
+    tr->verdict = oc.verdict;
+    tr->message = oc.message;
+    tr->misconception = oc.misconception;
+    tr->student_output = oc.output;
+    tr->seconds = oc.seconds;
+    tr->score = oc.verdict == GR_PASSED ? tr->max_score : 0;
+    oc.message = oc.misconception = oc.output = NULL;   /* the result owns them now */
+    gr_outcome_free(&oc);
+    return 0;
 }
 
 static int grade_lab(const gr_grade_opts *o, int lab, const char *work, int *number,
@@ -254,7 +315,7 @@ static int grade_lab(const gr_grade_opts *o, int lab, const char *work, int *num
         : gr_xasprintf("%s/%s/%s", o->submission, mod->dir, r.source);
     if (access(src, R_OK) != 0) {
         char *m = gr_xasprintf("cannot read %s: %s; submit the lab's %s", src, strerror(errno), r.source);
-        fail_all(lr, &r, GR_COMPILE_ERROR, m);
+        fail_all(lr, GR_COMPILE_ERROR, m);
         free(m);
         goto done;
     }
@@ -262,68 +323,25 @@ static int grade_lab(const gr_grade_opts *o, int lab, const char *work, int *num
     gr_paths paths = { .root = o->root, .stub_dir = o->stub_dir, .work_dir = work };
     gr_build b;
     if (gr_build_lab(&r, mod->dir, src, &paths, &b, err, errlen) != 0) {
-        free(src);
-        gr_rubric_free(&r);
-        return -1;
+        rc = -1;
+        goto done;
     }
     lr->build_seconds = b.compile_seconds;
     if (!b.ok) {
-        fail_all(lr, &r, b.verdict, b.message ? b.message : "the lab did not build");
+        fail_all(lr, b.verdict, b.message ? b.message : "the lab did not build");
         if (b.log)
             lr->compile_log = gr_xstrdup(b.log);
-        gr_build_free(&b);
-        goto done;
     }
-
-    for (int i = 0; i < r.n_tests; i++) {
-        const gr_rubric_test *t = &r.tests[i];
-        gr_test_result *tr = &lr->tests[i];
-        gr_case c;
-        memset(&c, 0, sizeof c);
-        uint64_t seed = gr_seed(o->secret, o->student, lab, t->name);
-        char cerr[512];
-        if (mod->make_case(t, seed, &c, cerr, sizeof cerr) != 0) {
-            snprintf(err, errlen, "%s:%d: test '%s': %s", r.path, t->line, t->name, cerr);
-            gr_case_free(&c);
-            gr_build_free(&b);
-            free(src);
-            gr_rubric_free(&r);
-            return -1;
-        }
-        unsigned char *req;
-        size_t req_len;
-        if (proto_encode_request(&c.call, &req, &req_len) != 0) {
-            snprintf(err, errlen, "lab %d test '%s': the case does not encode (a lab module bug)", lab, t->name);
-            gr_case_free(&c);
-            gr_build_free(&b);
-            free(src);
-            gr_rubric_free(&r);
-            return -1;
-        }
-        gr_run run;
-        rc = gr_sandbox_run(b.exe, req, req_len, &t->limits, &run, err, errlen);
-        free(req);
-        if (rc != 0) {
-            gr_case_free(&c);
-            gr_build_free(&b);
-            free(src);
-            gr_rubric_free(&r);
-            return -1;
-        }
-        judge(mod, t, &c, &run, tr);
-        tr->student_output = excerpt(&run);
-        tr->seconds = run.seconds;
-        lr->test_seconds += run.seconds;
-        tr->score = tr->verdict == GR_PASSED ? tr->max_score : 0;
-        lr->score += tr->score;
-        gr_run_free(&run);
-        gr_case_free(&c);
+    for (int i = 0; b.ok && i < r.n_tests && rc == 0; i++) {
+        rc = grade_test(o, mod, lab, &r, &r.tests[i], b.exe, &lr->tests[i], err, errlen);
+        lr->test_seconds += lr->tests[i].seconds;
+        lr->score += lr->tests[i].score;
     }
     gr_build_free(&b);
 done:
     free(src);
     gr_rubric_free(&r);
-    return 0;
+    return rc;
 }
 
 /* ---- the whole run --------------------------------------------------------------- */
@@ -335,19 +353,34 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
     return 0;
 }
 
+char *gr_work_dir_make(const char *what, char *err, size_t errlen)
+{
+    const char *tmp = getenv("TMPDIR");
+    char *work = gr_xasprintf("%s/attnlab-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", what);
+    if (!mkdtemp(work)) {
+        snprintf(err, errlen, "cannot create a work folder %s: %s", work, strerror(errno));
+        free(work);
+        return NULL;
+    }
+    /* The sandboxed child may run as an unprivileged user: it must reach its exe. */
+    chmod(work, 0711);
+    return work;
+}
+
+void gr_work_dir_remove(char *dir)
+{
+    if (dir)
+        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(dir);
+}
+
 int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     double t0 = gr_now_seconds();
-    const char *tmp = getenv("TMPDIR");
-    char *work = gr_xasprintf("%s/attnlab-grade-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(work)) {
-        snprintf(err, errlen, "cannot create a work folder %s: %s", work, strerror(errno));
-        free(work);
+    char *work = gr_work_dir_make("grade", err, errlen);
+    if (!work)
         return -1;
-    }
-    /* The sandboxed child may run as an unprivileged user: it must reach its exe. */
-    chmod(work, 0711);
 
     out->student = gr_xstrdup(o->student);
     out->labs = gr_xcalloc(8, sizeof *out->labs);
@@ -363,8 +396,7 @@ int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
         out->score += lr->score;
         out->max_score += lr->max_score;
     }
-    nftw(work, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    free(work);
+    gr_work_dir_remove(work);
     out->seconds = gr_now_seconds() - t0;
     if (rc != 0) {
         gr_report_free(out);

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "labmod.h"
 #include "result.h"
 
 typedef struct gr_grade_opts {
@@ -23,6 +24,34 @@ typedef struct gr_grade_opts {
     int labs[8];                /* labs[i] != 0: grade lab i+1 */
     FILE *progress;             /* one line per lab as it is graded, or NULL */
 } gr_grade_opts;
+
+/* How one case ended, judged in the parent (what a test result is made of). */
+typedef struct gr_outcome {
+    gr_verdict verdict;
+    char *message;                    /* feedback for a person; NULL when passed */
+    char *misconception;              /* id of the matched misconception, or NULL */
+    char *output;                     /* bounded printable excerpt of what the child printed, or NULL */
+    double seconds;                   /* wall time of the child */
+    int answered;                     /* 1: the child's answer parsed: status and got hold it */
+    int32_t status;                   /* what the student's function returned */
+    void *got[PROTO_MAX_BUFS];        /* its OUT/INOUT buffers (NULL for IN ones) */
+} gr_outcome;
+
+/* Run case c of rubric test t in the sandbox with the test executable exe and
+   judge it against c's expected outputs (diagnosing a wrong answer with mod's
+   misconceptions). 0, or -1 when the case could not be run (err says why). */
+int gr_run_case(const char *exe, const gr_lab_module *mod, const gr_rubric_test *t,
+                const gr_case *c, gr_outcome *out, char *err, size_t errlen);
+
+/* Free what gr_run_case allocated in o. */
+void gr_outcome_free(gr_outcome *o);
+
+/* A new private work folder under TMPDIR (or /tmp) named attnlab-WHAT-XXXXXX,
+   reachable by the sandbox's unprivileged user; NULL with err on failure. */
+char *gr_work_dir_make(const char *what, char *err, size_t errlen);
+
+/* Remove a work folder and everything in it, and free the path. */
+void gr_work_dir_remove(char *dir);
 
 /* Grade the selected labs into out (free with gr_report_free). 0 on success,
    -1 when grading itself could not proceed (a broken rubric, no work dir);
