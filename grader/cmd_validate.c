@@ -2,7 +2,8 @@
  *
  * For every lab: the reference solution must score full marks; the untouched
  * stub must score 0 with "not implemented" on every test and nothing worse;
- * every bundled mutant (data/mutants/labNN/) must get the verdict and the
+ * every bundled mutant (data/mutants/labNN/manifest.yaml: the solution with the
+ * edits the manifest lists, see mutants.h) must get the verdict and the
  * misconception its manifest names, no other misconception, and less than full
  * marks (or, for a mutant marked passed, exactly full marks).
  */
@@ -90,7 +91,7 @@ static void check_stub(tally *t, const gr_lab_result *lr, const char *what)
 
 static void check_mutant(tally *t, const gr_lab_result *lr, const gr_mutant *m, const char *what)
 {
-    char why[512];
+    char why[1024];
     int shown = 0, other = 0, ok;
     for (int i = 0; i < lr->n_tests; i++) {
         const gr_test_result *tr = &lr->tests[i];
@@ -103,12 +104,12 @@ static void check_mutant(tally *t, const gr_lab_result *lr, const gr_mutant *m, 
     }
     if (m->verdict == GR_PASSED) {
         ok = lr->n_tests > 0 && lr->score == lr->max_score && !other;
-        snprintf(why, sizeof why, "expected every test to pass");
+        snprintf(why, sizeof why, "expected every test to pass (the mutant: %s)", m->why);
     } else {
         ok = shown && !other && lr->score < lr->max_score;
-        snprintf(why, sizeof why, "expected a test with verdict '%s'%s%s%s, no other misconception, and less than full marks",
+        snprintf(why, sizeof why, "expected a test with verdict '%s'%s%s%s, no other misconception, and less than full marks (the mutant: %s)",
                  gr_verdict_name(m->verdict), m->misconception ? " naming misconception '" : "",
-                 m->misconception ? m->misconception : "", m->misconception ? "'" : "");
+                 m->misconception ? m->misconception : "", m->misconception ? "'" : "", m->why);
     }
     verdict_line(t, ok, what, lr, why);
 }
@@ -153,18 +154,29 @@ static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err,
         snprintf(err, errlen, "%s: says lab %d, but it is in lab %d's folder", manifest, set.lab, lab);
         rc = -1;
     }
+    char *work = NULL;
+    if (rc == 0 && set.n > 0 && !(work = gr_work_dir_make("mutants", err, errlen)))
+        rc = -1;
+    /* Each mutant is the solution with its edits applied, written to the work folder. */
+    src = gr_xasprintf("%s/solutions/%s/lab%02d.c", base->root, dir, lab);
     for (int i = 0; rc == 0 && i < set.n; i++) {
         const gr_mutant *m = &set.mutants[i];
-        const char *name = strrchr(m->file, '/') + 1;
-        what = gr_xasprintf("%s: mutant %s -> %s%s%s", dir, name, gr_verdict_name(m->verdict),
+        char *mutant_src;
+        rc = gr_mutant_write(&set, m, src, work, &mutant_src, err, errlen);
+        if (rc != 0)
+            break;
+        what = gr_xasprintf("%s: mutant %s -> %s%s%s", dir, m->name, gr_verdict_name(m->verdict),
                             m->misconception ? ", " : "", m->misconception ? m->misconception : "");
-        rc = grade_one(base, lab, m->file, &r, err, errlen);
+        rc = grade_one(base, lab, mutant_src, &r, err, errlen);
         if (rc == 0) {
             check_mutant(t, &r.labs[0], m, what);
             gr_report_free(&r);
         }
         free(what);
+        free(mutant_src);
     }
+    free(src);
+    gr_work_dir_remove(work);
     gr_mutants_free(&set);
     free(manifest);
     return rc;
