@@ -16,4 +16,12 @@ int stub_dispatch(const proto_call *call, int *no_such_call);
    kinds in order (kinds is a string of 'f' F32, 'i' I32, 'u' U8). */
 int stub_call_shape(const proto_call *call, int n_ints, int n_reals, const char *kinds);
 
+/* The product of sizes, negative ones counted as 0 (a contract-breaking call
+   still gets buffers, just no elements it may touch). */
+int64_t stub_elems(int64_t a, int64_t b, int64_t c);
+
+/* True when buffer b holds at least n elements (n < 0 counts as 0): a dispatch
+   refuses any buffer smaller than the call's sizes imply. */
+int stub_holds(const proto_buf *b, int64_t n);
+
 #endif

@@ -4,13 +4,6 @@
 #include "lab01_calls.h"
 #include "../../labs/lab01-scores/lab01.h"
 
-/* The product of sizes, negative ones counted as 0 (a contract-breaking call
-   still gets buffers, just no elements it may touch). */
-static int64_t elems(int64_t a, int64_t b, int64_t c)
-{
-    return (a > 0 ? a : 0) * (b > 0 ? b : 0) * (c > 0 ? c : 0);
-}
-
 int stub_dispatch(const proto_call *call, int *no_such_call)
 {
     const proto_buf *buf = call->bufs;
@@ -22,8 +15,8 @@ int stub_dispatch(const proto_call *call, int *no_such_call)
             break;
         int B = (int)n[0], Tq = (int)n[1], Tk = (int)n[2], d = (int)n[3];
         /* the parent sizes every buffer for the call; refuse anything smaller */
-        if ((int64_t)buf[0].count < elems(B, Tq, Tk) || (int64_t)buf[1].count < elems(B, Tq, d) ||
-            (int64_t)buf[2].count < elems(B, Tk, d))
+        if ((int64_t)buf[0].count < stub_elems(B, Tq, Tk) || (int64_t)buf[1].count < stub_elems(B, Tq, d) ||
+            (int64_t)buf[2].count < stub_elems(B, Tk, d))
             break;
         if (call->fn == LAB01_DOT_SCORES)
             return lab_dot_scores(buf[0].data, buf[1].data, buf[2].data, B, Tq, Tk, d);

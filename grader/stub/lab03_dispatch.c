@@ -4,19 +4,6 @@
 #include "lab03_calls.h"
 #include "../../labs/lab03-learned/lab03.h"
 
-/* The product of sizes, negative ones counted as 0 (a contract-breaking call
-   still gets buffers, just no elements it may touch). */
-static int64_t elems(int64_t a, int64_t b, int64_t c)
-{
-    return (a > 0 ? a : 0) * (b > 0 ? b : 0) * (c > 0 ? c : 0);
-}
-
-/* True when buffer b holds at least n elements. */
-static int holds(const proto_buf *b, int64_t n)
-{
-    return (int64_t)b->count >= n;
-}
-
 int stub_dispatch(const proto_call *call, int *no_such_call)
 {
     const proto_buf *buf = call->bufs;
@@ -26,8 +13,8 @@ int stub_dispatch(const proto_call *call, int *no_such_call)
         if (!stub_call_shape(call, 5, 0, "ffff"))
             break;
         int B = (int)n[0], Tq = (int)n[1], Tk = (int)n[2], dq = (int)n[3], dk = (int)n[4];
-        if (!holds(&buf[0], elems(B, Tq, Tk)) || !holds(&buf[1], elems(B, Tq, dq)) ||
-            !holds(&buf[2], elems(dq, dk, 1)) || !holds(&buf[3], elems(B, Tk, dk)))
+        if (!stub_holds(&buf[0], stub_elems(B, Tq, Tk)) || !stub_holds(&buf[1], stub_elems(B, Tq, dq)) ||
+            !stub_holds(&buf[2], stub_elems(dq, dk, 1)) || !stub_holds(&buf[3], stub_elems(B, Tk, dk)))
             break;
         return lab_general_scores(buf[0].data, buf[1].data, buf[2].data, buf[3].data,
                                   B, Tq, Tk, dq, dk);
@@ -37,9 +24,9 @@ int stub_dispatch(const proto_call *call, int *no_such_call)
             break;
         int B = (int)n[0], Tq = (int)n[1], Tk = (int)n[2], dq = (int)n[3], dk = (int)n[4],
             h = (int)n[5];
-        if (!holds(&buf[0], elems(B, Tq, Tk)) || !holds(&buf[1], elems(B, Tq, dq)) ||
-            !holds(&buf[2], elems(B, Tk, dk)) || !holds(&buf[3], elems(h, dq, 1)) ||
-            !holds(&buf[4], elems(h, dk, 1)) || !holds(&buf[5], elems(h, 1, 1)))
+        if (!stub_holds(&buf[0], stub_elems(B, Tq, Tk)) || !stub_holds(&buf[1], stub_elems(B, Tq, dq)) ||
+            !stub_holds(&buf[2], stub_elems(B, Tk, dk)) || !stub_holds(&buf[3], stub_elems(h, dq, 1)) ||
+            !stub_holds(&buf[4], stub_elems(h, dk, 1)) || !stub_holds(&buf[5], stub_elems(h, 1, 1)))
             break;
         return lab_additive_scores(buf[0].data, buf[1].data, buf[2].data, buf[3].data,
                                    buf[4].data, buf[5].data, B, Tq, Tk, dq, dk, h);

@@ -5,26 +5,20 @@
 #include "lab04_calls.h"
 #include "../../labs/lab04-entropy/lab04.h"
 
-/* True when buffer b holds at least n elements (n < 0 counts as 0). */
-static int holds(const proto_buf *b, int64_t n)
-{
-    return (int64_t)b->count >= (n > 0 ? n : 0);
-}
-
 int stub_dispatch(const proto_call *call, int *no_such_call)
 {
     const proto_buf *buf = call->bufs;
     const int64_t *n = call->ints;
     switch (call->fn) {
     case LAB04_ROW_ENTROPY:
-        if (!stub_call_shape(call, 2, 0, "ff") || !holds(&buf[0], n[0]) ||
-            !holds(&buf[1], n[0] > 0 && n[1] > 0 ? n[0] * n[1] : 0))
+        if (!stub_call_shape(call, 2, 0, "ff") || !stub_holds(&buf[0], n[0]) ||
+            !stub_holds(&buf[1], n[0] > 0 && n[1] > 0 ? n[0] * n[1] : 0))
             break;
         return lab_row_entropy(buf[0].data, buf[1].data, (int)n[0], (int)n[1]);
     case LAB04_ENTROPY_EXPERIMENT:
         /* ints: n_dk, T, trials, and the seed's 64 bits carried in an int64 */
-        if (!stub_call_shape(call, 4, 0, "ffi") || !holds(&buf[0], n[0]) ||
-            !holds(&buf[1], n[0]) || !holds(&buf[2], n[0]))
+        if (!stub_call_shape(call, 4, 0, "ffi") || !stub_holds(&buf[0], n[0]) ||
+            !stub_holds(&buf[1], n[0]) || !stub_holds(&buf[2], n[0]))
             break;
         return lab_entropy_experiment(buf[0].data, buf[1].data, buf[2].data, (int)n[0],
                                       (int)n[1], (int)n[2], (uint64_t)n[3]);

@@ -441,6 +441,16 @@ static void read_request(proto_call *call)
         bad_request();
 }
 
+int64_t stub_elems(int64_t a, int64_t b, int64_t c)
+{
+    return (a > 0 ? a : 0) * (b > 0 ? b : 0) * (c > 0 ? c : 0);
+}
+
+int stub_holds(const proto_buf *b, int64_t n)
+{
+    return (int64_t)b->count >= (n > 0 ? n : 0);
+}
+
 int stub_call_shape(const proto_call *call, int n_ints, int n_reals, const char *kinds)
 {
     if (!call || !kinds || call->n_ints != n_ints || call->n_reals != n_reals)
