@@ -14,7 +14,9 @@ ROOT    ?= ../..
 LAB_DIR ?= .
 SRC_DIR ?= .
 SUP     := $(ROOT)/lib
-OUT     := build
+# Build outputs go to the tree's one build folder: build/labs/<lab> or
+# build/solutions/<lab>, never beside the sources.
+OUT     := $(ROOT)/build/$(notdir $(patsubst %/,%,$(dir $(CURDIR))))/$(notdir $(CURDIR))
 
 CC      ?= cc
 CFLAGS  ?= -std=c11 -O1 -g -Wall -Wextra -Wshadow
