@@ -20,7 +20,7 @@ static const char grade_usage[] =
     "(data/rubrics/labNN.yaml), compile them with the grader's protocol stub,\n"
     "run every test in a sandboxed child and compare with the answer key.\n"
     "\n"
-    "  --lab N|all        which labs: a number 1-8, a list like 1,3, or all (default)\n"
+    "  --lab N|all        which labs: a lab number, a list like 1,3, or all (default)\n"
     "  --submission DIR   folder laid out like labs/ (default: labs/ in the tree)\n"
     "  --student ID       student id; with the secret it seeds every test's inputs\n"
     "                     (default: local)\n"

@@ -211,7 +211,7 @@ int cmd_validate(int argc, char **argv)
     memset(&o, 0, sizeof o);
     if (gr_parse_labs(labs, o.labs, err, sizeof err) != 0)
         return gr_usage_error("validate", "%s", err);
-    int want[8];
+    int want[GR_N_LABS];
     memcpy(want, o.labs, sizeof want);
     if (gr_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab validate: %s\n", err);
@@ -223,7 +223,7 @@ int cmd_validate(int argc, char **argv)
     o.student = "validate";
     o.secret = GR_PRACTICE_SECRET; /* validation must not depend on an instructor's secret */
 
-    for (int lab = 1; lab <= 8; lab++) {
+    for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (want[lab - 1] && validate_lab(&t, &o, lab, err, sizeof err) != 0) {
             fprintf(stderr, "attnlab validate: %s\n", err);
             return 2;

@@ -69,11 +69,11 @@ int gr_locate(char *root, size_t root_len, char *stub_dir, size_t stub_len,
     return 0;
 }
 
-int gr_parse_labs(const char *s, int labs[8], char *err, size_t errlen)
+int gr_parse_labs(const char *s, int labs[GR_N_LABS], char *err, size_t errlen)
 {
-    memset(labs, 0, 8 * sizeof labs[0]);
+    memset(labs, 0, GR_N_LABS * sizeof labs[0]);
     if (strcmp(s, "all") == 0) {
-        for (int i = 0; i < 8; i++)
+        for (int i = 0; i < GR_N_LABS; i++)
             labs[i] = 1;
         return 0;
     }
@@ -81,8 +81,9 @@ int gr_parse_labs(const char *s, int labs[8], char *err, size_t errlen)
     for (;;) {
         char *end;
         long n = strtol(p, &end, 10);
-        if (end == p || n < 1 || n > 8 || (*end != ',' && *end != '\0')) {
-            snprintf(err, errlen, "--lab takes 'all', a lab number 1 to 8, or a list like 1,3 (got '%s')", s);
+        if (end == p || n < 1 || n > GR_N_LABS || (*end != ',' && *end != '\0')) {
+            snprintf(err, errlen, "--lab takes 'all', a lab number 1 to %d, or a list like 1,3 (got '%s')",
+                     GR_N_LABS, s);
             return -1;
         }
         labs[n - 1] = 1;
@@ -383,9 +384,9 @@ int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
         return -1;
 
     out->student = gr_xstrdup(o->student);
-    out->labs = gr_xcalloc(8, sizeof *out->labs);
+    out->labs = gr_xcalloc(GR_N_LABS, sizeof *out->labs);
     int number = 0, rc = 0;
-    for (int lab = 1; lab <= 8 && rc == 0; lab++) {
+    for (int lab = 1; lab <= GR_N_LABS && rc == 0; lab++) {
         if (!o->labs[lab - 1])
             continue;
         gr_lab_result *lr = &out->labs[out->n_labs++];

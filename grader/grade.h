@@ -18,10 +18,10 @@ typedef struct gr_grade_opts {
     const char *root;           /* the attnlab tree (labs/, lib/, data/) */
     const char *stub_dir;       /* prebuilt stub objects */
     const char *submission;     /* folder laid out like labs/ */
-    const char *sources[8];     /* optional: grade this file for lab i+1 instead */
+    const char *sources[GR_N_LABS];     /* optional: grade this file for lab i+1 instead */
     const char *student;        /* student id, part of every seed */
     const char *secret;         /* instructor secret, part of every seed */
-    int labs[8];                /* labs[i] != 0: grade lab i+1 */
+    int labs[GR_N_LABS];                /* labs[i] != 0: grade lab i+1 */
     FILE *progress;             /* one line per lab as it is graded, or NULL */
 } gr_grade_opts;
 
@@ -64,6 +64,6 @@ int gr_locate(char *root, size_t root_len, char *stub_dir, size_t stub_len,
               char *err, size_t errlen);
 
 /* Parse "--lab" values: "all", "N" or "N,M,...". 0, or -1 with err. */
-int gr_parse_labs(const char *s, int labs[8], char *err, size_t errlen);
+int gr_parse_labs(const char *s, int labs[GR_N_LABS], char *err, size_t errlen);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "labmod.h"
 #include "util.h"
 
 int gr_verdict_from_name(const char *s)
@@ -182,8 +183,8 @@ int gr_mutants_load(const char *path, gr_mutant_set *out, char *err, size_t errl
             char *end;
             const char *val = scalar(v);
             long lab = val ? strtol(val, &end, 10) : 0;
-            if (!val || *end || lab < 1 || lab > 8) {
-                fail_at(err, errlen, path, v, "lab must be a number from 1 to 8", NULL);
+            if (!val || *end || lab < 1 || lab > GR_N_LABS) {
+                fail_at(err, errlen, path, v, "lab must be the number of one of the course's labs", NULL);
                 goto out;
             }
             out->lab = (int)lab;
