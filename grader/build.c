@@ -1,50 +1,65 @@
 /* build.c: turn one student source file into a sandboxable test executable
  * (see build.h for the steps and their verdicts).
  *
- * Everything happens in a private directory under paths->work_dir:
+ * Everything happens in a private work folder under paths->work_dir, and every
+ * program that reads the student's text runs confined to it (confine.h): as
+ * user nobody, seeing only the toolchain and this folder, under limits.
  *
- *   labNN.c          a copy of the student's file, alone (nothing else of theirs
- *                    is reachable by #include "...")
+ *   labNN.c          a copy of the student's file, alone (read as a regular
+ *                    file only, never through a link)
  *   inc/labNN.h      pristine copies of the contract header and labsup.h
  *   inc/labsup.h
- *   labNN.i          the preprocessed source, checked for inline assembly
- *   labNN.o          the compiled object, checked for external symbols
+ *   stub/NAME.o      copies of the grader's protocol stub objects, so the linker
+ *                    needs nothing of the grader's tree
+ *   labNN.i          the preprocessed source: checked, then compiled as it is
+ *   labNN.s          the compiler's assembly: checked, then assembled as it is
+ *   labNN.o          the object: sections and external symbols checked
  *   labNN.local.o    the same object with every global but lab_* made local,
  *                    so student code cannot replace a C library or stub function
  *                    (getenv, malloc_usable_size, write ...) that the stub relies on
- *   labNN-test       the static test executable
+ *   labNN-test       the static test executable: no interpreter, no dynamic part
  *
- * The rules are checked on what the compiler sees, not on what the text looks
- * like: #include lines are read after trigraphs, line splices and comments are
- * handled, and cross-checked against the preprocessor's own record; symbols are
- * read from the object's ELF symbol table. Tools run by fork/exec, never through
- * a shell, with a time limit (tool.h) and their output trimmed for a person to read.
+ * What is checked is what is compiled: the preprocessor runs once with the
+ * compile's own flags and the compiler reads that very output; the assembler
+ * reads the very assembly that was checked. No step uses LTO, so no linker
+ * plugin reads options an object carries.
  */
 #include "build.h"
+#include "confine.h"
+#include "objcheck.h"
+#include "scan.h"
 #include "tool.h"
 #include "util.h"
 
-#include <ctype.h>
-#include <elf.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#define TOOL_SECONDS     60                  /* each compiler or linker run */
+#define TOOL_SECONDS     30                  /* wall clock for one compiler or linker run */
+#define TOOL_CPU_SECONDS 15                  /* its CPU time: a macro bomb ends here */
+#define TOOL_MEMORY      ((size_t)2 << 30)   /* its address space */
 #define TOOL_LOG_BYTES   (64 * 1024)         /* output kept from a tool */
 #define LOG_LINES        20                  /* a trimmed log: at most this many lines */
 #define LOG_BYTES        2048                /* ... and this many bytes */
-#define MAX_SOURCE_BYTES (4L * 1024 * 1024)  /* a lab file is a few hundred lines */
+#define MAX_SOURCE_BYTES ((size_t)4 << 20)   /* a lab file is a few hundred lines */
+#define MAX_INTERMEDIATE ((size_t)64 << 20)  /* a lab's .i or .s is well under 1 MiB */
 
-static int starts_with(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
+/* The compile's flags, the same for preprocessing and compiling. */
+#define COMPILE_FLAGS "-std=c11", "-O2", "-fno-stack-protector", "-fno-common", \
+    "-U_FORTIFY_SOURCE", "-fno-lto", "-fdiagnostics-color=never", \
+    "-Werror=implicit-function-declaration"
+
+/* The stub objects linked with every lab's object (labNN_dispatch.o is the lab's). */
+static const char *const stub_names[] = {"stub_main.o", "dispatch", "sup_rng.o", "sup_tensor.o"};
+#define N_STUB 4
+
+/* ---- trimming a log for a person ------------------------------------------------ */
 
 /* ---- trimming a log for a person ------------------------------------------------ */
 
@@ -108,200 +123,6 @@ static char *trim_log(const char *log, const char *priv, const char *stub_dir)
     return gr_sb_take(&out);
 }
 
-/* ---- step 1: #include lines ----------------------------------------------------------- */
-
-typedef struct src_char {
-    char c;
-    int line;          /* 1-based line in the student's file */
-} src_char;
-
-typedef struct src_text {
-    src_char *v;
-    size_t n;
-} src_text;
-
-static void push(src_text *t, char c, int line)
-{
-    t->v[t->n].c = c;
-    t->v[t->n].line = line;
-    t->n++;
-}
-
-/* Translation phases 1 and 2, as the compiler runs them in C11 mode: trigraphs
-   (??= is #), then backslash-newline splices (GCC also splices when spaces come
-   between the backslash and the newline). */
-static src_text phases_1_2(const char *s, size_t len)
-{
-    src_text t1 = {gr_xmalloc((len + 1) * sizeof(src_char)), 0};
-    int line = 1;
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        if (c == '?' && i + 2 < len && s[i + 1] == '?') {
-            const char *from = "=()/'<>!-", *to = "#[]\\^{}|~";
-            const char *hit = s[i + 2] ? strchr(from, s[i + 2]) : NULL;
-            if (hit) {
-                push(&t1, to[hit - from], line);
-                i += 2;
-                continue;
-            }
-        }
-        push(&t1, c, line);
-        if (c == '\n')
-            line++;
-    }
-    src_text t2 = {gr_xmalloc((t1.n + 1) * sizeof(src_char)), 0};
-    for (size_t i = 0; i < t1.n; i++) {
-        if (t1.v[i].c == '\\') {
-            size_t j = i + 1;
-            while (j < t1.n && (t1.v[j].c == ' ' || t1.v[j].c == '\t' || t1.v[j].c == '\r'))
-                j++;
-            if (j < t1.n && t1.v[j].c == '\n') {
-                i = j;
-                continue;
-            }
-        }
-        t2.v[t2.n++] = t1.v[i];
-    }
-    free(t1.v);
-    return t2;
-}
-
-/* Phase 3, as far as directives care: comments become one space (a block
-   comment's newlines go with it, so a directive continues after it), string
-   and character literals are kept whole (a quote or comment marker inside one
-   means nothing), and an unterminated literal ends at the end of its line. */
-static src_text strip_comments(const src_text *in)
-{
-    src_text out = {gr_xmalloc((in->n + 1) * sizeof(src_char)), 0};
-    size_t i = 0;
-    while (i < in->n) {
-        char c = in->v[i].c;
-        char d = i + 1 < in->n ? in->v[i + 1].c : '\0';
-        if (c == '/' && d == '*') {
-            int line = in->v[i].line;
-            i += 2;
-            while (i < in->n && !(in->v[i].c == '*' && i + 1 < in->n && in->v[i + 1].c == '/'))
-                i++;
-            i = i < in->n ? i + 2 : i;
-            push(&out, ' ', line);
-        } else if (c == '/' && d == '/') {
-            while (i < in->n && in->v[i].c != '\n')
-                i++;
-            push(&out, ' ', in->v[i < in->n ? i : in->n - 1].line);
-        } else if (c == '"' || c == '\'') {
-            out.v[out.n++] = in->v[i++];
-            while (i < in->n && in->v[i].c != c && in->v[i].c != '\n') {
-                if (in->v[i].c == '\\' && i + 1 < in->n && in->v[i + 1].c != '\n')
-                    out.v[out.n++] = in->v[i++];
-                out.v[out.n++] = in->v[i++];
-            }
-            if (i < in->n && in->v[i].c == c)
-                out.v[out.n++] = in->v[i++];
-        } else {
-            out.v[out.n++] = in->v[i++];
-        }
-    }
-    return out;
-}
-
-typedef struct include_line {
-    char *name;        /* as written between <> or "", or the rest of the line */
-    int line;
-    int computed;      /* #include MACRO: not checkable */
-} include_line;
-
-typedef struct directive_scan {
-    include_line *inc;
-    int n_inc;
-    int line_directive;   /* line of a #line or "# 12 "file"" directive, or 0 */
-} directive_scan;
-
-static int is_hspace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r';
-}
-
-/* Find every #include (and #include_next, #import) and any #line directive in
-   the student's source, directive by directive as the preprocessor sees them. */
-static void scan_directives(const char *src, size_t len, directive_scan *ds)
-{
-    memset(ds, 0, sizeof *ds);
-    src_text t = phases_1_2(src, len);
-    src_text u = strip_comments(&t);
-    free(t.v);
-
-    size_t i = 0;
-    while (i < u.n) {
-        size_t eol = i;
-        while (eol < u.n && u.v[eol].c != '\n')
-            eol++;
-        int line = u.v[i].line;
-        size_t k = i;
-        while (k < eol && is_hspace(u.v[k].c))
-            k++;
-        int hash = 0;
-        if (k < eol && u.v[k].c == '#') {
-            hash = 1;
-            k++;
-        } else if (k + 1 < eol && u.v[k].c == '%' && u.v[k + 1].c == ':') {
-            hash = 1;            /* the digraph %: is # */
-            k += 2;
-        }
-        if (hash) {
-            line = u.v[k - 1].line;
-            while (k < eol && is_hspace(u.v[k].c))
-                k++;
-            char word[32];
-            size_t w = 0;
-            while (k < eol && (isalnum((unsigned char)u.v[k].c) || u.v[k].c == '_') && w + 1 < sizeof word)
-                word[w++] = u.v[k++].c;
-            word[w] = '\0';
-            if (w > 0 && isdigit((unsigned char)word[0])) {
-                if (!ds->line_directive)
-                    ds->line_directive = line;
-            } else if (strcmp(word, "line") == 0) {
-                if (!ds->line_directive)
-                    ds->line_directive = line;
-            } else if (strcmp(word, "include") == 0 || strcmp(word, "include_next") == 0 ||
-                       strcmp(word, "import") == 0) {
-                while (k < eol && is_hspace(u.v[k].c))
-                    k++;
-                gr_strbuf name = {0};
-                int computed = 1;
-                if (k < eol && (u.v[k].c == '<' || u.v[k].c == '"')) {
-                    char close = u.v[k].c == '<' ? '>' : '"';
-                    size_t e = k + 1;
-                    while (e < eol && u.v[e].c != close)
-                        e++;
-                    if (e < eol) {
-                        computed = 0;
-                        for (size_t q = k + 1; q < e; q++)
-                            gr_sb_appendn(&name, &u.v[q].c, 1);
-                    }
-                }
-                if (computed)
-                    for (size_t q = k; q < eol && name.len < 80; q++)
-                        gr_sb_appendn(&name, &u.v[q].c, 1);
-                ds->inc = gr_xrealloc(ds->inc, (size_t)(ds->n_inc + 1) * sizeof *ds->inc);
-                ds->inc[ds->n_inc].name = gr_sb_take(&name);
-                ds->inc[ds->n_inc].line = line;
-                ds->inc[ds->n_inc].computed = computed;
-                ds->n_inc++;
-            }
-        }
-        i = eol + 1;
-    }
-    free(u.v);
-}
-
-static void free_scan(directive_scan *ds)
-{
-    for (int i = 0; i < ds->n_inc; i++)
-        free(ds->inc[i].name);
-    free(ds->inc);
-    memset(ds, 0, sizeof *ds);
-}
-
 static int in_list(char *const *list, int n, const char *s)
 {
     for (int i = 0; i < n; i++)
@@ -317,293 +138,7 @@ static void join_list(gr_strbuf *b, char *const *list, int n, const char *first,
         if (list[i] && strcmp(list[i], first) != 0 && strcmp(list[i], second) != 0)
             gr_sb_printf(b, ", %s", list[i]);
 }
-
-/* ---- step 2b: the preprocessed source ------------------------------------------------------ */
-
-/* What the preprocessor's output says about the student's own lines: how many
-   files they include directly, and the first use of inline assembly. */
-typedef struct pp_facts {
-    int direct_includes;
-    int asm_line;          /* 0: none */
-    char asm_word[16];
-} pp_facts;
-
-static int is_ident(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
-
-static void scan_preprocessed(const char *text, const char *source, pp_facts *pf)
-{
-    memset(pf, 0, sizeof *pf);
-    char cur[PATH_MAX] = "";
-    int line = 0;
-    const char *s = text;
-    while (*s) {
-        const char *eol = strchr(s, '\n');
-        size_t n = eol ? (size_t)(eol - s) : strlen(s);
-        if (n > 1 && s[0] == '#' && s[1] == ' ' && isdigit((unsigned char)s[2])) {
-            /* linemarker: # LINE "FILE" FLAGS */
-            char *end;
-            long ln = strtol(s + 2, &end, 10);
-            const char *q = end;
-            while (*q == ' ')
-                q++;
-            if (*q == '"') {
-                const char *nameend = q + 1;
-                while (nameend < s + n && *nameend != '"')
-                    nameend++;
-                char name[PATH_MAX];
-                size_t nl = (size_t)(nameend - (q + 1));
-                if (nl >= sizeof name)
-                    nl = sizeof name - 1;
-                memcpy(name, q + 1, nl);
-                name[nl] = '\0';
-                int entering = 0;
-                for (const char *f = nameend + 1; f < s + n; f++)
-                    if (f[0] == '1' && f[-1] == ' ' && (f + 1 == s + n || f[1] == ' '))
-                        entering = 1;
-                /* "<built-in>" and "<command-line>" are not files (clang enters
-                   <built-in> from the main file before its first line) */
-                if (entering && name[0] != '<' && strcmp(cur, source) == 0)
-                    pf->direct_includes++;
-                snprintf(cur, sizeof cur, "%s", name);
-                line = (int)ln;
-            }
-        } else if (n > 0 && s[0] == '#') {
-            line++;           /* #pragma and friends still take a line */
-        } else {
-            if (strcmp(cur, source) == 0 && !pf->asm_line) {
-                /* look for asm keywords outside literals */
-                for (size_t k = 0; k < n; k++) {
-                    char c = s[k];
-                    if (c == '"' || c == '\'') {
-                        for (k++; k < n && s[k] != c; k++)
-                            if (s[k] == '\\')
-                                k++;
-                        continue;
-                    }
-                    if (is_ident(c) && (k == 0 || !is_ident(s[k - 1]))) {
-                        size_t e = k;
-                        while (e < n && is_ident(s[e]))
-                            e++;
-                        size_t wl = e - k;
-                        if ((wl == 3 && memcmp(s + k, "asm", 3) == 0) ||
-                            (wl == 5 && memcmp(s + k, "__asm", 5) == 0) ||
-                            (wl == 7 && memcmp(s + k, "__asm__", 7) == 0)) {
-                            pf->asm_line = line;
-                            memcpy(pf->asm_word, s + k, wl);
-                            pf->asm_word[wl] = '\0';
-                            break;
-                        }
-                        k = e - 1;
-                    }
-                }
-            }
-            line++;
-        }
-        s += n + (eol ? 1 : 0);
-    }
-}
-
-/* ---- step 3: the object's symbols ---------------------------------------------------------- */
-
-typedef struct obj_facts {
-    char **undef;          /* undefined global/weak symbols */
-    int n_undef;
-    char *ifunc;           /* the first GNU indirect function defined, or NULL */
-    unsigned long long static_bytes;   /* code and data the object brings (SHF_ALLOC sections) */
-} obj_facts;
-
-static void free_obj(obj_facts *o)
-{
-    for (int i = 0; i < o->n_undef; i++)
-        free(o->undef[i]);
-    free(o->undef);
-    free(o->ifunc);
-    memset(o, 0, sizeof *o);
-}
-
-/* Read an ELF64 relocatable object's symbol table. 0, or -1 if it is not one. */
-static int read_object(const char *path, obj_facts *o)
-{
-    memset(o, 0, sizeof *o);
-    size_t len;
-    unsigned char *f = (unsigned char *)gr_read_file(path, &len);
-    if (!f)
-        return -1;
-    int rc = -1;
-    Elf64_Ehdr eh;
-    if (len < sizeof eh)
-        goto out;
-    memcpy(&eh, f, sizeof eh);
-    if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh.e_type != ET_REL || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > len ||
-        (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > len - eh.e_shoff)
-        goto out;
-    Elf64_Shdr *sh = gr_xmalloc((size_t)eh.e_shnum * sizeof *sh + 1);
-    memcpy(sh, f + eh.e_shoff, (size_t)eh.e_shnum * sizeof *sh);
-    for (int i = 0; i < eh.e_shnum; i++)
-        if (sh[i].sh_flags & SHF_ALLOC)
-            o->static_bytes += sh[i].sh_size;
-    for (int i = 0; i < eh.e_shnum; i++) {
-        if (sh[i].sh_type != SHT_SYMTAB)
-            continue;
-        if (sh[i].sh_link >= eh.e_shnum || sh[i].sh_offset > len || sh[i].sh_size > len - sh[i].sh_offset ||
-            sh[i].sh_entsize != sizeof(Elf64_Sym))
-            goto bad;
-        const Elf64_Shdr *st = &sh[sh[i].sh_link];
-        if (st->sh_offset > len || st->sh_size > len - st->sh_offset || st->sh_size == 0)
-            goto bad;
-        const char *strtab = (const char *)f + st->sh_offset;
-        if (strtab[st->sh_size - 1] != '\0')
-            goto bad;
-        size_t nsym = sh[i].sh_size / sizeof(Elf64_Sym);
-        for (size_t k = 1; k < nsym; k++) {
-            Elf64_Sym sym;
-            memcpy(&sym, f + sh[i].sh_offset + k * sizeof sym, sizeof sym);
-            if (sym.st_name >= st->sh_size)
-                goto bad;
-            const char *name = strtab + sym.st_name;
-            int bind = ELF64_ST_BIND(sym.st_info), type = ELF64_ST_TYPE(sym.st_info);
-            if (type == STT_GNU_IFUNC && !o->ifunc)
-                o->ifunc = gr_xstrdup(*name ? name : "(unnamed)");
-            if (sym.st_shndx == SHN_COMMON)
-                o->static_bytes += sym.st_size;
-            if (sym.st_shndx == SHN_UNDEF && *name && (bind == STB_GLOBAL || bind == STB_WEAK)) {
-                o->undef = gr_xrealloc(o->undef, (size_t)(o->n_undef + 1) * sizeof *o->undef);
-                o->undef[o->n_undef++] = gr_xstrdup(name);
-            }
-        }
-    }
-    rc = 0;
-bad:
-    free(sh);
-out:
-    free(f);
-    if (rc != 0)
-        free_obj(o);
-    return rc;
-}
-
-/* Support functions linked into every test child (labsup.h minus YAML). */
-static const char *const support_symbols[] = {
-    "sup_rng_seed", "sup_rng_u64", "sup_rng_uniform", "sup_rng_normal", "sup_rng_fill_normal",
-    "sup_rng_fill_uniform", "sup_tensor_alloc", "sup_tensor_free", "sup_tensor_print",
-    "sup_print_matrix", "sup_error", NULL
-};
-
-/* Arithmetic helpers of libgcc the compiler calls on its own (128-bit division,
-   complex multiplication, float conversions ...). They make no system calls. */
-static const char *const libgcc_prefixes[] = {
-    "__mul", "__div", "__udiv", "__mod", "__umod", "__pow", "__fix", "__float", "__neg",
-    "__add", "__sub", "__cmp", "__ucmp", "__ash", "__lsh", "__clz", "__ctz", "__ffs",
-    "__popcount", "__parity", "__bswap", "__extend", "__trunc", "__eq", "__ne", "__ge",
-    "__gt", "__le", "__lt", "__unord", NULL
-};
-
-static int rubric_allows(const gr_rubric *r, const char *name)
-{
-    return in_list(r->allowed_symbols, r->n_symbols, name);
-}
-
-/* Is the external symbol sym allowed for this lab? Names the compiler writes
-   for the student (fortified or C99 variants, calls it substitutes) count as
-   the function the student wrote. */
-static int symbol_allowed(const gr_rubric *r, const char *sym)
-{
-    if (starts_with(sym, "lab_"))
-        return 1;                         /* the lab's own functions: the link decides */
-    if (!strcmp(sym, "memcpy") || !strcmp(sym, "memset") || !strcmp(sym, "memmove") ||
-        !strcmp(sym, "stdout") || !strcmp(sym, "stderr") || !strcmp(sym, "_GLOBAL_OFFSET_TABLE_"))
-        return 1;
-    for (int i = 0; support_symbols[i]; i++)
-        if (!strcmp(sym, support_symbols[i]))
-            return 1;
-    if (rubric_allows(r, sym))
-        return 1;
-    for (int i = 0; libgcc_prefixes[i]; i++)
-        if (starts_with(sym, libgcc_prefixes[i]) && isdigit((unsigned char)sym[strlen(sym) - 1]))
-            return 1;
-
-    char base[128];
-    size_t n = strlen(sym);
-    /* __printf_chk -> printf (fortified builds), __isoc99_sscanf -> sscanf */
-    if (n > 6 && n < sizeof base && starts_with(sym, "__") && !strcmp(sym + n - 4, "_chk")) {
-        memcpy(base, sym + 2, n - 6);
-        base[n - 6] = '\0';
-        return symbol_allowed(r, base);
-    }
-    if (starts_with(sym, "__isoc99_") || starts_with(sym, "__isoc23_"))
-        return symbol_allowed(r, sym + 9);
-    if (!strcmp(sym, "__errno_location"))
-        return rubric_allows(r, "errno");
-
-    /* calls the compiler substitutes for the one written */
-    if ((!strcmp(sym, "puts") || !strcmp(sym, "putchar")) && rubric_allows(r, "printf"))
-        return 1;
-    if ((!strcmp(sym, "fputs") || !strcmp(sym, "fputc") || !strcmp(sym, "putc") ||
-         !strcmp(sym, "fwrite")) && rubric_allows(r, "fprintf"))
-        return 1;
-    if (!strcmp(sym, "calloc") && rubric_allows(r, "malloc"))
-        return 1;                         /* malloc + memset becomes calloc */
-    if (!strcmp(sym, "sincos") && rubric_allows(r, "sin") && rubric_allows(r, "cos"))
-        return 1;
-    if (!strcmp(sym, "sincosf") && rubric_allows(r, "sinf") && rubric_allows(r, "cosf"))
-        return 1;
-    if ((!strcmp(sym, "strcpy") || !strcmp(sym, "stpcpy")) && rubric_allows(r, "sprintf"))
-        return 1;
-    return 0;
-}
-
-static int name_in(const char *name, const char *const *list)
-{
-    for (int i = 0; list[i]; i++)
-        if (!strcmp(name, list[i]))
-            return 1;
-    return 0;
-}
-
-/* Why a symbol is refused, as the end of a sentence. */
-static const char *symbol_reason(const char *sym)
-{
-    static const char *const files[] = {
-        "fopen", "fopen64", "freopen", "fdopen", "fclose", "fread", "fgets", "fgetc", "getc",
-        "fscanf", "open", "open64", "openat", "creat", "read", "write", "close", "remove",
-        "rename", "unlink", "mkdir", "rmdir", "opendir", "readdir", "stat", "lstat", "fstat",
-        "access", "tmpfile", "tmpnam", "mkstemp", "chdir", "chmod", "truncate", "ftruncate",
-        "dlopen", "getenv", "secure_getenv", NULL
-    };
-    static const char *const procs[] = {
-        "fork", "vfork", "system", "popen", "pclose", "execl", "execle", "execlp", "execv",
-        "execve", "execvp", "execvpe", "fexecve", "posix_spawn", "posix_spawnp", "clone",
-        "daemon", "wait", "waitpid", "kill", "pthread_create", "thrd_create", "atexit",
-        "at_quick_exit", "exit", "_exit", "_Exit", "quick_exit", "abort", "signal",
-        "sigaction", "raise", "sleep", "usleep", "nanosleep", "alarm", NULL
-    };
-    static const char *const net[] = {
-        "socket", "connect", "bind", "listen", "accept", "send", "sendto", "sendmsg", "recv",
-        "recvfrom", "recvmsg", "getaddrinfo", "gethostbyname", NULL
-    };
-    static const char *const raw[] = {
-        "syscall", "ioctl", "prctl", "ptrace", "mmap", "munmap", "mprotect", "sbrk", "brk",
-        "seccomp", "setrlimit", "prlimit", NULL
-    };
-    if (starts_with(sym, "sup_yaml_"))
-        return "the YAML support code is not linked into graded code: the grader's sandbox "
-               "allows no file access";
-    if (name_in(sym, files))
-        return "the grader's sandbox allows no file access";
-    if (name_in(sym, procs))
-        return "the grader's sandbox allows no new processes, signals, sleeping or leaving early";
-    if (name_in(sym, net))
-        return "the grader's sandbox allows no network";
-    if (name_in(sym, raw))
-        return "the grader's sandbox allows no direct system calls or memory mapping";
-    return NULL;
-}
-
-/* ---- the whole build ------------------------------------------------------------------------ */
+/* ---- small helpers ----------------------------------------------------------------------- */
 
 static int copy_file(const char *from, const char *to)
 {
@@ -613,7 +148,7 @@ static int copy_file(const char *from, const char *to)
         return -1;
     int rc = gr_write_file_atomic(to, data, len);
     free(data);
-    return rc;
+    return rc == 0 ? chmod(to, 0644) : rc;
 }
 
 static int file_exists(const char *path)
@@ -622,23 +157,19 @@ static int file_exists(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The environment tools run with: the grader's PATH, the C locale (messages
-   the grader can rewrite and students can search for), our private TMPDIR. */
+/* The environment tools run with, and nothing more: a PATH of system folders,
+   the C locale (messages the grader can rewrite and students can search for),
+   the private folder as TMPDIR. */
 typedef struct tool_env {
-    char *vars[5];
+    char *vars[4];
 } tool_env;
 
 static void make_env(tool_env *te, const char *priv)
 {
-    const char *path = getenv("PATH");
-    const char *home = getenv("HOME");
-    int n = 0;
-    te->vars[n++] = gr_xasprintf("PATH=%s", path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
-    te->vars[n++] = gr_xstrdup("LC_ALL=C");
-    te->vars[n++] = gr_xasprintf("TMPDIR=%s", priv);
-    if (home)
-        te->vars[n++] = gr_xasprintf("HOME=%s", home);
-    te->vars[n] = NULL;
+    te->vars[0] = gr_xstrdup("PATH=/usr/bin:/bin");
+    te->vars[1] = gr_xstrdup("LC_ALL=C");
+    te->vars[2] = gr_xasprintf("TMPDIR=%s", priv);
+    te->vars[3] = NULL;
 }
 
 static void free_env(tool_env *te)
@@ -680,18 +211,19 @@ typedef struct build_ctx {
     char *source;               /* the rubric's source file name, or labNN.c */
     char *contract;             /* labNN.h */
     char *cc;                   /* the C compiler: $ATTNLAB_CC or cc */
-    char *stub_objs[5];         /* the grader's objects linked with the student's, NULL-ended */
+    char *stub_from[N_STUB];    /* the grader's stub objects in its build folder */
+    char *stub_to[N_STUB];      /* their copies in priv/stub, as the linker is given them */
     char *hdr_from, *sup_from;  /* the pristine contract header and labsup.h in the tree */
 
     /* made by the steps */
     char *text;                 /* prepare: the student's file */
     size_t text_len;
     char *priv;                 /* prepare: the private directory */
-    char *inc;                  /* prepare: priv/inc, the pristine headers */
+    gr_confine *confine;        /* prepare: the walls around its tools */
     tool_env te;                /* prepare: the environment tools run with */
-    directive_scan ds;          /* check_includes: the #include and #line directives */
-    char *ofile;                /* compile_object: labNN.o, relative to priv */
-    obj_facts of;               /* check_symbols: the object's symbols and size */
+    gr_directive_scan ds;       /* check_includes: the #include and #line directives */
+    char *ifile, *sfile, *ofile;/* preprocess, compile, assemble: labNN.i, .s, .o in priv */
+    gr_obj_facts of;            /* check_object: the object's symbols, sections and size */
     char *exe;                  /* link_executable: the test executable */
 } build_ctx;
 
@@ -720,11 +252,12 @@ static int ctx_init(build_ctx *c, const gr_rubric *r, const char *lab_dir_name, 
     c->contract = gr_xasprintf("%s.h", c->tag);
     const char *cc = getenv("ATTNLAB_CC");
     c->cc = gr_xstrdup(cc && *cc ? cc : "cc");
-    c->stub_objs[0] = gr_xasprintf("%s/stub_main.o", c->paths.stub_dir);
-    c->stub_objs[1] = gr_xasprintf("%s/%s_dispatch.o", c->paths.stub_dir, c->tag);
-    c->stub_objs[2] = gr_xasprintf("%s/sup_rng.o", c->paths.stub_dir);
-    c->stub_objs[3] = gr_xasprintf("%s/sup_tensor.o", c->paths.stub_dir);
-    c->stub_objs[4] = NULL;
+    for (int i = 0; i < N_STUB; i++) {
+        char *name = i == 1 ? gr_xasprintf("%s_dispatch.o", c->tag) : gr_xstrdup(stub_names[i]);
+        c->stub_from[i] = gr_xasprintf("%s/%s", c->paths.stub_dir, name);
+        c->stub_to[i] = gr_xasprintf("stub/%s", name);
+        free(name);
+    }
     c->hdr_from = gr_xasprintf("%s/labs/%s/%s", c->paths.root, lab_dir_name, c->contract);
     c->sup_from = gr_xasprintf("%s/lib/labsup.h", c->paths.root);
     return 0;
@@ -733,10 +266,13 @@ static int ctx_init(build_ctx *c, const gr_rubric *r, const char *lab_dir_name, 
 static void ctx_free(build_ctx *c)
 {
     free_env(&c->te);
-    free_scan(&c->ds);
-    free_obj(&c->of);
-    for (int i = 0; c->stub_objs[i]; i++)
-        free(c->stub_objs[i]);
+    gr_directive_scan_free(&c->ds);
+    gr_obj_free(&c->of);
+    gr_confine_free(c->confine);
+    for (int i = 0; i < N_STUB; i++) {
+        free(c->stub_from[i]);
+        free(c->stub_to[i]);
+    }
     free(c->source);
     free(c->contract);
     free(c->cc);
@@ -744,20 +280,26 @@ static void ctx_free(build_ctx *c)
     free(c->sup_from);
     free(c->text);
     free(c->priv);
-    free(c->inc);
+    free(c->ifile);
+    free(c->sfile);
     free(c->ofile);
     free(c->exe);
 }
 
-/* Run a tool (no shell, found on PATH) in the private directory with the tools'
-   environment, killed after TOOL_SECONDS; the caller frees tr->log, its raw
-   output (the first TOOL_LOG_BYTES). 0, or -1 when it could not be started
-   (errno set). */
-static int run_in_priv(const build_ctx *c, const char *const argv[], gr_tool_run *tr)
+/* Run a tool (no shell, found on the tools' PATH) confined to the private
+   directory, killed after TOOL_SECONDS; the caller frees tr->log, its raw
+   output (the first TOOL_LOG_BYTES). 0, or STEP_FAIL's -1 with err set when it
+   could not be started: that is the grader's fault, not the student's. */
+static int run_confined(build_ctx *c, const char *const argv[], gr_tool_run *tr)
 {
     const gr_tool_opts o = {.cwd = c->priv, .env = c->te.vars, .seconds = TOOL_SECONDS,
-                            .log_bytes = TOOL_LOG_BYTES, .path_search = 1};
-    return gr_run_tool(argv, &o, tr);
+                            .log_bytes = TOOL_LOG_BYTES, .path_search = 1,
+                            .cpu_seconds = TOOL_CPU_SECONDS, .memory_bytes = TOOL_MEMORY,
+                            .confine = c->confine};
+    if (gr_run_tool(argv, &o, tr) == 0)
+        return 0;
+    gr_set_err(c->err, c->errlen, "build: %s (%s): %s", tr->why, argv[0], strerror(errno));
+    return -1;
 }
 
 /* A tool's output trimmed for the student (trim_log), or NULL. */
@@ -766,42 +308,129 @@ static char *shown_log(const build_ctx *c, const char *raw)
     return trim_log(raw, c->priv, c->paths.stub_dir);
 }
 
-/* Run the C compiler on the student's file (doing: "preprocess" or "compile"):
-   STEP_FAIL when it cannot be started, a GR_COMPILE_ERROR verdict with its first
-   errors when it fails or takes too long, else STEP_OK with its trimmed output
-   (warnings) in *log, or NULL. */
+/* Run the C compiler on the student's code (doing: "preprocess", "compile",
+   "assemble"): STEP_FAIL when it cannot be started, a GR_COMPILE_ERROR verdict
+   with its first errors when it fails or takes too long, else STEP_OK with its
+   trimmed output (warnings) in *log, or NULL. */
 static step_outcome compile_student(build_ctx *c, const char *const argv[], const char *doing,
                                     char **log)
 {
     *log = NULL;
     gr_tool_run tr;
-    if (run_in_priv(c, argv, &tr) != 0) {
-        gr_set_err(c->err, c->errlen, "build: cannot run the C compiler '%s': %s", c->cc, strerror(errno));
+    if (run_confined(c, argv, &tr) != 0)
         return STEP_FAIL;
-    }
     char *shown = shown_log(c, tr.log);
     free(tr.log);
-    if (!gr_tool_ok(&tr)) {
-        fail_with(c->out, GR_COMPILE_ERROR,
-                  tr.timed_out
-                      ? gr_xasprintf("%s took longer than %d s to %s; look for macros that expand "
-                                     "without end.", c->source, TOOL_SECONDS, doing)
-                      : gr_xasprintf("%s does not compile. The compiler's first errors are below "
-                                     "(file:line:column: what is wrong); fix the first one, then "
-                                     "grade again.", c->source),
-                  shown);
-        return STEP_VERDICT;
+    if (gr_tool_ok(&tr)) {
+        *log = shown;
+        return STEP_OK;
     }
-    *log = shown;
-    return STEP_OK;
+    free(c->out->log);                    /* warnings of an earlier step */
+    c->out->log = NULL;
+    int limit = tr.timed_out || (WIFSIGNALED(tr.status) && WTERMSIG(tr.status) == SIGXCPU);
+    fail_with(c->out, GR_COMPILE_ERROR,
+              limit ? gr_xasprintf("%s took longer than the grader allows (%d s of CPU) to %s; "
+                                   "look for macros that expand without end.",
+                                   c->source, TOOL_CPU_SECONDS, doing)
+              : WIFSIGNALED(tr.status)
+                  ? gr_xasprintf("the compiler stopped with signal %d while trying to %s %s "
+                                 "(out of memory or file size?): make the file smaller and "
+                                 "simpler.", WTERMSIG(tr.status), doing, c->source)
+                  : gr_xasprintf("%s does not compile. The compiler's first errors are below "
+                                 "(file:line:column: what is wrong); fix the first one, then "
+                                 "grade again.", c->source),
+              shown);
+    return STEP_VERDICT;
+}
+
+/* Read an intermediate file the toolchain wrote into priv (a regular file of at
+   most MAX_INTERMEDIATE bytes); NULL with a GR_COMPILE_ERROR verdict if not. */
+static char *read_intermediate(build_ctx *c, const char *name, step_outcome *s)
+{
+    char *path = gr_xasprintf("%s/%s", c->priv, name);
+    char *text = NULL, why[128];
+    size_t len;
+    int rc = gr_read_regular(path, MAX_INTERMEDIATE, &text, &len, why, sizeof why);
+    free(path);
+    *s = STEP_OK;
+    if (rc != 0) {
+        fail_with(c->out, GR_COMPILE_ERROR,
+                  gr_xasprintf("compiling %s made a %s of %s; a lab file is a few hundred "
+                               "lines of plain C.", c->source, name,
+                               rc > 0 ? why : strerror(errno)), NULL);
+        *s = STEP_VERDICT;
+    }
+    return text;
 }
 
 /* ---- the steps, in order ---------------------------------------------------------------------- */
 
+/* The student's file, read as a regular file of a lab file's size (a
+   GR_COMPILE_ERROR verdict naming what was found if not). */
+static step_outcome read_source(build_ctx *c)
+{
+    char why[128];
+    int rc = gr_read_regular(c->src, MAX_SOURCE_BYTES, &c->text, &c->text_len, why, sizeof why);
+    if (rc > 0) {
+        fail_with(c->out, GR_COMPILE_ERROR,
+                  gr_xasprintf("%s is not a regular file: it is %s. Submit the source file "
+                               "itself.", c->source, why), NULL);
+        return STEP_VERDICT;
+    }
+    if (rc < 0) {
+        fail_with(c->out, GR_COMPILE_ERROR,
+                  gr_xasprintf("cannot read %s (%s): put your %s in the lab's folder and grade again.",
+                               c->src, strerror(errno), c->source), NULL);
+        return STEP_VERDICT;
+    }
+    return STEP_OK;
+}
+
+/* A fresh private directory holding the student's text, the pristine headers
+   and the stub objects, and the walls its tools run in; STEP_FAIL if the
+   grader cannot make them. */
+static step_outcome make_private_dir(build_ctx *c)
+{
+    c->priv = gr_xasprintf("%s/build-%s-XXXXXX", c->paths.work_dir, c->tag);
+    if (!mkdtemp(c->priv)) {
+        gr_set_err(c->err, c->errlen, "build: cannot make a directory under %s: %s", c->paths.work_dir,
+                   strerror(errno));
+        free(c->priv);
+        c->priv = NULL;
+        return STEP_FAIL;
+    }
+    char *inc = gr_xasprintf("%s/inc", c->priv), *stub = gr_xasprintf("%s/stub", c->priv);
+    char *hdr_to = gr_xasprintf("%s/%s", inc, c->contract);
+    char *sup_to = gr_xasprintf("%s/labsup.h", inc);
+    char *src_to = gr_xasprintf("%s/%s", c->priv, c->source);
+    int copied = mkdir(inc, 0755) == 0 && mkdir(stub, 0755) == 0 &&
+                 copy_file(c->hdr_from, hdr_to) == 0 && copy_file(c->sup_from, sup_to) == 0 &&
+                 gr_write_file_atomic(src_to, c->text, c->text_len) == 0 && chmod(src_to, 0644) == 0;
+    for (int i = 0; copied && i < N_STUB; i++) {
+        char *to = gr_xasprintf("%s/%s", c->priv, c->stub_to[i]);
+        copied = copy_file(c->stub_from[i], to) == 0;
+        free(to);
+    }
+    int saved = errno;
+    free(inc);
+    free(stub);
+    free(hdr_to);
+    free(sup_to);
+    free(src_to);
+    if (!copied) {
+        gr_set_err(c->err, c->errlen, "build: cannot copy the sources into %s: %s", c->priv,
+                   strerror(saved));
+        return STEP_FAIL;
+    }
+    c->confine = gr_confine_new(c->priv, NULL, c->err, c->errlen);
+    if (!c->confine)
+        return STEP_FAIL;
+    make_env(&c->te, c->priv);
+    return STEP_OK;
+}
+
 /* Check that the grader's own stub objects and pristine headers exist (STEP_FAIL
-   if not) and that the student's file is there and of a lab file's size (a
-   GR_COMPILE_ERROR verdict if not), then copy it with the headers into a fresh
-   private directory. */
+   if not), read the student's file and make the private directory. */
 static step_outcome prepare(build_ctx *c)
 {
     if (strchr(c->source, '/')) {
@@ -809,12 +438,10 @@ static step_outcome prepare(build_ctx *c)
                    c->source);
         return STEP_FAIL;
     }
-
-    /* the grader's own pieces must be there before we judge a student */
-    for (int i = 0; c->stub_objs[i]; i++) {
-        if (!file_exists(c->stub_objs[i])) {
+    for (int i = 0; i < N_STUB; i++) {
+        if (!file_exists(c->stub_from[i])) {
             gr_set_err(c->err, c->errlen, "build: %s is missing; build the grader first (make)",
-                       c->stub_objs[i]);
+                       c->stub_from[i]);
             return STEP_FAIL;
         }
     }
@@ -824,68 +451,43 @@ static step_outcome prepare(build_ctx *c)
                    c->hdr_from, c->sup_from);
         return STEP_FAIL;
     }
-
-    /* the student's file */
-    struct stat sst;
-    if (stat(c->src, &sst) == 0 && S_ISREG(sst.st_mode) && sst.st_size > MAX_SOURCE_BYTES) {
-        fail_with(c->out, GR_COMPILE_ERROR,
-                  gr_xasprintf("%s is %lld bytes; a lab file is a few hundred lines. Submit the "
-                               "source file itself.", c->source, (long long)sst.st_size), NULL);
-        return STEP_VERDICT;
-    }
-    c->text = gr_read_file(c->src, &c->text_len);
-    if (!c->text) {
-        fail_with(c->out, GR_COMPILE_ERROR,
-                  gr_xasprintf("cannot read %s (%s): put your %s in the lab's folder and grade again.",
-                               c->src, strerror(errno), c->source), NULL);
-        return STEP_VERDICT;
-    }
-
-    /* the private directory */
-    c->priv = gr_xasprintf("%s/build-%s-XXXXXX", c->paths.work_dir, c->tag);
-    if (!mkdtemp(c->priv)) {
-        gr_set_err(c->err, c->errlen, "build: cannot make a directory under %s: %s", c->paths.work_dir,
-                   strerror(errno));
-        return STEP_FAIL;
-    }
-    c->inc = gr_xasprintf("%s/inc", c->priv);
-    char *hdr_to = gr_xasprintf("%s/%s", c->inc, c->contract);
-    char *sup_to = gr_xasprintf("%s/labsup.h", c->inc);
-    char *src_to = gr_xasprintf("%s/%s", c->priv, c->source);
-    int copied = mkdir(c->inc, 0755) == 0 && copy_file(c->hdr_from, hdr_to) == 0 &&
-                 copy_file(c->sup_from, sup_to) == 0 &&
-                 gr_write_file_atomic(src_to, c->text, c->text_len) == 0;
-    int saved = errno;
-    free(hdr_to);
-    free(sup_to);
-    free(src_to);
-    if (!copied) {
-        gr_set_err(c->err, c->errlen, "build: cannot copy the sources into %s: %s", c->priv,
-                   strerror(saved));
-        return STEP_FAIL;
-    }
-    make_env(&c->te, c->priv);
-    return STEP_OK;
+    step_outcome s = read_source(c);
+    return s == STEP_OK ? make_private_dir(c) : s;
 }
 
-/* Step 1: every #include must name the contract, labsup.h or a header the rubric
-   allows, and there must be no #line (it would blur what comes from where); a
-   GR_FORBIDDEN_CALL verdict naming each offending line if not. */
+/* Is an #include of name allowed: the contract, labsup.h or a rubric header? */
+static int header_allowed(const build_ctx *c, const char *name)
+{
+    return strcmp(name, c->contract) == 0 || strcmp(name, "labsup.h") == 0 ||
+           in_list(c->r->allowed_headers, c->r->n_headers, name);
+}
+
+/* "Headers this lab allows: ..." after a refusal, and the verdict. */
+static step_outcome refuse_headers(build_ctx *c, gr_strbuf *msg)
+{
+    gr_sb_append(msg, "Headers this lab allows: ");
+    join_list(msg, c->r->allowed_headers, c->r->n_headers, c->contract, "labsup.h");
+    gr_sb_append(msg, ".");
+    fail_with(c->out, GR_FORBIDDEN_CALL, gr_sb_take(msg), NULL);
+    return STEP_VERDICT;
+}
+
+/* Step 1: every #include line must name an allowed header and there must be no
+   #line (it would blur what comes from where); a GR_FORBIDDEN_CALL verdict
+   naming each offending line if not. Early feedback by line; step 2 decides. */
 static step_outcome check_includes(build_ctx *c)
 {
-    const gr_rubric *r = c->r;
-    scan_directives(c->text, c->text_len, &c->ds);
+    gr_scan_directives(c->text, c->text_len, &c->ds);
     gr_strbuf msg = {0};
     int bad = 0;
     for (int i = 0; i < c->ds.n_inc; i++) {
-        const include_line *il = &c->ds.inc[i];
+        const gr_include_line *il = &c->ds.inc[i];
         if (il->computed) {
             gr_sb_printf(&msg, "%s:%d: #include %s: the grader cannot check an #include written "
                          "with a macro; write the header's name, e.g. #include <math.h>.\n",
                          c->source, il->line, il->name);
             bad++;
-        } else if (strcmp(il->name, c->contract) != 0 && strcmp(il->name, "labsup.h") != 0 &&
-                   !in_list(r->allowed_headers, r->n_headers, il->name)) {
+        } else if (!header_allowed(c, il->name)) {
             gr_sb_printf(&msg, "%s:%d: #include <%s> is not allowed in this lab; remove it.\n",
                          c->source, il->line, il->name);
             bad++;
@@ -896,91 +498,129 @@ static step_outcome check_includes(build_ctx *c)
                      c->source, c->ds.line_directive);
         bad++;
     }
-    if (!bad)
-        return STEP_OK;
-    gr_sb_append(&msg, "Headers this lab allows: ");
-    join_list(&msg, r->allowed_headers, r->n_headers, c->contract, "labsup.h");
-    gr_sb_append(&msg, ".");
-    fail_with(c->out, GR_FORBIDDEN_CALL, gr_sb_take(&msg), NULL);
-    return STEP_VERDICT;
+    return bad ? refuse_headers(c, &msg) : STEP_OK;
 }
 
-/* The preprocessor's own view of the student's lines must show no inline
-   assembly and no included file that step 1 did not see as an #include line;
-   GR_FORBIDDEN_CALL if it does (GR_COMPILE_ERROR if the file does not preprocess). */
-static step_outcome preprocess_checks(build_ctx *c)
+/* The file a direct include entered is the allowed header it names: the
+   pristine copy for the contract and labsup.h, a system header otherwise. */
+static int entered_allowed(const build_ctx *c, const char *path)
 {
-    char *ifile = gr_xasprintf("%s.i", c->tag);
-    const char *argv[] = {c->cc, "-std=c11", "-E", "-U_FORTIFY_SOURCE",
-                          "-I", c->inc, c->source, "-o", ifile, NULL};
+    if (strncmp(path, "inc/", 4) == 0)
+        return strcmp(path + 4, c->contract) == 0 || strcmp(path + 4, "labsup.h") == 0;
+    for (int i = 0; i < c->r->n_headers; i++) {
+        const char *h = c->r->allowed_headers[i];
+        size_t pl = strlen(path), hl = strlen(h);
+        if (pl > hl && path[pl - hl - 1] == '/' && strcmp(path + pl - hl, h) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Step 2a: the preprocessor's record of the very text that will be compiled:
+   every file it entered, and the student's own lines (gr_scan_preprocessed);
+   a GR_FORBIDDEN_CALL verdict naming what is refused. */
+static step_outcome check_preprocessed(build_ctx *c, const char *pre)
+{
+    gr_pp_facts pf;
+    gr_scan_preprocessed(pre, c->source, "inc", &pf);
+    gr_strbuf msg = {0};
+    if (pf.refused_line)
+        gr_sb_printf(&msg, "%s:%d: %s is not allowed in graded code: write the lab in plain C.\n",
+                     c->source, pf.refused_line, pf.refused);
+    if (pf.foreign)
+        gr_sb_printf(&msg, "%s includes %s, which is neither the lab's contract nor a system "
+                     "header; graded code may include only the headers below.\n", c->source,
+                     pf.foreign);
+    for (int i = 0; i < pf.n_direct; i++)
+        if (!entered_allowed(c, pf.direct[i].path))
+            gr_sb_printf(&msg, "%s includes %s, which is not among the lab's headers.\n",
+                         c->source, pf.direct[i].path);
+    if (pf.n_direct > c->ds.n_inc)
+        gr_sb_printf(&msg, "%s includes %d file(s) the grader could not find as #include "
+                     "lines; write each as #include <name.h> at the start of its own line.\n",
+                     c->source, pf.n_direct - c->ds.n_inc);
+    int refused = pf.refused_line != 0;
+    gr_pp_facts_free(&pf);
+    if (msg.len == 0)
+        return STEP_OK;
+    if (refused) {
+        fail_with(c->out, GR_FORBIDDEN_CALL, gr_sb_take(&msg), NULL);
+        return STEP_VERDICT;
+    }
+    return refuse_headers(c, &msg);
+}
+
+/* Step 2: preprocess once, with the compile's own flags, into labNN.i and
+   check it (check_preprocessed); GR_COMPILE_ERROR if it does not preprocess. */
+static step_outcome preprocess(build_ctx *c)
+{
+    c->ifile = gr_xasprintf("%s.i", c->tag);
+    const char *argv[] = {c->cc, COMPILE_FLAGS, "-E", "-I", "inc", c->source, "-o", c->ifile, NULL};
     char *log;
     step_outcome s = compile_student(c, argv, "preprocess", &log);
     free(log);
-    if (s != STEP_OK) {
-        free(ifile);
+    if (s != STEP_OK)
         return s;
-    }
-    char *ipath = gr_xasprintf("%s/%s", c->priv, ifile);
-    free(ifile);
-    char *pre = gr_read_file(ipath, NULL);
-    unlink(ipath);
-    free(ipath);
-    if (!pre) {
-        gr_set_err(c->err, c->errlen, "build: the preprocessor wrote no output in %s", c->priv);
-        return STEP_FAIL;
-    }
-    pp_facts pf;
-    scan_preprocessed(pre, c->source, &pf);
-    free(pre);
-    if (pf.asm_line) {
-        fail_with(c->out, GR_FORBIDDEN_CALL,
-                  gr_xasprintf("%s:%d: inline assembly (%s) is not allowed in graded code: write "
-                               "the lab in C.", c->source, pf.asm_line, pf.asm_word), NULL);
-        return STEP_VERDICT;
-    }
-    if (pf.direct_includes > c->ds.n_inc) {
-        fail_with(c->out, GR_FORBIDDEN_CALL,
-                  gr_xasprintf("%s includes %d file(s) the grader could not find as #include "
-                               "lines; write each as #include <name.h> at the start of its own "
-                               "line.", c->source, pf.direct_includes - c->ds.n_inc), NULL);
-        return STEP_VERDICT;
-    }
-    return STEP_OK;
-}
-
-/* Step 2: the student's file, alone in the private directory, must compile
-   against the pristine headers into labNN.o; a GR_COMPILE_ERROR verdict with the
-   compiler's first errors if not (its warnings, if any, are kept in out->log). */
-static step_outcome compile_object(build_ctx *c)
-{
-    c->ofile = gr_xasprintf("%s.o", c->tag);
-    const char *argv[] = {c->cc, "-std=c11", "-O2", "-fno-stack-protector",
-                          "-fno-common", "-U_FORTIFY_SOURCE",
-                          "-fdiagnostics-color=never",
-                          "-Werror=implicit-function-declaration", "-I", c->inc,
-                          "-c", c->source, "-o", c->ofile, NULL};
-    char *log;
-    step_outcome s = compile_student(c, argv, "compile", &log);
+    char *pre = read_intermediate(c, c->ifile, &s);
     if (s == STEP_OK)
-        c->out->log = log;                /* warnings, if any, are worth showing */
+        s = check_preprocessed(c, pre);
+    free(pre);
     return s;
 }
 
-/* Step 3: every external symbol of the object must be allowed (symbol_allowed)
-   and none may be an indirect function; a GR_FORBIDDEN_CALL verdict naming each
-   offending symbol if not. */
-static step_outcome check_symbols(build_ctx *c)
+/* Step 3: compile the checked labNN.i (nothing else) into assembly, labNN.s,
+   and check every directive and section in it (gr_scan_assembly); a
+   GR_COMPILE_ERROR verdict with the compiler's first errors if it does not
+   compile, GR_FORBIDDEN_CALL for a refused directive. Warnings go to out->log. */
+static step_outcome compile_assembly(build_ctx *c)
+{
+    c->sfile = gr_xasprintf("%s.s", c->tag);
+    const char *argv[] = {c->cc, COMPILE_FLAGS, "-S", c->ifile, "-o", c->sfile, NULL};
+    char *log;
+    step_outcome s = compile_student(c, argv, "compile", &log);
+    if (s != STEP_OK)
+        return s;
+    c->out->log = log;                    /* warnings, if any, are worth showing */
+    char *as = read_intermediate(c, c->sfile, &s);
+    char why[160];
+    int line = s == STEP_OK ? gr_scan_assembly(as, why, sizeof why) : 0;
+    free(as);
+    if (line > 0) {
+        fail_with(c->out, GR_FORBIDDEN_CALL,
+                  gr_xasprintf("%s puts %s into the assembly (%s line %d); graded code is plain "
+                               "C: no asm, no section or symbol attributes.", c->source, why,
+                               c->sfile, line), c->out->log);
+        return STEP_VERDICT;
+    }
+    return s;
+}
+
+/* Step 4: assemble the checked labNN.s into labNN.o. */
+static step_outcome assemble(build_ctx *c)
+{
+    c->ofile = gr_xasprintf("%s.o", c->tag);
+    const char *argv[] = {c->cc, "-fno-lto", "-c", c->sfile, "-o", c->ofile, NULL};
+    char *log;
+    step_outcome s = compile_student(c, argv, "assemble", &log);
+    free(log);
+    return s;
+}
+
+/* Step 5: the object may hold only the sections plain C makes, no indirect
+   function, and no external symbol the lab does not allow; a GR_FORBIDDEN_CALL
+   verdict naming each offence if not. */
+static step_outcome check_object(build_ctx *c)
 {
     const gr_rubric *r = c->r;
-    const obj_facts *of = &c->of;
+    const gr_obj_facts *of = &c->of;
     char *opath = gr_xasprintf("%s/%s", c->priv, c->ofile);
-    int ok = read_object(opath, &c->of);
+    int ok = gr_obj_read(opath, &c->of);
     free(opath);
     if (ok != 0) {
-        gr_set_err(c->err, c->errlen,
-                   "build: cannot read the symbol table of %s/%s (not an ELF64 object)", c->priv,
-                   c->ofile);
-        return STEP_FAIL;
+        fail_with(c->out, GR_COMPILE_ERROR,
+                  gr_xasprintf("compiling %s did not give an ELF64 object the grader can read.",
+                               c->source), c->out->log);
+        return STEP_VERDICT;
     }
     gr_strbuf msg = {0};
     int bad = 0;
@@ -989,20 +629,24 @@ static step_outcome check_symbols(build_ctx *c)
         int seen = 0;
         for (int k = 0; k < i; k++)
             seen |= strcmp(of->undef[k], sym) == 0;
-        if (seen || symbol_allowed(r, sym))
+        if (seen || gr_symbol_allowed(r, sym))
             continue;
-        const char *why = symbol_reason(sym);
-        if (why)
-            gr_sb_printf(&msg, "%s is not allowed in this lab: %s.\n", sym, why);
-        else
-            gr_sb_printf(&msg, "%s is not allowed in this lab: it is not among the library "
-                         "functions the handout lists.\n", sym);
+        const char *why = gr_symbol_reason(sym);
+        gr_sb_printf(&msg, "%s is not allowed in this lab: %s.\n", sym,
+                     why ? why : "it is not among the library functions the handout lists");
         bad++;
     }
     if (of->ifunc) {
         gr_sb_printf(&msg, "%s is declared as an indirect function (ifunc), which runs before "
                      "the grader's checks; write an ordinary function.\n", of->ifunc);
         bad++;
+    }
+    if (of->bad_section) {
+        gr_sb_printf(&msg, "the object has a section named %s, which plain C does not make "
+                     "(section attributes, LTO and loader sections are not allowed).\n",
+                     of->bad_section);
+        fail_with(c->out, GR_FORBIDDEN_CALL, gr_sb_take(&msg), c->out->log);
+        return STEP_VERDICT;
     }
     if (!bad)
         return STEP_OK;
@@ -1016,7 +660,7 @@ static step_outcome check_symbols(build_ctx *c)
     return STEP_VERDICT;
 }
 
-/* Step 4's verdict when the link fails: GR_COMPILE_ERROR, naming the lab_
+/* Step 6's verdict when the link fails: GR_COMPILE_ERROR, naming the lab_
    function the linker could not find when that is why. */
 static step_outcome link_failed(build_ctx *c, const char *raw)
 {
@@ -1038,9 +682,22 @@ static step_outcome link_failed(build_ctx *c, const char *raw)
     return STEP_VERDICT;
 }
 
-/* Step 4: with every global but lab_* made local (objcopy), the object must link
+/* A tool after the compile (objcopy, the linker) that fails on the student's
+   object: their verdict, never the grader's failure. */
+static step_outcome tool_failed(build_ctx *c, const char *what, const gr_tool_run *tr)
+{
+    free(c->out->log);
+    fail_with(c->out, GR_COMPILE_ERROR,
+              gr_xasprintf("%s compiles, but %s failed on its object%s.", c->source, what,
+                           tr->timed_out ? " (it ran out of time)" : ""),
+              shown_log(c, tr->log));
+    return STEP_VERDICT;
+}
+
+/* Step 6: with every global but lab_* made local (objcopy), the object must link
    statically with the stub objects and the allocator wrappers into an executable
-   others may run; a GR_COMPILE_ERROR verdict if it does not link. */
+   others may run, with no interpreter (gr_exe_check); a GR_COMPILE_ERROR verdict
+   if it does not link, GR_FORBIDDEN_CALL if it would not load as a plain program. */
 static step_outcome link_executable(build_ctx *c)
 {
     /* student code cannot replace a C library or stub function the stub relies on */
@@ -1049,39 +706,43 @@ static step_outcome link_executable(build_ctx *c)
     const char *oc_argv[] = {objcopy && *objcopy ? objcopy : "objcopy", "--wildcard",
                              "--keep-global-symbol=lab_*", c->ofile, lfile, NULL};
     gr_tool_run tr;
-    int started = run_in_priv(c, oc_argv, &tr);
-    if (started != 0 || !gr_tool_ok(&tr)) {
-        gr_set_err(c->err, c->errlen, "build: objcopy could not localise the student's symbols: %s",
-                   started != 0 ? strerror(errno) : tr.log ? tr.log : "");
-        free(tr.log);
+    step_outcome s = STEP_OK;
+    if (run_confined(c, oc_argv, &tr) != 0) {
         free(lfile);
         return STEP_FAIL;
     }
+    if (!gr_tool_ok(&tr))
+        s = tool_failed(c, "objcopy", &tr);
     free(tr.log);
-
-    c->exe = gr_xasprintf("%s/%s-test", c->priv, c->tag);
+    char *exe = gr_xasprintf("%s-test", c->tag);
     char *defsym = gr_xasprintf("-Wl,--defsym=stub_student_static_bytes=%llu", c->of.static_bytes);
-    const char *argv[] = {c->cc, "-static", "-o", c->exe, c->stub_objs[0], lfile,
-                          c->stub_objs[1], c->stub_objs[2], c->stub_objs[3],
+    const char *argv[] = {c->cc, "-static", "-fno-lto", "-o", exe, c->stub_to[0], lfile,
+                          c->stub_to[1], c->stub_to[2], c->stub_to[3],
                           "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,"
                                   "--wrap=aligned_alloc,--wrap=posix_memalign",
                           defsym, "-lm", NULL};
-    started = run_in_priv(c, argv, &tr);
-    free(defsym);
-    step_outcome s = STEP_OK;
-    if (started != 0) {
-        gr_set_err(c->err, c->errlen, "build: cannot run the C compiler '%s' to link: %s", c->cc,
-                   strerror(errno));
+    if (s == STEP_OK && run_confined(c, argv, &tr) != 0)
         s = STEP_FAIL;
-    } else if (!gr_tool_ok(&tr)) {
+    else if (s == STEP_OK && !gr_tool_ok(&tr))
         s = link_failed(c, tr.log);
-    } else if (chmod(c->exe, 0755) != 0) {
-        /* run by user nobody when the grader is root: it must be executable by others */
-        gr_set_err(c->err, c->errlen, "build: cannot chmod %s: %s", c->exe, strerror(errno));
-        s = STEP_FAIL;
-    }
-    free(tr.log);
+    if (s == STEP_OK)
+        free(tr.log);
+    c->exe = gr_xasprintf("%s/%s", c->priv, exe);
+    free(defsym);
+    free(exe);
     free(lfile);
+    char why[160];
+    if (s == STEP_OK && gr_exe_check(c->exe, why, sizeof why) != 0) {
+        fail_with(c->out, GR_FORBIDDEN_CALL,
+                  gr_xasprintf("%s links, but %s; graded code is plain C.", c->source, why),
+                  c->out->log);
+        return STEP_VERDICT;
+    }
+    /* run by user nobody when the grader is root: it must be executable by others */
+    if (s == STEP_OK && chmod(c->exe, 0755) != 0) {
+        gr_set_err(c->err, c->errlen, "build: cannot chmod %s: %s", c->exe, strerror(errno));
+        return STEP_FAIL;
+    }
     return s;
 }
 
@@ -1104,25 +765,19 @@ int gr_build_lab(const gr_rubric *r, const char *lab_dir_name, const char *src,
         out->compile_seconds = gr_now_seconds() - t0;
         return -1;
     }
-
-    step_outcome s = prepare(&c);
-    if (s == STEP_OK)
-        s = check_includes(&c);           /* 1. headers */
-    if (s == STEP_OK)
-        s = preprocess_checks(&c);        /*    inline assembly, hidden includes */
-    if (s == STEP_OK)
-        s = compile_object(&c);           /* 2. compile */
-    if (s == STEP_OK)
-        s = check_symbols(&c);            /* 3. external symbols */
-    if (s == STEP_OK)
-        s = link_executable(&c);          /* 4. static link */
+    step_outcome (*const steps[])(build_ctx *) = {
+        prepare, check_includes, preprocess, compile_assembly, assemble, check_object,
+        link_executable,
+    };
+    step_outcome s = STEP_OK;
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0] && s == STEP_OK; i++)
+        s = steps[i](&c);
     if (s == STEP_OK) {
         out->ok = 1;
         out->verdict = GR_PASSED;
         out->exe = c.exe;
         c.exe = NULL;
     }
-
     out->compile_seconds = gr_now_seconds() - t0;
     ctx_free(&c);
     if (s == STEP_FAIL) {                 /* the grader's failure: no verdict is left behind */

@@ -16,35 +16,14 @@
 
 extern char **environ;
 
-/* What the child writes when exec fails, "attnlab: cannot run (errno N) PROGRAM",
-   for the parent to recognise and take errno from. */
+/* What the child writes when it cannot start the tool, "attnlab: cannot run
+   (errno N) WHAT", for the parent to recognise and take errno from; WHAT is the
+   program, or "confine: STEP" when a wall could not be put up. */
 static const char cannot_run[] = "attnlab: cannot run (errno ";
 
-/* The child's side, after fork: never returns. */
-static void exec_child(char *const argv[], const gr_tool_opts *o, int null_fd, int out_fd)
+/* Report a failed start as above and exit 127 (async-signal-safe). */
+static void start_failed(const char *what, const char *detail)
 {
-    setpgid(0, 0);
-    if (dup2(null_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0 ||
-        (o->cwd && chdir(o->cwd) != 0))
-        _exit(126);
-#ifdef SYS_close_range
-    syscall(SYS_close_range, 3u, ~0u, 0u);
-#endif
-    /* a compiler fed a macro bomb must not take the machine with it */
-    struct rlimit as = {(rlim_t)4 << 30, (rlim_t)4 << 30};
-    struct rlimit cpu = {(rlim_t)o->seconds + 5, (rlim_t)o->seconds + 5};
-    struct rlimit fsize = {(rlim_t)512 << 20, (rlim_t)512 << 20};
-    struct rlimit core = {0, 0};
-    setrlimit(RLIMIT_AS, &as);
-    setrlimit(RLIMIT_CPU, &cpu);
-    setrlimit(RLIMIT_FSIZE, &fsize);
-    setrlimit(RLIMIT_CORE, &core);
-    char *const *env = o->env ? o->env : environ;
-    if (o->path_search)
-        execvpe(argv[0], argv, env);
-    else
-        execve(argv[0], argv, env);
-    /* async-signal-safe only: the parent reads this and reports that it could not start */
     char num[16];
     int at = (int)sizeof num;
     num[--at] = ' ';
@@ -55,9 +34,46 @@ static void exec_child(char *const argv[], const gr_tool_opts *o, int null_fd, i
     while ((e /= 10) != 0 && at > 0);
     ssize_t w = write(2, cannot_run, sizeof cannot_run - 1);
     w = write(2, num + at, sizeof num - (size_t)at);
-    w = write(2, argv[0], strlen(argv[0]));
+    w = write(2, what, strlen(what));
+    if (detail)
+        w = write(2, detail, strlen(detail));
     (void)w;
     _exit(127);
+}
+
+/* The child's side, after fork: never returns. */
+static void exec_child(char *const argv[], const gr_tool_opts *o, int null_fd, int out_fd)
+{
+    setpgid(0, 0);
+    if (dup2(null_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0 ||
+        (o->cwd && chdir(o->cwd) != 0))
+        _exit(126);
+#ifdef SYS_close_range
+    /* CLOEXEC keeps the confinement's Landlock ruleset until exec */
+    syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC);
+#endif
+    /* a compiler fed a macro bomb must not take the machine with it */
+    rlim_t as_bytes = o->memory_bytes ? (rlim_t)o->memory_bytes : (rlim_t)4 << 30;
+    rlim_t cpu_s = o->cpu_seconds > 0 ? (rlim_t)o->cpu_seconds : (rlim_t)o->seconds + 5;
+    struct rlimit as = {as_bytes, as_bytes};
+    struct rlimit cpu = {cpu_s, cpu_s};
+    struct rlimit fsize = {(rlim_t)512 << 20, (rlim_t)512 << 20};
+    struct rlimit core = {0, 0};
+    setrlimit(RLIMIT_AS, &as);
+    setrlimit(RLIMIT_CPU, &cpu);
+    setrlimit(RLIMIT_FSIZE, &fsize);
+    setrlimit(RLIMIT_CORE, &core);
+    if (o->confine) {
+        const char *step = gr_confine_enter(o->confine);
+        if (step)
+            start_failed("confine: ", step);
+    }
+    char *const *env = o->env ? o->env : environ;
+    if (o->path_search)
+        execvpe(argv[0], argv, env);
+    else
+        execve(argv[0], argv, env);
+    start_failed(argv[0], NULL);
 }
 
 /* Run writable argv; see gr_run_tool. */
@@ -131,7 +147,10 @@ static int run_argv(char *const argv[], const gr_tool_opts *o, gr_tool_run *tr)
     tr->log = gr_sb_take(&log);
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127 &&
         strncmp(tr->log, cannot_run, sizeof cannot_run - 1) == 0) {
-        long e = strtol(tr->log + sizeof cannot_run - 1, NULL, 10);
+        char *end;
+        long e = strtol(tr->log + sizeof cannot_run - 1, &end, 10);
+        snprintf(tr->why, sizeof tr->why, "%s%s", strncmp(end, ") confine: ", 11) == 0 ? "cannot confine it: " : "cannot run ",
+                 strncmp(end, ") confine: ", 11) == 0 ? end + 11 : end + 2);
         free(tr->log);
         tr->log = NULL;
         errno = e > 0 && e < 4096 ? (int)e : ENOENT;

@@ -126,6 +126,70 @@ char *gr_read_file(const char *path, size_t *len)
     return gr_sb_take(&b);
 }
 
+static const char *file_kind(mode_t m)
+{
+    if (S_ISLNK(m)) return "a symbolic link";
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISFIFO(m)) return "a FIFO (named pipe)";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a regular file";
+}
+
+int gr_read_regular(const char *path, size_t cap, char **text, size_t *len, char *why,
+                    size_t whylen)
+{
+    *text = NULL;
+    struct stat st, fst;
+    if (lstat(path, &st) != 0)
+        return -1;
+    if (!S_ISREG(st.st_mode)) {
+        gr_set_err(why, whylen, "%s", file_kind(st.st_mode));
+        return 1;
+    }
+    /* opened only now, without following a link and without blocking, and
+       checked again: the file may have been swapped since lstat */
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 && errno == ELOOP) {
+        gr_set_err(why, whylen, "a symbolic link");
+        return 1;
+    }
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode) || fst.st_ino != st.st_ino ||
+        fst.st_dev != st.st_dev) {
+        gr_set_err(why, whylen, "%s", fstat(fd, &fst) == 0 ? file_kind(fst.st_mode) : "unreadable");
+        close(fd);
+        return 1;
+    }
+    if ((size_t)fst.st_size > cap) {
+        gr_set_err(why, whylen, "%lld bytes, more than the %zu a file here may have",
+                   (long long)fst.st_size, cap);
+        close(fd);
+        return 1;
+    }
+    gr_strbuf b = {0};
+    char chunk[8192];
+    ssize_t n;
+    while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 || b.len + (size_t)n > cap) {
+            int e = n < 0 ? errno : EFBIG;
+            close(fd);
+            free(b.s);
+            errno = e;
+            return -1;
+        }
+        gr_sb_appendn(&b, chunk, (size_t)n);
+    }
+    close(fd);
+    *len = b.len;
+    *text = gr_sb_take(&b);
+    return 0;
+}
+
 int gr_write_file_atomic(const char *path, const void *data, size_t len)
 {
     char *tmp = gr_xasprintf("%s.tmp.XXXXXX", path);

@@ -32,6 +32,14 @@ char *gr_sb_take(gr_strbuf *b);
 /* Read a whole file into a NUL-terminated malloc'd buffer; NULL on error (errno set). */
 char *gr_read_file(const char *path, size_t *len);
 
+/* Read a regular file, never following a link at its last component and
+   never blocking on a FIFO or device: 0 with *text (NUL-terminated, malloc'd)
+   and *len; 1 when it is not a regular file of at most cap bytes (why says
+   what it is: "a symbolic link", "a FIFO (named pipe)", "a directory" ...);
+   -1 on an error, errno set (ENOENT ...). */
+int gr_read_regular(const char *path, size_t cap, char **text, size_t *len, char *why,
+                    size_t whylen);
+
 /* Write len bytes to path atomically: a temporary file in the same folder,
    fsync, rename. 0, or -1 with errno set (path is left as it was). */
 int gr_write_file_atomic(const char *path, const void *data, size_t len);

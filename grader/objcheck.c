@@ -1,0 +1,277 @@
+/* objcheck.c: the ELF checks on a student's object and test program (see objcheck.h). */
+#include "objcheck.h"
+#include "scan.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_ELF_BYTES ((size_t)256 << 20)
+
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int in_list(char *const *list, int n, const char *s)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i] && strcmp(list[i], s) == 0)
+            return 1;
+    return 0;
+}
+
+/* The whole of a regular file (no link followed), at most MAX_ELF_BYTES. */
+static unsigned char *read_elf(const char *path, size_t *len)
+{
+    char why[64];
+    char *text = NULL;
+    return gr_read_regular(path, MAX_ELF_BYTES, &text, len, why, sizeof why) == 0
+        ? (unsigned char *)text : NULL;
+}
+
+/* The first section whose name plain C does not make, or NULL. */
+static char *foreign_section(const unsigned char *f, size_t len, const Elf64_Ehdr *eh,
+                             const Elf64_Shdr *sh)
+{
+    if (eh->e_shstrndx == SHN_UNDEF || eh->e_shstrndx >= eh->e_shnum)
+        return gr_xstrdup("(no section names)");
+    const Elf64_Shdr *ss = &sh[eh->e_shstrndx];
+    if (ss->sh_offset > len || ss->sh_size > len - ss->sh_offset || ss->sh_size == 0 ||
+        f[ss->sh_offset + ss->sh_size - 1] != '\0')
+        return gr_xstrdup("(unreadable section names)");
+    const char *names = (const char *)f + ss->sh_offset;
+    for (int i = 0; i < eh->e_shnum; i++) {
+        if (sh[i].sh_name >= ss->sh_size)
+            return gr_xstrdup("(unreadable section name)");
+        if (!gr_section_allowed(names + sh[i].sh_name))
+            return gr_xstrdup(names + sh[i].sh_name);
+    }
+    return NULL;
+}
+
+void gr_obj_free(gr_obj_facts *o)
+{
+    for (int i = 0; i < o->n_undef; i++)
+        free(o->undef[i]);
+    free(o->undef);
+    free(o->ifunc);
+    free(o->bad_section);
+    memset(o, 0, sizeof *o);
+}
+
+int gr_obj_read(const char *path, gr_obj_facts *o)
+{
+    memset(o, 0, sizeof *o);
+    size_t len;
+    unsigned char *f = read_elf(path, &len);
+    if (!f)
+        return -1;
+    int rc = -1;
+    Elf64_Ehdr eh;
+    if (len < sizeof eh)
+        goto out;
+    memcpy(&eh, f, sizeof eh);
+    if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_type != ET_REL || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > len ||
+        (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > len - eh.e_shoff)
+        goto out;
+    Elf64_Shdr *sh = gr_xmalloc((size_t)eh.e_shnum * sizeof *sh + 1);
+    memcpy(sh, f + eh.e_shoff, (size_t)eh.e_shnum * sizeof *sh);
+    o->bad_section = foreign_section(f, len, &eh, sh);
+    for (int i = 0; i < eh.e_shnum; i++)
+        if (sh[i].sh_flags & SHF_ALLOC)
+            o->static_bytes += sh[i].sh_size;
+    for (int i = 0; i < eh.e_shnum; i++) {
+        if (sh[i].sh_type != SHT_SYMTAB)
+            continue;
+        if (sh[i].sh_link >= eh.e_shnum || sh[i].sh_offset > len || sh[i].sh_size > len - sh[i].sh_offset ||
+            sh[i].sh_entsize != sizeof(Elf64_Sym))
+            goto bad;
+        const Elf64_Shdr *st = &sh[sh[i].sh_link];
+        if (st->sh_offset > len || st->sh_size > len - st->sh_offset || st->sh_size == 0)
+            goto bad;
+        const char *strtab = (const char *)f + st->sh_offset;
+        if (strtab[st->sh_size - 1] != '\0')
+            goto bad;
+        size_t nsym = sh[i].sh_size / sizeof(Elf64_Sym);
+        for (size_t k = 1; k < nsym; k++) {
+            Elf64_Sym sym;
+            memcpy(&sym, f + sh[i].sh_offset + k * sizeof sym, sizeof sym);
+            if (sym.st_name >= st->sh_size)
+                goto bad;
+            const char *name = strtab + sym.st_name;
+            int bind = ELF64_ST_BIND(sym.st_info), type = ELF64_ST_TYPE(sym.st_info);
+            if (type == STT_GNU_IFUNC && !o->ifunc)
+                o->ifunc = gr_xstrdup(*name ? name : "(unnamed)");
+            if (sym.st_shndx == SHN_COMMON)
+                o->static_bytes += sym.st_size;
+            if (sym.st_shndx == SHN_UNDEF && *name && (bind == STB_GLOBAL || bind == STB_WEAK)) {
+                o->undef = gr_xrealloc(o->undef, (size_t)(o->n_undef + 1) * sizeof *o->undef);
+                o->undef[o->n_undef++] = gr_xstrdup(name);
+            }
+        }
+    }
+    rc = 0;
+bad:
+    free(sh);
+out:
+    free(f);
+    if (rc != 0)
+        gr_obj_free(o);
+    return rc;
+}
+
+/* Support functions linked into every test child (labsup.h minus YAML). */
+static const char *const support_symbols[] = {
+    "sup_rng_seed", "sup_rng_u64", "sup_rng_uniform", "sup_rng_normal", "sup_rng_fill_normal",
+    "sup_rng_fill_uniform", "sup_tensor_alloc", "sup_tensor_free", "sup_tensor_print",
+    "sup_print_matrix", "sup_error", NULL
+};
+
+/* Arithmetic helpers of libgcc the compiler calls on its own (128-bit division,
+   complex multiplication, float conversions ...). They make no system calls. */
+static const char *const libgcc_prefixes[] = {
+    "__mul", "__div", "__udiv", "__mod", "__umod", "__pow", "__fix", "__float", "__neg",
+    "__add", "__sub", "__cmp", "__ucmp", "__ash", "__lsh", "__clz", "__ctz", "__ffs",
+    "__popcount", "__parity", "__bswap", "__extend", "__trunc", "__eq", "__ne", "__ge",
+    "__gt", "__le", "__lt", "__unord", NULL
+};
+
+static int rubric_allows(const gr_rubric *r, const char *name)
+{
+    return in_list(r->allowed_symbols, r->n_symbols, name);
+}
+
+/* Names the compiler writes for the student (fortified or C99 variants, calls
+   it substitutes) count as the function the student wrote. */
+int gr_symbol_allowed(const gr_rubric *r, const char *sym)
+{
+    if (starts_with(sym, "lab_"))
+        return 1;                         /* the lab's own functions: the link decides */
+    if (!strcmp(sym, "memcpy") || !strcmp(sym, "memset") || !strcmp(sym, "memmove") ||
+        !strcmp(sym, "stdout") || !strcmp(sym, "stderr") || !strcmp(sym, "_GLOBAL_OFFSET_TABLE_"))
+        return 1;
+    for (int i = 0; support_symbols[i]; i++)
+        if (!strcmp(sym, support_symbols[i]))
+            return 1;
+    if (rubric_allows(r, sym))
+        return 1;
+    for (int i = 0; libgcc_prefixes[i]; i++)
+        if (starts_with(sym, libgcc_prefixes[i]) && isdigit((unsigned char)sym[strlen(sym) - 1]))
+            return 1;
+
+    char base[128];
+    size_t n = strlen(sym);
+    /* __printf_chk -> printf (fortified builds), __isoc99_sscanf -> sscanf */
+    if (n > 6 && n < sizeof base && starts_with(sym, "__") && !strcmp(sym + n - 4, "_chk")) {
+        memcpy(base, sym + 2, n - 6);
+        base[n - 6] = '\0';
+        return gr_symbol_allowed(r, base);
+    }
+    if (starts_with(sym, "__isoc99_") || starts_with(sym, "__isoc23_"))
+        return gr_symbol_allowed(r, sym + 9);
+    if (!strcmp(sym, "__errno_location"))
+        return rubric_allows(r, "errno");
+
+    /* calls the compiler substitutes for the one written */
+    if ((!strcmp(sym, "puts") || !strcmp(sym, "putchar")) && rubric_allows(r, "printf"))
+        return 1;
+    if ((!strcmp(sym, "fputs") || !strcmp(sym, "fputc") || !strcmp(sym, "putc") ||
+         !strcmp(sym, "fwrite")) && rubric_allows(r, "fprintf"))
+        return 1;
+    if (!strcmp(sym, "calloc") && rubric_allows(r, "malloc"))
+        return 1;                         /* malloc + memset becomes calloc */
+    if (!strcmp(sym, "sincos") && rubric_allows(r, "sin") && rubric_allows(r, "cos"))
+        return 1;
+    if (!strcmp(sym, "sincosf") && rubric_allows(r, "sinf") && rubric_allows(r, "cosf"))
+        return 1;
+    if ((!strcmp(sym, "strcpy") || !strcmp(sym, "stpcpy")) && rubric_allows(r, "sprintf"))
+        return 1;
+    return 0;
+}
+
+static int name_in(const char *name, const char *const *list)
+{
+    for (int i = 0; list[i]; i++)
+        if (!strcmp(name, list[i]))
+            return 1;
+    return 0;
+}
+
+const char *gr_symbol_reason(const char *sym)
+{
+    static const char *const files[] = {
+        "fopen", "fopen64", "freopen", "fdopen", "fclose", "fread", "fgets", "fgetc", "getc",
+        "fscanf", "open", "open64", "openat", "creat", "read", "write", "close", "remove",
+        "rename", "unlink", "mkdir", "rmdir", "opendir", "readdir", "stat", "lstat", "fstat",
+        "access", "tmpfile", "tmpnam", "mkstemp", "chdir", "chmod", "truncate", "ftruncate",
+        "dlopen", "getenv", "secure_getenv", NULL
+    };
+    static const char *const procs[] = {
+        "fork", "vfork", "system", "popen", "pclose", "execl", "execle", "execlp", "execv",
+        "execve", "execvp", "execvpe", "fexecve", "posix_spawn", "posix_spawnp", "clone",
+        "daemon", "wait", "waitpid", "kill", "pthread_create", "thrd_create", "atexit",
+        "at_quick_exit", "exit", "_exit", "_Exit", "quick_exit", "abort", "signal",
+        "sigaction", "raise", "sleep", "usleep", "nanosleep", "alarm", NULL
+    };
+    static const char *const net[] = {
+        "socket", "connect", "bind", "listen", "accept", "send", "sendto", "sendmsg", "recv",
+        "recvfrom", "recvmsg", "getaddrinfo", "gethostbyname", NULL
+    };
+    static const char *const raw[] = {
+        "syscall", "ioctl", "prctl", "ptrace", "mmap", "munmap", "mprotect", "sbrk", "brk",
+        "seccomp", "setrlimit", "prlimit", NULL
+    };
+    if (starts_with(sym, "sup_yaml_"))
+        return "the YAML support code is not linked into graded code: the grader's sandbox "
+               "allows no file access";
+    if (name_in(sym, files))
+        return "the grader's sandbox allows no file access";
+    if (name_in(sym, procs))
+        return "the grader's sandbox allows no new processes, signals, sleeping or leaving early";
+    if (name_in(sym, net))
+        return "the grader's sandbox allows no network";
+    if (name_in(sym, raw))
+        return "the grader's sandbox allows no direct system calls or memory mapping";
+    return NULL;
+}
+int gr_exe_check(const char *path, char *why, size_t whylen)
+{
+    size_t len;
+    unsigned char *f = read_elf(path, &len);
+    Elf64_Ehdr eh;
+    int rc = -1;
+    if (!f || len < sizeof eh) {
+        snprintf(why, whylen, "the linked test program cannot be read");
+        goto out;
+    }
+    memcpy(&eh, f, sizeof eh);
+    if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_type != ET_EXEC || eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phoff > len ||
+        (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr) > len - eh.e_phoff) {
+        snprintf(why, whylen, "the linked test program is not a static ELF64 executable");
+        goto out;
+    }
+    for (int i = 0; i < eh.e_phnum; i++) {
+        Elf64_Phdr ph;
+        memcpy(&ph, f + eh.e_phoff + (size_t)i * sizeof ph, sizeof ph);
+        if (ph.p_type == PT_INTERP || ph.p_type == PT_DYNAMIC) {
+            snprintf(why, whylen, "the linked test program asks for %s",
+                     ph.p_type == PT_INTERP ? "a program interpreter" : "dynamic linking");
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(f);
+    return rc;
+}
