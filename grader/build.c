@@ -295,6 +295,7 @@ static int run_confined(build_ctx *c, const char *const argv[], gr_tool_run *tr)
     const gr_tool_opts o = {.cwd = c->priv, .env = c->te.vars, .seconds = TOOL_SECONDS,
                             .log_bytes = TOOL_LOG_BYTES, .path_search = 1,
                             .cpu_seconds = TOOL_CPU_SECONDS, .memory_bytes = TOOL_MEMORY,
+                            .file_bytes = MAX_INTERMEDIATE,
                             .confine = c->confine};
     if (gr_run_tool(argv, &o, tr) == 0)
         return 0;

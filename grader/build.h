@@ -1,15 +1,25 @@
 /* build.h: turn one student source file into a sandboxable test executable.
  *
- * Steps, each a verdict when it fails:
- *   1. headers: every #include in the source (comments stripped) must be in the
- *      rubric's allowed_headers               -> GR_FORBIDDEN_CALL
- *   2. compile the file alone, copied into a private work dir, against the
- *      pristine contract header from the tree  -> GR_COMPILE_ERROR (first errors, trimmed)
- *   3. external symbols (nm -u of the object) must be in allowed_symbols or
- *      defined by the contract/support code   -> GR_FORBIDDEN_CALL (names them)
- *   4. link statically with the protocol stub, the lab's dispatch and the support
- *      RNG/tensor objects (never libattn), wrapping malloc/calloc/realloc/free
- *      so the stub can enforce the memory limit -> GR_COMPILE_ERROR
+ * Every tool that reads the student's text runs confined (confine.h). Steps,
+ * each a verdict when it fails:
+ *   0. the lab file is a regular file of at most 4 MiB, read without following
+ *      a link (a FIFO, device, folder or link is named) -> GR_COMPILE_ERROR
+ *   1. headers: every #include line must name the contract, labsup.h or one of
+ *      the rubric's allowed_headers           -> GR_FORBIDDEN_CALL
+ *   2. preprocess once with the compile's own flags; in that output, every file
+ *      entered must be a pristine header or a system header the rubric allows,
+ *      and the student's lines may hold no asm, no assembler-bound attribute
+ *      (section, symver, alias ...) and no code-generation pragma
+ *                                              -> GR_FORBIDDEN_CALL
+ *   3. compile that output to assembly         -> GR_COMPILE_ERROR (first errors)
+ *      whose directives and sections are those of plain C -> GR_FORBIDDEN_CALL
+ *   4. assemble that assembly; the object's sections must be those of plain C
+ *      (no LTO, loader or note sections), no ifunc, and every external symbol
+ *      in allowed_symbols or the support code -> GR_FORBIDDEN_CALL (names them)
+ *   5. link statically, without LTO, with the protocol stub, the lab's dispatch
+ *      and the support RNG/tensor objects (never libattn), wrapping the
+ *      allocator so the stub can enforce the memory limit -> GR_COMPILE_ERROR;
+ *      the program must load without an interpreter -> GR_FORBIDDEN_CALL
  */
 #ifndef GR_BUILD_H
 #define GR_BUILD_H

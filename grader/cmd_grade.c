@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "grade.h"
 #include "report.h"
 #include "seed.h"
+#include "stop.h"
 
 static const char grade_usage[] =
     "usage: attnlab grade [--lab N|all] [--submission DIR] [--student ID]\n"
@@ -30,7 +32,10 @@ static const char grade_usage[] =
     "\n"
     "The instructor's secret comes from ATTNLAB_SECRET; without it a public\n"
     "practice secret is used. Colour unless NO_COLOR is set or stdout is not a tty.\n"
-    "Exit status: 0 graded (whatever the score), 2 usage or rubric error.\n";
+    "Everything a submission does ends as a verdict on its own lab's tests.\n"
+    "Exit status: 0 graded (whatever the score), 1 the grader itself failed or a\n"
+    "report could not be written, 2 usage or rubric error, 128+N stopped by\n"
+    "signal N (Ctrl-C, kill): work folders removed, no report written.\n";
 
 int cmd_grade(int argc, char **argv)
 {
@@ -84,13 +89,27 @@ int cmd_grade(int argc, char **argv)
     o.stub_dir = stub_dir;
     if (!o.submission)
         o.submission = labs_dir;
+    struct stat st;
+    int found = stat(o.submission, &st) == 0;
+    if (!found || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "attnlab grade: the submission %s %s; give the folder that holds the "
+                "lab folders (labNN-name/labNN.c)\n", o.submission,
+                found ? "is not a folder" : strerror(errno));
+        return 2;
+    }
     o.secret = gr_secret_from_env();
     o.progress = quiet ? NULL : stderr;
 
     gr_report r;
-    if (gr_grade(&o, &r, err, sizeof err) != 0) {
+    gr_stop_install();
+    int graded = gr_grade(&o, &r, err, sizeof err);
+    if (graded == GR_GRADE_STOPPED) {
         fprintf(stderr, "attnlab grade: %s\n", err);
-        return 2;
+        gr_stop_reraise();
+    }
+    if (graded != 0) {
+        fprintf(stderr, "attnlab grade: %s\n", err);
+        return graded == GR_GRADE_BAD_INPUT ? 2 : 1;
     }
     gr_report_terminal(stdout, &r, gr_color_wanted(stdout));
     int rc = 0;

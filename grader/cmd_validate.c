@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "grade.h"
+#include "stop.h"
 #include "labmod.h"
 #include "mutants.h"
 #include "seed.h"
@@ -223,9 +224,12 @@ int cmd_validate(int argc, char **argv)
     o.student = "validate";
     o.secret = GR_PRACTICE_SECRET; /* validation must not depend on an instructor's secret */
 
+    gr_stop_install();
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (want[lab - 1] && validate_lab(&t, &o, lab, err, sizeof err) != 0) {
             fprintf(stderr, "attnlab validate: %s\n", err);
+            if (gr_stop_requested())
+                gr_stop_reraise();
             return 2;
         }
     }

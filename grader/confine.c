@@ -191,9 +191,9 @@ static void make_view(gr_confine *c, const char *const *extra_ro)
 
 /* ---- parent: Landlock ruleset ---------------------------------------------------- */
 
-static int make_ruleset(gr_confine *c, char *err, size_t errlen)
+/* A ruleset denying every right of this ABI (files, TCP, outside signals): fd or -1. */
+static int ruleset_deny_all(int abi)
 {
-    int abi = c->layers.landlock_abi;
     struct ll_ruleset_attr attr = {ll_all_fs(abi), 0, 0};
     size_t size = sizeof attr.handled_access_fs;
     if (abi >= 4) {
@@ -204,7 +204,43 @@ static int make_ruleset(gr_confine *c, char *err, size_t errlen)
         attr.scoped = LL_SCOPE_ABSTRACT_UNIX | LL_SCOPE_SIGNAL;
         size = sizeof attr;
     }
-    c->ruleset_fd = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+    return (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+}
+
+/* Allow rights beneath path in ruleset fd: 0 or -1 (errno set). */
+static int allow_beneath(int fd, const char *path, uint64_t rights)
+{
+    struct ll_path_beneath pb = {rights, open(path, O_PATH | O_CLOEXEC)};
+    if (pb.parent_fd < 0)
+        return -1;
+    int rc = (int)syscall(SYS_landlock_add_rule, fd, LL_RULE_PATH_BENEATH, &pb, 0);
+    int e = errno;
+    close(pb.parent_fd);
+    errno = e;
+    return rc == 0 ? 0 : -1;
+}
+
+int gr_landlock_only_exec(const char *exe)
+{
+    const gr_confine_layers *l = gr_confine_probe();
+    if (!l->landlock_abi)
+        return -1;
+    int fd = ruleset_deny_all(l->landlock_abi);
+    if (fd >= 0 && allow_beneath(fd, exe, LL_EXECUTE | LL_READ_FILE) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+int gr_landlock_enforce(int ruleset_fd)
+{
+    return syscall(SYS_landlock_restrict_self, ruleset_fd, 0) == 0 ? 0 : -1;
+}
+
+static int make_ruleset(gr_confine *c, char *err, size_t errlen)
+{
+    c->ruleset_fd = ruleset_deny_all(c->layers.landlock_abi);
     if (c->ruleset_fd < 0) {
         gr_set_err(err, errlen, "confine: cannot create a Landlock ruleset: %s", strerror(errno));
         return -1;
@@ -213,16 +249,11 @@ static int make_ruleset(gr_confine *c, char *err, size_t errlen)
         const view_entry *v = &c->view[i];
         if (v->kind == VIEW_LINK)
             continue;
-        struct ll_path_beneath pb = {v->access, open(v->path, O_PATH | O_CLOEXEC)};
-        if (pb.parent_fd < 0 ||
-            syscall(SYS_landlock_add_rule, c->ruleset_fd, LL_RULE_PATH_BENEATH, &pb, 0) != 0) {
+        if (allow_beneath(c->ruleset_fd, v->path, v->access) != 0) {
             gr_set_err(err, errlen, "confine: cannot add a Landlock rule for %s: %s", v->path,
                        strerror(errno));
-            if (pb.parent_fd >= 0)
-                close(pb.parent_fd);
             return -1;
         }
-        close(pb.parent_fd);
     }
     return 0;
 }
@@ -443,7 +474,7 @@ const char *gr_confine_enter(const gr_confine *c)
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         return "set no_new_privs";
     if (c->layers.landlock_abi) {
-        if (syscall(SYS_landlock_restrict_self, c->ruleset_fd, 0) != 0)
+        if (gr_landlock_enforce(c->ruleset_fd) != 0)
             return "enforce its Landlock ruleset";
         close(c->ruleset_fd);
     }

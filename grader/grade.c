@@ -12,11 +12,13 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "confine.h"
 #include "compare.h"
 #include "labmod.h"
 #include "labsup.h"
 #include "sandbox.h"
 #include "seed.h"
+#include "stop.h"
 #include "util.h"
 
 #define EXCERPT_MAX 1024   /* bytes of a child's output kept in a report */
@@ -145,7 +147,10 @@ static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_ca
 {
     gr_strbuf msg = {0};
     out->verdict = GR_CRASHED;
-    if (run->timed_out || (!run->exited && run->term_signal == SIGXCPU)) {
+    if (run->exec_errno) {
+        gr_sb_printf(&msg, "%s\nthe test program could not start: %s (the kernel would not load "
+                     "it; graded code must be plain C)", c->describe, strerror(run->exec_errno));
+    } else if (run->timed_out || (!run->exited && run->term_signal == SIGXCPU)) {
         out->verdict = GR_TIMED_OUT;
         gr_sb_printf(&msg, "%s\nstopped after the time limit of %ld ms: an endless loop, or far more work than needed",
                      c->describe, t->limits.time_ms);
@@ -258,7 +263,8 @@ static void fail_all(gr_lab_result *lr, gr_verdict v, const char *message)
     }
 }
 
-/* Make, run and score one rubric test. 0, or -1 when grading cannot go on. */
+/* Make, run and score one rubric test. 0, or a gr_grade error code when
+   grading cannot go on (err says why). */
 static int grade_test(const gr_grade_opts *o, const gr_lab_module *mod, int lab,
                       const gr_rubric *r, const gr_rubric_test *t, const char *exe,
                       gr_test_result *tr, char *err, size_t errlen)
@@ -269,13 +275,13 @@ static int grade_test(const gr_grade_opts *o, const gr_lab_module *mod, int lab,
     if (mod->make_case(t, gr_seed(o->secret, o->student, lab, t->name), &c, cerr, sizeof cerr) != 0) {
         snprintf(err, errlen, "%s:%d: test '%s': %s", r->path, t->line, t->name, cerr);
         gr_case_free(&c);
-        return -1;
+        return GR_GRADE_BAD_INPUT;
     }
     gr_outcome oc;
     int rc = gr_run_case(exe, mod, t, &c, &oc, err, errlen);
     gr_case_free(&c);
     if (rc != 0)
-        return -1;
+        return gr_stop_requested() ? GR_GRADE_STOPPED : GR_GRADE_FAILED;
     tr->verdict = oc.verdict;
     tr->message = oc.message;
     tr->misconception = oc.misconception;
@@ -296,7 +302,7 @@ static int grade_lab(const gr_grade_opts *o, int lab, const char *work, int *num
     int rc = gr_rubric_load(path, &r, err, errlen);
     free(path);
     if (rc != 0)
-        return -1;
+        return GR_GRADE_BAD_INPUT;
 
     lr->lab = lab;
     lr->name = gr_xstrdup(mod->dir);
@@ -311,20 +317,30 @@ static int grade_lab(const gr_grade_opts *o, int lab, const char *work, int *num
         lr->max_score += tr->max_score;
     }
 
-    char *src = o->sources[lab - 1]
-        ? gr_xstrdup(o->sources[lab - 1])
-        : gr_xasprintf("%s/%s/%s", o->submission, mod->dir, r.source);
-    if (access(src, R_OK) != 0) {
-        char *m = gr_xasprintf("cannot read %s: %s; submit the lab's %s", src, strerror(errno), r.source);
-        fail_all(lr, GR_COMPILE_ERROR, m);
-        free(m);
-        goto done;
+    char *src;
+    if (o->sources[lab - 1]) {
+        src = gr_xstrdup(o->sources[lab - 1]);
+    } else {
+        /* the lab's folder must be a folder of the submission, not a link out of it */
+        char *dir = gr_xasprintf("%s/%s", o->submission, mod->dir);
+        struct stat st;
+        int linked = lstat(dir, &st) == 0 && !S_ISDIR(st.st_mode);
+        free(dir);
+        src = gr_xasprintf("%s/%s/%s", o->submission, mod->dir, r.source);
+        if (linked) {
+            char *m = gr_xasprintf("%s in the submission is not a folder (a symbolic link or a "
+                                   "file?); submit the lab's folder itself with %s in it",
+                                   mod->dir, r.source);
+            fail_all(lr, GR_COMPILE_ERROR, m);
+            free(m);
+            goto done;
+        }
     }
 
     gr_paths paths = { .root = o->root, .stub_dir = o->stub_dir, .work_dir = work };
     gr_build b;
     if (gr_build_lab(&r, mod->dir, src, &paths, &b, err, errlen) != 0) {
-        rc = -1;
+        rc = GR_GRADE_FAILED;
         goto done;
     }
     lr->build_seconds = b.compile_seconds;
@@ -335,6 +351,8 @@ static int grade_lab(const gr_grade_opts *o, int lab, const char *work, int *num
     }
     for (int i = 0; b.ok && i < r.n_tests && rc == 0; i++) {
         rc = grade_test(o, mod, lab, &r, &r.tests[i], b.exe, &lr->tests[i], err, errlen);
+        if (rc == 0 && gr_stop_requested())
+            rc = GR_GRADE_STOPPED;
         lr->test_seconds += lr->tests[i].seconds;
         lr->score += lr->tests[i].score;
     }
@@ -386,11 +404,19 @@ int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
     out->student = gr_xstrdup(o->student);
     out->labs = gr_xcalloc(GR_N_LABS, sizeof *out->labs);
     int number = 0, rc = 0;
+    gr_strbuf walls = {0};
+    gr_confine_describe(gr_confine_probe(), &walls);
+    out->confinement = gr_sb_take(&walls);
+    out->sandbox = gr_xstrdup(gr_sandbox_layers());
+    if (o->progress)
+        fprintf(o->progress, "attnlab: the toolchain runs confined by: %s\n", out->confinement);
     for (int lab = 1; lab <= GR_N_LABS && rc == 0; lab++) {
         if (!o->labs[lab - 1])
             continue;
         gr_lab_result *lr = &out->labs[out->n_labs++];
         rc = grade_lab(o, lab, work, &number, lr, err, errlen);
+        if (rc == 0 && gr_stop_requested())
+            rc = GR_GRADE_STOPPED;
         if (rc == 0 && o->progress)
             fprintf(o->progress, "attnlab: graded %s: built in %.2f s, %d tests ran in %.2f s\n",
                     lr->name, lr->build_seconds, lr->n_tests, lr->test_seconds);
@@ -399,6 +425,9 @@ int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
     }
     gr_work_dir_remove(work);
     out->seconds = gr_now_seconds() - t0;
+    if (rc == GR_GRADE_STOPPED)
+        snprintf(err, errlen, "stopped by signal %d before every lab was graded; no report written",
+                 gr_stop_requested());
     if (rc != 0) {
         gr_report_free(out);
         memset(out, 0, sizeof *out);

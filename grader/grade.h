@@ -53,9 +53,16 @@ char *gr_work_dir_make(const char *what, char *err, size_t errlen);
 /* Remove a work folder and everything in it, and free the path. */
 void gr_work_dir_remove(char *dir);
 
+/* Why gr_grade could not grade: each a whole run's failure, never a student's
+   (anything a submission does is a verdict on its own lab's tests). */
+enum {
+    GR_GRADE_BAD_INPUT = -1,  /* a rubric error: "data/rubrics/lab02.yaml:14:7: ..." */
+    GR_GRADE_FAILED = -2,     /* the grader itself (missing stub objects, no work dir ...) */
+    GR_GRADE_STOPPED = -3     /* a stop signal arrived (stop.h) */
+};
+
 /* Grade the selected labs into out (free with gr_report_free). 0 on success,
-   -1 when grading itself could not proceed (a broken rubric, no work dir);
-   err then says why, e.g. "data/rubrics/lab02.yaml:14:7: ...". */
+   else one of the codes above with err saying why and what to fix. */
 int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen);
 
 /* Find the attnlab tree and the stub objects from where the running attnlab

@@ -11,6 +11,10 @@
  *     "visibility": "visible",       the default of tests that set none
  *     "stdout_visibility": "hidden", the grader's own stdout may describe hidden
  *                                    tests, so students never see it
+ *     "extra_data": { "student": "s123",
+ *                     "toolchain_confinement": "user nobody, mount+network namespace, ...",
+ *                     "test_sandbox": "user nobody, seccomp allow-list ..." },
+ *                                    who was graded and which kernel walls were up
  *     "tests": [ { "name": "lab01-scores: dot_worked_example", "number": "1.1",
  *                  "score": 2, "max_score": 2, "status": "passed",
  *                  "visibility": "visible", "output": "passed\n",
@@ -142,6 +146,11 @@ char *gr_report_json_text(const gr_report *r)
     free(out);
     field_string(&b, in, "visibility", "visible", 0);
     field_string(&b, in, "stdout_visibility", "hidden", 0);
+    gr_sb_append(&b, "  \"extra_data\": {\n");
+    field_string(&b, "    ", "student", r->student ? r->student : "", 0);
+    field_string(&b, "    ", "toolchain_confinement", r->confinement ? r->confinement : "", 0);
+    field_string(&b, "    ", "test_sandbox", r->sandbox ? r->sandbox : "", 1);
+    gr_sb_append(&b, "  },\n");
 
     int total = 0;
     for (int i = 0; i < r->n_labs; i++)

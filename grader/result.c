@@ -44,6 +44,8 @@ void gr_report_free(gr_report *r)
     }
     free(r->labs);
     free(r->student);
+    free(r->confinement);
+    free(r->sandbox);
     memset(r, 0, sizeof *r);
 }
 

@@ -51,6 +51,8 @@ typedef struct gr_report {
     double seconds;              /* wall time of the whole run */
     gr_lab_result *labs;
     int n_labs;
+    char *confinement;           /* the toolchain's active walls (confine.h), or NULL */
+    char *sandbox;               /* the test children's (sandbox.h), or NULL */
 } gr_report;
 
 /* Free everything a report owns (not the struct itself). */

@@ -14,7 +14,10 @@
  *               8 MiB stack (soft = hard, so the student cannot raise them)
  *   identity    as root: no groups, gid and uid 65534 (nobody), checked
  *   NPROC 0     after the uid change, so execve is not refused for it
- *   seccomp     no_new_privs, then the allow-list the parent compiled for
+ *   landlock    no_new_privs, then (where the kernel has it) a ruleset that
+ *               allows no file but reading and executing its own program
+ *               (fd 8, closed once enforced)
+ *   seccomp     the allow-list the parent compiled for
  *               this child (it needs the child's pid), default kill-process
  *   exec        execveat(6, "", AT_EMPTY_PATH): the only exec the filter allows,
  *               by fd, so no directory on the path needs to be open to nobody
@@ -29,7 +32,9 @@
  * before reaping so nothing lingers.
  */
 #include "sandbox.h"
+#include "confine.h"
 #include "protocol.h"
+#include "stop.h"
 #include "util.h"
 
 #include <elf.h>
@@ -66,13 +71,14 @@
 #define MAX_FILTER      4096                    /* BPF instructions we accept from libseccomp */
 
 /* The child's fixed descriptors. */
-enum { FD_ERR = 5, FD_EXE = 6, FD_FILTER = 7, FD_FIRST_FREE = 8 };
+enum { FD_ERR = 5, FD_EXE = 6, FD_FILTER = 7, FD_LANDLOCK = 8, FD_FIRST_FREE = 9 };
+#define NOFILE_LIMIT 8          /* the child may hold descriptors 0-7 */
 
 /* Steps of the child's set-up, reported on FD_ERR when one fails. */
 enum step {
     STEP_SIGNALS = 1, STEP_SETPGID, STEP_FDS, STEP_CHDIR, STEP_RLIMIT, STEP_SETGROUPS,
     STEP_SETGID, STEP_SETUID, STEP_STILL_ROOT, STEP_NPROC, STEP_NO_NEW_PRIVS,
-    STEP_READ_FILTER, STEP_NO_FILTER, STEP_SECCOMP, STEP_EXEC
+    STEP_READ_FILTER, STEP_NO_FILTER, STEP_SECCOMP, STEP_LANDLOCK, STEP_EXEC
 };
 
 static const char *step_text(int step)
@@ -92,6 +98,7 @@ static const char *step_text(int step)
     case STEP_READ_FILTER:   return "read its seccomp filter";
     case STEP_NO_FILTER:     return "get a seccomp filter (the grader could not compile one)";
     case STEP_SECCOMP:       return "install its seccomp filter";
+    case STEP_LANDLOCK:      return "enforce its Landlock ruleset";
     case STEP_EXEC:          return "execute the test program";
     default:                 return "set itself up";
     }
@@ -118,6 +125,18 @@ static int probe_seccomp(void)
     if (errno == EINVAL)
         return 0;
     return seccomp_arch_native() != 0;
+}
+
+const char *gr_sandbox_layers(void)
+{
+    static char text[160];
+    const gr_confine_layers *l = gr_confine_probe();
+    snprintf(text, sizeof text, "%s%sprocess group, rlimits%s%s",
+             geteuid() == 0 ? "user nobody, " : "",
+             gr_sandbox_has_seccomp() ? "seccomp allow-list (kill by default), " : "",
+             l->landlock_abi ? ", Landlock (no files)" : "",
+             gr_sandbox_has_seccomp() || !seccomp_required ? "" : " (seccomp missing: runs refused)");
+    return text;
 }
 
 int gr_sandbox_has_seccomp(void)
@@ -358,7 +377,7 @@ static scmp_filter_ctx build_filter(pid_t child)
 
 /* Everything the child needs, prepared by the parent before fork. */
 typedef struct child_plan {
-    int req_r, resp_w, out_w, err_w, exe_fd, null_fd, filter_r;
+    int req_r, resp_w, out_w, err_w, exe_fd, null_fd, filter_r, landlock;
     const char *dir;
     struct rlimit as, cpu;
     int drop_root;
@@ -414,8 +433,11 @@ static void run_child(const child_plan *p)
        number cannot overwrite another that happens to sit there. The error
        pipe goes first, so every later failure can be reported. */
     child_err_fd = p->err_w;
-    int src[7] = {p->err_w, p->null_fd, p->out_w, p->req_r, p->resp_w, p->exe_fd, p->filter_r};
-    for (int i = 0; i < 7; i++) {
+    int src[8] = {p->err_w, p->null_fd, p->out_w, p->req_r, p->resp_w, p->exe_fd, p->filter_r,
+                  p->landlock};
+    for (int i = 0; i < 8; i++) {
+        if (src[i] < 0)
+            continue;                     /* no Landlock here */
         src[i] = fcntl(src[i], F_DUPFD_CLOEXEC, 64);
         if (src[i] < 0)
             child_fail(STEP_FDS);
@@ -441,7 +463,8 @@ static void run_child(const child_plan *p)
 
     if (place_fd(src[1], 0, 0) || place_fd(src[2], 1, 0) || place_fd(src[2], 2, 0) ||
         place_fd(src[3], PROTO_FD_REQUEST, 0) || place_fd(src[4], PROTO_FD_RESPONSE, 0) ||
-        place_fd(src[5], FD_EXE, 1) || place_fd(src[6], FD_FILTER, 1))
+        place_fd(src[5], FD_EXE, 1) || place_fd(src[6], FD_FILTER, 1) ||
+        (src[7] >= 0 && place_fd(src[7], FD_LANDLOCK, 1)))
         child_fail(STEP_FDS);
     close_from(FD_FIRST_FREE);
 
@@ -449,7 +472,7 @@ static void run_child(const child_plan *p)
         child_fail(STEP_CHDIR);
 
     if (setrlimit(RLIMIT_AS, &p->as) != 0 || limit(RLIMIT_FSIZE, 0) != 0 ||
-        limit(RLIMIT_CORE, 0) != 0 || limit(RLIMIT_NOFILE, FD_FIRST_FREE) != 0 ||
+        limit(RLIMIT_CORE, 0) != 0 || limit(RLIMIT_NOFILE, NOFILE_LIMIT) != 0 ||
         setrlimit(RLIMIT_CPU, &p->cpu) != 0 || limit(RLIMIT_STACK, STACK_BYTES) != 0)
         child_fail(STEP_RLIMIT);
 
@@ -472,6 +495,13 @@ static void run_child(const child_plan *p)
 
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         child_fail(STEP_NO_NEW_PRIVS);
+
+    /* no file but its own program, from here on, even where seccomp is missing */
+    if (p->landlock >= 0) {
+        if (gr_landlock_enforce(FD_LANDLOCK) != 0)
+            child_fail(STEP_LANDLOCK);
+        close(FD_LANDLOCK);
+    }
 
     /* the compiled filter, as raw BPF, until the parent closes the pipe */
     size_t got = 0, cap = sizeof child_filter;
@@ -599,7 +629,7 @@ int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request
     int rc = -1;
     int req[2] = {-1, -1}, resp[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1},
         filt[2] = {-1, -1};
-    int exe_fd = -1, null_fd = -1;
+    int exe_fd = -1, null_fd = -1, landlock = -1;
     pid_t pid = -1;
     char dir[PATH_MAX] = "";
     sink response = {0}, output = {0}, errsink = {.keep = 64};
@@ -650,6 +680,7 @@ int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request
     child_plan plan = {
         .req_r = req[0], .resp_w = resp[1], .out_w = outp[1], .err_w = errp[1],
         .exe_fd = exe_fd, .null_fd = null_fd, .filter_r = filt[0], .dir = dir,
+        .landlock = landlock = gr_landlock_only_exec(exe),
         .as = {(rlim_t)as, (rlim_t)as}, .cpu = {(rlim_t)secs, (rlim_t)secs},
         .drop_root = geteuid() == 0, .want_filter = want_filter,
         .argv = argv, .envp = envp,
@@ -676,6 +707,7 @@ int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request
         run_child(&plan);
 
     setpgid(pid, pid);        /* also here, so a kill(-pid) right away already works */
+    gr_stop_track(pid);
     close_fd(&req[0]);
     close_fd(&resp[1]);
     close_fd(&outp[1]);
@@ -788,6 +820,7 @@ reap:
         }
     }
     pid = -1;
+    gr_stop_track(0);
     out->seconds = gr_now_seconds() - start;
     if (WIFEXITED(status)) {
         out->exited = 1;
@@ -799,6 +832,13 @@ reap:
     if (errsink.len >= 2 * sizeof(int)) {
         int msg[2];
         memcpy(msg, errsink.data, sizeof msg);
+        if (msg[0] == STEP_EXEC && msg[1] != EACCES && msg[1] != ENOENT && !filter_failed) {
+            /* the kernel would not load the student's program: their verdict */
+            out->exec_errno = msg[1];
+            out->output = gr_xstrdup("");
+            rc = 0;
+            goto done;
+        }
         gr_set_err(err, errlen, "sandbox: the test child could not %s: %s%s", step_text(msg[0]),
                    strerror(msg[1]),
                    msg[0] == STEP_EXEC && msg[1] == EACCES
@@ -828,6 +868,7 @@ done:
         kill_group(pid);
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
             ;
+        gr_stop_track(0);
     }
     if (ctx)
         seccomp_release(ctx);
@@ -843,6 +884,7 @@ done:
     close_fd(&filt[1]);
     close_fd(&exe_fd);
     close_fd(&null_fd);
+    close_fd(&landlock);
     if (masked) {
         /* swallow the SIGPIPE this run caused, if any, then unblock */
         if (!sigpipe_was_pending) {

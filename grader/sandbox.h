@@ -3,9 +3,12 @@
  * gr_sandbox_run forks; the child makes itself a process-group leader, applies
  * rlimits (address space, file size 0, no core, no new processes), drops to an
  * unprivileged uid/gid when the grader runs as root, changes into a fresh empty
- * directory, closes every other descriptor, sets no_new_privs and installs a
- * libseccomp allow-list, then execs the test executable (statically linked, so
- * the filter also covers code that runs before main). The parent feeds the
+ * directory, closes every other descriptor, sets no_new_privs, enforces a
+ * Landlock ruleset that allows no file but its own program (where the kernel
+ * has Landlock) and installs a libseccomp allow-list, then execs the test
+ * executable (statically linked, so both also cover code that runs before
+ * main). A program the kernel will not start is the student's verdict
+ * (exec_errno), never the grader's failure. The parent feeds the
  * request, reads the response and a bounded excerpt of stdout/stderr, and kills
  * the whole process group with SIGKILL at the time limit or the output limit.
  */
@@ -26,6 +29,7 @@ typedef struct gr_run {
     char *output;                /* bounded excerpt of stdout+stderr, NUL-terminated */
     size_t output_len;           /* total bytes the child printed (may exceed the excerpt) */
     double seconds;              /* wall time */
+    int exec_errno;              /* not 0: the kernel would not start the program (errno) */
 } gr_run;
 
 /* Run exe with request on its fd 3 under lim. 0 when the child ran (whatever its
@@ -35,6 +39,9 @@ int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request
 
 /* Free what gr_sandbox_run allocated. */
 void gr_run_free(gr_run *r);
+
+/* The layers a test child runs under on this machine, as one line for reports. */
+const char *gr_sandbox_layers(void);
 
 /* True when this kernel and build can install the seccomp filter. */
 int gr_sandbox_has_seccomp(void);

@@ -1,5 +1,6 @@
 /* tool.c: see tool.h. */
 #include "tool.h"
+#include "stop.h"
 #include "util.h"
 
 #include <errno.h>
@@ -57,7 +58,8 @@ static void exec_child(char *const argv[], const gr_tool_opts *o, int null_fd, i
     rlim_t cpu_s = o->cpu_seconds > 0 ? (rlim_t)o->cpu_seconds : (rlim_t)o->seconds + 5;
     struct rlimit as = {as_bytes, as_bytes};
     struct rlimit cpu = {cpu_s, cpu_s};
-    struct rlimit fsize = {(rlim_t)512 << 20, (rlim_t)512 << 20};
+    rlim_t file_bytes = o->file_bytes ? (rlim_t)o->file_bytes : (rlim_t)512 << 20;
+    struct rlimit fsize = {file_bytes, file_bytes};
     struct rlimit core = {0, 0};
     setrlimit(RLIMIT_AS, &as);
     setrlimit(RLIMIT_CPU, &cpu);
@@ -103,6 +105,7 @@ static int run_argv(char *const argv[], const gr_tool_opts *o, gr_tool_run *tr)
     if (pid == 0)
         exec_child(argv, o, null_fd, p[1]);
     setpgid(pid, pid);
+    gr_stop_track(pid);
     close(p[1]);
     close(null_fd);
 
@@ -139,6 +142,7 @@ static int run_argv(char *const argv[], const gr_tool_opts *o, gr_tool_run *tr)
     pid_t waited;
     while ((waited = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
         ;
+    gr_stop_track(0);
     if (waited < 0) {
         free(log.s);
         return -1;            /* errno from waitpid: no status to judge the run by */

@@ -2,7 +2,7 @@
  * gnuplot) for attnlab: fork/exec, never through a shell, stdin from
  * /dev/null, stdout and stderr captured together into a bounded log, in a
  * process group of its own that is killed after a deadline, under resource
- * limits (address space and CPU time as asked, files 512 MiB, no core dump),
+ * limits (address space, CPU time and file size as asked, no core dump),
  * with every descriptor but 0, 1 and 2 closed, and, for a tool that reads
  * student text, inside the walls of confine.h.
  */
@@ -21,6 +21,7 @@ typedef struct gr_tool_opts {
     int path_search;       /* 1: argv[0] without a '/' is looked for on PATH; 0: run as named */
     int cpu_seconds;       /* CPU limit; 0: seconds + 5 */
     size_t memory_bytes;   /* address-space limit; 0: 4 GiB */
+    size_t file_bytes;     /* largest file it may write; 0: 512 MiB */
     const gr_confine *confine;  /* the kernel's walls for a tool reading student text, or NULL */
 } gr_tool_opts;
 
