@@ -135,7 +135,7 @@ static const hostile_case cases[] = {
     {"stack_overflow", "body.c",
      "volatile char frame[1 << 20];\n    frame[0] = 1;\n"
      "    return lab_dot_scores(S, Q, K, B, Tq, Tk, d) + frame[B & 1];",
-     0, "out of memory|crashed", "stack", NULL, PLAIN, NULL, 0},
+     0, "out of memory", "stack overflowed", NULL, PLAIN, NULL, 0},
     {"heap_overflow", "body.c",
      "volatile char *p = malloc(64);   /* volatile: the writes are not optimised away */\n"
      "    for (size_t i = 0; p && i < (size_t)1 << 30; i += 4096)\n        p[i] = 0x41;",
@@ -172,7 +172,7 @@ static const hostile_case cases[] = {
     {"raw_exit", "syscall.c", EXIT_GROUP, 0, "crashed", "before answering|without a valid answer", NULL,
      PLAIN, NULL, 0},
     {"raw_close_pipes", "syscall.c", "sys(3, 3, 0, 0, 0, 0);\n    sys(3, 4, 0, 0, 0, 0);",
-     0, "forbidden call|crashed", NULL, NULL, PLAIN, NULL, 0},
+     0, FORBIDDEN, NULL, NULL, PLAIN, NULL, 0},
     {"raw_write_response_pipe", "syscall.c", "sys(1, 4, (long)\"RLTA\", 4, 0, 0);",
      0, "crashed", "SIGKILL|without a valid answer", NULL, PLAIN, NULL, 0},
     {"raw_sigterm_ignored_loop", "syscall.c",
@@ -671,14 +671,26 @@ static int lay_out(run *r, const hostile_case *c)
 
 /* ---- what every run must show ------------------------------------------------------------- */
 
-/* Nothing the attack reached for may show: the secret's marker, and the first
-   line of the grader's rubric. */
+/* Nothing the attack reached for may show: the secret's marker, lines of the
+   grader's rubric and of the lab's solution, and the machine's name as a
+   compiler quotes a source line ("    1 | name" at the end of a line; the name
+   alone may be too short to search for). */
 static void check_no_marker(const char *where, const char *text, const char *name)
 {
     static const char *const markers[] = {MARKER, "Rubric of lab 1, attention scores",
                                           "Summing in double costs nothing here", NULL};
-    for (int i = 0; markers[i]; i++)
-        ck_assert_msg(!text || !strstr(text, markers[i]), "%s: '%s' leaked into %s", name, markers[i], where);
+    for (int i = 0; text && markers[i]; i++)
+        ck_assert_msg(!strstr(text, markers[i]), "%s: '%s' leaked into %s", name, markers[i], where);
+    char *host = gr_read_file("/etc/hostname", NULL);
+    if (host && *host && text) {
+        host[strcspn(host, "\n")] = '\0';
+        char *quoted = gr_xasprintf("| %s\n", host), *escaped = gr_xasprintf("| %s\\n", host);
+        ck_assert_msg(!strstr(text, quoted) && !strstr(text, escaped), "%s: /etc/hostname (%s) leaked into %s",
+                      name, host, where);
+        free(quoted);
+        free(escaped);
+    }
+    free(host);
 }
 
 /* T holds only what the suite put there, T/tmp is empty, the canary is absent. */
