@@ -6,8 +6,10 @@
  * it, create a file, a socket, a fork loop, exec a shell, a thread, exit,
  * close or write the protocol pipes, ignore SIGTERM and spin), run in a
  * constructor before main when the WHEN placeholder is 1, else at the start of
- * every lab function. Only the sandbox can stop them; a call that does nothing
- * leaves the answer wrong (status 7).
+ * every lab function. The grader refuses the section attribute before anything
+ * runs (forbidden call); were it to get through, the sandbox's seccomp filter
+ * would stop each call (test_sandbox.c tries the same calls on fixtures built
+ * without the rule checks).
  */
 #include <stdio.h>
 
