@@ -378,11 +378,35 @@ typedef struct run {
     double seconds;
 } run;
 
+/* Every run's folder lives under one folder made by the Check process itself
+   and removed when it exits: a failed assertion ends a test's process before
+   run_free can clean up. */
+static char *base_dir;
+static pid_t base_owner;
+
+static void base_cleanup(void)
+{
+    if (base_dir && getpid() == base_owner)    /* not from Check's forked test children */
+        fk_rm_rf(base_dir);
+}
+
+/* Unchecked fixture: runs in Check's parent process. */
+static void base_setup(void)
+{
+    if (base_dir)
+        return;
+    base_owner = getpid();
+    base_dir = fk_mkdtemp("hostile");
+    if (base_dir)
+        atexit(base_cleanup);
+}
+
 static void run_init(run *r)
 {
     memset(r, 0, sizeof *r);
-    r->dir = fk_mkdtemp("hostile");
-    ck_assert_ptr_nonnull(r->dir);
+    ck_assert_msg(base_dir != NULL, "cannot make a temporary directory");
+    r->dir = gr_xasprintf("%s/run-XXXXXX", base_dir);
+    ck_assert_ptr_nonnull(mkdtemp(r->dir));
     r->sub = gr_xasprintf("%s/sub", r->dir);
     r->tmp = gr_xasprintf("%s/tmp", r->dir);
     r->secret = gr_xasprintf("%s/secret.h", r->dir);
@@ -822,6 +846,7 @@ Suite *test_suite(void)
 {
     Suite *s = suite_create("hostile");
     TCase *tc = tcase_create("submissions");
+    tcase_add_unchecked_fixture(tc, base_setup, NULL);
     tcase_set_timeout(tc, BOMB_SECONDS + 30);
     tcase_add_loop_test(tc, hostile_submission, 0, N_CASES);
     tcase_add_test(tc, submission_that_does_not_exist);
