@@ -457,8 +457,8 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         attn_scaled_dot_scores(s, (const float *)c->call.bufs[1].data + (plane * Tq + i) * d,
                                (const float *)c->call.bufs[2].data + ((long)b * Hkv + kv) * Tk * d,
                                1, 1, Tk, d);
-        gr_sb_printf(out, "  W[%d][%d][%d] is row i = %d of head h = %d of batch b = %d", b, h, i,
-                     i, h, b);
+        gr_sb_printf(out, "  W[%ld][%d] (first index b * H + h) is row i = %d of head h = %d "
+                     "of batch entry b = %d", plane, i, i, h, b);
         if (gqa)
             gr_sb_printf(out, "; it reads key head h / (H / Hkv) = %d / %d = %d", h, H / Hkv, kv);
         gr_sb_printf(out, "\n  its scores q.k / sqrt(%d):", d);
