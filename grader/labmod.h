@@ -36,7 +36,7 @@ typedef struct gr_misconception {
 } gr_misconception;
 
 typedef struct gr_lab_module {
-    int number;                            /* 1..8 */
+    int number;                            /* 1..GR_N_LABS */
     const char *dir;                       /* "lab01-scores" */
     /* Build the case for rubric test t from seed. 0, or -1 with err for an unknown
        kind or bad sizes (a rubric error, reported with the test's line). */
@@ -50,13 +50,14 @@ typedef struct gr_lab_module {
     void (*input_window)(const gr_case *c, int buf, long index, gr_strbuf *out);
 } gr_lab_module;
 
-/* The eight modules (grader/labs/labNN.c), and the table indexed by lab number - 1
+/* The modules (grader/labs/labNN.c), and the table indexed by lab number - 1
    (grader/labs/modules.c). */
 extern const gr_lab_module gr_lab01_module, gr_lab02_module, gr_lab03_module,
-    gr_lab04_module, gr_lab05_module, gr_lab06_module, gr_lab07_module, gr_lab08_module;
+    gr_lab04_module, gr_lab05_module, gr_lab06_module, gr_lab07_module, gr_lab08_module,
+    gr_lab09_module;
 /* How many labs the course has: lab numbers run 1..GR_N_LABS. A new lab adds its
    module here and in modules.c. */
-#define GR_N_LABS 8
+#define GR_N_LABS 9
 extern const gr_lab_module *const gr_lab_modules[GR_N_LABS];
 
 /* Building a case (grader/labs/case.c). Buffers are added in the order of the

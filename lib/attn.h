@@ -180,6 +180,38 @@ long attn_fused_attention(float *O, const float *Q, const float *K, const float 
                           int causal, const int *lengths);
 
 /* ------------------------------------------------------------------ */
+/* Decoding: masks and denominators (lab 9).                            */
+/* ------------------------------------------------------------------ */
+
+/* Causal mask for Tq != Tk, in place: S[b][i][j] = -inf wherever j > last(i), with
+   last(i) = i top-left (bottom_right 0, PyTorch's is_causal) or i + Tk - Tq
+   bottom-right (bottom_right 1, decoding with a KV cache: the last query sees
+   every key). Bottom-right with Tq > Tk masks the first Tq - Tk rows entirely. */
+void attn_causal_mask_aligned(float *S, int B, int Tq, int Tk, int bottom_right);
+
+/* Sliding-window mask, bottom-right aligned, in place: key j stays visible iff
+   i' - window < j <= i' with i' = i + Tk - Tq; every other score becomes -inf.
+   Returns 0, or -1 if window < 1 (S untouched). */
+int attn_sliding_window_mask(float *S, int B, int Tq, int Tk, int window);
+
+/* Softmax with a sink logit: one extra score per head (sink has H entries, head
+   h = b % H) that joins the denominator but has no value:
+     W[b][i][j] = exp(s_j - m) / (exp(sink_h - m) + sum_k exp(s_k - m)),
+   m the max over the row's scores and the sink. Rows sum to 1 - Wsink < 1 by
+   design; Wsink (B, Tq, may be NULL) receives the sink's share. A row whose
+   scores are all -inf gets zero weights and Wsink 1; a -inf sink is plain
+   softmax (zero-row policy, Wsink 0). Returns the number of rows whose scores
+   were all -inf. NaN scores or sinks propagate to their rows. */
+long attn_sink_softmax(float *W, float *Wsink, const float *S, const float *sink,
+                       int B, int H, int Tq, int Tk);
+
+/* Backward of post-softmax masking W' = keep * W, W = softmax(S) (keep is (rows, n),
+   nonzero = kept): given dW = dL/dW', dS[r][j] = W[r][j] (g'_j - <W[r], g'>) with
+   g' = keep * dW[r]. A zeroed key gets -W[r][j] <W[r], g'>, not 0. */
+void attn_postmask_backward(float *dS, const float *W, const float *dW,
+                            const unsigned char *keep, long rows, int n);
+
+/* ------------------------------------------------------------------ */
 /* Heads (lab 10): per-head weights, their average, one head's heatmap. */
 /* Q is (B, H, Tq, d), K is (B, Hkv, Tk, d), S and W are (B, H, Tq, Tk): */
 /* batch slowest, then head. Averages over heads are (B, Tq, Tk).       */

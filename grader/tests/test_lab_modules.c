@@ -1,4 +1,4 @@
-/* test_lab_modules.c: what every lab module must do, checked for all eight
+/* test_lab_modules.c: what every lab module must do, checked for every lab
  * (grader/labs/modules.c) against their rubrics (data/rubrics/labNN.yaml).
  * Run from the repository root.
  *
@@ -40,7 +40,7 @@ typedef struct lab_spec {
     const char *also_cites;  /* another lab's folder whose handout may be cited */
 } lab_spec;
 
-static const lab_spec specs[8] = {
+static const lab_spec specs[GR_N_LABS] = {
     /* lab 4: {seed: S} fixes an experiment (the course's run); every experiment
        draws millions of normals per prediction; inv_dk cites lab 1's scaling. */
     [3] = { .fixed_by = "seed", .slow_by = { "trials", NULL }, .slow_above = 0,
@@ -51,6 +51,8 @@ static const lab_spec specs[8] = {
     [6] = { .slow_by = { "T", NULL }, .slow_above = 1023 },
     /* lab 8: the experiment at the run sizes (200 trials, 7 d_k) */
     [7] = { .slow_by = { "trials", "n_dk" }, .slow_above = 1000 },
+    /* lab 9: every test seeded per student but the worked rows (params worked) */
+    [8] = { .fixed_by = NULL },
 };
 
 /* Seeds: of the builds (compared with the next four), of the diagnosability
@@ -410,12 +412,12 @@ Suite *test_suite(void)
     Suite *s = suite_create("lab modules");
     TCase *tc = tcase_create("every lab");
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, test_misconceptions_are_described, 0, 8);
-    tcase_add_loop_test(tc, test_unknown_kind_is_refused, 0, 8);
-    tcase_add_loop_test(tc, test_every_test_builds_and_is_seeded, 0, 8);
-    tcase_add_loop_test(tc, test_misconceptions_are_diagnosable, 0, 8);
-    tcase_add_loop_test(tc, test_misconceptions_are_distinct, 0, 8);
-    tcase_add_loop_test(tc, test_diagnose_names_the_misconception, 0, 8);
+    tcase_add_loop_test(tc, test_misconceptions_are_described, 0, GR_N_LABS);
+    tcase_add_loop_test(tc, test_unknown_kind_is_refused, 0, GR_N_LABS);
+    tcase_add_loop_test(tc, test_every_test_builds_and_is_seeded, 0, GR_N_LABS);
+    tcase_add_loop_test(tc, test_misconceptions_are_diagnosable, 0, GR_N_LABS);
+    tcase_add_loop_test(tc, test_misconceptions_are_distinct, 0, GR_N_LABS);
+    tcase_add_loop_test(tc, test_diagnose_names_the_misconception, 0, GR_N_LABS);
     suite_add_tcase(s, tc);
     return s;
 }
