@@ -5,7 +5,7 @@
 #   make validate   solutions full marks, stubs zero, mutants diagnosed
 #   make test-asan  the Check suites again under ASan + UBSan
 #   make bench      time libattn's attention paths on this machine (attnlab bench)
-#   make plots      your experiments beside the answer key, and a heatmap, as PNGs in build/plots
+#   make plots      your experiments beside the answer key, and two heatmaps, as PNGs in build/plots
 #   make clean
 # Build outputs go to build/ only.
 
@@ -121,7 +121,8 @@ bench: all
 plots: all
 	@st=0; for p in entropy masking saturation heatmap; do \
 	    $(ATTNLAB) plot $$p --out $(BUILD)/plots || st=1; \
-	done; exit $$st
+	done; \
+	$(ATTNLAB) plot heatmap --lab 10 --out $(BUILD)/plots || st=1; exit $$st
 
 clean:
 	rm -rf build

@@ -4,7 +4,10 @@
  * For entropy, masking and saturation: the reference is the lab module's case
  * for the lab's standard run, and the student's numbers are what their lab
  * file returns for that very case in the sandbox (experiment.h). For heatmap:
- * scores and weights of one small causal, padded example from libattn.
+ * scores and weights of one small causal, padded example from libattn; with
+ * --lab 10, one head of lab 10's per-head weights as the answer key extracts
+ * it, beside what the student's lab_extract_head makes of the same call (the
+ * module's extract case, run in the sandbox the same way).
  *
  * Each plot is OUT/NAME.dat (gnuplot data: a comment header naming the columns,
  * the seed and the sizes), written atomically, and OUT/NAME.png drawn from it by
@@ -45,9 +48,18 @@
 #define HEAT_D   8
 #define HEAT_PAD 3
 
+/* The lab 10 heatmap: one head (b, h) of per-head weights (B, H, Tq, Tk). */
+#define HEADS_LAB 10
+#define HEADS_B   2
+#define HEADS_H   4
+#define HEADS_TQ  10
+#define HEADS_TK  12
+#define HEADS_b   1
+#define HEADS_h   2
+
 static const char plot_usage[] =
-    "usage: attnlab plot entropy|masking|saturation|heatmap [--submission DIR]\n"
-    "                    [--out DIR] [--seed S]\n"
+    "usage: attnlab plot entropy|masking|saturation|heatmap [--lab 10]\n"
+    "                    [--submission DIR] [--out DIR] [--seed S]\n"
     "\n"
     "Draw one of the course's plots as a PNG, with gnuplot:\n"
     "\n"
@@ -56,7 +68,12 @@ static const char plot_usage[] =
     "  saturation  lab 8: mean ||ds|| of softmax backward vs d_k, raw and scaled\n"
     "  heatmap     one attention example: scores next to weights, T = 12, causal,\n"
     "              the last 3 keys padding, so you see -inf become a weight of exactly 0\n"
+    "  heatmap --lab 10\n"
+    "              one head (b = 1, h = 2) of per-head weights (B = 2, H = 4, Tq = 10,\n"
+    "              Tk = 12): the answer key's next to what your lab_extract_head gives\n"
+    "              (written as heads.dat and heads.png)\n"
     "\n"
+    "  --lab 10          the heatmap of lab 10 (the only lab with one)\n"
     "  --submission DIR  folder laid out like labs/ whose lab file is plotted\n"
     "                    (default: labs/ in the attnlab tree)\n"
     "  --out DIR         where NAME.dat and NAME.png go (default: build/plots in the tree)\n"
@@ -66,8 +83,9 @@ static const char plot_usage[] =
     "For the three experiments, the reference curves are the answer key's numbers\n"
     "(attnlab experiment NAME prints them), and your curves are what your lab file\n"
     "returns for the very same call: attnlab builds it and runs it in the sandbox, as\n"
-    "attnlab grade does. If your lab is not implemented yet, does not build or\n"
-    "crashes, the reference is plotted alone and one line says why yours is missing.\n"
+    "attnlab grade does (heatmap --lab 10 runs your lab_extract_head the same way).\n"
+    "If your lab is not implemented yet, does not build or crashes, the reference is\n"
+    "plotted alone and one line says why yours is missing.\n"
     "\n"
     "NAME.dat is plain gnuplot data (comment lines start with #); the PNG is drawn\n"
     "by data/plots/NAME.gp, which you can run yourself:\n"
@@ -81,6 +99,7 @@ static const char plot_usage[] =
 typedef struct plot_opts {
     const char *name;               /* entropy, masking, saturation or heatmap */
     const gr_experiment *e;         /* NULL for heatmap */
+    int lab;                        /* heatmap --lab 10: lab 10's heads; else 0 */
     const char *submission, *out_dir;
     uint64_t seed;
 } plot_opts;
@@ -92,6 +111,7 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, plot_opts *o)
         {"submission", required_argument, 0, 's'},
         {"out", required_argument, 0, 'o'},
         {"seed", required_argument, 0, 'S'},
+        {"lab", required_argument, 0, 'l'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -116,6 +136,12 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, plot_opts *o)
             if (gr_exp_seed_option(err, "plot", optarg, &o->seed) != 0)
                 return -1;
             break;
+        case 'l':
+            if (strcmp(optarg, "10") != 0)
+                return gr_exp_usage_error(err, "plot", "--lab takes 10, the lab whose heatmap "
+                                          "is plotted (got '%s')", optarg);
+            o->lab = HEADS_LAB;
+            break;
         case 'h':
             fputs(plot_usage, out);
             return 1;
@@ -136,9 +162,13 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, plot_opts *o)
                                   o->name);
     if (optind + 1 < argc)
         return gr_exp_usage_error(err, "plot", "unexpected argument '%s'", argv[optind + 1]);
-    if (!o->e && o->submission)
+    if (o->e && o->lab)
+        return gr_exp_usage_error(err, "plot", "--lab is for heatmap (heatmap --lab 10); "
+                                  "%s is lab %d's plot", o->name, o->e->lab);
+    if (!o->e && !o->lab && o->submission)
         return gr_exp_usage_error(err, "plot", "the heatmap is the answer key's example; "
-                                  "--submission is for entropy, masking and saturation");
+                                  "--submission is for entropy, masking, saturation and "
+                                  "heatmap --lab 10");
     return 0;
 }
 
@@ -189,6 +219,27 @@ static void sb_comment(gr_strbuf *b, const char *text)
         size_t n = strcspn(text, "\n");
         gr_sb_printf(b, "# %.*s\n", (int)n, text);
         text += n + (text[n] == '\n');
+    }
+}
+
+/* One gnuplot matrix block: rows lines of cols numbers (%.6g; -inf and NaN
+   as gnuplot reads them), after two blank lines unless it is the first. */
+static void sb_matrix(gr_strbuf *b, const float *x, int rows, int cols, int first)
+{
+    if (!first)
+        gr_sb_append(b, "\n\n");
+    for (int i = 0; i < rows; i++) {
+        for (int j = 0; j < cols; j++) {
+            float v = x[i * cols + j];
+            const char *sep = j ? " " : "";
+            if (isnan(v))
+                gr_sb_printf(b, "%sNaN", sep);
+            else if (isinf(v))
+                gr_sb_printf(b, "%s%s", sep, v < 0 ? "-inf" : "inf");
+            else
+                gr_sb_printf(b, "%s%.6g", sep, (double)v);
+        }
+        gr_sb_append(b, "\n");
     }
 }
 
@@ -258,25 +309,12 @@ static char *heatmap_dat(uint64_t seed, char *note, size_t note_len)
                      "# index 1: weights = softmax of each row of index 0 (attn_forward): a masked\n"
                      "#          score gives a weight of exactly 0, each row sums to 1\n"
                      "# index 2: 1 where the score is masked, else 0\n");
-    for (int block = 0; block < 3; block++) {
-        if (block)
-            gr_sb_append(&b, "\n\n");
-        for (int i = 0; i < T; i++) {
-            for (int j = 0; j < T; j++) {
-                float s = S[i * T + j];
-                const char *sep = j ? " " : "";
-                if (block == 0 && isinf(s))
-                    gr_sb_printf(&b, "%s-inf", sep);
-                else if (block == 0)
-                    gr_sb_printf(&b, "%s%.6g", sep, (double)s);
-                else if (block == 1)
-                    gr_sb_printf(&b, "%s%.6g", sep, (double)W[i * T + j]);
-                else
-                    gr_sb_printf(&b, "%s%d", sep, isinf(s) ? 1 : 0);
-            }
-            gr_sb_append(&b, "\n");
-        }
-    }
+    static float masked[T * T];
+    for (int n = 0; n < T * T; n++)
+        masked[n] = isinf(S[n]) ? 1.0f : 0.0f;
+    sb_matrix(&b, S, T, T, 1);
+    sb_matrix(&b, W, T, T, 0);
+    sb_matrix(&b, masked, T, T, 0);
     return gr_sb_take(&b);
 }
 
@@ -390,6 +428,26 @@ static int write_dat(FILE *out, FILE *err, const char *path, const char *text)
     return 0;
 }
 
+/* Write text to dat, then draw png from it with data/plots/SCRIPT.gp: note
+   under the title, and a second note naming the student's file and verdict
+   (have: the .dat holds the student's numbers). The command's exit status. */
+static int write_and_draw(FILE *out, FILE *err, const char *root, const char *script,
+                          const char *dat, const char *png, const char *text, const char *note,
+                          const char *source, gr_verdict verdict, int have)
+{
+    if (write_dat(out, err, dat, text) != 0)
+        return GR_EXIT_FAILED;
+    char *note2 = verdict == GR_PASSED
+        ? gr_xasprintf("yours: %s (passed)", source)
+        : gr_xasprintf("yours: %s (%s)%s", source, gr_verdict_name(verdict),
+                       have ? "" : ", so only the answer key is drawn");
+    int rc = draw(err, root, script, dat, png, note, note2, have) != 0 ? GR_EXIT_FAILED : GR_EXIT_OK;
+    if (rc == GR_EXIT_OK)
+        fprintf(out, "wrote %s\n", png);
+    free(note2);
+    return rc;
+}
+
 /* The student's side in one line, for people and for the plot's note. */
 static char *student_line(const gr_exp_student *s, int lab)
 {
@@ -429,20 +487,8 @@ static int plot_experiment(FILE *out, FILE *err, const plot_opts *o, const char 
         fprintf(out, "your curve is missing: %s\n", line);
 
     char *text = experiment_dat(&r, &s, line);
-    int rc = GR_EXIT_OK;
-    if (write_dat(out, err, dat, text) != 0) {
-        rc = GR_EXIT_FAILED;
-    } else {
-        char *note2 = s.verdict == GR_PASSED
-            ? gr_xasprintf("yours: %s (passed)", s.source)
-            : gr_xasprintf("yours: %s (%s)%s", s.source, gr_verdict_name(s.verdict),
-                           s.have ? "" : ", so only the answer key is drawn");
-        if (draw(err, root, o->name, dat, png, r.settings, note2, s.have) != 0)
-            rc = GR_EXIT_FAILED;
-        else
-            fprintf(out, "wrote %s\n", png);
-        free(note2);
-    }
+    int rc = write_and_draw(out, err, root, o->name, dat, png, text, r.settings, s.source,
+                            s.verdict, s.have);
     free(text);
     free(line);
     gr_exp_student_free(&s);
@@ -466,6 +512,102 @@ static int plot_heatmap(FILE *out, FILE *err, const plot_opts *o, const char *ro
     else
         fprintf(out, "wrote %s\n", png);
     free(text);
+    return rc;
+}
+
+/* ---- lab 10's heatmap: one head ---------------------------------------------------------- */
+
+/* The lab 10 module's extract case for the plot's sizes and seed, into c. 0, or
+   -1 with err (the module refusing its own sizes: a grader bug). */
+static int heads_case(uint64_t seed, gr_case *c, char *err, size_t errlen)
+{
+    static char name[] = "heatmap", kind[] = "extract";
+    static char keys[6][4] = { "B", "H", "Tq", "Tk", "b", "h" };
+    const double values[6] = { HEADS_B, HEADS_H, HEADS_TQ, HEADS_TK, HEADS_b, HEADS_h };
+    gr_rubric_test t = { .name = name, .kind = kind, .points = 1, .n_params = 6 };
+    for (int k = 0; k < 6; k++) {
+        t.params[k].key = keys[k];
+        t.params[k].value = values[k];
+    }
+    return gr_lab_modules[HEADS_LAB - 1]->make_case(&t, seed, c, err, errlen);
+}
+
+/* The .dat of the heads heatmap: the answer key's head, the student's (NaN
+   when there is none), and where they differ. */
+static char *heads_dat(const gr_case *c, const float *yours, const char *line, const char *note)
+{
+    enum { Tq = HEADS_TQ, Tk = HEADS_TK };
+    const float *want = c->expected[0];
+    gr_strbuf b = {0};
+    gr_sb_append(&b, "# attnlab plot heatmap --lab 10: one head of lab 10's per-head weights, "
+                     "the answer key's extraction beside yours\n");
+    gr_sb_printf(&b, "# %s\n# student: %s\n", note, line);
+    gr_sb_append(&b, "# W (B, H, Tq, Tk) holds per-head softmax weights of Q, K ~ 1.5 N(0,1), d = 8.\n"
+                     "# Each block is a Tq x Tk matrix: row i is query i, column j is key j.\n"
+                     "# index 0: the answer key's head, W[b][h] (attn_extract_head)\n"
+                     "# index 1: yours, the Wh your lab_extract_head wrote, read as (Tq, Tk);\n"
+                     "#          NaN: no number (the student's code gave none)\n"
+                     "# index 2: 1 where yours differs from the answer key's, else 0\n");
+    float theirs[Tq * Tk], differs[Tq * Tk];
+    for (int n = 0; n < Tq * Tk; n++) {
+        theirs[n] = yours && isfinite(yours[n]) ? yours[n] : NAN;
+        differs[n] = yours && yours[n] != want[n] ? 1.0f : 0.0f;
+    }
+    sb_matrix(&b, want, Tq, Tk, 1);
+    sb_matrix(&b, theirs, Tq, Tk, 0);
+    sb_matrix(&b, differs, Tq, Tk, 0);
+    return gr_sb_take(&b);
+}
+
+/* The student's head in one line, for people and for the plot's note. */
+static char *heads_line(const gr_student_case *sc)
+{
+    if (sc->verdict == GR_PASSED)
+        return gr_xasprintf("%s: passed, the same head as the answer key's", sc->source);
+    const gr_misconception *mc = gr_student_case_misconception(HEADS_LAB, sc);
+    if (mc)
+        return gr_xasprintf("%s: %s: this is what %s gives (%s)", sc->source,
+                            gr_verdict_name(sc->verdict), mc->name, mc->handout);
+    return gr_xasprintf("%s: %s: %s", sc->source, gr_verdict_name(sc->verdict),
+                        sc->why ? sc->why : "(no message)");
+}
+
+static int plot_heads(FILE *out, FILE *err, const plot_opts *o, const char *root,
+                      const char *stub_dir, const char *submission, const char *dat,
+                      const char *png)
+{
+    gr_case c;
+    char msg[1024], note[256];
+    if (heads_case(o->seed, &c, msg, sizeof msg) != 0) {
+        fprintf(err, "attnlab plot: lab 10's module refused the heatmap's sizes: %s\n", msg);
+        gr_case_free(&c);
+        return GR_EXIT_FAILED;
+    }
+    snprintf(note, sizeof note, "B = %d, H = %d, Tq = %d, Tk = %d: head (b, h) = (%d, %d), seed %llu",
+             HEADS_B, HEADS_H, HEADS_TQ, HEADS_TK, HEADS_b, HEADS_h,
+             (unsigned long long)o->seed);
+    fprintf(out, "attnlab plot heatmap --lab 10: %s\n", note);
+
+    gr_student_case sc;
+    gr_exp_paths paths = { root, stub_dir, submission };
+    if (gr_student_case_run(HEADS_LAB, "extract", &c, &paths, &sc, msg, sizeof msg) != 0) {
+        fprintf(err, "attnlab plot: %s\n", msg);
+        gr_student_case_free(&sc);
+        gr_case_free(&c);
+        return GR_EXIT_FAILED;
+    }
+    /* the student's head, whenever the function said LAB_OK */
+    const float *yours = sc.ran && sc.oc.answered && sc.oc.status == LAB_OK ? sc.oc.got[0] : NULL;
+    char *line = heads_line(&sc);
+    fprintf(out, yours ? "your head: %s\n" : "your head is missing: %s\n", line);
+
+    char *text = heads_dat(&c, yours, line, note);
+    int rc = write_and_draw(out, err, root, "heads", dat, png, text, note, sc.source,
+                            sc.verdict, yours != NULL);
+    free(text);
+    free(line);
+    gr_student_case_free(&sc);
+    gr_case_free(&c);
     return rc;
 }
 
@@ -493,10 +635,12 @@ int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir
         fprintf(err, "attnlab plot: cannot make the folder %s: %s\n", out_dir, strerror(errno));
         rc = GR_EXIT_FAILED;
     } else {
-        char *dat = gr_xasprintf("%s/%s.dat", out_dir, o.name);
-        char *png = gr_xasprintf("%s/%s.png", out_dir, o.name);
+        const char *file = o.lab ? "heads" : o.name;
+        char *dat = gr_xasprintf("%s/%s.dat", out_dir, file);
+        char *png = gr_xasprintf("%s/%s.png", out_dir, file);
         rc = o.e ? plot_experiment(out, err, &o, root, stub_dir, submission, dat, png)
-                 : plot_heatmap(out, err, &o, root, dat, png);
+           : o.lab ? plot_heads(out, err, &o, root, stub_dir, submission, dat, png)
+                   : plot_heatmap(out, err, &o, root, dat, png);
         free(dat);
         free(png);
     }

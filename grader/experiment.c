@@ -312,9 +312,9 @@ void gr_exp_free(gr_exp_run *r)
 
 /* ---- the student's numbers ------------------------------------------------------------ */
 
-/* The rubric test whose tolerance and limits a student's experiment is held to:
-   the first of the experiment's kind that is not a contract-breaking one (those
-   carry a param named bad...). NULL when the rubric has none. */
+/* The rubric test whose tolerance and limits a student's run of kind is held to:
+   the first of that kind that is not a contract-breaking one (those carry a
+   param named bad...). NULL when the rubric has none. */
 static const gr_rubric_test *rubric_experiment(const gr_rubric *r, const char *kind)
 {
     for (int i = 0; i < r->n_tests; i++) {
@@ -357,10 +357,11 @@ static char *last_line(const char *s)
 
 /* Say in one line what the judged run means for the student's curve, and keep
    the numbers whenever the function answered LAB_OK. */
-static void describe_outcome(const gr_exp_run *ref, const gr_rubric_test *t,
-                             const gr_outcome *oc, gr_exp_student *out)
+static void describe_outcome(const gr_exp_run *ref, const gr_student_case *sc,
+                             gr_exp_student *out)
 {
     const gr_case *c = &ref->c;
+    const gr_outcome *oc = &sc->oc;
     out->verdict = oc->verdict;
     if (oc->answered && oc->status == LAB_OK) {
         out->have = 1;
@@ -377,32 +378,33 @@ static void describe_outcome(const gr_exp_run *ref, const gr_rubric_test *t,
         return;
     }
     gr_mismatch m;
-    gr_compare(c, c->expected, oc->got, t->abs_tol, t->rel_tol, &m);
+    gr_compare(c, c->expected, oc->got, sc->abs_tol, sc->rel_tol, &m);
     const float *w = c->expected[m.buf], *g = oc->got[m.buf];
     gr_strbuf b = {0};
     gr_sb_printf(&b, "%ld of %ld numbers differ from the answer key; the first at %s = %g: "
                  "%s = %.6g, expected %.6g", m.n_wrong, m.n_total, ref->col[0],
                  ref->v[0][m.index], ref->e->out[m.buf], (double)g[m.index],
                  (double)w[m.index]);
-    const gr_lab_module *mod = gr_lab_modules[ref->e->lab - 1];
-    for (int k = 0; oc->misconception && k < mod->n_misconceptions; k++)
-        if (strcmp(mod->misconceptions[k].id, oc->misconception) == 0)
-            gr_sb_printf(&b, "; this is what %s gives (%s)", mod->misconceptions[k].name,
-                         mod->misconceptions[k].handout);
+    const gr_misconception *mc = gr_student_case_misconception(ref->e->lab, sc);
+    if (mc)
+        gr_sb_printf(&b, "; this is what %s gives (%s)", mc->name, mc->handout);
     out->why = gr_sb_take(&b);
 }
 
-int gr_exp_student_run(const gr_exp_run *ref, const gr_exp_paths *paths,
-                       gr_exp_student *out, char *err, size_t errlen)
+const gr_misconception *gr_student_case_misconception(int lab, const gr_student_case *sc)
+{
+    const gr_lab_module *mod = gr_lab_modules[lab - 1];
+    for (int k = 0; sc->ran && sc->oc.misconception && k < mod->n_misconceptions; k++)
+        if (strcmp(mod->misconceptions[k].id, sc->oc.misconception) == 0)
+            return &mod->misconceptions[k];
+    return NULL;
+}
+
+int gr_student_case_run(int lab, const char *kind, const gr_case *c, const gr_exp_paths *paths,
+                        gr_student_case *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->verdict = GR_CRASHED;
-    for (int k = 0; k < 2; k++)
-        for (int i = 0; i < GR_EXP_MAX_ROWS; i++)
-            out->y[k][i] = (double)NAN;
-
-    const exp_def *def = (const exp_def *)ref->e;
-    int lab = ref->e->lab;
     const gr_lab_module *mod = gr_lab_modules[lab - 1];
     char *path = gr_xasprintf("%s/data/rubrics/lab%02d.yaml", paths->root, lab);
     gr_rubric r;
@@ -410,13 +412,14 @@ int gr_exp_student_run(const gr_exp_run *ref, const gr_exp_paths *paths,
     free(path);
     if (rc != 0)
         return -1;
-    const gr_rubric_test *t = rubric_experiment(&r, def->kind);
+    const gr_rubric_test *t = rubric_experiment(&r, kind);
     if (!t) {
-        snprintf(err, errlen, "%s has no %s test to take limits and tolerance from", r.path,
-                 def->kind);
+        snprintf(err, errlen, "%s has no %s test to take limits and tolerance from", r.path, kind);
         gr_rubric_free(&r);
         return -1;
     }
+    out->abs_tol = t->abs_tol;
+    out->rel_tol = t->rel_tol;
 
     out->source = gr_xasprintf("%s/%s/%s", paths->submission, mod->dir, r.source);
     if (access(out->source, R_OK) != 0) {
@@ -434,20 +437,58 @@ int gr_exp_student_run(const gr_exp_run *ref, const gr_exp_paths *paths,
     rc = 0;
     gr_paths bp = { .root = paths->root, .stub_dir = paths->stub_dir, .work_dir = work };
     gr_build b;
-    gr_outcome oc;
     if (gr_build_lab(&r, mod->dir, out->source, &bp, &b, err, errlen) != 0) {
         rc = -1;
     } else if (!b.ok) {
         out->verdict = b.verdict;
         out->why = first_line(b.message ? b.message : "the lab did not build");
-    } else if ((rc = gr_run_case(b.exe, mod, t, &ref->c, &oc, err, errlen)) == 0) {
-        describe_outcome(ref, t, &oc, out);
-        gr_outcome_free(&oc);
+    } else if ((rc = gr_run_case(b.exe, mod, t, c, &out->oc, err, errlen)) == 0) {
+        out->ran = 1;
+        out->verdict = out->oc.verdict;
+        if (out->verdict != GR_PASSED)
+            out->why = last_line(out->oc.message);
     }
     gr_build_free(&b);
     gr_work_dir_remove(work);
     gr_rubric_free(&r);
     return rc;
+}
+
+void gr_student_case_free(gr_student_case *s)
+{
+    if (s->ran)
+        gr_outcome_free(&s->oc);
+    free(s->why);
+    free(s->source);
+    memset(s, 0, sizeof *s);
+}
+
+int gr_exp_student_run(const gr_exp_run *ref, const gr_exp_paths *paths,
+                       gr_exp_student *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->verdict = GR_CRASHED;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < GR_EXP_MAX_ROWS; i++)
+            out->y[k][i] = (double)NAN;
+
+    const exp_def *def = (const exp_def *)ref->e;
+    gr_student_case sc;
+    if (gr_student_case_run(ref->e->lab, def->kind, &ref->c, paths, &sc, err, errlen) != 0) {
+        gr_student_case_free(&sc);
+        return -1;
+    }
+    if (sc.ran) {
+        describe_outcome(ref, &sc, out);
+    } else {
+        out->verdict = sc.verdict;
+        out->why = sc.why;
+        sc.why = NULL;
+    }
+    out->source = sc.source;
+    sc.source = NULL;
+    gr_student_case_free(&sc);
+    return 0;
 }
 
 void gr_exp_student_free(gr_exp_student *s)

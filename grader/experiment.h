@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "grade.h"
 #include "labmod.h"
 #include "result.h"
 
@@ -111,5 +112,31 @@ int gr_exp_student_run(const gr_exp_run *ref, const gr_exp_paths *paths,
                        gr_exp_student *out, char *err, size_t errlen);
 
 void gr_exp_student_free(gr_exp_student *s);
+
+/* A student's lab file built and run on one case of its lab's module, judged
+   as `attnlab grade` judges it (the experiments above, and plot heatmap's
+   lab 10 head, are made of it). */
+typedef struct gr_student_case {
+    gr_verdict verdict;           /* the run's verdict, or why there was none (compile error) */
+    char *why;                    /* one line for a person; NULL when passed */
+    char *source;                 /* the file that was built */
+    int ran;                      /* 1: oc holds the judged run */
+    gr_outcome oc;                /* what the function returned and wrote, and the diagnosis */
+    double abs_tol, rel_tol;      /* the rubric tolerance it was judged with */
+} gr_student_case;
+
+/* Build the student's file for lab (gr_build_lab, in a private work folder
+   removed afterwards) and run case c in the sandbox under the limits and
+   tolerance of the rubric's first test of kind that is not a contract-breaking
+   one. Whatever happens to the student's code ends in out; returns -1 with err
+   only when the grader itself cannot go on (no rubric, no work folder, no
+   sandbox). Free out with gr_student_case_free either way. */
+int gr_student_case_run(int lab, const char *kind, const gr_case *c, const gr_exp_paths *paths,
+                        gr_student_case *out, char *err, size_t errlen);
+
+/* The misconception the run was diagnosed with, or NULL. */
+const gr_misconception *gr_student_case_misconception(int lab, const gr_student_case *sc);
+
+void gr_student_case_free(gr_student_case *s);
 
 #endif

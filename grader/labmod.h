@@ -54,10 +54,10 @@ typedef struct gr_lab_module {
    (grader/labs/modules.c). */
 extern const gr_lab_module gr_lab01_module, gr_lab02_module, gr_lab03_module,
     gr_lab04_module, gr_lab05_module, gr_lab06_module, gr_lab07_module, gr_lab08_module,
-    gr_lab09_module;
+    gr_lab09_module, gr_lab10_module;
 /* How many labs the course has: lab numbers run 1..GR_N_LABS. A new lab adds its
    module here and in modules.c. */
-#define GR_N_LABS 9
+#define GR_N_LABS 10
 extern const gr_lab_module *const gr_lab_modules[GR_N_LABS];
 
 /* Building a case (grader/labs/case.c). Buffers are added in the order of the

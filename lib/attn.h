@@ -211,4 +211,39 @@ long attn_sink_softmax(float *W, float *Wsink, const float *S, const float *sink
 void attn_postmask_backward(float *dS, const float *W, const float *dW,
                             const unsigned char *keep, long rows, int n);
 
+/* ------------------------------------------------------------------ */
+/* Heads (lab 10): per-head weights, their average, one head's heatmap. */
+/* Q is (B, H, Tq, d), K is (B, Hkv, Tk, d), S and W are (B, H, Tq, Tk): */
+/* batch slowest, then head. Averages over heads are (B, Tq, Tk).       */
+/* ------------------------------------------------------------------ */
+
+/* The key/value head query head h reads in grouped-query attention with H query
+   heads and Hkv kv heads: h / (H / Hkv). Returns -1 unless H % Hkv == 0 and
+   0 <= h < H (Hkv = H is plain multi-head, Hkv = 1 multi-query attention). */
+int attn_gqa_kv_head(int h, int H, int Hkv);
+
+/* Per-head weights: W[b][h] = softmax over keys of Q[b][h] K[b][kv]^T / sqrt(d),
+   kv = attn_gqa_kv_head(h, H, Hkv). Returns 0, or -1 (W untouched) when a size
+   is < 1 or H % Hkv != 0. */
+int attn_head_weights(float *W, const float *Q, const float *K,
+                      int B, int H, int Hkv, int Tq, int Tk, int d);
+
+/* Average of the heads' weights: A[b][i][j] = (1/H) sum_h W[b][h][i][j]. Each
+   row of A is a distribution when the rows of W are. */
+void attn_head_mean_weights(float *A, const float *W, int B, int H, int Tq, int Tk);
+
+/* Softmax of the heads' mean scores: M[b][i] = softmax_j((1/H) sum_h S[b][h][i][j]),
+   in general NOT attn_head_mean_weights of the heads' softmaxes. Returns the
+   number of fully masked rows (all-zero, as attn_softmax). */
+long attn_softmax_of_mean_scores(float *M, const float *S, int B, int H, int Tq, int Tk);
+
+/* The gap between two weight matrices, rows rows of n: max_abs[r] = max_j
+   |A[r][j] - M[r][j]|, dH[r] = entropy(A[r]) - entropy(M[r]) in nats. */
+void attn_weight_gap(float *max_abs, float *dH, const float *A, const float *M,
+                     long rows, int n);
+
+/* One head for a heatmap: Wh (Tq, Tk) = W[b][h], row i query i, column j key j.
+   Returns 0, or -1 (Wh untouched) when a size is < 1 or (b, h) is out of range. */
+int attn_extract_head(float *Wh, const float *W, int B, int H, int Tq, int Tk, int b, int h);
+
 #endif /* ATTN_H */

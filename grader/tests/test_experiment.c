@@ -15,7 +15,10 @@
  *     reference within the rubric's tolerance, and (with gnuplot) a PNG; with
  *     the untouched stubs the student columns are NaN and the command says why;
  *   - the heatmap's -inf scores are exactly its zero weights; without gnuplot
- *     the .dat is still written and the command says how to install it.
+ *     the .dat is still written and the command says how to install it;
+ *   - heatmap --lab 10: the solution's head equals the answer key's, rows
+ *     summing to 1; a head read from the wrong plane is drawn, marked and
+ *     named; the stub's head is missing and the command says why.
  * The sandboxed runs need stub objects: the suite compiles its own (as
  * test_build.c does), so it depends on nothing built in build/ but itself.
  */
@@ -245,6 +248,7 @@ static void kit_setup(void)
         { "grader/stub/lab04_dispatch.c", "lab04_dispatch.o" },
         { "grader/stub/lab05_dispatch.c", "lab05_dispatch.o" },
         { "grader/stub/lab08_dispatch.c", "lab08_dispatch.o" },
+        { "grader/stub/lab10_dispatch.c", "lab10_dispatch.o" },
         { "lib/sup_rng.c", "sup_rng.o" },
         { "lib/sup_tensor.c", "sup_tensor.o" },
     };
@@ -430,6 +434,8 @@ static const bad_line bad_lines[] = {
     { 1, { "entropy", "--out", "" }, "--out needs a folder" },
     { 1, { "entropy", "--submission" }, "needs a value" },
     { 1, { "heatmap", "--submission", "labs" }, "--submission is for" },
+    { 1, { "heatmap", "--lab", "9" }, "--lab takes 10" },
+    { 1, { "entropy", "--lab", "10" }, "--lab is for heatmap" },
     { 1, { "entropy", "extra" }, "unexpected argument 'extra'" },
 };
 
@@ -558,6 +564,47 @@ START_TEST(test_plot_stubs)
 }
 END_TEST
 
+/* With gnuplot on PATH, DIR/NAME.png was written, said so, and is a PNG. */
+static void expect_png(const run_result *r, const char *dir, const char *name)
+{
+    if (!have_gnuplot())
+        return;
+    char *png = gr_xasprintf("%s/%s.png", dir, name);
+    ck_assert_ptr_nonnull(strstr(r->out, png));
+    assert_png(png);
+    free(png);
+}
+
+/* The three rows x cols blocks of a heatmap .dat into m (3 * rows * cols,
+   block by block); -inf and NaN as written. */
+static void parse_blocks(const char *dat, int rows, int cols, double *m)
+{
+    size_t len;
+    char *text = gr_read_file(dat, &len);
+    ck_assert_ptr_nonnull(text);
+    int block = 0, row = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#')
+            continue;
+        if (row == rows) {
+            block++;
+            row = 0;
+        }
+        ck_assert_int_lt(block, 3);
+        char *f[MAX_COLS];
+        ck_assert_int_eq(split(line, " ", f), cols);
+        for (int j = 0; j < cols; j++)
+            m[((long)block * rows + row) * cols + j] = number(f[j]);
+        row++;
+    }
+    ck_assert_int_eq(block, 2);
+    ck_assert_int_eq(row, rows);
+    free(text);
+}
+
+enum { HEADS_TQ = 10, HEADS_TK = 12 };
+
 /* The heatmap's three T x T blocks: scores, weights, mask. */
 START_TEST(test_plot_heatmap)
 {
@@ -567,29 +614,9 @@ START_TEST(test_plot_heatmap)
     int gnuplot = have_gnuplot();
     ck_assert_msg(r.rc == (gnuplot ? 0 : 1), "exit %d\n%s%s", r.rc, r.out, r.err);
     char *dat = gr_xasprintf("%s/heatmap.dat", dir);
-    size_t len;
-    char *text = gr_read_file(dat, &len);
-    ck_assert_ptr_nonnull(text);
     enum { T = 12 };
     double m[3][T][T];
-    int block = 0, row = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (line[0] == '#')
-            continue;
-        if (row == T) {
-            block++;
-            row = 0;
-        }
-        ck_assert_int_lt(block, 3);
-        char *f[MAX_COLS];
-        ck_assert_int_eq(split(line, " ", f), T);
-        for (int j = 0; j < T; j++)
-            m[block][row][j] = strcmp(f[j], "-inf") == 0 ? -(double)INFINITY : number(f[j]);
-        row++;
-    }
-    ck_assert_int_eq(block, 2);
-    ck_assert_int_eq(row, T);
+    parse_blocks(dat, T, T, &m[0][0][0]);
     int masked = 0;
     for (int i = 0; i < T; i++) {
         double sum = 0;
@@ -607,17 +634,79 @@ START_TEST(test_plot_heatmap)
         ck_assert_double_eq_tol(sum, 1.0, 1e-5);
     }
     ck_assert_int_gt(masked, 0);
-    if (gnuplot) {
-        char *png = gr_xasprintf("%s/heatmap.png", dir);
-        ck_assert_ptr_nonnull(strstr(r.out, png));
-        assert_png(png);
-        free(png);
-    }
-    free(text);
+    expect_png(&r, dir, "heatmap");
     free(dat);
     free_result(&r);
     fk_rm_rf(dir);
     free(dir);
+}
+END_TEST
+
+/* heatmap --lab 10 with the solutions, a mutant reading plane h * B + b, and
+   the stub (_i = 0, 1, 2). */
+START_TEST(test_plot_heads)
+{
+    need_kit();
+    char *dir = out_dir("heads");
+    char *sub = gr_xasprintf("%s/sub-%d", out_root, (int)getpid());
+    const char *submission = _i == 0 ? "solutions" : _i == 2 ? "labs" : sub;
+    if (_i == 1) {
+        /* the solution with the head taken from plane h * B + b */
+        size_t len;
+        char *src = gr_read_file("solutions/lab10-heads/lab10.c", &len);
+        ck_assert_ptr_nonnull(src);
+        const char *from = "W + ((long)b * H + h) * Tq * Tk;";
+        char *at = strstr(src, from);
+        ck_assert_ptr_nonnull(at);
+        char *mutant = gr_xasprintf("%.*sW + ((long)h * B + b) * Tq * Tk;%s", (int)(at - src), src,
+                                    at + strlen(from));
+        char *folder = gr_xasprintf("%s/lab10-heads", sub);
+        char *file = gr_xasprintf("%s/lab10.c", folder);
+        ck_assert_int_eq(mkdir(sub, 0755), 0);
+        ck_assert_int_eq(mkdir(folder, 0755), 0);
+        ck_assert_int_eq(gr_write_file_atomic(file, mutant, strlen(mutant)), 0);
+        free(file);
+        free(folder);
+        free(mutant);
+        free(src);
+    }
+    run_result r = PLOT("heatmap", "--lab", "10", "--submission", submission, "--out", dir);
+    int gnuplot = have_gnuplot();
+    ck_assert_msg(r.rc == (gnuplot ? 0 : 1), "exit %d\n%s%s", r.rc, r.out, r.err);
+    static const char *const says[3] = {
+        "your head: ", "your head: ", "your head is missing: "
+    };
+    static const char *const why[3] = {
+        ": passed", "this is what head and batch axes swapped when extracting gives",
+        "still returns LAB_NOT_IMPLEMENTED"
+    };
+    ck_assert_msg(strstr(r.out, says[_i]) && strstr(r.out, why[_i]), "%s", r.out);
+
+    char *dat = gr_xasprintf("%s/heads.dat", dir);
+    ck_assert_ptr_nonnull(strstr(r.out, dat));
+    double m[3][HEADS_TQ][HEADS_TK];
+    parse_blocks(dat, HEADS_TQ, HEADS_TK, &m[0][0][0]);
+    int differ = 0;
+    for (int i = 0; i < HEADS_TQ; i++) {
+        double sum = 0;
+        for (int j = 0; j < HEADS_TK; j++) {
+            sum += m[0][i][j];
+            if (_i == 2)
+                ck_assert(isnan(m[1][i][j]) && m[2][i][j] == 0);
+            else
+                ck_assert_int_eq((int)m[2][i][j], m[1][i][j] != m[0][i][j]);
+            differ += (int)m[2][i][j];
+        }
+        ck_assert_double_eq_tol(sum, 1.0, 1e-5);   /* a row of weights */
+    }
+    ck_assert_msg(_i == 1 ? differ > 0 : differ == 0, "%d cells differ", differ);
+    expect_png(&r, dir, "heads");
+    free(dat);
+    free_result(&r);
+    fk_rm_rf(dir);
+    fk_rm_rf(sub);
+    free(dir);
+    free(sub);
 }
 END_TEST
 
@@ -668,6 +757,7 @@ Suite *test_suite(void)
     tcase_add_loop_test(tc, test_plot_solutions, 0, 3);
     tcase_add_loop_test(tc, test_plot_stubs, 0, 3);
     tcase_add_test(tc, test_plot_heatmap);
+    tcase_add_loop_test(tc, test_plot_heads, 0, 3);
     tcase_add_test(tc, test_plot_without_gnuplot);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);

@@ -53,6 +53,8 @@ static const lab_spec specs[GR_N_LABS] = {
     [7] = { .slow_by = { "trials", "n_dk" }, .slow_above = 1000 },
     /* lab 9: every test seeded per student but the worked rows (params worked) */
     [8] = { .fixed_by = NULL },
+    /* lab 10: every test seeded per student but the worked averages (params worked) */
+    [9] = { .fixed_by = NULL },
 };
 
 /* Seeds: of the builds (compared with the next four), of the diagnosability
