@@ -39,7 +39,9 @@ int lab_softmax(float *W, const float *S, int rows, int n, int *n_masked_rows)
         }
 
         // pass 2: exponentials and their sum. A masked score gives
-        // expf(-inf) = 0 exactly; any finite score gives a positive number.
+        // expf(-inf) = 0 exactly; a finite score gives a positive number
+        // unless it is more than about 104 below the max, where expf
+        // underflows to 0 as well.
         // Reading s[j] and then writing w[j] at the same j is safe in place.
         double sum = 0.0;
         for (int j = 0; j < n; j++) {
