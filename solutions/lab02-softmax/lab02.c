@@ -4,6 +4,10 @@
  * Dimensions: B = batch, Tq = queries, Tk = keys. Scores S are (B, Tq, Tk),
  * row-major. Masks and temperature edit scores in place, before softmax;
  * softmax is the one place where scores become weights.
+ *
+ * A weight is exactly 0 where its score is -inf. In exact arithmetic every
+ * finite score gets a positive weight; in float32, expf(s - max) underflows
+ * to 0 too once s is more than about 104 below its row's max.
  */
 #include <math.h>
 
@@ -39,9 +43,7 @@ int lab_softmax(float *W, const float *S, int rows, int n, int *n_masked_rows)
         }
 
         // pass 2: exponentials and their sum. A masked score gives
-        // expf(-inf) = 0 exactly; a finite score gives a positive number
-        // unless it is more than about 104 below the max, where expf
-        // underflows to 0 as well.
+        // expf(-inf) = 0 exactly; any finite score gives a positive number.
         // Reading s[j] and then writing w[j] at the same j is safe in place.
         double sum = 0.0;
         for (int j = 0; j < n; j++) {
