@@ -11,7 +11,8 @@
  * attn_softmax), so the table shows exactly what the answer key does; only
  * the exp(s - m) column, which attn_softmax keeps to itself, is recomputed here
  * in double to show the step. A few lines after the table name what the row
- * teaches (a negative score still gets weight, a masked key gets exactly 0, ...).
+ * teaches (a negative score still gets weight, a masked key gets exactly 0, a
+ * finite score far below the max underflows to 0 in float32, ...).
  */
 #include <errno.h>
 #include <float.h>
@@ -31,7 +32,8 @@ static const char explain_usage[] =
     "\n"
     "Show softmax turning one row of attention scores into weights, step by step,\n"
     "computed by libattn, the course's answer key. A score is any real number (or\n"
-    "-inf when masked); a weight is in [0, 1] and a row of weights sums to 1.\n"
+    "-inf when masked); a weight is in [0, 1] and a row of weights sums to 1\n"
+    "(up to rounding).\n"
     "\n"
     "  --scores \"...\"     the row of raw scores, separated by spaces or commas\n"
     "                     (required); inf, -inf and nan are accepted\n"
@@ -613,9 +615,10 @@ static void print_lessons(FILE *out, const explain_row *r, const explain_opts *o
     if (r->fully_masked) {
         print_wrapped(out, "- ", "Every key is masked, so there is nothing to normalise "
                       "over. Plain softmax would compute exp(-inf~-~(-inf)) = nan for every "
-                      "key (torch.softmax gives NaN here); attnlab's policy, like PyTorch's "
-                      "SDPA and FlashAttention, gives all-zero weights instead and reports the "
-                      "row, so this row sums to 0, not 1.");
+                      "key (torch.softmax gives NaN here); attnlab's policy, like that of "
+                      "PyTorch's SDPA (since PyTorch 2.5, 2024; earlier versions gave NaN) and "
+                      "of FlashAttention, gives all-zero weights instead and reports the row, so "
+                      "this row sums to 0, not 1.");
         shown++;
     }
     if (nan_key >= 0 && any_nan_w) {
@@ -643,14 +646,18 @@ static void print_lessons(FILE *out, const explain_row *r, const explain_opts *o
         print_wrapped(out, "- ", line);
         shown++;
     } else if (under_key >= 0 && !any_nan_w) {
-        snprintf(line, sizeof line, "Key %d's score is finite, but its weight underflowed to "
-                 "0 in float32 (exp(s~-~m) = %.3g is below the smallest float): only masked "
-                 "keys get exactly 0 by design.", under_key + 1, r->ex[under_key]);
+        snprintf(line, sizeof line, "Key %d's score is finite, yet its weight is exactly 0: "
+                 "it is %s below the row's max, and in float32 exp(x) rounds to 0 below "
+                 "x~=~-103.97 (in float16 below x~=~-17.33). In exact arithmetic its weight "
+                 "is %.3g, positive: only a mask gives exactly 0 by design.", under_key + 1,
+                 fmt_num(b1, r->m - (double)r->masked[under_key]),
+                 r->ex[under_key] / r->ex_sum);
         print_wrapped(out, "- ", line);
         shown++;
     } else if (!r->fully_masked && !any_nan_w && n_masked + n_ninf < n && shown < 3) {
-        print_wrapped(out, "- ", "Every finite score got a positive weight: softmax gives "
-                      "exactly 0 only to a score of -inf.");
+        print_wrapped(out, "- ", "Every finite score got a positive weight. In exact "
+                      "arithmetic softmax gives exactly 0 only to a score of -inf; in float32 a "
+                      "score more than about 104 below the row's max would underflow to 0 too.");
         shown++;
     }
     if (!r->fully_masked && !any_nan_w && (n_masked > 0 || n_ninf > 0) && shown < 3) {
@@ -690,7 +697,7 @@ static void print_lessons(FILE *out, const explain_row *r, const explain_opts *o
     }
     if (shown == 0)
         print_wrapped(out, "- ", "Each weight is exp(s - m) divided by the row's sum, so "
-                      "the weights are in [0, 1] and sum to 1.");
+                      "the weights are in [0, 1] and sum to 1, up to rounding.");
 }
 
 /* ---- the command ------------------------------------------------------------------------ */

@@ -10,7 +10,8 @@
  * Argument order follows llm.c: outputs first, then inputs, then dimensions.
  *
  * The line the course draws: a SCORE is any real number (or -inf when masked);
- * a WEIGHT is what softmax makes of a row of scores, in [0, 1], summing to 1.
+ * a WEIGHT is what softmax makes of a row of scores, in [0, 1], summing to 1
+ * (up to rounding: a float row may sum to 1.0000001).
  * Functions below are grouped by which side of that line they act on.
  *
  * Numerics policy
@@ -18,8 +19,11 @@
  *     where accuracy needs it (softmax, log-sum-exp, entropy, dot products).
  *   - A fully masked row (every score -inf) gives all-zero weights and a zero
  *     output row, never NaN; functions that can meet one return how many there
- *     were. (PyTorch's SDPA and FlashAttention do the same; plain
- *     torch.softmax gives NaN.)
+ *     were. (PyTorch's SDPA since 2.5, 2024, and FlashAttention do the same;
+ *     plain torch.softmax, and SDPA before 2.5, give NaN.)
+ *   - A weight is exactly 0 where its score is -inf, and also, by underflow,
+ *     where a finite score is more than about 104 below its row's max (the
+ *     float32 limit: exp(x) rounds to 0 below x = -103.97).
  *   - NaN inputs propagate to the rows they touch.
  *   - Masks write -INFINITY, never a large negative constant.
  */
@@ -96,8 +100,9 @@ void attn_relpos_bias(float *S, const float *table, int B, int H, int Tq, int Tk
 /* Softmax: scores -> weights, the single conversion point.             */
 /* ------------------------------------------------------------------ */
 
-/* Row softmax over the last axis: W[r] = exp(S[r] - max) / sum, for rows rows of n.
-   W may equal S (in place). A row whose scores are all -inf becomes all zeros.
+/* Row softmax over the last axis (the key axis, dim -1): W[r] = exp(S[r] - max) / sum,
+   for rows rows of n. W may equal S (in place). A row whose scores are all -inf
+   becomes all zeros.
    Returns the number of such fully masked rows. */
 long attn_softmax(float *W, const float *S, long rows, int n);
 

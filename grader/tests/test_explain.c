@@ -188,6 +188,29 @@ START_TEST(no_mask_every_finite_score_positive)
     assert_row(r.out, "3 ", "3 3.0000 1.0000 0.6652");
     assert_row(r.out, "sum", "sum 1.5032 1.0000");
     ASSERT_HAS(r.out, "Every finite score got a positive weight");
+    /* ... but only in exact arithmetic: float32 underflows far below the max. */
+    ASSERT_HAS(r.out, "In exact arithmetic softmax gives exactly 0 only to a score of -inf; "
+                      "in float32 a score more than about 104 below the row's max would "
+                      "underflow to 0 too");
+    free_result(&r);
+}
+END_TEST
+
+/* A finite score 200 below the max: exp(-200) = 1.38e-87 is far below the
+   smallest float32 (2^-149 = 1.4e-45; exp(x) rounds to 0 below x = -103.97),
+   so the weight is exactly 0 with no mask. By hand the true weight is
+   exp(-200) / (1 + exp(-200)) = 1.3839e-87. */
+START_TEST(far_below_the_max_underflows)
+{
+    run_result r = EXPLAIN("--scores", "0 -200");
+    ck_assert_int_eq(r.rc, 0);
+    assert_row(r.out, "1 ", "1 0.0000 1.0000 1.0000");
+    assert_row(r.out, "2 ", "2 -200.0000 0.0000 0.0000 underflowed to 0");
+    ASSERT_HAS(r.out, "Key 2's score is finite, yet its weight is exactly 0: it is 200.0000 "
+                      "below the row's max, and in float32 exp(x) rounds to 0 below x = -103.97 "
+                      "(in float16 below x = -17.33)");
+    ASSERT_HAS(r.out, "In exact arithmetic its weight is 1.38e-87, positive: only a mask gives "
+                      "exactly 0 by design");
     free_result(&r);
 }
 END_TEST
@@ -204,6 +227,7 @@ START_TEST(all_masked_gives_zero_row_and_says_why)
     ASSERT_HAS(r.out, "m = -inf: every score is -inf, so s - m = -inf - (-inf) = nan");
     ASSERT_HAS(r.out, "Every key is masked, so there is nothing to normalise over");
     ASSERT_HAS(r.out, "(torch.softmax gives NaN here)");
+    ASSERT_HAS(r.out, "PyTorch's SDPA (since PyTorch 2.5, 2024; earlier versions gave NaN)");
     ASSERT_HAS(r.out, "gives all-zero weights instead");
     ASSERT_HAS(r.out, "this row sums to 0, not 1");
     free_result(&r);
@@ -350,6 +374,8 @@ START_TEST(help_shows_usage_and_csv_layout)
     ck_assert_int_eq(strncmp(r.out, "usage: attnlab explain --scores", 31), 0);
     ck_assert_ptr_nonnull(strstr(r.out, "key,raw_score,scaled_score,blocked,masked_score,"
                                         "shift,exp_shifted,weight"));
+    ck_assert_msg(has(r.out, "a row of weights sums to 1 (up to rounding)"),
+                  "help lacks the rounding caveat:\n%s", r.out);
     free_result(&r);
 }
 END_TEST
@@ -401,6 +427,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, nan_score_poisons_row);
     tcase_add_test(tc, minus_inf_score_acts_as_mask);
     tcase_add_test(tc, plus_inf_score_is_shown);
+    tcase_add_test(tc, far_below_the_max_underflows);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("csv");

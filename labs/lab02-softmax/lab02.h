@@ -12,12 +12,15 @@
  *     the row summing to 1.
  * A masked score is -INFINITY (from math.h). Not -1e9, and not 0: softmax of a
  * -inf score is exactly 0, and the other weights of the row are renormalised
- * to sum to 1. Every other score, however negative, gets a weight above 0.
+ * to sum to 1 (up to rounding). In exact arithmetic every other score, however
+ * negative, gets a weight above 0; in float32 a score more than about 104
+ * below its row's max underflows to a weight of 0 too (README.md, section 2).
  *
  * Fully masked rows: a row whose scores are all -inf has no key to attend to.
  * Mathematically its softmax is 0/0. The course's policy (that of PyTorch's
- * scaled_dot_product_attention and of FlashAttention) is a row of zeros,
- * counted, never NaN. (Plain torch.softmax gives a row of NaN.)
+ * scaled_dot_product_attention since PyTorch 2.5, 2024, and of FlashAttention)
+ * is a row of zeros, counted, never NaN. (Plain torch.softmax, and SDPA before
+ * 2.5, give a row of NaN.)
  *
  * Inputs the grader never sends: scores equal to +inf or NaN, and pointers
  * that overlap other than as stated ("W may equal S").

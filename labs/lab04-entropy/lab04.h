@@ -20,7 +20,10 @@
 
 /* Entropy of each row of weights, in nats (natural log):
        H[r] = - sum_j W[r][j] * log(W[r][j])
-   with 0 * log 0 = 0, so a weight of exactly 0 (a masked key) adds nothing.
+   with 0 * log 0 = 0, so a weight of exactly 0 adds nothing: a masked key,
+   or a finite score that underflowed (in float32 exp(s - max) is 0 once s is
+   about 104 below its row's max; raw rows at d = 512 get there, README.md,
+   section 2).
    W is (rows, n) row-major, rows of softmax weights (each in [0, 1], each row
    summing to 1, or all zeros for a fully masked row, whose entropy is 0);
    H has rows entries. Uniform weights give log n, the maximum; a one-hot row

@@ -4,6 +4,10 @@
  * Dimensions: B = batch, Tq = queries, Tk = keys. Scores S are (B, Tq, Tk),
  * row-major. Masks and temperature edit scores in place, before softmax;
  * softmax is the one place where scores become weights.
+ *
+ * A weight is exactly 0 where its score is -inf. In exact arithmetic every
+ * finite score gets a positive weight; in float32, expf(s - max) underflows
+ * to 0 too once s is more than about 104 below its row's max.
  */
 #include <math.h>
 
