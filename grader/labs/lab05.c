@@ -586,7 +586,9 @@ static const gr_misconception misconceptions[] = {
       HANDOUT ", section 3", predict_postmask },
     { "mask_zero", "masked scores set to 0 instead of -inf",
       "A score of 0 is an ordinary score, not a mask: exp(0) = 1, so every padded key still "
-      "gets a positive weight. Only -inf gives a weight of exactly 0.",
+      "gets a positive weight. Only -inf gives a weight of exactly 0 by design (a finite "
+      "score more than about 103 below its row's max also rounds to 0 in float32, but that "
+      "is underflow, not a mask).",
       HANDOUT ", section 2", predict_mask_zero },
     { "neg_1e9", "-1e9 instead of -inf as the mask value",
       "-1e9 works while a row has a real key, but a row with no real key then holds only "

@@ -90,9 +90,10 @@ static void kit_setup(void)
 
 static char h_stdio[] = "stdio.h", h_stdlib[] = "stdlib.h", h_math[] = "math.h",
             h_string[] = "string.h", h_stdint[] = "stdint.h";
-static char s_malloc[] = "malloc", s_free[] = "free", s_printf[] = "printf", s_sqrtf[] = "sqrtf";
+static char s_malloc[] = "malloc", s_free[] = "free", s_printf[] = "printf", s_sqrtf[] = "sqrtf",
+            s_putchar[] = "putchar";
 static char *allowed_headers[] = {h_stdio, h_stdlib, h_math, h_string, h_stdint};
-static char *allowed_symbols[] = {s_malloc, s_free, s_printf, s_sqrtf};
+static char *allowed_symbols[] = {s_malloc, s_free, s_printf, s_sqrtf, s_putchar};
 
 static gr_rubric fixture_rubric(void)
 {
@@ -104,7 +105,7 @@ static gr_rubric fixture_rubric(void)
     r.allowed_headers = allowed_headers;
     r.n_headers = 5;
     r.allowed_symbols = allowed_symbols;
-    r.n_symbols = 4;
+    r.n_symbols = 5;
     r.limits = (gr_limits){2000, 64L << 20, 64L << 10};
     return r;
 }
@@ -213,6 +214,20 @@ START_TEST(compiler_substitutions_count_as_the_call_written)
                             "    float *t = malloc(16);\n"
                             "    if (t) { for (int i = 0; i < 4; i++) t[i] = 0; free(t); }\n"
                             "    for (int i = 0; i < n; i++) out[i] = a[i] + b[i];\n"
+                            "    return LAB_OK;\n"
+                            "}\n" REST);
+    ck_assert_msg(b.ok, "message: %s", b.message ? b.message : "");
+    gr_build_free(&b);
+}
+END_TEST
+
+/* putchar(c) of a variable c is compiled as putc(c, stdout): allowed with putchar. */
+START_TEST(putchar_of_a_variable_is_putchar)
+{
+    gr_build b = build_text("#include <stdio.h>\n#include \"lab99.h\"\n"
+                            "int lab_add(float *out, const float *a, const float *b, int n)\n"
+                            "{\n"
+                            "    for (int i = 0; i < n; i++) { out[i] = a[i] + b[i]; putchar('0' + i); }\n"
                             "    return LAB_OK;\n"
                             "}\n" REST);
     ck_assert_msg(b.ok, "message: %s", b.message ? b.message : "");
@@ -330,6 +345,80 @@ START_TEST(inline_assembly_is_refused)
                    GOOD_ADD REST);
     expect_verdict(&b, GR_FORBIDDEN_CALL, "inline assembly (__asm__) is not allowed");
     gr_build_free(&b);
+}
+END_TEST
+
+/* Attributes and pragmas whose strings reach the assembler or change code
+   generation are refused on the preprocessed text, however they are spelled. */
+START_TEST(assembler_bound_attributes_are_refused)
+{
+    static const char *const attacks[][2] = {
+        {"__attribute__((section(\".data\\n.incbin \\\"/etc/hostname\\\"\\n#\"), used))\n"
+         "static const char lab_leak[1] = {0};\n", "the section attribute"},
+        {"__attribute__((used, __section__(\".gnu.lto_x\"))) static const int lab_x = 1;\n",
+         "the __section__ attribute"},
+        {"int lab_y __attribute__((alias(\"lab_add\")));\n", "the alias attribute"},
+        {"#pragma GCC optimize(\"O0\")\n", "#pragma GCC optimize"},
+        {"_Pragma(\"GCC push_options\")\n", "#pragma GCC push_options"},
+        {"#ident \"lab\"\n", "#ident"},
+    };
+    for (size_t i = 0; i < sizeof attacks / sizeof attacks[0]; i++) {
+        char *text = gr_xasprintf("#include \"lab99.h\"\n%s" GOOD_ADD REST, attacks[i][0]);
+        gr_build b = build_text(text);
+        expect_verdict(&b, GR_FORBIDDEN_CALL, attacks[i][1]);
+        gr_build_free(&b);
+        free(text);
+    }
+    /* a variable called section is just a variable */
+    gr_build b = build_text("#include \"lab99.h\"\nstatic int section = 1;\n"
+                            "int lab_add(float *out, const float *a, const float *b, int n)\n"
+                            "{ for (int i = 0; i < n; i++) out[i] = a[i] + b[i] * (float)section; return LAB_OK; }\n"
+                            REST);
+    ck_assert_msg(b.ok, "message: %s", b.message ? b.message : "");
+    gr_build_free(&b);
+}
+END_TEST
+
+/* What is checked is what is compiled: a directive hidden from a line scanner by
+   a lone CR, or code that exists only when optimising, is seen. */
+START_TEST(what_is_checked_is_what_is_compiled)
+{
+    gr_build b = build_text("#include \"lab99.h\"\n"
+                            "#ifdef __OPTIMIZE__\n"
+                            "__asm__(\".section .rodata\\n.incbin \\\"/etc/hostname\\\"\\n.previous\");\n"
+                            "#endif\n" GOOD_ADD REST);
+    expect_verdict(&b, GR_FORBIDDEN_CALL, "inline assembly (__asm__)");
+    gr_build_free(&b);
+
+    b = build_text("#include \"lab99.h\"\r#include \"/etc/hostname\"\r\n" GOOD_ADD REST);
+    expect_verdict(&b, GR_FORBIDDEN_CALL, "/etc/hostname");
+    gr_build_free(&b);
+}
+END_TEST
+
+/* A lab file that is not a regular file is named, never opened or waited on. */
+START_TEST(only_regular_files_are_read)
+{
+    char *dir = fk_mkdtemp("build-src");
+    ck_assert_ptr_nonnull(dir);
+    char *path = gr_xasprintf("%s/lab99.c", dir);
+    ck_assert_int_eq(symlink("/etc/hostname", path), 0);
+    gr_build b = build_file(path);
+    expect_verdict(&b, GR_COMPILE_ERROR, "not a regular file: it is a symbolic link");
+    gr_build_free(&b);
+    unlink(path);
+    ck_assert_int_eq(mkfifo(path, 0644), 0);
+    b = build_file(path);
+    expect_verdict(&b, GR_COMPILE_ERROR, "it is a FIFO");
+    gr_build_free(&b);
+    unlink(path);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    b = build_file(path);
+    expect_verdict(&b, GR_COMPILE_ERROR, "it is a directory");
+    gr_build_free(&b);
+    fk_rm_rf(dir);
+    free(path);
+    free(dir);
 }
 END_TEST
 
@@ -509,6 +598,7 @@ Suite *test_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, good_build_runs);
     tcase_add_test(tc, compiler_substitutions_count_as_the_call_written);
+    tcase_add_test(tc, putchar_of_a_variable_is_putchar);
     tcase_add_test(tc, includes_in_comments_and_strings_are_fine);
     tcase_add_test(tc, static_array_counts_against_the_memory_limit);
     tcase_add_test(tc, replacing_library_functions_changes_nothing);
@@ -524,6 +614,9 @@ Suite *test_suite(void)
     tcase_add_test(tc, forbidden_symbol_by_own_prototype);
     tcase_add_test(tc, inline_assembly_is_refused);
     tcase_add_test(tc, ifunc_is_refused);
+    tcase_add_test(tc, assembler_bound_attributes_are_refused);
+    tcase_add_test(tc, what_is_checked_is_what_is_compiled);
+    tcase_add_test(tc, only_regular_files_are_read);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("errors");

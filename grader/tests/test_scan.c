@@ -1,0 +1,145 @@
+/* test_scan.c: the checks on the compiler's intermediate files (scan.c), on
+ * hand-written preprocessor output and assembly, including the spellings an
+ * attacker uses to slip a directive past a line-by-line reader.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "../scan.h"
+
+Suite *test_suite(void);
+
+/* What GCC writes for a small function, with a string holding '#', ';' and a
+   directive's name: all of it plain C's. */
+static const char gcc_output[] =
+    "\t.file\t\"lab01.c\"\n"
+    "\t.text\n"
+    "\t.section\t.rodata.str1.1,\"aMS\",@progbits,1\n"
+    ".LC0:\n"
+    "\t.string\t\"a # b ; .incbin \\\"x\\\"\"\n"
+    "\t.text\n"
+    "\t.p2align 4\n"
+    "\t.globl\tlab_dot_scores\n"
+    "\t.type\tlab_dot_scores, @function\n"
+    "lab_dot_scores:\n"
+    ".LFB0:\n"
+    "\t.cfi_startproc\n"
+    "\tmovss\t.LC1(%rip), %xmm0   # a comment\n"
+    "\tret\n"
+    "\t.cfi_endproc\n"
+    "\t.size\tlab_dot_scores, .-lab_dot_scores\n"
+    "\t.section\t.rodata.cst4,\"aM\",@progbits,4\n"
+    "\t.align 4\n"
+    ".LC1:\n"
+    "\t.long\t1065353216\n"
+    "\t.ident\t\"GCC: (Debian 12.2.0-14) 12.2.0\"\n"
+    "\t.section\t.note.GNU-stack,\"\",@progbits\n";
+
+START_TEST(plain_c_assembly_passes)
+{
+    char why[160] = "";
+    ck_assert_msg(gr_scan_assembly(gcc_output, why, sizeof why) == 0, "refused: %s", why);
+}
+END_TEST
+
+/* Each attack and the line it must be caught on. */
+static const struct { const char *text; int line; const char *why; } attacks[] = {
+    {"\t.text\n\t.incbin \"/etc/hostname\"\n", 2, ".incbin"},
+    {"\t.text\n\t.section .data\n.include \"/etc/passwd\"\n", 3, ".include"},
+    {"\t.section .data;.incbin \"/etc/hostname\"\n", 1, ".incbin"},
+    {"x: y: .incbin \"f\"\n", 1, ".incbin"},
+    {"\t.section\t.gnu.lto_.opts,\"e\",@progbits\n", 1, ".gnu.lto_.opts"},
+    {"\t.section\t.interp,\"a\"\n", 1, ".interp"},
+    {"\t.pushsection .note.hostile\n", 1, ".note.hostile"},
+    {"\t.macro m\n\t.endm\n", 1, ".macro"},
+    {"\t.symver lab_x, memcpy@GLIBC_2.2.5\n", 1, ".symver"},
+    {"\t.text /* hidden */ .incbin \"f\"\n", 1, "comment"},
+    {"\t.string \"unterminated\n", 1, "unterminated"},
+};
+
+START_TEST(attacks_are_caught)
+{
+    char why[160] = "";
+    int line = gr_scan_assembly(attacks[_i].text, why, sizeof why);
+    ck_assert_int_eq(line, attacks[_i].line);
+    ck_assert_msg(strstr(why, attacks[_i].why) != NULL, "why: %s", why);
+}
+END_TEST
+
+START_TEST(sections_of_plain_c)
+{
+    const char *ok[] = {".text", ".text.startup", ".rodata.cst16", ".data.rel.ro.local", ".bss",
+                        ".rela.text", ".eh_frame", ".rela.eh_frame", ".note.GNU-stack",
+                        ".comment", ".symtab", ".init_array", ""};
+    const char *bad[] = {".gnu.lto_.opts", ".gnu.lto_main.0", ".interp", ".note.ABI-tag",
+                         ".preinit_array", ".ctors", ".textual", ".hostile", ".dynamic"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        ck_assert_msg(gr_section_allowed(ok[i]), "%s refused", ok[i]);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(!gr_section_allowed(bad[i]), "%s allowed", bad[i]);
+}
+END_TEST
+
+/* A preprocessed file: the contract and a system header entered from the
+   student's file, a foreign file, asm on line 7, and a header's own asm. */
+static const char preprocessed[] =
+    "# 0 \"lab01.c\"\n"
+    "# 0 \"<built-in>\"\n"
+    "# 1 \"lab01.c\"\n"
+    "# 1 \"inc/lab01.h\" 1\n"
+    "int lab_f(void);\n"
+    "# 2 \"lab01.c\" 2\n"
+    "# 1 \"/usr/include/math.h\" 1 3 4\n"
+    "extern double sin(double) __asm__(\"\" \"sin\");\n"
+    "# 3 \"lab01.c\" 2\n"
+    "# 1 \"/tmp/x/secret.h\" 1\n"
+    "int secret;\n"
+    "# 4 \"lab01.c\" 2\n"
+    "int lab_f(void) { return 1; }\n"
+    "\n"
+    "\n"
+    "\n"
+    "void g(void) { __asm__ volatile(\"\"); }\n";
+
+START_TEST(preprocessed_facts)
+{
+    gr_pp_facts pf;
+    gr_scan_preprocessed(preprocessed, "lab01.c", "inc", &pf);
+    ck_assert_int_eq(pf.n_direct, 3);
+    ck_assert_str_eq(pf.direct[0].path, "inc/lab01.h");
+    ck_assert_str_eq(pf.direct[1].path, "/usr/include/math.h");
+    ck_assert_str_eq(pf.direct[2].path, "/tmp/x/secret.h");
+    ck_assert_str_eq(pf.foreign, "/tmp/x/secret.h");
+    ck_assert_int_eq(pf.refused_line, 8);
+    ck_assert_str_eq(pf.refused, "inline assembly (__asm__)");
+    gr_pp_facts_free(&pf);
+}
+END_TEST
+
+START_TEST(attributes_in_context_only)
+{
+    gr_pp_facts pf;
+    gr_scan_preprocessed("# 1 \"lab01.c\"\nint section = 1, alias;\n"
+                         "static int x __attribute__((aligned(8), unused));\n"
+                         "void f(void) __attribute__ ((noinline,\n target (\"avx2\")));\n",
+                         "lab01.c", "inc", &pf);
+    ck_assert_int_eq(pf.refused_line, 4);      /* the line the attribute's name is on */
+    ck_assert_str_eq(pf.refused, "the target attribute");
+    gr_pp_facts_free(&pf);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("scan");
+    TCase *tc = tcase_create("assembly");
+    tcase_add_test(tc, plain_c_assembly_passes);
+    tcase_add_loop_test(tc, attacks_are_caught, 0, (int)(sizeof attacks / sizeof attacks[0]));
+    tcase_add_test(tc, sections_of_plain_c);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("preprocessed");
+    tcase_add_test(tc, preprocessed_facts);
+    tcase_add_test(tc, attributes_in_context_only);
+    suite_add_tcase(s, tc);
+    return s;
+}
