@@ -2,7 +2,7 @@
 # labs/labNN-name/Makefile and solutions/labNN-name/Makefile.
 #
 # The including Makefile sets:
-#   LAB      the lab's tag: lab01 ... lab08 (files LAB.h, LAB.c, test_LAB.c)
+#   LAB      the lab's tag: lab01, lab02, ... (files LAB.h, LAB.c, test_LAB.c)
 #   LAB_DIR  folder with the contract header and the tests (default: .)
 #   SRC_DIR  folder with the LAB.c to test (default: .)
 #   EXTRA_SRC  more sources the tests need, relative to LAB_DIR (optional)

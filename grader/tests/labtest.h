@@ -1,5 +1,5 @@
-/* labtest.h: what the suites of the grader's lab modules (test_lab01.c ..
- * test_lab08.c) share: the lab's rubric, loaded by a fixture, and building
+/* labtest.h: what the suites of the grader's lab modules (test_lab01.c,
+ * test_lab02.c, ...) share: the lab's rubric, loaded by a fixture, and building
  * the case of one of its tests, which fails the Check test on any error.
  * Run the suites from the repository root (rubric paths are relative to it).
  *
