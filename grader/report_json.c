@@ -76,6 +76,11 @@ static void json_number(gr_strbuf *b, double x)
         return;
     }
     char buf[40];
+    if (x == floor(x) && fabs(x) < 1e15) {
+        snprintf(buf, sizeof buf, "%.0f", x);  /* whole points read as 10, not 1e+01 */
+        gr_sb_append(b, buf);
+        return;
+    }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, sizeof buf, "%.*g", prec, x);
         if (strtod(buf, NULL) == x)
