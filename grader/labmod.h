@@ -96,12 +96,21 @@ typedef struct gr_case_kind gr_case_kind;
 typedef int (*gr_case_gen)(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                            gr_case *c, char *err, size_t errlen);
 
+/* Which inputs a kind's generator makes, for a generator shared by kinds. */
+typedef enum gr_case_variant {
+    GR_VARIANT_NONE = 0,    /* the generator has only one */
+    GR_VARIANT_WORKED,      /* the handout's worked example */
+    GR_VARIANT_RANDOM,      /* seeded random inputs of the rubric's sizes */
+    GR_VARIANT_BAD,         /* sizes that break the contract: expect LAB_BAD_ARG */
+    GR_VARIANT_EMPTY,       /* a zero size: nothing to compute */
+} gr_case_variant;
+
 /* One test kind of a lab. */
 struct gr_case_kind {
     const char *kind;       /* the rubric's `kind`: "premask" */
     gr_case_gen gen;        /* builds its cases */
     uint32_t fn;            /* for a gen shared by kinds: the student function called, else 0 */
-    char what;              /* ... and the module's letter for the variant, else 0 */
+    gr_case_variant what;   /* ... and which inputs it makes */
 };
 
 /* How a lab words the error for a kind it does not know. */

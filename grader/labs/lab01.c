@@ -273,16 +273,15 @@ static void make_worked(gr_case *c, uint32_t fn, sup_rng *r)
     expect_scores(c);
 }
 
-/* Every kind of lab 1: a call of kind->fn, the variant kind->what (w worked example,
-   r random, b bad arguments, e empty). */
+/* Every kind of lab 1: a call of kind->fn, the variant kind->what. */
 static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                       gr_case *c, char *err, size_t errlen)
 {
     uint32_t fn = kind->fn;
-    char what = kind->what;
+    gr_case_variant what = kind->what;
     sup_rng r;
     sup_rng_seed(&r, seed);
-    if (what == 'w') {
+    if (what == GR_VARIANT_WORKED) {
         make_worked(c, fn, &r);
         return 0;
     }
@@ -290,17 +289,17 @@ static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     /* Sizes: a bad call may use negative sizes and d = 0; the others must be
        sane, and big enough to be worth running but small enough for a child. */
     dims m;
-    int lo = what == 'b' ? -8 : what == 'e' ? 0 : 1;
+    int lo = what == GR_VARIANT_BAD ? -8 : what == GR_VARIANT_EMPTY ? 0 : 1;
     if (gr_test_int(t, "B", 2, lo, 64, &m.B, err, errlen) ||
         gr_test_int(t, "Tq", 3, lo, 1024, &m.Tq, err, errlen) ||
         gr_test_int(t, "Tk", 4, lo, 1024, &m.Tk, err, errlen) ||
-        gr_test_int(t, "d", 4, what == 'b' ? -8 : 1, 1024, &m.d, err, errlen))
+        gr_test_int(t, "d", 4, what == GR_VARIANT_BAD ? -8 : 1, 1024, &m.d, err, errlen))
         return -1;
-    if (what == 'b' && !(m.B < 0 || m.Tq < 0 || m.Tk < 0 || m.d < 1)) {
+    if (what == GR_VARIANT_BAD && !(m.B < 0 || m.Tq < 0 || m.Tk < 0 || m.d < 1)) {
         snprintf(err, errlen, "a %s test needs a negative size or d < 1", t->kind);
         return -1;
     }
-    if (what == 'e' && !(m.B == 0 || m.Tq == 0 || m.Tk == 0)) {
+    if (what == GR_VARIANT_EMPTY && !(m.B == 0 || m.Tq == 0 || m.Tk == 0)) {
         snprintf(err, errlen, "a %s test needs B, Tq or Tk equal to 0", t->kind);
         return -1;
     }
@@ -315,10 +314,10 @@ static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         return -1;
     }
 
-    add_call(c, fn, m, what != 'r', &r);
+    add_call(c, fn, m, what != GR_VARIANT_RANDOM, &r);
     fill_inputs(&r, c->call.bufs[BUF_Q].data, (long)c->call.bufs[BUF_Q].count, (float)scale, integers);
     fill_inputs(&r, c->call.bufs[BUF_K].data, (long)c->call.bufs[BUF_K].count, (float)scale, integers);
-    if (what == 'r') {
+    if (what == GR_VARIANT_RANDOM) {
         snprintf(c->describe, sizeof c->describe, "%s(S, Q, K, B=%d, Tq=%d, Tk=%d, d=%d), Q and K %s",
                  fn_name(fn), m.B, m.Tq, m.Tk, m.d,
                  integers ? "whole numbers in [-3, 3]" : scale == 1.0 ? "~ N(0, 1)" : "~ N(0, scale^2)");
@@ -330,10 +329,10 @@ static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     } else {
         /* The call must write nothing: S comes back exactly as sent. */
         gr_case_expect_untouched(c);
-        c->expected_status = what == 'b' ? LAB_BAD_ARG : LAB_OK;
+        c->expected_status = what == GR_VARIANT_BAD ? LAB_BAD_ARG : LAB_OK;
         snprintf(c->describe, sizeof c->describe, "%s(S, Q, K, B=%d, Tq=%d, Tk=%d, d=%d): %s",
                  fn_name(fn), m.B, m.Tq, m.Tk, m.d,
-                 what == 'b' ? "sizes break the contract, expect LAB_BAD_ARG and S untouched"
+                 what == GR_VARIANT_BAD ? "sizes break the contract, expect LAB_BAD_ARG and S untouched"
                              : "nothing to compute, expect LAB_OK and S untouched");
     }
     return 0;
@@ -343,14 +342,14 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                      char *err, size_t errlen)
 {
     static const gr_case_kind kinds[] = {
-        { "dot_worked", gen_scores, LAB01_DOT_SCORES, 'w' },
-        { "scaled_worked", gen_scores, LAB01_SCALED_DOT_SCORES, 'w' },
-        { "dot", gen_scores, LAB01_DOT_SCORES, 'r' },
-        { "scaled_dot", gen_scores, LAB01_SCALED_DOT_SCORES, 'r' },
-        { "dot_bad", gen_scores, LAB01_DOT_SCORES, 'b' },
-        { "scaled_bad", gen_scores, LAB01_SCALED_DOT_SCORES, 'b' },
-        { "dot_empty", gen_scores, LAB01_DOT_SCORES, 'e' },
-        { "scaled_empty", gen_scores, LAB01_SCALED_DOT_SCORES, 'e' },
+        { "dot_worked", gen_scores, LAB01_DOT_SCORES, GR_VARIANT_WORKED },
+        { "scaled_worked", gen_scores, LAB01_SCALED_DOT_SCORES, GR_VARIANT_WORKED },
+        { "dot", gen_scores, LAB01_DOT_SCORES, GR_VARIANT_RANDOM },
+        { "scaled_dot", gen_scores, LAB01_SCALED_DOT_SCORES, GR_VARIANT_RANDOM },
+        { "dot_bad", gen_scores, LAB01_DOT_SCORES, GR_VARIANT_BAD },
+        { "scaled_bad", gen_scores, LAB01_SCALED_DOT_SCORES, GR_VARIANT_BAD },
+        { "dot_empty", gen_scores, LAB01_DOT_SCORES, GR_VARIANT_EMPTY },
+        { "scaled_empty", gen_scores, LAB01_SCALED_DOT_SCORES, GR_VARIANT_EMPTY },
     };
     return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 1, GR_KIND_KNOWN, t, seed, c,
                                 err, errlen);

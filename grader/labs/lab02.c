@@ -457,11 +457,11 @@ static const char *softmax_how(uint32_t fn)
          : fn == LAB02_SOFTMAX_NOCOUNT ? "n_masked_rows = NULL" : "W separate from S";
 }
 
-static int make_softmax(const gr_rubric_test *t, uint32_t fn, char what, sup_rng *r,
+static int make_softmax(const gr_rubric_test *t, uint32_t fn, gr_case_variant what, sup_rng *r,
                         gr_case *c, char *err, size_t errlen)
 {
     int rows, n;
-    if (what == 'w') {
+    if (what == GR_VARIANT_WORKED) {
         /* The handout's worked row (sections 2 and 4): plain, then with key 4
            as padding: [2, 1, -1, 0.5] -> [0.6095 0.2242 0.0303 0.1360] and
            [2, 1, -1, -inf] -> exp(s - 2) = [1 .367879 .049787 0] / 1.417667
@@ -477,7 +477,7 @@ static int make_softmax(const gr_rubric_test *t, uint32_t fn, char what, sup_rng
         expect_softmax(c);
         return 0;
     }
-    if (what == 'b') {
+    if (what == GR_VARIANT_BAD) {
         if (gr_test_int(t, "rows", 2, -8, 8, &rows, err, errlen) ||
             gr_test_int(t, "n", 4, -8, 8, &n, err, errlen))
             return -1;
@@ -527,10 +527,10 @@ static const char *mask_name(uint32_t fn)
          : fn == LAB02_PADDING_MASK ? "lab_padding_mask" : "lab_bool_mask";
 }
 
-static int make_mask(const gr_rubric_test *t, uint32_t fn, char what, sup_rng *r,
+static int make_mask(const gr_rubric_test *t, uint32_t fn, gr_case_variant what, sup_rng *r,
                      gr_case *c, char *err, size_t errlen)
 {
-    int B, Tq, Tk, bad = 0, lo = what == 'b' && fn != LAB02_PADDING_MASK ? -4 : 1;
+    int B, Tq, Tk, bad = 0, lo = what == GR_VARIANT_BAD && fn != LAB02_PADDING_MASK ? -4 : 1;
     if (gr_test_int(t, "B", 2, lo, 256, &B, err, errlen) ||
         gr_test_int(t, "Tq", 4, lo, 1024, &Tq, err, errlen) ||
         gr_test_int(t, "Tk", 4, lo, 1024, &Tk, err, errlen))
@@ -539,7 +539,7 @@ static int make_mask(const gr_rubric_test *t, uint32_t fn, char what, sup_rng *r
         snprintf(err, errlen, "B * Tq * Tk must be at most %ld", MAX_ELEMS);
         return -1;
     }
-    if (what == 'b') {
+    if (what == GR_VARIANT_BAD) {
         if (fn == LAB02_PADDING_MASK) {
             if (gr_test_int(t, "bad", 1, -1, 1, &bad, err, errlen) || bad == 0) {
                 snprintf(err, errlen, "a padding_bad test needs bad: 1 (a length Tk + 1) or -1 (a length -1)");
@@ -604,7 +604,7 @@ static int make_mask(const gr_rubric_test *t, uint32_t fn, char what, sup_rng *r
     gr_case_add_int(c, Tk);
 
     float *want = gr_case_expect(c, 0); /* starts as the scores sent */
-    if (what == 'b') {
+    if (what == GR_VARIANT_BAD) {
         c->expected_status = LAB_BAD_ARG;
         snprintf(c->describe, sizeof c->describe, "%s(S, ..., B=%d, Tq=%d, Tk=%d)%s: "
                  "expect LAB_BAD_ARG and S untouched", mask_name(fn), B, Tq, Tk, extra);
@@ -622,11 +622,11 @@ static int make_mask(const gr_rubric_test *t, uint32_t fn, char what, sup_rng *r
     return 0;
 }
 
-static int make_temperature(const gr_rubric_test *t, char what, sup_rng *r,
+static int make_temperature(const gr_rubric_test *t, gr_case_variant what, sup_rng *r,
                             gr_case *c, char *err, size_t errlen)
 {
     int n, worked = gr_test_param(t, "worked", 0.0) != 0.0;
-    if (gr_test_int(t, "n", worked ? 4 : 16, what == 'b' ? -4 : 0, 1 << 22, &n, err, errlen))
+    if (gr_test_int(t, "n", worked ? 4 : 16, what == GR_VARIANT_BAD ? -4 : 0, 1 << 22, &n, err, errlen))
         return -1;
     double tau = gr_test_param(t, "tau", 2.0);
     int special;
@@ -636,7 +636,7 @@ static int make_temperature(const gr_rubric_test *t, char what, sup_rng *r,
         tau = special == 1 ? (double)INFINITY : (double)NAN;
     float tau_f = (float)tau;
     int bad = !(tau_f > 0.0f) || isinf(tau_f) || n < 0;
-    if (bad != (what == 'b')) {
+    if (bad != (what == GR_VARIANT_BAD)) {
         snprintf(err, errlen, "%s: tau %g with n %d is %s the contract", t->kind, tau, n,
                  bad ? "against" : "within");
         return -1;
@@ -668,8 +668,7 @@ static int make_temperature(const gr_rubric_test *t, char what, sup_rng *r,
     return 0;
 }
 
-/* Every kind of lab 2: a call of kind->fn, the variant kind->what (w worked example,
-   r random, b bad arguments). */
+/* Every kind of lab 2: a call of kind->fn, the variant kind->what. */
 static int gen_call(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                     gr_case *c, char *err, size_t errlen)
 {
@@ -692,19 +691,19 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                      char *err, size_t errlen)
 {
     static const gr_case_kind kinds[] = {
-        { "softmax_worked", gen_call, LAB02_SOFTMAX, 'w' },
-        { "softmax", gen_call, LAB02_SOFTMAX, 'r' },
-        { "softmax_inplace", gen_call, LAB02_SOFTMAX_INPLACE, 'r' },
-        { "softmax_nocount", gen_call, LAB02_SOFTMAX_NOCOUNT, 'r' },
-        { "softmax_bad", gen_call, LAB02_SOFTMAX, 'b' },
-        { "causal", gen_call, LAB02_CAUSAL_MASK, 'r' },
-        { "causal_bad", gen_call, LAB02_CAUSAL_MASK, 'b' },
-        { "padding", gen_call, LAB02_PADDING_MASK, 'r' },
-        { "padding_bad", gen_call, LAB02_PADDING_MASK, 'b' },
-        { "bool", gen_call, LAB02_BOOL_MASK, 'r' },
-        { "bool_bad", gen_call, LAB02_BOOL_MASK, 'b' },
-        { "temperature", gen_call, LAB02_TEMPERATURE, 'r' },
-        { "temperature_bad", gen_call, LAB02_TEMPERATURE, 'b' },
+        { "softmax_worked", gen_call, LAB02_SOFTMAX, GR_VARIANT_WORKED },
+        { "softmax", gen_call, LAB02_SOFTMAX, GR_VARIANT_RANDOM },
+        { "softmax_inplace", gen_call, LAB02_SOFTMAX_INPLACE, GR_VARIANT_RANDOM },
+        { "softmax_nocount", gen_call, LAB02_SOFTMAX_NOCOUNT, GR_VARIANT_RANDOM },
+        { "softmax_bad", gen_call, LAB02_SOFTMAX, GR_VARIANT_BAD },
+        { "causal", gen_call, LAB02_CAUSAL_MASK, GR_VARIANT_RANDOM },
+        { "causal_bad", gen_call, LAB02_CAUSAL_MASK, GR_VARIANT_BAD },
+        { "padding", gen_call, LAB02_PADDING_MASK, GR_VARIANT_RANDOM },
+        { "padding_bad", gen_call, LAB02_PADDING_MASK, GR_VARIANT_BAD },
+        { "bool", gen_call, LAB02_BOOL_MASK, GR_VARIANT_RANDOM },
+        { "bool_bad", gen_call, LAB02_BOOL_MASK, GR_VARIANT_BAD },
+        { "temperature", gen_call, LAB02_TEMPERATURE, GR_VARIANT_RANDOM },
+        { "temperature_bad", gen_call, LAB02_TEMPERATURE, GR_VARIANT_BAD },
     };
     return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 2, GR_KIND_KNOWN, t, seed, c,
                                 err, errlen);

@@ -311,23 +311,22 @@ static void make_worked(gr_case *c, uint32_t fn, sup_rng *r)
     expect_scores(c);
 }
 
-/* Every kind of lab 3: a call of kind->fn, the variant kind->what (w worked example,
-   r random, b bad arguments, e empty). */
+/* Every kind of lab 3: a call of kind->fn, the variant kind->what. */
 static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                       gr_case *c, char *err, size_t errlen)
 {
     uint32_t fn = kind->fn;
-    char what = kind->what;
+    gr_case_variant what = kind->what;
     int additive = fn == LAB03_ADDITIVE_SCORES;
     sup_rng r;
     sup_rng_seed(&r, seed);
-    if (what == 'w') {
+    if (what == GR_VARIANT_WORKED) {
         make_worked(c, fn, &r);
         return 0;
     }
 
     dims m = {0};
-    int lo = what == 'b' ? -4 : what == 'e' ? 0 : 1, dlo = what == 'b' ? -4 : 1;
+    int lo = what == GR_VARIANT_BAD ? -4 : what == GR_VARIANT_EMPTY ? 0 : 1, dlo = what == GR_VARIANT_BAD ? -4 : 1;
     if (gr_test_int(t, "B", 2, lo, 64, &m.B, err, errlen) ||
         gr_test_int(t, "Tq", 3, lo, 1024, &m.Tq, err, errlen) ||
         gr_test_int(t, "Tk", 4, lo, 1024, &m.Tk, err, errlen) ||
@@ -336,12 +335,12 @@ static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         (additive && gr_test_int(t, "h", 8, dlo, 512, &m.h, err, errlen)))
         return -1;
     int bad = m.B < 0 || m.Tq < 0 || m.Tk < 0 || m.dq < 1 || m.dk < 1 || (additive && m.h < 1);
-    if (what == 'b' && !bad) {
+    if (what == GR_VARIANT_BAD && !bad) {
         snprintf(err, errlen, "a %s test needs a negative size or dq, dk%s below 1", t->kind,
                  additive ? ", h" : "");
         return -1;
     }
-    if (what == 'e' && !(m.B == 0 || m.Tq == 0 || m.Tk == 0)) {
+    if (what == GR_VARIANT_EMPTY && !(m.B == 0 || m.Tq == 0 || m.Tk == 0)) {
         snprintf(err, errlen, "a %s test needs B, Tq or Tk equal to 0", t->kind);
         return -1;
     }
@@ -356,7 +355,7 @@ static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         return -1;
     }
 
-    add_call(c, fn, m, what != 'r', &r);
+    add_call(c, fn, m, what != GR_VARIANT_RANDOM, &r);
     long nQ = (long)c->call.bufs[BUF_Q].count;
     fill_normal(&r, mbuf(c, BUF_Q), nQ, scale);
     double fan_q = m.dq > 0 ? 1.0 / sqrt((double)m.dq) : 1.0, fan_k = m.dk > 0 ? 1.0 / sqrt((double)m.dk) : 1.0;
@@ -376,15 +375,15 @@ static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         snprintf(sizes, sizeof sizes, "B=%d, Tq=%d, Tk=%d, dq=%d, dk=%d, h=%d", m.B, m.Tq, m.Tk, m.dq, m.dk, m.h);
     else
         snprintf(sizes, sizeof sizes, "B=%d, Tq=%d, Tk=%d, dq=%d, dk=%d", m.B, m.Tq, m.Tk, m.dq, m.dk);
-    if (what == 'r') {
+    if (what == GR_VARIANT_RANDOM) {
         snprintf(c->describe, sizeof c->describe, "%s, %s), Q and K ~ N(0, %g^2), weights ~ N(0, %g^2/fan_in)",
                  name, sizes, scale, wscale);
         expect_scores(c);
     } else {
         gr_case_expect_untouched(c); /* S comes back exactly as sent */
-        c->expected_status = what == 'b' ? LAB_BAD_ARG : LAB_OK;
+        c->expected_status = what == GR_VARIANT_BAD ? LAB_BAD_ARG : LAB_OK;
         snprintf(c->describe, sizeof c->describe, "%s, %s): %s", name, sizes,
-                 what == 'b' ? "sizes break the contract, expect LAB_BAD_ARG and S untouched"
+                 what == GR_VARIANT_BAD ? "sizes break the contract, expect LAB_BAD_ARG and S untouched"
                              : "nothing to compute, expect LAB_OK and S untouched");
     }
     return 0;
@@ -394,14 +393,14 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                      char *err, size_t errlen)
 {
     static const gr_case_kind kinds[] = {
-        { "general_worked", gen_scores, LAB03_GENERAL_SCORES, 'w' },
-        { "additive_worked", gen_scores, LAB03_ADDITIVE_SCORES, 'w' },
-        { "general", gen_scores, LAB03_GENERAL_SCORES, 'r' },
-        { "additive", gen_scores, LAB03_ADDITIVE_SCORES, 'r' },
-        { "general_bad", gen_scores, LAB03_GENERAL_SCORES, 'b' },
-        { "additive_bad", gen_scores, LAB03_ADDITIVE_SCORES, 'b' },
-        { "general_empty", gen_scores, LAB03_GENERAL_SCORES, 'e' },
-        { "additive_empty", gen_scores, LAB03_ADDITIVE_SCORES, 'e' },
+        { "general_worked", gen_scores, LAB03_GENERAL_SCORES, GR_VARIANT_WORKED },
+        { "additive_worked", gen_scores, LAB03_ADDITIVE_SCORES, GR_VARIANT_WORKED },
+        { "general", gen_scores, LAB03_GENERAL_SCORES, GR_VARIANT_RANDOM },
+        { "additive", gen_scores, LAB03_ADDITIVE_SCORES, GR_VARIANT_RANDOM },
+        { "general_bad", gen_scores, LAB03_GENERAL_SCORES, GR_VARIANT_BAD },
+        { "additive_bad", gen_scores, LAB03_ADDITIVE_SCORES, GR_VARIANT_BAD },
+        { "general_empty", gen_scores, LAB03_GENERAL_SCORES, GR_VARIANT_EMPTY },
+        { "additive_empty", gen_scores, LAB03_ADDITIVE_SCORES, GR_VARIANT_EMPTY },
     };
     return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 3, GR_KIND_KNOWN, t, seed, c,
                                 err, errlen);

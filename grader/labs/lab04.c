@@ -318,12 +318,12 @@ static const gr_misconception misconceptions[] = {
 
 /* ---- building cases -------------------------------------------------------------------- */
 
-static int make_row_entropy(const gr_rubric_test *t, char what, sup_rng *r, gr_case *c,
+static int make_row_entropy(const gr_rubric_test *t, gr_case_variant what, sup_rng *r, gr_case *c,
                             char *err, size_t errlen)
 {
     int rows, n, masked_rows = 0;
     c->call.fn = LAB04_ROW_ENTROPY;
-    if (what == 'w') {
+    if (what == GR_VARIANT_WORKED) {
         /* uniform: log 4 = 1.386294; one-hot: 0; the handout's worked weights
            [0.7054 0.2595 0.0351 0]: -(0.7054 ln 0.7054 + 0.2595 ln 0.2595
            + 0.0351 ln 0.0351) = 0.2462 + 0.3501 + 0.1176 = 0.7138 (the 0 adds
@@ -335,7 +335,7 @@ static int make_row_entropy(const gr_rubric_test *t, char what, sup_rng *r, gr_c
         memcpy(gr_case_add_f32(c, PROTO_IN, rows * n), W, sizeof W);
         snprintf(c->describe, sizeof c->describe, "lab_row_entropy(H, W, rows=4, n=4), rows: uniform, "
                  "one-hot, the worked weights [0.7054 0.2595 0.0351 0], a fully masked row of zeros");
-    } else if (what == 'b') {
+    } else if (what == GR_VARIANT_BAD) {
         if (gr_test_int(t, "rows", 2, -8, 8, &rows, err, errlen) ||
             gr_test_int(t, "n", 4, -8, 8, &n, err, errlen))
             return -1;
@@ -383,7 +383,7 @@ static int make_row_entropy(const gr_rubric_test *t, char what, sup_rng *r, gr_c
         gr_case_set_shape(c, ENT_W, 1, rows, n);
     gr_case_add_int(c, rows);
     gr_case_add_int(c, n);
-    if (what == 'b') {
+    if (what == GR_VARIANT_BAD) {
         gr_case_expect_untouched(c);
         c->expected_status = LAB_BAD_ARG;
     } else {
@@ -393,7 +393,7 @@ static int make_row_entropy(const gr_rubric_test *t, char what, sup_rng *r, gr_c
     return 0;
 }
 
-static int make_experiment(const gr_rubric_test *t, char what, sup_rng *r, gr_case *c,
+static int make_experiment(const gr_rubric_test *t, gr_case_variant what, sup_rng *r, gr_case *c,
                            char *err, size_t errlen)
 {
     int dk_min, dk_max, T, trials, bad = 0;
@@ -402,7 +402,7 @@ static int make_experiment(const gr_rubric_test *t, char what, sup_rng *r, gr_ca
         gr_test_int(t, "T", 64, 1, 4096, &T, err, errlen) ||
         gr_test_int(t, "trials", 200, 1, 100000, &trials, err, errlen))
         return -1;
-    if (what == 'b' && (gr_test_int(t, "bad", 1, 1, 4, &bad, err, errlen)))
+    if (what == GR_VARIANT_BAD && (gr_test_int(t, "bad", 1, 1, 4, &bad, err, errlen)))
         return -1;
     int32_t dks[MAX_DKS];
     int n_dk = 0;
@@ -461,8 +461,7 @@ static int make_experiment(const gr_rubric_test *t, char what, sup_rng *r, gr_ca
     return 0;
 }
 
-/* Every kind of lab 4: a call of kind->fn, the variant kind->what (w worked example,
-   r random, b bad arguments, x the experiment). */
+/* Every kind of lab 4: a call of kind->fn, the variant kind->what. */
 static int gen_call(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                     gr_case *c, char *err, size_t errlen)
 {
@@ -477,11 +476,11 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                      char *err, size_t errlen)
 {
     static const gr_case_kind kinds[] = {
-        { "entropy_worked", gen_call, LAB04_ROW_ENTROPY, 'w' },
-        { "entropy", gen_call, LAB04_ROW_ENTROPY, 'r' },
-        { "entropy_bad", gen_call, LAB04_ROW_ENTROPY, 'b' },
-        { "experiment", gen_call, LAB04_ENTROPY_EXPERIMENT, 'x' },
-        { "experiment_bad", gen_call, LAB04_ENTROPY_EXPERIMENT, 'b' },
+        { "entropy_worked", gen_call, LAB04_ROW_ENTROPY, GR_VARIANT_WORKED },
+        { "entropy", gen_call, LAB04_ROW_ENTROPY, GR_VARIANT_RANDOM },
+        { "entropy_bad", gen_call, LAB04_ROW_ENTROPY, GR_VARIANT_BAD },
+        { "experiment", gen_call, LAB04_ENTROPY_EXPERIMENT, GR_VARIANT_RANDOM },
+        { "experiment_bad", gen_call, LAB04_ENTROPY_EXPERIMENT, GR_VARIANT_BAD },
     };
     return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 4, GR_KIND_KNOWN, t, seed, c,
                                 err, errlen);
