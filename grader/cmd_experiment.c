@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "cli.h"
 #include "experiment.h"
 
 static const char experiment_usage[] =
@@ -72,7 +73,7 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, exp_opts *o)
     while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (ch) {
         case 's':
-            if (gr_exp_seed_option(err, "experiment", optarg, &o->seed) != 0)
+            if (gr_seed_option(err, "experiment", optarg, &o->seed) != 0)
                 return -1;
             break;
         case 'f':
@@ -81,30 +82,30 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, exp_opts *o)
             else if (strcmp(optarg, "csv") == 0)
                 o->csv = 1;
             else
-                return gr_exp_usage_error(err, "experiment",
+                return gr_usage_fail(err, "experiment",
                                           "--format must be table or csv (got '%s')", optarg);
             break;
         case 'h':
             fputs(experiment_usage, out);
             return 1;
         case ':':
-            return gr_exp_usage_error(err, "experiment", "%s needs a value, e.g. %s",
+            return gr_usage_fail(err, "experiment", "%s needs a value, e.g. %s",
                                       argv[optind - 1],
                                       strcmp(argv[optind - 1], "--format") == 0 ? "--format csv"
                                                                                  : "--seed 7");
         default:
-            return gr_exp_usage_error(err, "experiment", "unknown option '%s'", argv[optind - 1]);
+            return gr_usage_fail(err, "experiment", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind >= argc)
-        return gr_exp_usage_error(err, "experiment", "name the experiment: %s",
+        return gr_usage_fail(err, "experiment", "name the experiment: %s",
                                   gr_experiment_names());
     o->e = gr_experiment_find(argv[optind]);
     if (!o->e)
-        return gr_exp_usage_error(err, "experiment", "'%s' is not an experiment; use %s",
+        return gr_usage_fail(err, "experiment", "'%s' is not an experiment; use %s",
                                   argv[optind], gr_experiment_names());
     if (optind + 1 < argc)
-        return gr_exp_usage_error(err, "experiment", "unexpected argument '%s'", argv[optind + 1]);
+        return gr_usage_fail(err, "experiment", "unexpected argument '%s'", argv[optind + 1]);
     return 0;
 }
 

@@ -34,6 +34,7 @@
 
 #include "attn.h"
 #include "commands.h"
+#include "cli.h"
 #include "experiment.h"
 #include "grade.h"
 #include "labsup.h"
@@ -125,7 +126,7 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, plot_opts *o)
         case 's':
         case 'o':
             if (!*optarg)
-                return gr_exp_usage_error(err, "plot", "%s needs a folder",
+                return gr_usage_fail(err, "plot", "%s needs a folder",
                                           ch == 's' ? "--submission" : "--out");
             if (ch == 's')
                 o->submission = optarg;
@@ -133,12 +134,12 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, plot_opts *o)
                 o->out_dir = optarg;
             break;
         case 'S':
-            if (gr_exp_seed_option(err, "plot", optarg, &o->seed) != 0)
+            if (gr_seed_option(err, "plot", optarg, &o->seed) != 0)
                 return -1;
             break;
         case 'l':
             if (strcmp(optarg, "10") != 0)
-                return gr_exp_usage_error(err, "plot", "--lab takes 10, the lab whose heatmap "
+                return gr_usage_fail(err, "plot", "--lab takes 10, the lab whose heatmap "
                                           "is plotted (got '%s')", optarg);
             o->lab = HEADS_LAB;
             break;
@@ -146,27 +147,27 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, plot_opts *o)
             fputs(plot_usage, out);
             return 1;
         case ':':
-            return gr_exp_usage_error(err, "plot", "%s needs a value", argv[optind - 1]);
+            return gr_usage_fail(err, "plot", "%s needs a value", argv[optind - 1]);
         default:
-            return gr_exp_usage_error(err, "plot", "unknown option '%s'", argv[optind - 1]);
+            return gr_usage_fail(err, "plot", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind >= argc)
-        return gr_exp_usage_error(err, "plot",
+        return gr_usage_fail(err, "plot",
                                   "name the plot: entropy, masking, saturation or heatmap");
     o->name = argv[optind];
     o->e = gr_experiment_find(o->name);
     if (!o->e && strcmp(o->name, "heatmap") != 0)
-        return gr_exp_usage_error(err, "plot",
+        return gr_usage_fail(err, "plot",
                                   "'%s' is not a plot; use entropy, masking, saturation or heatmap",
                                   o->name);
     if (optind + 1 < argc)
-        return gr_exp_usage_error(err, "plot", "unexpected argument '%s'", argv[optind + 1]);
+        return gr_usage_fail(err, "plot", "unexpected argument '%s'", argv[optind + 1]);
     if (o->e && o->lab)
-        return gr_exp_usage_error(err, "plot", "--lab is for heatmap (heatmap --lab 10); "
+        return gr_usage_fail(err, "plot", "--lab is for heatmap (heatmap --lab 10); "
                                   "%s is lab %d's plot", o->name, o->e->lab);
     if (!o->e && !o->lab && o->submission)
-        return gr_exp_usage_error(err, "plot", "the heatmap is the answer key's example; "
+        return gr_usage_fail(err, "plot", "the heatmap is the answer key's example; "
                                   "--submission is for entropy, masking, saturation and "
                                   "heatmap --lab 10");
     return 0;

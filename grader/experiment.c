@@ -15,37 +15,12 @@
 
 #include "attn.h"
 #include "build.h"
-#include "cli.h"
 #include "compare.h"
 #include "grade.h"
 #include "labsup.h"
 #include "rubric.h"
 #include "util.h"
 
-#define MAX_SEED (1ULL << 53)  /* every seed up to 2^53 is exact in a rubric param (a double) */
-
-/* ---- the command line --------------------------------------------------------------- */
-
-int gr_exp_usage_error(FILE *err, const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    gr_vusage_error(err, cmd, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-int gr_exp_seed_option(FILE *err, const char *cmd, const char *text, uint64_t *seed)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (!isdigit((unsigned char)text[0]) || *end != '\0' || errno == ERANGE || v > MAX_SEED)
-        return gr_exp_usage_error(err, cmd, "--seed takes a whole number from 0 to 2^53 (got '%s')",
-                                  text);
-    *seed = (uint64_t)v;
-    return 0;
-}
 
 /* ---- the experiments -------------------------------------------------------------- */
 

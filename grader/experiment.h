@@ -48,18 +48,6 @@ const gr_experiment *gr_experiment_find(const char *name);
 /* "entropy, masking or saturation", for messages. */
 const char *gr_experiment_names(void);
 
-/* The command line of `attnlab experiment` and `attnlab plot` (cmd = "experiment"
-   or "plot"). */
-
-/* Print "attnlab CMD: <message> (see 'attnlab CMD --help')" as one line on err
-   and return -1, so a parser can report and fail in one statement. */
-int gr_exp_usage_error(FILE *err, const char *cmd, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Read --seed's value text, a whole number from 0 to 2^53 (every such seed is
-   exact in a rubric param, a double), into *seed and return 0; or return -1
-   after a usage error on err, leaving *seed as it was. */
-int gr_exp_seed_option(FILE *err, const char *cmd, const char *text, uint64_t *seed);
 
 /* The reference run of one experiment: the case and its numbers as a table.
    Column 0 is the x value, then the columns of the lab's run CSV in its order
