@@ -2,7 +2,6 @@
 #include "grade.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -20,6 +19,7 @@
 #include "seed.h"
 #include "stop.h"
 #include "util.h"
+#include "workdir.h"
 
 #define EXCERPT_MAX 1024   /* bytes of a child's output kept in a report */
 
@@ -364,34 +364,6 @@ done:
 }
 
 /* ---- the whole run --------------------------------------------------------------- */
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st; (void)flag; (void)ftw;
-    remove(path);
-    return 0;
-}
-
-char *gr_work_dir_make(const char *what, char *err, size_t errlen)
-{
-    const char *tmp = getenv("TMPDIR");
-    char *work = gr_xasprintf("%s/attnlab-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", what);
-    if (!mkdtemp(work)) {
-        snprintf(err, errlen, "cannot create a work folder %s: %s", work, strerror(errno));
-        free(work);
-        return NULL;
-    }
-    /* The sandboxed child may run as an unprivileged user: it must reach its exe. */
-    chmod(work, 0711);
-    return work;
-}
-
-void gr_work_dir_remove(char *dir)
-{
-    if (dir)
-        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    free(dir);
-}
 
 int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
 {

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include "labmod.h"
 #include "result.h"
+#include "workdir.h"
 
 typedef struct gr_grade_opts {
     const char *root;           /* the attnlab tree (labs/, lib/, data/) */
@@ -45,13 +46,6 @@ int gr_run_case(const char *exe, const gr_lab_module *mod, const gr_rubric_test 
 
 /* Free what gr_run_case allocated in o. */
 void gr_outcome_free(gr_outcome *o);
-
-/* A new private work folder under TMPDIR (or /tmp) named attnlab-WHAT-XXXXXX,
-   reachable by the sandbox's unprivileged user; NULL with err on failure. */
-char *gr_work_dir_make(const char *what, char *err, size_t errlen);
-
-/* Remove a work folder and everything in it, and free the path. */
-void gr_work_dir_remove(char *dir);
 
 /* Why gr_grade could not grade: each a whole run's failure, never a student's
    (anything a submission does is a verdict on its own lab's tests). */

@@ -35,12 +35,12 @@
 #include "confine.h"
 #include "protocol.h"
 #include "stop.h"
+#include "workdir.h"
 #include "util.h"
 
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <limits.h>
 #include <poll.h>
@@ -537,26 +537,6 @@ static void run_child(const child_plan *p)
 
 /* ---- the parent ------------------------------------------------------------------------ */
 
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    if (remove(path) != 0 && errno != ENOENT) {
-        chmod(path, 0700);
-        remove(path);
-    }
-    return 0;
-}
-
-/* Remove the run's directory and whatever is in it. */
-static void remove_tree(const char *dir)
-{
-    chmod(dir, 0700);
-    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    rmdir(dir);
-}
-
 static void kill_group(pid_t pid)
 {
     /* the group first; the child alone as well in case it has not made it yet */
@@ -652,14 +632,11 @@ int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request
         gr_set_err(err, errlen, "sandbox: cannot create pipes: %s", strerror(errno));
         goto done;
     }
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/attnlab-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        gr_set_err(err, errlen, "sandbox: cannot make a working directory under %s: %s",
-                   tmp && *tmp ? tmp : "/tmp", strerror(errno));
-        dir[0] = '\0';
+    char *made = gr_work_dir_make("run", err, errlen);
+    if (!made)
         goto done;
-    }
+    snprintf(dir, sizeof dir, "%s", made);
+    free(made);
 
     /* sizes: the exact response a correct child sends, and the address space
        it needs (heap limit + its buffers + its image + room for libc and stack) */
@@ -895,7 +872,7 @@ done:
         pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     }
     if (dir[0])
-        remove_tree(dir);
+        gr_work_dir_remove(gr_xstrdup(dir));
     free(response.data);
     free(output.data);
     free(errsink.data);
