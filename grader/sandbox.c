@@ -582,300 +582,379 @@ static int drain(int fd, sink *s)
     }
 }
 
+/* Everything one run holds between its steps. */
+typedef struct run_ctx {
+    /* the call */
+    const char *exe;
+    const unsigned char *request;
+    size_t request_len;
+    const gr_limits *lim;
+    gr_run *out;
+    char *err;
+    size_t errlen;
+    /* open_channels */
+    int req[2], resp[2], outp[2], errp[2], filt[2];
+    int exe_fd, null_fd, landlock;
+    char dir[PATH_MAX];
+    size_t resp_cap, buf_bytes;     /* the right answer's size, the child's buffers */
+    /* start_child */
+    int want_filter, filter_failed;
+    scmp_filter_ctx filter;
+    sigset_t pipe_set, old_mask;
+    int masked, sigpipe_was_pending;
+    pid_t pid;
+    double start;
+    /* pump */
+    size_t req_off;
+    sink response, output, errsink;
+    int killed;
+    double give_up;                 /* after a kill: when to stop waiting for pipes */
+} run_ctx;
+
+/* The call's arguments and this kernel's seccomp: 0, or -1 with err. */
+static int check_call(const run_ctx *r)
+{
+    const gr_limits *lim = r->lim;
+    if (!r->exe || !lim || (!r->request && r->request_len > 0)) {
+        gr_set_err(r->err, r->errlen, "sandbox: no executable, limits or request given");
+        return -1;
+    }
+    if (lim->time_ms <= 0 || lim->memory_bytes <= 0 || lim->output_bytes < 0) {
+        gr_set_err(r->err, r->errlen, "sandbox: limits must be positive (time %ld ms, memory %ld "
+                   "bytes, output %ld bytes); fix the rubric's limits", lim->time_ms,
+                   lim->memory_bytes, lim->output_bytes);
+        return -1;
+    }
+    if (!gr_sandbox_has_seccomp() && seccomp_required) {
+        gr_set_err(r->err, r->errlen, "sandbox: this kernel cannot install seccomp filters, so "
+                   "student code would run without its system-call allow-list; grade on a Linux "
+                   "kernel with seccomp, or allow unconfined runs explicitly (only for code you trust)");
+        return -1;
+    }
+    return 0;
+}
+
+/* The program, /dev/null, the five pipes, the run's empty folder, its Landlock
+   ruleset, and the sizes its request implies: 0, or -1 with err. */
+static int open_channels(run_ctx *r)
+{
+    r->exe_fd = open(r->exe, O_RDONLY | O_CLOEXEC);
+    if (r->exe_fd < 0) {
+        gr_set_err(r->err, r->errlen, "sandbox: cannot open the test program %s: %s", r->exe,
+                   strerror(errno));
+        return -1;
+    }
+    r->null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (r->null_fd < 0) {
+        gr_set_err(r->err, r->errlen, "sandbox: cannot open /dev/null: %s", strerror(errno));
+        return -1;
+    }
+    if (pipe2(r->req, O_CLOEXEC) || pipe2(r->resp, O_CLOEXEC) || pipe2(r->outp, O_CLOEXEC) ||
+        pipe2(r->errp, O_CLOEXEC) || pipe2(r->filt, O_CLOEXEC)) {
+        gr_set_err(r->err, r->errlen, "sandbox: cannot create pipes: %s", strerror(errno));
+        return -1;
+    }
+    char *made = gr_work_dir_make("run", r->err, r->errlen);
+    if (!made)
+        return -1;
+    snprintf(r->dir, sizeof r->dir, "%s", made);
+    free(made);
+    r->landlock = gr_landlock_only_exec(r->exe);
+    /* the exact response a correct child sends, and its guarded buffers' memory */
+    if (walk_request(r->request, r->request_len, &r->resp_cap, &r->buf_bytes) != 0) {
+        r->resp_cap = RESPONSE_CAP;
+        r->buf_bytes = r->request_len;
+    }
+    return 0;
+}
+
+/* Block SIGPIPE for this run (writing to a child that died then gives EPIPE),
+   remembering whether one was already pending. */
+static void block_sigpipe(run_ctx *r)
+{
+    sigemptyset(&r->pipe_set);
+    sigaddset(&r->pipe_set, SIGPIPE);
+    sigset_t pending;
+    sigemptyset(&pending);
+    sigpending(&pending);
+    r->sigpipe_was_pending = sigismember(&pending, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &r->pipe_set, &r->old_mask);
+    r->masked = 1;
+}
+
+/* Fork the child under its plan (run_child), then send it its seccomp filter,
+   which names the child's pid (tgkill on itself only) and so is compiled now,
+   here, where malloc is safe: 0, or -1 with err when fork fails. */
+static int start_child(run_ctx *r)
+{
+    const gr_limits *lim = r->lim;
+    /* address space: heap limit + its buffers + its image + room for libc and stack */
+    size_t as = (size_t)lim->memory_bytes + r->buf_bytes + image_bytes(r->exe_fd) + AS_SLACK;
+    long secs = (lim->time_ms + 999) / 1000 + 1;
+    char heap_env[64];
+    snprintf(heap_env, sizeof heap_env, "ATTNLAB_HEAP_LIMIT=%ld", lim->memory_bytes);
+    char arg0[] = "attnlab-test";
+    char *argv[] = {arg0, NULL};
+    char *envp[] = {heap_env, NULL};
+    r->want_filter = gr_sandbox_has_seccomp();
+    child_plan plan = {
+        .req_r = r->req[0], .resp_w = r->resp[1], .out_w = r->outp[1], .err_w = r->errp[1],
+        .exe_fd = r->exe_fd, .null_fd = r->null_fd, .filter_r = r->filt[0], .dir = r->dir,
+        .landlock = r->landlock,
+        .as = {(rlim_t)as, (rlim_t)as}, .cpu = {(rlim_t)secs, (rlim_t)secs},
+        .drop_root = geteuid() == 0, .want_filter = r->want_filter,
+        .argv = argv, .envp = envp,
+    };
+    block_sigpipe(r);
+    r->start = gr_now_seconds();
+    r->pid = fork();
+    if (r->pid < 0) {
+        gr_set_err(r->err, r->errlen, "sandbox: cannot fork: %s", strerror(errno));
+        return -1;
+    }
+    if (r->pid == 0)
+        run_child(&plan);
+    setpgid(r->pid, r->pid);      /* also here, so a kill(-pid) right away already works */
+    gr_stop_track(r->pid);
+    close_fd(&r->req[0]);
+    close_fd(&r->resp[1]);
+    close_fd(&r->outp[1]);
+    close_fd(&r->errp[1]);
+    close_fd(&r->filt[0]);
+    if (r->want_filter) {
+        r->filter = build_filter(r->pid);
+        r->filter_failed = !r->filter || seccomp_export_bpf(r->filter, r->filt[1]) != 0;
+    }
+    close_fd(&r->filt[1]);
+    set_nonblock(r->req[1]);
+    set_nonblock(r->resp[0]);
+    set_nonblock(r->outp[0]);
+    set_nonblock(r->errp[0]);
+    return 0;
+}
+
+static void kill_run(run_ctx *r)
+{
+    if (!r->killed) {
+        kill_group(r->pid);
+        r->killed = 1;
+        r->give_up = gr_now_seconds() + KILL_GRACE_MS / 1000.0;
+    }
+}
+
+/* Write what the child will take of the request now; close it at the end (EOF
+   after the end magic, as the stub checks). */
+static void feed_request(run_ctx *r)
+{
+    while (r->req_off < r->request_len) {
+        ssize_t w = write(r->req[1], r->request + r->req_off, r->request_len - r->req_off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
+        if (w <= 0) {                 /* EPIPE: the child stopped reading; its fate says why */
+            r->req_off = r->request_len;
+            break;
+        }
+        r->req_off += (size_t)w;
+    }
+    if (r->req_off >= r->request_len)
+        close_fd(&r->req[1]);
+}
+
+/* Take what the child wrote on fd into s; close fd at EOF. The child is killed
+   when s passes limit (more than any correct answer, or the output limit). */
+static int take(run_ctx *r, int *fd, sink *s, size_t limit)
+{
+    if (drain(*fd, s))
+        close_fd(fd);
+    if (!r->killed && s->total > limit) {
+        kill_run(r);
+        return 1;
+    }
+    return 0;
+}
+
+/* Feed the request and take the answer, output and set-up errors until every
+   pipe closes, killing the child at the time limit; after a kill, wait at most
+   KILL_GRACE_MS for the pipes. 0, or -1 with err when poll fails. */
+static int pump(run_ctx *r)
+{
+    r->response.keep = r->resp_cap + 1;   /* one byte over shows as "trailing bytes" */
+    r->output.keep = EXCERPT_BYTES;
+    r->errsink.keep = 64;
+    if (r->request_len == 0)
+        close_fd(&r->req[1]);
+    double deadline = r->start + (double)r->lim->time_ms / 1000.0;
+    for (;;) {
+        double t = gr_now_seconds();
+        if (!r->killed && t >= deadline) {
+            kill_run(r);
+            r->out->timed_out = 1;
+        }
+        if (r->resp[0] < 0 && r->outp[0] < 0 && r->errp[0] < 0)
+            return 0;                     /* every pipe closed: the child has gone */
+        if (r->killed && t >= r->give_up)
+            return 0;                     /* something still holds a pipe; stop waiting */
+        struct pollfd pfd[4] = {{r->req[1], POLLOUT, 0}, {r->resp[0], POLLIN, 0},
+                                {r->outp[0], POLLIN, 0}, {r->errp[0], POLLIN, 0}};
+        int wait_ms = (int)(((r->killed ? r->give_up : deadline) - t) * 1000.0) + 1;
+        int pr = poll(pfd, 4, wait_ms < 1 ? 1 : wait_ms);   /* fds of -1 are skipped */
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr < 0) {
+            gr_set_err(r->err, r->errlen, "sandbox: poll failed: %s", strerror(errno));
+            kill_run(r);
+            return -1;
+        }
+        if (pfd[0].revents)
+            feed_request(r);
+        if (pfd[1].revents)
+            take(r, &r->resp[0], &r->response, r->response.keep);
+        if (pfd[2].revents && take(r, &r->outp[0], &r->output, (size_t)r->lim->output_bytes))
+            r->out->output_limit = 1;
+        if (pfd[3].revents && drain(r->errp[0], &r->errsink))
+            close_fd(&r->errp[0]);
+    }
+}
+
+/* Wait for the child and record its fate in out: 0, or -1 with err. */
+static int reap(run_ctx *r)
+{
+    /* Once more before reaping: while the child is an unreaped zombie its pid
+       (and group id) cannot be reused, so this kill can only reach our group. */
+    kill_group(r->pid);
+    int status = 0;
+    pid_t pid = r->pid;
+    r->pid = -1;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            gr_set_err(r->err, r->errlen, "sandbox: cannot wait for the test child: %s",
+                       strerror(errno));
+            return -1;
+        }
+    }
+    gr_stop_track(0);
+    r->out->seconds = gr_now_seconds() - r->start;
+    if (WIFEXITED(status)) {
+        r->out->exited = 1;
+        r->out->exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        r->out->term_signal = WTERMSIG(status);
+    }
+    return 0;
+}
+
+/* What the child's set-up reported, if anything: 0 when it reached the
+   student's program (or the kernel refused to load it: their verdict), -1 with
+   err when the sandbox itself failed. */
+static int setup_report(run_ctx *r)
+{
+    if (r->errsink.len >= 2 * sizeof(int)) {
+        int msg[2];
+        memcpy(msg, r->errsink.data, sizeof msg);
+        if (msg[0] == STEP_EXEC && msg[1] != EACCES && msg[1] != ENOENT && !r->filter_failed) {
+            r->out->exec_errno = msg[1];
+            return 0;
+        }
+        gr_set_err(r->err, r->errlen, "sandbox: the test child could not %s: %s%s",
+                   step_text(msg[0]), strerror(msg[1]),
+                   msg[0] == STEP_EXEC && msg[1] == EACCES
+                       ? " (is the work directory on a filesystem mounted noexec, or the "
+                         "program not executable by user nobody?)"
+                       : "");
+        return -1;
+    }
+    if (r->filter_failed) {
+        gr_set_err(r->err, r->errlen, "sandbox: libseccomp could not compile the system-call allow-list");
+        return -1;
+    }
+    return 0;
+}
+
+/* Hand the answer and the output excerpt to out. */
+static void collect(run_ctx *r)
+{
+    gr_run *out = r->out;
+    out->response = r->response.data;
+    out->response_len = r->response.len;
+    r->response.data = NULL;
+    out->output = gr_xmalloc(r->output.len + 1);
+    if (r->output.len)
+        memcpy(out->output, r->output.data, r->output.len);
+    out->output[r->output.len] = '\0';
+    out->output_len = r->output.total;
+}
+
+/* Whatever the run still holds: a child (killed and reaped), the filter, every
+   descriptor, the SIGPIPE block (swallowing one this run caused), the folder. */
+static void close_channels(run_ctx *r)
+{
+    if (r->pid > 0) {
+        kill_group(r->pid);
+        while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        gr_stop_track(0);
+    }
+    if (r->filter)
+        seccomp_release(r->filter);
+    int *fds[] = {&r->req[0], &r->req[1], &r->resp[0], &r->resp[1], &r->outp[0], &r->outp[1],
+                  &r->errp[0], &r->errp[1], &r->filt[0], &r->filt[1], &r->exe_fd, &r->null_fd,
+                  &r->landlock};
+    for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
+        close_fd(fds[i]);
+    if (r->masked) {
+        if (!r->sigpipe_was_pending) {
+            struct timespec zero = {0, 0};
+            while (sigtimedwait(&r->pipe_set, NULL, &zero) < 0 && errno == EINTR)
+                ;
+        }
+        pthread_sigmask(SIG_SETMASK, &r->old_mask, NULL);
+    }
+    if (r->dir[0])
+        gr_work_dir_remove(gr_xstrdup(r->dir));
+    free(r->response.data);
+    free(r->output.data);
+    free(r->errsink.data);
+}
+
 int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request_len,
                    const gr_limits *lim, gr_run *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (err && errlen)
         err[0] = '\0';
-    if (!exe || !lim || (!request && request_len > 0)) {
-        gr_set_err(err, errlen, "sandbox: no executable, limits or request given");
+    run_ctx r;
+    memset(&r, 0, sizeof r);
+    r.exe = exe;
+    r.request = request;
+    r.request_len = request_len;
+    r.lim = lim;
+    r.out = out;
+    r.err = err;
+    r.errlen = errlen;
+    int *fds[] = {&r.req[0], &r.req[1], &r.resp[0], &r.resp[1], &r.outp[0], &r.outp[1],
+                  &r.errp[0], &r.errp[1], &r.filt[0], &r.filt[1], &r.exe_fd, &r.null_fd,
+                  &r.landlock};
+    for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
+        *fds[i] = -1;
+    r.pid = -1;
+    if (check_call(&r) != 0)
         return -1;
+    int rc = open_channels(&r);
+    if (rc == 0)
+        rc = start_child(&r);
+    if (rc == 0) {
+        int pumped = pump(&r);
+        rc = reap(&r);
+        if (rc == 0)
+            rc = pumped;
     }
-    if (lim->time_ms <= 0 || lim->memory_bytes <= 0 || lim->output_bytes < 0) {
-        gr_set_err(err, errlen, "sandbox: limits must be positive (time %ld ms, memory %ld bytes, "
-                   "output %ld bytes); fix the rubric's limits", lim->time_ms, lim->memory_bytes,
-                   lim->output_bytes);
-        return -1;
-    }
-    int want_filter = gr_sandbox_has_seccomp();
-    if (!want_filter && seccomp_required) {
-        gr_set_err(err, errlen, "sandbox: this kernel cannot install seccomp filters, so student code "
-                   "would run without its system-call allow-list; grade on a Linux kernel with "
-                   "seccomp, or allow unconfined runs explicitly (only for code you trust)");
-        return -1;
-    }
-
-    int rc = -1;
-    int req[2] = {-1, -1}, resp[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1},
-        filt[2] = {-1, -1};
-    int exe_fd = -1, null_fd = -1, landlock = -1;
-    pid_t pid = -1;
-    char dir[PATH_MAX] = "";
-    sink response = {0}, output = {0}, errsink = {.keep = 64};
-    scmp_filter_ctx ctx = NULL;
-    sigset_t pipe_set, old_mask;
-    int masked = 0, sigpipe_was_pending = 0;
-
-    exe_fd = open(exe, O_RDONLY | O_CLOEXEC);
-    if (exe_fd < 0) {
-        gr_set_err(err, errlen, "sandbox: cannot open the test program %s: %s", exe, strerror(errno));
-        goto done;
-    }
-    null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (null_fd < 0) {
-        gr_set_err(err, errlen, "sandbox: cannot open /dev/null: %s", strerror(errno));
-        goto done;
-    }
-    if (pipe2(req, O_CLOEXEC) || pipe2(resp, O_CLOEXEC) || pipe2(outp, O_CLOEXEC) ||
-        pipe2(errp, O_CLOEXEC) || pipe2(filt, O_CLOEXEC)) {
-        gr_set_err(err, errlen, "sandbox: cannot create pipes: %s", strerror(errno));
-        goto done;
-    }
-    char *made = gr_work_dir_make("run", err, errlen);
-    if (!made)
-        goto done;
-    snprintf(dir, sizeof dir, "%s", made);
-    free(made);
-
-    /* sizes: the exact response a correct child sends, and the address space
-       it needs (heap limit + its buffers + its image + room for libc and stack) */
-    size_t resp_cap = RESPONSE_CAP, buf_bytes = request_len;
-    if (walk_request(request, request_len, &resp_cap, &buf_bytes) != 0) {
-        resp_cap = RESPONSE_CAP;
-        buf_bytes = request_len;
-    }
-    size_t as = (size_t)lim->memory_bytes + buf_bytes + image_bytes(exe_fd) + AS_SLACK;
-    long secs = (lim->time_ms + 999) / 1000 + 1;
-
-    char heap_env[64];
-    snprintf(heap_env, sizeof heap_env, "ATTNLAB_HEAP_LIMIT=%ld", lim->memory_bytes);
-    char arg0[] = "attnlab-test";
-    char *argv[] = {arg0, NULL};
-    char *envp[] = {heap_env, NULL};
-
-    child_plan plan = {
-        .req_r = req[0], .resp_w = resp[1], .out_w = outp[1], .err_w = errp[1],
-        .exe_fd = exe_fd, .null_fd = null_fd, .filter_r = filt[0], .dir = dir,
-        .landlock = landlock = gr_landlock_only_exec(exe),
-        .as = {(rlim_t)as, (rlim_t)as}, .cpu = {(rlim_t)secs, (rlim_t)secs},
-        .drop_root = geteuid() == 0, .want_filter = want_filter,
-        .argv = argv, .envp = envp,
-    };
-
-    /* Writing to a child that died raises SIGPIPE: block it for this run and
-       take EPIPE instead. */
-    sigemptyset(&pipe_set);
-    sigaddset(&pipe_set, SIGPIPE);
-    sigset_t pending;
-    sigemptyset(&pending);
-    sigpending(&pending);
-    sigpipe_was_pending = sigismember(&pending, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
-    masked = 1;
-
-    double start = gr_now_seconds();
-    pid = fork();
-    if (pid < 0) {
-        gr_set_err(err, errlen, "sandbox: cannot fork: %s", strerror(errno));
-        goto done;
-    }
-    if (pid == 0)
-        run_child(&plan);
-
-    setpgid(pid, pid);        /* also here, so a kill(-pid) right away already works */
-    gr_stop_track(pid);
-    close_fd(&req[0]);
-    close_fd(&resp[1]);
-    close_fd(&outp[1]);
-    close_fd(&errp[1]);
-    close_fd(&filt[0]);
-
-    /* The filter names the child's pid (tgkill on itself only), so it is
-       compiled now, here, where malloc is safe, and sent as raw BPF. */
-    int filter_failed = 0;
-    if (want_filter) {
-        ctx = build_filter(pid);
-        if (!ctx || seccomp_export_bpf(ctx, filt[1]) != 0)
-            filter_failed = 1;
-    }
-    close_fd(&filt[1]);
-
-    set_nonblock(req[1]);
-    set_nonblock(resp[0]);
-    set_nonblock(outp[0]);
-    set_nonblock(errp[0]);
-
-    response.keep = resp_cap + 1;         /* one byte over shows as "trailing bytes" */
-    output.keep = EXCERPT_BYTES;
-    size_t req_off = 0;
-    if (request_len == 0)
-        close_fd(&req[1]);
-    double deadline = start + (double)lim->time_ms / 1000.0;
-    double give_up = 0;
-    int killed = 0;
-
-    for (;;) {
-        double t = gr_now_seconds();
-        if (!killed && t >= deadline) {
-            kill_group(pid);
-            killed = 1;
-            out->timed_out = 1;
-        }
-        if (killed && give_up == 0)
-            give_up = t + KILL_GRACE_MS / 1000.0;
-        if (resp[0] < 0 && outp[0] < 0 && errp[0] < 0)
-            break;                        /* every pipe closed: the child has gone */
-        if (killed && t >= give_up)
-            break;                        /* something still holds a pipe; stop waiting */
-
-        struct pollfd pfd[4];
-        int n = 0, i_req = -1, i_resp = -1, i_out = -1, i_err = -1;
-        if (req[1] >= 0) { i_req = n; pfd[n++] = (struct pollfd){req[1], POLLOUT, 0}; }
-        if (resp[0] >= 0) { i_resp = n; pfd[n++] = (struct pollfd){resp[0], POLLIN, 0}; }
-        if (outp[0] >= 0) { i_out = n; pfd[n++] = (struct pollfd){outp[0], POLLIN, 0}; }
-        if (errp[0] >= 0) { i_err = n; pfd[n++] = (struct pollfd){errp[0], POLLIN, 0}; }
-        double until = killed ? give_up : deadline;
-        int wait_ms = (int)((until - t) * 1000.0) + 1;
-        int pr = poll(pfd, (nfds_t)n, wait_ms < 1 ? 1 : wait_ms);
-        if (pr < 0 && errno == EINTR)
-            continue;
-        if (pr < 0) {
-            gr_set_err(err, errlen, "sandbox: poll failed: %s", strerror(errno));
-            kill_group(pid);
-            killed = 1;
-            goto reap;
-        }
-
-        if (i_req >= 0 && pfd[i_req].revents) {
-            while (req_off < request_len) {
-                ssize_t w = write(req[1], request + req_off, request_len - req_off);
-                if (w < 0 && errno == EINTR)
-                    continue;
-                if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-                    break;
-                if (w <= 0) {             /* EPIPE: the child stopped reading; its fate says why */
-                    req_off = request_len;
-                    break;
-                }
-                req_off += (size_t)w;
-            }
-            if (req_off >= request_len)
-                close_fd(&req[1]);        /* EOF after the end magic, as the stub checks */
-        }
-        if (i_resp >= 0 && pfd[i_resp].revents) {
-            if (drain(resp[0], &response))
-                close_fd(&resp[0]);
-            if (!killed && response.total > response.keep) {
-                kill_group(pid);          /* more than any correct answer: it is a bad one */
-                killed = 1;
-            }
-        }
-        if (i_out >= 0 && pfd[i_out].revents) {
-            if (drain(outp[0], &output))
-                close_fd(&outp[0]);
-            if (!killed && output.total > (size_t)lim->output_bytes) {
-                kill_group(pid);
-                killed = 1;
-                out->output_limit = 1;
-            }
-        }
-        if (i_err >= 0 && pfd[i_err].revents && drain(errp[0], &errsink))
-            close_fd(&errp[0]);
-    }
-
-reap:
-    /* Once more before reaping: while the child is an unreaped zombie its pid
-       (and group id) cannot be reused, so this kill can only reach our group. */
-    kill_group(pid);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            gr_set_err(err, errlen, "sandbox: cannot wait for the test child: %s", strerror(errno));
-            pid = -1;
-            goto done;
-        }
-    }
-    pid = -1;
-    gr_stop_track(0);
-    out->seconds = gr_now_seconds() - start;
-    if (WIFEXITED(status)) {
-        out->exited = 1;
-        out->exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        out->term_signal = WTERMSIG(status);
-    }
-
-    if (errsink.len >= 2 * sizeof(int)) {
-        int msg[2];
-        memcpy(msg, errsink.data, sizeof msg);
-        if (msg[0] == STEP_EXEC && msg[1] != EACCES && msg[1] != ENOENT && !filter_failed) {
-            /* the kernel would not load the student's program: their verdict */
-            out->exec_errno = msg[1];
-            out->output = gr_xstrdup("");
-            rc = 0;
-            goto done;
-        }
-        gr_set_err(err, errlen, "sandbox: the test child could not %s: %s%s", step_text(msg[0]),
-                   strerror(msg[1]),
-                   msg[0] == STEP_EXEC && msg[1] == EACCES
-                       ? " (is the work directory on a filesystem mounted noexec, or the program not executable by user nobody?)"
-                       : "");
-        goto done;
-    }
-    if (filter_failed) {
-        gr_set_err(err, errlen, "sandbox: libseccomp could not compile the system-call allow-list");
-        goto done;
-    }
-    if (err && errlen && err[0])
-        goto done;                        /* poll failed above */
-
-    out->response = response.data;
-    out->response_len = response.len;
-    response.data = NULL;
-    out->output = gr_xmalloc(output.len + 1);
-    if (output.len)
-        memcpy(out->output, output.data, output.len);
-    out->output[output.len] = '\0';
-    out->output_len = output.total;
-    rc = 0;
-
-done:
-    if (pid > 0) {
-        kill_group(pid);
-        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-        gr_stop_track(0);
-    }
-    if (ctx)
-        seccomp_release(ctx);
-    close_fd(&req[0]);
-    close_fd(&req[1]);
-    close_fd(&resp[0]);
-    close_fd(&resp[1]);
-    close_fd(&outp[0]);
-    close_fd(&outp[1]);
-    close_fd(&errp[0]);
-    close_fd(&errp[1]);
-    close_fd(&filt[0]);
-    close_fd(&filt[1]);
-    close_fd(&exe_fd);
-    close_fd(&null_fd);
-    close_fd(&landlock);
-    if (masked) {
-        /* swallow the SIGPIPE this run caused, if any, then unblock */
-        if (!sigpipe_was_pending) {
-            struct timespec zero = {0, 0};
-            while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
-                ;
-        }
-        pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-    }
-    if (dir[0])
-        gr_work_dir_remove(gr_xstrdup(dir));
-    free(response.data);
-    free(output.data);
-    free(errsink.data);
+    if (rc == 0)
+        rc = setup_report(&r);
+    if (rc == 0)
+        collect(&r);
+    close_channels(&r);
     if (rc != 0) {
         gr_run_free(out);
         memset(out, 0, sizeof *out);
