@@ -275,6 +275,74 @@ static int allow(scmp_filter_ctx ctx, uint32_t action, const char *name, unsigne
     return rc == 0 ? 0 : -1;
 }
 
+/* I/O on the descriptors the child was given: requests in, answers and output
+   out; and the memory calls of the heap and the guarded buffers, never
+   executable. Nonzero on a libseccomp error, as for the groups below. */
+static int allow_io_and_memory(scmp_filter_ctx ctx, struct scmp_arg_cmp none)
+{
+    const uint32_t A = SCMP_ACT_ALLOW;
+    int bad = 0;
+    bad |= allow(ctx, A, "read", 1, arg_is(0, PROTO_FD_REQUEST), none);
+    bad |= allow(ctx, A, "read", 1, arg_is(0, 0), none);   /* stdin: /dev/null */
+    static const int out_fds[] = {1, 2, PROTO_FD_RESPONSE, FD_ERR};
+    for (size_t i = 0; i < sizeof out_fds / sizeof out_fds[0]; i++) {
+        bad |= allow(ctx, A, "write", 1, arg_is(0, (scmp_datum_t)out_fds[i]), none);
+        bad |= allow(ctx, A, "writev", 1, arg_is(0, (scmp_datum_t)out_fds[i]), none);
+    }
+    bad |= allow(ctx, A, "lseek", 0, none, none);          /* stdio may ask; pipes say ESPIPE */
+    bad |= allow(ctx, A, "brk", 0, none, none);
+    bad |= allow(ctx, A, "mmap", 1, arg_lacks(2, PROT_EXEC), none);
+    bad |= allow(ctx, A, "mprotect", 1, arg_lacks(2, PROT_EXEC), none);
+    bad |= allow(ctx, A, "munmap", 0, none, none);
+    bad |= allow(ctx, A, "mremap", 0, none, none);         /* realloc of large blocks */
+    bad |= allow(ctx, A, "madvise", 0, none, none);        /* free trimming */
+    return bad;
+}
+
+/* Signals (the stub's fault handler, abort() and raise() on itself only), the
+   start-up of static glibc (TLS, robust futex list, restartable sequences,
+   stack limit query, malloc's random tcache key), harmless facts (clocks when
+   the vDSO is not used, ids: a test checks the uid, memory size: qsort asks)
+   and leaving. */
+static int allow_process(scmp_filter_ctx ctx, struct scmp_arg_cmp none, pid_t child)
+{
+    const uint32_t A = SCMP_ACT_ALLOW;
+    static const char *const plain[] = {
+        "rt_sigreturn", "rt_sigaction", "rt_sigprocmask", "sigaltstack", "getpid", "gettid",
+        "arch_prctl", "set_tid_address", "set_robust_list", "rseq", "getrlimit", "getrandom",
+        "clock_gettime", "clock_getres", "gettimeofday", "time", "getuid", "geteuid", "getgid",
+        "getegid", "sysinfo", "exit", "exit_group", NULL
+    };
+    int bad = 0;
+    for (int i = 0; plain[i]; i++)
+        bad |= allow(ctx, A, plain[i], 0, none, none);
+    bad |= allow(ctx, A, "tgkill", 1, arg_is(0, (scmp_datum_t)child), none);
+    bad |= allow(ctx, A, "prlimit64", 2, arg_is(0, 0), arg_is(2, 0));
+    return bad;
+}
+
+/* The stub stacks a stricter filter (no exec) before any student code runs
+   (adding filters can only take permissions away); the one exec: of fd 6, with
+   this exact path pointer, AT_EMPTY_PATH; and questions glibc asks in passing
+   and copes with a "no" to (file status of stdout for its buffer size, the
+   path of the executable, "is this a terminal"), answered with an error rather
+   than allowed: stat and readlink take paths. */
+static int allow_exec_and_questions(scmp_filter_ctx ctx, struct scmp_arg_cmp none)
+{
+    int bad = allow(ctx, SCMP_ACT_ALLOW, "seccomp", 2, arg_is(0, SECCOMP_SET_MODE_FILTER),
+                    arg_is(1, 0));
+    int nr = seccomp_syscall_resolve_name("execveat");
+    if (nr < 0 || seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 3, arg_is(0, FD_EXE),
+                                   arg_is(1, (scmp_datum_t)(uintptr_t)exec_empty_path),
+                                   arg_is(4, AT_EMPTY_PATH)) != 0)
+        bad = 1;
+    static const char *const refused[] = {"newfstatat", "fstat", "statx", "readlink", NULL};
+    for (int i = 0; refused[i]; i++)
+        bad |= allow(ctx, SCMP_ACT_ERRNO(EACCES), refused[i], 0, none, none);
+    bad |= allow(ctx, SCMP_ACT_ERRNO(ENOTTY), "ioctl", 0, none, none);
+    return bad;
+}
+
 /* The allow-list. Everything not named here kills the whole process with
    SIGSYS. Found by strace of a static glibc 2.36 program (start-up, stdio,
    malloc of small and large blocks, realloc, printf of floats, abort), plus
@@ -285,87 +353,11 @@ static scmp_filter_ctx build_filter(pid_t child)
     if (!ctx)
         return NULL;
     const struct scmp_arg_cmp none = arg_is(0, 0);
-    int bad = 0;
     /* a 32-bit or x32 system call from this 64-bit process: kill, do not decode */
-    bad |= seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) != 0;
-    const uint32_t A = SCMP_ACT_ALLOW;
-
-    /* I/O on the descriptors the child was given: requests in, answers and output out */
-    bad |= allow(ctx, A, "read", 1, arg_is(0, PROTO_FD_REQUEST), none);
-    bad |= allow(ctx, A, "read", 1, arg_is(0, 0), none);   /* stdin: /dev/null */
-    static const int out_fds[] = {1, 2, PROTO_FD_RESPONSE, FD_ERR};
-    for (size_t i = 0; i < sizeof out_fds / sizeof out_fds[0]; i++) {
-        bad |= allow(ctx, A, "write", 1, arg_is(0, (scmp_datum_t)out_fds[i]), none);
-        bad |= allow(ctx, A, "writev", 1, arg_is(0, (scmp_datum_t)out_fds[i]), none);
-    }
-    bad |= allow(ctx, A, "lseek", 0, none, none);          /* stdio may ask; pipes say ESPIPE */
-
-    /* memory: the heap and the guarded buffers; never executable */
-    bad |= allow(ctx, A, "brk", 0, none, none);
-    bad |= allow(ctx, A, "mmap", 1, arg_lacks(2, PROT_EXEC), none);
-    bad |= allow(ctx, A, "mprotect", 1, arg_lacks(2, PROT_EXEC), none);
-    bad |= allow(ctx, A, "munmap", 0, none, none);
-    bad |= allow(ctx, A, "mremap", 0, none, none);         /* realloc of large blocks */
-    bad |= allow(ctx, A, "madvise", 0, none, none);        /* free trimming */
-
-    /* signals: the stub's fault handler, abort() and raise() on itself only */
-    bad |= allow(ctx, A, "rt_sigreturn", 0, none, none);
-    bad |= allow(ctx, A, "rt_sigaction", 0, none, none);
-    bad |= allow(ctx, A, "rt_sigprocmask", 0, none, none);
-    bad |= allow(ctx, A, "sigaltstack", 0, none, none);
-    bad |= allow(ctx, A, "getpid", 0, none, none);
-    bad |= allow(ctx, A, "gettid", 0, none, none);
-    bad |= allow(ctx, A, "tgkill", 1, arg_is(0, (scmp_datum_t)child), none);
-
-    /* process start-up of static glibc: TLS, robust futex list, restartable
-       sequences, stack limit query, malloc's random tcache key */
-    bad |= allow(ctx, A, "arch_prctl", 0, none, none);
-    bad |= allow(ctx, A, "set_tid_address", 0, none, none);
-    bad |= allow(ctx, A, "set_robust_list", 0, none, none);
-    bad |= allow(ctx, A, "rseq", 0, none, none);
-    bad |= allow(ctx, A, "prlimit64", 2, arg_is(0, 0), arg_is(2, 0));
-    bad |= allow(ctx, A, "getrlimit", 0, none, none);
-    bad |= allow(ctx, A, "getrandom", 0, none, none);
-
-    /* harmless facts: clocks (when the vDSO is not used), ids (a test checks the
-       uid), memory size (qsort asks) */
-    bad |= allow(ctx, A, "clock_gettime", 0, none, none);
-    bad |= allow(ctx, A, "clock_getres", 0, none, none);
-    bad |= allow(ctx, A, "gettimeofday", 0, none, none);
-    bad |= allow(ctx, A, "time", 0, none, none);
-    bad |= allow(ctx, A, "getuid", 0, none, none);
-    bad |= allow(ctx, A, "geteuid", 0, none, none);
-    bad |= allow(ctx, A, "getgid", 0, none, none);
-    bad |= allow(ctx, A, "getegid", 0, none, none);
-    bad |= allow(ctx, A, "sysinfo", 0, none, none);
-
-    /* leaving */
-    bad |= allow(ctx, A, "exit", 0, none, none);
-    bad |= allow(ctx, A, "exit_group", 0, none, none);
-
-    /* the stub stacks a stricter filter (no exec) before any student code runs;
-       adding filters can only take permissions away */
-    bad |= allow(ctx, A, "seccomp", 2, arg_is(0, SECCOMP_SET_MODE_FILTER),
-                 arg_is(1, 0));
-
-    /* the one exec: of fd 6, with this exact path pointer, AT_EMPTY_PATH */
-    {
-        int nr = seccomp_syscall_resolve_name("execveat");
-        if (nr < 0 || seccomp_rule_add(ctx, A, nr, 3, arg_is(0, FD_EXE),
-                                       arg_is(1, (scmp_datum_t)(uintptr_t)exec_empty_path),
-                                       arg_is(4, AT_EMPTY_PATH)) != 0)
-            bad = 1;
-    }
-
-    /* questions glibc asks in passing and copes with a "no" to: file status of
-       stdout (buffer size), the path of the executable, "is this a terminal".
-       Answered with an error rather than allowed: stat and readlink take paths. */
-    bad |= allow(ctx, SCMP_ACT_ERRNO(EACCES), "newfstatat", 0, none, none);
-    bad |= allow(ctx, SCMP_ACT_ERRNO(EACCES), "fstat", 0, none, none);
-    bad |= allow(ctx, SCMP_ACT_ERRNO(EACCES), "statx", 0, none, none);
-    bad |= allow(ctx, SCMP_ACT_ERRNO(EACCES), "readlink", 0, none, none);
-    bad |= allow(ctx, SCMP_ACT_ERRNO(ENOTTY), "ioctl", 0, none, none);
-
+    int bad = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) != 0;
+    bad |= allow_io_and_memory(ctx, none);
+    bad |= allow_process(ctx, none, child);
+    bad |= allow_exec_and_questions(ctx, none);
     if (bad) {
         seccomp_release(ctx);
         return NULL;
@@ -425,13 +417,12 @@ static int limit(int resource, rlim_t v)
     return setrlimit(resource, &rl);
 }
 
-static void run_child(const child_plan *p) __attribute__((noreturn));
-
-static void run_child(const child_plan *p)
+/* Put every descriptor the child keeps on its number (see the top of this
+   file) and close the rest. Every one is first lifted above 64, so placing one
+   cannot overwrite another that happens to sit there; the error pipe goes
+   first, so every later failure can be reported. */
+static void child_fds(const child_plan *p)
 {
-    /* Lift every descriptor we need above 64 first, so placing one on its
-       number cannot overwrite another that happens to sit there. The error
-       pipe goes first, so every later failure can be reported. */
     child_err_fd = p->err_w;
     int src[8] = {p->err_w, p->null_fd, p->out_w, p->req_r, p->resp_w, p->exe_fd, p->filter_r,
                   p->landlock};
@@ -445,8 +436,18 @@ static void run_child(const child_plan *p)
     if (dup3(src[0], FD_ERR, O_CLOEXEC) < 0)
         child_fail(STEP_FDS);
     child_err_fd = FD_ERR;
+    if (place_fd(src[1], 0, 0) || place_fd(src[2], 1, 0) || place_fd(src[2], 2, 0) ||
+        place_fd(src[3], PROTO_FD_REQUEST, 0) || place_fd(src[4], PROTO_FD_RESPONSE, 0) ||
+        place_fd(src[5], FD_EXE, 1) || place_fd(src[6], FD_FILTER, 1) ||
+        (src[7] >= 0 && place_fd(src[7], FD_LANDLOCK, 1)))
+        child_fail(STEP_FDS);
+    close_from(FD_FIRST_FREE);
+}
 
-    /* signals: defaults, nothing blocked (the parent blocks SIGPIPE) */
+/* Signals back to their defaults, nothing blocked (the parent blocks SIGPIPE),
+   and a process group of its own. */
+static void child_signals(void)
+{
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
@@ -457,25 +458,15 @@ static void run_child(const child_plan *p)
     sigemptyset(&none);
     if (sigprocmask(SIG_SETMASK, &none, NULL) != 0)
         child_fail(STEP_SIGNALS);
-
     if (setpgid(0, 0) != 0)
         child_fail(STEP_SETPGID);
+}
 
-    if (place_fd(src[1], 0, 0) || place_fd(src[2], 1, 0) || place_fd(src[2], 2, 0) ||
-        place_fd(src[3], PROTO_FD_REQUEST, 0) || place_fd(src[4], PROTO_FD_RESPONSE, 0) ||
-        place_fd(src[5], FD_EXE, 1) || place_fd(src[6], FD_FILTER, 1) ||
-        (src[7] >= 0 && place_fd(src[7], FD_LANDLOCK, 1)))
-        child_fail(STEP_FDS);
-    close_from(FD_FIRST_FREE);
-
-    if (chdir(p->dir) != 0)
-        child_fail(STEP_CHDIR);
-
-    if (setrlimit(RLIMIT_AS, &p->as) != 0 || limit(RLIMIT_FSIZE, 0) != 0 ||
-        limit(RLIMIT_CORE, 0) != 0 || limit(RLIMIT_NOFILE, NOFILE_LIMIT) != 0 ||
-        setrlimit(RLIMIT_CPU, &p->cpu) != 0 || limit(RLIMIT_STACK, STACK_BYTES) != 0)
-        child_fail(STEP_RLIMIT);
-
+/* As root: no groups, group and user nobody, checked. Then no new processes:
+   set before the uid change, the kernel would flag the new user as over its
+   process limit and refuse the execve. */
+static void child_identity(const child_plan *p)
+{
     if (p->drop_root) {
         if (setgroups(0, NULL) != 0)
             child_fail(STEP_SETGROUPS);
@@ -488,22 +479,14 @@ static void run_child(const child_plan *p)
             child_fail(STEP_STILL_ROOT);
         }
     }
-    /* After the uid change: set before it, the kernel would flag the new user
-       as over its process limit and refuse the execve. */
     if (limit(RLIMIT_NPROC, 0) != 0)
         child_fail(STEP_NPROC);
+}
 
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-        child_fail(STEP_NO_NEW_PRIVS);
-
-    /* no file but its own program, from here on, even where seccomp is missing */
-    if (p->landlock >= 0) {
-        if (gr_landlock_enforce(FD_LANDLOCK) != 0)
-            child_fail(STEP_LANDLOCK);
-        close(FD_LANDLOCK);
-    }
-
-    /* the compiled filter, as raw BPF, until the parent closes the pipe */
+/* Read the compiled filter, as raw BPF, until the parent closes the pipe, and
+   install it when the plan wants one. */
+static void child_seccomp(const child_plan *p)
+{
     size_t got = 0, cap = sizeof child_filter;
     for (;;) {
         ssize_t r = read(FD_FILTER, (char *)child_filter + got, cap - got);
@@ -520,16 +503,40 @@ static void run_child(const child_plan *p)
         }
     }
     close(FD_FILTER);
-    if (p->want_filter) {
-        if (got == 0 || got % sizeof(struct sock_filter) != 0) {
-            errno = ENOSYS;
-            child_fail(STEP_NO_FILTER);
-        }
-        struct sock_fprog prog = {(unsigned short)(got / sizeof(struct sock_filter)), child_filter};
-        if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0)
-            child_fail(STEP_SECCOMP);
+    if (!p->want_filter)
+        return;
+    if (got == 0 || got % sizeof(struct sock_filter) != 0) {
+        errno = ENOSYS;
+        child_fail(STEP_NO_FILTER);
     }
+    struct sock_fprog prog = {(unsigned short)(got / sizeof(struct sock_filter)), child_filter};
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0)
+        child_fail(STEP_SECCOMP);
+}
 
+static void run_child(const child_plan *p) __attribute__((noreturn));
+
+/* The child's set-up, in the order the top of this file gives, then exec. */
+static void run_child(const child_plan *p)
+{
+    child_fds(p);
+    child_signals();
+    if (chdir(p->dir) != 0)
+        child_fail(STEP_CHDIR);
+    if (setrlimit(RLIMIT_AS, &p->as) != 0 || limit(RLIMIT_FSIZE, 0) != 0 ||
+        limit(RLIMIT_CORE, 0) != 0 || limit(RLIMIT_NOFILE, NOFILE_LIMIT) != 0 ||
+        setrlimit(RLIMIT_CPU, &p->cpu) != 0 || limit(RLIMIT_STACK, STACK_BYTES) != 0)
+        child_fail(STEP_RLIMIT);
+    child_identity(p);
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        child_fail(STEP_NO_NEW_PRIVS);
+    /* no file but its own program, from here on, even where seccomp is missing */
+    if (p->landlock >= 0) {
+        if (gr_landlock_enforce(FD_LANDLOCK) != 0)
+            child_fail(STEP_LANDLOCK);
+        close(FD_LANDLOCK);
+    }
+    child_seccomp(p);
     syscall(SYS_execveat, FD_EXE, exec_empty_path, p->argv, p->envp, AT_EMPTY_PATH);
     child_fail(STEP_EXEC);
     _exit(127);
