@@ -37,7 +37,15 @@ static const char grade_usage[] =
     "report could not be written, 2 usage or rubric error, 128+N stopped by\n"
     "signal N (Ctrl-C, kill): work folders removed, no report written.\n";
 
-int cmd_grade(int argc, char **argv)
+/* What the command line asked for, beyond the grading options. */
+typedef struct grade_args {
+    const char *labs, *json, *junit;
+    int quiet;
+} grade_args;
+
+/* Parse argv into o and a: 0, GR_EXIT_USAGE after a usage error, or -1 after
+   --help (printed). */
+static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
 {
     static const struct option longopts[] = {
         {"lab", required_argument, 0, 'l'},
@@ -49,78 +57,99 @@ int cmd_grade(int argc, char **argv)
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    gr_grade_opts o;
-    memset(&o, 0, sizeof o);
-    const char *labs = "all", *json = NULL, *junit = NULL;
-    int quiet = 0;
-    o.student = "local";
-    char err[1024];
-
     optind = 0;
     opterr = 0;
     int ch;
     while ((ch = getopt_long(argc, argv, "+q", longopts, NULL)) != -1) {
         switch (ch) {
-        case 'l': labs = optarg; break;
-        case 's': o.submission = optarg; break;
-        case 'u': o.student = optarg; break;
-        case 'j': json = optarg; break;
-        case 'x': junit = optarg; break;
-        case 'q': quiet = 1; break;
-        case 'h': fputs(grade_usage, stdout); return 0;
+        case 'l': a->labs = optarg; break;
+        case 's': o->submission = optarg; break;
+        case 'u': o->student = optarg; break;
+        case 'j': a->json = optarg; break;
+        case 'x': a->junit = optarg; break;
+        case 'q': a->quiet = 1; break;
+        case 'h': fputs(grade_usage, stdout); return -1;
         default:
             return gr_bad_option("grade", argv[optind - 1]);
         }
     }
+    char err[256];
     if (optind < argc)
         return gr_usage_error("grade", "unexpected argument '%s'", argv[optind]);
-    if (gr_parse_labs(labs, o.labs, err, sizeof err) != 0)
+    if (gr_parse_labs(a->labs, o->labs, err, sizeof err) != 0)
         return gr_usage_error("grade", "%s", err);
-    if (!*o.student)
+    if (!*o->student)
         return gr_usage_error("grade", "--student needs a non-empty id");
+    return 0;
+}
 
-    char root[PATH_MAX], stub_dir[PATH_MAX], labs_dir[PATH_MAX + 8];
-    if (gr_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
+/* The tree, the stub objects and the submission folder (which must exist and be
+   a folder): 0, or GR_EXIT_USAGE after saying why. */
+static int locate(gr_grade_opts *o, char *root, char *stub_dir, char *labs_dir)
+{
+    char err[1024];
+    if (gr_locate(root, PATH_MAX, stub_dir, PATH_MAX, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab grade: %s\n", err);
-        return 2;
+        return GR_EXIT_USAGE;
     }
-    snprintf(labs_dir, sizeof labs_dir, "%s/labs", root);
-    o.root = root;
-    o.stub_dir = stub_dir;
-    if (!o.submission)
-        o.submission = labs_dir;
+    snprintf(labs_dir, PATH_MAX + 8, "%s/labs", root);
+    o->root = root;
+    o->stub_dir = stub_dir;
+    if (!o->submission)
+        o->submission = labs_dir;
     struct stat st;
-    int found = stat(o.submission, &st) == 0;
+    int found = stat(o->submission, &st) == 0;
     if (!found || !S_ISDIR(st.st_mode)) {
         fprintf(stderr, "attnlab grade: the submission %s %s; give the folder that holds the "
-                "lab folders (labNN-name/labNN.c)\n", o.submission,
+                "lab folders (labNN-name/labNN.c)\n", o->submission,
                 found ? "is not a folder" : strerror(errno));
-        return 2;
+        return GR_EXIT_USAGE;
     }
+    return 0;
+}
+
+/* The terminal report, and the files asked for: 0, or 1 when one cannot be written. */
+static int write_reports(const gr_report *r, const grade_args *a)
+{
+    gr_report_terminal(stdout, r, gr_color_wanted(stdout));
+    int rc = 0;
+    if (a->json && gr_report_json(a->json, r) != 0) {
+        fprintf(stderr, "attnlab grade: cannot write %s: %s\n", a->json, strerror(errno));
+        rc = 1;
+    }
+    if (a->junit && gr_report_junit(a->junit, r) != 0) {
+        fprintf(stderr, "attnlab grade: cannot write %s: %s\n", a->junit, strerror(errno));
+        rc = 1;
+    }
+    return rc;
+}
+
+int cmd_grade(int argc, char **argv)
+{
+    gr_grade_opts o;
+    memset(&o, 0, sizeof o);
+    o.student = "local";
+    grade_args a = {"all", NULL, NULL, 0};
+    int rc = parse_args(argc, argv, &o, &a);
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
+    char root[PATH_MAX], stub_dir[PATH_MAX], labs_dir[PATH_MAX + 8];
+    if ((rc = locate(&o, root, stub_dir, labs_dir)) != 0)
+        return rc;
     o.secret = gr_secret_from_env();
-    o.progress = quiet ? NULL : stderr;
+    o.progress = a.quiet ? NULL : stderr;
 
     gr_report r;
+    char err[1024];
     gr_stop_install();
     int graded = gr_grade(&o, &r, err, sizeof err);
-    if (graded == GR_GRADE_STOPPED) {
-        fprintf(stderr, "attnlab grade: %s\n", err);
-        gr_stop_reraise();
-    }
     if (graded != 0) {
         fprintf(stderr, "attnlab grade: %s\n", err);
-        return graded == GR_GRADE_BAD_INPUT ? 2 : 1;
+        if (graded == GR_GRADE_STOPPED)
+            gr_stop_reraise();
+        return graded == GR_GRADE_BAD_INPUT ? GR_EXIT_USAGE : 1;
     }
-    gr_report_terminal(stdout, &r, gr_color_wanted(stdout));
-    int rc = 0;
-    if (json && gr_report_json(json, &r) != 0) {
-        fprintf(stderr, "attnlab grade: cannot write %s: %s\n", json, strerror(errno));
-        rc = 1;
-    }
-    if (junit && gr_report_junit(junit, &r) != 0) {
-        fprintf(stderr, "attnlab grade: cannot write %s: %s\n", junit, strerror(errno));
-        rc = 1;
-    }
+    rc = write_reports(&r, &a);
     gr_report_free(&r);
     return rc;
 }
