@@ -78,6 +78,37 @@ static void exec_child(char *const argv[], const gr_tool_opts *o, int null_fd, i
     start_failed(argv[0], NULL);
 }
 
+/* Read the tool's output from fd into log (its first o->log_bytes) until EOF,
+   killing its process group at the deadline: 1 when it was killed, else 0. */
+static int read_log(int fd, pid_t pid, const gr_tool_opts *o, gr_strbuf *log)
+{
+    double deadline = gr_now_seconds() + o->seconds;
+    for (;;) {
+        double left = deadline - gr_now_seconds();
+        if (left <= 0) {
+            kill(-pid, SIGKILL);
+            return 1;
+        }
+        struct pollfd pfd = {fd, POLLIN, 0};
+        int pr = poll(&pfd, 1, (int)(left * 1000.0) + 1);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr < 0)
+            return 0;
+        if (pr == 0)
+            continue;
+        char chunk[8192];
+        ssize_t r = read(fd, chunk, sizeof chunk);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return 0;
+        if (log->len < o->log_bytes)
+            gr_sb_appendn(log, chunk, (size_t)r < o->log_bytes - log->len ? (size_t)r
+                                                                           : o->log_bytes - log->len);
+    }
+}
+
 /* Run writable argv; see gr_run_tool. */
 static int run_argv(char *const argv[], const gr_tool_opts *o, gr_tool_run *tr)
 {
@@ -110,32 +141,7 @@ static int run_argv(char *const argv[], const gr_tool_opts *o, gr_tool_run *tr)
     close(null_fd);
 
     gr_strbuf log = {0};
-    double deadline = gr_now_seconds() + o->seconds;
-    for (;;) {
-        double left = deadline - gr_now_seconds();
-        if (left <= 0) {
-            kill(-pid, SIGKILL);
-            tr->timed_out = 1;
-            break;
-        }
-        struct pollfd pfd = {p[0], POLLIN, 0};
-        int pr = poll(&pfd, 1, (int)(left * 1000.0) + 1);
-        if (pr < 0 && errno == EINTR)
-            continue;
-        if (pr < 0)
-            break;
-        if (pr == 0)
-            continue;
-        char chunk[8192];
-        ssize_t r = read(p[0], chunk, sizeof chunk);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        if (log.len < o->log_bytes)
-            gr_sb_appendn(&log, chunk, (size_t)r < o->log_bytes - log.len ? (size_t)r
-                                                                          : o->log_bytes - log.len);
-    }
+    tr->timed_out = read_log(p[0], pid, o, &log);
     close(p[0]);
     kill(-pid, SIGKILL);      /* whatever it left behind (the zombie keeps the id ours) */
     int st = 0;
