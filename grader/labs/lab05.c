@@ -291,34 +291,94 @@ static void format_ints(char *buf, size_t len, const int32_t *x, int n)
  *           worked     1: the course's worked row, scores [2, 1, -1, 0.5] with
  *                      the 4th key padding and V the identity (O = the weights)
  */
-static int gen_attend(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
-                      gr_case *c, char *err, size_t errlen)
+/* The sizes and settings of one attend test, read and checked from the rubric. */
+typedef struct attend_spec {
+    int worked, empty, B, Tq, Tk, dv;
+    double scale, pad_score;
+} attend_spec;
+
+static int attend_spec_read(const gr_rubric_test *t, attend_spec *a, char *err, size_t errlen)
 {
-    int post = kind->fn == LAB05_ATTEND_POSTMASK;
-    int worked = gr_test_param(t, "worked", 0) != 0;
-    int B, Tq, Tk, dv;
-    if (gr_test_int(t, "B", worked ? 1 : 2, 1, 64, &B, err, errlen) ||
-        gr_test_int(t, "Tq", worked ? 1 : 3, 1, 512, &Tq, err, errlen) ||
-        gr_test_int(t, "Tk", worked ? 4 : 5, 1, 512, &Tk, err, errlen) ||
-        gr_test_int(t, "dv", worked ? 4 : 4, 1, 256, &dv, err, errlen))
+    int w = a->worked = gr_test_param(t, "worked", 0) != 0;
+    if (gr_test_int(t, "B", w ? 1 : 2, 1, 64, &a->B, err, errlen) ||
+        gr_test_int(t, "Tq", w ? 1 : 3, 1, 512, &a->Tq, err, errlen) ||
+        gr_test_int(t, "Tk", w ? 4 : 5, 1, 512, &a->Tk, err, errlen) ||
+        gr_test_int(t, "dv", 4, 1, 256, &a->dv, err, errlen))
         return -1;
-    double scale = gr_test_param(t, "scale", 3.0);
-    int empty = gr_test_param(t, "empty", 0) != 0;
-    double pad_score = gr_test_param(t, "pad_score", 0.0);
-    if (worked && (B != 1 || Tq != 1 || Tk != 4 || dv != 4)) {
+    a->scale = gr_test_param(t, "scale", 3.0);
+    a->empty = gr_test_param(t, "empty", 0) != 0;
+    a->pad_score = gr_test_param(t, "pad_score", 0.0);
+    if (w && (a->B != 1 || a->Tq != 1 || a->Tk != 4 || a->dv != 4)) {
         snprintf(err, errlen, "test %s: the worked row needs B = 1, Tq = 1, Tk = 4, dv = 4", t->name);
         return -1;
     }
-    if (empty && B < 2) {
+    if (a->empty && a->B < 2) {
         snprintf(err, errlen, "test %s: empty = 1 needs B >= 2, so a row with real keys "
                  "sits beside the fully masked one", t->name);
         return -1;
     }
-    if (!worked && Tk < 2) {
+    if (!w && a->Tk < 2) {
         snprintf(err, errlen, "test %s: Tk must be at least 2 so some key can be padding", t->name);
         return -1;
     }
+    return 0;
+}
 
+/* Random scores and values, and lengths that differ per batch entry, each in
+   [1, Tk] with at least one shorter than Tk so the mask matters (and one of 0
+   for an empty test); with pad_score, the padded scores set to it and the
+   padded values to 1e30, which a correct mask never lets through. */
+static void attend_random(const attend_spec *a, sup_rng *r, float *S, int32_t *lengths, float *V)
+{
+    int B = a->B, Tq = a->Tq, Tk = a->Tk, dv = a->dv;
+    gr_fill_normal(r, S, (long)B * Tq * Tk, a->scale);
+    sup_rng_fill_normal(r, V, (long)B * Tk * dv);
+    int padded = 0;
+    for (int b = 0; b < B; b++) {
+        lengths[b] = 1 + (int32_t)(sup_rng_u64(r) % (uint64_t)Tk);
+        if (lengths[b] < Tk) padded = 1;
+    }
+    if (!padded) lengths[0] = Tk - 1 - (int32_t)(sup_rng_u64(r) % (uint64_t)(Tk - 1));
+    if (a->empty) {
+        lengths[B - 1] = 0;
+        if (lengths[0] == Tk) lengths[0] = Tk / 2 > 0 ? Tk / 2 : 1;
+    }
+    if (a->pad_score == 0.0)
+        return;
+    for (int b = 0; b < B; b++) {
+        for (int i = 0; i < Tq; i++)
+            for (int j = lengths[b]; j < Tk; j++)
+                S[((long)b * Tq + i) * Tk + j] = (float)a->pad_score;
+        for (int j = lengths[b]; j < Tk; j++)
+            for (int k = 0; k < dv; k++)
+                V[((long)b * Tk + j) * dv + k] = 1e30f;
+    }
+}
+
+static void attend_describe(gr_case *c, const attend_spec *a, int post, const int32_t *lengths)
+{
+    const char *fn = post ? "lab_attend_postmask" : "lab_attend_premask";
+    char lens[96];
+    format_ints(lens, sizeof lens, lengths, a->B);
+    if (a->worked)
+        snprintf(c->describe, sizeof c->describe,
+                 "%s(B=1, Tq=1, Tk=4, dv=4): the worked row, scores [2, 1, -1, 0.5], "
+                 "lengths {3}, V = identity", fn);
+    else
+        snprintf(c->describe, sizeof c->describe,
+                 "%s(B=%d, Tq=%d, Tk=%d, dv=%d): lengths %s, scores ~ %g N(0,1)%s", fn, a->B,
+                 a->Tq, a->Tk, a->dv, lens, a->scale,
+                 a->pad_score != 0.0 ? ", padded scores and values 1e30" : "");
+}
+
+static int gen_attend(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                      gr_case *c, char *err, size_t errlen)
+{
+    int post = kind->fn == LAB05_ATTEND_POSTMASK;
+    attend_spec a;
+    if (attend_spec_read(t, &a, err, errlen) != 0)
+        return -1;
+    int B = a.B, Tq = a.Tq, Tk = a.Tk, dv = a.dv;
     gr_case_add_f32(c, PROTO_OUT, (long)B * Tq * dv);               /* O */
     if (post) gr_case_add_f32(c, PROTO_OUT, (long)B * Tq);          /* rowsum */
     float *S = gr_case_add_f32(c, PROTO_IN, (long)B * Tq * Tk);
@@ -336,7 +396,7 @@ static int gen_attend(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
 
     sup_rng r;
     sup_rng_seed(&r, seed);
-    if (worked) {
+    if (a.worked) {
         /* The course's worked row: scores [2, 1, -1, 0.5], key 4 is padding.
            V = identity, so the output row IS the weight row:
            premask  -> [0.7054, 0.2595, 0.0351, 0]       (sum 1)
@@ -346,30 +406,7 @@ static int gen_attend(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         lengths[0] = 3;
         for (int k = 0; k < 4; k++) V[k * 4 + k] = 1.0f;
     } else {
-        gr_fill_normal(&r, S, (long)B * Tq * Tk, scale);
-        sup_rng_fill_normal(&r, V, (long)B * Tk * dv);
-        /* Different lengths per batch entry, each in [1, Tk], and at least one
-           shorter than Tk so the mask matters. */
-        int padded = 0;
-        for (int b = 0; b < B; b++) {
-            lengths[b] = 1 + (int32_t)(sup_rng_u64(&r) % (uint64_t)Tk);
-            if (lengths[b] < Tk) padded = 1;
-        }
-        if (!padded) lengths[0] = Tk - 1 - (int32_t)(sup_rng_u64(&r) % (uint64_t)(Tk - 1));
-        if (empty) {
-            lengths[B - 1] = 0;
-            if (lengths[0] == Tk) lengths[0] = Tk / 2 > 0 ? Tk / 2 : 1;
-        }
-        if (pad_score != 0.0) {
-            for (int b = 0; b < B; b++) {
-                for (int i = 0; i < Tq; i++)
-                    for (int j = lengths[b]; j < Tk; j++)
-                        S[((long)b * Tq + i) * Tk + j] = (float)pad_score;
-                for (int j = lengths[b]; j < Tk; j++)
-                    for (int k = 0; k < dv; k++)
-                        V[((long)b * Tk + j) * dv + k] = 1e30f;
-            }
-        }
+        attend_random(&a, &r, S, lengths, V);
     }
     gr_case_add_int(c, B);
     gr_case_add_int(c, Tq);
@@ -377,25 +414,12 @@ static int gen_attend(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     gr_case_add_int(c, dv);
     c->call.fn = post ? LAB05_ATTEND_POSTMASK : LAB05_ATTEND_PREMASK;
     c->expected_status = LAB_OK;
-
     if (post)
         postmask_ref(gr_case_expect(c, 0), gr_case_expect(c, 1), S, lengths, V,
                      B, Tq, Tk, dv, POST_RIGHT);
     else
         premask_ref(gr_case_expect(c, 0), S, lengths, V, B, Tq, Tk, dv, PRE_RIGHT);
-
-    char lens[96];
-    format_ints(lens, sizeof lens, lengths, B);
-    if (worked)
-        snprintf(c->describe, sizeof c->describe,
-                 "%s(B=1, Tq=1, Tk=4, dv=4): the worked row, scores [2, 1, -1, 0.5], "
-                 "lengths {3}, V = identity",
-                 post ? "lab_attend_postmask" : "lab_attend_premask");
-    else
-        snprintf(c->describe, sizeof c->describe,
-                 "%s(B=%d, Tq=%d, Tk=%d, dv=%d): lengths %s, scores ~ %g N(0,1)%s",
-                 post ? "lab_attend_postmask" : "lab_attend_premask", B, Tq, Tk, dv, lens,
-                 scale, pad_score != 0.0 ? ", padded scores and values 1e30" : "");
+    attend_describe(c, &a, post, lengths);
     return 0;
 }
 
