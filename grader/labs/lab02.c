@@ -527,6 +527,51 @@ static const char *mask_name(uint32_t fn)
          : fn == LAB02_PADDING_MASK ? "lab_padding_mask" : "lab_bool_mask";
 }
 
+/* Lengths in [0, Tk] for the padding mask, a 0 (a fully masked batch element)
+   and a Tk (no padding) among them when B allows, in random places; with bad,
+   the last one out of range. Their list goes to extra for the description. */
+static void add_lengths(gr_case *c, sup_rng *r, int B, int Tk, int bad, char *extra, size_t n)
+{
+    int32_t *len = gr_case_add_i32(c, PROTO_IN, B);
+    gr_case_set_name(c, 1, "lengths");
+    for (int b = 0; b < B; b++)
+        len[b] = (int32_t)(sup_rng_uniform(r) * (float)(Tk + 1));
+    if (B >= 3) {
+        int z = (int)(sup_rng_uniform(r) * (float)B) % B;
+        len[z] = 0;
+        len[(z + 1) % B] = Tk;
+    }
+    for (int b = 0; b < B; b++)
+        if (len[b] > Tk) len[b] = Tk;
+    if (bad)
+        len[B - 1] = bad > 0 ? Tk + 1 : -1; /* last, so a lazy check has already written */
+    int at = snprintf(extra, n, ", lengths [");
+    for (int b = 0; b < B && at < (int)n - 16; b++)
+        at += snprintf(extra + at, n - (size_t)at, "%s%d", b ? " " : "", (int)len[b]);
+    snprintf(extra + at, n - (size_t)at, "%s]", B > 12 ? " ..." : "");
+}
+
+/* A boolean mask M of the scores' size, the rubric's density blocked (with
+   bytes 2..255 when asked: any nonzero byte blocks). 0, or -1 with err. */
+static int add_bool_mask(const gr_rubric_test *t, gr_case *c, sup_rng *r, long nS, char *extra,
+                         size_t n, char *err, size_t errlen)
+{
+    double density = gr_test_param(t, "density", 0.3);
+    int bytes = gr_test_param(t, "bytes", 0.0) != 0.0;
+    if (!(density >= 0 && density <= 1)) {
+        snprintf(err, errlen, "density must be in [0, 1] (got %g)", density);
+        return -1;
+    }
+    uint8_t *M = gr_case_add_u8(c, PROTO_IN, nS > 0 ? nS : 4);
+    gr_case_set_name(c, 1, "M");
+    for (long k = 0; k < (long)c->call.bufs[1].count; k++) {
+        int block = (double)sup_rng_uniform(r) < density;
+        M[k] = !block ? 0 : bytes ? (uint8_t)(2 + (int)(sup_rng_uniform(r) * 254.0f)) : 1;
+    }
+    snprintf(extra, n, ", M %g blocked%s", density, bytes ? " with bytes 2..255" : "");
+    return 0;
+}
+
 static int make_mask(const gr_rubric_test *t, uint32_t fn, gr_case_variant what, sup_rng *r,
                      gr_case *c, char *err, size_t errlen)
 {
@@ -563,42 +608,10 @@ static int make_mask(const gr_rubric_test *t, uint32_t fn, gr_case_variant what,
         gr_case_set_shape(c, 0, B, Tq, Tk);
 
     char extra[96] = "";
-    if (fn == LAB02_PADDING_MASK) {
-        /* Lengths in [0, Tk], a 0 (a fully masked batch element) and a Tk (no
-           padding) among them when B allows, in random places. */
-        int32_t *len = gr_case_add_i32(c, PROTO_IN, B);
-        gr_case_set_name(c, 1, "lengths");
-        for (int b = 0; b < B; b++)
-            len[b] = (int32_t)(sup_rng_uniform(r) * (float)(Tk + 1));
-        if (B >= 3) {
-            int z = (int)(sup_rng_uniform(r) * (float)B) % B;
-            len[z] = 0;
-            len[(z + 1) % B] = Tk;
-        }
-        for (int b = 0; b < B; b++)
-            if (len[b] > Tk) len[b] = Tk;
-        if (bad)
-            len[B - 1] = bad > 0 ? Tk + 1 : -1; /* last, so a lazy check has already written */
-        int at = snprintf(extra, sizeof extra, ", lengths [");
-        for (int b = 0; b < B && at < (int)sizeof extra - 16; b++)
-            at += snprintf(extra + at, sizeof extra - (size_t)at, "%s%d", b ? " " : "", (int)len[b]);
-        snprintf(extra + at, sizeof extra - (size_t)at, "%s]", B > 12 ? " ..." : "");
-    } else if (fn == LAB02_BOOL_MASK) {
-        double density = gr_test_param(t, "density", 0.3);
-        int bytes = gr_test_param(t, "bytes", 0.0) != 0.0;
-        if (!(density >= 0 && density <= 1)) {
-            snprintf(err, errlen, "density must be in [0, 1] (got %g)", density);
-            return -1;
-        }
-        uint8_t *M = gr_case_add_u8(c, PROTO_IN, nS > 0 ? nS : 4);
-        gr_case_set_name(c, 1, "M");
-        for (long k = 0; k < (long)c->call.bufs[1].count; k++) {
-            int block = (double)sup_rng_uniform(r) < density;
-            /* blocking bytes 2..255 when asked: any nonzero byte blocks */
-            M[k] = !block ? 0 : bytes ? (uint8_t)(2 + (int)(sup_rng_uniform(r) * 254.0f)) : 1;
-        }
-        snprintf(extra, sizeof extra, ", M %g blocked%s", density, bytes ? " with bytes 2..255" : "");
-    }
+    if (fn == LAB02_PADDING_MASK)
+        add_lengths(c, r, B, Tk, bad, extra, sizeof extra);
+    else if (fn == LAB02_BOOL_MASK && add_bool_mask(t, c, r, nS, extra, sizeof extra, err, errlen))
+        return -1;
     gr_case_add_int(c, B);
     gr_case_add_int(c, Tq);
     gr_case_add_int(c, Tk);
