@@ -112,7 +112,7 @@ static const char *signal_story(int sig)
 
 /* Keep a bounded, printable excerpt of what the child printed: control bytes
    become '?', so nothing a student prints can drive a terminal or a report. */
-static char *excerpt(const gr_run *run)
+static char *excerpt(const gr_sandbox_result *run)
 {
     if (run->output_len == 0 || !run->output)
         return NULL;
@@ -143,7 +143,7 @@ static const char *status_name(int32_t s)
 /* Decide the verdict of one case from how the child ended and what it answered;
    a parsed answer stays in out->got. */
 static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_case *c,
-                  const gr_run *run, gr_outcome *out)
+                  const gr_sandbox_result *run, gr_outcome *out)
 {
     gr_strbuf msg = {0};
     out->verdict = GR_CRASHED;
@@ -230,7 +230,7 @@ int gr_run_case(const char *exe, const gr_lab_module *mod, const gr_rubric_test 
         snprintf(err, errlen, "test '%s': the case does not encode (a lab module bug)", t->name);
         return -1;
     }
-    gr_run run;
+    gr_sandbox_result run;
     int rc = gr_sandbox_run(exe, req, req_len, &t->limits, &run, err, errlen);
     free(req);
     if (rc != 0)
@@ -238,7 +238,7 @@ int gr_run_case(const char *exe, const gr_lab_module *mod, const gr_rubric_test 
     judge(mod, t, c, &run, out);
     out->output = excerpt(&run);
     out->seconds = run.seconds;
-    gr_run_free(&run);
+    gr_sandbox_result_free(&run);
     return 0;
 }
 

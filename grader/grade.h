@@ -1,4 +1,4 @@
-/* grade.h: the grading loop shared by `attnlab grade`, `validate` and `batch`.
+/* grade.h: the grading loop shared by `attnlab grade`, `validate` and `plot`.
  *
  * For each selected lab: load its rubric, build the student's source into a test
  * executable (build.h), then for every rubric test derive the seed, make the case

@@ -146,12 +146,12 @@ void     gr_fill_scores(sup_rng *r, float *s, long n, float scale, float shift, 
 uint64_t gr_draw_seed(sup_rng *r);
 /* Append v as "nan", "inf", "-inf", or printf's %.*f (conv 'f'; %.*g from |v| >= 1e5,
    where fixed notation is unreadable) or %.*g (conv 'g') with precision prec. */
-void     gr_sb_float(gr_strbuf *out, float v, char conv, int prec);
-/* Append " x0 x1 ..." for input windows: the first 8 values of x[0..n) as gr_sb_float
+void     gr_case_float(gr_strbuf *out, float v, char conv, int prec);
+/* Append " x0 x1 ..." for input windows: the first 8 values of x[0..n) as gr_case_float
    writes them, then " ..." when there are more. */
-void     gr_sb_values(gr_strbuf *out, const float *x, long n, char conv, int prec);
+void     gr_case_values(gr_strbuf *out, const float *x, long n, char conv, int prec);
 /* Append "[x0 x1 ...]" for input windows: all n values when n <= 8, else the first 6,
    " ... " and the last, then " (n values)"; each with 4 decimals. */
-void     gr_sb_floats(gr_strbuf *out, const float *x, long n);
+void     gr_case_floats(gr_strbuf *out, const float *x, long n);
 
 #endif

@@ -45,7 +45,7 @@ char *gr_report_json_text(const gr_report *r);
 
 /* Append s to b as a JSON string literal, quotes included: " and \ escaped,
    control characters as \n, \t, \r or \u00XX, invalid UTF-8 as \ufffd. */
-void gr_sb_json_string(gr_strbuf *b, const char *s);
+void gr_json_string(gr_strbuf *b, const char *s);
 
 /* ---- JUnit XML (report_junit.c) ---------------------------------------------- */
 
@@ -61,7 +61,7 @@ char *gr_report_junit_text(const gr_report *r);
 /* Append s to b escaped for XML text and attributes: & < > " ' as entities,
    control characters other than tab and newline dropped, invalid UTF-8 and
    code points XML forbids replaced by U+FFFD. */
-void gr_sb_xml_text(gr_strbuf *b, const char *s);
+void gr_xml_text(gr_strbuf *b, const char *s);
 
 /* ---- shared by the writers (result.c) ---------------------------------------- */
 
@@ -81,6 +81,6 @@ char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t);
 /* Append text to b with every line prefixed by indent and "| ", the label
    that marks text from the student's program or the compiler (one trailing
    newline dropped, so it does not make an empty line). */
-void gr_sb_quoted_lines(gr_strbuf *b, const char *indent, const char *text);
+void gr_result_quoted_lines(gr_strbuf *b, const char *indent, const char *text);
 
 #endif

@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gr_sb_json_string(gr_strbuf *b, const char *s)
+void gr_json_string(gr_strbuf *b, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     size_t n = strlen((const char *)p);
@@ -93,7 +93,7 @@ static void field_string(gr_strbuf *b, const char *indent, const char *key, cons
                          int last)
 {
     gr_sb_printf(b, "%s\"%s\": ", indent, key);
-    gr_sb_json_string(b, value);
+    gr_json_string(b, value);
     gr_sb_append(b, last ? "\n" : ",\n");
 }
 

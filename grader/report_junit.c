@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gr_sb_xml_text(gr_strbuf *b, const char *s)
+void gr_xml_text(gr_strbuf *b, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     size_t n = strlen((const char *)p);
@@ -78,9 +78,9 @@ static void count(const gr_lab_result *lab, int *failures, int *errors)
 static void testcase(gr_strbuf *b, const gr_lab_result *lab, const gr_test_result *t)
 {
     gr_sb_append(b, "    <testcase name=\"");
-    gr_sb_xml_text(b, t->name ? t->name : "?");
+    gr_xml_text(b, t->name ? t->name : "?");
     gr_sb_append(b, "\" classname=\"");
-    gr_sb_xml_text(b, lab->name ? lab->name : "lab");
+    gr_xml_text(b, lab->name ? lab->name : "lab");
     gr_sb_printf(b, "\" time=\"%.3f\"", t->seconds);
     if (t->verdict == GR_PASSED) {
         gr_sb_append(b, "/>\n");
@@ -100,11 +100,11 @@ static void testcase(gr_strbuf *b, const gr_lab_result *lab, const gr_test_resul
     char *feedback = gr_test_feedback(lab, t);
 
     gr_sb_printf(b, ">\n      <%s message=\"", tag);
-    gr_sb_xml_text(b, message);
+    gr_xml_text(b, message);
     gr_sb_append(b, "\" type=\"");
-    gr_sb_xml_text(b, verdict);
+    gr_xml_text(b, verdict);
     gr_sb_append(b, "\">");
-    gr_sb_xml_text(b, feedback);
+    gr_xml_text(b, feedback);
     gr_sb_printf(b, "</%s>\n    </testcase>\n", tag);
     free(message);
     free(feedback);
@@ -126,7 +126,7 @@ char *gr_report_junit_text(const gr_report *r)
         int f = 0, e = 0;
         count(lab, &f, &e);
         gr_sb_append(&b, "  <testsuite name=\"");
-        gr_sb_xml_text(&b, lab->name ? lab->name : "lab");
+        gr_xml_text(&b, lab->name ? lab->name : "lab");
         gr_sb_printf(&b, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\" "
                      "time=\"%.3f\">\n", lab->n_tests, f, e, lab_seconds(lab));
         gr_sb_printf(&b, "    <properties>\n"

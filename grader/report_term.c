@@ -96,13 +96,13 @@ static void indented(gr_strbuf *b, const char *indent, const char *text)
     }
 }
 
-/* Like gr_sb_quoted_lines, but made safe for the terminal. */
+/* Like gr_result_quoted_lines, but made safe for the terminal. */
 static void quoted(gr_strbuf *b, const char *indent, const char *text)
 {
     gr_strbuf safe = {0};
     term_text(&safe, text, strlen(text));
     char *s = gr_sb_take(&safe);
-    gr_sb_quoted_lines(b, indent, s);
+    gr_result_quoted_lines(b, indent, s);
     free(s);
 }
 

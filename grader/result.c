@@ -88,7 +88,7 @@ int gr_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 
 /* ---- feedback ------------------------------------------------------------- */
 
-void gr_sb_quoted_lines(gr_strbuf *b, const char *indent, const char *text)
+void gr_result_quoted_lines(gr_strbuf *b, const char *indent, const char *text)
 {
     size_t n = strlen(text);
     if (n > 0 && text[n - 1] == '\n')
@@ -121,11 +121,11 @@ char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t)
         gr_sb_printf(&b, "misconception: %s\n", t->misconception);
     if (t->student_output && *t->student_output) {
         gr_sb_printf(&b, "your program printed (first %zu bytes):\n", strlen(t->student_output));
-        gr_sb_quoted_lines(&b, "", t->student_output);
+        gr_result_quoted_lines(&b, "", t->student_output);
     }
     if (t->verdict == GR_COMPILE_ERROR && lab && lab->compile_log && *lab->compile_log) {
         gr_sb_append(&b, "compiler output:\n");
-        gr_sb_quoted_lines(&b, "", lab->compile_log);
+        gr_result_quoted_lines(&b, "", lab->compile_log);
     }
     return gr_sb_take(&b);
 }

@@ -596,7 +596,7 @@ typedef struct run_ctx {
     const unsigned char *request;
     size_t request_len;
     const gr_limits *lim;
-    gr_run *out;
+    gr_sandbox_result *out;
     char *err;
     size_t errlen;
     /* open_channels */
@@ -882,7 +882,7 @@ static int setup_report(run_ctx *r)
 /* Hand the answer and the output excerpt to out. */
 static void collect(run_ctx *r)
 {
-    gr_run *out = r->out;
+    gr_sandbox_result *out = r->out;
     out->response = r->response.data;
     out->response_len = r->response.len;
     r->response.data = NULL;
@@ -926,7 +926,7 @@ static void close_channels(run_ctx *r)
 }
 
 int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request_len,
-                   const gr_limits *lim, gr_run *out, char *err, size_t errlen)
+                   const gr_limits *lim, gr_sandbox_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (err && errlen)
@@ -963,13 +963,13 @@ int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request
         collect(&r);
     close_channels(&r);
     if (rc != 0) {
-        gr_run_free(out);
+        gr_sandbox_result_free(out);
         memset(out, 0, sizeof *out);
     }
     return rc;
 }
 
-void gr_run_free(gr_run *r)
+void gr_sandbox_result_free(gr_sandbox_result *r)
 {
     if (!r)
         return;

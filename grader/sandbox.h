@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include "rubric.h"
 
-typedef struct gr_run {
+typedef struct gr_sandbox_result {
     int exited;                  /* 1: exited with exit_code; 0: killed by term_signal */
     int exit_code;
     int term_signal;
@@ -30,15 +30,15 @@ typedef struct gr_run {
     size_t output_len;           /* total bytes the child printed (may exceed the excerpt) */
     double seconds;              /* wall time */
     int exec_errno;              /* not 0: the kernel would not start the program (errno) */
-} gr_run;
+} gr_sandbox_result;
 
 /* Run exe with request on its fd 3 under lim. 0 when the child ran (whatever its
    fate, see out), -1 when the sandbox itself could not be set up (err says why). */
 int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request_len,
-                   const gr_limits *lim, gr_run *out, char *err, size_t errlen);
+                   const gr_limits *lim, gr_sandbox_result *out, char *err, size_t errlen);
 
 /* Free what gr_sandbox_run allocated. */
-void gr_run_free(gr_run *r);
+void gr_sandbox_result_free(gr_sandbox_result *r);
 
 /* The layers a test child runs under on this machine, as one line for reports. */
 const char *gr_sandbox_layers(void);

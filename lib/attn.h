@@ -66,10 +66,11 @@ void attn_causal_mask(float *S, int B, int Tq, int Tk);
    A length of 0 or less masks every key of that batch entry; one of Tk or more, none. */
 void attn_padding_mask(float *S, const int *lengths, int B, int Tq, int Tk);
 
-/* Boolean mask: S[n] = -inf wherever mask[n] is nonzero (1 = blocked); mask is (B, Tq, Tk). */
+/* Boolean mask: S[k] = -inf wherever mask[k] is nonzero (1 = blocked); mask is (B, Tq, Tk). */
 void attn_bool_mask(float *S, const unsigned char *mask, int B, int Tq, int Tk);
 
-/* Temperature: S[n] /= tau for n in [0, n). Returns 0, or -1 if tau is not > 0 (S untouched). */
+/* Temperature: S[k] /= tau for each of the n scores, k in [0, n). Returns 0, or -1
+   if tau is not > 0 (S untouched). */
 int attn_temperature(float *S, float tau, long n);
 
 /* ALiBi slopes for H heads: 2^(-8(h+1)/H) when H is a power of two; otherwise

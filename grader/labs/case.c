@@ -166,7 +166,7 @@ uint64_t gr_draw_seed(sup_rng *r)
     return sup_rng_u64(r) >> 33;
 }
 
-void gr_sb_float(gr_strbuf *out, float v, char conv, int prec)
+void gr_case_float(gr_strbuf *out, float v, char conv, int prec)
 {
     if (isnan(v))
         gr_sb_append(out, "nan");
@@ -176,28 +176,28 @@ void gr_sb_float(gr_strbuf *out, float v, char conv, int prec)
         gr_sb_printf(out, conv == 'g' || fabsf(v) >= 1e5f ? "%.*g" : "%.*f", prec, (double)v);
 }
 
-void gr_sb_values(gr_strbuf *out, const float *x, long n, char conv, int prec)
+void gr_case_values(gr_strbuf *out, const float *x, long n, char conv, int prec)
 {
     for (long j = 0; j < n && j < 8; j++) {
         gr_sb_append(out, " ");
-        gr_sb_float(out, x[j], conv, prec);
+        gr_case_float(out, x[j], conv, prec);
     }
     if (n > 8)
         gr_sb_append(out, " ...");
 }
 
-void gr_sb_floats(gr_strbuf *out, const float *x, long n)
+void gr_case_floats(gr_strbuf *out, const float *x, long n)
 {
     long shown = n <= 8 ? n : 6;
     gr_sb_append(out, "[");
     for (long j = 0; j < shown; j++) {
         if (j)
             gr_sb_append(out, " ");
-        gr_sb_float(out, x[j], 'f', 4);
+        gr_case_float(out, x[j], 'f', 4);
     }
     if (shown < n) {
         gr_sb_append(out, " ... ");
-        gr_sb_float(out, x[n - 1], 'f', 4);
+        gr_case_float(out, x[n - 1], 'f', 4);
         gr_sb_printf(out, "] (%ld values)", n);
     } else {
         gr_sb_append(out, "]");

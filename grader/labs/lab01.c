@@ -367,9 +367,9 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
     long b = index / ((long)m.Tq * m.Tk), i = index / m.Tk % m.Tq, j = index % m.Tk;
     const float *Q = c->call.bufs[BUF_Q].data, *K = c->call.bufs[BUF_K].data;
     gr_sb_printf(out, "  Q[%ld][%ld] = ", b, i);
-    gr_sb_floats(out, Q + (b * m.Tq + i) * m.d, m.d);
+    gr_case_floats(out, Q + (b * m.Tq + i) * m.d, m.d);
     gr_sb_printf(out, "\n  K[%ld][%ld] = ", b, j);
-    gr_sb_floats(out, K + (b * m.Tk + j) * m.d, m.d);
+    gr_case_floats(out, K + (b * m.Tk + j) * m.d, m.d);
     gr_sb_printf(out, "\n  d = %d%s\n", m.d,
                  c->call.fn == LAB01_SCALED_DOT_SCORES ? ", so the dot product is divided by sqrt(d)" : "");
 }

@@ -54,7 +54,7 @@ static void append_row(gr_strbuf *out, const char *label, const float *x, long n
     if (lo > 0 || hi < n)
         gr_sb_printf(out, " (columns %ld to %ld of %ld)", lo, hi - 1, n);
     gr_sb_append(out, ":");
-    gr_sb_values(out, x + lo, hi - lo, 'f', 4);
+    gr_case_values(out, x + lo, hi - lo, 'f', 4);
     gr_sb_append(out, "\n");
 }
 
@@ -747,9 +747,9 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
     if (c->call.fn == LAB02_TEMPERATURE) {
         const float *S = c->call.bufs[0].data;
         gr_sb_printf(out, "  S[%ld] sent: ", index);
-        gr_sb_float(out, S[index], 'f', 4);
+        gr_case_float(out, S[index], 'f', 4);
         gr_sb_printf(out, ", tau = %g, so S[%ld] / tau = ", (double)(float)c->call.reals[0], index);
-        gr_sb_float(out, S[index] / (float)c->call.reals[0], 'f', 4);
+        gr_case_float(out, S[index] / (float)c->call.reals[0], 'f', 4);
         gr_sb_append(out, "\n");
         return;
     }

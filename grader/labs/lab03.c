@@ -416,15 +416,15 @@ static void input_window(const gr_case *c, int b_, long index, gr_strbuf *out)
     long b = index / ((long)m.Tq * m.Tk), i = index / m.Tk % m.Tq, j = index % m.Tk;
     const float *K = buf(c, c->call.fn == LAB03_GENERAL_SCORES ? GEN_K : ADD_K);
     gr_sb_printf(out, "  Q[%ld][%ld] = ", b, i);
-    gr_sb_floats(out, buf(c, BUF_Q) + (b * m.Tq + i) * m.dq, m.dq);
+    gr_case_floats(out, buf(c, BUF_Q) + (b * m.Tq + i) * m.dq, m.dq);
     gr_sb_printf(out, "\n  K[%ld][%ld] = ", b, j);
-    gr_sb_floats(out, K + (b * m.Tk + j) * m.dk, m.dk);
+    gr_case_floats(out, K + (b * m.Tk + j) * m.dk, m.dk);
     if (c->call.fn == LAB03_GENERAL_SCORES) {
         gr_sb_printf(out, "\n  W is (dq, dk) = (%d, %d); W row 0 = ", m.dq, m.dk);
-        gr_sb_floats(out, buf(c, GEN_W), m.dk);
+        gr_case_floats(out, buf(c, GEN_W), m.dk);
     } else {
         gr_sb_printf(out, "\n  Wq is (h, dq) = (%d, %d), Wk is (h, dk) = (%d, %d); v = ", m.h, m.dq, m.h, m.dk);
-        gr_sb_floats(out, buf(c, ADD_V), m.h);
+        gr_case_floats(out, buf(c, ADD_V), m.h);
     }
     gr_sb_append(out, "\n");
 }

@@ -502,7 +502,7 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
             zeros += w[j] == 0.0f;
         }
         gr_sb_printf(out, "  W row [%ld]:", index);
-        gr_sb_values(out, w, n, 'f', 4);
+        gr_case_values(out, w, n, 'f', 4);
         gr_sb_printf(out, "\n  row sum %.4f, %d weights exactly 0; log n = %.4f is the largest entropy\n",
                      sum, zeros, log((double)n));
         return;

@@ -657,7 +657,7 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
             gr_sb_printf(out, "  rowsum[%ld] is row (b = %d, i = %d)\n", index, b, i);
         gr_sb_printf(out, "  scores S[%d][%d]:", b, i);
         const float *s = a.S + row * a.Tk;
-        gr_sb_values(out, s, a.Tk, 'f', 4);
+        gr_case_values(out, s, a.Tk, 'f', 4);
         gr_sb_printf(out, a.Tk > 8 ? " (Tk = %d)\n" : "\n", a.Tk);
         int L = a.lengths[b];
         if (L == 0)

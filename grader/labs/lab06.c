@@ -735,13 +735,13 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         long b = index / ((long)Tq * Tk);
         int i = (int)(index / Tk % Tq), j = (int)(index % Tk);
         gr_sb_printf(out, "  S[%ld][%d][%d] was ", b, i, j);
-        gr_sb_float(out, ((const float *)c->call.bufs[0].data)[index], 'g', 6);
+        gr_case_float(out, ((const float *)c->call.bufs[0].data)[index], 'g', 6);
         gr_sb_printf(out, " before the bias; head h = %ld %% %d = %ld, j - i = %d\n",
                      b, H, b % H, j - i);
         if (c->call.fn == LAB06_RELPOS_BIAS) {
             int bk = attn_t5_bucket(j - i, I(4), I(5), I(6));
             gr_sb_printf(out, "  bucket(%d) = %d; table[%ld][%d] = ", j - i, bk, b % H, bk);
-            gr_sb_float(out, ((const float *)c->call.bufs[1].data)[(b % H) * I(5) + bk], 'g', 6);
+            gr_case_float(out, ((const float *)c->call.bufs[1].data)[(b % H) * I(5) + bk], 'g', 6);
             gr_sb_append(out, "\n");
         }
         break;
@@ -763,7 +763,7 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         float p = (float)c->call.reals[0];
         int n = c->shape[0][2] > 0 ? c->shape[0][2] : 1;
         gr_sb_printf(out, "  W[0][%ld][%ld] was ", index / n, index % n);
-        gr_sb_float(out, ((const float *)c->call.bufs[0].data)[index], 'g', 6);
+        gr_case_float(out, ((const float *)c->call.bufs[0].data)[index], 'g', 6);
         gr_sb_printf(out, " before dropout; it is element %ld, so it gets uniform draw #%ld "
                      "of the seed: u = %.6f, %s (p = %g)\n", index, index, (double)u,
                      u < p ? "u < p: dropped" : "u >= p: kept, divided by 1 - p", (double)p);
@@ -774,7 +774,7 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         long row = index / dv;
         const float *w = (const float *)c->call.bufs[1].data + row * Tk;
         gr_sb_printf(out, "  W[%ld][%ld]:", row / Tq, row % Tq);
-        gr_sb_values(out, w, Tk, 'g', 6);
+        gr_case_values(out, w, Tk, 'g', 6);
         gr_sb_printf(out, Tk > 8 ? " (Tk = %d)\n" : "\n", Tk);
         break;
     }

@@ -408,7 +408,7 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         int n = I(1), tile = I(2);
         const float *s = (const float *)c->call.bufs[1].data + index * n;
         gr_sb_printf(out, "  S[%ld]:", index);
-        gr_sb_values(out, s, n, 'g', 4);
+        gr_case_values(out, s, n, 'g', 4);
         gr_sb_printf(out, " (n = %d, tile = %d)\n", n, tile);
         float mx = -INFINITY;
         int masked = 0, first = -1;
@@ -418,7 +418,7 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
             else if (first < 0) first = j;
         }
         gr_sb_append(out, "  row max ");
-        gr_sb_float(out, mx, 'g', 4);
+        gr_case_float(out, mx, 'g', 4);
         if (masked == n)
             gr_sb_append(out, "; every score is -inf (fully masked)\n");
         else if (masked == 0)
@@ -447,9 +447,9 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         gr_sb_printf(out, "  query (b = %d, i = %d) sees keys 0..%d (%s), %d tiles of %d\n",
                      b, i, nkeys - 1, causal ? "causal" : "no mask", (nkeys + tile - 1) / tile, tile);
         gr_sb_append(out, "  its scores q.k/sqrt(d) run from ");
-        gr_sb_float(out, lo, 'g', 4);
+        gr_case_float(out, lo, 'g', 4);
         gr_sb_append(out, " to ");
-        gr_sb_float(out, hi, 'g', 4);
+        gr_case_float(out, hi, 'g', 4);
         gr_sb_printf(out, " (the max at key %d)\n", at);
     }
 }

@@ -387,7 +387,7 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
     for (int j = 0; j < n; j++) wg += (double)src[0][j] * (double)src[1][j];
     for (int q = 0; q < 2; q++) {
         gr_sb_printf(out, "  %s[%ld]:", label[q], row);
-        gr_sb_values(out, src[q], n, 'g', 4);
+        gr_case_values(out, src[q], n, 'g', 4);
         gr_sb_append(out, "\n");
     }
     gr_sb_printf(out, "  <w, g> of this row = %.6g%s\n", wg,

@@ -468,9 +468,9 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         const float *s = (const float *)c->call.bufs[2].data + row * Tk;
         gr_sb_printf(out, "  row %ld (batch entry %ld, head %ld %% %d = %ld), sink z = ", row, b,
                      b, H, b % H);
-        gr_sb_float(out, z, 'g', 6);
+        gr_case_float(out, z, 'g', 6);
         gr_sb_printf(out, "\n  S row:");
-        gr_sb_values(out, s, Tk, 'g', 4);
+        gr_case_values(out, s, Tk, 'g', 4);
         double m = (double)z;
         for (int j = 0; j < Tk; j++)
             if ((double)s[j] > m) m = (double)s[j];
@@ -487,9 +487,9 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         for (int j = 0; j < n; j++)
             if (k[j]) wg += (double)w[j] * (double)g[j];
         gr_sb_printf(out, "  W[%ld]:", row);
-        gr_sb_values(out, w, n, 'g', 4);
+        gr_case_values(out, w, n, 'g', 4);
         gr_sb_printf(out, "\n  dW[%ld]:", row);
-        gr_sb_values(out, g, n, 'g', 4);
+        gr_case_values(out, g, n, 'g', 4);
         gr_sb_printf(out, "\n  keep[%ld]:", row);
         for (int j = 0; j < n && j < 8; j++) gr_sb_printf(out, " %d", k[j] ? 1 : 0);
         gr_sb_printf(out, "%s\n  <w, g'> of this row (g' = keep * g) = %.6g; keep[%ld][%ld] = %d\n",

@@ -462,7 +462,7 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         if (gqa)
             gr_sb_printf(out, "; it reads key head h / (H / Hkv) = %d / %d = %d", h, H / Hkv, kv);
         gr_sb_printf(out, "\n  its scores q.k / sqrt(%d):", d);
-        gr_sb_values(out, s, Tk, 'g', 5);
+        gr_case_values(out, s, Tk, 'g', 5);
         gr_sb_append(out, "\n");
         free(s);
         break;
@@ -473,7 +473,7 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         int b = (int)(row / Tq), i = (int)(row % Tq);
         for (int h = 0; h < H && h < 4; h++) {
             gr_sb_printf(out, "  S[%d][%d][%d]:", b, h, i);
-            gr_sb_values(out, (const float *)c->call.bufs[3].data + (((long)b * H + h) * Tq + i) * Tk,
+            gr_case_values(out, (const float *)c->call.bufs[3].data + (((long)b * H + h) * Tq + i) * Tk,
                          Tk, 'g', 5);
             gr_sb_append(out, "\n");
         }
@@ -486,7 +486,7 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         long i = index / Tk, j = index % Tk, at = (((long)b * H + h) * Tq + i) * Tk + j;
         gr_sb_printf(out, "  Wh[%ld][%ld] is W[%d][%d][%ld][%ld], element ((%d * %d + %d) * %d + %ld) "
                      "* %d + %ld = %ld of W: ", i, j, b, h, i, j, b, H, h, Tq, i, Tk, j, at);
-        gr_sb_float(out, ((const float *)c->call.bufs[1].data)[at], 'g', 6);
+        gr_case_float(out, ((const float *)c->call.bufs[1].data)[at], 'g', 6);
         gr_sb_append(out, "\n");
         break;
     }

@@ -161,14 +161,14 @@ static void expect_verdict(const gr_build *b, gr_verdict v, const char *needle)
 static const float A4[4] = {1, 2, 3, 4}, B4[4] = {10, 20, 30, 40};
 
 /* Run a built lab_add on A4 + B4 under a memory limit. */
-static gr_run run_add(const gr_build *b, long memory_bytes)
+static gr_sandbox_result run_add(const gr_build *b, long memory_bytes)
 {
     proto_call c = fk_add_call(A4, B4, 4);
     unsigned char *req;
     size_t len;
     ck_assert_int_eq(proto_encode_request(&c, &req, &len), 0);
     gr_limits lim = {5000, memory_bytes, 64L << 10};
-    gr_run r;
+    gr_sandbox_result r;
     char err[512] = "";
     ck_assert_msg(gr_sandbox_run(b->exe, req, len, &lim, &r, err, sizeof err) == 0, "sandbox: %s", err);
     free(req);
@@ -190,7 +190,7 @@ START_TEST(good_build_runs)
     ck_assert_int_eq(stat(b.exe, &st), 0);
     ck_assert_int_eq(st.st_mode & 0777, 0755);    /* user nobody must be able to run it */
 
-    gr_run r = run_add(&b, 64L << 20);
+    gr_sandbox_result r = run_add(&b, 64L << 20);
     ck_assert_msg(r.exited && r.exit_code == 0, "exit %d signal %d", r.exit_code, r.term_signal);
     proto_call c = fk_add_call(A4, B4, 4);
     proto_buf out[PROTO_MAX_BUFS];
@@ -199,7 +199,7 @@ START_TEST(good_build_runs)
     const float *o = out[0].data;
     ck_assert(status == 0 && o[0] == 11.0f && o[1] == 22.0f && o[2] == 33.0f && o[3] == 44.0f);
     proto_free_outputs(out, c.n_bufs);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
     gr_build_free(&b);
 }
 END_TEST
@@ -504,15 +504,15 @@ START_TEST(static_array_counts_against_the_memory_limit)
                             "{ for (int i = 0; i < n; i++) { big[i * 1000] = a[i]; out[i] = big[i * 1000] + b[i]; }\n"
                             "  return LAB_OK; }\n" REST);
     ck_assert_msg(b.ok, "message: %s", b.message ? b.message : "");
-    gr_run r = run_add(&b, 64L << 20);
+    gr_sandbox_result r = run_add(&b, 64L << 20);
     ck_assert_msg(r.exited && r.exit_code == PROTO_EXIT_OUT_OF_MEMORY, "exited %d code %d signal %d",
                   r.exited, r.exit_code, r.term_signal);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 
     r = run_add(&b, 256L << 20);                    /* and with room for it, it runs */
     ck_assert_msg(r.exited && r.exit_code == 0, "exited %d code %d signal %d", r.exited, r.exit_code,
                   r.term_signal);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
     gr_build_free(&b);
 }
 END_TEST
@@ -533,10 +533,10 @@ START_TEST(replacing_library_functions_changes_nothing)
                             "    return LAB_OK;\n"
                             "}\n" REST);
     ck_assert_msg(b.ok, "message: %s", b.message ? b.message : "");
-    gr_run r = run_add(&b, 64L << 20);              /* 512 MiB asked, 64 MiB allowed */
+    gr_sandbox_result r = run_add(&b, 64L << 20);              /* 512 MiB asked, 64 MiB allowed */
     ck_assert_msg(r.exited && r.exit_code == PROTO_EXIT_OUT_OF_MEMORY, "exited %d code %d signal %d",
                   r.exited, r.exit_code, r.term_signal);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
     gr_build_free(&b);
 }
 END_TEST

@@ -539,7 +539,7 @@ START_TEST(json_string_escapes)
     gr_strbuf b = {0};
     /* " \ / newline CR tab BS DEL, e-acute (c3 a9), euro (e2 82 ac), U+2028,
        an overlong '/' (c0 af), a lone surrogate (ed a0 80), a truncated euro */
-    gr_sb_json_string(&b, "\"\\/\n\r\t\b\x7f\xc3\xa9\xe2\x82\xac\xe2\x80\xa8\xc0\xaf\xed\xa0\x80\xe2\x82");
+    gr_json_string(&b, "\"\\/\n\r\t\b\x7f\xc3\xa9\xe2\x82\xac\xe2\x80\xa8\xc0\xaf\xed\xa0\x80\xe2\x82");
     ck_assert_str_eq(b.s, "\"\\\"\\\\/\\n\\r\\t\\u0008\\u007f\xc3\xa9\xe2\x82\xac\\u2028"
                           "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"");
     ck_assert(json_valid(b.s));
@@ -616,7 +616,7 @@ END_TEST
 START_TEST(xml_text_escapes)
 {
     gr_strbuf b = {0};
-    gr_sb_xml_text(&b, "a&b<c>d\"e'f\x01g\x1b[0m\th\ni\x7f\xff\xef\xbf\xbfj");
+    gr_xml_text(&b, "a&b<c>d\"e'f\x01g\x1b[0m\th\ni\x7f\xff\xef\xbf\xbfj");
     ck_assert_str_eq(b.s, "a&amp;b&lt;c&gt;d&quot;e&apos;fg[0m\th\ni\xef\xbf\xbd\xef\xbf\xbdj");
     free(b.s);
 }

@@ -91,10 +91,10 @@ static char *program(const char *name)
 static const gr_limits default_limits = {2000, 64L << 20, 64L << 10};
 
 /* Run name on request bytes; the sandbox itself must succeed. */
-static gr_run run_bytes(const char *name, const unsigned char *req, size_t len, gr_limits lim)
+static gr_sandbox_result run_bytes(const char *name, const unsigned char *req, size_t len, gr_limits lim)
 {
     char *exe = program(name);
-    gr_run r;
+    gr_sandbox_result r;
     char err[512] = "";
     int rc = gr_sandbox_run(exe, req, len, &lim, &r, err, sizeof err);
     ck_assert_msg(rc == 0, "sandbox failed for %s: %s", name, err);
@@ -103,18 +103,18 @@ static gr_run run_bytes(const char *name, const unsigned char *req, size_t len, 
     return r;
 }
 
-static gr_run run_call(const char *name, const proto_call *c, gr_limits lim)
+static gr_sandbox_result run_call(const char *name, const proto_call *c, gr_limits lim)
 {
     unsigned char *req;
     size_t len;
     ck_assert_int_eq(proto_encode_request(c, &req, &len), 0);
-    gr_run r = run_bytes(name, req, len, lim);
+    gr_sandbox_result r = run_bytes(name, req, len, lim);
     free(req);
     return r;
 }
 
 /* A clean exit with a response that parses for c. */
-static int32_t answer(const gr_run *r, const proto_call *c, proto_buf out[PROTO_MAX_BUFS])
+static int32_t answer(const gr_sandbox_result *r, const proto_call *c, proto_buf out[PROTO_MAX_BUFS])
 {
     ck_assert_msg(r->exited && r->exit_code == 0,
                   "expected a clean exit; exited %d code %d signal %d timed out %d", r->exited,
@@ -131,22 +131,22 @@ static const float A4[4] = {1, 2, 3, 4}, B4[4] = {10, 20, 30, 40};
 static void expect_signal(const char *name, int sig)
 {
     proto_call c = fk_add_call(A4, B4, 4);
-    gr_run r = run_call(name, &c, default_limits);
+    gr_sandbox_result r = run_call(name, &c, default_limits);
     ck_assert_msg(!r.exited && r.term_signal == sig,
                   "%s: expected signal %d (%s); exited %d code %d signal %d", name, sig,
                   strsignal(sig), r.exited, r.exit_code, r.term_signal);
     ck_assert_int_eq(r.timed_out, 0);
     ck_assert_int_eq(r.output_limit, 0);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 }
 
 static void expect_exit(const char *name, int code)
 {
     proto_call c = fk_add_call(A4, B4, 4);
-    gr_run r = run_call(name, &c, default_limits);
+    gr_sandbox_result r = run_call(name, &c, default_limits);
     ck_assert_msg(r.exited && r.exit_code == code, "%s: expected exit %d; exited %d code %d signal %d",
                   name, code, r.exited, r.exit_code, r.term_signal);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 }
 
 /* ---- answers ------------------------------------------------------------------------------ */
@@ -154,7 +154,7 @@ static void expect_exit(const char *name, int code)
 START_TEST(correct_answer)
 {
     proto_call c = fk_add_call(A4, B4, 4);
-    gr_run r = run_call("good", &c, default_limits);
+    gr_sandbox_result r = run_call("good", &c, default_limits);
     proto_buf out[PROTO_MAX_BUFS];
     ck_assert_int_eq(answer(&r, &c, out), 0);      /* LAB_OK */
     const float *o = out[0].data;
@@ -166,7 +166,7 @@ START_TEST(correct_answer)
     ck_assert_int_eq(r.timed_out, 0);
     ck_assert(r.seconds > 0.0);
     proto_free_outputs(out, c.n_bufs);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 }
 END_TEST
 
@@ -189,20 +189,20 @@ START_TEST(inout_int_and_byte_buffers)
     c.bufs[0] = (proto_buf){PROTO_F32, PROTO_INOUT, 4, x};
     c.bufs[1] = (proto_buf){PROTO_I32, PROTO_IN, 4, idx};
     c.bufs[2] = (proto_buf){PROTO_U8, PROTO_IN, 4, mask};
-    gr_run r = run_call("good", &c, default_limits);
+    gr_sandbox_result r = run_call("good", &c, default_limits);
     proto_buf out[PROTO_MAX_BUFS];
     ck_assert_int_eq(answer(&r, &c, out), 0);
     const float *o = out[0].data;
     ck_assert(o[0] == 12.0f && o[1] == 2.0f && o[2] == 36.0f && o[3] == 4.0f);
     proto_free_outputs(out, c.n_bufs);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 
     /* a contract-breaking argument: the status comes back, not a crash */
     c.reals[0] = HUGE_VAL;                  /* +inf */
     r = run_call("good", &c, default_limits);
     ck_assert_int_eq(answer(&r, &c, out), -2);     /* LAB_BAD_ARG */
     proto_free_outputs(out, c.n_bufs);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 }
 END_TEST
 
@@ -219,7 +219,7 @@ START_TEST(unwritten_outputs_show)
     c.n_bufs = 2;
     c.bufs[0] = (proto_buf){PROTO_U8, PROTO_OUT, 5, NULL};
     c.bufs[1] = (proto_buf){PROTO_F32, PROTO_OUT, 5, NULL};
-    gr_run r = run_call("good", &c, default_limits);
+    gr_sandbox_result r = run_call("good", &c, default_limits);
     proto_buf out[PROTO_MAX_BUFS];
     ck_assert_int_eq(answer(&r, &c, out), 0);
     const uint8_t *u = out[0].data;
@@ -227,7 +227,7 @@ START_TEST(unwritten_outputs_show)
     ck_assert(u[0] == 0 && u[1] == 1 && u[2] == 0x5A && u[3] == 0x5A && u[4] == 0x5A);
     ck_assert(f[0] == 0.0f && f[1] == 1.0f && isnan(f[2]) && isnan(f[3]) && isnan(f[4]));
     proto_free_outputs(out, c.n_bufs);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 }
 END_TEST
 
@@ -243,13 +243,13 @@ START_TEST(megabytes_each_way)
     }
     proto_call c = fk_add_call(a, b, n);
     gr_limits lim = {20000, 64L << 20, 64L << 10};
-    gr_run r = run_call("good", &c, lim);
+    gr_sandbox_result r = run_call("good", &c, lim);
     proto_buf out[PROTO_MAX_BUFS];
     ck_assert_int_eq(answer(&r, &c, out), 0);
     const float *o = out[0].data;
     ck_assert(o[0] == 0.5f && o[999] == 999.5f && o[1000] == 0.5f && o[n - 1] == (float)((n - 1) % 1000) + 0.5f);
     proto_free_outputs(out, c.n_bufs);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
     free(a);
     free(b);
 }
@@ -261,12 +261,12 @@ START_TEST(infinite_loop_is_killed)
 {
     proto_call c = fk_add_call(A4, B4, 4);
     gr_limits lim = {300, 64L << 20, 64L << 10};
-    gr_run r = run_call("loop", &c, lim);
+    gr_sandbox_result r = run_call("loop", &c, lim);
     ck_assert_int_eq(r.timed_out, 1);
     ck_assert_int_eq(r.exited, 0);
     ck_assert_int_eq(r.term_signal, SIGKILL);
     ck_assert_uint_eq(r.response_len, 0);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 }
 END_TEST
 
@@ -287,12 +287,12 @@ END_TEST
 static void expect_stack_overflow(const char *name)
 {
     proto_call c = fk_add_call(A4, B4, 4);
-    gr_run r = run_call(name, &c, default_limits);
+    gr_sandbox_result r = run_call(name, &c, default_limits);
     ck_assert_msg((r.exited && r.exit_code == PROTO_EXIT_STACK_OVERFLOW) ||
                   (!r.exited && r.term_signal == SIGSEGV),
                   "%s: exited %d code %d signal %d", name, r.exited, r.exit_code, r.term_signal);
     ck_assert_int_eq(r.timed_out, 0);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 }
 
 START_TEST(huge_stack_array) { expect_stack_overflow("stack_array"); }
@@ -304,13 +304,13 @@ END_TEST
 START_TEST(ten_megabytes_of_output)
 {
     proto_call c = fk_add_call(A4, B4, 4);
-    gr_run r = run_call("print", &c, default_limits);     /* output limit 64 KiB */
+    gr_sandbox_result r = run_call("print", &c, default_limits);     /* output limit 64 KiB */
     ck_assert_int_eq(r.output_limit, 1);
     ck_assert_int_eq(r.term_signal, SIGKILL);
     ck_assert_uint_gt(r.output_len, 64 << 10);
     ck_assert_uint_le(strlen(r.output), 4096);
     ck_assert(strncmp(r.output, "0000000000000000000000000000000000000000000000000\n", 50) == 0);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 }
 END_TEST
 
@@ -328,7 +328,7 @@ END_TEST
 START_TEST(fake_score_stays_in_the_excerpt)
 {
     proto_call c = fk_add_call(A4, B4, 4);
-    gr_run r = run_call("fakescore", &c, default_limits);
+    gr_sandbox_result r = run_call("fakescore", &c, default_limits);
     proto_buf out[PROTO_MAX_BUFS];
     ck_assert_int_eq(answer(&r, &c, out), 0);
     const float *o = out[0].data;
@@ -336,7 +336,7 @@ START_TEST(fake_score_stays_in_the_excerpt)
     ck_assert_ptr_nonnull(strstr(r.output, "Score: 100"));
     ck_assert_ptr_null(memmem(r.response, r.response_len, "Score", 5));
     proto_free_outputs(out, c.n_bufs);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 }
 END_TEST
 
@@ -346,7 +346,7 @@ END_TEST
 START_TEST(response_flood_is_cut_off)
 {
     proto_call c = fk_add_call(A4, B4, 4);
-    gr_run r = run_call("flood", &c, default_limits);
+    gr_sandbox_result r = run_call("flood", &c, default_limits);
     ck_assert_int_eq(r.timed_out, 0);
     ck_assert_int_eq(r.term_signal, SIGKILL);
     /* a correct answer: 12 header + 8 count + 4*4 floats + 4 end = 40 bytes */
@@ -354,14 +354,14 @@ START_TEST(response_flood_is_cut_off)
     proto_buf out[PROTO_MAX_BUFS];
     int32_t st;
     ck_assert_int_eq(proto_decode_response(r.response, r.response_len, &c, &st, out, NULL, 0), -1);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 }
 END_TEST
 
 START_TEST(runs_unprivileged)
 {
     proto_call c = fk_add_call(A4, B4, 4);
-    gr_run r = run_call("uid", &c, default_limits);
+    gr_sandbox_result r = run_call("uid", &c, default_limits);
     proto_buf out[PROTO_MAX_BUFS];
     ck_assert_int_eq(answer(&r, &c, out), 0);
     const float *o = out[0].data;
@@ -373,7 +373,7 @@ START_TEST(runs_unprivileged)
     }
     ck_assert(o[0] != 0.0f);
     proto_free_outputs(out, c.n_bufs);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 }
 END_TEST
 
@@ -382,7 +382,7 @@ START_TEST(resource_limits_are_set)
 {
     static const float zeros[5] = {0};
     proto_call c = fk_add_call(zeros, zeros, 5);
-    gr_run r = run_call("limits", &c, default_limits);
+    gr_sandbox_result r = run_call("limits", &c, default_limits);
     proto_buf out[PROTO_MAX_BUFS];
     ck_assert_int_eq(answer(&r, &c, out), 0);
     const float *o = out[0].data;
@@ -390,7 +390,7 @@ START_TEST(resource_limits_are_set)
                   "limits %g %g %g %g %g", (double)o[0], (double)o[1], (double)o[2], (double)o[3],
                   (double)o[4]);
     proto_free_outputs(out, c.n_bufs);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 }
 END_TEST
 
@@ -400,13 +400,13 @@ START_TEST(descriptors_are_only_the_protocol_ones)
 {
     static const float zeros[2] = {0};
     proto_call c = fk_add_call(zeros, zeros, 2);
-    gr_run r = run_call("fds", &c, default_limits);
+    gr_sandbox_result r = run_call("fds", &c, default_limits);
     proto_buf out[PROTO_MAX_BUFS];
     ck_assert_int_eq(answer(&r, &c, out), 0);
     const float *o = out[0].data;
     ck_assert_msg(o[0] == 0.0f && o[1] == -1.0f, "read(0) %g, write(5) %g", (double)o[0], (double)o[1]);
     proto_free_outputs(out, c.n_bufs);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 }
 END_TEST
 
@@ -417,10 +417,10 @@ START_TEST(child_that_never_reads)
     size_t len = 8u << 20;
     unsigned char *req = gr_xcalloc(len, 1);
     gr_limits lim = {300, 64L << 20, 64L << 10};
-    gr_run r = run_bytes("no_read", req, len, lim);
+    gr_sandbox_result r = run_bytes("no_read", req, len, lim);
     ck_assert_int_eq(r.timed_out, 1);
     ck_assert_int_eq(r.term_signal, SIGKILL);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
     free(req);
 }
 END_TEST
@@ -435,8 +435,8 @@ START_TEST(working_directory_is_removed)
     setenv("TMPDIR", tmp, 1);
     proto_call c = fk_add_call(A4, B4, 4);
     for (int k = 0; k < 2; k++) {
-        gr_run r = run_call(k == 0 ? "good" : "segv", &c, default_limits);
-        gr_run_free(&r);
+        gr_sandbox_result r = run_call(k == 0 ? "good" : "segv", &c, default_limits);
+        gr_sandbox_result_free(&r);
     }
     DIR *d = opendir(tmp);
     ck_assert_ptr_nonnull(d);
@@ -484,11 +484,11 @@ START_TEST(stub_refuses_a_bad_request)
     case 9: v = PROTO_MAX_BUFS + 1; memcpy(bad + 24, &v, 4); break;  /* too many buffers */
     case 10: bad[len - 1] ^= 0x01; break;                        /* bad end magic */
     }
-    gr_run r = run_bytes("good", bad, blen, default_limits);
+    gr_sandbox_result r = run_bytes("good", bad, blen, default_limits);
     ck_assert_msg(r.exited && r.exit_code == PROTO_EXIT_BAD_REQUEST, "case %d: exited %d code %d signal %d",
                   _i, r.exited, r.exit_code, r.term_signal);
     ck_assert_uint_eq(r.response_len, 0);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
     free(bad);
     free(req);
 }
@@ -498,15 +498,15 @@ START_TEST(stub_refuses_an_unknown_call)
 {
     proto_call c = fk_add_call(A4, B4, 4);
     c.fn = 99;                               /* not a call of lab 99 */
-    gr_run r = run_call("good", &c, default_limits);
+    gr_sandbox_result r = run_call("good", &c, default_limits);
     ck_assert_msg(r.exited && r.exit_code == PROTO_EXIT_NO_SUCH_CALL, "code %d", r.exit_code);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 
     c.fn = FIX_ADD;
     c.n_ints = 2;                            /* the right call, the wrong shape */
     r = run_call("good", &c, default_limits);
     ck_assert_msg(r.exited && r.exit_code == PROTO_EXIT_NO_SUCH_CALL, "code %d", r.exit_code);
-    gr_run_free(&r);
+    gr_sandbox_result_free(&r);
 }
 END_TEST
 
@@ -518,7 +518,7 @@ START_TEST(missing_program_is_a_sandbox_error)
     unsigned char *req;
     size_t len;
     ck_assert_int_eq(proto_encode_request(&c, &req, &len), 0);
-    gr_run r;
+    gr_sandbox_result r;
     char err[512] = "";
     ck_assert_int_eq(gr_sandbox_run("/nonexistent/attnlab-test", req, len, &default_limits, &r, err,
                                     sizeof err), -1);
@@ -549,7 +549,7 @@ START_TEST(exec_failure_is_a_sandbox_error)
     unsigned char *req;
     size_t len;
     ck_assert_int_eq(proto_encode_request(&c, &req, &len), 0);
-    gr_run r;
+    gr_sandbox_result r;
     char err[512] = "";
     ck_assert_int_eq(gr_sandbox_run(copy, req, len, &default_limits, &r, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "could not execute the test program: Permission denied") != NULL,
