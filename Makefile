@@ -18,7 +18,7 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wcast-qual -Wwrite-strings -Wundef -Wformat=2 \
            -Wold-style-definition -Wdouble-promotion -Wvla
 OPT     ?= -O2 -g
-CFLAGS  += -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -MMD -MP -Ilib
+CFLAGS  += -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -MMD -MP -Ilib -Igrader
 LDLIBS  += -lm
 
 ifeq ($(SANITIZE),1)
@@ -34,7 +34,10 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # ---- sources ------------------------------------------------------------
 ATTN_SRC   := $(wildcard lib/attn_*.c)
 SUP_SRC    := $(wildcard lib/sup_*.c)
-GRADER_SRC := $(wildcard grader/*.c grader/labs/*.c)
+# The grader by layer: the engine (grader/*.c, grader/labs/), the command front
+# ends (cli/), the reports (report/), the confined build and run (confined/).
+GRADER_SRC := $(wildcard grader/*.c grader/labs/*.c grader/cli/*.c grader/report/*.c \
+                         grader/confined/*.c)
 STUB_SRC   := $(wildcard grader/stub/*.c)
 TEST_SRC   := $(wildcard lib/tests/test_*.c grader/tests/test_*.c)
 
@@ -92,7 +95,7 @@ $(BUILD)/%.o: %.c | $(DEPS_OK)
 $(BUILD)/lib/tests/test_%: $(BUILD)/lib/tests/test_%.o $(CHECK_MAIN) $(LIBATTN) $(LIBSUP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 $(BUILD)/grader/tests/test_%: $(BUILD)/grader/tests/test_%.o $(CHECK_MAIN) \
-		$(filter-out $(BUILD)/grader/main.o,$(GRADER_OBJ)) $(LIBATTN) $(LIBSUP)
+		$(filter-out $(BUILD)/grader/cli/main.o,$(GRADER_OBJ)) $(LIBATTN) $(LIBSUP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 test-unit: $(TEST_BIN)

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "attn.h"
-#include "build.h"
+#include "confined/build.h"
 #include "compare.h"
 #include "grade.h"
 #include "labsup.h"

@@ -10,16 +10,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build.h"
-#include "confine.h"
+#include "confined/build.h"
+#include "confined/confine.h"
 #include "compare.h"
 #include "labmod.h"
 #include "labsup.h"
-#include "sandbox.h"
+#include "confined/sandbox.h"
 #include "seed.h"
 #include "stop.h"
 #include "util.h"
-#include "workdir.h"
+#include "confined/workdir.h"
 
 #define EXCERPT_MAX 1024   /* bytes of a child's output kept in a report */
 

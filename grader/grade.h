@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include "labmod.h"
 #include "result.h"
-#include "workdir.h"
+#include "confined/workdir.h"
 
 typedef struct gr_grade_opts {
     const char *root;           /* the attnlab tree (labs/, lib/, data/) */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "util.h"
 
 const char *gr_verdict_name(gr_verdict v)

@@ -1,7 +1,7 @@
 /* case.c: building and freeing a gr_case, and the helpers every lab module
  * shares: test kinds, rubric sizes, random inputs, untouched outputs,
  * input-window text (see labmod.h). */
-#include "../labmod.h"
+#include "labmod.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -39,8 +39,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "../labmod.h"
-#include "../rubric.h"
+#include "labmod.h"
+#include "rubric.h"
 
 #if !defined(RUBRIC) || !defined(MOD)
 #error "define RUBRIC (the rubric file) and MOD (the lab module) before including labtest.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../commands.h"
+#include "cli/commands.h"
 #include "capture.h"
 
 Suite *test_suite(void);

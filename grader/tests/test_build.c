@@ -14,10 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../build.h"
-#include "../protocol.h"
-#include "../sandbox.h"
-#include "../util.h"
+#include "confined/build.h"
+#include "protocol.h"
+#include "confined/sandbox.h"
+#include "util.h"
 #include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);

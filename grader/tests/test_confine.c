@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../confine.h"
-#include "../tool.h"
-#include "../util.h"
+#include "confined/confine.h"
+#include "confined/tool.h"
+#include "util.h"
 #include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);

@@ -30,11 +30,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../commands.h"
-#include "../experiment.h"
-#include "../labmod.h"
-#include "../rubric.h"
-#include "../util.h"
+#include "cli/commands.h"
+#include "experiment.h"
+#include "labmod.h"
+#include "rubric.h"
+#include "util.h"
 #include "capture.h"
 #include "fixtures/fixture_kit.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../commands.h"
+#include "cli/commands.h"
 #include "capture.h"
 
 Suite *test_suite(void);

@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../compare.h"
-#include "../labmod.h"
-#include "../rubric.h"
+#include "compare.h"
+#include "labmod.h"
+#include "rubric.h"
 
 Suite *test_suite(void);
 

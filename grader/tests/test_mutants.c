@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../mutants.h"
-#include "../util.h"
+#include "mutants.h"
+#include "util.h"
 
 Suite *test_suite(void);
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../protocol.h"
-#include "../util.h"
+#include "protocol.h"
+#include "util.h"
 
 Suite *test_suite(void);
 

@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../report.h"
-#include "../util.h"
+#include "report/report.h"
+#include "util.h"
 
 Suite *test_suite(void);
 

@@ -21,9 +21,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../protocol.h"
-#include "../sandbox.h"
-#include "../util.h"
+#include "protocol.h"
+#include "confined/sandbox.h"
+#include "util.h"
 #include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);

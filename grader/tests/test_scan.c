@@ -5,7 +5,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "../scan.h"
+#include "confined/scan.h"
 
 Suite *test_suite(void);
 

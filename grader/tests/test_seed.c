@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../seed.h"
+#include "seed.h"
 
 Suite *test_suite(void);
 

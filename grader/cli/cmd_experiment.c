@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "cli.h"
+#include "cli/commands.h"
+#include "cli/cli.h"
 #include "experiment.h"
 
 static const char experiment_usage[] =

@@ -27,7 +27,7 @@
  * is not valid JSON, so strings are escaped strictly and invalid UTF-8 becomes
  * U+FFFD; numbers are written with the fewest digits that read back exactly.
  */
-#include "report.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <math.h>

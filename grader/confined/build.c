@@ -24,11 +24,11 @@
  * reads the very assembly that was checked. No step uses LTO, so no linker
  * plugin reads options an object carries.
  */
-#include "build.h"
-#include "confine.h"
-#include "objcheck.h"
-#include "scan.h"
-#include "tool.h"
+#include "confined/build.h"
+#include "confined/confine.h"
+#include "confined/objcheck.h"
+#include "confined/scan.h"
+#include "confined/tool.h"
 #include "util.h"
 
 #include <errno.h>

@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "attn.h"
-#include "commands.h"
+#include "cli/commands.h"
 #include "labsup.h"
 
 /* The fixed seed of the inputs: Q, then K, then V, from one generator. */

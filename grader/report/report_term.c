@@ -18,7 +18,7 @@
  * any text are shown as \xNN, so printed escape codes cannot recolour or
  * clear the screen.
  */
-#include "report.h"
+#include "report/report.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  *
  *   attnlab <command> [options]
  *
- * Each command is one function cmd_NAME(argc, argv) in grader/cmd_NAME.c:
+ * Each command is one function cmd_NAME(argc, argv) in grader/cli/cmd_NAME.c:
  * argv[0] is the command's name, argv[1..] its options. It handles --help
  * itself (usage on stdout, return 0), so `attnlab help NAME` needs nothing
  * more than the table entry. It returns the process exit status:
@@ -12,7 +12,7 @@
  *   GR_EXIT_USAGE   2  the command line was wrong; one line on stderr says what to fix
  *
  * Adding a command: declare cmd_NAME here and add one line to the table in
- * grader/main.c. The table lists only commands that are built.
+ * grader/cli/main.c. The table lists only commands that are built.
  */
 #ifndef GR_COMMANDS_H
 #define GR_COMMANDS_H

@@ -12,7 +12,7 @@
  *   seccomp     the deny-list
  *   cwd         the work folder, as the new root names it
  */
-#include "confine.h"
+#include "confined/confine.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -31,11 +31,11 @@
  * the process group at the time limit or the output limit, and always once more
  * before reaping so nothing lingers.
  */
-#include "sandbox.h"
-#include "confine.h"
+#include "confined/sandbox.h"
+#include "confined/confine.h"
 #include "protocol.h"
 #include "stop.h"
-#include "workdir.h"
+#include "confined/workdir.h"
 #include "util.h"
 
 #include <elf.h>

@@ -1,5 +1,5 @@
 /* cli.c: see cli.h. */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <ctype.h>
 #include <errno.h>

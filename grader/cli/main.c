@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli/commands.h"
 #include "util.h"
 
 /* Every command attnlab has, in the order `attnlab --help` lists them.

@@ -1,5 +1,5 @@
 /* tool.c: see tool.h. */
-#include "tool.h"
+#include "confined/tool.h"
 #include "stop.h"
 #include "util.h"
 

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
-#include "commands.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
 #include "grade.h"
-#include "report.h"
+#include "report/report.h"
 #include "seed.h"
 #include "stop.h"
 
@@ -115,11 +115,11 @@ static int write_reports(const gr_report *r, const grade_args *a)
     int rc = 0;
     if (a->json && gr_report_json(a->json, r) != 0) {
         fprintf(stderr, "attnlab grade: cannot write %s: %s\n", a->json, strerror(errno));
-        rc = 1;
+        rc = GR_EXIT_FAILED;
     }
     if (a->junit && gr_report_junit(a->junit, r) != 0) {
         fprintf(stderr, "attnlab grade: cannot write %s: %s\n", a->junit, strerror(errno));
-        rc = 1;
+        rc = GR_EXIT_FAILED;
     }
     return rc;
 }
@@ -147,7 +147,7 @@ int cmd_grade(int argc, char **argv)
         fprintf(stderr, "attnlab grade: %s\n", err);
         if (graded == GR_GRADE_STOPPED)
             gr_stop_reraise();
-        return graded == GR_GRADE_BAD_INPUT ? GR_EXIT_USAGE : 1;
+        return graded == GR_GRADE_BAD_INPUT ? GR_EXIT_USAGE : GR_EXIT_FAILED;
     }
     rc = write_reports(&r, &a);
     gr_report_free(&r);

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "attn.h"
-#include "commands.h"
+#include "cli/commands.h"
 #include "util.h"
 
 static const char explain_usage[] =

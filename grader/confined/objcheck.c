@@ -1,6 +1,6 @@
 /* objcheck.c: the ELF checks on a student's object and test program (see objcheck.h). */
-#include "objcheck.h"
-#include "scan.h"
+#include "confined/objcheck.h"
+#include "confined/scan.h"
 #include "util.h"
 
 #include <ctype.h>

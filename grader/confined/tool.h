@@ -10,7 +10,7 @@
 #define GR_TOOL_H
 
 #include <stddef.h>
-#include "confine.h"
+#include "confined/confine.h"
 
 /* How to run one tool. */
 typedef struct gr_tool_opts {

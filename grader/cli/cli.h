@@ -5,9 +5,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
-
-/* The exit status of every usage error. */
-#define GR_EXIT_USAGE 2
+#include "cli/commands.h"   /* GR_EXIT_USAGE */
 
 /* Print "attnlab CMD: <message> (see 'attnlab CMD --help')" on stderr; returns
    GR_EXIT_USAGE. */

@@ -14,7 +14,7 @@
  * characters even as entities, so they are dropped, and invalid UTF-8 becomes
  * U+FFFD, so any XML parser accepts the file.
  */
-#include "report.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <stdlib.h>

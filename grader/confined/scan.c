@@ -1,5 +1,5 @@
 /* scan.c: checks on the compiler's intermediate files (see scan.h). */
-#include "scan.h"
+#include "confined/scan.h"
 #include "util.h"
 
 #include <ctype.h>

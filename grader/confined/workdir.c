@@ -1,5 +1,5 @@
 /* workdir.c: see workdir.h. */
-#include "workdir.h"
+#include "confined/workdir.h"
 #include "util.h"
 
 #include <errno.h>

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "commands.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
 #include "grade.h"
 #include "stop.h"
 #include "labmod.h"

@@ -33,12 +33,12 @@
 #include <unistd.h>
 
 #include "attn.h"
-#include "commands.h"
-#include "cli.h"
+#include "cli/commands.h"
+#include "cli/cli.h"
 #include "experiment.h"
 #include "grade.h"
 #include "labsup.h"
-#include "tool.h"
+#include "confined/tool.h"
 #include "util.h"
 
 #define GNUPLOT_SECONDS 60            /* one gnuplot run */
