@@ -65,7 +65,7 @@ for t in "$@"; do
     rc=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log")
-    corpus=$(ls "$dir/corpus/$t" | wc -l)
+    corpus=$(find "$dir/corpus/$t" -type f | wc -l)
     [ -n "$secs" ] || secs=$seconds
     echo "fuzz_$t: ${runs:-0} executions in $secs s ($(( ${runs:-0} / (secs > 0 ? secs : 1) ))/s)," \
          "$corpus inputs in $dir/corpus/$t"
