@@ -48,8 +48,13 @@ case $seconds in
     ''|*[!0-9]*|0) echo "fuzz: FUZZ_SECONDS must be a whole number of seconds >= 1, got '$seconds'" >&2
                    exit 2 ;;
 esac
-# fuzz_tensor writes each input to a file: keep that in memory when we can.
-[ -d /dev/shm ] && [ -w /dev/shm ] && export TMPDIR=/dev/shm
+# fuzz_tensor writes each input to a file: keep that in memory when we can, in a
+# folder of our own that goes at the end even when a crash skipped the target's cleanup.
+shm=/tmp
+[ -d /dev/shm ] && [ -w /dev/shm ] && shm=/dev/shm
+TMPDIR=$(mktemp -d "$shm/attnlab-fuzz.XXXXXX") || exit 1
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 for t in "$@"; do
     case $t in
         rubric|tensor) dict=$src/yaml.dict ;;
@@ -66,9 +71,12 @@ for t in "$@"; do
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log")
     corpus=$(find "$dir/corpus/$t" -type f | wc -l)
-    [ -n "$secs" ] || secs=$seconds
-    echo "fuzz_$t: ${runs:-0} executions in $secs s ($(( ${runs:-0} / (secs > 0 ? secs : 1) ))/s)," \
-         "$corpus inputs in $dir/corpus/$t"
+    if [ -n "$secs" ]; then
+        echo "fuzz_$t: ${runs:-0} executions in $secs s ($(( ${runs:-0} / (secs > 0 ? secs : 1) ))/s)," \
+             "$corpus inputs in $dir/corpus/$t"
+    else
+        echo "fuzz_$t: stopped after ${runs:-0} executions, $corpus inputs in $dir/corpus/$t"
+    fi
     if [ "$rc" != 0 ]; then
         status=1
         grep -E '^(==[0-9]+==ERROR|SUMMARY|.*fuzz check failed|artifact_prefix|Test unit written)' "$log"
