@@ -3,7 +3,8 @@
 #   make test       build and run every test (Check suites, lab dev-check, validate)
 #   make grade      grade the labs in labs/ (the main job a student runs)
 #   make validate   solutions full marks, stubs zero, mutants diagnosed
-#   make test-asan  the Check suites again under ASan + UBSan
+#   make test-asan  the Check suites and the fuzz regression inputs again under ASan + UBSan
+#   make fuzz       fuzz the grader's parsers with libFuzzer (clang), FUZZ_SECONDS each (60)
 #   make bench      time libattn's attention paths on this machine (attnlab bench)
 #   make plots      your experiments beside the answer key, and two heatmaps, as PNGs in build/plots
 #   make clean
@@ -54,7 +55,8 @@ LIBATTN    := $(BUILD)/libattn.a
 LIBSUP     := $(BUILD)/libsup.a
 ATTNLAB    := $(BUILD)/attnlab
 
-.PHONY: all deps test test-unit test-labs test-asan grade validate bench plots clean
+.PHONY: all deps test test-unit test-labs test-asan fuzz fuzz-regress grade validate bench \
+        plots clean
 # Keep test objects between builds (make would delete them as intermediates).
 .SECONDARY:
 all: $(ATTNLAB) $(STUB_OBJ)
@@ -108,7 +110,45 @@ test: all
 	@sh scripts/run-tests.sh "$(MAKE)" $(BUILD)
 
 test-asan:
-	$(MAKE) SANITIZE=1 test-unit
+	$(MAKE) SANITIZE=1 test-unit fuzz-regress
+
+# ---- fuzzing -----------------------------------------------------------------
+# One target per parser that reads input the grader does not control
+# (grader/fuzz/fuzz_NAME.c). Each builds twice:
+#   fuzz-regress  with $(CC) and grader/fuzz/driver.c: runs every saved input
+#                 (grader/fuzz/corpus/NAME, grader/fuzz/regress/NAME); part of make test
+#   fuzz          with clang and libFuzzer under ASan + UBSan, FUZZ_SECONDS per target
+FUZZ_TARGETS ?= rubric tensor response explain
+FUZZ_SECONDS ?= 60
+FUZZ_PARSERS := grader/rubric.c grader/util.c grader/protocol.c grader/cmd_explain.c
+FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(BUILD)/grader/fuzz/fuzz_%)
+
+$(BUILD)/grader/fuzz/fuzz_%: $(BUILD)/grader/fuzz/fuzz_%.o $(BUILD)/grader/fuzz/driver.o \
+		$(FUZZ_PARSERS:%.c=$(BUILD)/%.o) $(LIBATTN) $(LIBSUP)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+fuzz-regress: $(FUZZ_DRIVERS)
+	@sh scripts/fuzz.sh regress $(BUILD)/grader/fuzz $(FUZZ_TARGETS)
+
+# libFuzzer builds: clang only, every object instrumented, in their own folder.
+FUZZ_CC     ?= clang
+FUZZ_DIR    := build/libfuzzer
+FUZZ_SAN    := -fsanitize=fuzzer,address,undefined
+FUZZ_CFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -MMD -MP -Ilib $(FUZZ_SAN) \
+               -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_OBJ    := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(FUZZ_PARSERS) $(ATTN_SRC) $(SUP_SRC))
+
+$(FUZZ_DIR)/.clang-ok:
+	@sh scripts/install-deps.sh fuzz
+	@mkdir -p $(@D) && touch $@
+$(FUZZ_DIR)/%.o: %.c | $(DEPS_OK) $(FUZZ_DIR)/.clang-ok
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+$(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/grader/fuzz/fuzz_%.o $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+	@sh scripts/fuzz.sh run $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # ---- grading -----------------------------------------------------------------
 grade: all

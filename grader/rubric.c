@@ -688,6 +688,17 @@ int gr_rubric_load(const char *path, gr_rubric *out, char *err, size_t errlen)
             snprintf(err, errlen, "%s: cannot read the rubric: %s", path, strerror(errno));
         return -1;
     }
+    int rc = gr_rubric_parse(path, buf, len, out, err, errlen);
+    free(buf);
+    return rc;
+}
+
+int gr_rubric_parse(const char *path, const char *buf, size_t len, gr_rubric *out,
+                    char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (err && errlen)
+        err[0] = '\0';
 
     gr_rubric r;
     memset(&r, 0, sizeof r);
@@ -703,7 +714,6 @@ int gr_rubric_load(const char *path, gr_rubric *out, char *err, size_t errlen)
 
     if (!yaml_parser_initialize(&parser)) {
         fail_mark(&c, 0, 0, "out of memory while reading the rubric");
-        free(buf);
         gr_rubric_free(&r);
         return -1;
     }
@@ -750,7 +760,6 @@ done:
     if (have_doc)
         yaml_document_delete(&doc);
     yaml_parser_delete(&parser);
-    free(buf);
     if (rc == 0)
         *out = r;
     else

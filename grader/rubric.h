@@ -72,7 +72,12 @@ typedef struct gr_rubric {
 /* Load and check a rubric. 0 on success; -1 with "file:line:column: ..." in err. */
 int gr_rubric_load(const char *path, gr_rubric *out, char *err, size_t errlen);
 
-/* Free what gr_rubric_load allocated. */
+/* The same for a rubric already in memory: buf[0..len) is the file's text (it
+   need not end in NUL), path only names it in messages. */
+int gr_rubric_parse(const char *path, const char *buf, size_t len, gr_rubric *out,
+                    char *err, size_t errlen);
+
+/* Free what gr_rubric_load or gr_rubric_parse allocated. */
 void gr_rubric_free(gr_rubric *r);
 
 /* Value of a size or param of t, or dflt when the rubric does not give it. */

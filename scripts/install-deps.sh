@@ -2,6 +2,8 @@
 # Make sure the system packages attnlab builds and runs with are installed.
 # As root on Debian/Ubuntu, install what is missing with apt-get; otherwise print
 # the exact command to run and fail, so nothing half-builds.
+#   install-deps.sh        what make, make test and make grade need
+#   install-deps.sh fuzz   that, and clang with its libFuzzer runtime (make fuzz)
 set -u
 missing=""
 need() { # need PACKAGE TEST-COMMAND...
@@ -18,6 +20,32 @@ need gnuplot-nox    command -v gnuplot
 need binutils       command -v nm
 [ -f /usr/lib/x86_64-linux-gnu/libc.a ] || [ -f /usr/lib/libc.a ] || \
     ls /usr/lib/*/libc.a >/dev/null 2>&1 || missing="$missing libc6-dev"
+
+# libFuzzer ships with clang's runtime libraries: libclang-rt-N-dev for clang N
+# on Debian 12 and later, libclang-common-N-dev before.
+# When apt knows neither (no package lists yet), take the newer name.
+rt_package() { # rt_package VERSION-SUFFIX
+    if ! apt-cache show "libclang-rt$1-dev" >/dev/null 2>&1 &&
+         apt-cache show "libclang-common$1-dev" >/dev/null 2>&1; then
+        echo "libclang-common$1-dev"
+    else
+        echo "libclang-rt$1-dev"
+    fi
+}
+if [ "${1:-}" = fuzz ]; then
+    if ! command -v clang >/dev/null 2>&1; then
+        missing="$missing clang $(rt_package "")"
+    else
+        tmp=$(mktemp -d)
+        echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return (int)(n && !d); }' \
+            > "$tmp/t.c"
+        if ! clang -fsanitize=fuzzer,address,undefined -o "$tmp/t" "$tmp/t.c" >/dev/null 2>&1; then
+            v=$(clang --version | sed -n 's/.*clang version \([0-9][0-9]*\).*/\1/p' | head -n 1)
+            missing="$missing $(rt_package "-$v")"
+        fi
+        rm -rf "$tmp"
+    fi
+fi
 
 [ -z "$missing" ] && exit 0
 cmd="apt-get install -y --no-install-recommends$missing"
