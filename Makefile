@@ -120,7 +120,7 @@ test-asan:
 #   fuzz          with clang and libFuzzer under ASan + UBSan, FUZZ_SECONDS per target
 FUZZ_TARGETS ?= rubric tensor response explain
 FUZZ_SECONDS ?= 60
-FUZZ_PARSERS := grader/rubric.c grader/util.c grader/protocol.c grader/cmd_explain.c
+FUZZ_PARSERS := grader/rubric.c grader/util.c grader/protocol.c grader/cli/cmd_explain.c
 FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(BUILD)/grader/fuzz/fuzz_%)
 
 $(BUILD)/grader/fuzz/fuzz_%: $(BUILD)/grader/fuzz/fuzz_%.o $(BUILD)/grader/fuzz/driver.o \
@@ -134,7 +134,7 @@ fuzz-regress: $(FUZZ_DRIVERS)
 FUZZ_CC     ?= clang
 FUZZ_DIR    := build/libfuzzer
 FUZZ_SAN    := -fsanitize=fuzzer,address,undefined
-FUZZ_CFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -MMD -MP -Ilib $(FUZZ_SAN) \
+FUZZ_CFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -MMD -MP -Ilib -Igrader $(FUZZ_SAN) \
                -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OBJ    := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(FUZZ_PARSERS) $(ATTN_SRC) $(SUP_SRC))
 

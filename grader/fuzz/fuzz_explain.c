@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../commands.h"
+#include "cli/commands.h"
 #include "fuzz.h"
 
 #define MAX_ARGS 64

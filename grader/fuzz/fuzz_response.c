@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "../protocol.h"
+#include "protocol.h"
 #include "fuzz.h"
 
 /* Realistic calls, shaped like the labs make them (counts only; IN data is

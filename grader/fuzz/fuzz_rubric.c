@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "../rubric.h"
+#include "rubric.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
