@@ -581,37 +581,139 @@ static float max_weight(const float *w, int n)
     return mx;
 }
 
-/* The two or three lessons this row teaches, most important first. */
+/* What a row holds, for choosing its lessons. */
+typedef struct row_facts {
+    int any_nan_w;                  /* some weight is nan */
+    int nan_key, inf_key, neg_key, under_key;   /* first such key, or -1 */
+    int n_masked, n_ninf;           /* keys masked, keys whose own score is -inf */
+    int first_masked, first_ninf;
+} row_facts;
+
+static void row_facts_of(const explain_row *r, row_facts *f)
+{
+    *f = (row_facts){0, -1, -1, -1, -1, 0, 0, -1, -1};
+    for (int j = 0; j < r->n; j++) {
+        float s = r->masked[j];
+        if (isnan(r->w[j]))
+            f->any_nan_w = 1;
+        if (isnan(s) && f->nan_key < 0)
+            f->nan_key = j;
+        if (isinf(s) && s > 0 && f->inf_key < 0)
+            f->inf_key = j;
+        if (r->mask[j]) {
+            if (f->n_masked++ == 0)
+                f->first_masked = j;
+        } else if (isinf(s) && s < 0) {
+            if (f->n_ninf++ == 0)
+                f->first_ninf = j;
+        }
+        if (isfinite(s) && s < 0.0f && r->w[j] > 0.0f && f->neg_key < 0)
+            f->neg_key = j;
+        if (isfinite(s) && r->w[j] == 0.0f && f->under_key < 0)
+            f->under_key = j;
+    }
+}
+
+/* A nan or inf score: what it does to the row. 1 when said. */
+static int lesson_nan_inf(FILE *out, const explain_row *r, const row_facts *f)
+{
+    char line[1024], b1[48];
+    if (f->nan_key >= 0 && f->any_nan_w) {
+        snprintf(line, sizeof line, "Key %d's score is nan, and nan spreads: it makes the max "
+                 "and the sum nan, so every weight of the row is nan. One bad score poisons its "
+                 "whole row; attnlab lets it show rather than hide it.", f->nan_key + 1);
+    } else if (f->inf_key >= 0 && f->any_nan_w) {
+        snprintf(line, sizeof line, "Key %d's score is inf, so m = inf and s~-~m = inf~-~"
+                 "inf = nan: the row's weights are nan. A large but finite score would "
+                 "instead take almost all of the weight.", f->inf_key + 1);
+    } else if (f->inf_key >= 0) {
+        snprintf(line, sizeof line, "Key %d's score is inf: libattn gives it weight %s.",
+                 f->inf_key + 1, fmt_numf(b1, r->w[f->inf_key]));
+    } else {
+        return 0;
+    }
+    print_wrapped(out, "- ", line);
+    return 1;
+}
+
+/* Finite scores: a negative one still gets weight; an exact 0 is underflow. */
+static int lesson_finite(FILE *out, const explain_row *r, const row_facts *f, int shown)
+{
+    char line[1024], b1[48], b2[48];
+    if (f->any_nan_w)
+        return 0;
+    if (f->neg_key >= 0) {
+        snprintf(line, sizeof line, "Key %d's score is %s, yet its weight is %s > 0: a "
+                 "negative score is not negative attention. Softmax gives every finite score "
+                 "a positive weight; a lower score only means a smaller share.", f->neg_key + 1,
+                 fmt_numf(b1, r->masked[f->neg_key]), fmt_numf(b2, r->w[f->neg_key]));
+    } else if (f->under_key >= 0) {
+        snprintf(line, sizeof line, "Key %d's score is finite, yet its weight is exactly 0: "
+                 "it is %s below the row's max, and in float32 exp(x) rounds to 0 below "
+                 "x~=~-103.97 (in float16 below x~=~-17.33). In exact arithmetic its weight "
+                 "is %.3g, positive: only a mask gives exactly 0 by design.", f->under_key + 1,
+                 fmt_num(b1, r->m - (double)r->masked[f->under_key]),
+                 r->ex[f->under_key] / r->ex_sum);
+    } else if (!r->fully_masked && f->n_masked + f->n_ninf < r->n && shown < 3) {
+        snprintf(line, sizeof line, "Every finite score got a positive weight. In exact "
+                 "arithmetic softmax gives exactly 0 only to a score of -inf; in float32 a "
+                 "score more than about 104 below the row's max would underflow to 0 too.");
+    } else {
+        return 0;
+    }
+    print_wrapped(out, "- ", line);
+    return 1;
+}
+
+/* Masked keys: exactly 0, and the rest share everything (and what the weights
+   would be without the mask, for a short row). */
+static int lesson_masked(FILE *out, const explain_row *r, const row_facts *f)
+{
+    char line[1024], b1[48], b3[48];
+    int n = r->n, k = f->n_masked > 0 ? f->first_masked : f->first_ninf;
+    int left = n - f->n_masked - f->n_ninf;
+    char without[512] = "";
+    if (f->n_masked > 0 && n <= 8) {          /* a longer list would bury the point */
+        size_t len = (size_t)snprintf(without, sizeof without, " Without the mask the "
+                                      "weights would be");
+        for (int j = 0; j < n && len < sizeof without - 48; j++)
+            len += (size_t)snprintf(without + len, sizeof without - len, " %s",
+                                    fmt_numf(b3, r->w_nomask[j]));
+        snprintf(without + len, sizeof without - len, ".");
+    }
+    snprintf(line, sizeof line, "Key %d%s, exp(-inf) = 0, so its weight is exactly 0, "
+             "and the other %d key%s share all of the weight (sum %s).%s", k + 1,
+             f->n_masked > 0 ? " is masked: its score became -inf"
+                             : "'s score is -inf, exactly what a mask writes",
+             left, left == 1 ? "" : "s", fmt_num(b1, r->w_sum), without);
+    print_wrapped(out, "- ", line);
+    return 1;
+}
+
+/* Scaling and temperature act on scores: flatter or sharper weights. */
+static void lesson_scaling(FILE *out, const explain_row *r, const explain_opts *o)
+{
+    char line[1024], b1[48], b2[48];
+    float now = max_weight(r->w, r->n), before = max_weight(r->w_raw, r->n);
+    const char *what = o->dk > 0 && o->temperature > 0.0f ? "Scaling and temperature act"
+                     : o->dk > 0 ? "Scaling acts" : "Temperature acts";
+    if (now == before)
+        snprintf(line, sizeof line, "%s on scores, before softmax: here it leaves the "
+                 "weights as they were (largest %s).", what, fmt_numf(b1, now));
+    else
+        snprintf(line, sizeof line, "%s on scores, before softmax: the weights are %s, "
+                 "the largest is %s instead of %s for the raw scores.", what,
+                 now < before ? "flatter" : "sharper", fmt_numf(b1, now), fmt_numf(b2, before));
+    print_wrapped(out, "- ", line);
+}
+
+/* At most three lessons the row shows, most important first. */
 static void print_lessons(FILE *out, const explain_row *r, const explain_opts *o)
 {
-    char line[1024], b1[48], b2[48], b3[48];
-    int shown = 0, n = r->n;
-    int any_nan_w = 0, nan_key = -1, inf_key = -1, neg_key = -1, under_key = -1;
-    int n_masked = 0, n_ninf = 0, first_masked = -1, first_ninf = -1;
-    for (int j = 0; j < n; j++) {
-        if (isnan(r->w[j]))
-            any_nan_w = 1;
-        if (isnan(r->masked[j]) && nan_key < 0)
-            nan_key = j;
-        if (isinf(r->masked[j]) && r->masked[j] > 0 && inf_key < 0)
-            inf_key = j;
-        if (r->mask[j]) {
-            n_masked++;
-            if (first_masked < 0)
-                first_masked = j;
-        } else if (isinf(r->masked[j]) && r->masked[j] < 0) {
-            n_ninf++;
-            if (first_ninf < 0)
-                first_ninf = j;
-        }
-        if (isfinite(r->masked[j]) && r->masked[j] < 0.0f && r->w[j] > 0.0f && neg_key < 0)
-            neg_key = j;
-        if (isfinite(r->masked[j]) && r->w[j] == 0.0f && under_key < 0)
-            under_key = j;
-    }
-
+    row_facts f;
+    row_facts_of(r, &f);
+    int shown = 0;
     fputs("\nWhat this row shows:\n", out);
-
     if (r->fully_masked) {
         print_wrapped(out, "- ", "Every key is masked, so there is nothing to normalise "
                       "over. Plain softmax would compute exp(-inf~-~(-inf)) = nan for every "
@@ -621,78 +723,12 @@ static void print_lessons(FILE *out, const explain_row *r, const explain_opts *o
                       "this row sums to 0, not 1.");
         shown++;
     }
-    if (nan_key >= 0 && any_nan_w) {
-        snprintf(line, sizeof line, "Key %d's score is nan, and nan spreads: it makes the max "
-                 "and the sum nan, so every weight of the row is nan. One bad score poisons its "
-                 "whole row; attnlab lets it show rather than hide it.", nan_key + 1);
-        print_wrapped(out, "- ", line);
-        shown++;
-    } else if (inf_key >= 0) {
-        if (any_nan_w)
-            snprintf(line, sizeof line, "Key %d's score is inf, so m = inf and s~-~m = inf~-~"
-                     "inf = nan: the row's weights are nan. A large but finite score would "
-                     "instead take almost all of the weight.", inf_key + 1);
-        else
-            snprintf(line, sizeof line, "Key %d's score is inf: libattn gives it weight %s.",
-                     inf_key + 1, fmt_numf(b1, r->w[inf_key]));
-        print_wrapped(out, "- ", line);
-        shown++;
-    }
-    if (neg_key >= 0 && !any_nan_w) {
-        snprintf(line, sizeof line, "Key %d's score is %s, yet its weight is %s > 0: a "
-                 "negative score is not negative attention. Softmax gives every finite score "
-                 "a positive weight; a lower score only means a smaller share.", neg_key + 1,
-                 fmt_numf(b1, r->masked[neg_key]), fmt_numf(b2, r->w[neg_key]));
-        print_wrapped(out, "- ", line);
-        shown++;
-    } else if (under_key >= 0 && !any_nan_w) {
-        snprintf(line, sizeof line, "Key %d's score is finite, yet its weight is exactly 0: "
-                 "it is %s below the row's max, and in float32 exp(x) rounds to 0 below "
-                 "x~=~-103.97 (in float16 below x~=~-17.33). In exact arithmetic its weight "
-                 "is %.3g, positive: only a mask gives exactly 0 by design.", under_key + 1,
-                 fmt_num(b1, r->m - (double)r->masked[under_key]),
-                 r->ex[under_key] / r->ex_sum);
-        print_wrapped(out, "- ", line);
-        shown++;
-    } else if (!r->fully_masked && !any_nan_w && n_masked + n_ninf < n && shown < 3) {
-        print_wrapped(out, "- ", "Every finite score got a positive weight. In exact "
-                      "arithmetic softmax gives exactly 0 only to a score of -inf; in float32 a "
-                      "score more than about 104 below the row's max would underflow to 0 too.");
-        shown++;
-    }
-    if (!r->fully_masked && !any_nan_w && (n_masked > 0 || n_ninf > 0) && shown < 3) {
-        int k = n_masked > 0 ? first_masked : first_ninf;
-        int left = n - n_masked - n_ninf;
-        char without[512] = "";
-        if (n_masked > 0 && n <= 8) {             /* a longer list would bury the point */
-            size_t len = (size_t)snprintf(without, sizeof without, " Without the mask the "
-                                          "weights would be");
-            for (int j = 0; j < n && len < sizeof without - 48; j++)
-                len += (size_t)snprintf(without + len, sizeof without - len, " %s",
-                                        fmt_numf(b3, r->w_nomask[j]));
-            snprintf(without + len, sizeof without - len, ".");
-        }
-        snprintf(line, sizeof line, "Key %d%s, exp(-inf) = 0, so its weight is exactly 0, "
-                 "and the other %d key%s share all of the weight (sum %s).%s", k + 1,
-                 n_masked > 0 ? " is masked: its score became -inf"
-                              : "'s score is -inf, exactly what a mask writes",
-                 left, left == 1 ? "" : "s", fmt_num(b1, r->w_sum), without);
-        print_wrapped(out, "- ", line);
-        shown++;
-    }
-    if ((o->dk > 0 || o->temperature > 0.0f) && !r->fully_masked && !any_nan_w && shown < 3) {
-        float now = max_weight(r->w, n), before = max_weight(r->w_raw, n);
-        const char *what = o->dk > 0 && o->temperature > 0.0f ? "Scaling and temperature act"
-                         : o->dk > 0 ? "Scaling acts" : "Temperature acts";
-        if (now == before)
-            snprintf(line, sizeof line, "%s on scores, before softmax: here it leaves the "
-                     "weights as they were (largest %s).", what, fmt_numf(b1, now));
-        else
-            snprintf(line, sizeof line, "%s on scores, before softmax: the weights are %s, "
-                     "the largest is %s instead of %s for the raw scores.", what,
-                     now < before ? "flatter" : "sharper", fmt_numf(b1, now),
-                     fmt_numf(b2, before));
-        print_wrapped(out, "- ", line);
+    shown += lesson_nan_inf(out, r, &f);
+    shown += lesson_finite(out, r, &f, shown);
+    if (!r->fully_masked && !f.any_nan_w && (f.n_masked > 0 || f.n_ninf > 0) && shown < 3)
+        shown += lesson_masked(out, r, &f);
+    if ((o->dk > 0 || o->temperature > 0.0f) && !r->fully_masked && !f.any_nan_w && shown < 3) {
+        lesson_scaling(out, r, o);
         shown++;
     }
     if (shown == 0)
