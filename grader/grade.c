@@ -15,6 +15,7 @@
 #include "compare.h"
 #include "labmod.h"
 #include "labsup.h"
+#include "pool.h"
 #include "confined/sandbox.h"
 #include "seed.h"
 #include "stop.h"
@@ -152,8 +153,9 @@ static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_ca
                      "it; graded code must be plain C)", c->describe, strerror(run->exec_errno));
     } else if (run->timed_out || (!run->exited && run->term_signal == SIGXCPU)) {
         out->verdict = GR_TIMED_OUT;
-        gr_sb_printf(&msg, "%s\nstopped after the time limit of %ld ms: an endless loop, or far more work than needed",
-                     c->describe, t->limits.time_ms);
+        gr_sb_printf(&msg, "%s\nstopped after the time limit of %ld ms of CPU time (it used "
+                     "%.2f s of CPU, %.2f s of wall clock): an endless loop, or far more work "
+                     "than needed", c->describe, t->limits.time_ms, run->cpu_seconds, run->seconds);
     } else if (run->output_limit) {
         out->verdict = GR_OUTPUT_LIMIT;
         gr_sb_printf(&msg, "printed more than the limit of %ld bytes; remove debugging output from loops",
@@ -293,8 +295,8 @@ static int grade_test(const gr_grade_opts *o, const gr_lab_module *mod, int lab,
     return 0;
 }
 
-static int grade_lab(const gr_grade_opts *o, int lab, const char *work, int *number,
-                     gr_lab_result *lr, char *err, size_t errlen)
+static int grade_lab(const gr_grade_opts *o, int lab, const char *work, gr_lab_result *lr,
+                     char *err, size_t errlen)
 {
     const gr_lab_module *mod = gr_lab_modules[lab - 1];
     char *path = gr_xasprintf("%s/data/rubrics/lab%02d.yaml", o->root, lab);
@@ -311,7 +313,6 @@ static int grade_lab(const gr_grade_opts *o, int lab, const char *work, int *num
     for (int i = 0; i < r.n_tests; i++) {
         gr_test_result *tr = &lr->tests[i];
         tr->name = gr_xstrdup(r.tests[i].name);
-        tr->number = ++*number;
         tr->max_score = r.tests[i].points;
         tr->visibility = r.tests[i].visibility;
         lr->max_score += tr->max_score;
@@ -365,36 +366,71 @@ done:
 
 /* ---- the whole run --------------------------------------------------------------- */
 
+/* What a lab's worker needs (pool.h). */
+typedef struct lab_ctx {
+    const gr_grade_opts *o;
+    const char *work;
+} lab_ctx;
+
+/* Grade one lab and time it (pool.h's gr_lab_job); its progress line when asked. */
+static int lab_job(void *ctx, int lab, gr_lab_result *lr, char *err, size_t errlen)
+{
+    const lab_ctx *lc = ctx;
+    double t0 = gr_now_seconds();
+    int rc = grade_lab(lc->o, lab, lc->work, lr, err, errlen);
+    lr->seconds = gr_now_seconds() - t0;
+    if (rc == 0 && gr_stop_requested())
+        rc = GR_GRADE_STOPPED;
+    if (rc == 0 && lc->o->progress)
+        fprintf(lc->o->progress, "attnlab: graded %s: built in %.2f s, %d tests ran in %.2f s\n",
+                lr->name, lr->build_seconds, lr->n_tests, lr->test_seconds);
+    return rc;
+}
+
+/* Grade labs[0..n) into out->labs, in worker processes when o->jobs > 1. */
+static int grade_labs(const gr_grade_opts *o, const char *work, const int *labs, int n,
+                      gr_report *out, char *err, size_t errlen)
+{
+    lab_ctx lc = {o, work};
+    int rc = 0;
+    if (o->jobs > 1 && n > 1) {
+        rc = gr_pool_run(lab_job, &lc, labs, n, o->jobs, out->labs, err, errlen);
+        out->n_labs = n;
+    } else {
+        for (int i = 0; i < n && rc == 0; i++, out->n_labs++)
+            rc = lab_job(&lc, labs[i], &out->labs[i], err, errlen);
+    }
+    /* tests are numbered through the whole run, lab by lab */
+    int number = 0;
+    for (int i = 0; i < out->n_labs; i++) {
+        for (int j = 0; j < out->labs[i].n_tests; j++)
+            out->labs[i].tests[j].number = ++number;
+        out->score += out->labs[i].score;
+        out->max_score += out->labs[i].max_score;
+    }
+    return rc;
+}
+
 int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     double t0 = gr_now_seconds();
     char *work = gr_work_dir_make("grade", err, errlen);
     if (!work)
-        return -1;
-
+        return GR_GRADE_FAILED;
     out->student = gr_xstrdup(o->student);
     out->labs = gr_xcalloc(GR_N_LABS, sizeof *out->labs);
-    int number = 0, rc = 0;
     gr_strbuf walls = {0};
     gr_confine_describe(gr_confine_probe(), &walls);
     out->confinement = gr_sb_take(&walls);
     out->sandbox = gr_xstrdup(gr_sandbox_layers());
     if (o->progress)
         fprintf(o->progress, "attnlab: the toolchain runs confined by: %s\n", out->confinement);
-    for (int lab = 1; lab <= GR_N_LABS && rc == 0; lab++) {
-        if (!o->labs[lab - 1])
-            continue;
-        gr_lab_result *lr = &out->labs[out->n_labs++];
-        rc = grade_lab(o, lab, work, &number, lr, err, errlen);
-        if (rc == 0 && gr_stop_requested())
-            rc = GR_GRADE_STOPPED;
-        if (rc == 0 && o->progress)
-            fprintf(o->progress, "attnlab: graded %s: built in %.2f s, %d tests ran in %.2f s\n",
-                    lr->name, lr->build_seconds, lr->n_tests, lr->test_seconds);
-        out->score += lr->score;
-        out->max_score += lr->max_score;
-    }
+    int labs[GR_N_LABS], n = 0;
+    for (int lab = 1; lab <= GR_N_LABS; lab++)
+        if (o->labs[lab - 1])
+            labs[n++] = lab;
+    int rc = grade_labs(o, work, labs, n, out, err, errlen);
     gr_work_dir_remove(work);
     out->seconds = gr_now_seconds() - t0;
     if (rc == GR_GRADE_STOPPED)

@@ -24,6 +24,7 @@ typedef struct gr_grade_opts {
     const char *secret;         /* instructor secret, part of every seed */
     int labs[GR_N_LABS];                /* labs[i] != 0: grade lab i+1 */
     FILE *progress;             /* one line per lab as it is graded, or NULL */
+    int jobs;                   /* labs graded at once in worker processes (pool.h); 0 or 1: one by one */
 } gr_grade_opts;
 
 /* How one case ended, judged in the parent (what a test result is made of). */

@@ -2,6 +2,7 @@
  * report writers share (UTF-8 decoding, one test's feedback). */
 #include "result.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,28 +26,154 @@ const char *gr_verdict_name(gr_verdict v)
     return "unknown verdict";
 }
 
+void gr_lab_result_free(gr_lab_result *lab)
+{
+    for (int j = 0; j < lab->n_tests && lab->tests; j++) {
+        gr_test_result *t = &lab->tests[j];
+        free(t->name);
+        free(t->message);
+        free(t->misconception);
+        free(t->student_output);
+    }
+    free(lab->tests);
+    free(lab->name);
+    free(lab->compile_log);
+    memset(lab, 0, sizeof *lab);
+}
+
 void gr_report_free(gr_report *r)
 {
     if (!r)
         return;
-    for (int i = 0; i < r->n_labs && r->labs; i++) {
-        gr_lab_result *lab = &r->labs[i];
-        for (int j = 0; j < lab->n_tests && lab->tests; j++) {
-            gr_test_result *t = &lab->tests[j];
-            free(t->name);
-            free(t->message);
-            free(t->misconception);
-            free(t->student_output);
-        }
-        free(lab->tests);
-        free(lab->name);
-        free(lab->compile_log);
-    }
+    for (int i = 0; i < r->n_labs && r->labs; i++)
+        gr_lab_result_free(&r->labs[i]);
     free(r->labs);
     free(r->student);
     free(r->confinement);
     free(r->sandbox);
     memset(r, 0, sizeof *r);
+}
+
+/* ---- a lab's result as bytes, between processes of one machine -------------------- */
+
+#define WIRE_NULL 0xffffffffu
+
+static void put_bytes(gr_strbuf *b, const void *p, size_t n)
+{
+    gr_sb_appendn(b, p, n);
+}
+
+static void put_u32(gr_strbuf *b, uint32_t v) { put_bytes(b, &v, sizeof v); }
+static void put_f64(gr_strbuf *b, double v) { put_bytes(b, &v, sizeof v); }
+
+static void put_str(gr_strbuf *b, const char *s)
+{
+    put_u32(b, s ? (uint32_t)strlen(s) : WIRE_NULL);
+    if (s)
+        put_bytes(b, s, strlen(s));
+}
+
+void gr_lab_result_encode(const gr_lab_result *lr, gr_strbuf *out)
+{
+    put_u32(out, (uint32_t)lr->lab);
+    put_str(out, lr->name);
+    put_f64(out, lr->score);
+    put_f64(out, lr->max_score);
+    put_str(out, lr->compile_log);
+    put_f64(out, lr->build_seconds);
+    put_f64(out, lr->test_seconds);
+    put_f64(out, lr->seconds);
+    put_u32(out, (uint32_t)lr->n_tests);
+    for (int i = 0; i < lr->n_tests; i++) {
+        const gr_test_result *t = &lr->tests[i];
+        put_str(out, t->name);
+        put_u32(out, (uint32_t)t->number);
+        put_f64(out, t->score);
+        put_f64(out, t->max_score);
+        put_u32(out, (uint32_t)t->visibility);
+        put_u32(out, (uint32_t)t->verdict);
+        put_str(out, t->message);
+        put_str(out, t->misconception);
+        put_str(out, t->student_output);
+        put_f64(out, t->seconds);
+    }
+}
+
+typedef struct wire {
+    const char *p;
+    size_t left;
+    int bad;
+} wire;
+
+static void get_bytes(wire *w, void *dst, size_t n)
+{
+    if (w->bad || w->left < n) {
+        w->bad = 1;
+        memset(dst, 0, n);
+        return;
+    }
+    memcpy(dst, w->p, n);
+    w->p += n;
+    w->left -= n;
+}
+
+static uint32_t get_u32(wire *w) { uint32_t v; get_bytes(w, &v, sizeof v); return v; }
+static double get_f64(wire *w) { double v; get_bytes(w, &v, sizeof v); return v; }
+
+static char *get_str(wire *w)
+{
+    uint32_t n = get_u32(w);
+    if (w->bad || n == WIRE_NULL)
+        return NULL;
+    if (n > w->left) {
+        w->bad = 1;
+        return NULL;
+    }
+    char *s = gr_xmalloc((size_t)n + 1);
+    get_bytes(w, s, n);
+    s[n] = '\0';
+    return s;
+}
+
+int gr_lab_result_decode(const char *buf, size_t len, gr_lab_result *lr)
+{
+    memset(lr, 0, sizeof *lr);
+    wire w = {buf, len, 0};
+    lr->lab = (int)get_u32(&w);
+    lr->name = get_str(&w);
+    lr->score = get_f64(&w);
+    lr->max_score = get_f64(&w);
+    lr->compile_log = get_str(&w);
+    lr->build_seconds = get_f64(&w);
+    lr->test_seconds = get_f64(&w);
+    lr->seconds = get_f64(&w);
+    uint32_t n = get_u32(&w);
+    if (w.bad || n > w.left / 32) {   /* every test takes more than 32 bytes */
+        gr_lab_result_free(lr);
+        return -1;
+    }
+    lr->n_tests = (int)n;
+    lr->tests = gr_xcalloc(n ? n : 1, sizeof *lr->tests);
+    for (uint32_t i = 0; i < n && !w.bad; i++) {
+        gr_test_result *t = &lr->tests[i];
+        t->name = get_str(&w);
+        t->number = (int)get_u32(&w);
+        t->score = get_f64(&w);
+        t->max_score = get_f64(&w);
+        t->visibility = (gr_visibility)get_u32(&w);
+        t->verdict = (gr_verdict)get_u32(&w);
+        t->message = get_str(&w);
+        t->misconception = get_str(&w);
+        t->student_output = get_str(&w);
+        t->seconds = get_f64(&w);
+        if (t->verdict >= GR_VERDICT_COUNT)
+            w.bad = 1;
+    }
+    if (w.bad || w.left != 0) {
+        gr_lab_result_free(lr);
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- UTF-8 ---------------------------------------------------------------

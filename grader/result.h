@@ -4,6 +4,7 @@
 #define GR_RESULT_H
 
 #include "rubric.h"
+#include "util.h"
 
 /* Every test ends in exactly one of these. */
 typedef enum gr_verdict {
@@ -41,6 +42,8 @@ typedef struct gr_lab_result {
     char *compile_log;           /* trimmed first compiler errors, or NULL */
     double build_seconds;        /* checking, compiling and linking the source */
     double test_seconds;         /* running every test, sandbox included */
+    double seconds;              /* the whole lab: build, tests and the grader's own work
+                                    (expected values, diagnoses) */
     gr_test_result *tests;
     int n_tests;
 } gr_lab_result;
@@ -54,6 +57,17 @@ typedef struct gr_report {
     char *confinement;           /* the toolchain's active walls (confine.h), or NULL */
     char *sandbox;               /* the test children's (sandbox.h), or NULL */
 } gr_report;
+
+/* Append lr to out as bytes gr_lab_result_decode reads back (to carry a lab's
+   result from a worker process to its parent). */
+void gr_lab_result_encode(const gr_lab_result *lr, gr_strbuf *out);
+
+/* Read a result written by gr_lab_result_encode from buf[0..len) into lr (free
+   with gr_lab_result_free): 0, or -1 when the bytes are not one. */
+int gr_lab_result_decode(const char *buf, size_t len, gr_lab_result *lr);
+
+/* Free everything one lab's result owns (not the struct itself). */
+void gr_lab_result_free(gr_lab_result *lr);
 
 /* Free everything a report owns (not the struct itself). */
 void gr_report_free(gr_report *r);

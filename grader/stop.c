@@ -8,6 +8,7 @@
 
 static volatile sig_atomic_t stop_signal;
 static volatile pid_t tracked;
+static volatile pid_t workers[GR_STOP_WORKERS];
 
 static void on_stop(int sig)
 {
@@ -15,6 +16,34 @@ static void on_stop(int sig)
     pid_t pg = tracked;
     if (pg > 0)
         kill(-pg, SIGKILL);       /* its pipes close, and the loop waiting on it ends */
+    for (int i = 0; i < GR_STOP_WORKERS; i++)
+        if (workers[i] > 0)
+            kill(workers[i], SIGTERM);   /* each cleans up after itself */
+}
+
+void gr_stop_add_worker(pid_t pid)
+{
+    for (int i = 0; i < GR_STOP_WORKERS; i++)
+        if (workers[i] == 0) {
+            workers[i] = pid;
+            break;
+        }
+    if (stop_signal && pid > 0)
+        kill(pid, SIGTERM);
+}
+
+void gr_stop_remove_worker(pid_t pid)
+{
+    for (int i = 0; i < GR_STOP_WORKERS; i++)
+        if (workers[i] == pid)
+            workers[i] = 0;
+}
+
+void gr_stop_forget_all(void)
+{
+    tracked = 0;
+    for (int i = 0; i < GR_STOP_WORKERS; i++)
+        workers[i] = 0;
 }
 
 void gr_stop_install(void)

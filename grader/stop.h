@@ -21,6 +21,16 @@ int gr_stop_requested(void);
 /* The child (a process-group leader) that a stop must kill now, or 0 for none. */
 void gr_stop_track(pid_t pgid);
 
+/* A worker process (pool.h) that a stop must pass SIGTERM on to, so that it
+   stops its own child and removes its own folders; pid 0 forgets it. At most
+   GR_STOP_WORKERS at once. */
+#define GR_STOP_WORKERS 64
+void gr_stop_add_worker(pid_t pid);
+void gr_stop_remove_worker(pid_t pid);
+
+/* In a new worker: forget the parent's workers and child. */
+void gr_stop_forget_all(void);
+
 /* End the process with the status of the signal that stopped it. */
 void gr_stop_reraise(void) __attribute__((noreturn));
 

@@ -10,13 +10,14 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "grade.h"
+#include "pool.h"
 #include "report/report.h"
 #include "seed.h"
 #include "stop.h"
 
 static const char grade_usage[] =
     "usage: attnlab grade [--lab N|all] [--submission DIR] [--student ID]\n"
-    "                     [--json FILE] [--junit FILE]\n"
+    "                     [--json FILE] [--junit FILE] [--jobs N] [--timing]\n"
     "\n"
     "Grade a submission: for each lab, check the sources against the rubric\n"
     "(data/rubrics/labNN.yaml), compile them with the grader's protocol stub,\n"
@@ -28,6 +29,9 @@ static const char grade_usage[] =
     "                     (default: local)\n"
     "  --json FILE        also write Gradescope's results.json to FILE\n"
     "  --junit FILE       also write JUnit XML to FILE\n"
+    "  --jobs N           grade N labs at once (default: one per core)\n"
+    "  --timing           say where the time went: building, the tests, and the\n"
+    "                     grader's own work (expected values, diagnoses), per lab\n"
     "  -q, --quiet        no progress lines on stderr\n"
     "\n"
     "The instructor's secret comes from ATTNLAB_SECRET; without it a public\n"
@@ -40,7 +44,7 @@ static const char grade_usage[] =
 /* What the command line asked for, beyond the grading options. */
 typedef struct grade_args {
     const char *labs, *json, *junit;
-    int quiet;
+    int quiet, timing;
 } grade_args;
 
 /* Parse argv into o and a: 0, GR_EXIT_USAGE after a usage error, or -1 after
@@ -54,6 +58,8 @@ static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
         {"json", required_argument, 0, 'j'},
         {"junit", required_argument, 0, 'x'},
         {"quiet", no_argument, 0, 'q'},
+        {"jobs", required_argument, 0, 'J'},
+        {"timing", no_argument, 0, 'T'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -68,6 +74,16 @@ static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
         case 'j': a->json = optarg; break;
         case 'x': a->junit = optarg; break;
         case 'q': a->quiet = 1; break;
+        case 'T': a->timing = 1; break;
+        case 'J': {
+            char *end;
+            long j = strtol(optarg, &end, 10);
+            if (end == optarg || *end || j < 1 || j > 64)
+                return gr_usage_error("grade", "--jobs takes a number of labs from 1 to 64 (got '%s')",
+                                      optarg);
+            o->jobs = (int)j;
+            break;
+        }
         case 'h': fputs(grade_usage, stdout); return -1;
         default:
             return gr_bad_option("grade", argv[optind - 1]);
@@ -108,10 +124,31 @@ static int locate(gr_grade_opts *o, char *root, char *stub_dir, char *labs_dir)
     return 0;
 }
 
+/* Where the time went, per lab and in all (--timing), on stderr. */
+static void print_timing(const gr_report *r)
+{
+    double build = 0, tests = 0, labs = 0;
+    fprintf(stderr, "%-18s %8s %8s %8s %8s\n", "lab", "build s", "tests s", "grader s", "total s");
+    for (int i = 0; i < r->n_labs; i++) {
+        const gr_lab_result *l = &r->labs[i];
+        double own = l->seconds - l->build_seconds - l->test_seconds;
+        fprintf(stderr, "%-18s %8.2f %8.2f %8.2f %8.2f\n", l->name, l->build_seconds,
+                l->test_seconds, own > 0 ? own : 0, l->seconds);
+        build += l->build_seconds;
+        tests += l->test_seconds;
+        labs += l->seconds;
+    }
+    fprintf(stderr, "%-18s %8.2f %8.2f %8.2f %8.2f  (the labs' sum)\n", "all labs", build, tests,
+            labs - build - tests, labs);
+    fprintf(stderr, "wall clock: %.2f s for the whole run\n", r->seconds);
+}
+
 /* The terminal report, and the files asked for: 0, or 1 when one cannot be written. */
 static int write_reports(const gr_report *r, const grade_args *a)
 {
     gr_report_terminal(stdout, r, gr_color_wanted(stdout));
+    if (a->timing)
+        print_timing(r);
     int rc = 0;
     if (a->json && gr_report_json(a->json, r) != 0) {
         fprintf(stderr, "attnlab grade: cannot write %s: %s\n", a->json, strerror(errno));
@@ -129,7 +166,8 @@ int cmd_grade(int argc, char **argv)
     gr_grade_opts o;
     memset(&o, 0, sizeof o);
     o.student = "local";
-    grade_args a = {"all", NULL, NULL, 0};
+    o.jobs = gr_pool_cores();
+    grade_args a = {"all", NULL, NULL, 0, 0};
     int rc = parse_args(argc, argv, &o, &a);
     if (rc != 0)
         return rc < 0 ? 0 : rc;

@@ -68,6 +68,8 @@
 #define STACK_BYTES     ((rlim_t)8 << 20)
 #define NOBODY          65534
 #define KILL_GRACE_MS   2000                    /* after a kill, how long pipes may stay open */
+#define WALL_FACTOR     4                       /* wall-clock backstop: 4x the CPU budget ... */
+#define WALL_SLACK_S    2.0                     /* ... plus 2 s */
 #define MAX_FILTER      4096                    /* BPF instructions we accept from libseccomp */
 
 /* The child's fixed descriptors. */
@@ -697,7 +699,10 @@ static int start_child(run_ctx *r)
     const gr_limits *lim = r->lim;
     /* address space: heap limit + its buffers + its image + room for libc and stack */
     size_t as = (size_t)lim->memory_bytes + r->buf_bytes + image_bytes(r->exe_fd) + AS_SLACK;
-    long secs = (lim->time_ms + 999) / 1000 + 1;
+    /* CPU time is the budget (a loaded machine must not fail correct code):
+       SIGXCPU at the limit rounded up to a second, SIGKILL a second later; the
+       exact limit is checked on the child's rusage when it ends (reap) */
+    long secs = (lim->time_ms + 999) / 1000;
     char heap_env[64];
     snprintf(heap_env, sizeof heap_env, "ATTNLAB_HEAP_LIMIT=%ld", lim->memory_bytes);
     char arg0[] = "attnlab-test";
@@ -708,7 +713,7 @@ static int start_child(run_ctx *r)
         .req_r = r->req[0], .resp_w = r->resp[1], .out_w = r->outp[1], .err_w = r->errp[1],
         .exe_fd = r->exe_fd, .null_fd = r->null_fd, .filter_r = r->filt[0], .dir = r->dir,
         .landlock = r->landlock,
-        .as = {(rlim_t)as, (rlim_t)as}, .cpu = {(rlim_t)secs, (rlim_t)secs},
+        .as = {(rlim_t)as, (rlim_t)as}, .cpu = {(rlim_t)secs, (rlim_t)secs + 1},
         .drop_root = geteuid() == 0, .want_filter = r->want_filter,
         .argv = argv, .envp = envp,
     };
@@ -792,7 +797,8 @@ static int pump(run_ctx *r)
     r->errsink.keep = 64;
     if (r->request_len == 0)
         close_fd(&r->req[1]);
-    double deadline = r->start + (double)r->lim->time_ms / 1000.0;
+    /* the wall clock is only a backstop, far beyond the CPU budget */
+    double deadline = r->start + (double)r->lim->time_ms * WALL_FACTOR / 1000.0 + WALL_SLACK_S;
     for (;;) {
         double t = gr_now_seconds();
         if (!r->killed && t >= deadline) {
@@ -834,7 +840,9 @@ static int reap(run_ctx *r)
     int status = 0;
     pid_t pid = r->pid;
     r->pid = -1;
-    while (waitpid(pid, &status, 0) < 0) {
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    while (wait4(pid, &status, 0, &ru) < 0) {
         if (errno != EINTR) {
             gr_set_err(r->err, r->errlen, "sandbox: cannot wait for the test child: %s",
                        strerror(errno));
@@ -843,6 +851,10 @@ static int reap(run_ctx *r)
     }
     gr_stop_track(0);
     r->out->seconds = gr_now_seconds() - r->start;
+    r->out->cpu_seconds = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                          (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+    if (r->out->cpu_seconds * 1000.0 > (double)r->lim->time_ms)
+        r->out->timed_out = 1;            /* over the budget, even if it finished */
     if (WIFEXITED(status)) {
         r->out->exited = 1;
         r->out->exit_code = WEXITSTATUS(status);

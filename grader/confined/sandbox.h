@@ -10,7 +10,10 @@
  * main). A program the kernel will not start is the student's verdict
  * (exec_errno), never the grader's failure. The parent feeds the
  * request, reads the response and a bounded excerpt of stdout/stderr, and kills
- * the whole process group with SIGKILL at the time limit or the output limit.
+ * the whole process group with SIGKILL at the output limit. The time limit is
+ * CPU time (RLIMIT_CPU, then the exact figure from the child's rusage), so a
+ * busy machine does not fail correct code; the wall clock is a backstop at four
+ * times the limit plus 2 s.
  */
 #ifndef GR_SANDBOX_H
 #define GR_SANDBOX_H
@@ -29,6 +32,7 @@ typedef struct gr_sandbox_result {
     char *output;                /* bounded excerpt of stdout+stderr, NUL-terminated */
     size_t output_len;           /* total bytes the child printed (may exceed the excerpt) */
     double seconds;              /* wall time */
+    double cpu_seconds;          /* CPU time (user + system), the budget the time limit sets */
     int exec_errno;              /* not 0: the kernel would not start the program (errno) */
 } gr_sandbox_result;
 

@@ -1,0 +1,199 @@
+/* pool.c: see pool.h. */
+#include "pool.h"
+#include "grade.h"
+#include "stop.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_WORKERS 16
+
+typedef struct worker {
+    pid_t pid;
+    int fd;              /* the read end of its pipe, or -1 */
+    int index;           /* which lab of the call */
+    gr_strbuf got;       /* everything it sent */
+} worker;
+
+int gr_pool_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+/* The worker's side: grade the lab and send {code, err, result}. Never returns. */
+static void run_worker(gr_lab_job job, void *ctx, int lab, int fd)
+{
+    gr_stop_forget_all();
+    gr_lab_result lr;
+    memset(&lr, 0, sizeof lr);
+    char err[1024] = "";
+    int32_t rc = job(ctx, lab, &lr, err, sizeof err);
+    uint32_t elen = (uint32_t)strlen(err);
+    gr_strbuf b = {0};
+    gr_sb_appendn(&b, (const char *)&rc, sizeof rc);
+    gr_sb_appendn(&b, (const char *)&elen, sizeof elen);
+    gr_sb_appendn(&b, err, elen);
+    if (rc == 0)
+        gr_lab_result_encode(&lr, &b);
+    write_all(fd, b.s ? b.s : "", b.len);
+    _exit(0);
+}
+
+static int start_worker(gr_lab_job job, void *ctx, int lab, worker *w, char *err, size_t errlen)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) {
+        gr_set_err(err, errlen, "cannot make a pipe for a grading worker: %s", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        gr_set_err(err, errlen, "cannot start a grading worker: %s", strerror(errno));
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        run_worker(job, ctx, lab, p[1]);
+    }
+    close(p[1]);
+    gr_stop_add_worker(pid);
+    w->pid = pid;
+    w->fd = p[0];
+    memset(&w->got, 0, sizeof w->got);
+    return 0;
+}
+
+/* The worker has closed its pipe: reap it and read its lab's result into out.
+   0, or a gr_grade code with err. */
+static int finish_worker(worker *w, int lab, gr_lab_result *out, char *err, size_t errlen)
+{
+    int st = 0;
+    while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    gr_stop_remove_worker(w->pid);
+    const char *p = w->got.s;
+    size_t n = w->got.len;
+    int32_t rc;
+    uint32_t elen;
+    int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && n >= 8;
+    if (ok) {
+        memcpy(&rc, p, 4);
+        memcpy(&elen, p + 4, 4);
+        ok = elen <= n - 8;
+    }
+    if (!ok) {
+        gr_set_err(err, errlen, "the grading worker for lab %d died (%s %d) without a result; "
+                   "this is the grader's fault: grade that lab alone with --jobs 1 to see why",
+                   lab, WIFSIGNALED(st) ? "signal" : "exit status",
+                   WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+        return GR_GRADE_FAILED;
+    }
+    if (rc != 0) {
+        snprintf(err, errlen, "%.*s", (int)elen, p + 8);
+        return rc;
+    }
+    if (gr_lab_result_decode(p + 8 + elen, n - 8 - elen, out) != 0) {
+        gr_set_err(err, errlen, "the grading worker for lab %d sent a result that does not read back", lab);
+        return GR_GRADE_FAILED;
+    }
+    return 0;
+}
+
+/* Read what the running workers sent; finish those that closed their pipes. */
+static int collect(worker *ws, int *running, const int *labs, gr_lab_result *out, int *first_rc,
+                   char *err, size_t errlen)
+{
+    struct pollfd pfd[MAX_WORKERS];
+    for (int i = 0; i < *running; i++)
+        pfd[i] = (struct pollfd){ws[i].fd, POLLIN, 0};
+    if (poll(pfd, (nfds_t)*running, -1) < 0)
+        return errno == EINTR ? 0 : -1;
+    for (int i = *running - 1; i >= 0; i--) {
+        if (!pfd[i].revents)
+            continue;
+        char chunk[65536];
+        ssize_t r = read(ws[i].fd, chunk, sizeof chunk);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r > 0) {
+            gr_sb_appendn(&ws[i].got, chunk, (size_t)r);
+            continue;
+        }
+        close(ws[i].fd);
+        char werr[1024];
+        int rc = finish_worker(&ws[i], labs[ws[i].index], &out[ws[i].index], werr, sizeof werr);
+        if (rc != 0 && *first_rc == 0) {
+            *first_rc = rc;
+            gr_set_err(err, errlen, "%s", werr);
+        }
+        free(ws[i].got.s);
+        ws[i] = ws[--*running];
+    }
+    return 0;
+}
+
+int gr_pool_run(gr_lab_job job, void *ctx, const int *labs, int n, int jobs,
+                gr_lab_result *out, char *err, size_t errlen)
+{
+    worker ws[MAX_WORKERS];
+    int running = 0, next = 0, first_rc = 0;
+    if (jobs < 1)
+        jobs = 1;
+    if (jobs > MAX_WORKERS)
+        jobs = MAX_WORKERS;
+    while (next < n || running > 0) {
+        while (next < n && running < jobs && first_rc == 0 && !gr_stop_requested()) {
+            ws[running].index = next;
+            if (start_worker(job, ctx, labs[next], &ws[running], err, errlen) != 0) {
+                first_rc = GR_GRADE_FAILED;
+                break;
+            }
+            running++;
+            next++;
+        }
+        if (running == 0)
+            break;
+        if (collect(ws, &running, labs, out, &first_rc, err, errlen) != 0) {
+            gr_set_err(err, errlen, "cannot wait for the grading workers: %s", strerror(errno));
+            first_rc = GR_GRADE_FAILED;
+            for (int i = 0; i < running; i++) {   /* stop them: none is left running */
+                kill(ws[i].pid, SIGTERM);
+                close(ws[i].fd);
+                while (waitpid(ws[i].pid, NULL, 0) < 0 && errno == EINTR)
+                    ;
+                gr_stop_remove_worker(ws[i].pid);
+                free(ws[i].got.s);
+            }
+            running = 0;
+        }
+    }
+    if (first_rc == 0 && gr_stop_requested())
+        first_rc = GR_GRADE_STOPPED;
+    return first_rc;
+}

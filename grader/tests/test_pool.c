@@ -1,0 +1,208 @@
+/* test_pool.c: grading labs in worker processes (pool.c) and carrying a lab's
+ * result between processes (gr_lab_result_encode/decode in result.c).
+ *
+ * The jobs here are fakes that fill a result from the lab number, fail, or
+ * die, so the pool's own behaviour is what is tested: every result arrives at
+ * its lab's place, whole; the first failure is reported with its message; a
+ * worker that dies is the grader's failure, named; nothing is left running.
+ */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "grade.h"
+#include "pool.h"
+#include "result.h"
+
+Suite *test_suite(void);
+
+/* A result that says which lab made it, with every kind of field set. */
+static void fake_result(int lab, gr_lab_result *lr)
+{
+    lr->lab = lab;
+    lr->name = gr_xasprintf("lab%02d-fake", lab);
+    lr->n_tests = lab;
+    lr->tests = gr_xcalloc((size_t)lab, sizeof *lr->tests);
+    for (int i = 0; i < lab; i++) {
+        gr_test_result *t = &lr->tests[i];
+        t->name = gr_xasprintf("t%d", i);
+        t->max_score = 0.25 * (i + 1);
+        t->score = i % 2 ? t->max_score : 0;
+        t->verdict = i % 2 ? GR_PASSED : GR_WRONG_ANSWER;
+        t->visibility = GR_HIDDEN;
+        t->message = i % 2 ? NULL : gr_xstrdup("expected 0.7054,\ngot 0.6095 \xe2\x80\x94 \"post\"");
+        t->misconception = i % 2 ? NULL : gr_xstrdup("postmask");
+        t->seconds = 0.001 * i;
+        lr->score += t->score;
+        lr->max_score += t->max_score;
+    }
+    lr->compile_log = lab % 2 ? gr_xstrdup("lab.c:1:1: warning: unused") : NULL;
+    lr->build_seconds = 0.5;
+    lr->seconds = 1.5;
+}
+
+static int job_ok(void *ctx, int lab, gr_lab_result *lr, char *err, size_t errlen)
+{
+    (void)ctx; (void)err; (void)errlen;
+    fake_result(lab, lr);
+    return 0;
+}
+
+static int job_fails_on_3(void *ctx, int lab, gr_lab_result *lr, char *err, size_t errlen)
+{
+    (void)ctx;
+    if (lab == 3) {
+        snprintf(err, errlen, "data/rubrics/lab03.yaml:4:5: points must be a number");
+        return GR_GRADE_BAD_INPUT;
+    }
+    fake_result(lab, lr);
+    return 0;
+}
+
+static int job_dies_on_2(void *ctx, int lab, gr_lab_result *lr, char *err, size_t errlen)
+{
+    (void)ctx; (void)err; (void)errlen;
+    if (lab == 2)
+        raise(SIGKILL);
+    fake_result(lab, lr);
+    return 0;
+}
+
+START_TEST(round_trip_is_exact)
+{
+    gr_lab_result a, b;
+    memset(&a, 0, sizeof a);
+    fake_result(5, &a);
+    gr_strbuf w = {0};
+    gr_lab_result_encode(&a, &w);
+    ck_assert_int_eq(gr_lab_result_decode(w.s, w.len, &b), 0);
+    ck_assert_int_eq(b.lab, 5);
+    ck_assert_str_eq(b.name, a.name);
+    ck_assert_str_eq(b.compile_log, a.compile_log);
+    ck_assert_int_eq(b.n_tests, 5);
+    for (int i = 0; i < 5; i++) {
+        ck_assert_str_eq(b.tests[i].name, a.tests[i].name);
+        ck_assert(b.tests[i].score == a.tests[i].score);
+        ck_assert_int_eq(b.tests[i].verdict, a.tests[i].verdict);
+        ck_assert_int_eq(b.tests[i].visibility, GR_HIDDEN);
+        if (a.tests[i].message)
+            ck_assert_str_eq(b.tests[i].message, a.tests[i].message);
+        else
+            ck_assert_ptr_null(b.tests[i].message);
+    }
+    /* every truncation, and a byte too many, is refused */
+    for (size_t n = 0; n < w.len; n += 7)
+        ck_assert_int_eq(gr_lab_result_decode(w.s, n, &b), -1);
+    gr_sb_appendn(&w, "x", 1);
+    ck_assert_int_eq(gr_lab_result_decode(w.s, w.len, &b), -1);
+    gr_lab_result_free(&a);
+    free(w.s);
+}
+END_TEST
+
+START_TEST(results_arrive_in_order)
+{
+    int labs[] = {1, 2, 3, 4, 5, 6, 7};
+    gr_lab_result out[7];
+    memset(out, 0, sizeof out);
+    char err[256] = "";
+    ck_assert_int_eq(gr_pool_run(job_ok, NULL, labs, 7, 3, out, err, sizeof err), 0);
+    for (int i = 0; i < 7; i++) {
+        ck_assert_int_eq(out[i].lab, labs[i]);
+        ck_assert_int_eq(out[i].n_tests, labs[i]);
+        gr_lab_result_free(&out[i]);
+    }
+}
+END_TEST
+
+START_TEST(first_failure_is_reported)
+{
+    int labs[] = {1, 2, 3, 4};
+    gr_lab_result out[4];
+    memset(out, 0, sizeof out);
+    char err[256] = "";
+    ck_assert_int_eq(gr_pool_run(job_fails_on_3, NULL, labs, 4, 2, out, err, sizeof err),
+                     GR_GRADE_BAD_INPUT);
+    ck_assert_str_eq(err, "data/rubrics/lab03.yaml:4:5: points must be a number");
+    for (int i = 0; i < 4; i++)
+        gr_lab_result_free(&out[i]);
+}
+END_TEST
+
+START_TEST(a_dead_worker_is_the_graders_failure)
+{
+    int labs[] = {1, 2, 3};
+    gr_lab_result out[3];
+    memset(out, 0, sizeof out);
+    char err[256] = "";
+    ck_assert_int_eq(gr_pool_run(job_dies_on_2, NULL, labs, 3, 2, out, err, sizeof err),
+                     GR_GRADE_FAILED);
+    ck_assert_msg(strstr(err, "worker for lab 2 died (signal 9)") != NULL, "err: %s", err);
+    for (int i = 0; i < 3; i++)
+        gr_lab_result_free(&out[i]);
+}
+END_TEST
+
+/* The stub objects beside this test program's build folder (build/grader/stub,
+   or build/asan/grader/stub under the sanitizers). */
+static char *stub_dir(void)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    ck_assert_int_gt(n, 0);
+    exe[n] = '\0';
+    *strrchr(exe, '/') = '\0';                 /* .../grader/tests */
+    return gr_xasprintf("%s/../stub", exe);
+}
+
+/* Grading the solutions of three labs in two workers gives the report one by
+   one gives: same scores, verdicts and test numbers. */
+START_TEST(parallel_grading_equals_sequential)
+{
+    char *stubs = stub_dir();
+    gr_grade_opts o;
+    memset(&o, 0, sizeof o);
+    o.root = ".";
+    o.stub_dir = stubs;
+    o.submission = "solutions";
+    o.student = "pool-test";
+    o.secret = "pool-test-secret";
+    o.labs[0] = o.labs[1] = o.labs[8] = 1;
+    gr_report seq, par;
+    char err[1024] = "";
+    o.jobs = 1;
+    ck_assert_msg(gr_grade(&o, &seq, err, sizeof err) == 0, "%s", err);
+    o.jobs = 2;
+    ck_assert_msg(gr_grade(&o, &par, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(par.n_labs, 3);
+    ck_assert(par.score == seq.score && par.max_score == seq.max_score && seq.score == seq.max_score);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(par.labs[i].lab, seq.labs[i].lab);
+        ck_assert_int_eq(par.labs[i].n_tests, seq.labs[i].n_tests);
+        for (int j = 0; j < seq.labs[i].n_tests; j++) {
+            ck_assert_int_eq(par.labs[i].tests[j].number, seq.labs[i].tests[j].number);
+            ck_assert_int_eq(par.labs[i].tests[j].verdict, seq.labs[i].tests[j].verdict);
+        }
+    }
+    gr_report_free(&seq);
+    gr_report_free(&par);
+    free(stubs);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("pool");
+    TCase *tc = tcase_create("pool");
+    tcase_add_test(tc, round_trip_is_exact);
+    tcase_add_test(tc, results_arrive_in_order);
+    tcase_add_test(tc, first_failure_is_reported);
+    tcase_add_test(tc, a_dead_worker_is_the_graders_failure);
+    tcase_add_test(tc, parallel_grading_equals_sequential);
+    tcase_set_timeout(tc, 120);
+    suite_add_tcase(s, tc);
+    return s;
+}
