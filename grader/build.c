@@ -653,7 +653,7 @@ static step_outcome check_object(build_ctx *c)
         return STEP_OK;
     gr_sb_append(&msg, "Remove those calls. Library functions this lab allows: ");
     if (r->n_symbols == 0)
-        gr_sb_append(&msg, "none beyond memcpy, memset, memmove and the sup_ support code");
+        gr_sb_append(&msg, "none beyond memcpy, memset and memmove");
     for (int i = 0; i < r->n_symbols; i++)
         gr_sb_printf(&msg, "%s%s", i ? ", " : "", r->allowed_symbols[i]);
     gr_sb_append(&msg, ".");
