@@ -144,6 +144,17 @@ static char *copy_of(int which, char **dir, char **text, char **rubric_name)
     return to;
 }
 
+/* Remove what copy_of made. */
+static void drop_copy(char *path, char *dir, char *text, char *rubric_name)
+{
+    unlink(path);
+    rmdir(dir);
+    free(path);
+    free(dir);
+    free(text);
+    free(rubric_name);
+}
+
 /* Replace the first from in the file at path by to. */
 static void edit(const char *path, const char *from, const char *to)
 {
@@ -190,15 +201,10 @@ START_TEST(hand_edit_is_caught_and_rewritten)
     ck_assert_int_eq(gr_rules_check_file(path, rubric_name, text, diff, sizeof diff, err, sizeof err), 1);
     ck_assert_msg(strstr(diff, "no more lines"), "%s", diff);
 
-    unlink(path);
-    rmdir(dir);
     free(where);
     free(after);
     free(before);
-    free(path);
-    free(dir);
-    free(text);
-    free(rubric_name);
+    drop_copy(path, dir, text, rubric_name);
 }
 END_TEST
 
@@ -217,12 +223,7 @@ START_TEST(broken_block_says_what_to_fix)
     ck_assert_msg(strstr(diff, "no rules block") && strstr(diff, "lab02.yaml"), "%s", diff);
     ck_assert_int_eq(gr_rules_write_file(path, rubric_name, text, &changed, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "no rules block"), "%s", err);
-    unlink(path);
-    rmdir(dir);
-    free(path);
-    free(dir);
-    free(text);
-    free(rubric_name);
+    drop_copy(path, dir, text, rubric_name);
 }
 END_TEST
 
