@@ -345,11 +345,10 @@ static int grade_lab(const gr_grade_opts *o, int lab, const char *work, gr_lab_r
         goto done;
     }
     lr->build_seconds = b.compile_seconds;
-    if (!b.ok) {
+    if (!b.ok)
         fail_all(lr, b.verdict, b.message ? b.message : "the lab did not build");
-        if (b.log)
-            lr->compile_log = gr_xstrdup(b.log);
-    }
+    if (b.log)                            /* a built lab's log is its warnings: shown too */
+        lr->compile_log = gr_xstrdup(b.log);
     for (int i = 0; b.ok && i < r.n_tests && rc == 0; i++) {
         rc = grade_test(o, mod, lab, &r, &r.tests[i], b.exe, &lr->tests[i], err, errlen);
         if (rc == 0 && gr_stop_requested())

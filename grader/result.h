@@ -39,7 +39,7 @@ typedef struct gr_lab_result {
     int lab;
     char *name;                  /* "lab01-scores" */
     double score, max_score;
-    char *compile_log;           /* trimmed first compiler errors, or NULL */
+    char *compile_log;           /* trimmed first compiler errors, or a built lab's warnings, or NULL */
     double build_seconds;        /* checking, compiling and linking the source */
     double test_seconds;         /* running every test, sandbox included */
     double seconds;              /* the whole lab: build, tests and the grader's own work

@@ -19,7 +19,11 @@ SUP     := $(ROOT)/lib
 OUT     := $(ROOT)/build/$(notdir $(patsubst %/,%,$(dir $(CURDIR))))/$(notdir $(CURDIR))
 
 CC      ?= cc
-CFLAGS  ?= -std=c11 -O1 -g -Wall -Wextra -Wshadow
+# The warnings are the grader's own (warnings.mk); CFLAGS from the command line
+# or the environment replace the rest.
+include $(dir $(lastword $(MAKEFILE_LIST)))warnings.mk
+CFLAGS  ?= -std=c11 -O1 -g
+override CFLAGS += $(LAB_WARN)
 CHECK_FLAGS = $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
 
 SUPPORT_SRC := $(SUP)/sup_rng.c $(SUP)/sup_tensor.c
@@ -29,7 +33,7 @@ TEST_SRC    := $(LAB_DIR)/test_$(LAB).c $(addprefix $(LAB_DIR)/,$(EXTRA_SRC))
 test: $(OUT)/test_$(LAB)
 	@./$(OUT)/test_$(LAB)
 
-$(OUT)/test_$(LAB): $(SRC_DIR)/$(LAB).c $(TEST_SRC) $(LAB_DIR)/$(LAB).h $(SUPPORT_SRC) $(SUP)/labsup.h $(ROOT)/labs/labcheck.h
+$(OUT)/test_$(LAB): $(SRC_DIR)/$(LAB).c $(TEST_SRC) $(LAB_DIR)/$(LAB).h $(SUPPORT_SRC) $(SUP)/labsup.h $(ROOT)/labs/labcheck.h $(ROOT)/labs/warnings.mk
 	@mkdir -p $(OUT)
 	$(CC) $(CFLAGS) -I$(LAB_DIR) -I$(ROOT)/labs -I$(SUP) -o $@ $(SRC_DIR)/$(LAB).c $(TEST_SRC) $(SUPPORT_SRC) $(CHECK_FLAGS) -lm
 

@@ -5,7 +5,9 @@
  * every bundled mutant (data/mutants/labNN/manifest.yaml: the solution with the
  * edits the manifest lists, see mutants.h) must get the verdict and the
  * misconception its manifest names, no other misconception, and less than full
- * marks (or, for a mutant marked passed, exactly full marks).
+ * marks (or, for a mutant marked passed, exactly full marks). First of all,
+ * the rules blocks of the stub and the handout must be the text `attnlab rules`
+ * makes from the lab's rubric (rules.h): a hand edit there fails validation.
  */
 #include <getopt.h>
 #include <limits.h>
@@ -20,16 +22,19 @@
 #include "stop.h"
 #include "labmod.h"
 #include "mutants.h"
+#include "rules.h"
 #include "seed.h"
 #include "util.h"
 
 static const char validate_usage[] =
     "usage: attnlab validate [--lab N|all] [--verbose]\n"
     "\n"
-    "Check the grader against known submissions: every solution in solutions/\n"
-    "scores full marks, every stub in labs/ scores 0 with 'not implemented' and\n"
-    "no crash, and every mutant in data/mutants/ gets the verdict and the\n"
-    "misconception its manifest expects. Prints one line per check and a last\n"
+    "Check the grader against known submissions: every stub's and handout's\n"
+    "rules block is what 'attnlab rules' makes of the lab's rubric, every\n"
+    "solution in solutions/ scores full marks, every stub in labs/ scores 0\n"
+    "with 'not implemented' and no crash, and every mutant in data/mutants/\n"
+    "gets the verdict and the misconception its manifest expects. Prints one\n"
+    "line per check and a last\n"
     "line 'validate: N passed, N failed'.\n"
     "\n"
     "  --lab N|all   which labs (default all)\n"
@@ -115,10 +120,32 @@ static void check_mutant(tally *t, const gr_lab_result *lr, const gr_mutant *m, 
     verdict_line(t, ok, what, lr, why);
 }
 
-/* Validate one lab: solution, stub, mutants. -1 on a data error. */
+/* The stub's and the handout's rules blocks say what the rubric says. -1 on a
+   data error (a rubric or file that cannot be read). */
+static int check_rules(tally *t, const char *root, int lab, const char *dir, char *err,
+                       size_t errlen)
+{
+    char diff[2048];
+    int rc = gr_rules_check_lab(root, lab, diff, sizeof diff, err, errlen);
+    if (rc < 0)
+        return -1;
+    printf("%s  %s: rules blocks match data/rubrics/lab%02d.yaml\n", rc == 0 ? "ok  " : "FAIL",
+           dir, lab);
+    if (rc == 0) {
+        t->passed++;
+    } else {
+        t->failed++;
+        printf("      %s\n", diff);
+    }
+    return 0;
+}
+
+/* Validate one lab: rules blocks, solution, stub, mutants. -1 on a data error. */
 static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err, size_t errlen)
 {
     const char *dir = gr_lab_modules[lab - 1]->dir;
+    if (check_rules(t, base->root, lab, dir, err, errlen) != 0)
+        return -1;
     gr_report r;
     char *src = gr_xasprintf("%s/solutions/%s/lab%02d.c", base->root, dir, lab);
     char *what = gr_xasprintf("%s: solution scores full marks", dir);

@@ -66,4 +66,12 @@ int cmd_plot_run(FILE *out, FILE *err, int argc, char **argv);
 int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir,
                     int argc, char **argv);
 
+/* attnlab rules: a lab's rules from its rubric, printed, written into the stub and
+   handout, or checked there (rules.h). */
+int cmd_rules(int argc, char **argv);
+
+/* The same, writing to out and err, for the tree at root (NULL: find it from
+   where attnlab lives, as cmd_rules does). What tests call. */
+int cmd_rules_run(FILE *out, FILE *err, const char *root, int argc, char **argv);
+
 #endif /* GR_COMMANDS_H */

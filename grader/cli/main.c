@@ -17,6 +17,8 @@ static const gr_command commands[] = {
       cmd_grade },
     { "validate", "check the grader: solutions full marks, stubs zero, mutants diagnosed",
       cmd_validate },
+    { "rules", "print a lab's rules from its rubric, or write or check them in stub and handout",
+      cmd_rules },
     { "explain", "show softmax turning one row of scores into weights, step by step",
       cmd_explain },
     { "bench", "time libattn's attention paths on this machine and check they agree",

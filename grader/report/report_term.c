@@ -8,6 +8,8 @@
  *                  misconception: 1/d_k instead of 1/sqrt(d_k)
  *                  your program printed (first 11 bytes):
  *                  | Score: 100
+ *   compiler warnings (the lab built; a warning often marks a bug):
+ *   | lab01.c:9:11: warning: unused variable 'k' [-Wunused-variable]
  *   lab01-scores: 2.0/5.0
  *
  *   Total points: 2.0/5.0
@@ -163,7 +165,11 @@ static void lab_block(gr_strbuf *b, const gr_lab_result *lab, int color)
     for (int j = 0; j < lab->n_tests; j++)
         test_row(b, &lab->tests[j], color);
     if (lab->compile_log && *lab->compile_log) {
-        gr_sb_append(b, "compiler output:\n");
+        /* a lab that failed to compile shows the errors; any other lab's log is
+           the warnings of labs/warnings.mk, the ones make test shows at home */
+        int failed = lab->n_tests > 0 && lab->tests[0].verdict == GR_COMPILE_ERROR;
+        gr_sb_append(b, failed ? "compiler output:\n"
+                               : "compiler warnings (the lab built; a warning often marks a bug):\n");
         quoted(b, "", lab->compile_log);
     }
     char p1[32], p2[32];

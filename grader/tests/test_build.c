@@ -235,6 +235,33 @@ START_TEST(putchar_of_a_variable_is_putchar)
 }
 END_TEST
 
+/* The grader compiles with labs/warnings.mk's flags: -Wall and -Wextra
+   warnings of a lab that builds are kept in its log, and an undeclared
+   function is an error, as make test says at home. */
+START_TEST(lab_warnings_are_kept)
+{
+    gr_build b = build_text("#include \"lab99.h\"\n"
+                            "int lab_add(float *out, const float *a, const float *b, int n)\n"
+                            "{\n"
+                            "    int unused = 0;\n"
+                            "    for (int i = 0; i < n; i++) out[i] = a[i] + b[i];\n"
+                            "    return LAB_OK;\n"
+                            "}\n" REST);
+    ck_assert_msg(b.ok, "message: %s", b.message ? b.message : "");
+    ck_assert_msg(b.log && strstr(b.log, "lab99.c:4:") && strstr(b.log, "[-Wunused-variable]"),
+                  "log: %s", b.log ? b.log : "(none)");
+    gr_build_free(&b);
+
+    b = build_text("#include \"lab99.h\"\n"
+                   "int lab_add(float *out, const float *a, const float *b, int n)\n"
+                   "{ (void)a; (void)b; (void)n; out[0] = (float)helper(); return LAB_OK; }\n" REST);
+    expect_verdict(&b, GR_COMPILE_ERROR, "does not compile");
+    ck_assert_msg(b.log && strstr(b.log, "[-Werror=implicit-function-declaration]"), "log: %s",
+                  b.log ? b.log : "(none)");
+    gr_build_free(&b);
+}
+END_TEST
+
 /* Text that only looks like an #include, in comments and strings, is fine. */
 START_TEST(includes_in_comments_and_strings_are_fine)
 {
@@ -624,6 +651,7 @@ Suite *test_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, compile_error_names_file_and_line);
     tcase_add_test(tc, long_compile_log_is_trimmed);
+    tcase_add_test(tc, lab_warnings_are_kept);
     tcase_add_test(tc, link_error_for_a_renamed_function);
     tcase_add_test(tc, missing_source_is_the_students_problem);
     tcase_add_test(tc, missing_stub_objects_are_the_graders_problem);

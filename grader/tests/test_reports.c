@@ -349,6 +349,34 @@ START_TEST(terminal_quarter_points)
 }
 END_TEST
 
+/* A lab that built shows its compiler warnings below its tests. */
+START_TEST(terminal_warnings_of_a_built_lab)
+{
+    gr_report r = {0};
+    r.n_labs = 1;
+    r.labs = gr_xcalloc(1, sizeof *r.labs);
+    r.labs[0].lab = 1;
+    r.labs[0].name = gr_xstrdup("lab01-scores");
+    r.labs[0].compile_log = gr_xstrdup("lab01.c:9:11: warning: unused variable 'k' [-Wunused-variable]\n");
+    r.labs[0].score = r.labs[0].max_score = r.score = r.max_score = 2;
+    r.labs[0].n_tests = 1;
+    r.labs[0].tests = gr_xcalloc(1, sizeof *r.labs[0].tests);
+    set_test(&r.labs[0].tests[0], "dot", GR_PASSED, 2, 2, GR_VISIBLE, NULL, 0);
+    char *text = terminal_text(&r, 0);
+    ck_assert_str_eq(text,
+        "lab01-scores\n"
+        " Score   Max   Verdict         Test\n"
+        "   2.0   2.0   passed          dot\n"
+        "compiler warnings (the lab built; a warning often marks a bug):\n"
+        "| lab01.c:9:11: warning: unused variable 'k' [-Wunused-variable]\n"
+        "lab01-scores: 2.0/2.0\n"
+        "\n"
+        "Total points: 2.0/2.0\n");
+    free(text);
+    gr_report_free(&r);
+}
+END_TEST
+
 START_TEST(terminal_compile_error_and_empty)
 {
     gr_report r = {0};
@@ -725,6 +753,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, terminal_exact_text);
     tcase_add_test(tc, terminal_colour_codes);
     tcase_add_test(tc, terminal_compile_error_and_empty);
+    tcase_add_test(tc, terminal_warnings_of_a_built_lab);
     tcase_add_test(tc, terminal_quarter_points);
     tcase_add_test(tc, colour_only_on_a_terminal);
     suite_add_tcase(s, tc);

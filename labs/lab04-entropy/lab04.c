@@ -9,18 +9,30 @@
  *   - Write your answers in this file only, and only inside the functions
  *     below. You may add static helper functions (a softmax, a dot product).
  *     Do not edit lab04.h.
+ *   BEGIN RULES (generated from data/rubrics/lab04.yaml by attnlab rules)
  *   - Allowed headers: lab04.h, labsup.h, math.h, stdlib.h, string.h,
- *     stddef.h, stdint.h, and stdio.h for printf debugging only.
- *   - Allowed library calls: expf, exp, logf, log, sqrtf, sqrt, fmaxf,
- *     fabsf, fabs, isinf, isnan, malloc, calloc, realloc, free, memset,
- *     memcpy, printf, the INFINITY macro, and the support generator:
- *     sup_rng_seed, sup_rng_u64, sup_rng_uniform, sup_rng_normal,
- *     sup_rng_fill_normal.
- *     Nothing else: no file I/O, no processes, no networking. A call outside
- *     the list is a "forbidden call" and scores 0 for that test.
+ *     stddef.h, stdint.h, stdio.h.
+ *   - Allowed library functions:
+ *     - math: expf, exp, logf, log, sqrtf, sqrt, fabsf, fabs, fmaxf, fmax,
+ *       fminf, fmin.
+ *     - memory: malloc, calloc, realloc, free, memset, memcpy.
+ *     - output: printf, puts, putchar.
+ *     - support code (labsup.h): sup_rng_seed, sup_rng_u64, sup_rng_uniform,
+ *       sup_rng_normal, sup_rng_fill_normal, sup_rng_fill_uniform,
+ *       sup_tensor_alloc, sup_tensor_free, sup_tensor_print,
+ *       sup_print_matrix, sup_error.
+ *   - INFINITY, NAN, isinf, isnan and isfinite are macros of math.h, not
+ *     calls: use them freely.
+ *   - Time limit: 2 s per test.
+ *   - Memory limit: 64 MiB of heap per test.
+ *   - Output limit: 64 KiB of printed output per test.
+ *   - Otherwise: a header or a function not listed here gives every test of
+ *     the lab "forbidden call" and 0 points; a test over a limit ends
+ *     "timed out", "out of memory" or "output limit" and scores 0.
+ *   END RULES
+ *   - Free what you allocate.
  *   - What you print shows up as a short excerpt in the grade report and
  *     never changes a score. Remove debugging output when you are done.
- *   - Limits per test: 2 seconds and 64 MB. Free what you allocate.
  *   - Every function returns LAB_NOT_IMPLEMENTED until you write it. Replace
  *     that line when you start; return LAB_OK when the outputs are written.
  *

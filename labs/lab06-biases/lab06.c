@@ -5,13 +5,28 @@
  *
  * Rules (the grader checks them; see README.md, section 7):
  *   - Write your code in this file only; do not add files, do not edit lab06.h.
- *   - Allowed headers: lab06.h, labsup.h, math.h, stdlib.h, string.h, stddef.h,
- *     stdint.h, and stdio.h for printf debugging only.
- *   - Allowed calls: expf logf sqrtf fabsf fmaxf exp log sqrt fabs isinf isnan,
- *     malloc calloc realloc free, memset memcpy, printf, and the sup_rng_*
- *     functions of labsup.h. (No pow: write 2^x as exp(x * log(2)).)
- *   - No file I/O, no processes, no networking: the grader's sandbox stops the
- *     test with "forbidden call".
+ *   BEGIN RULES (generated from data/rubrics/lab06.yaml by attnlab rules)
+ *   - Allowed headers: lab06.h, labsup.h, math.h, stdlib.h, string.h,
+ *     stddef.h, stdint.h, stdio.h.
+ *   - Allowed library functions:
+ *     - math: expf, exp, logf, log, sqrtf, sqrt, fabsf, fabs, fmaxf, fmax,
+ *       fminf, fmin.
+ *     - memory: malloc, calloc, realloc, free, memset, memcpy.
+ *     - output: printf, puts, putchar.
+ *     - support code (labsup.h): sup_rng_seed, sup_rng_u64, sup_rng_uniform,
+ *       sup_rng_normal, sup_rng_fill_normal, sup_rng_fill_uniform,
+ *       sup_tensor_alloc, sup_tensor_free, sup_tensor_print,
+ *       sup_print_matrix, sup_error.
+ *   - INFINITY, NAN, isinf, isnan and isfinite are macros of math.h, not
+ *     calls: use them freely.
+ *   - Time limit: 2 s per test.
+ *   - Memory limit: 64 MiB of heap per test.
+ *   - Output limit: 64 KiB of printed output per test.
+ *   - Otherwise: a header or a function not listed here gives every test of
+ *     the lab "forbidden call" and 0 points; a test over a limit ends
+ *     "timed out", "out of memory" or "output limit" and scores 0.
+ *   END RULES
+ *   - No pow: write 2^x as exp(x * log(2)).
  *   - What you print appears as a short excerpt in your grade report and never
  *     changes your score.
  *

@@ -5,15 +5,31 @@
  *
  * Rules (the grader checks them; see README.md, section 7):
  *   - Write your code in this file only; do not add files, do not edit lab07.h.
- *   - Allowed headers: lab07.h, labsup.h, math.h, stdlib.h, string.h, stddef.h,
- *     stdint.h, and stdio.h for printf debugging only.
- *   - Allowed calls: expf logf sqrtf fabsf fmaxf exp log sqrt fabs isinf isnan,
- *     malloc calloc realloc free, memset memcpy, printf. Free what you allocate.
- *   - MEMORY: at most 1 MiB of heap at any moment, stack arrays of a few KiB at
- *     most. lab_online_attention is graded at T = 4096, where a T x T float
+ *   BEGIN RULES (generated from data/rubrics/lab07.yaml by attnlab rules)
+ *   - Allowed headers: lab07.h, labsup.h, math.h, stdlib.h, string.h,
+ *     stddef.h, stdint.h, stdio.h.
+ *   - Allowed library functions:
+ *     - math: expf, exp, logf, log, sqrtf, sqrt, fabsf, fabs, fmaxf, fmax,
+ *       fminf, fmin.
+ *     - memory: malloc, calloc, realloc, free, memset, memcpy.
+ *     - output: printf, puts, putchar.
+ *     - support code (labsup.h): sup_rng_seed, sup_rng_u64, sup_rng_uniform,
+ *       sup_rng_normal, sup_rng_fill_normal, sup_rng_fill_uniform,
+ *       sup_tensor_alloc, sup_tensor_free, sup_tensor_print,
+ *       sup_print_matrix, sup_error.
+ *   - INFINITY, NAN, isinf, isnan and isfinite are macros of math.h, not
+ *     calls: use them freely.
+ *   - Time limit: 2 s per test; 20 s for attention_memory_4096.
+ *   - Memory limit: 1 MiB of heap per test.
+ *   - Output limit: 64 KiB of printed output per test.
+ *   - Otherwise: a header or a function not listed here gives every test of
+ *     the lab "forbidden call" and 0 points; a test over a limit ends
+ *     "timed out", "out of memory" or "output limit" and scores 0.
+ *   END RULES
+ *   - Free what you allocate.
+ *   - MEMORY: the limit above holds at every moment; stack arrays of a few KiB
+ *     at most. lab_online_attention is graded at T = 4096, where a T x T float
  *     matrix is 64 MiB: code that stores all the scores ends "out of memory".
- *   - No file I/O, no processes, no networking: the grader's sandbox stops the
- *     test with "forbidden call".
  *   - What you print appears as a short excerpt in your grade report and never
  *     changes your score.
  *

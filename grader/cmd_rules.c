@@ -1,0 +1,134 @@
+/* cmd_rules.c: `attnlab rules`, a lab's rules from its rubric (see rules.h).
+ *
+ *   attnlab rules --lab 2          the text of lab 2's rules block, on stdout
+ *   attnlab rules --write          rewrite every stub's and handout's block
+ *   attnlab rules --check          exit 1 when a block differs from its rubric
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "grade.h"
+#include "rules.h"
+#include "util.h"
+
+static const char rules_usage[] =
+    "usage: attnlab rules [--lab N|all] [--write | --check]\n"
+    "\n"
+    "A lab's rules (allowed headers, allowed library functions, time, memory\n"
+    "and output limits) come from its rubric, data/rubrics/labNN.yaml. The same\n"
+    "text stands in the stub's header comment (labs/labNN-name/labNN.c) and in\n"
+    "the handout's rules section (README.md), between the lines 'BEGIN RULES\n"
+    "(generated from ...)' and 'END RULES'.\n"
+    "\n"
+    "  --lab N|all   which labs (default all)\n"
+    "  --write       rewrite the blocks from the rubrics, in place\n"
+    "  --check       compare the blocks with the rubrics; one line per file\n"
+    "\n"
+    "Without --write or --check, print each lab's text on stdout.\n"
+    "Exit status: 0 done (and every block matches), 1 a block differs or a file\n"
+    "could not be written, 2 usage or rubric error.\n";
+
+/* What the command does with each lab. */
+typedef enum { RULES_PRINT, RULES_WRITE, RULES_CHECK } rules_mode;
+
+/* One lab: print its text, rewrite its blocks or check them. 0 done, 1 a block
+   differs (check) or a file could not be written, 2 a rubric error. */
+static int rules_lab(FILE *out, FILE *err, const char *root, int lab, rules_mode mode)
+{
+    char msg[2048], *rubric_name, *files[2];
+    char *text = gr_rules_for_lab(root, lab, &rubric_name, files, msg, sizeof msg);
+    if (!text) {
+        fprintf(err, "attnlab rules: %s\n", msg);
+        return 2;
+    }
+    int rc = 0;
+    if (mode == RULES_PRINT) {
+        fprintf(out, "%s%s", lab > 1 ? "\n" : "", text);
+    }
+    for (int i = 0; i < 2 && mode != RULES_PRINT; i++) {
+        const char *shown = files[i] + strlen(root) + 1;
+        if (mode == RULES_WRITE) {
+            int changed;
+            if (gr_rules_write_file(files[i], rubric_name, text, &changed, msg, sizeof msg) != 0) {
+                fprintf(err, "attnlab rules: %s\n", msg);
+                rc = 1;
+            } else {
+                fprintf(out, "%s  %s\n", changed ? "wrote" : "same ", shown);
+            }
+            continue;
+        }
+        char diff[2048];
+        int c = gr_rules_check_file(files[i], rubric_name, text, diff, sizeof diff, msg, sizeof msg);
+        if (c < 0)
+            fprintf(err, "attnlab rules: %s\n", msg);
+        else
+            fprintf(out, "%s  %s%s%s\n", c == 0 ? "ok  " : "FAIL", shown, c ? "\n      " : "",
+                    c ? diff : "");
+        if (c != 0)
+            rc = 1;
+    }
+    free(files[0]);
+    free(files[1]);
+    free(rubric_name);
+    free(text);
+    return rc;
+}
+
+int cmd_rules_run(FILE *out, FILE *err, const char *root, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"lab", required_argument, 0, 'l'},
+        {"write", no_argument, 0, 'w'},
+        {"check", no_argument, 0, 'c'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    const char *labs = "all";
+    rules_mode mode = RULES_PRINT;
+    int modes = 0;
+    optind = 0;
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'l': labs = optarg; break;
+        case 'w': mode = RULES_WRITE; modes++; break;
+        case 'c': mode = RULES_CHECK; modes++; break;
+        case 'h': fputs(rules_usage, out); return GR_EXIT_OK;
+        default:  return gr_bad_option("rules", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return gr_usage_error("rules", "unexpected argument '%s'", argv[optind]);
+    if (modes > 1)
+        return gr_usage_error("rules", "give --write or --check, not both");
+    char msg[1024], found[PATH_MAX], stub_dir[PATH_MAX];
+    if (!root && gr_locate(found, sizeof found, stub_dir, sizeof stub_dir, msg, sizeof msg) != 0) {
+        fprintf(err, "attnlab rules: %s\n", msg);
+        return GR_EXIT_USAGE;
+    }
+    if (!root)
+        root = found;
+    int want[GR_N_LABS];
+    if (gr_parse_labs(labs, want, msg, sizeof msg) != 0)
+        return gr_usage_error("rules", "%s", msg);
+    int rc = GR_EXIT_OK;
+    for (int lab = 1; lab <= GR_N_LABS; lab++) {
+        if (!want[lab - 1])
+            continue;
+        int r = rules_lab(out, err, root, lab, mode);
+        if (r > rc)
+            rc = r;
+    }
+    return rc;
+}
+
+int cmd_rules(int argc, char **argv)
+{
+    return cmd_rules_run(stdout, stderr, NULL, argc, argv);
+}
