@@ -79,8 +79,8 @@ include labs/warnings.mk
 empty :=
 space := $(empty) $(empty)
 comma := ,
-$(BUILD)/grader/build.o: CFLAGS += -DGR_LAB_WARN='$(subst $(space),$(comma)$(space),$(strip $(patsubst %,"%",$(LAB_WARN))))'
-$(BUILD)/grader/build.o: labs/warnings.mk
+$(BUILD)/grader/confined/build.o: CFLAGS += -DGR_LAB_WARN='$(subst $(space),$(comma)$(space),$(strip $(patsubst %,"%",$(LAB_WARN))))'
+$(BUILD)/grader/confined/build.o: labs/warnings.mk
 
 $(ATTNLAB): $(GRADER_OBJ) $(LIBATTN) $(LIBSUP)
 	$(CC) $(LDFLAGS) -o $@ $(GRADER_OBJ) $(LIBATTN) $(LIBSUP) $(PKG_LIBS) $(LDLIBS)
