@@ -66,7 +66,6 @@ static const char *const stub_names[] = {"stub_main.o", "dispatch", "sup_rng.o",
 
 /* ---- trimming a log for a person ------------------------------------------------ */
 
-
 static void replace_all(gr_strbuf *out, const char *s, const char *from, const char *to)
 {
     size_t fl = strlen(from);
