@@ -113,22 +113,14 @@ struct gr_case_kind {
     gr_case_variant what;   /* ... and which inputs it makes */
 };
 
-/* How a lab words the error for a kind it does not know. */
-typedef enum gr_kind_wording {
-    GR_KIND_KNOWN,          /* unknown test kind 'K' for lab N (known: a, b, c) */
-    GR_KIND_USE,            /* test NAME: lab N has no test kind "K"; use a, b or c */
-} gr_kind_wording;
-
 /* The number of entries of a lab's kinds[] table, for gr_make_case_by_kind. */
 #define GR_N_KINDS(kinds) ((int)(sizeof(kinds) / sizeof((kinds)[0])))
 
 /* make_case by table: zero c, then build t's case with the generator of the kind
    called t->kind among kinds[0..n); 0, the generator's -1, or -1 with err naming
-   t's kind and every kind of the table (worded as lab `lab` words it) when it is
-   none of them. */
-int gr_make_case_by_kind(const gr_case_kind *kinds, int n, int lab, gr_kind_wording wording,
-                         const gr_rubric_test *t, uint64_t seed, gr_case *c,
-                         char *err, size_t errlen);
+   t, its kind and every kind of the table when it is none of them. */
+int gr_make_case_by_kind(const gr_case_kind *kinds, int n, int lab, const gr_rubric_test *t,
+                         uint64_t seed, gr_case *c, char *err, size_t errlen);
 
 /* Helpers the lab modules share (grader/labs/case.c). */
 

@@ -106,25 +106,17 @@ void gr_case_expect_untouched(gr_case *c)
 
 /* ---- test kinds --------------------------------------------------------------- */
 
-int gr_make_case_by_kind(const gr_case_kind *kinds, int n, int lab, gr_kind_wording wording,
-                         const gr_rubric_test *t, uint64_t seed, gr_case *c,
-                         char *err, size_t errlen)
+int gr_make_case_by_kind(const gr_case_kind *kinds, int n, int lab, const gr_rubric_test *t,
+                         uint64_t seed, gr_case *c, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     for (int k = 0; k < n; k++)
         if (strcmp(t->kind, kinds[k].kind) == 0)
             return kinds[k].gen(&kinds[k], t, seed, c, err, errlen);
     gr_strbuf msg = {0};
-    if (wording == GR_KIND_KNOWN)
-        gr_sb_printf(&msg, "unknown test kind '%s' for lab %d (known: ", t->kind, lab);
-    else
-        gr_sb_printf(&msg, "test %s: lab %d has no test kind \"%s\"; use ", t->name, lab, t->kind);
-    for (int k = 0; k < n; k++) {
-        const char *sep = k == 0 ? "" : wording == GR_KIND_USE && k == n - 1 ? " or " : ", ";
-        gr_sb_printf(&msg, "%s%s", sep, kinds[k].kind);
-    }
-    if (wording == GR_KIND_KNOWN)
-        gr_sb_append(&msg, ")");
+    gr_sb_printf(&msg, "test %s: lab %d has no test kind \"%s\"; use ", t->name, lab, t->kind);
+    for (int k = 0; k < n; k++)
+        gr_sb_printf(&msg, "%s%s", k == 0 ? "" : k == n - 1 ? " or " : ", ", kinds[k].kind);
     gr_set_err(err, errlen, "%s", msg.s);
     free(msg.s);
     return -1;

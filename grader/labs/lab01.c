@@ -351,7 +351,7 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
         { "dot_empty", gen_scores, LAB01_DOT_SCORES, GR_VARIANT_EMPTY },
         { "scaled_empty", gen_scores, LAB01_SCALED_DOT_SCORES, GR_VARIANT_EMPTY },
     };
-    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 1, GR_KIND_KNOWN, t, seed, c,
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 1, t, seed, c,
                                 err, errlen);
 }
 

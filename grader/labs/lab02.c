@@ -718,7 +718,7 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
         { "temperature", gen_call, LAB02_TEMPERATURE, GR_VARIANT_RANDOM },
         { "temperature_bad", gen_call, LAB02_TEMPERATURE, GR_VARIANT_BAD },
     };
-    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 2, GR_KIND_KNOWN, t, seed, c,
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 2, t, seed, c,
                                 err, errlen);
 }
 

@@ -402,7 +402,7 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
         { "general_empty", gen_scores, LAB03_GENERAL_SCORES, GR_VARIANT_EMPTY },
         { "additive_empty", gen_scores, LAB03_ADDITIVE_SCORES, GR_VARIANT_EMPTY },
     };
-    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 3, GR_KIND_KNOWN, t, seed, c,
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 3, t, seed, c,
                                 err, errlen);
 }
 

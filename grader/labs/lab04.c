@@ -482,7 +482,7 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
         { "experiment", gen_call, LAB04_ENTROPY_EXPERIMENT, GR_VARIANT_RANDOM },
         { "experiment_bad", gen_call, LAB04_ENTROPY_EXPERIMENT, GR_VARIANT_BAD },
     };
-    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 4, GR_KIND_KNOWN, t, seed, c,
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 4, t, seed, c,
                                 err, errlen);
 }
 

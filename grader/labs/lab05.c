@@ -516,7 +516,7 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
         { "postmask", gen_attend, LAB05_ATTEND_POSTMASK, 0 },
         { "experiment", gen_experiment, 0, 0 },
     };
-    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 5, GR_KIND_USE, t, seed, c,
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 5, t, seed, c,
                                 err, errlen);
 }
 

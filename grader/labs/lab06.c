@@ -516,7 +516,7 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
         { "dropout", gen_dropout, 0, 0 },
         { "output", gen_output, 0, 0 },
     };
-    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 6, GR_KIND_USE, t, seed, c,
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 6, t, seed, c,
                                 err, errlen);
 }
 

@@ -267,7 +267,7 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
         { "logsumexp", gen_lse, 0, 0 },
         { "attention", gen_attention, 0, 0 },
     };
-    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 7, GR_KIND_USE, t, seed, c,
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 7, t, seed, c,
                                 err, errlen);
 }
 

@@ -293,7 +293,7 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
         { "average", gen_average, 0, 0 },
         { "extract", gen_extract, 0, 0 },
     };
-    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 10, GR_KIND_USE, t, seed, c,
+    return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 10, t, seed, c,
                                 err, errlen);
 }
 
