@@ -56,6 +56,19 @@ int yr_fail_mark(yr_doc *d, yaml_mark_t m, const char *fmt, ...)
     return -1;
 }
 
+int yr_fail(yr_doc *d, const char *fmt, ...)
+{
+    if (!d->err || d->errlen == 0)
+        return -1;
+    int k = snprintf(d->err, d->errlen, "%s: ", d->path);
+    va_list ap;
+    va_start(ap, fmt);
+    if (k >= 0 && (size_t)k < d->errlen)
+        vsnprintf(d->err + k, d->errlen - (size_t)k, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
 int yr_fail_at(yr_doc *d, const yaml_node_t *n, const char *fmt, ...)
 {
     va_list ap;

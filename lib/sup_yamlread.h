@@ -82,6 +82,9 @@ yr_pos yr_pos_of(const yaml_node_t *n);
 int yr_fail_mark(yr_doc *d, yaml_mark_t m, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Report "path: fmt..." for a problem of the whole input; returns -1. */
+int yr_fail(yr_doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Report fmt at the start of node n; returns -1. */
 int yr_fail_at(yr_doc *d, const yaml_node_t *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
