@@ -329,14 +329,16 @@ static int rd_source(yr_doc *d, const yaml_node_t *v, void *target)
 static int read_list(yr_doc *d, const yaml_node_t *v, const char *label,
                      const char *(*check)(const char *), char ***items, int *n)
 {
-    if (v->type != YAML_SEQUENCE_NODE)
-        return yr_fail_at(d, v, "%s: expected a list like [a, b], got %s", label, yr_kind_name(v));
-    int count = (int)(v->data.sequence.items.top - v->data.sequence.items.start);
+    int count = 0;
+    if (yr_get_seq(d, v, label, "[a, b]", &count) != 0)
+        return -1;
     *items = gr_xcalloc((size_t)count, sizeof **items);
     *n = count;     /* calloc'd, so a failure part-way frees cleanly */
     for (int i = 0; i < count; i++) {
-        const yaml_node_t *item = yr_node(d, v->data.sequence.items.start[i]);
+        const yaml_node_t *item = yr_item(d, v, i);
         const char *s;
+        if (!item)
+            return yr_fail_at(d, v, "%s: the YAML document is damaged", label);
         if (yr_get_string(d, item, label, YR_NONEMPTY, &s) != 0)
             return -1;
         const char *why = check(s);
