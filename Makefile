@@ -47,7 +47,7 @@ SUP_OBJ    := $(SUP_SRC:%.c=$(BUILD)/%.o)
 GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o)
 # The child also gets the support RNG and tensor code (never libattn, never YAML).
 STUB_OBJ   := $(STUB_SRC:%.c=$(BUILD)/%.o) \
-              $(patsubst lib/%.c,$(BUILD)/grader/stub/%.o,$(filter-out lib/sup_yaml.c,$(SUP_SRC)))
+              $(patsubst lib/%.c,$(BUILD)/grader/stub/%.o,$(filter-out lib/sup_yaml.c lib/sup_yamlread.c,$(SUP_SRC)))
 TEST_BIN   := $(TEST_SRC:%.c=$(BUILD)/%)
 CHECK_MAIN := $(BUILD)/lib/tests/check_main.o
 

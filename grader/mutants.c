@@ -1,16 +1,19 @@
 /* mutants.c: loading data/mutants/labNN/manifest.yaml and writing each mutant
- * as the solution with its edits applied (see mutants.h). */
+ * as the solution with its edits applied (see mutants.h).
+ *
+ * The manifest is read with the shared YAML reader (lib/sup_yamlread.h): each
+ * mapping is walked against a table of its keys, so an unknown key, a key
+ * given twice or a missing one is reported as "path:line:column: ...". */
 #include "mutants.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 #include "labmod.h"
+#include "sup_yamlread.h"
 #include "util.h"
 
 int gr_verdict_from_name(const char *s)
@@ -21,35 +24,10 @@ int gr_verdict_from_name(const char *s)
     return -1;
 }
 
-/* Report "path:line:column: message" at node n (libyaml marks are zero-based). */
-static int fail_at(char *err, size_t errlen, const char *path, const yaml_node_t *n,
-                   const char *msg, const char *detail)
-{
-    snprintf(err, errlen, "%s:%zu:%zu: %s%s", path, n->start_mark.line + 1,
-             n->start_mark.column + 1, msg, detail ? detail : "");
-    return -1;
-}
-
-static const char *scalar(const yaml_node_t *n)
-{
-    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
-static int fail_mark(char *err, size_t errlen, const char *path, size_t line, size_t column,
-                     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
-/* Report "path:line:column: ..." at a 1-based mark. */
-static int fail_mark(char *err, size_t errlen, const char *path, size_t line, size_t column,
-                     const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    snprintf(err, errlen, "%s:%zu:%zu: %s", path, line, column, msg);
-    return -1;
-}
+/* What the handlers share beyond the document. */
+typedef struct mu_ctx {
+    int mutant_no;          /* 1-based index of the mutant being read */
+} mu_ctx;
 
 /* A mutant's name becomes a file name: letters, digits, '_' and '-' only. */
 static int is_word(const char *s)
@@ -62,164 +40,198 @@ static int is_word(const char *s)
     return 1;
 }
 
-/* One entry of a mutant's edits list: a mapping with from and to. */
-static int load_edit(yaml_document_t *doc, const yaml_node_t *item, const char *path,
-                     gr_mutant_edit *e, char *err, size_t errlen)
+/* ---- one edit: from, to ------------------------------------------------------ */
+
+static int rd_from(yr_doc *d, const yaml_node_t *v, void *target)
 {
-    if (item->type != YAML_MAPPING_NODE)
-        return fail_at(err, errlen, path, item, "each edit is a mapping with from and to", NULL);
-    for (yaml_node_pair_t *p = item->data.mapping.pairs.start; p < item->data.mapping.pairs.top; p++) {
-        yaml_node_t *k = yaml_document_get_node(doc, p->key);
-        yaml_node_t *v = yaml_document_get_node(doc, p->value);
-        const char *key = scalar(k), *val = scalar(v);
-        if (!key)
-            return fail_at(err, errlen, path, k, "a key must be a plain word", NULL);
-        if (strcmp(key, "from") == 0 && !e->from && val) {
-            if (!*val)
-                return fail_at(err, errlen, path, v, "edit 'from' text is empty; copy the text to replace from the solution", NULL);
-            e->from = gr_xstrdup(val);
-            e->line = v->start_mark.line + 1;
-            e->column = v->start_mark.column + 1;
-        } else if (strcmp(key, "to") == 0 && !e->to && val) {
-            e->to = gr_xstrdup(val);
-        } else if (!val && (strcmp(key, "from") == 0 || strcmp(key, "to") == 0)) {
-            return fail_at(err, errlen, path, v, "expected text (a quoted string or a | block) for ", key);
-        } else {
-            return fail_at(err, errlen, path, k, "unknown or repeated key in an edit (expected from, to): ", key);
-        }
-    }
-    if (!e->from || !e->to)
-        return fail_at(err, errlen, path, item, "an edit needs both from and to; missing ", e->from ? "to" : "from");
+    gr_mutant_edit *e = target;
+    const char *s;
+    if (yr_get_string(d, v, "from", YR_MAY_BE_EMPTY, &s) != 0)
+        return -1;
+    if (!*s)
+        return yr_fail_at(d, v, "edit 'from' text is empty; copy the text to replace from "
+                          "the solution");
+    yr_pos at = yr_pos_of(v);
+    e->from = gr_xstrdup(s);
+    e->line = at.line;
+    e->column = at.column;
     return 0;
 }
 
-/* One entry of the mutants list. */
-static int load_mutant(yaml_document_t *doc, const yaml_node_t *item, const char *path,
-                       gr_mutant *m, char *err, size_t errlen)
+static int rd_to(yr_doc *d, const yaml_node_t *v, void *target)
 {
-    if (item->type != YAML_MAPPING_NODE)
-        return fail_at(err, errlen, path, item, "each mutant is a mapping with name, why, edits, verdict and misconception", NULL);
-    m->verdict = (gr_verdict)-1;
-    for (yaml_node_pair_t *p = item->data.mapping.pairs.start; p < item->data.mapping.pairs.top; p++) {
-        yaml_node_t *k = yaml_document_get_node(doc, p->key);
-        yaml_node_t *v = yaml_document_get_node(doc, p->value);
-        const char *key = scalar(k), *val = scalar(v);
-        if (!key)
-            return fail_at(err, errlen, path, k, "a key must be a plain word", NULL);
-        if (strcmp(key, "edits") == 0) {
-            if (m->edits)
-                return fail_at(err, errlen, path, k, "unknown or repeated key (expected name, why, edits, verdict, misconception): ", key);
-            if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top == v->data.sequence.items.start)
-                return fail_at(err, errlen, path, v, "edits is a list of at least one edit (from: ..., to: ...)", NULL);
-            int n = (int)(v->data.sequence.items.top - v->data.sequence.items.start);
-            m->edits = gr_xcalloc((size_t)n, sizeof *m->edits);
-            for (int i = 0; i < n; i++) {
-                m->n_edits = i + 1;
-                yaml_node_t *e = yaml_document_get_node(doc, v->data.sequence.items.start[i]);
-                if (load_edit(doc, e, path, &m->edits[i], err, errlen) != 0)
-                    return -1;
-            }
-            continue;
-        }
-        if (!val)
-            return fail_at(err, errlen, path, v, "expected a single value for ", key);
-        if (strcmp(key, "name") == 0 && !m->name) {
-            if (!is_word(val))
-                return fail_at(err, errlen, path, v, "name is a word of letters, digits, '_' and '-': ", val);
-            m->name = gr_xstrdup(val);
-        } else if (strcmp(key, "why") == 0 && !m->why) {
-            if (!*val || strchr(val, '\n'))
-                return fail_at(err, errlen, path, v, "why is one line that says what the planted mistake is", NULL);
-            m->why = gr_xstrdup(val);
-        } else if (strcmp(key, "verdict") == 0 && (int)m->verdict < 0) {
-            int vd = gr_verdict_from_name(val);
-            if (vd < 0)
-                return fail_at(err, errlen, path, v, "unknown verdict (use a name like 'wrong answer', 'crashed', 'timed out'): ", val);
-            m->verdict = (gr_verdict)vd;
-        } else if (strcmp(key, "misconception") == 0 && !m->misconception) {
-            m->misconception = gr_xstrdup(val);
-        } else {
-            return fail_at(err, errlen, path, k, "unknown or repeated key (expected name, why, edits, verdict, misconception): ", key);
-        }
-    }
-    const char *missing = !m->name ? "name" : !m->why ? "why" : !m->edits ? "edits"
-                        : (int)m->verdict < 0 ? "verdict" : NULL;
-    if (missing)
-        return fail_at(err, errlen, path, item, "a mutant needs name, why, edits and verdict; missing ", missing);
+    gr_mutant_edit *e = target;
+    const char *s;
+    if (yr_get_string(d, v, "to", YR_MAY_BE_EMPTY, &s) != 0)
+        return -1;
+    e->to = gr_xstrdup(s);
     return 0;
+}
+
+static const yr_field edit_fields[] = {
+    {"from", 1, rd_from},
+    {"to", 1, rd_to},
+};
+
+/* ---- one mutant ------------------------------------------------------------------ */
+
+static int rd_name(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_mutant *m = target;
+    const char *s;
+    if (yr_get_string(d, v, "name", YR_NONEMPTY, &s) != 0)
+        return -1;
+    if (!is_word(s))
+        return yr_fail_at(d, v, "name is a word of letters, digits, '_' and '-': %s", s);
+    m->name = gr_xstrdup(s);
+    return 0;
+}
+
+static int rd_why(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_mutant *m = target;
+    const char *s;
+    if (yr_get_string(d, v, "why", YR_MAY_BE_EMPTY, &s) != 0)
+        return -1;
+    if (!*s || strchr(s, '\n'))
+        return yr_fail_at(d, v, "why is one line that says what the planted mistake is");
+    m->why = gr_xstrdup(s);
+    return 0;
+}
+
+static int rd_edits(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_mutant *m = target;
+    mu_ctx *c = d->user;
+    int n = yr_count(v);
+    if (v->type != YAML_SEQUENCE_NODE || n == 0)
+        return yr_fail_at(d, v, "edits is a list of at least one edit (from: ..., to: ...)");
+    m->edits = gr_xcalloc((size_t)n, sizeof *m->edits);
+    for (int i = 0; i < n; i++) {
+        const yaml_node_t *item = yr_item(d, v, i);
+        char where[48];
+        snprintf(where, sizeof where, "edit %d of mutant %d", i + 1, c->mutant_no);
+        m->n_edits = i + 1;     /* calloc'd, so a failure part-way frees cleanly */
+        if (!item || yr_walk(d, item, where, where, edit_fields, YR_N_FIELDS(edit_fields),
+                             &m->edits[i]) != 0)
+            return item ? -1 : yr_fail_at(d, v, "edits: the YAML document is damaged");
+    }
+    return 0;
+}
+
+static int rd_verdict(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_mutant *m = target;
+    const char *s;
+    if (yr_get_string(d, v, "verdict", YR_NONEMPTY, &s) != 0)
+        return -1;
+    int vd = gr_verdict_from_name(s);
+    if (vd < 0)
+        return yr_fail_at(d, v, "unknown verdict (use a name like 'wrong answer', 'crashed', "
+                          "'timed out'): %s", s);
+    m->verdict = (gr_verdict)vd;
+    return 0;
+}
+
+static int rd_misconception(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_mutant *m = target;
+    const char *s;
+    if (yr_get_string(d, v, "misconception", YR_NONEMPTY, &s) != 0)
+        return -1;
+    m->misconception = gr_xstrdup(s);
+    return 0;
+}
+
+static const yr_field mutant_fields[] = {
+    {"name", 1, rd_name},
+    {"why", 1, rd_why},
+    {"edits", 1, rd_edits},
+    {"verdict", 1, rd_verdict},
+    {"misconception", 0, rd_misconception},
+};
+
+/* ---- the manifest ------------------------------------------------------------------ */
+
+static int rd_lab(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_mutant_set *s = target;
+    long lab = 0;
+    if (yr_get_long(d, v, "lab", &lab) != 0)
+        return -1;
+    if (lab < 1 || lab > GR_N_LABS)
+        return yr_fail_at(d, v, "lab must be the number of one of the course's labs, 1 to %d, "
+                          "got %ld", GR_N_LABS, lab);
+    s->lab = (int)lab;
+    return 0;
+}
+
+static int rd_mutants(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_mutant_set *s = target;
+    int n = 0;
+    if (yr_get_seq(d, v, "mutants", "[{name: ..., why: ...}]", &n) != 0)
+        return -1;
+    s->mutants = gr_xcalloc((size_t)n, sizeof *s->mutants);
+    for (int i = 0; i < n; i++) {
+        const yaml_node_t *item = yr_item(d, v, i);
+        gr_mutant *m = &s->mutants[i];
+        char where[32];
+        snprintf(where, sizeof where, "mutant %d", i + 1);
+        s->n = i + 1;           /* calloc'd, so a failure part-way frees cleanly */
+        ((mu_ctx *)d->user)->mutant_no = i + 1;
+        if (!item)
+            return yr_fail_at(d, v, "mutants: the YAML document is damaged");
+        if (yr_walk(d, item, where, where, mutant_fields, YR_N_FIELDS(mutant_fields), m) != 0)
+            return -1;
+        for (int j = 0; j < i; j++)
+            if (strcmp(s->mutants[j].name, m->name) == 0)
+                return yr_fail_at(d, item, "two mutants are named %s", m->name);
+    }
+    return 0;
+}
+
+static const yr_field manifest_fields[] = {
+    {"lab", 1, rd_lab},
+    {"mutants", 1, rd_mutants},
+};
+
+/* Walk the document's root into s. */
+static int read_manifest(yr_doc *d, gr_mutant_set *s)
+{
+    const yaml_node_t *root = yr_root(d);
+    if (!root) {
+        yaml_mark_t start = {0, 0, 0};
+        return yr_fail_mark(d, start, "the manifest is empty; it needs lab: N and a list "
+                            "mutants:");
+    }
+    if (yr_expect_end(d, "a manifest is one YAML document; remove this second one") != 0)
+        return -1;
+    return yr_walk(d, root, "the manifest", "the manifest", manifest_fields,
+                   YR_N_FIELDS(manifest_fields), s);
 }
 
 int gr_mutants_load(const char *path, gr_mutant_set *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    size_t len;
+    char *text = gr_read_file(path, &len);
+    if (!text) {
+        gr_set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
-    yaml_parser_t parser;
-    yaml_document_t doc;
-    yaml_parser_initialize(&parser);
-    yaml_parser_set_input_file(&parser, f);
-    if (!yaml_parser_load(&parser, &doc)) {
-        snprintf(err, errlen, "%s:%zu:%zu: %s", path, parser.problem_mark.line + 1,
-                 parser.problem_mark.column + 1, parser.problem ? parser.problem : "YAML syntax error");
-        yaml_parser_delete(&parser);
-        fclose(f);
-        return -1;
-    }
-    int rc = -1;
-    yaml_node_t *root = yaml_document_get_root_node(&doc);
-    const yaml_node_t *list = NULL;
-    if (!root || root->type != YAML_MAPPING_NODE) {
-        snprintf(err, errlen, "%s:1:1: a manifest is a mapping with keys lab and mutants", path);
-        goto out;
-    }
-    for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
-        yaml_node_t *k = yaml_document_get_node(&doc, p->key);
-        yaml_node_t *v = yaml_document_get_node(&doc, p->value);
-        const char *key = scalar(k);
-        if (key && strcmp(key, "lab") == 0) {
-            char *end;
-            const char *val = scalar(v);
-            long lab = val ? strtol(val, &end, 10) : 0;
-            if (!val || *end || lab < 1 || lab > GR_N_LABS) {
-                fail_at(err, errlen, path, v, "lab must be the number of one of the course's labs", NULL);
-                goto out;
-            }
-            out->lab = (int)lab;
-        } else if (key && strcmp(key, "mutants") == 0 && v->type == YAML_SEQUENCE_NODE) {
-            list = v;
-        } else {
-            fail_at(err, errlen, path, k, "unknown key or wrong type (expected lab: N and a list mutants:)", NULL);
-            goto out;
-        }
-    }
-    if (!out->lab || !list) {
-        snprintf(err, errlen, "%s:1:1: a manifest needs lab and mutants", path);
-        goto out;
-    }
-    int n = (int)(list->data.sequence.items.top - list->data.sequence.items.start);
-    out->mutants = gr_xcalloc((size_t)n, sizeof *out->mutants);
-    for (int i = 0; i < n; i++) {
-        yaml_node_t *item = yaml_document_get_node(&doc, list->data.sequence.items.start[i]);
-        out->n = i + 1;
-        if (load_mutant(&doc, item, path, &out->mutants[i], err, errlen) != 0)
-            goto out;
-        for (int j = 0; j < i; j++)
-            if (strcmp(out->mutants[j].name, out->mutants[i].name) == 0) {
-                fail_at(err, errlen, path, item, "two mutants are named ", out->mutants[i].name);
-                goto out;
-            }
-    }
-    out->path = gr_xstrdup(path);
-    rc = 0;
-out:
-    if (rc != 0)
+    mu_ctx c = {0};
+    yr_doc d;
+    int rc = yr_open(&d, path, text, len, err, errlen);
+    d.user = &c;
+    if (rc == 0)
+        rc = read_manifest(&d, out);
+    yr_close(&d);
+    free(text);
+    if (rc == 0)
+        out->path = gr_xstrdup(path);
+    else
         gr_mutants_free(out);
-    yaml_document_delete(&doc);
-    yaml_parser_delete(&parser);
-    fclose(f);
     return rc;
 }
 
@@ -251,12 +263,12 @@ int gr_mutant_write(const gr_mutant_set *s, const gr_mutant *m, const char *solu
         int n = occurrences(text, e->from, &at);
         if (n != 1) {
             if (n == 0)
-                fail_mark(err, errlen, s->path, e->line, e->column,
-                          "edit 'from' text does not occur in %s%s; copy it exactly from there",
-                          solution, i ? " (after the edits before it)" : "");
+                gr_set_err(err, errlen, "%s:%zu:%zu: edit 'from' text does not occur in %s%s; "
+                           "copy it exactly from there", s->path, e->line, e->column,
+                           solution, i ? " (after the edits before it)" : "");
             else
-                fail_mark(err, errlen, s->path, e->line, e->column,
-                          "edit 'from' text occurs %d times in %s; make it unique", n, solution);
+                gr_set_err(err, errlen, "%s:%zu:%zu: edit 'from' text occurs %d times in %s; "
+                           "make it unique", s->path, e->line, e->column, n, solution);
             free(text);
             return -1;
         }

@@ -13,6 +13,7 @@
  *       visibility: visible             # visible | hidden | after_due_date
  *       sizes: {B: 2, Tq: 3, Tk: 5, d: 4}   # integers the generator reads
  *       params: {scale: 1.0}                # reals the generator reads (optional)
+ *       # names in sizes and params: those some generator reads (rubric.c lists them)
  *       tolerance: {abs: 1.0e-5, rel: 1.0e-5}
  *       limits: {time_ms: 1000}             # optional per-test override
  *
@@ -80,7 +81,9 @@ int gr_rubric_parse(const char *path, const char *buf, size_t len, gr_rubric *ou
 /* Free what gr_rubric_load or gr_rubric_parse allocated. */
 void gr_rubric_free(gr_rubric *r);
 
-/* Value of a size or param of t, or dflt when the rubric does not give it. */
+/* Value of a size or param of t, or dflt when the rubric does not give it.
+   key must be one of the names rubric.c knows (it aborts otherwise: a rubric
+   could never set it). */
 double gr_test_param(const gr_rubric_test *t, const char *key, double dflt);
 
 /* Name of a visibility as written in YAML and results.json. */

@@ -50,9 +50,4 @@ double gr_now_seconds(void);
 /* printf into err[0..errlen), truncated as snprintf does; nothing when err is NULL or errlen 0. */
 void gr_set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Edit distance for "did you mean": "tolerence" is 1 from "tolerance", "poitns"
-   1 from "points" (a swap of neighbours counts once, case is ignored). Strings
-   of 40 characters or more give 1000. */
-int gr_edit_distance(const char *a, const char *b);
-
 #endif

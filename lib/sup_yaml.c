@@ -6,11 +6,11 @@
  *       shape: [2, 3]
  *       data: [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
  *
- * Reading loads the one document with yaml_parser_load and walks its nodes.
- * Every tensor in the file is checked, whichever one is asked for, so a bad
- * file is reported the same way every time. Each mistake is reported as
- * "file:line:column: what is wrong" from the start of the node at fault
- * (libyaml's marks are zero-based; people count from 1).
+ * Reading loads the one document with the shared YAML reader
+ * (sup_yamlread.h) and walks its nodes. Every tensor in the file is checked,
+ * whichever one is asked for, so a bad file is reported the same way every
+ * time. Each mistake is reported as "file:line:column: what is wrong" from
+ * the start of the node at fault.
  *
  * Writing never leaves a half-written file: the text goes to a temporary file
  * in the same folder, is flushed to disk (fsync), and only then renamed over
@@ -21,234 +21,173 @@
  */
 #include "labsup.h"
 #include "sup_internal.h"
+#include "sup_yamlread.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <yaml.h>
 
-/* ---- reading: helpers ------------------------------------------------------------ */
+/* ---- reading: one tensor ---------------------------------------------------------- */
 
-/* A reading in progress: the file and its loaded document. */
-typedef struct yreader {
-    const char *path;
-    yaml_document_t *doc;
-} yreader;
-
-/* Record "path:line:column: message" at node's start. */
-static void node_error(const yreader *r, const yaml_node_t *node, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void node_error(const yreader *r, const yaml_node_t *node, const char *fmt, ...)
+/* Parse one data value: YAML's .inf, -.inf, .nan or a number strtod accepts in
+   full (yr_parse_real), within the float range. 0, or -1 with the error. */
+static int parse_value(yr_doc *d, const yaml_node_t *node, const char *tname, float *out)
 {
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    sup_set_error("%s:%lu:%lu: %s", r->path,
-                  (unsigned long)node->start_mark.line + 1,
-                  (unsigned long)node->start_mark.column + 1, msg);
-}
-
-/* What kind of node this is, for messages: "a mapping", "a list", "a value". */
-static const char *node_kind(const yaml_node_t *node)
-{
-    switch (node->type) {
-    case YAML_MAPPING_NODE:  return "a mapping";
-    case YAML_SEQUENCE_NODE: return "a list";
-    case YAML_SCALAR_NODE:   return "a single value";
-    default:                 return "nothing";
-    }
-}
-
-static const char *scalar_text(const yaml_node_t *node)
-{
-    return (const char *)node->data.scalar.value;
-}
-
-/* A scalar written in quotes is a string in YAML, not a number. */
-static int is_quoted(const yaml_node_t *node)
-{
-    return node->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
-           node->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-}
-
-/* Parse one data value: a number strtod accepts in full, or YAML's .inf, -.inf,
-   .nan (any of the three capitalisations). 0, or -1 with the error recorded. */
-static int parse_value(const yreader *r, const yaml_node_t *node, const char *tname,
-                       float *out)
-{
-    static const char *const pos_inf[] = { ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF" };
-    static const char *const neg_inf[] = { "-.inf", "-.Inf", "-.INF" };
-    static const char *const nan_[]    = { ".nan", ".NaN", ".NAN" };
-    const char *s = scalar_text(node);
-
-    if (node->type != YAML_SCALAR_NODE) {
-        node_error(r, node, "the data of '%s' must be a flat list of numbers, found %s "
-                   "inside it", tname, node_kind(node));
-        return -1;
-    }
-    if (is_quoted(node)) {
-        node_error(r, node, "'%s' in the data of '%s' is quoted, so YAML reads it as text; "
-                   "write numbers without quotes", s, tname);
-        return -1;
-    }
-    for (size_t i = 0; i < sizeof pos_inf / sizeof *pos_inf; i++)
-        if (strcmp(s, pos_inf[i]) == 0) { *out = INFINITY; return 0; }
-    for (size_t i = 0; i < sizeof neg_inf / sizeof *neg_inf; i++)
-        if (strcmp(s, neg_inf[i]) == 0) { *out = -INFINITY; return 0; }
-    for (size_t i = 0; i < sizeof nan_ / sizeof *nan_; i++)
-        if (strcmp(s, nan_[i]) == 0) { *out = NAN; return 0; }
-
-    /* strtod must use every character: "1.5x" or "" is not a number. */
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || s[0] == ' ' || s[0] == '\t') {
-        node_error(r, node, "'%s' in the data of '%s' is not a number (write e.g. 0.5, "
-                   "-2, 1e-3, .inf, -.inf or .nan)", s, tname);
-        return -1;
-    }
+    if (node->type != YAML_SCALAR_NODE)
+        return yr_fail_at(d, node, "the data of '%s' must be a flat list of numbers, found %s "
+                          "inside it", tname, yr_kind_name(node));
+    const char *s = yr_text(node);
+    if (yr_is_quoted(node))
+        return yr_fail_at(d, node, "'%s' in the data of '%s' is quoted, so YAML reads it as "
+                          "text; write numbers without quotes", s, tname);
+    double v = 0;
+    yr_num r = yr_parse_real(s, &v);
+    if (r == YR_NUM_BAD)
+        return yr_fail_at(d, node, "'%s' in the data of '%s' is not a number (write e.g. 0.5, "
+                          "-2, 1e-3, .inf, -.inf or .nan)", s, tname);
     /* A finite number that would round to inf as a float is out of range:
        that is |v| >= FLT_MAX + half an ulp = 2^128 - 2^103 (written 0x1.ffffffp127).
        3.4028235e38, FLT_MAX printed with 8 digits, is still in range. */
-    if ((errno == ERANGE && fabs(v) > 1.0) || (isfinite(v) && fabs(v) >= 0x1.ffffffp127)) {
-        node_error(r, node, "%s in the data of '%s' is outside the float range "
-                   "(about +-3.4e38); write .inf or -.inf if you mean infinity", s, tname);
-        return -1;
-    }
+    if (r == YR_NUM_RANGE || (isfinite(v) && fabs(v) >= 0x1.ffffffp127))
+        return yr_fail_at(d, node, "%s in the data of '%s' is outside the float range "
+                          "(about +-3.4e38); write .inf or -.inf if you mean infinity", s, tname);
     *out = (float)v;
     return 0;
 }
 
 /* Parse one size of a shape: a whole number from 1 to INT_MAX. */
-static int parse_size(const yreader *r, const yaml_node_t *node, const char *tname, int *out)
+static int parse_size(yr_doc *d, const yaml_node_t *node, const char *tname, int *out)
 {
-    if (node->type != YAML_SCALAR_NODE || is_quoted(node)) {
-        node_error(r, node, "the shape of '%s' must be a list of whole numbers, found %s",
-                   tname, node->type == YAML_SCALAR_NODE ? "a quoted value" : node_kind(node));
-        return -1;
-    }
-    const char *s = scalar_text(node);
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end != '\0') {
-        node_error(r, node, "size '%s' in the shape of '%s' is not a whole number", s, tname);
-        return -1;
-    }
-    if (v < 1) {
-        node_error(r, node, "size %ld in the shape of '%s' must be at least 1", v, tname);
-        return -1;
-    }
-    if (errno == ERANGE || v > INT_MAX) {
-        node_error(r, node, "size %s in the shape of '%s' is too large", s, tname);
-        return -1;
-    }
+    if (node->type != YAML_SCALAR_NODE || yr_is_quoted(node))
+        return yr_fail_at(d, node, "the shape of '%s' must be a list of whole numbers, found %s",
+                          tname, node->type == YAML_SCALAR_NODE ? "a quoted value"
+                                                                : yr_kind_name(node));
+    const char *s = yr_text(node);
+    long v = 0;
+    yr_num r = yr_parse_long(s, &v);
+    if (r == YR_NUM_BAD)
+        return yr_fail_at(d, node, "size '%s' in the shape of '%s' is not a whole number",
+                          s, tname);
+    if (r == YR_NUM_RANGE ? s[0] == '-' : v < 1)
+        return yr_fail_at(d, node, "size %s in the shape of '%s' must be at least 1", s, tname);
+    if (r == YR_NUM_RANGE || v > INT_MAX)
+        return yr_fail_at(d, node, "size %s in the shape of '%s' is too large", s, tname);
     *out = (int)v;
     return 0;
 }
 
+/* Parse the shape node of tname: 1 to SUP_MAX_DIMS sizes into shape, their
+   product into *size. 0, or -1 with the error. */
+static int parse_shape(yr_doc *d, const yaml_node_t *node, const char *tname,
+                       int shape[SUP_MAX_DIMS], int *ndim, long *size)
+{
+    if (node->type != YAML_SEQUENCE_NODE)
+        return yr_fail_at(d, node, "the shape of '%s' must be a list of sizes like [2, 3], "
+                          "found %s", tname, yr_kind_name(node));
+    int n = yr_count(node);
+    if (n < 1 || n > SUP_MAX_DIMS)
+        return yr_fail_at(d, node, "the shape of '%s' has %d sizes; a tensor has 1 to %d",
+                          tname, n, SUP_MAX_DIMS);
+    long need = 1;
+    for (int k = 0; k < n; k++) {
+        const yaml_node_t *item = yr_item(d, node, k);
+        if (!item || parse_size(d, item, tname, &shape[k]) != 0)
+            return item ? -1 : yr_fail_at(d, node, "the YAML document is damaged");
+        if (need > (LONG_MAX / 8) / shape[k])
+            return yr_fail_at(d, node, "the shape of '%s' has too many elements", tname);
+        need *= shape[k];
+    }
+    *ndim = n;
+    *size = need;
+    return 0;
+}
+
+/* A tensor's two keys, as the walk finds them. */
+typedef struct tensor_nodes {
+    const yaml_node_t *shape, *data;
+} tensor_nodes;
+
+static int rd_shape(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    (void)d;
+    ((tensor_nodes *)target)->shape = v;
+    return 0;
+}
+
+static int rd_data(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    (void)d;
+    ((tensor_nodes *)target)->data = v;
+    return 0;
+}
+
+/* Known keys only: shape and data, each once (their absence has its own words). */
+static const yr_field tensor_fields[] = {
+    {"shape", 0, rd_shape},
+    {"data", 0, rd_data},
+};
+
 /* Parse the tensor called tname from its mapping node. The tensor, or NULL with
-   the error recorded. */
-static sup_tensor *parse_tensor(const yreader *r, const char *tname, yaml_node_t *node)
+   the error in d. */
+static sup_tensor *parse_tensor(yr_doc *d, const char *tname, const yaml_node_t *node)
 {
     if (node->type != YAML_MAPPING_NODE) {
-        node_error(r, node, "tensor '%s' must be a mapping with the keys shape and data, "
-                   "found %s", tname, node_kind(node));
+        yr_fail_at(d, node, "tensor '%s' must be a mapping with the keys shape and data, "
+                   "found %s", tname, yr_kind_name(node));
         return NULL;
     }
-
-    /* Known keys only: shape and data, each once. */
-    yaml_node_t *shape_node = NULL, *data_node = NULL;
-    for (yaml_node_pair_t *p = node->data.mapping.pairs.start;
-         p < node->data.mapping.pairs.top; p++) {
-        yaml_node_t *key = yaml_document_get_node(r->doc, p->key);
-        yaml_node_t *val = yaml_document_get_node(r->doc, p->value);
-        if (key->type != YAML_SCALAR_NODE) {
-            node_error(r, key, "the keys of tensor '%s' must be the words shape and data, "
-                       "found %s", tname, node_kind(key));
-            return NULL;
-        }
-        const char *k = scalar_text(key);
-        yaml_node_t **slot = strcmp(k, "shape") == 0 ? &shape_node
-                           : strcmp(k, "data") == 0  ? &data_node : NULL;
-        if (!slot) {
-            node_error(r, key, "unknown key '%s' in tensor '%s' (a tensor has only shape "
-                       "and data)", k, tname);
-            return NULL;
-        }
-        if (*slot) {
-            node_error(r, key, "'%s' appears twice in tensor '%s'; keep one", k, tname);
-            return NULL;
-        }
-        *slot = val;
-    }
-    if (!shape_node) {
-        node_error(r, node, "tensor '%s' has no shape; add e.g. shape: [2, 3]", tname);
+    char where[96];
+    snprintf(where, sizeof where, "tensor '%s'", tname);
+    tensor_nodes kn = {NULL, NULL};
+    if (yr_walk(d, node, where, where, tensor_fields, YR_N_FIELDS(tensor_fields), &kn) != 0)
+        return NULL;
+    if (!kn.shape) {
+        yr_fail_at(d, node, "tensor '%s' has no shape; add e.g. shape: [2, 3]", tname);
         return NULL;
     }
-    if (!data_node) {
-        node_error(r, node, "tensor '%s' has no data; add data: [...] with one number per "
+    if (!kn.data) {
+        yr_fail_at(d, node, "tensor '%s' has no data; add data: [...] with one number per "
                    "element", tname);
         return NULL;
     }
-
-    /* shape: a list of 1 to SUP_MAX_DIMS sizes. */
-    if (shape_node->type != YAML_SEQUENCE_NODE) {
-        node_error(r, shape_node, "the shape of '%s' must be a list of sizes like [2, 3], "
-                   "found %s", tname, node_kind(shape_node));
+    int shape[SUP_MAX_DIMS], ndim = 0;
+    long need = 0;
+    if (parse_shape(d, kn.shape, tname, shape, &ndim, &need) != 0)
         return NULL;
-    }
-    yaml_node_item_t *items = shape_node->data.sequence.items.start;
-    long ndim = shape_node->data.sequence.items.top - items;
-    if (ndim < 1 || ndim > SUP_MAX_DIMS) {
-        node_error(r, shape_node, "the shape of '%s' has %ld sizes; a tensor has 1 to %d",
-                   tname, ndim, SUP_MAX_DIMS);
-        return NULL;
-    }
-    int shape[SUP_MAX_DIMS];
-    long need = 1;
-    for (long k = 0; k < ndim; k++) {
-        if (parse_size(r, yaml_document_get_node(r->doc, items[k]), tname, &shape[k]) != 0)
-            return NULL;
-        if (need > (LONG_MAX / 8) / shape[k]) {
-            node_error(r, shape_node, "the shape of '%s' has too many elements", tname);
-            return NULL;
-        }
-        need *= shape[k];
-    }
 
     /* data: a flat list with exactly one number per element. */
-    if (data_node->type != YAML_SEQUENCE_NODE) {
-        node_error(r, data_node, "the data of '%s' must be a list of numbers like "
-                   "[1.0, 2.0], found %s", tname, node_kind(data_node));
+    if (kn.data->type != YAML_SEQUENCE_NODE) {
+        yr_fail_at(d, kn.data, "the data of '%s' must be a list of numbers like [1.0, 2.0], "
+                   "found %s", tname, yr_kind_name(kn.data));
         return NULL;
     }
-    items = data_node->data.sequence.items.start;
-    long have = data_node->data.sequence.items.top - items;
+    long have = yr_count(kn.data);
     if (have != need) {
         char dims[64] = "";
-        for (long k = 0; k < ndim; k++)
+        for (int k = 0; k < ndim; k++)
             snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%d",
                      k ? ", " : "", shape[k]);
-        node_error(r, data_node, "tensor '%s' has %ld data values but its shape [%s] "
-                   "needs %ld", tname, have, dims, need);
+        yr_fail_at(d, kn.data, "tensor '%s' has %ld data values but its shape [%s] needs %ld",
+                   tname, have, dims, need);
         return NULL;
     }
-    sup_tensor *t = sup_tensor_alloc((int)ndim, shape);
-    if (!t)
+    sup_tensor *t = sup_tensor_alloc(ndim, shape);
+    if (!t) {
+        yr_fail_at(d, node, "out of memory for the %ld values of tensor '%s'", need, tname);
         return NULL;
+    }
     for (long n = 0; n < need; n++) {
-        if (parse_value(r, yaml_document_get_node(r->doc, items[n]), tname, &t->data[n]) != 0) {
+        const yaml_node_t *item = yr_item(d, kn.data, (int)n);
+        if (!item || parse_value(d, item, tname, &t->data[n]) != 0) {
+            if (!item)
+                yr_fail_at(d, kn.data, "the YAML document is damaged");
             sup_tensor_free(t);
             return NULL;
         }
@@ -256,30 +195,79 @@ static sup_tensor *parse_tensor(const yreader *r, const char *tname, yaml_node_t
     return t;
 }
 
-/* Record a libyaml syntax error as "path:line:column: ...". */
-static void syntax_error(const char *path, const yaml_parser_t *p)
+/* ---- reading: the file ---------------------------------------------------------------- */
+
+/* Check every tensor of the root mapping; hand back the one called name in
+   *found (NULL when there is none). 0, or -1 with the error in d. */
+static int parse_all(yr_doc *d, const yaml_node_t *root, const char *name, sup_tensor **found)
 {
-    if (p->error == YAML_READER_ERROR) {
-        sup_set_error("%s: cannot read the file as UTF-8 text: %s (byte %lu)", path,
-                      p->problem ? p->problem : "unknown problem",
-                      (unsigned long)p->problem_offset);
-    } else if (p->error == YAML_MEMORY_ERROR) {
-        sup_set_error("%s: out of memory while reading the YAML", path);
-    } else if (p->context) {
-        sup_set_error("%s:%lu:%lu: YAML syntax error: %s (%s, which starts at line %lu)",
-                      path, (unsigned long)p->problem_mark.line + 1,
-                      (unsigned long)p->problem_mark.column + 1,
-                      p->problem ? p->problem : "unknown problem", p->context,
-                      (unsigned long)p->context_mark.line + 1);
-    } else {
-        sup_set_error("%s:%lu:%lu: YAML syntax error: %s", path,
-                      (unsigned long)p->problem_mark.line + 1,
-                      (unsigned long)p->problem_mark.column + 1,
-                      p->problem ? p->problem : "unknown problem");
+    *found = NULL;
+    for (const yaml_node_pair_t *p = root->data.mapping.pairs.start;
+         p < root->data.mapping.pairs.top; p++) {
+        const yaml_node_t *key = yr_node(d, p->key), *val = yr_node(d, p->value);
+        if (!key || !val)
+            return yr_fail_at(d, root, "the YAML document is damaged");
+        if (key->type != YAML_SCALAR_NODE || yr_text(key)[0] == '\0')
+            return yr_fail_at(d, key, "a tensor name must be a plain word like Q, found %s",
+                              key->type == YAML_SCALAR_NODE ? "an empty name"
+                                                            : yr_kind_name(key));
+        const char *tname = yr_text(key);
+        const yaml_node_t *earlier = yr_earlier_key(d, root, p, tname);
+        if (earlier)
+            return yr_fail_at(d, key, "tensor '%s' is defined twice (first at line %zu); "
+                              "rename or remove one", tname, yr_pos_of(earlier).line);
+        sup_tensor *t = parse_tensor(d, tname, val);
+        if (!t)
+            return -1;
+        if (strcmp(tname, name) == 0)
+            *found = t;
+        else
+            sup_tensor_free(t);
     }
+    return 0;
 }
 
-/* ---- reading ----------------------------------------------------------------------- */
+/* Report that the file has no tensor called name, listing the ones it has so a
+   typo is easy to spot. */
+static void no_such_tensor(yr_doc *d, const yaml_node_t *root, const char *name)
+{
+    char names[512] = "";
+    for (const yaml_node_pair_t *p = root->data.mapping.pairs.start;
+         p < root->data.mapping.pairs.top; p++) {
+        size_t len = strlen(names);
+        snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
+                 yr_text(yr_node(d, p->key)));
+    }
+    yr_fail(d, "no tensor named '%s' (the file has: %s)", name, names[0] ? names : "none");
+}
+
+/* The tensor called name in the parsed document d, or NULL with the error in d. */
+static sup_tensor *read_from_doc(yr_doc *d, const char *name)
+{
+    const yaml_node_t *root = yr_root(d);
+    if (!root) {
+        yr_fail(d, "the file is empty; it should map names to tensors, e.g. "
+                "\"Q: {shape: [2], data: [1.0, 2.0]}\"");
+        return NULL;
+    }
+    if (root->type != YAML_MAPPING_NODE) {
+        yr_fail_at(d, root, "the file should map tensor names to tensors (Q: ...), found %s",
+                   yr_kind_name(root));
+        return NULL;
+    }
+    sup_tensor *found;
+    if (parse_all(d, root, name, &found) != 0)
+        return NULL;
+    /* One document per file: a second one is a mistake, not something to ignore. */
+    if (yr_expect_end(d, "a second YAML document starts here; put all tensors in one "
+                      "mapping") != 0) {
+        sup_tensor_free(found);
+        return NULL;
+    }
+    if (!found)
+        no_such_tensor(d, root, name);
+    return found;
+}
 
 sup_tensor *sup_yaml_read_tensor(const char *path, const char *name)
 {
@@ -293,115 +281,21 @@ sup_tensor *sup_yaml_read_tensor(const char *path, const char *name)
         sup_set_error("%s: is a folder, not a YAML file", path);
         return NULL;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    size_t len;
+    char *text = yr_read_file(path, &len);
+    if (!text) {
         sup_set_error("%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-
-    yaml_parser_t parser;
-    yaml_document_t doc;
+    char err[1024];
+    yr_doc d;
     sup_tensor *found = NULL;
-    int have_doc = 0, failed = 0;
-    if (!yaml_parser_initialize(&parser)) {
-        fclose(f);
-        sup_set_error("%s: out of memory starting the YAML parser", path);
-        return NULL;
-    }
-    yaml_parser_set_input_file(&parser, f);
-    if (!yaml_parser_load(&parser, &doc)) {
-        syntax_error(path, &parser);
-        goto done;
-    }
-    have_doc = 1;
-    yreader r = { path, &doc };
-
-    yaml_node_t *root = yaml_document_get_root_node(&doc);
-    if (!root) {
-        sup_set_error("%s: the file is empty; it should map names to tensors, e.g. "
-                      "\"Q: {shape: [2], data: [1.0, 2.0]}\"", path);
-        goto done;
-    }
-    if (root->type != YAML_MAPPING_NODE) {
-        node_error(&r, root, "the file should map tensor names to tensors (Q: ...), "
-                   "found %s", node_kind(root));
-        goto done;
-    }
-
-    /* Check every tensor; keep the one asked for. */
-    for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
-         p < root->data.mapping.pairs.top; p++) {
-        yaml_node_t *key = yaml_document_get_node(&doc, p->key);
-        if (key->type != YAML_SCALAR_NODE || scalar_text(key)[0] == '\0') {
-            node_error(&r, key, "a tensor name must be a plain word like Q, found %s",
-                       key->type == YAML_SCALAR_NODE ? "an empty name" : node_kind(key));
-            failed = 1;
-            break;
-        }
-        const char *tname = scalar_text(key);
-        for (yaml_node_pair_t *q = root->data.mapping.pairs.start; q < p; q++) {
-            yaml_node_t *earlier = yaml_document_get_node(&doc, q->key);
-            if (strcmp(scalar_text(earlier), tname) == 0) {
-                node_error(&r, key, "tensor '%s' is defined twice (first at line %lu); "
-                           "rename or remove one", tname,
-                           (unsigned long)earlier->start_mark.line + 1);
-                failed = 1;
-                break;
-            }
-        }
-        if (failed)
-            break;
-        sup_tensor *t = parse_tensor(&r, tname, yaml_document_get_node(&doc, p->value));
-        if (!t) {
-            failed = 1;
-            break;
-        }
-        if (strcmp(tname, name) == 0)
-            found = t;
-        else
-            sup_tensor_free(t);
-    }
-    if (failed) {
-        sup_tensor_free(found);
-        found = NULL;
-        goto done;
-    }
-
-    /* One document per file: a second one is a mistake, not something to ignore. */
-    yaml_document_t extra;
-    if (!yaml_parser_load(&parser, &extra)) {
-        syntax_error(path, &parser);
-        sup_tensor_free(found);
-        found = NULL;
-        goto done;
-    }
-    yaml_node_t *extra_root = yaml_document_get_root_node(&extra);
-    int second_doc = extra_root != NULL;
-    if (second_doc) {
-        node_error(&r, extra_root, "a second YAML document starts here; put all tensors "
-                   "in one mapping");
-        sup_tensor_free(found);
-        found = NULL;
-    }
-    yaml_document_delete(&extra);
-    if (!found && !second_doc) {
-        /* List what the file does have, so a typo is easy to spot. */
-        char names[512] = "";
-        for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
-             p < root->data.mapping.pairs.top; p++) {
-            size_t len = strlen(names);
-            snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
-                     scalar_text(yaml_document_get_node(&doc, p->key)));
-        }
-        sup_set_error("%s: no tensor named '%s' (the file has: %s)", path, name,
-                      names[0] ? names : "none");
-    }
-
-done:
-    if (have_doc)
-        yaml_document_delete(&doc);
-    yaml_parser_delete(&parser);
-    fclose(f);
+    if (yr_open(&d, path, text, len, err, sizeof err) == 0)
+        found = read_from_doc(&d, name);
+    if (!found)
+        sup_set_error("%s", err);
+    yr_close(&d);
+    free(text);
     return found;
 }
 
@@ -523,8 +417,10 @@ static void sync_parent_dir(const char *path)
     }
 }
 
-int sup_yaml_write_tensors(const char *path, const char *const *names,
-                           const sup_tensor *const *tensors, int n)
+/* Check every argument of sup_yaml_write_tensors before anything is written:
+   an invalid one must not cost the old file. 0, or -1 with the error recorded. */
+static int check_write_args(const char *path, const char *const *names,
+                            const sup_tensor *const *tensors, int n)
 {
     if (!path || path[0] == '\0') {
         sup_set_error("sup_yaml_write_tensors: no path given; pass the file to write");
@@ -535,7 +431,6 @@ int sup_yaml_write_tensors(const char *path, const char *const *names,
                       "name and tensor", n);
         return -1;
     }
-    /* Check everything first: an invalid argument must not cost the old file. */
     for (int i = 0; i < n; i++) {
         if (!plain_name(names[i])) {
             sup_set_error("sup_yaml_write_tensors: '%s' cannot be a tensor name; start with a "
@@ -553,7 +448,14 @@ int sup_yaml_write_tensors(const char *path, const char *const *names,
         if (check_tensor(names[i], tensors[i]) != 0)
             return -1;
     }
+    return 0;
+}
 
+int sup_yaml_write_tensors(const char *path, const char *const *names,
+                           const sup_tensor *const *tensors, int n)
+{
+    if (check_write_args(path, names, tensors, n) != 0)
+        return -1;
     /* Keep the mode of a file being replaced; a new file gets rw-r--r--. */
     struct stat st;
     mode_t mode = 0644;

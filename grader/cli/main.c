@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "sup_yamlread.h"
 #include "util.h"
 
 /* Every command attnlab has, in the order `attnlab --help` lists them.
@@ -65,7 +66,7 @@ static int unknown_command(const char *name)
     const gr_command *near = NULL;
     int best = 3;                            /* suggest only within 2 edits */
     for (int i = 0; i < n_commands; i++) {
-        int d = gr_edit_distance(name, commands[i].name);
+        int d = yr_edit_distance(name, commands[i].name);
         if (d < best) {
             best = d;
             near = &commands[i];

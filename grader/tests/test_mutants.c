@@ -143,23 +143,24 @@ static void load_fails(const char *text, const char *message)
 START_TEST(unknown_key)
 {
     load_fails(HEAD "    why: w\n    file: inv_dk.c\n",
-               ":5:5: unknown or repeated key (expected name, why, edits, verdict, misconception): file");
+               ":5:5: unknown key \"file\" in mutant 1; the known keys are name, why, edits, verdict, "
+               "misconception");
 }
 END_TEST
 
 START_TEST(repeated_key)
 {
     load_fails(HEAD "    why: w\n    why: again\n",
-               ":5:5: unknown or repeated key (expected name, why, edits, verdict, misconception): why");
+               ":5:5: duplicate key \"why\" in mutant 1 (first given on line 4); keep one");
 }
 END_TEST
 
 START_TEST(missing_key)
 {
     load_fails(HEAD "    edits:\n      - from: a\n        to: b\n    verdict: crashed\n",
-               ":3:5: a mutant needs name, why, edits and verdict; missing why");
+               ":3:5: mutant 1 is missing the required key \"why\"");
     load_fails(HEAD "    why: w\n    edits:\n      - from: a\n        to: b\n",
-               ":3:5: a mutant needs name, why, edits and verdict; missing verdict");
+               ":3:5: mutant 1 is missing the required key \"verdict\"");
 }
 END_TEST
 
@@ -173,9 +174,9 @@ END_TEST
 START_TEST(bad_edits)
 {
     load_fails(HEAD "    why: w\n    edits:\n      - from: a\n        too: b\n    verdict: crashed\n",
-               ":7:9: unknown or repeated key in an edit (expected from, to): too");
+               ":7:9: unknown key \"too\" in edit 1 of mutant 1; did you mean \"to\"?");
     load_fails(HEAD "    why: w\n    edits:\n      - from: a\n    verdict: crashed\n",
-               ":6:9: an edit needs both from and to; missing to");
+               ":6:9: edit 1 of mutant 1 is missing the required key \"to\"");
     load_fails(HEAD "    why: w\n    edits: []\n    verdict: crashed\n",
                ":5:12: edits is a list of at least one edit (from: ..., to: ...)");
 }
@@ -192,6 +193,31 @@ START_TEST(bad_values)
     load_fails(HEAD "    why: w\n    edits:\n      - {from: a, to: b}\n    verdict: crashed\n"
                "  - name: inv_dk\n    why: w\n    edits:\n      - {from: a, to: b}\n    verdict: crashed\n",
                ":8:5: two mutants are named inv_dk");
+}
+END_TEST
+
+/* The manifest itself: its lab, its list, one document, syntax as file:line:column. */
+START_TEST(bad_manifest)
+{
+    load_fails("lab: 11\nmutants: []\n",
+               ":1:6: lab must be the number of one of the course's labs, 1 to 10, got 11");
+    load_fails("lab: one\nmutants: []\n", ":1:6: lab: expected a whole number, got \"one\"");
+    load_fails("lab: 1\n", ":1:1: the manifest is missing the required key \"mutants\"");
+    load_fails("lab: 1\nmutant: []\n",
+               ":2:1: unknown key \"mutant\" in the manifest; did you mean \"mutants\"?");
+    load_fails("lab: 1\nmutants: {name: x}\n",
+               ":2:10: mutants: expected a list like [{name: ..., why: ...}], got a mapping "
+               "(key: value lines)");
+    load_fails("- lab\n", ":1:1: the manifest: expected a mapping (key: value lines), got a list");
+    load_fails("", ":1:1: the manifest is empty; it needs lab: N and a list mutants:");
+    load_fails("lab: 1\nmutants: []\n---\nlab: 2\n",
+               ":4:1: a manifest is one YAML document; remove this second one");
+    /* libyaml stops at the unclosed '[' when the file ends: line 3, column 1 */
+    load_fails("lab: 1\nmutants: [\n",
+               ":3:1: YAML syntax error: did not find expected node content (while parsing a "
+               "flow node, which starts at line 3)");
+    load_fails(HEAD "    why: w\n    misconception:\n",
+               ":5:19: misconception: has no value; write it after the colon");
 }
 END_TEST
 
@@ -259,6 +285,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, empty_from);
     tcase_add_test(tc, bad_edits);
     tcase_add_test(tc, bad_values);
+    tcase_add_test(tc, bad_manifest);
     tcase_add_test(tc, from_missing);
     tcase_add_test(tc, from_twice);
     tcase_add_test(tc, missing_file_says_so);

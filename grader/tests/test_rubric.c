@@ -155,8 +155,12 @@ static const struct bad_case {
     {"bad_test_limit.yaml", "8:23", "limits.time_ms: must be a positive number of milliseconds, got -5"},
     {"bad_huge_memory.yaml", "4:21", "limits.memory_mb: 99999999999999 MiB is too large"},
     {"bad_visibility.yaml", "8:17", "visibility: \"secret\" is not one of visible, hidden, after_due_date"},
-    /* 8 sizes + 8 params fit; "q" is the 17th, at column 13 + 8 * 6 + 1 = 62 */
-    {"bad_too_many.yaml", "9:62", "params: \"q\" is one value too many; sizes and params of a test hold at most 16"},
+    /* 8 sizes + 8 params fit; "seed" is the 17th: "    params: {" is 13 characters,
+       5 entries of 7 ("dq: 1, ") and 3 of 8 ("odd: 6, ") follow -> column 13 + 59 + 1 */
+    {"bad_too_many.yaml", "9:73", "params: \"seed\" is one value too many; sizes and params of a test hold at most 16"},
+    /* names in sizes and params are those the generators read: a typo is caught */
+    {"bad_param_typo.yaml", "9:14", "unknown key \"sclae\" in params; did you mean \"scale\"?"},
+    {"bad_size_unknown.yaml", "10:7", "unknown key \"queries\" in sizes; the known keys are B, H, H_max"},
     {"bad_size_param_clash.yaml", "9:14", "params: \"B\" is already given in sizes"},
     /* libyaml's problem_mark: the under-indented "points" on line 7, column 4 */
     {"bad_syntax.yaml", "7:4", "YAML syntax error: did not find expected '-' indicator"},

@@ -205,7 +205,7 @@ static const struct {
     const char *want;
 } read_errors[] = {
     { "bad_unknown_key.yaml",   /* line 3 is "  shap: [2, 3]": the key starts at column 3 */
-      ":3:3: unknown key 'shap' in tensor 'Q' (a tensor has only shape and data)" },
+      ":3:3: unknown key \"shap\" in tensor 'Q'; did you mean \"shape\"?" },
     { "bad_count.yaml",         /* "  data: [" puts '[' at column 9; 5 values, 2 * 3 = 6 needed */
       ":3:9: tensor 'Q' has 5 data values but its shape [2, 3] needs 6" },
     { "bad_number.yaml",        /* "  data: [2.0, 1.0, " is 19 characters: -1.O starts at 20 */
@@ -238,6 +238,8 @@ static const struct {
     { "bad_syntax.yaml",        /* libyaml notices the missing ']' at "data", line 3 column 7 */
       ":3:7: YAML syntax error: did not find expected ',' or ']' (while parsing a flow "
       "sequence, which starts at line 2)" },
+    { "bad_utf8.yaml",          /* byte 0xff after "Q: " (3 characters) */
+      ":1:4: the file is not UTF-8 text (invalid leading UTF-8 octet); save it as UTF-8" },
     { "empty.yaml",
       ": the file is empty; it should map names to tensors, e.g. "
       "\"Q: {shape: [2], data: [1.0, 2.0]}\"" },
