@@ -82,6 +82,13 @@ $(BUILD)/grader/stub/sup_%.o: lib/sup_%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(STUB_CFLAGS) -c -o $@ $<
 
+# The fused path's kernels: each file alone is compiled for its instruction
+# set, and runs only where the CPU has it (attn_online.c checks at run time).
+ifeq ($(shell uname -m),x86_64)
+$(BUILD)/lib/attn_fused_avx2.o:   CFLAGS += -mavx2 -mfma
+$(BUILD)/lib/attn_fused_avx512.o: CFLAGS += -mavx512f
+endif
+
 $(BUILD)/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<

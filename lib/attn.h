@@ -178,11 +178,32 @@ long attn_online_attention(float *O, const float *Q, const float *K, const float
 
 /* Fast path: blocked, fused online-softmax attention (query blocks x key tiles),
    same contract and result as attn_online_attention, written for speed: float
-   arithmetic (within 1e-5 of attn_forward at unit-scale inputs), working memory
-   about d * Tk floats. Returns the fully masked row count, or -1 if memory runs out. */
+   arithmetic with explicit SIMD (the kernel attn_fused_isa names), within 1e-5 of
+   attn_forward at unit-scale inputs; working memory d * Tk floats (K packed tile
+   by tile) plus a few KiB per block. Tiles above the causal diagonal are skipped.
+   Returns the fully masked row count, or -1 if memory runs out. */
 long attn_fused_attention(float *O, const float *Q, const float *K, const float *V,
                           int B, int Tq, int Tk, int d, int dv,
                           int causal, const int *lengths);
+
+/* Instruction sets the fused path has a kernel for. */
+typedef enum attn_isa {
+    ATTN_ISA_AUTO = 0,        /* the best this CPU runs (the default) */
+    ATTN_ISA_PORTABLE,        /* 4-float vectors: SSE2 on x86-64, NEON on arm64 */
+    ATTN_ISA_AVX2,            /* 8-float vectors with FMA (x86-64 with AVX2 and FMA) */
+    ATTN_ISA_AVX512           /* 16-float vectors (x86-64 with AVX-512F) */
+} attn_isa;
+
+/* Choose the fused path's kernel for the whole process (call it before any
+   thread runs the fused path). Returns 0, or -1 (choice unchanged) when this CPU
+   cannot run isa. All kernels give the same results up to float rounding. */
+int attn_fused_set_isa(attn_isa isa);
+
+/* Name of the kernel the fused path uses now: "avx512", "avx2" or "portable". */
+const char *attn_fused_isa(void);
+
+/* Name of isa: "auto", "portable", "avx2" or "avx512". */
+const char *attn_isa_name(attn_isa isa);
 
 /* ------------------------------------------------------------------ */
 /* Decoding: masks and denominators (lab 9).                            */
