@@ -10,6 +10,7 @@
 typedef __m256 vf;
 typedef int vi __attribute__((vector_size(32)));
 #define VFMA(a, b, c) _mm256_fmadd_ps(a, b, c)
+#define VBCAST(x) _mm256_set1_ps(x)
 #define KERNEL attn_fused_block_avx2
 #include "attn_fused_kernel.h"
 

@@ -10,6 +10,7 @@
 typedef __m512 vf;
 typedef int vi __attribute__((vector_size(64)));
 #define VFMA(a, b, c) _mm512_fmadd_ps(a, b, c)
+#define VBCAST(x) _mm512_set1_ps(x)
 #define KERNEL attn_fused_block_avx512
 #include "attn_fused_kernel.h"
 

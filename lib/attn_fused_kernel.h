@@ -6,6 +6,7 @@
  *   vf            the vector type (a GCC/Clang vector of VW floats)
  *   vi            the matching vector of VW int32
  *   VFMA(a, b, c) a * b + c, fused where the instruction set has it
+ *   VBCAST(x)     a vector of VW copies of the float x
  *   KERNEL        the name of the block function this file exports
  * One call computes one block of FUSED_QB queries of one batch entry against
  * every key it may see, tile by tile (FUSED_KB keys a tile), with the online
@@ -35,11 +36,10 @@ static inline void vstore(float *p, vf v)
     memcpy(p, &v, sizeof v);
 }
 
-/* Every lane x. */
+/* Every lane x (one broadcast: {0} + x would cost an add, as -0 + 0 is +0). */
 static inline vf vbcast(float x)
 {
-    vf v = {0};
-    return v + x;
+    return VBCAST(x);
 }
 
 /* exp(x) lane by lane for x <= 0 (scores minus their running max), relative
@@ -175,14 +175,27 @@ static void softmax_row(float *s, float *m, float *l, float *alpha, int nt, cons
     *l = *l * *alpha + ls;
 }
 
+/* Keys of the tile (from j0, at most nt_max) that any of rows r0 .. r0 + MR may
+   see: near the causal diagonal or a padding limit, fewer than the tile. */
+static inline int group_keys(const fused_block *fb, int r0, int j0, int nt_max)
+{
+    int n = 0;
+    for (int r = r0; r < r0 + MR; r++)
+        if (fb->nkeys[r] - j0 > n) n = fb->nkeys[r] - j0;
+    return n < nt_max ? n : nt_max;
+}
+
 /* Scores of the whole block against one tile, then weights, then the output
-   update, MR rows at a time; rows (and keys) past the visible ones weigh 0. */
+   update, MR rows at a time; rows (and keys) past the visible ones weigh 0,
+   and a group of rows skips the key chunks none of them may see. */
 static void block_tile(fused_block *fb, const float *kt, const float *v, int j0, int nt_max)
 {
     float *s = fb->s;
-    for (int r0 = 0; r0 < fb->rows; r0 += MR)
-        for (int n0 = 0; n0 < FUSED_KB; n0 += NR)
+    for (int r0 = 0; r0 < fb->rows; r0 += MR) {
+        int nk = group_keys(fb, r0, j0, nt_max);
+        for (int n0 = 0; n0 < nk; n0 += NR)
             score_micro(s + r0 * FUSED_KB, fb->qs + r0 * fb->d, kt, n0, fb->d);
+    }
     for (int r = 0; r < fb->rows; r++) {
         int nt = fb->nkeys[r] - j0;
         nt = nt < 0 ? 0 : nt > FUSED_KB ? FUSED_KB : nt;
@@ -193,10 +206,11 @@ static void block_tile(fused_block *fb, const float *kt, const float *v, int j0,
     for (int r0 = 0; r0 < fb->rows; r0 += MR) {
         float *acc = fb->acc + r0 * dv;
         const float *p = s + r0 * FUSED_KB;
+        int nk = group_keys(fb, r0, j0, nt_max);
         for (c0 = 0; c0 + NR <= dv; c0 += NR)
-            update_micro(acc, p, fb->alpha + r0, v, c0, nt_max, dv);
+            update_micro(acc, p, fb->alpha + r0, v, c0, nk, dv);
         if (c0 < dv)
-            update_tail(acc, p, fb->alpha + r0, v, c0, nt_max, dv);
+            update_tail(acc, p, fb->alpha + r0, v, c0, nk, dv);
     }
 }
 

@@ -12,5 +12,6 @@ typedef int vi __attribute__((vector_size(16)));
 #else
 #define VFMA(a, b, c) ((a) * (b) + (c))
 #endif
+#define VBCAST(x) ((vf){(x), (x), (x), (x)})
 #define KERNEL attn_fused_block_portable
 #include "attn_fused_kernel.h"
