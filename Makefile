@@ -4,7 +4,7 @@
 #   make grade      grade the labs in labs/ (the main job a student runs)
 #   make validate   solutions full marks, stubs zero, mutants diagnosed
 #   make test-asan  the Check suites again under ASan + UBSan
-#   make bench      time libattn's attention paths on this machine (attnlab bench)
+#   make bench      time libattn's paths against one-core sgemm: build/bench/*.csv, *.png
 #   make plots      your experiments beside the answer key, and two heatmaps, as PNGs in build/plots
 #   make clean
 # Build outputs go to build/ only.
@@ -19,7 +19,7 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wold-style-definition -Wdouble-promotion -Wvla
 OPT     ?= -O2 -g
 CFLAGS  += -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -MMD -MP -Ilib
-LDLIBS  += -lm
+LDLIBS  += -lm -ldl
 
 ifeq ($(SANITIZE),1)
   BUILD  := build/asan
@@ -121,8 +121,9 @@ grade: all
 validate: all
 	@$(ATTNLAB) validate
 
+# The standard set (T 256 to 4096, d 64, causal and not) as CSV and a chart.
 bench: all
-	@$(ATTNLAB) bench
+	@sh scripts/bench.sh $(ATTNLAB) $(BUILD)/bench
 
 # Every plot, even when one fails (e.g. no gnuplot: each says how to install it).
 plots: all
