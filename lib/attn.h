@@ -112,8 +112,9 @@ float attn_logsumexp(const float *s, int n);
 /* Row log-sum-exp: lse[r] = attn_logsumexp(S + r*n, n) for each of rows rows. */
 void attn_logsumexp_rows(float *lse, const float *S, long rows, int n);
 
-/* Entropy of each weight row in nats: H[r] = -sum_j W[r][j] log W[r][j], 0 log 0 = 0. */
-void attn_entropy_rows(float *H, const float *W, long rows, int n);
+/* Entropy of each weight row in nats: ent[r] = -sum_j W[r][j] log W[r][j],
+   0 log 0 = 0; ent has rows entries. */
+void attn_entropy_rows(float *ent, const float *W, long rows, int n);
 
 /* Softmax backward: dS[r][j] = W[r][j] * (dW[r][j] - <W[r], dW[r]>).
    Its size is bounded by 2 (1 - max_j W[r][j]) * max|dW|. dS may equal dW. */
@@ -123,8 +124,24 @@ void attn_softmax_backward(float *dS, const float *W, const float *dW, long rows
 /* Edits on weights (after softmax).                                    */
 /* ------------------------------------------------------------------ */
 
-/* Inverted dropout, in place: for n = 0, 1, ..., draw u = sup_rng_uniform from a
-   generator seeded with seed; drop (W[n] = 0) when u < p, else W[n] /= (1 - p),
+/* libattn's generator (SplitMix64), for dropout: the same sequence, draw for draw,
+   as the support code's sup_rng with the same seed, but inside libattn, which so
+   needs only libm. */
+typedef struct attn_rng {
+    uint64_t state;
+} attn_rng;
+
+/* Start the generator at seed. */
+void attn_rng_seed(attn_rng *rng, uint64_t seed);
+
+/* The next 64 random bits. */
+uint64_t attn_rng_u64(attn_rng *rng);
+
+/* A float in [0, 1): the top 24 bits of the next attn_rng_u64 times 2^-24, exact. */
+float attn_rng_uniform(attn_rng *rng);
+
+/* Inverted dropout, in place: for n = 0, 1, ..., draw u = attn_rng_uniform from a
+   generator seeded with seed (the same draws as sup_rng_uniform); drop (W[n] = 0) when u < p, else W[n] /= (1 - p),
    in float. One draw per weight whatever p is. Returns 0, or -1 if p is not in
    [0, 1) (W untouched). */
 int attn_dropout(float *W, float p, uint64_t seed, long n);
