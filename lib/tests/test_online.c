@@ -262,6 +262,65 @@ START_TEST(large_scores_stay_finite)
 }
 END_TEST
 
+/* Every kernel this CPU can run, against the reference, on the cases above
+   and the NaN and fully masked properties: the instruction sets differ only in
+   vector width, so each must give the reference's answer by itself. A kernel
+   the CPU lacks is refused by attn_fused_set_isa, and that refusal is checked. */
+static const attn_isa ISAS[] = { ATTN_ISA_PORTABLE, ATTN_ISA_AVX2, ATTN_ISA_AVX512 };
+
+/* The kernel the CPU would pick, from its own feature flags. */
+static attn_isa expected_best(void)
+{
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx512f")) return ATTN_ISA_AVX512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return ATTN_ISA_AVX2;
+#endif
+    return ATTN_ISA_PORTABLE;
+}
+
+START_TEST(each_isa_matches_forward)
+{
+    attn_isa isa = ISAS[_i];
+    int runs = isa == ATTN_ISA_PORTABLE || expected_best() >= isa;
+    ck_assert_int_eq(attn_fused_set_isa(isa), runs ? 0 : -1);
+    if (!runs) {
+        printf("fused kernel %s: this CPU cannot run it (refused)\n", attn_isa_name(isa));
+        ck_assert_int_eq(attn_fused_set_isa(ATTN_ISA_AUTO), 0);
+        return;
+    }
+    ck_assert_str_eq(attn_fused_isa(), attn_isa_name(isa));
+    for (int k = 0; k < (int)(sizeof CASES / sizeof CASES[0]); k++)
+        compare_case(&CASES[k], 900 + (uint64_t)k, 0);
+    compare_case(&LARGE[1], 990, 1);
+
+    /* NaN in one query row: that row only, NaN */
+    enum { T = 50, d = 16, dv = 7 };
+    float *Q = normals(T * d, 7), *K = normals(T * d, 8), *V = normals(T * dv, 9);
+    float O[T * dv];
+    Q[20 * d + 3] = NAN;
+    ck_assert_int_eq(attn_fused_attention(O, Q, K, V, 1, T, T, d, dv, 1, NULL), 0);
+    for (int i = 0; i < T; i++)
+        for (int c = 0; c < dv; c++)
+            expect(i == 20 ? isnan(O[i * dv + c]) : isfinite(O[i * dv + c]),
+                   "%s: row %d channel %d = %g", attn_isa_name(isa), i, c, (double)O[i * dv + c]);
+    free(Q);
+    free(K);
+    free(V);
+    ck_assert_int_eq(attn_fused_set_isa(ATTN_ISA_AUTO), 0);
+    ck_assert_str_eq(attn_fused_isa(), attn_isa_name(expected_best()));
+}
+END_TEST
+
+START_TEST(isa_names)
+{
+    ck_assert_str_eq(attn_isa_name(ATTN_ISA_AUTO), "auto");
+    ck_assert_str_eq(attn_isa_name(ATTN_ISA_PORTABLE), "portable");
+    ck_assert_str_eq(attn_isa_name(ATTN_ISA_AVX2), "avx2");
+    ck_assert_str_eq(attn_isa_name(ATTN_ISA_AVX512), "avx512");
+    ck_assert_int_eq(attn_fused_set_isa((attn_isa)42), -1);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("attn_online");
@@ -281,5 +340,11 @@ Suite *test_suite(void)
     tcase_add_test(props, nan_stays_in_its_row);
     tcase_add_test(props, large_scores_stay_finite);
     suite_add_tcase(s, props);
+
+    TCase *isa = tcase_create("each kernel");
+    tcase_set_timeout(isa, 120);
+    tcase_add_loop_test(isa, each_isa_matches_forward, 0, (int)(sizeof ISAS / sizeof ISAS[0]));
+    tcase_add_test(isa, isa_names);
+    suite_add_tcase(s, isa);
     return s;
 }
