@@ -72,9 +72,10 @@ void attn_bool_mask(float *S, const unsigned char *mask, int B, int Tq, int Tk);
 /* Temperature: S[n] /= tau for n in [0, n). Returns 0, or -1 if tau is not > 0 (S untouched). */
 int attn_temperature(float *S, float tau, long n);
 
-/* ALiBi slopes for H heads: 2^(-8(h+1)/H) when H is a power of two; otherwise
-   the slopes of the nearest lower power of two P, followed by every other slope
-   of 2P (the interleaved rule), H - P of them. slopes has H entries. */
+/* ALiBi slopes for H heads: slope h is 2^(-8(h+1)/H) when H is a power of two.
+   Otherwise, with P the largest power of two below H: the P slopes of P heads,
+   then slopes 0, 2, 4, ..., 2(H - P - 1) of 2P heads (counting from 0), that is
+   2^(-8(2k+1)/(2P)) for k = 0 .. H - P - 1. slopes has H entries. */
 void attn_alibi_slopes(float *slopes, int H);
 
 /* ALiBi bias: S[b][i][j] += m_h * (j - i) with h = b % H, so S is (B, Tq, Tk)
@@ -184,17 +185,24 @@ typedef struct attn_config {
 long attn_forward(float *O, float *W, const float *Q, const float *K, const float *V,
                   int B, int Tq, int Tk, int d, int dv, const attn_config *cfg);
 
-/* Online (streaming) attention: scaled dot scores, optional causal mask and key
-   padding (lengths may be NULL), processed key tile by key tile (tile keys at a
-   time) with a running max, running sum and rescaled accumulator; never stores a
-   Tq x Tk matrix. Matches attn_forward with the same settings. Returns the fully
-   masked row count, or -1 (O untouched) if tile < 1 or memory runs out. */
+/* Online (streaming) attention, the readable reference of the streaming idea.
+   Settings it supports, exactly: scaled dot-product scores (always divided by
+   sqrt(d)), the causal mask (causal 1: query i sees keys 0..i), and key padding
+   (lengths has B entries, NULL for none: key j is visible iff j < lengths[b]).
+   When B counts batch x heads, lengths holds one entry per (batch, head) pair:
+   each batch entry's length repeated for each of its heads, heads fastest. No
+   temperature, ALiBi, boolean mask or dropout (attn_fused_forward has the first
+   two). Keys are processed tile keys at a time with a running max, running sum
+   and rescaled accumulator, in double; never stores a Tq x Tk matrix. Matches
+   attn_forward with the same settings. Returns the fully masked row count, or
+   -1 (O untouched) if tile < 1 or memory runs out. */
 long attn_online_attention(float *O, const float *Q, const float *K, const float *V,
                            int B, int Tq, int Tk, int d, int dv, int tile,
                            int causal, const int *lengths);
 
 /* Fast path: blocked, fused online-softmax attention (query blocks x key tiles),
-   same contract and result as attn_online_attention, written for speed: float
+   the same settings, contract and result as attn_online_attention (scaled dot,
+   causal, key padding with lengths as there), written for speed: float
    arithmetic with explicit SIMD (the kernel attn_fused_isa names), within 1e-5 of
    attn_forward at unit-scale inputs; working memory d * Tk floats (K packed tile
    by tile) plus a few KiB per block. Tiles above the causal diagonal are skipped.
@@ -202,6 +210,18 @@ long attn_online_attention(float *O, const float *Q, const float *K, const float
 long attn_fused_attention(float *O, const float *Q, const float *K, const float *V,
                           int B, int Tq, int Tk, int d, int dv,
                           int causal, const int *lengths);
+
+/* The fast path with more of attn_forward's settings: cfg's scaled, temperature,
+   causal, lengths (as in attn_online_attention) and alibi_heads (ALiBi with H
+   heads, head h = b % H, slopes as attn_alibi_slopes), in attn_forward's order
+   and meaning; cfg NULL is plain dot-product attention. A boolean mask or
+   dropout is not supported: with cfg->mask set or dropout_p nonzero it returns -1
+   and writes nothing, as it does for a config attn_forward rejects. Otherwise
+   returns the fully masked row count (-1 if memory runs out). Scale and
+   temperature are folded into the queries, so scores differ from attn_forward's
+   by float rounding (within 1e-5 of it at unit-scale inputs). */
+long attn_fused_forward(float *O, const float *Q, const float *K, const float *V,
+                        int B, int Tq, int Tk, int d, int dv, const attn_config *cfg);
 
 /* Instruction sets the fused path has a kernel for. */
 typedef enum attn_isa {

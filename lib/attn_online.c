@@ -267,3 +267,29 @@ long attn_fused_attention(float *O, const float *Q, const float *K, const float 
     float scale = d > 0 ? (float)(1.0 / sqrt((double)d)) : 1.0f;
     return fused_run(O, Q, K, V, B, Tq, Tk, d, dv, scale, causal, lengths, NULL);
 }
+
+long attn_fused_forward(float *O, const float *Q, const float *K, const float *V,
+                        int B, int Tq, int Tk, int d, int dv, const attn_config *cfg)
+{
+    static const attn_config plain = {0};
+    if (cfg == NULL) cfg = &plain;
+    /* The settings attn_forward rejects, then the two this path does not have. */
+    if (!(cfg->temperature >= 0.0f) || cfg->alibi_heads < 0 || B < 0) return -1;
+    if (cfg->alibi_heads > 0 && B % cfg->alibi_heads != 0) return -1;
+    if (cfg->mask != NULL || cfg->dropout_p != 0.0f) return -1;
+
+    /* Scale and temperature both divide the score: fold them into the queries. */
+    double scale = cfg->scaled && d > 0 ? 1.0 / sqrt((double)d) : 1.0;
+    if (cfg->temperature > 0.0f) scale /= (double)cfg->temperature;
+    float *slopes = NULL;                  /* (B) ALiBi slope of each batch entry */
+    if (cfg->alibi_heads > 0) {
+        int H = cfg->alibi_heads;
+        if ((slopes = malloc((size_t)(B > 0 ? B : 1) * sizeof *slopes)) == NULL) return -1;
+        attn_alibi_slopes(slopes, H);      /* the first H entries: one per head */
+        for (int b = H; b < B; b++) slopes[b] = slopes[b % H];
+    }
+    long n = fused_run(O, Q, K, V, B, Tq, Tk, d, dv, (float)scale, cfg->causal, cfg->lengths,
+                       slopes);
+    free(slopes);
+    return n;
+}
