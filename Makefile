@@ -5,8 +5,11 @@
 #   make validate   solutions full marks, stubs zero, mutants diagnosed
 #   make test-asan  the Check suites and the fuzz regression inputs again under ASan + UBSan
 #   make fuzz       fuzz the grader's parsers with libFuzzer (clang), FUZZ_SECONDS each (60)
-#   make bench      time libattn's attention paths on this machine (attnlab bench)
+#   make bench      time libattn's paths against one-core sgemm: build/bench/*.csv, *.png
 #   make plots      your experiments beside the answer key, and two heatmaps, as PNGs in build/plots
+#   make libattn    just libattn (static and shared): needs a C compiler and libm only
+#   make install    PREFIX=/usr/local (and DESTDIR): libattn, attn.h, attn.pc,
+#                   attnlab and its man page; make uninstall removes them
 #   make clean
 # Build outputs go to build/ only.
 
@@ -20,7 +23,7 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wold-style-definition -Wdouble-promotion -Wvla
 OPT     ?= -O2 -g
 CFLAGS  += -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -MMD -MP -Ilib -Igrader
-LDLIBS  += -lm
+LDLIBS  += -lm -ldl
 
 ifeq ($(SANITIZE),1)
   BUILD  := build/asan
@@ -52,14 +55,18 @@ TEST_BIN   := $(TEST_SRC:%.c=$(BUILD)/%)
 CHECK_MAIN := $(BUILD)/lib/tests/check_main.o
 
 LIBATTN    := $(BUILD)/libattn.a
+# The shared libattn: soname libattn.so.MAJOR; MAJOR changes when the ABI does.
+ATTN_MAJOR := 1
+ATTN_VERSION := 1.0.0
+LIBATTN_SO := $(BUILD)/libattn.so.$(ATTN_VERSION)
 LIBSUP     := $(BUILD)/libsup.a
 ATTNLAB    := $(BUILD)/attnlab
 
-.PHONY: all deps test test-unit test-labs test-asan fuzz fuzz-regress grade validate bench \
-        plots clean
+.PHONY: all deps libattn install uninstall test-install test test-unit test-labs test-asan fuzz \
+        fuzz-regress grade validate bench plots clean
 # Keep test objects between builds (make would delete them as intermediates).
 .SECONDARY:
-all: $(ATTNLAB) $(STUB_OBJ)
+all: $(ATTNLAB) $(STUB_OBJ) $(LIBATTN_SO)
 
 # ---- system packages: install when root, otherwise say the exact command --
 deps: $(DEPS_OK)
@@ -68,8 +75,19 @@ $(DEPS_OK):
 	@mkdir -p $(@D) && touch $@
 
 # ---- libraries ----------------------------------------------------------
+# libattn needs nothing but libm: its objects are built without the system
+# packages check (no DEPS_OK, no pkg-config flags), position-independent so
+# one set serves the static and the shared library.
+libattn: $(LIBATTN) $(LIBATTN_SO)
 $(LIBATTN): $(ATTN_OBJ)
 	$(AR) rcs $@ $^
+$(LIBATTN_SO): $(ATTN_OBJ)
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libattn.so.$(ATTN_MAJOR) -o $@ $^ -lm
+	ln -sf libattn.so.$(ATTN_VERSION) $(BUILD)/libattn.so.$(ATTN_MAJOR)
+	ln -sf libattn.so.$(ATTN_MAJOR) $(BUILD)/libattn.so
+$(BUILD)/lib/attn_%.o: lib/attn_%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fPIC -c -o $@ $<
 $(LIBSUP): $(SUP_OBJ)
 	$(AR) rcs $@ $^
 
@@ -94,6 +112,13 @@ $(BUILD)/grader/stub/%.o: grader/stub/%.c | $(DEPS_OK)
 $(BUILD)/grader/stub/sup_%.o: lib/sup_%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(STUB_CFLAGS) -c -o $@ $<
+
+# The fused path's kernels: each file alone is compiled for its instruction
+# set, and runs only where the CPU has it (attn_online.c checks at run time).
+ifeq ($(shell uname -m),x86_64)
+$(BUILD)/lib/attn_fused_avx2.o:   CFLAGS += -mavx2 -mfma
+$(BUILD)/lib/attn_fused_avx512.o: CFLAGS += -mavx512f
+endif
 
 $(BUILD)/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(@D)
@@ -165,8 +190,9 @@ grade: all
 validate: all
 	@$(ATTNLAB) validate
 
+# The standard set (T 256 to 4096, d 64, causal and not) as CSV and a chart.
 bench: all
-	@$(ATTNLAB) bench
+	@sh scripts/bench.sh $(ATTNLAB) $(BUILD)/bench
 
 # Every plot, even when one fails (e.g. no gnuplot: each says how to install it).
 plots: all
@@ -174,6 +200,43 @@ plots: all
 	    $(ATTNLAB) plot $$p --out $(BUILD)/plots || st=1; \
 	done; \
 	$(ATTNLAB) plot heatmap --lab 10 --out $(BUILD)/plots || st=1; exit $$st
+
+# ---- installing ----------------------------------------------------------------
+# make install PREFIX=/opt/attn; DESTDIR stages the tree elsewhere (packaging,
+# and make test's check of the installed library, under build/stage).
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  := $(DESTDIR)$(PREFIX)/bin
+LIBDIR  := $(DESTDIR)$(PREFIX)/lib
+INCDIR  := $(DESTDIR)$(PREFIX)/include
+PCDIR   := $(LIBDIR)/pkgconfig
+MANDIR  := $(DESTDIR)$(PREFIX)/share/man/man1
+
+# Only libattn and the attnlab binary are built first: install never runs tests.
+# attn.pc is written from lib/attn.pc.in with this PREFIX each time.
+install: $(LIBATTN) $(LIBATTN_SO) $(ATTNLAB)
+	install -d $(BINDIR) $(LIBDIR) $(INCDIR) $(PCDIR) $(MANDIR)
+	install -m 644 lib/attn.h $(INCDIR)/attn.h
+	install -m 644 $(LIBATTN) $(LIBDIR)/libattn.a
+	install -m 755 $(LIBATTN_SO) $(LIBDIR)/libattn.so.$(ATTN_VERSION)
+	ln -sf libattn.so.$(ATTN_VERSION) $(LIBDIR)/libattn.so.$(ATTN_MAJOR)
+	ln -sf libattn.so.$(ATTN_MAJOR) $(LIBDIR)/libattn.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ATTN_VERSION)|' lib/attn.pc.in > $(PCDIR)/attn.pc
+	install -m 755 $(ATTNLAB) $(BINDIR)/attnlab
+	install -m 644 doc/attnlab.1 $(MANDIR)/attnlab.1
+
+uninstall:
+	rm -f $(INCDIR)/attn.h $(LIBDIR)/libattn.a $(LIBDIR)/libattn.so \
+	      $(LIBDIR)/libattn.so.$(ATTN_MAJOR) $(LIBDIR)/libattn.so.$(ATTN_VERSION) \
+	      $(PCDIR)/attn.pc $(BINDIR)/attnlab $(MANDIR)/attnlab.1
+
+# The example programs, built against an installed libattn through pkg-config:
+# make test stages an install under build/stage and runs them there.
+STAGE := $(abspath $(BUILD))/stage
+test-install:
+	@rm -rf $(STAGE)
+	@$(MAKE) -s install DESTDIR=$(STAGE) PREFIX=/usr >/dev/null
+	@sh scripts/test-install.sh $(STAGE) /usr $(BUILD)/examples
 
 clean:
 	rm -rf build

@@ -73,9 +73,10 @@ void attn_bool_mask(float *S, const unsigned char *mask, int B, int Tq, int Tk);
    if tau is not > 0 (S untouched). */
 int attn_temperature(float *S, float tau, long n);
 
-/* ALiBi slopes for H heads: 2^(-8(h+1)/H) when H is a power of two; otherwise
-   the slopes of the nearest lower power of two P, followed by every other slope
-   of 2P (the interleaved rule), H - P of them. slopes has H entries. */
+/* ALiBi slopes for H heads: slope h is 2^(-8(h+1)/H) when H is a power of two.
+   Otherwise, with P the largest power of two below H: the P slopes of P heads,
+   then slopes 0, 2, 4, ..., 2(H - P - 1) of 2P heads (counting from 0), that is
+   2^(-8(2k+1)/(2P)) for k = 0 .. H - P - 1. slopes has H entries. */
 void attn_alibi_slopes(float *slopes, int H);
 
 /* ALiBi bias: S[b][i][j] += m_h * (j - i) with h = b % H, so S is (B, Tq, Tk)
@@ -113,8 +114,9 @@ float attn_logsumexp(const float *s, int n);
 /* Row log-sum-exp: lse[r] = attn_logsumexp(S + r*n, n) for each of rows rows. */
 void attn_logsumexp_rows(float *lse, const float *S, long rows, int n);
 
-/* Entropy of each weight row in nats: H[r] = -sum_j W[r][j] log W[r][j], 0 log 0 = 0. */
-void attn_entropy_rows(float *H, const float *W, long rows, int n);
+/* Entropy of each weight row in nats: ent[r] = -sum_j W[r][j] log W[r][j],
+   0 log 0 = 0; ent has rows entries. */
+void attn_entropy_rows(float *ent, const float *W, long rows, int n);
 
 /* Softmax backward: dS[r][j] = W[r][j] * (dW[r][j] - <W[r], dW[r]>).
    Its size is bounded by 2 (1 - max_j W[r][j]) * max|dW|. dS may equal dW. */
@@ -124,8 +126,24 @@ void attn_softmax_backward(float *dS, const float *W, const float *dW, long rows
 /* Edits on weights (after softmax).                                    */
 /* ------------------------------------------------------------------ */
 
-/* Inverted dropout, in place: for n = 0, 1, ..., draw u = sup_rng_uniform from a
-   generator seeded with seed; drop (W[n] = 0) when u < p, else W[n] /= (1 - p),
+/* libattn's generator (SplitMix64), for dropout: the same sequence, draw for draw,
+   as the support code's sup_rng with the same seed, but inside libattn, which so
+   needs only libm. */
+typedef struct attn_rng {
+    uint64_t state;
+} attn_rng;
+
+/* Start the generator at seed. */
+void attn_rng_seed(attn_rng *rng, uint64_t seed);
+
+/* The next 64 random bits. */
+uint64_t attn_rng_u64(attn_rng *rng);
+
+/* A float in [0, 1): the top 24 bits of the next attn_rng_u64 times 2^-24, exact. */
+float attn_rng_uniform(attn_rng *rng);
+
+/* Inverted dropout, in place: for n = 0, 1, ..., draw u = attn_rng_uniform from a
+   generator seeded with seed (the same draws as sup_rng_uniform); drop (W[n] = 0) when u < p, else W[n] /= (1 - p),
    in float. One draw per weight whatever p is. Returns 0, or -1 if p is not in
    [0, 1) (W untouched). */
 int attn_dropout(float *W, float p, uint64_t seed, long n);
@@ -168,22 +186,62 @@ typedef struct attn_config {
 long attn_forward(float *O, float *W, const float *Q, const float *K, const float *V,
                   int B, int Tq, int Tk, int d, int dv, const attn_config *cfg);
 
-/* Online (streaming) attention: scaled dot scores, optional causal mask and key
-   padding (lengths may be NULL), processed key tile by key tile (tile keys at a
-   time) with a running max, running sum and rescaled accumulator; never stores a
-   Tq x Tk matrix. Matches attn_forward with the same settings. Returns the fully
-   masked row count, or -1 (O untouched) if tile < 1 or memory runs out. */
+/* Online (streaming) attention, the readable reference of the streaming idea.
+   Settings it supports, exactly: scaled dot-product scores (always divided by
+   sqrt(d)), the causal mask (causal 1: query i sees keys 0..i), and key padding
+   (lengths has B entries, NULL for none: key j is visible iff j < lengths[b]).
+   When B counts batch x heads, lengths holds one entry per (batch, head) pair:
+   each batch entry's length repeated for each of its heads, heads fastest. No
+   temperature, ALiBi, boolean mask or dropout (attn_fused_forward has the first
+   two). Keys are processed tile keys at a time with a running max, running sum
+   and rescaled accumulator, in double; never stores a Tq x Tk matrix. Matches
+   attn_forward with the same settings. Returns the fully masked row count, or
+   -1 (O untouched) if tile < 1 or memory runs out. */
 long attn_online_attention(float *O, const float *Q, const float *K, const float *V,
                            int B, int Tq, int Tk, int d, int dv, int tile,
                            int causal, const int *lengths);
 
 /* Fast path: blocked, fused online-softmax attention (query blocks x key tiles),
-   same contract and result as attn_online_attention, written for speed: float
-   arithmetic (within 1e-5 of attn_forward at unit-scale inputs), working memory
-   about d * Tk floats. Returns the fully masked row count, or -1 if memory runs out. */
+   the same settings, contract and result as attn_online_attention (scaled dot,
+   causal, key padding with lengths as there), written for speed: float
+   arithmetic with explicit SIMD (the kernel attn_fused_isa names), within 1e-5 of
+   attn_forward at unit-scale inputs; working memory d * Tk floats (K packed tile
+   by tile) plus a few KiB per block. Tiles above the causal diagonal are skipped.
+   Returns the fully masked row count, or -1 if memory runs out. */
 long attn_fused_attention(float *O, const float *Q, const float *K, const float *V,
                           int B, int Tq, int Tk, int d, int dv,
                           int causal, const int *lengths);
+
+/* The fast path with more of attn_forward's settings: cfg's scaled, temperature,
+   causal, lengths (as in attn_online_attention) and alibi_heads (ALiBi with H
+   heads, head h = b % H, slopes as attn_alibi_slopes), in attn_forward's order
+   and meaning; cfg NULL is plain dot-product attention. A boolean mask or
+   dropout is not supported: with cfg->mask set or dropout_p nonzero it returns -1
+   and writes nothing, as it does for a config attn_forward rejects. Otherwise
+   returns the fully masked row count (-1 if memory runs out). Scale and
+   temperature are folded into the queries, so scores differ from attn_forward's
+   by float rounding (within 1e-5 of it at unit-scale inputs). */
+long attn_fused_forward(float *O, const float *Q, const float *K, const float *V,
+                        int B, int Tq, int Tk, int d, int dv, const attn_config *cfg);
+
+/* Instruction sets the fused path has a kernel for. */
+typedef enum attn_isa {
+    ATTN_ISA_AUTO = 0,        /* the best this CPU runs (the default) */
+    ATTN_ISA_PORTABLE,        /* 4-float vectors: SSE2 on x86-64, NEON on arm64 */
+    ATTN_ISA_AVX2,            /* 8-float vectors with FMA (x86-64 with AVX2 and FMA) */
+    ATTN_ISA_AVX512           /* 16-float vectors (x86-64 with AVX-512F) */
+} attn_isa;
+
+/* Choose the fused path's kernel for the whole process (call it before any
+   thread runs the fused path). Returns 0, or -1 (choice unchanged) when this CPU
+   cannot run isa. All kernels give the same results up to float rounding. */
+int attn_fused_set_isa(attn_isa isa);
+
+/* Name of the kernel the fused path uses now: "avx512", "avx2" or "portable". */
+const char *attn_fused_isa(void);
+
+/* Name of isa: "auto", "portable", "avx2" or "avx512". */
+const char *attn_isa_name(attn_isa isa);
 
 /* ------------------------------------------------------------------ */
 /* Decoding: masks and denominators (lab 9).                            */

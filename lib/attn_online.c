@@ -31,8 +31,10 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "attn.h"
+#include "attn_fused.h"
 
 /* Number of keys query i may see: the padding length, then the causal limit. */
 static int visible_keys(int i, int Tk, int causal, const int *lengths, int b)
@@ -122,153 +124,172 @@ long attn_online_attention(float *O, const float *Q, const float *K, const float
 /* Fast path: query blocks x key tiles, fused, in float.                */
 /* ------------------------------------------------------------------ */
 
-/* Block shape: FQ query rows against a tile of FK keys. The (FQ, FK) score
-   tile lives on the stack (2 KiB) and a packed key tile is 256 d bytes, both
-   at home in L1. FK and FC are compile-time constants and multiples of the
-   vector width, so the inner loops have fixed trip counts the compiler turns
-   into whole vectors, with no scalar tail. */
-#define FQ 8
-#define FK 64
-/* Keys (in the score loop) or value channels (in the output update) handled
-   per vectorised chunk. */
-#define FC 16
+/* The kernel for each instruction set, and the one in use (0: not chosen yet). */
+typedef long (*fused_kernel)(fused_block *fb, const float *kt, const float *v);
+static attn_isa fused_isa_now;
 
-/* acc[c] = acc[c] * alpha for c < n; fixed-width chunks then a tail. */
-static void scale_row(float *restrict acc, float alpha, int n)
+/* Whether this CPU (and its OS) can run the kernel for isa. */
+static int isa_supported(attn_isa isa)
 {
-    int c = 0;
-    for (; c + FC <= n; c += FC)
-        for (int cc = 0; cc < FC; cc++) acc[c + cc] *= alpha;
-    for (; c < n; c++) acc[c] *= alpha;
+    switch (isa) {
+    case ATTN_ISA_PORTABLE: return 1;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    case ATTN_ISA_AVX2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case ATTN_ISA_AVX512: return __builtin_cpu_supports("avx512f");
+#endif
+    default: return 0;
+    }
 }
 
-/* acc[c] += p * v[c] for c < n; fixed-width chunks then a tail. */
-static void axpy_row(float *restrict acc, float p, const float *restrict v, int n)
+/* The best instruction set this CPU runs. */
+static attn_isa best_isa(void)
 {
-    int c = 0;
-    for (; c + FC <= n; c += FC)
-        for (int cc = 0; cc < FC; cc++) acc[c + cc] += p * v[c + cc];
-    for (; c < n; c++) acc[c] += p * v[c];
+    if (isa_supported(ATTN_ISA_AVX512)) return ATTN_ISA_AVX512;
+    if (isa_supported(ATTN_ISA_AVX2)) return ATTN_ISA_AVX2;
+    return ATTN_ISA_PORTABLE;
+}
+
+int attn_fused_set_isa(attn_isa isa)
+{
+    if (isa == ATTN_ISA_AUTO) isa = best_isa();
+    if (!isa_supported(isa)) return -1;
+    fused_isa_now = isa;
+    return 0;
+}
+
+const char *attn_fused_isa(void)
+{
+    if (fused_isa_now == ATTN_ISA_AUTO) fused_isa_now = best_isa();
+    return attn_isa_name(fused_isa_now);
+}
+
+const char *attn_isa_name(attn_isa isa)
+{
+    switch (isa) {
+    case ATTN_ISA_PORTABLE: return "portable";
+    case ATTN_ISA_AVX2: return "avx2";
+    case ATTN_ISA_AVX512: return "avx512";
+    default: return "auto";
+    }
+}
+
+/* The kernel of the instruction set in use. */
+static fused_kernel current_kernel(void)
+{
+    if (fused_isa_now == ATTN_ISA_AUTO) fused_isa_now = best_isa();
+    if (fused_isa_now == ATTN_ISA_AVX512) return attn_fused_block_avx512;
+    if (fused_isa_now == ATTN_ISA_AVX2) return attn_fused_block_avx2;
+    return attn_fused_block_portable;
+}
+
+/* Pack the keys of one batch entry, k (Tk, d), into kt tile by tile: each
+   tile of FUSED_KB keys becomes a contiguous (d, FUSED_KB) block, channel-major,
+   zero past Tk. The score micro-kernel then reads consecutive keys of one
+   channel with one vector load and walks each tile's block in order. kt has
+   d * Tk_pad floats, Tk_pad = Tk rounded up to FUSED_KB. */
+static void pack_keys(float *kt, const float *k, int Tk, int d)
+{
+    for (int j0 = 0; j0 < Tk; j0 += FUSED_KB) {
+        float *tile = kt + (long)j0 * d;
+        int nt = Tk - j0 < FUSED_KB ? Tk - j0 : FUSED_KB;
+        for (int t = 0; t < nt; t++)
+            for (int c = 0; c < d; c++) tile[c * FUSED_KB + t] = k[(long)(j0 + t) * d + c];
+        for (int c = 0; c < d && nt < FUSED_KB; c++)
+            for (int t = nt; t < FUSED_KB; t++) tile[c * FUSED_KB + t] = 0.0f;
+    }
+}
+
+/* Fill the block's queries (times scale, zero rows up to a whole micro-kernel)
+   and each row's visible key count, for queries i0 .. i0 + nq of entry b. */
+static void load_block(fused_block *fb, const float *q, float scale, int i0, int nq,
+                       int Tk, int causal, const int *lengths, int b)
+{
+    fb->i0 = i0;
+    fb->nq = nq;
+    fb->rows = (nq + 5) / 6 * 6;
+    for (int r = 0; r < fb->rows; r++) {
+        float *qs = fb->qs + (long)r * fb->d;
+        for (int c = 0; c < fb->d; c++) qs[c] = r < nq ? q[(long)r * fb->d + c] * scale : 0.0f;
+        fb->nkeys[r] = r < nq ? visible_keys(i0 + r, Tk, causal, lengths, b) : 0;
+    }
+}
+
+/* Work space of the fused path: packed keys, queries, one score tile and the
+   accumulators. NULL when memory runs out; free with free_space. */
+static float *alloc_space(fused_block *fb, int Tk, int d, int dv)
+{
+    long Tk_pad = ((long)Tk + FUSED_KB - 1) / FUSED_KB * FUSED_KB;
+    size_t nkt = (size_t)d * (size_t)Tk_pad, nqs = (size_t)FUSED_QB * (size_t)d;
+    size_t ns = (size_t)FUSED_QB * FUSED_KB, nacc = (size_t)FUSED_QB * (size_t)dv;
+    float *kt = malloc((nkt + nqs + ns + nacc + 1) * sizeof *kt);
+    if (kt == NULL) return NULL;
+    fb->qs = kt + nkt;
+    fb->s = fb->qs + nqs;
+    fb->acc = fb->s + ns;
+    fb->d = d;
+    fb->dv = dv;
+    return kt;
+}
+
+/* The fused path with a score scale and optional ALiBi slopes (B of them,
+   one per batch entry, or NULL): every other entry point comes here. */
+static long fused_run(float *O, const float *Q, const float *K, const float *V,
+                      int B, int Tq, int Tk, int d, int dv, float scale,
+                      int causal, const int *lengths, const float *slopes)
+{
+    if (B < 0 || Tq < 0 || Tk < 0 || d < 0 || dv < 0) return -1;
+    fused_block fb;
+    memset(&fb, 0, sizeof fb);
+    float *kt = alloc_space(&fb, Tk, d, dv);
+    if (kt == NULL) return -1;
+    fused_kernel kernel = current_kernel();
+    long fully_masked = 0;
+
+    for (int b = 0; b < B; b++) {
+        const float *v_b = V + (long)b * Tk * dv;  /* (Tk, dv) */
+        pack_keys(kt, K + (long)b * Tk * d, Tk, d);
+        fb.bias.alibi_slope = slopes != NULL ? slopes[b] : 0.0f;
+        for (int i0 = 0; i0 < Tq; i0 += FUSED_QB) {
+            int nq = Tq - i0 < FUSED_QB ? Tq - i0 : FUSED_QB;
+            load_block(&fb, Q + ((long)b * Tq + i0) * d, scale, i0, nq, Tk, causal, lengths, b);
+            fb.O = O + ((long)b * Tq + i0) * dv;
+            fully_masked += kernel(&fb, kt, v_b);
+        }
+    }
+    free(kt);
+    return fully_masked;
 }
 
 long attn_fused_attention(float *O, const float *Q, const float *K, const float *V,
                           int B, int Tq, int Tk, int d, int dv,
                           int causal, const int *lengths)
 {
-    if (B < 0 || Tq < 0 || Tk < 0 || d < 0 || dv < 0) return -1;
-
-    /* Work space, none of it (Tq, Tk):
-         kt   K of one batch entry, packed tile by tile: for each tile of FK
-              keys a contiguous (d, FK) block, channel-major, zero past Tk
-              (Tk_pad is Tk rounded up to FK). The score loop then reads FC
-              consecutive keys of one channel with one load, walks the tile's
-              block in order, and never reads past the end
-         qs   FQ query rows, pre-multiplied by 1/sqrt(d), (FQ, d)
-         acc  FQ running output rows, (FQ, dv) */
-    long Tk_pad = ((long)Tk + FK - 1) / FK * FK;
-    float *kt = calloc((size_t)(d > 0 && Tk_pad > 0 ? (long)d * Tk_pad : 1), sizeof *kt);
-    float *qs = malloc((size_t)FQ * (size_t)(d > 0 ? d : 1) * sizeof *qs);
-    float *acc = malloc((size_t)FQ * (size_t)(dv > 0 ? dv : 1) * sizeof *acc);
-    if (kt == NULL || qs == NULL || acc == NULL) {
-        free(kt);
-        free(qs);
-        free(acc);
-        return -1;
-    }
     float scale = d > 0 ? (float)(1.0 / sqrt((double)d)) : 1.0f;
-    long fully_masked = 0;
+    return fused_run(O, Q, K, V, B, Tq, Tk, d, dv, scale, causal, lengths, NULL);
+}
 
-    for (int b = 0; b < B; b++) {
-        const float *k_b = K + (long)b * Tk * d;   /* (Tk, d) */
-        const float *v_b = V + (long)b * Tk * dv;  /* (Tk, dv) */
-        for (int j = 0; j < Tk; j++)
-            for (int c = 0; c < d; c++)
-                kt[(long)(j / FK) * FK * d + (long)c * FK + j % FK] = k_b[(long)j * d + c];
+long attn_fused_forward(float *O, const float *Q, const float *K, const float *V,
+                        int B, int Tq, int Tk, int d, int dv, const attn_config *cfg)
+{
+    static const attn_config plain = {0};
+    if (cfg == NULL) cfg = &plain;
+    /* The settings attn_forward rejects, then the two this path does not have. */
+    if (!(cfg->temperature >= 0.0f) || cfg->alibi_heads < 0 || B < 0) return -1;
+    if (cfg->alibi_heads > 0 && B % cfg->alibi_heads != 0) return -1;
+    if (cfg->mask != NULL || cfg->dropout_p != 0.0f) return -1;
 
-        for (int i0 = 0; i0 < Tq; i0 += FQ) {
-            int nq = Tq - i0 < FQ ? Tq - i0 : FQ;
-            float m[FQ], l[FQ];           /* running max and sum per query row */
-            int nkeys[FQ];                /* keys each row may see */
-            int block_keys = 0;           /* keys any row of the block may see */
-            for (int r = 0; r < nq; r++) {
-                const float *q = Q + ((long)b * Tq + i0 + r) * d;
-                for (int c = 0; c < d; c++) qs[r * d + c] = q[c] * scale;
-                for (int c = 0; c < dv; c++) acc[r * dv + c] = 0.0f;
-                m[r] = -INFINITY;
-                l[r] = 0.0f;
-                nkeys[r] = visible_keys(i0 + r, Tk, causal, lengths, b);
-                if (nkeys[r] > block_keys) block_keys = nkeys[r];
-            }
-
-            for (int j0 = 0; j0 < block_keys; j0 += FK) {
-                /* scores: s[r][t] = qs[r] . K[j0 + t] for all FK keys of the
-                   tile (zero keys past Tk). FC consecutive keys are summed at
-                   once in a small array the compiler keeps in vector
-                   registers, channel by channel, so each step is one load of
-                   FC key values and FC multiply-adds. */
-                float s[FQ][FK];
-                for (int r = 0; r < nq; r++) {
-                    const float *q = qs + r * d;
-                    for (int t0 = 0; t0 < FK; t0 += FC) {
-                        float sum[FC] = {0};
-                        const float *ktc = kt + (long)j0 * d + t0;  /* tile j0/FK, key t0 */
-                        for (int c = 0; c < d; c++, ktc += FK) {
-#pragma GCC unroll 16
-                            for (int t = 0; t < FC; t++) sum[t] += q[c] * ktc[t];
-                        }
-                        for (int t = 0; t < FC; t++) s[r][t0 + t] = sum[t];
-                    }
-                }
-
-                for (int r = 0; r < nq; r++) {
-                    float *sr = s[r];
-                    float *a = acc + r * dv;
-                    /* keys this row may not see: past its limit (padding,
-                       causal, or past Tk) */
-                    int nt = nkeys[r] - j0;
-                    if (nt <= 0) continue;
-                    if (nt > FK) nt = FK;
-
-                    /* running max over the visible part of the tile (NaN wins) */
-                    float mt = m[r];
-                    for (int t = 0; t < nt; t++)
-                        if (sr[t] > mt || isnan(sr[t])) mt = sr[t];
-                    if (isnan(m[r])) mt = m[r];
-                    if (mt == -INFINITY) continue;
-
-                    /* rescale the old sum and accumulator to the new max */
-                    if (mt != m[r]) {
-                        float alpha = expf(m[r] - mt);     /* 0 on the first tile */
-                        l[r] *= alpha;
-                        scale_row(a, alpha, dv);
-                        m[r] = mt;
-                    }
-                    /* add this tile: p_t = exp(s_t - m), a += p_t V[j0 + t] */
-                    float lsum = 0.0f;
-                    for (int t = 0; t < nt; t++) {
-                        float p = expf(sr[t] - mt);
-                        lsum += p;
-                        axpy_row(a, p, v_b + (long)(j0 + t) * dv, dv);
-                    }
-                    l[r] += lsum;
-                }
-            }
-
-            for (int r = 0; r < nq; r++) {
-                float *o = O + ((long)b * Tq + i0 + r) * dv;
-                const float *a = acc + r * dv;
-                if (l[r] == 0.0f) {
-                    for (int c = 0; c < dv; c++) o[c] = 0.0f;
-                    fully_masked++;
-                } else {
-                    float inv = 1.0f / l[r];
-                    for (int c = 0; c < dv; c++) o[c] = a[c] * inv;
-                }
-            }
-        }
+    /* Scale and temperature both divide the score: fold them into the queries. */
+    double scale = cfg->scaled && d > 0 ? 1.0 / sqrt((double)d) : 1.0;
+    if (cfg->temperature > 0.0f) scale /= (double)cfg->temperature;
+    float *slopes = NULL;                  /* (B) ALiBi slope of each batch entry */
+    if (cfg->alibi_heads > 0) {
+        int H = cfg->alibi_heads;
+        if ((slopes = malloc((size_t)(B > 0 ? B : 1) * sizeof *slopes)) == NULL) return -1;
+        attn_alibi_slopes(slopes, H);      /* the first H entries: one per head */
+        for (int b = H; b < B; b++) slopes[b] = slopes[b % H];
     }
-    free(kt);
-    free(qs);
-    free(acc);
-    return fully_masked;
+    long n = fused_run(O, Q, K, V, B, Tq, Tk, d, dv, (float)scale, cfg->causal, cfg->lengths,
+                       slopes);
+    free(slopes);
+    return n;
 }

@@ -9,7 +9,6 @@
  *   B = batch   Tq = queries   Tk = keys   W is (B, Tq, Tk), edited in place.
  */
 #include "attn.h"
-#include "labsup.h"
 
 int attn_dropout(float *W, float p, uint64_t seed, long n)
 {
@@ -21,10 +20,10 @@ int attn_dropout(float *W, float p, uint64_t seed, long n)
        One uniform is drawn per weight, in index order, whatever p is, so the
        mask for a seed depends only on p and n. */
     float keep = 1.0f - p;
-    sup_rng rng;
-    sup_rng_seed(&rng, seed);
+    attn_rng rng;
+    attn_rng_seed(&rng, seed);
     for (long idx = 0; idx < n; idx++) {
-        float u = sup_rng_uniform(&rng);
+        float u = attn_rng_uniform(&rng);
         W[idx] = u < p ? 0.0f : W[idx] / keep;
     }
     return 0;

@@ -18,6 +18,9 @@ need libyaml-dev    pkg-config --exists yaml-0.1
 need libseccomp-dev pkg-config --exists libseccomp
 need gnuplot-nox    command -v gnuplot
 need binutils       command -v nm
+# attnlab bench times one-core OpenBLAS sgemm as the machine's limit (loaded
+# at run time: nothing links against it, and bench runs without it).
+need libopenblas0   sh -c 'ls /usr/lib/*/libopenblas.so.0 || ls /usr/lib/libopenblas.so.0'
 [ -f /usr/lib/x86_64-linux-gnu/libc.a ] || [ -f /usr/lib/libc.a ] || \
     ls /usr/lib/*/libc.a >/dev/null 2>&1 || missing="$missing libc6-dev"
 

@@ -6,6 +6,7 @@
 #   3. attnlab validate: solutions score full marks, stubs zero, mutants diagnosed
 #   4. fuzz-regress: every seed and regression input of the fuzz targets
 #      (grader/fuzz/) runs clean, built with the normal compiler (no clang needed)
+#   5. install: libattn staged under BUILD/stage, examples/ built through pkg-config and run
 MAKE=${1:-make}
 BUILD=${2:-build}
 log=$(mktemp); trap 'rm -f "$log" "$log.rc"' EXIT
@@ -24,12 +25,15 @@ echo "==> attnlab validate"
 echo "==> fuzz regression inputs"
 { $MAKE -s fuzz-regress; echo $? > "$log.rc"; } 2>&1 | tee -a "$log"
 [ "$(cat "$log.rc")" = 0 ] || status=1
+echo "==> installed libattn"
+{ $MAKE -s test-install; echo $? > "$log.rc"; } 2>&1 | tee -a "$log"
+[ "$(cat "$log.rc")" = 0 ] || status=1
 rm -f "$log.rc"
 
 # Add up: Check's "NN%: Checks: C, Failures: F, Errors: E" lines, and the
-# "name: P passed, F failed" lines of dev-check, validate and fuzz-regress.
-passed=$(awk '/^[0-9]+%: Checks: / { gsub(/,/, ""); c += $3 - $5 - $7 } /^(dev-check|validate|fuzz-regress): [0-9]+ passed, [0-9]+ failed/ { c += $2 } END { print c + 0 }' "$log")
-failed=$(awk '/^[0-9]+%: Checks: / { gsub(/,/, ""); f += $5 + $7 } /^(dev-check|validate|fuzz-regress): [0-9]+ passed, [0-9]+ failed/ { f += $4 } END { print f + 0 }' "$log")
+# "name: P passed, F failed" lines of dev-check, validate, fuzz-regress and install.
+passed=$(awk '/^[0-9]+%: Checks: / { gsub(/,/, ""); c += $3 - $5 - $7 } /^(dev-check|validate|fuzz-regress|install): [0-9]+ passed, [0-9]+ failed/ { c += $2 } END { print c + 0 }' "$log")
+failed=$(awk '/^[0-9]+%: Checks: / { gsub(/,/, ""); f += $5 + $7 } /^(dev-check|validate|fuzz-regress|install): [0-9]+ passed, [0-9]+ failed/ { f += $4 } END { print f + 0 }' "$log")
 [ "$status" = 0 ] || [ "$failed" != 0 ] || failed=1   # a step failed without a count (e.g. did not build)
 echo "all tests ran in $(( $(date +%s) - start )) s"
 echo "tests: $passed passed, $failed failed"

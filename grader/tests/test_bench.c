@@ -2,12 +2,15 @@
  *
  * What is checked: the command line (defaults need no options, every wrong
  * value is one line on stderr and exit 2, --help exits 0), the CSV layout of
- * a tiny run (header, three rows, eleven columns, the options echoed), the
- * table's header line, and that the three paths agree with the reference
- * (max_abs_diff < 1e-5). How fast anything is is never asserted: timings
+ * a tiny run (header, three rows with --blas none, five with OpenBLAS,
+ * thirteen columns, the options echoed), the table's header line, that the
+ * paths agree with the reference (max_abs_diff < 1e-5), that the reference's
+ * measured peak memory covers its weight matrix, and what bench says when
+ * OpenBLAS cannot be loaded. How fast anything is is never asserted: timings
  * belong to the machine, and only their being positive and finite is checked.
  */
 #include <check.h>
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +27,9 @@ Suite *test_suite(void);
 
 /* ---- the CSV ---------------------------------------------------------------------------- */
 
-#define CSV_HEADER "path,T,d,heads,causal,repeat,median_s,min_s,gflops,speedup_vs_reference," \
-                   "max_abs_diff"
-#define N_FIELDS 11
+#define CSV_HEADER "path,T,d,heads,causal,repeat,median_s,min_s,gflops,fraction_of_sgemm," \
+                   "speedup_vs_reference,max_abs_diff,peak_mib"
+#define N_FIELDS 13
 
 /* Split line at commas into exactly N_FIELDS fields (in place). */
 static void split_row(char *line, char *f[N_FIELDS])
@@ -55,16 +58,26 @@ static double number(const char *field, const char *what)
     return v;
 }
 
-/* Check a CSV run: the header, then one row per path in order, the options
-   echoed, timings positive, and every path within 1e-5 of the reference. */
-static void check_csv(char *out, const char *T, const char *d, const char *heads,
-                      const char *causal, const char *repeat)
+/* Whether this machine has an OpenBLAS bench can load. */
+static int have_openblas(void)
 {
-    static const char *const paths[3] = { "reference", "online", "fused" };
+    void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (h) dlclose(h);
+    return h != NULL;
+}
+
+/* Check a CSV run: the header, then one row per path in order (npaths: 3, or 5
+   with OpenBLAS), the options echoed, timings positive, every attention path
+   within 1e-5 of the reference, and fractions of sgemm present exactly when
+   sgemm ran (sgemm's own is 1). */
+static void check_csv(char *out, const char *T, const char *d, const char *heads,
+                      const char *causal, const char *repeat, int npaths)
+{
+    static const char *const paths[5] = { "reference", "online", "fused", "pipeline", "sgemm" };
     char *save = NULL, *line = strtok_r(out, "\n", &save);
     ck_assert_ptr_nonnull(line);
     ck_assert_str_eq(line, CSV_HEADER);
-    for (int p = 0; p < 3; p++) {
+    for (int p = 0; p < npaths; p++) {
         line = strtok_r(NULL, "\n", &save);
         ck_assert_msg(line != NULL, "missing the row of %s", paths[p]);
         char *f[N_FIELDS];
@@ -76,29 +89,41 @@ static void check_csv(char *out, const char *T, const char *d, const char *heads
         ck_assert_str_eq(f[4], causal);
         ck_assert_str_eq(f[5], repeat);
         double median_s = number(f[6], "median_s"), min_s = number(f[7], "min_s");
-        double gflops = number(f[8], "gflops"), speedup = number(f[9], "speedup");
-        double diff = number(f[10], "max_abs_diff");
+        double gflops = number(f[8], "gflops"), speedup = number(f[10], "speedup");
+        double peak = number(f[12], "peak_mib");
         ck_assert_double_gt(median_s, 0.0);
         ck_assert_double_gt(min_s, 0.0);
         ck_assert_double_le(min_s, median_s);
         ck_assert_double_gt(gflops, 0.0);
         ck_assert_double_gt(speedup, 0.0);
+        ck_assert_double_ge(peak, 0.0);
+        if (npaths == 5)
+            ck_assert_double_gt(number(f[9], "fraction_of_sgemm"), 0.0);
+        else
+            ck_assert_msg(f[9][0] == '\0', "fraction_of_sgemm '%s' without sgemm", f[9]);
+        if (p == 4) {            /* sgemm: the limit itself, and no attention output */
+            ck_assert_double_eq(number(f[9], "fraction_of_sgemm"), 1.0);
+            ck_assert_msg(f[11][0] == '\0', "sgemm's max_abs_diff '%s', expected empty", f[11]);
+            continue;
+        }
+        double diff = number(f[11], "max_abs_diff");
         ck_assert_msg(diff >= 0.0 && diff < 1e-5, "%s: max_abs_diff %s, expected < 1e-5",
-                      paths[p], f[10]);
+                      paths[p], f[11]);
         if (p == 0) {            /* the reference against itself */
             ck_assert_double_eq(speedup, 1.0);
             ck_assert_double_eq(diff, 0.0);
         }
     }
-    ck_assert_msg(strtok_r(NULL, "\n", &save) == NULL, "more than three rows");
+    ck_assert_msg(strtok_r(NULL, "\n", &save) == NULL, "more than %d rows", npaths);
 }
 
 START_TEST(csv_tiny_run_three_rows)
 {
-    run_result r = BENCH("--T", "32", "--d", "8", "--repeat", "1", "--format", "csv");
+    run_result r = BENCH("--T", "32", "--d", "8", "--repeat", "1", "--format", "csv",
+                         "--blas", "none");
     ck_assert_int_eq(r.rc, 0);
     ck_assert_str_eq(r.err, "");
-    check_csv(r.out, "32", "8", "1", "0", "1");
+    check_csv(r.out, "32", "8", "1", "0", "1", 3);
     free_result(&r);
 }
 END_TEST
@@ -108,10 +133,10 @@ END_TEST
 START_TEST(csv_causal_heads_agree)
 {
     run_result r = BENCH("--T=37", "--d=5", "--heads=3", "--causal", "--repeat=2",
-                         "--format=csv");
+                         "--format=csv", "--blas=none");
     ck_assert_int_eq(r.rc, 0);
     ck_assert_str_eq(r.err, "");
-    check_csv(r.out, "37", "5", "3", "1", "2");
+    check_csv(r.out, "37", "5", "3", "1", "2", 3);
     free_result(&r);
 }
 END_TEST
@@ -132,8 +157,59 @@ START_TEST(table_header_names_the_run)
     ck_assert_ptr_nonnull(strstr(r.out, "\nonline "));
     ck_assert_ptr_nonnull(strstr(r.out, "\nfused "));
     /* The reference's weight matrix: 32 * 32 floats = 4096 bytes = 4.0 KiB. */
-    ck_assert_ptr_nonnull(strstr(r.out, "4.0 KiB (heads*T*T weights)"));
+    ck_assert_ptr_nonnull(strstr(r.out, "all heads*T*T weights (4.0 KiB here)"));
+    ck_assert_ptr_nonnull(strstr(r.out, "fused kernel "));
     ck_assert_ptr_nonnull(strstr(r.out, "halved for causal"));
+    free_result(&r);
+}
+END_TEST
+
+/* With OpenBLAS: five rows, sgemm the limit; without: the table says how to
+   install it and the CSV run says so on stderr, and the other three still run. */
+START_TEST(openblas_rows_or_install_hint)
+{
+    run_result r = BENCH("--T", "40", "--d", "8", "--heads", "2", "--repeat", "1",
+                         "--format", "csv");
+    ck_assert_int_eq(r.rc, 0);
+    if (have_openblas()) {
+        ck_assert_str_eq(r.err, "");
+        check_csv(r.out, "40", "8", "2", "0", "1", 5);
+    } else {
+        ck_assert_ptr_nonnull(strstr(r.err, "apt-get install libopenblas0"));
+        check_csv(r.out, "40", "8", "2", "0", "1", 3);
+    }
+    free_result(&r);
+
+    r = BENCH("--T", "16", "--d", "4", "--repeat", "1", "--blas", "/nonexistent/libopenblas.so");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "no OpenBLAS (/nonexistent/libopenblas.so could not "
+                                        "be loaded)"));
+    ck_assert_ptr_nonnull(strstr(r.out, "apt-get install libopenblas0"));
+    ck_assert_ptr_null(strstr(r.out, "\nsgemm  "));          /* no sgemm row */
+    ck_assert_ptr_nonnull(strstr(r.out, "\nfused  "));
+    free_result(&r);
+}
+END_TEST
+
+/* The reference's peak memory is measured, not assumed: at T 512 its weight
+   matrix alone is 512 * 512 floats = 1 MiB, which the fused path never holds. */
+START_TEST(peak_memory_measured)
+{
+    run_result r = BENCH("--T", "512", "--d", "16", "--repeat", "1", "--format", "csv",
+                         "--blas", "none");
+    ck_assert_int_eq(r.rc, 0);
+    char *save = NULL, *line = strtok_r(r.out, "\n", &save);
+    double peak[3];
+    for (int p = 0; p < 3; p++) {
+        line = strtok_r(NULL, "\n", &save);
+        ck_assert_ptr_nonnull(line);
+        char *f[N_FIELDS];
+        split_row(line, f);
+        peak[p] = number(f[12], "peak_mib");
+    }
+    ck_assert_msg(peak[0] >= 1.0, "reference peak %.3f MiB, expected >= 1 MiB", peak[0]);
+    ck_assert_msg(peak[2] < peak[0] - 0.75, "fused peak %.3f MiB not below the reference's "
+                  "%.3f MiB by the weight matrix", peak[2], peak[0]);
     free_result(&r);
 }
 END_TEST
@@ -181,6 +257,8 @@ static const struct {
     { { "--repeat", "1001" }, 2, "(got '1001')" },
     { { "--repeat", "1.5" }, 2, "(got '1.5')" },
     { { "--format", "xml" }, 2, "--format must be table or csv (got 'xml')" },
+    { { "--blas", "" }, 2, "--blas takes none or an OpenBLAS library file (got '')" },
+    { { "--blas" }, 1, "--blas needs a value, e.g. --blas none" },
     { { "--T" }, 1, "--T needs a value" },
     { { "--repeat" }, 1, "--repeat needs a value" },
     { { "--causal=1" }, 1, "--causal takes no value" },
@@ -208,9 +286,9 @@ END_TEST
 START_TEST(parser_resets_between_calls)
 {
     run_result r = BENCH("--T", "8", "--T", "16", "--d", "4", "--repeat", "1",
-                         "--format", "csv");
+                         "--format", "csv", "--blas", "none");
     ck_assert_int_eq(r.rc, 0);
-    check_csv(r.out, "16", "4", "1", "0", "1");
+    check_csv(r.out, "16", "4", "1", "0", "1", 3);
     free_result(&r);
     r = BENCH("--d", "4", "--bogus");
     ck_assert_int_eq(r.rc, 2);
@@ -228,6 +306,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, csv_causal_heads_agree);
     tcase_add_test(tc, table_header_names_the_run);
     tcase_add_test(tc, parser_resets_between_calls);
+    tcase_add_test(tc, openblas_rows_or_install_hint);
+    tcase_add_test(tc, peak_memory_measured);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("command line");

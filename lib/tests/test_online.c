@@ -262,6 +262,114 @@ START_TEST(large_scores_stay_finite)
 }
 END_TEST
 
+/* attn_fused_forward with temperature and ALiBi (and causal, padding, several
+   heads) against attn_forward with the same config. */
+START_TEST(fused_forward_temperature_alibi)
+{
+    enum { B = 6, H = 3, Tq = 70, Tk = 90, d = 16, dv = 12 };
+    float *Q = normals(B * Tq * d, 31), *K = normals(B * Tk * d, 32), *V = normals(B * Tk * dv, 33);
+    float *O_ref = malloc(B * Tq * dv * sizeof(float)), *O_fu = malloc(B * Tq * dv * sizeof(float));
+    ck_assert(O_ref && O_fu);
+    int lengths[B];
+    make_lengths(lengths, B, Tk);
+    static const struct { int scaled; float tau; int causal, padded, heads; } C[] = {
+        {1, 0.5f, 0, 0, 0}, {1, 2.0f, 1, 1, 0}, {1, 0.0f, 1, 0, H}, {0, 3.0f, 1, 1, H},
+        {1, 0.7f, 0, 1, 1}, {1, 1.5f, 1, 1, 6},
+    };
+    for (int k = 0; k < 6; k++) {
+        attn_config cfg = {0};
+        cfg.scaled = C[k].scaled;
+        cfg.temperature = C[k].tau;
+        cfg.causal = C[k].causal;
+        cfg.lengths = C[k].padded ? lengths : NULL;
+        cfg.alibi_heads = C[k].heads;
+        long n_ref = attn_forward(O_ref, NULL, Q, K, V, B, Tq, Tk, d, dv, &cfg);
+        long n_fu = attn_fused_forward(O_fu, Q, K, V, B, Tq, Tk, d, dv, &cfg);
+        double diff = max_abs_diff(O_fu, O_ref, B * Tq * dv);
+        printf("fused forward, tau %g, alibi heads %d, causal %d, padded %d: max |fused - full| %.3g\n",
+               (double)C[k].tau, C[k].heads, C[k].causal, C[k].padded, diff);
+        expect(n_ref >= 0 && n_fu == n_ref, "case %d: fully masked rows %ld vs %ld", k, n_fu, n_ref);
+        expect(diff <= 1e-5, "case %d: max |fused - full| = %.3g > 1e-5", k, diff);
+    }
+    /* What it does not support, and what attn_forward rejects: -1, O untouched. */
+    unsigned char mask[1] = {0};
+    attn_config bad[5] = {{0}};
+    bad[0].mask = mask;
+    bad[1].dropout_p = 0.1f;
+    bad[2].temperature = -1.0f;
+    bad[3].alibi_heads = 4;            /* does not divide B = 6 */
+    bad[4].temperature = NAN;
+    O_fu[0] = 42.0f;
+    for (int k = 0; k < 5; k++)
+        ck_assert_int_eq(attn_fused_forward(O_fu, Q, K, V, B, Tq, Tk, d, dv, &bad[k]), -1);
+    ck_assert(O_fu[0] == 42.0f);
+    free(Q);
+    free(K);
+    free(V);
+    free(O_ref);
+    free(O_fu);
+}
+END_TEST
+
+/* Every kernel this CPU can run, against the reference, on the cases above
+   and the NaN and fully masked properties: the instruction sets differ only in
+   vector width, so each must give the reference's answer by itself. A kernel
+   the CPU lacks is refused by attn_fused_set_isa, and that refusal is checked. */
+static const attn_isa ISAS[] = { ATTN_ISA_PORTABLE, ATTN_ISA_AVX2, ATTN_ISA_AVX512 };
+
+/* The kernel the CPU would pick, from its own feature flags. */
+static attn_isa expected_best(void)
+{
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx512f")) return ATTN_ISA_AVX512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return ATTN_ISA_AVX2;
+#endif
+    return ATTN_ISA_PORTABLE;
+}
+
+START_TEST(each_isa_matches_forward)
+{
+    attn_isa isa = ISAS[_i];
+    int runs = isa == ATTN_ISA_PORTABLE || expected_best() >= isa;
+    ck_assert_int_eq(attn_fused_set_isa(isa), runs ? 0 : -1);
+    if (!runs) {
+        printf("fused kernel %s: this CPU cannot run it (refused)\n", attn_isa_name(isa));
+        ck_assert_int_eq(attn_fused_set_isa(ATTN_ISA_AUTO), 0);
+        return;
+    }
+    ck_assert_str_eq(attn_fused_isa(), attn_isa_name(isa));
+    for (int k = 0; k < (int)(sizeof CASES / sizeof CASES[0]); k++)
+        compare_case(&CASES[k], 900 + (uint64_t)k, 0);
+    compare_case(&LARGE[1], 990, 1);
+
+    /* NaN in one query row: that row only, NaN */
+    enum { T = 50, d = 16, dv = 7 };
+    float *Q = normals(T * d, 7), *K = normals(T * d, 8), *V = normals(T * dv, 9);
+    float O[T * dv];
+    Q[20 * d + 3] = NAN;
+    ck_assert_int_eq(attn_fused_attention(O, Q, K, V, 1, T, T, d, dv, 1, NULL), 0);
+    for (int i = 0; i < T; i++)
+        for (int c = 0; c < dv; c++)
+            expect(i == 20 ? isnan(O[i * dv + c]) : isfinite(O[i * dv + c]),
+                   "%s: row %d channel %d = %g", attn_isa_name(isa), i, c, (double)O[i * dv + c]);
+    free(Q);
+    free(K);
+    free(V);
+    ck_assert_int_eq(attn_fused_set_isa(ATTN_ISA_AUTO), 0);
+    ck_assert_str_eq(attn_fused_isa(), attn_isa_name(expected_best()));
+}
+END_TEST
+
+START_TEST(isa_names)
+{
+    ck_assert_str_eq(attn_isa_name(ATTN_ISA_AUTO), "auto");
+    ck_assert_str_eq(attn_isa_name(ATTN_ISA_PORTABLE), "portable");
+    ck_assert_str_eq(attn_isa_name(ATTN_ISA_AVX2), "avx2");
+    ck_assert_str_eq(attn_isa_name(ATTN_ISA_AVX512), "avx512");
+    ck_assert_int_eq(attn_fused_set_isa((attn_isa)42), -1);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("attn_online");
@@ -280,6 +388,13 @@ Suite *test_suite(void)
     tcase_add_test(props, bad_tile_rejected);
     tcase_add_test(props, nan_stays_in_its_row);
     tcase_add_test(props, large_scores_stay_finite);
+    tcase_add_test(props, fused_forward_temperature_alibi);
     suite_add_tcase(s, props);
+
+    TCase *isa = tcase_create("each kernel");
+    tcase_set_timeout(isa, 120);
+    tcase_add_loop_test(isa, each_isa_matches_forward, 0, (int)(sizeof ISAS / sizeof ISAS[0]));
+    tcase_add_test(isa, isa_names);
+    suite_add_tcase(s, isa);
     return s;
 }
