@@ -215,7 +215,7 @@ int gr_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 
 /* ---- feedback ------------------------------------------------------------- */
 
-void gr_result_quoted_lines(gr_strbuf *b, const char *indent, const char *text)
+void gr_result_lines(gr_strbuf *b, const char *indent, const char *mark, const char *text)
 {
     size_t n = strlen(text);
     if (n > 0 && text[n - 1] == '\n')
@@ -225,11 +225,17 @@ void gr_result_quoted_lines(gr_strbuf *b, const char *indent, const char *text)
         const char *nl = memchr(text + start, '\n', n - start);
         size_t end = nl ? (size_t)(nl - text) : n;
         gr_sb_append(b, indent);
-        gr_sb_append(b, end > start ? "| " : "|");
+        if (mark)
+            gr_sb_printf(b, end > start ? "%s " : "%s", mark);
         gr_sb_appendn(b, text + start, end - start);
         gr_sb_append(b, "\n");
         start = end + 1;
     }
+}
+
+void gr_result_quoted_lines(gr_strbuf *b, const char *indent, const char *text)
+{
+    gr_result_lines(b, indent, "|", text);
 }
 
 char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t)

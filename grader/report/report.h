@@ -78,6 +78,11 @@ int gr_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
    it for its medium. */
 char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t);
 
+/* Each line of text (one trailing newline dropped) on a line of its own after
+   indent, and after mark and a space when mark is not NULL (mark alone on an
+   empty line). */
+void gr_result_lines(gr_strbuf *b, const char *indent, const char *mark, const char *text);
+
 /* Append text to b with every line prefixed by indent and "| ", the label
    that marks text from the student's program or the compiler (one trailing
    newline dropped, so it does not make an empty line). */

@@ -81,31 +81,26 @@ static void term_text(gr_strbuf *b, const char *s, size_t n)
     }
 }
 
-/* text, made safe, one indented line per line (one trailing newline dropped). */
+/* text, made safe, one line per line after indent (and mark, when not NULL);
+   one trailing newline dropped. */
+static void safe_lines(gr_strbuf *b, const char *indent, const char *mark, const char *text)
+{
+    gr_strbuf safe = {0};
+    term_text(&safe, text, strlen(text));
+    char *s = gr_sb_take(&safe);
+    gr_result_lines(b, indent, mark, s);
+    free(s);
+}
+
 static void indented(gr_strbuf *b, const char *indent, const char *text)
 {
-    size_t n = strlen(text);
-    if (n > 0 && text[n - 1] == '\n')
-        n--;
-    size_t start = 0;
-    while (start <= n) {
-        const char *nl = memchr(text + start, '\n', n - start);
-        size_t end = nl ? (size_t)(nl - text) : n;
-        gr_sb_append(b, indent);
-        term_text(b, text + start, end - start);
-        gr_sb_append(b, "\n");
-        start = end + 1;
-    }
+    safe_lines(b, indent, NULL, text);
 }
 
 /* Like gr_result_quoted_lines, but made safe for the terminal. */
 static void quoted(gr_strbuf *b, const char *indent, const char *text)
 {
-    gr_strbuf safe = {0};
-    term_text(&safe, text, strlen(text));
-    char *s = gr_sb_take(&safe);
-    gr_result_quoted_lines(b, indent, s);
-    free(s);
+    safe_lines(b, indent, "|", text);
 }
 
 /* Points with as many decimals as a rubric uses (up to 2), at least one:
