@@ -143,7 +143,7 @@ test: all
 	@sh scripts/run-tests.sh "$(MAKE)" $(BUILD)
 
 test-asan:
-	$(MAKE) SANITIZE=1 test-unit fuzz-regress
+	$(MAKE) SANITIZE=1 all test-unit fuzz-regress
 
 # ---- fuzzing -----------------------------------------------------------------
 # One target per parser that reads input the grader does not control
