@@ -37,8 +37,6 @@
 #include "labsup.h"
 #include "../stub/lab02_calls.h"
 
-/* What the grader never asks for: bigger calls would only slow grading. */
-#define MAX_ELEMS (4L << 20)
 #define NEG_LARGE (-1e9f)   /* the large negative constant students use instead of -inf */
 
 /* Append "label: v v v" for x[0..n), at most 8 values around column `at`. */
@@ -184,15 +182,8 @@ static int predict_softmax(const gr_case *c, void *out[PROTO_MAX_BUFS], sm_varia
     return 0;
 }
 
-static int predict_no_max_sub(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_softmax(c, out, SM_NO_MAX);
-}
-
-static int predict_query_axis(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_softmax(c, out, SM_COLUMNS);
-}
+GR_PREDICT(predict_no_max_sub, predict_softmax, SM_NO_MAX)
+GR_PREDICT(predict_query_axis, predict_softmax, SM_COLUMNS)
 
 static int predict_masked_row_nan(const gr_case *c, void *out[PROTO_MAX_BUFS])
 {
@@ -264,15 +255,8 @@ static int predict_mask(const gr_case *c, void *out[PROTO_MAX_BUFS], int rule, f
     return 0;
 }
 
-static int predict_neg_large(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_mask(c, out, 0, NEG_LARGE);
-}
-
-static int predict_mask_zero(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_mask(c, out, 0, 0.0f);
-}
+GR_PREDICT(predict_neg_large, predict_mask, 0, NEG_LARGE)
+GR_PREDICT(predict_mask_zero, predict_mask, 0, 0.0f)
 
 static int predict_causal_diag(const gr_case *c, void *out[PROTO_MAX_BUFS])
 {
@@ -477,31 +461,17 @@ static int make_softmax(const gr_rubric_test *t, uint32_t fn, gr_case_variant wh
         expect_softmax(c);
         return 0;
     }
+    if (gr_test_rows(t, what, &rows, &n, err, errlen))
+        return -1;
     if (what == GR_VARIANT_BAD) {
-        if (gr_test_int(t, "rows", 2, -8, 8, &rows, err, errlen) ||
-            gr_test_int(t, "n", 4, -8, 8, &n, err, errlen))
-            return -1;
-        if (rows >= 0 && n >= 1) {
-            snprintf(err, errlen, "a softmax_bad test needs rows < 0 or n < 1");
-            return -1;
-        }
         float *S = add_softmax_call(c, fn, rows, n);
         gr_fill_scores(r, S, (long)c->call.bufs[fn == LAB02_SOFTMAX_INPLACE ? 0 : 1].count, 1.0f, 0.0f, 0.0);
-        gr_case_expect_untouched(c); /* W and the count as the child starts them */
-        c->expected_status = LAB_BAD_ARG;
         snprintf(c->describe, sizeof c->describe, "lab_softmax(W, S, rows=%d, n=%d, %s): "
                  "sizes break the contract, expect LAB_BAD_ARG with W and *n_masked_rows untouched",
                  rows, n, softmax_how(fn));
-        return 0;
+        return gr_case_expect_bad_arg(c); /* W and the count as the child starts them */
     }
     score_params p;
-    if (gr_test_int(t, "rows", 4, 1, 1 << 20, &rows, err, errlen) ||
-        gr_test_int(t, "n", 8, 1, 1 << 16, &n, err, errlen))
-        return -1;
-    if ((long)rows * n > MAX_ELEMS) {
-        snprintf(err, errlen, "rows * n must be at most %ld", MAX_ELEMS);
-        return -1;
-    }
     if (read_score_params(t, &p, rows, err, errlen))
         return -1;
     float *S = add_softmax_call(c, fn, rows, n);
@@ -580,8 +550,8 @@ static int make_mask(const gr_rubric_test *t, uint32_t fn, gr_case_variant what,
         gr_test_int(t, "Tq", 4, lo, 1024, &Tq, err, errlen) ||
         gr_test_int(t, "Tk", 4, lo, 1024, &Tk, err, errlen))
         return -1;
-    if ((long)B * Tq * Tk > MAX_ELEMS) {
-        snprintf(err, errlen, "B * Tq * Tk must be at most %ld", MAX_ELEMS);
+    if ((long)B * Tq * Tk > GR_MAX_ELEMS) {
+        snprintf(err, errlen, "B * Tq * Tk must be at most %ld", GR_MAX_ELEMS);
         return -1;
     }
     if (what == GR_VARIANT_BAD) {
@@ -612,9 +582,7 @@ static int make_mask(const gr_rubric_test *t, uint32_t fn, gr_case_variant what,
         add_lengths(c, r, B, Tk, bad, extra, sizeof extra);
     else if (fn == LAB02_BOOL_MASK && add_bool_mask(t, c, r, nS, extra, sizeof extra, err, errlen))
         return -1;
-    gr_case_add_int(c, B);
-    gr_case_add_int(c, Tq);
-    gr_case_add_int(c, Tk);
+    GR_CASE_ADD_INTS(c, B, Tq, Tk);
 
     float *want = gr_case_expect(c, 0); /* starts as the scores sent */
     if (what == GR_VARIANT_BAD) {

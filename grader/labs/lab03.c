@@ -31,8 +31,6 @@ enum { BUF_S = 0, BUF_Q = 1 };
 enum { GEN_W = 2, GEN_K = 3 };                      /* general: S, Q, W, K */
 enum { ADD_K = 2, ADD_WQ = 3, ADD_WK = 4, ADD_V = 5 };  /* additive: S, Q, K, Wq, Wk, v */
 
-#define MAX_ELEMS (4L << 20)
-
 /* The sizes of a case, read back from its ints. */
 typedef struct dims {
     int B, Tq, Tk, dq, dk, h;   /* h is 0 for the general scorer */
@@ -222,16 +220,8 @@ static long pos(long x)
 static void add_call(gr_case *c, uint32_t fn, dims m, int s_untouched, sup_rng *r)
 {
     c->call.fn = fn;
-    long nS = pos(m.B) * pos(m.Tq) * pos(m.Tk);
     long nQ = pos(m.B) * pos(m.Tq) * pos(m.dq), nK = pos(m.B) * pos(m.Tk) * pos(m.dk);
-    if (s_untouched) {
-        float *S = gr_case_add_f32(c, PROTO_INOUT, nS > 4 ? nS : 4);
-        fill_normal(r, S, (long)c->call.bufs[BUF_S].count, 1.0);
-    } else {
-        gr_case_add_f32(c, PROTO_OUT, nS);
-        gr_case_set_shape(c, BUF_S, m.B, m.Tq, m.Tk);
-    }
-    gr_case_set_name(c, BUF_S, "S");
+    gr_scores_add_out(c, r, m.B, m.Tq, m.Tk, s_untouched);
     gr_case_add_f32(c, PROTO_IN, nQ > 0 ? nQ : 1);
     gr_case_set_name(c, BUF_Q, "Q");
     if (fn == LAB03_GENERAL_SCORES) {
@@ -251,11 +241,7 @@ static void add_call(gr_case *c, uint32_t fn, dims m, int s_untouched, sup_rng *
         gr_case_set_name(c, ADD_WK, "Wk");
         gr_case_set_name(c, ADD_V, "v");
     }
-    gr_case_add_int(c, m.B);
-    gr_case_add_int(c, m.Tq);
-    gr_case_add_int(c, m.Tk);
-    gr_case_add_int(c, m.dq);
-    gr_case_add_int(c, m.dk);
+    GR_CASE_ADD_INTS(c, m.B, m.Tq, m.Tk, m.dq, m.dk);
     if (fn == LAB03_ADDITIVE_SCORES)
         gr_case_add_int(c, m.h);
 }
@@ -335,18 +321,13 @@ static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         (additive && gr_test_int(t, "h", 8, dlo, 512, &m.h, err, errlen)))
         return -1;
     int bad = m.B < 0 || m.Tq < 0 || m.Tk < 0 || m.dq < 1 || m.dk < 1 || (additive && m.h < 1);
-    if (what == GR_VARIANT_BAD && !bad) {
-        snprintf(err, errlen, "a %s test needs a negative size or dq, dk%s below 1", t->kind,
-                 additive ? ", h" : "");
+    if (gr_scores_variant_fits(t, what, bad, additive ? "a negative size or dq, dk, h below 1"
+                                                      : "a negative size or dq, dk below 1",
+                               m.B, m.Tq, m.Tk, err, errlen))
         return -1;
-    }
-    if (what == GR_VARIANT_EMPTY && !(m.B == 0 || m.Tq == 0 || m.Tk == 0)) {
-        snprintf(err, errlen, "a %s test needs B, Tq or Tk equal to 0", t->kind);
-        return -1;
-    }
-    if (pos(m.B) * pos(m.Tq) * pos(m.Tk) > MAX_ELEMS ||
-        pos(m.B) * (pos(m.Tq) * pos(m.dq) + pos(m.Tk) * pos(m.dk)) > MAX_ELEMS) {
-        snprintf(err, errlen, "sizes too large for one test (at most %ld scores and inputs)", MAX_ELEMS);
+    if (pos(m.B) * pos(m.Tq) * pos(m.Tk) > GR_MAX_ELEMS ||
+        pos(m.B) * (pos(m.Tq) * pos(m.dq) + pos(m.Tk) * pos(m.dk)) > GR_MAX_ELEMS) {
+        snprintf(err, errlen, "sizes too large for one test (at most %ld scores and inputs)", GR_MAX_ELEMS);
         return -1;
     }
     double scale = gr_test_param(t, "scale", 1.0), wscale = gr_test_param(t, "wscale", 1.0);
@@ -380,11 +361,8 @@ static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
                  name, sizes, scale, wscale);
         expect_scores(c);
     } else {
-        gr_case_expect_untouched(c); /* S comes back exactly as sent */
-        c->expected_status = what == GR_VARIANT_BAD ? LAB_BAD_ARG : LAB_OK;
-        snprintf(c->describe, sizeof c->describe, "%s, %s): %s", name, sizes,
-                 what == GR_VARIANT_BAD ? "sizes break the contract, expect LAB_BAD_ARG and S untouched"
-                             : "nothing to compute, expect LAB_OK and S untouched");
+        const char *why = gr_scores_expect_nothing(c, what); /* S comes back as sent */
+        snprintf(c->describe, sizeof c->describe, "%s, %s): %s", name, sizes, why);
     }
     return 0;
 }
@@ -413,17 +391,13 @@ static void input_window(const gr_case *c, int b_, long index, gr_strbuf *out)
     dims m = case_dims(c);
     if (b_ != BUF_S || !computes(c) || index >= (long)m.B * m.Tq * m.Tk)
         return;
-    long b = index / ((long)m.Tq * m.Tk), i = index / m.Tk % m.Tq, j = index % m.Tk;
     const float *K = buf(c, c->call.fn == LAB03_GENERAL_SCORES ? GEN_K : ADD_K);
-    gr_sb_printf(out, "  Q[%ld][%ld] = ", b, i);
-    gr_case_floats(out, buf(c, BUF_Q) + (b * m.Tq + i) * m.dq, m.dq);
-    gr_sb_printf(out, "\n  K[%ld][%ld] = ", b, j);
-    gr_case_floats(out, K + (b * m.Tk + j) * m.dk, m.dk);
+    gr_case_qk_rows(out, buf(c, BUF_Q), K, index, m.Tq, m.Tk, m.dq, m.dk);
     if (c->call.fn == LAB03_GENERAL_SCORES) {
-        gr_sb_printf(out, "\n  W is (dq, dk) = (%d, %d); W row 0 = ", m.dq, m.dk);
+        gr_sb_printf(out, "  W is (dq, dk) = (%d, %d); W row 0 = ", m.dq, m.dk);
         gr_case_floats(out, buf(c, GEN_W), m.dk);
     } else {
-        gr_sb_printf(out, "\n  Wq is (h, dq) = (%d, %d), Wk is (h, dk) = (%d, %d); v = ", m.h, m.dq, m.h, m.dk);
+        gr_sb_printf(out, "  Wq is (h, dq) = (%d, %d), Wk is (h, dk) = (%d, %d); v = ", m.h, m.dq, m.h, m.dk);
         gr_case_floats(out, buf(c, ADD_V), m.h);
     }
     gr_sb_append(out, "\n");

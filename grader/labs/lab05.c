@@ -497,11 +497,8 @@ static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uin
              "lab_masking_experiment(pads=%s, n_pads=%d, T=%d, d=%d, seed=%llu)%s",
              list, n_pads, T, d, (unsigned long long)exp_seed,
              bad_pad ? ": a negative pad must give LAB_BAD_ARG, outputs untouched" : "");
-    if (bad_pad) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (bad_pad)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     experiment_ref(gr_case_expect(c, 0), gr_case_expect(c, 1), pads, n_pads, T, d, exp_seed,
                    PRE_RIGHT, POST_RIGHT, 1);
@@ -560,47 +557,14 @@ static int predict_with(const gr_case *c, void *out[PROTO_MAX_BUFS], pre_mode pm
     return -1;
 }
 
-static int predict_postmask(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, PRE_POSTMASK, POST_RIGHT, 1);
-}
-
-static int predict_mask_zero(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, PRE_ZERO, POST_RIGHT, 1);
-}
-
-static int predict_neg_1e9(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, PRE_NEG1E9, POST_RIGHT, 1);
-}
-
-static int predict_padmax(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, PRE_PADMAX, POST_RIGHT, 1);
-}
-
-static int predict_off_by_one(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, PRE_OFF_BY_ONE, POST_OFF_BY_ONE, 1);
-}
-
-static int predict_renormalised(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, PRE_RIGHT, POST_FIXED, 1);
-}
-
-static int predict_sum_before(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, PRE_RIGHT, POST_SUM_BEFORE, 1);
-}
-
-static int predict_unscaled(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (c->call.fn != LAB05_MASKING_EXPERIMENT)
-        return -1;
-    return predict_with(c, out, PRE_RIGHT, POST_RIGHT, 0);
-}
+GR_PREDICT(predict_postmask, predict_with, PRE_POSTMASK, POST_RIGHT, 1)
+GR_PREDICT(predict_mask_zero, predict_with, PRE_ZERO, POST_RIGHT, 1)
+GR_PREDICT(predict_neg_1e9, predict_with, PRE_NEG1E9, POST_RIGHT, 1)
+GR_PREDICT(predict_padmax, predict_with, PRE_PADMAX, POST_RIGHT, 1)
+GR_PREDICT(predict_off_by_one, predict_with, PRE_OFF_BY_ONE, POST_OFF_BY_ONE, 1)
+GR_PREDICT(predict_renormalised, predict_with, PRE_RIGHT, POST_FIXED, 1)
+GR_PREDICT(predict_sum_before, predict_with, PRE_RIGHT, POST_SUM_BEFORE, 1)
+GR_PREDICT(predict_unscaled, predict_with, PRE_RIGHT, POST_RIGHT, 0)
 
 static const gr_misconception misconceptions[] = {
     { "postmask", "mask applied after softmax",

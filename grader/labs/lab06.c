@@ -249,11 +249,9 @@ static int gen_slopes(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     gr_case_add_int(c, H);
     c->call.fn = LAB06_ALIBI_SLOPES;
     if (H == 0) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
         snprintf(c->describe, sizeof c->describe,
                  "lab_alibi_slopes(slopes, H=0): H < 1 must give LAB_BAD_ARG, slopes untouched");
-        return 0;
+        return gr_case_expect_bad_arg(c);
     }
     c->expected_status = LAB_OK;
     attn_alibi_slopes(gr_case_expect(c, 0), H);
@@ -301,11 +299,8 @@ static int gen_alibi(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t
              "lab_alibi_bias(S, B=%d, H=%d, Tq=%d, Tk=%d): scores ~ N(0,1)%s%s", B, H, Tq, Tk,
              causal ? ", -inf above the diagonal (causal)" : "",
              bad ? ": B is not a multiple of H, so LAB_BAD_ARG and S untouched" : "");
-    if (bad) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (bad)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_alibi_bias(gr_case_expect(c, 0), B, H, Tq, Tk);
     return 0;
@@ -366,11 +361,8 @@ static int gen_t5(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t se
              worked ? ": the handout's worked rows" :
              ok ? ": every rel in [-range, range], far ones and INT_MIN + 1, INT_MAX" :
                   ": max_distance <= max_exact, so LAB_BAD_ARG and bucket untouched");
-    if (!ok) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (!ok)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     int32_t *want = gr_case_expect(c, 0);
     for (int k = 0; k < n; k++) want[k] = attn_t5_bucket(rel[k], bidir, nbk, maxd);
@@ -449,11 +441,8 @@ static int gen_dropout(const gr_case_kind *kind, const gr_rubric_test *t, uint64
              "lab_dropout(W, p=%g, seed=%llu, n=%ld): W is %d softmax rows of %d%s", p,
              (unsigned long long)drop_seed, count, rows, n,
              ok ? "" : ": p outside [0, 1) must give LAB_BAD_ARG, W untouched");
-    if (!ok) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (!ok)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_dropout(gr_case_expect(c, 0), pf, drop_seed, count);
     return 0;
@@ -525,7 +514,8 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
 /* The ints of a call, named. */
 #define I(k) ((int)c->call.ints[k])
 
-/* ALiBi under a wrong slope rule or bias: slopes and bias calls. */
+/* ALiBi under a wrong slope rule or bias: slopes calls for the slope rules, bias
+   calls for both, relpos calls for the head index. */
 static int predict_alibi(const gr_case *c, void *out[PROTO_MAX_BUFS], slope_mode sm, bias_mode bm)
 {
     if (c->expected_status != LAB_OK)
@@ -556,30 +546,11 @@ static int predict_alibi(const gr_case *c, void *out[PROTO_MAX_BUFS], slope_mode
     return -1;
 }
 
-static int predict_slope_h0(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_alibi(c, out, SLOPE_FROM_H0, BIAS_RIGHT);
-}
-
-static int predict_slope_any_h(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_alibi(c, out, SLOPE_ANY_H, BIAS_RIGHT);
-}
-
-static int predict_alibi_sign(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return c->call.fn == LAB06_ALIBI_BIAS ? predict_alibi(c, out, SLOPE_RIGHT, BIAS_SIGN) : -1;
-}
-
-static int predict_alibi_abs(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return c->call.fn == LAB06_ALIBI_BIAS ? predict_alibi(c, out, SLOPE_RIGHT, BIAS_ABS) : -1;
-}
-
-static int predict_heads_slowest(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_alibi(c, out, SLOPE_RIGHT, BIAS_HEADS_SLOWEST);
-}
+GR_PREDICT(predict_slope_h0, predict_alibi, SLOPE_FROM_H0, BIAS_RIGHT)
+GR_PREDICT(predict_slope_any_h, predict_alibi, SLOPE_ANY_H, BIAS_RIGHT)
+GR_PREDICT(predict_alibi_sign, predict_alibi, SLOPE_RIGHT, BIAS_SIGN)
+GR_PREDICT(predict_alibi_abs, predict_alibi, SLOPE_RIGHT, BIAS_ABS)
+GR_PREDICT(predict_heads_slowest, predict_alibi, SLOPE_RIGHT, BIAS_HEADS_SLOWEST)
 
 /* T5 buckets under a wrong rule: bucket and relpos calls. BUCKET_NO_CLAMP only
    for lab_t5_bucket: in lab_relpos_bias an unclamped bucket reads past the table. */
@@ -603,25 +574,10 @@ static int predict_bucket(const gr_case *c, void *out[PROTO_MAX_BUFS], bucket_mo
     return -1;
 }
 
-static int predict_t5_sign(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_bucket(c, out, BUCKET_SIGN);
-}
-
-static int predict_t5_double(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_bucket(c, out, BUCKET_DOUBLE);
-}
-
-static int predict_t5_int_div(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_bucket(c, out, BUCKET_INT_DIV);
-}
-
-static int predict_t5_no_clamp(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_bucket(c, out, BUCKET_NO_CLAMP);
-}
+GR_PREDICT(predict_t5_sign, predict_bucket, BUCKET_SIGN)
+GR_PREDICT(predict_t5_double, predict_bucket, BUCKET_DOUBLE)
+GR_PREDICT(predict_t5_int_div, predict_bucket, BUCKET_INT_DIV)
+GR_PREDICT(predict_t5_no_clamp, predict_bucket, BUCKET_NO_CLAMP)
 
 static int predict_drop(const gr_case *c, void *out[PROTO_MAX_BUFS], drop_mode mode)
 {
@@ -632,20 +588,9 @@ static int predict_drop(const gr_case *c, void *out[PROTO_MAX_BUFS], drop_mode m
     return 0;
 }
 
-static int predict_drop_no_rescale(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_drop(c, out, DROP_NO_RESCALE);
-}
-
-static int predict_drop_times_keep(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_drop(c, out, DROP_TIMES_KEEP);
-}
-
-static int predict_drop_keep_prob(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_drop(c, out, DROP_KEEP_PROB);
-}
+GR_PREDICT(predict_drop_no_rescale, predict_drop, DROP_NO_RESCALE)
+GR_PREDICT(predict_drop_times_keep, predict_drop, DROP_TIMES_KEEP)
+GR_PREDICT(predict_drop_keep_prob, predict_drop, DROP_KEEP_PROB)
 
 static int predict_w_transposed(const gr_case *c, void *out[PROTO_MAX_BUFS])
 {

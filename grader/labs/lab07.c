@@ -188,11 +188,8 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
              tile < 1 ? ": tile < 1 must give LAB_BAD_ARG, lse untouched" :
              masked ? ": -inf scores, a fully masked row, a row starting with a masked tile" :
              scale >= 100 ? ": scores of magnitude ~1e4, exp overflows without the max" : "");
-    if (tile < 1) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (tile < 1)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_logsumexp_rows(gr_case_expect(c, 0), S, rows, n);
     return 0;
@@ -243,11 +240,8 @@ static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint
         snprintf(c->describe + at, sizeof c->describe - at, "%ld MiB, over the heap limit",
                  (long)T * T * 4 / (1024 * 1024));
     }
-    if (tile < 1) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (tile < 1)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     float *O = gr_case_expect(c, 0);
     /* The reference path streams with the student's tile; at T in the thousands
@@ -322,45 +316,14 @@ static int predict_with(const gr_case *c, void *out[PROTO_MAX_BUFS], stream_mode
     return -1;
 }
 
-static int predict_no_rescale(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_NO_RESCALE, SCORE_RIGHT);
-}
-
-static int predict_no_rescale_acc(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_NO_RESCALE_ACC, SCORE_RIGHT);
-}
-
-static int predict_no_max(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_NO_MAX, SCORE_RIGHT);
-}
-
-static int predict_masked_tile(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_MASKED_TILE_NAN, SCORE_RIGHT);
-}
-
-static int predict_lse_no_m(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_LSE_NO_M, SCORE_RIGHT);
-}
-
-static int predict_unscaled(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_RIGHT, SCORE_UNSCALED);
-}
-
-static int predict_inv_d(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_RIGHT, SCORE_INV_D);
-}
-
-static int predict_causal_diag(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_RIGHT, SCORE_CAUSAL_DIAG);
-}
+GR_PREDICT(predict_no_rescale, predict_with, STREAM_NO_RESCALE, SCORE_RIGHT)
+GR_PREDICT(predict_no_rescale_acc, predict_with, STREAM_NO_RESCALE_ACC, SCORE_RIGHT)
+GR_PREDICT(predict_no_max, predict_with, STREAM_NO_MAX, SCORE_RIGHT)
+GR_PREDICT(predict_masked_tile, predict_with, STREAM_MASKED_TILE_NAN, SCORE_RIGHT)
+GR_PREDICT(predict_lse_no_m, predict_with, STREAM_LSE_NO_M, SCORE_RIGHT)
+GR_PREDICT(predict_unscaled, predict_with, STREAM_RIGHT, SCORE_UNSCALED)
+GR_PREDICT(predict_inv_d, predict_with, STREAM_RIGHT, SCORE_INV_D)
+GR_PREDICT(predict_causal_diag, predict_with, STREAM_RIGHT, SCORE_CAUSAL_DIAG)
 
 static const gr_misconception misconceptions[] = {
     { "no_rescale", "online softmax without rescaling the accumulator",

@@ -249,11 +249,8 @@ static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uin
              "lab_gradient_experiment(dks={%s}, n_dk=%d, T=%d, trials=%d, seed=%llu)%s",
              list, n_dk, T, trials, (unsigned long long)exp_seed,
              bad ? ": a d_k of 0 must give LAB_BAD_ARG, outputs untouched" : "");
-    if (bad) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (bad)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     experiment_ref(gr_case_expect(c, 0), gr_case_expect(c, 1), dks, n_dk, T, trials, exp_seed,
                    BACK_RIGHT, EXP_RIGHT);
@@ -294,8 +291,8 @@ static int predict_with(const gr_case *c, void *out[PROTO_MAX_BUFS], back_mode b
         backward_ref(out[1], c->call.bufs[0].data, out[1], I(0), I(1), bm);
         return 0;
     case LAB08_GRADIENT_EXPERIMENT:
-        if (bm == BACK_JACOBIAN_ROWS)
-            return -1;
+        if (bm == BACK_JACOBIAN_ROWS || (em == EXP_RESEED && I(0) < 2))
+            return -1;  /* (with one d_k, reseeding changes nothing) */
         out[0] = gr_case_alloc_like(c, 0);
         out[1] = gr_case_alloc_like(c, 1);
         experiment_ref(out[0], out[1], c->call.bufs[2].data, I(0), I(1), I(2),
@@ -305,38 +302,12 @@ static int predict_with(const gr_case *c, void *out[PROTO_MAX_BUFS], back_mode b
     return -1;
 }
 
-static int predict_no_wg(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, BACK_NO_WG, EXP_RIGHT);
-}
-
-static int predict_diag_only(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, BACK_DIAG_ONLY, EXP_RIGHT);
-}
-
-static int predict_no_w_factor(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, BACK_NO_W_FACTOR, EXP_RIGHT);
-}
-
-static int predict_inplace(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, BACK_JACOBIAN_ROWS, EXP_RIGHT);
-}
-
-static int predict_inv_d(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return c->call.fn == LAB08_GRADIENT_EXPERIMENT
-               ? predict_with(c, out, BACK_RIGHT, EXP_INV_D) : -1;
-}
-
-static int predict_reseed(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (c->call.fn != LAB08_GRADIENT_EXPERIMENT || I(0) < 2)
-        return -1;  /* with one d_k, reseeding changes nothing */
-    return predict_with(c, out, BACK_RIGHT, EXP_RESEED);
-}
+GR_PREDICT(predict_no_wg, predict_with, BACK_NO_WG, EXP_RIGHT)
+GR_PREDICT(predict_diag_only, predict_with, BACK_DIAG_ONLY, EXP_RIGHT)
+GR_PREDICT(predict_no_w_factor, predict_with, BACK_NO_W_FACTOR, EXP_RIGHT)
+GR_PREDICT(predict_inplace, predict_with, BACK_JACOBIAN_ROWS, EXP_RIGHT)
+GR_PREDICT(predict_inv_d, predict_with, BACK_RIGHT, EXP_INV_D)
+GR_PREDICT(predict_reseed, predict_with, BACK_RIGHT, EXP_RESEED)
 
 static const gr_misconception misconceptions[] = {
     { "no_wg_term", "softmax backward without the <w, g> term",

@@ -144,11 +144,8 @@ static int gen_causal(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
              "lab_causal_mask_aligned(S, B=%d, Tq=%d, Tk=%d, bottom_right=%d)%s", B, Tq, Tk, br,
              !ok ? ": bottom_right must be 0 or 1, so LAB_BAD_ARG and S untouched" :
              br ? ": query i sees keys j <= i + Tk - Tq" : ": query i sees keys j <= i");
-    if (!ok) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (!ok)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_causal_mask_aligned(gr_case_expect(c, 0), B, Tq, Tk, br);
     return 0;
@@ -175,11 +172,8 @@ static int gen_window(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
              "lab_sliding_window_mask(S, B=%d, Tq=%d, Tk=%d, window=%d)%s", B, Tq, Tk, w,
              w < 1 ? ": window < 1, so LAB_BAD_ARG and S untouched"
                    : ": key j visible iff i' - window < j <= i', i' = i + Tk - Tq");
-    if (w < 1) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (w < 1)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_sliding_window_mask(gr_case_expect(c, 0), B, Tq, Tk, w);
     return 0;
@@ -343,25 +337,10 @@ static int predict_mask(const gr_case *c, void *out[PROTO_MAX_BUFS], mask_mode m
     return 0;
 }
 
-static int predict_top_left(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_mask(c, out, MASK_TOP_LEFT);
-}
-
-static int predict_bottom_right(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_mask(c, out, MASK_BOTTOM_RIGHT);
-}
-
-static int predict_window_wide(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_mask(c, out, MASK_WIDE);
-}
-
-static int predict_window_narrow(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_mask(c, out, MASK_NARROW);
-}
+GR_PREDICT(predict_top_left, predict_mask, MASK_TOP_LEFT)
+GR_PREDICT(predict_bottom_right, predict_mask, MASK_BOTTOM_RIGHT)
+GR_PREDICT(predict_window_wide, predict_mask, MASK_WIDE)
+GR_PREDICT(predict_window_narrow, predict_mask, MASK_NARROW)
 
 static int predict_sink(const gr_case *c, void *out[PROTO_MAX_BUFS], sink_mode mode)
 {
@@ -374,15 +353,8 @@ static int predict_sink(const gr_case *c, void *out[PROTO_MAX_BUFS], sink_mode m
     return 0;
 }
 
-static int predict_sink_ignored(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_sink(c, out, SINK_IGNORED);
-}
-
-static int predict_sink_no_max(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_sink(c, out, SINK_NO_MAX);
-}
+GR_PREDICT(predict_sink_ignored, predict_sink, SINK_IGNORED)
+GR_PREDICT(predict_sink_no_max, predict_sink, SINK_NO_MAX)
 
 static int predict_backward(const gr_case *c, void *out[PROTO_MAX_BUFS], back_mode mode)
 {
@@ -394,15 +366,8 @@ static int predict_backward(const gr_case *c, void *out[PROTO_MAX_BUFS], back_mo
     return 0;
 }
 
-static int predict_premask_grad(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_backward(c, out, BACK_PREMASK);
-}
-
-static int predict_unmasked_grad(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_backward(c, out, BACK_UNMASKED);
-}
+GR_PREDICT(predict_premask_grad, predict_backward, BACK_PREMASK)
+GR_PREDICT(predict_unmasked_grad, predict_backward, BACK_UNMASKED)
 
 static const gr_misconception misconceptions[] = {
     { "align_top_left", "causal mask aligned top-left when bottom-right was asked",

@@ -156,11 +156,8 @@ static int gen_weights(const gr_case_kind *kind, const gr_rubric_test *t, uint64
         snprintf(c->describe, sizeof c->describe,
                  "lab_head_weights(W, Q, K, B=%d, H=%d, Tq=%d, Tk=%d, d=%d): Q, K ~ %g N(0,1)%s",
                  B, H, Tq, Tk, bad ? 0 : d, scale, bad ? ": d = 0, so LAB_BAD_ARG and W untouched" : "");
-    if (!ok) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (!ok)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_head_weights(gr_case_expect(c, 0), c->call.bufs[1].data, c->call.bufs[2].data,
                       B, H, Hkv, Tq, Tk, d);
@@ -274,11 +271,8 @@ static int gen_extract(const gr_case_kind *kind, const gr_rubric_test *t, uint64
              "lab_extract_head(Wh, W, B=%d, H=%d, Tq=%d, Tk=%d, b=%d, h=%d): %s", B, H, Tq, Tk,
              b, h, ok ? "W holds per-head softmax weights" : "(b, h) is outside (B, H), so "
              "LAB_BAD_ARG and Wh untouched");
-    if (!ok) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (!ok)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_extract_head(gr_case_expect(c, 0), W, B, H, Tq, Tk, b, h);
     return 0;
@@ -323,30 +317,11 @@ static int predict_weights(const gr_case *c, void *out[PROTO_MAX_BUFS], weight_m
     return 0;
 }
 
-static int predict_head_axis(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_weights(c, out, WEIGHT_HEAD_AXIS);
-}
-
-static int predict_query_axis(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_weights(c, out, WEIGHT_QUERY_AXIS);
-}
-
-static int predict_no_scale(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_weights(c, out, WEIGHT_NO_SCALE);
-}
-
-static int predict_gqa_mod(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_weights(c, out, WEIGHT_GQA_MOD);
-}
-
-static int predict_gqa_group(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_weights(c, out, WEIGHT_GQA_GROUP);
-}
+GR_PREDICT(predict_head_axis, predict_weights, WEIGHT_HEAD_AXIS)
+GR_PREDICT(predict_query_axis, predict_weights, WEIGHT_QUERY_AXIS)
+GR_PREDICT(predict_no_scale, predict_weights, WEIGHT_NO_SCALE)
+GR_PREDICT(predict_gqa_mod, predict_weights, WEIGHT_GQA_MOD)
+GR_PREDICT(predict_gqa_group, predict_weights, WEIGHT_GQA_GROUP)
 
 /* Both summaries taken the same way: A and M both the expected M (scores
    averaged) or both the expected A (weights averaged); the gap is then 0. */
@@ -363,15 +338,8 @@ static int predict_average(const gr_case *c, void *out[PROTO_MAX_BUFS], int from
     return 0;
 }
 
-static int predict_avg_scores(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_average(c, out, 1);
-}
-
-static int predict_avg_weights(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_average(c, out, 0);
-}
+GR_PREDICT(predict_avg_scores, predict_average, 1)
+GR_PREDICT(predict_avg_weights, predict_average, 0)
 
 /* One head read wrongly: from plane h * B + b (W taken as (H, B, Tq, Tk)), or
    written transposed (Wh[j][i] = W[b][h][i][j]). */
@@ -391,15 +359,8 @@ static int predict_extract(const gr_case *c, void *out[PROTO_MAX_BUFS], int tran
     return 0;
 }
 
-static int predict_head_swapped(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_extract(c, out, 0);
-}
-
-static int predict_transposed(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_extract(c, out, 1);
-}
+GR_PREDICT(predict_head_swapped, predict_extract, 0)
+GR_PREDICT(predict_transposed, predict_extract, 1)
 
 static const gr_misconception misconceptions[] = {
     { "softmax_heads", "softmax over the head axis",
