@@ -210,13 +210,6 @@ static void output_ref(float *O, const float *W, const float *V, int B, int Tq, 
 
 /* ---- test generators -------------------------------------------------------- */
 
-/* Softmax rows of scores ~ 2 N(0,1): realistic weights, in [0, 1], rows sum to 1. */
-static void fill_weights(sup_rng *r, float *W, long rows, int n)
-{
-    gr_fill_normal(r, W, rows * n, 2.0);
-    attn_softmax(W, W, rows, n);
-}
-
 /* slopes: sizes {H} fixed, or {H_min, H_max} drawn per student (param nonpow2: 1
    skips powers of two so the interleaved rule is exercised). H = 0 is the
    contract-breaking call: LAB_BAD_ARG, slopes untouched. */
@@ -282,18 +275,12 @@ static int gen_alibi(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t
         return -1;
     int causal = gr_test_param(t, "causal", 0) != 0, bad = gr_test_param(t, "bad", 0) != 0;
     int B = batch * H + (bad ? 1 : 0);
-    float *S = gr_case_add_f32(c, PROTO_INOUT, (long)B * Tq * Tk);
-    gr_case_set_name(c, 0, "S");
-    gr_case_set_shape(c, 0, B, Tq, Tk);
     sup_rng r;
     sup_rng_seed(&r, seed);
-    sup_rng_fill_normal(&r, S, (long)B * Tq * Tk);
+    float *S = gr_case_add_scores(c, &r, B, Tq, Tk);
     if (causal)
         attn_causal_mask(S, B, Tq, Tk);
-    gr_case_add_int(c, B);
-    gr_case_add_int(c, H);
-    gr_case_add_int(c, Tq);
-    gr_case_add_int(c, Tk);
+    GR_CASE_ADD_INTS(c, B, H, Tq, Tk);
     c->call.fn = LAB06_ALIBI_BIAS;
     snprintf(c->describe, sizeof c->describe,
              "lab_alibi_bias(S, B=%d, H=%d, Tq=%d, Tk=%d): scores ~ N(0,1)%s%s", B, H, Tq, Tk,
@@ -328,8 +315,7 @@ static int gen_t5(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t se
     int n = worked ? nw : 2 * range + 1 + extra + 2;
     gr_case_add_i32(c, PROTO_OUT, n);                               /* bucket */
     int32_t *rel = gr_case_add_i32(c, PROTO_IN, n);
-    gr_case_set_name(c, 0, "bucket");
-    gr_case_set_name(c, 1, "rel");
+    gr_case_set_names(c, "bucket", "rel", NULL);
     sup_rng r;
     sup_rng_seed(&r, seed);
     if (worked) {
@@ -349,10 +335,7 @@ static int gen_t5(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t se
             int32_t tmp = rel[q]; rel[q] = rel[p]; rel[p] = tmp;
         }
     }
-    gr_case_add_int(c, n);
-    gr_case_add_int(c, bidir);
-    gr_case_add_int(c, nbk);
-    gr_case_add_int(c, maxd);
+    GR_CASE_ADD_INTS(c, n, bidir, nbk, maxd);
     c->call.fn = LAB06_T5_BUCKET;
     int ok = bucket_settings_ok(bidir, nbk, maxd);
     snprintf(c->describe, sizeof c->describe,
@@ -390,18 +373,14 @@ static int gen_relpos(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         return -1;
     }
     int B = batch * H;
-    float *S = gr_case_add_f32(c, PROTO_INOUT, (long)B * Tq * Tk);
-    float *table = gr_case_add_f32(c, PROTO_IN, (long)H * nbk);
-    gr_case_set_name(c, 0, "S");
-    gr_case_set_shape(c, 0, B, Tq, Tk);
-    gr_case_set_name(c, 1, "table");
-    gr_case_set_shape(c, 1, 1, H, nbk);
     sup_rng r;
     sup_rng_seed(&r, seed);
-    sup_rng_fill_normal(&r, S, (long)B * Tq * Tk);
+    gr_case_add_scores(c, &r, B, Tq, Tk);
+    float *table = gr_case_add_f32(c, PROTO_IN, (long)H * nbk);
+    gr_case_set_name(c, 1, "table");
+    gr_case_set_shape(c, 1, 1, H, nbk);
     sup_rng_fill_normal(&r, table, (long)H * nbk);
-    int ints[7] = { B, H, Tq, Tk, bidir, nbk, maxd };
-    for (int k = 0; k < 7; k++) gr_case_add_int(c, ints[k]);
+    GR_CASE_ADD_INTS(c, B, H, Tq, Tk, bidir, nbk, maxd);
     c->call.fn = LAB06_RELPOS_BIAS;
     c->expected_status = LAB_OK;
     attn_relpos_bias(gr_case_expect(c, 0), table, B, H, Tq, Tk, bidir, nbk, maxd);
@@ -430,10 +409,9 @@ static int gen_dropout(const gr_case_kind *kind, const gr_rubric_test *t, uint64
     gr_case_set_shape(c, 0, 1, rows, n);
     sup_rng r;
     sup_rng_seed(&r, seed);
-    fill_weights(&r, W, rows, n);
+    gr_fill_weights(&r, W, rows, n, 2.0);  /* scores ~ 2 N(0,1) */
     uint64_t drop_seed = gr_draw_seed(&r);
-    gr_case_add_int(c, (int64_t)drop_seed);
-    gr_case_add_int(c, count);
+    GR_CASE_ADD_INTS(c, (int64_t)drop_seed, count);
     gr_case_add_real(c, p);
     c->call.fn = LAB06_DROPOUT;
     int ok = pf >= 0.0f && pf < 1.0f;
@@ -464,22 +442,17 @@ static int gen_output(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     gr_case_add_f32(c, PROTO_OUT, (long)B * Tq * dv);
     float *W = gr_case_add_f32(c, PROTO_IN, (long)B * Tq * Tk);
     float *V = gr_case_add_f32(c, PROTO_IN, (long)B * Tk * dv);
-    gr_case_set_name(c, 0, "O");
+    gr_case_set_names(c, "O", "W", "V", NULL);
     gr_case_set_shape(c, 0, B, Tq, dv);
-    gr_case_set_name(c, 1, "W");
     gr_case_set_shape(c, 1, B, Tq, Tk);
-    gr_case_set_name(c, 2, "V");
     gr_case_set_shape(c, 2, B, Tk, dv);
     sup_rng r;
     sup_rng_seed(&r, seed);
-    fill_weights(&r, W, (long)B * Tq, Tk);
+    gr_fill_weights(&r, W, (long)B * Tq, Tk, 2.0);
     sup_rng_fill_normal(&r, V, (long)B * Tk * dv);
     if (p > 0.0)
         attn_dropout(W, (float)p, sup_rng_u64(&r), (long)B * Tq * Tk);
-    gr_case_add_int(c, B);
-    gr_case_add_int(c, Tq);
-    gr_case_add_int(c, Tk);
-    gr_case_add_int(c, dv);
+    GR_CASE_ADD_INTS(c, B, Tq, Tk, dv);
     c->call.fn = LAB06_ATTENTION_OUTPUT;
     c->expected_status = LAB_OK;
     attn_output(gr_case_expect(c, 0), W, V, B, Tq, Tk, dv);

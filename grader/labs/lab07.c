@@ -152,8 +152,7 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
     }
     gr_case_add_f32(c, PROTO_OUT, rows);
     float *S = gr_case_add_f32(c, PROTO_IN, (long)rows * n);
-    gr_case_set_name(c, 0, "lse");
-    gr_case_set_name(c, 1, "S");
+    gr_case_set_names(c, "lse", "S", NULL);
     gr_case_set_shape(c, 1, 1, rows, n);
     sup_rng r;
     sup_rng_seed(&r, seed);
@@ -178,9 +177,7 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
             S[(long)lead * n + tile] = (float)(scale * (double)sup_rng_normal(&r));
         }
     }
-    gr_case_add_int(c, rows);
-    gr_case_add_int(c, n);
-    gr_case_add_int(c, tile);
+    GR_CASE_ADD_INTS(c, rows, n, tile);
     c->call.fn = LAB07_ONLINE_LOGSUMEXP;
     snprintf(c->describe, sizeof c->describe,
              "lab_online_logsumexp(lse, S, rows=%d, n=%d, tile=%d)%s", rows, n, tile,
@@ -215,19 +212,15 @@ static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint
     float *Q = gr_case_add_f32(c, PROTO_IN, (long)B * T * d);
     float *K = gr_case_add_f32(c, PROTO_IN, (long)B * T * d);
     float *V = gr_case_add_f32(c, PROTO_IN, (long)B * T * dv);
-    const char *names[4] = { "O", "Q", "K", "V" };
+    gr_case_set_names(c, "O", "Q", "K", "V", NULL);
     const int cols[4] = { dv, d, d, dv };
-    for (int i = 0; i < 4; i++) {
-        gr_case_set_name(c, i, names[i]);
-        gr_case_set_shape(c, i, B, T, cols[i]);
-    }
+    for (int i = 0; i < 4; i++) gr_case_set_shape(c, i, B, T, cols[i]);
     sup_rng r;
     sup_rng_seed(&r, seed);
     gr_fill_normal(&r, Q, (long)B * T * d, q_scale);
     sup_rng_fill_normal(&r, K, (long)B * T * d);
     sup_rng_fill_normal(&r, V, (long)B * T * dv);
-    int ints[6] = { B, T, d, dv, tile, causal };
-    for (int k = 0; k < 6; k++) gr_case_add_int(c, ints[k]);
+    GR_CASE_ADD_INTS(c, B, T, d, dv, tile, causal);
     c->call.fn = LAB07_ONLINE_ATTENTION;
     snprintf(c->describe, sizeof c->describe,
              "lab_online_attention(O, Q, K, V, B=%d, T=%d, d=%d, dv=%d, tile=%d, causal=%d)%s%s",

@@ -100,20 +100,15 @@ static void add_qk(gr_case *c, sup_rng *r, int B, int H, int Hkv, int Tq, int Tk
     gr_case_add_f32(c, PROTO_OUT, (long)B * H * Tq * Tk);
     float *Q = gr_case_add_f32(c, PROTO_IN, (long)B * H * Tq * d);
     float *K = gr_case_add_f32(c, PROTO_IN, (long)B * Hkv * Tk * d);
-    gr_case_set_name(c, 0, "W");
+    gr_case_set_names(c, "W", "Q", "K", NULL);
     gr_case_set_shape(c, 0, B * H, Tq, Tk);
-    gr_case_set_name(c, 1, "Q");
     gr_case_set_shape(c, 1, B * H, Tq, d);
-    gr_case_set_name(c, 2, "K");
     gr_case_set_shape(c, 2, B * Hkv, Tk, d);
     gr_fill_normal(r, Q, (long)B * H * Tq * d, scale);
     gr_fill_normal(r, K, (long)B * Hkv * Tk * d, scale);
-    gr_case_add_int(c, B);
-    gr_case_add_int(c, H);
+    GR_CASE_ADD_INTS(c, B, H);
     if (gqa) gr_case_add_int(c, Hkv);
-    gr_case_add_int(c, Tq);
-    gr_case_add_int(c, Tk);
-    gr_case_add_int(c, d);
+    GR_CASE_ADD_INTS(c, Tq, Tk, d);
 }
 
 /* heads and gqa: sizes {B, H, [Hkv,] Tq, Tk, d}, params {scale: s} (Q and K ~ s
@@ -193,8 +188,7 @@ static int gen_average(const gr_case_kind *kind, const gr_rubric_test *t, uint64
     gr_case_add_f32(c, PROTO_OUT, rows * Tk);
     gr_case_add_f32(c, PROTO_OUT, rows * 2);
     float *S = gr_case_add_f32(c, PROTO_IN, n);
-    static const char *names[4] = { "A", "M", "gap", "S" };
-    for (int k = 0; k < 4; k++) gr_case_set_name(c, k, names[k]);
+    gr_case_set_names(c, "A", "M", "gap", "S", NULL);
     gr_case_set_shape(c, 0, B, Tq, Tk);
     gr_case_set_shape(c, 1, B, Tq, Tk);
     gr_case_set_shape(c, 2, B, Tq, 2);
@@ -205,10 +199,7 @@ static int gen_average(const gr_case_kind *kind, const gr_rubric_test *t, uint64
         memcpy(S, worked_scores, sizeof worked_scores);
     else
         gr_fill_normal(&r, S, n, gr_test_param(t, "scale", 2.0));
-    gr_case_add_int(c, B);
-    gr_case_add_int(c, H);
-    gr_case_add_int(c, Tq);
-    gr_case_add_int(c, Tk);
+    GR_CASE_ADD_INTS(c, B, H, Tq, Tk);
     c->call.fn = LAB10_HEAD_AVERAGE;
     c->expected_status = LAB_OK;
     float *W = gr_xmalloc((size_t)n * sizeof *W);
@@ -250,9 +241,8 @@ static int gen_extract(const gr_case_kind *kind, const gr_rubric_test *t, uint64
     long plane = (long)Tq * Tk;
     gr_case_add_f32(c, PROTO_OUT, plane);
     float *W = gr_case_add_f32(c, PROTO_IN, (long)B * H * plane);
-    gr_case_set_name(c, 0, "Wh");
+    gr_case_set_names(c, "Wh", "W", NULL);
     gr_case_set_shape(c, 0, 1, Tq, Tk);
-    gr_case_set_name(c, 1, "W");
     gr_case_set_shape(c, 1, B * H, Tq, Tk);
     float *Q = gr_xmalloc((size_t)B * H * Tq * d * sizeof *Q);
     float *K = gr_xmalloc((size_t)B * H * Tk * d * sizeof *K);
@@ -263,8 +253,7 @@ static int gen_extract(const gr_case_kind *kind, const gr_rubric_test *t, uint64
     attn_head_weights(W, Q, K, B, H, H, Tq, Tk, d);
     free(Q);
     free(K);
-    int ints[6] = { B, H, Tq, Tk, b, h };
-    for (int k = 0; k < 6; k++) gr_case_add_int(c, ints[k]);
+    GR_CASE_ADD_INTS(c, B, H, Tq, Tk, b, h);
     c->call.fn = LAB10_EXTRACT_HEAD;
     int ok = b >= 0 && b < B && h >= 0 && h < H;
     snprintf(c->describe, sizeof c->describe,
