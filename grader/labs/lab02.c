@@ -100,6 +100,15 @@ static int row_partly_masked(const float *s, int n)
     return masked > 0 && masked < n;
 }
 
+/* How many rows of a softmax call's scores pass test. */
+static int count_rows(const sm_view *sv, int (*test)(const float *s, int n))
+{
+    int k = 0;
+    for (int r = 0; r < sv->rows; r++)
+        k += test(sv->S + (long)r * sv->n, sv->n);
+    return k;
+}
+
 /* The ways a softmax can be computed, right and wrong. */
 typedef enum sm_variant {
     SM_RIGHT,       /* the contract (libattn) */
@@ -171,6 +180,12 @@ static int predict_softmax(const gr_case *c, void *out[PROTO_MAX_BUFS], sm_varia
     if (!is_softmax(c) || c->expected_status != LAB_OK)
         return -1;
     sm_view sv = softmax_view(c);
+    /* NaN rows show only where a row is fully masked, a miscount only where one is
+       partly masked and the call counts */
+    if (v == SM_NAN_ROWS && !count_rows(&sv, row_fully_masked))
+        return -1;
+    if (v == SM_COUNT_ANY && (sv.cbuf < 0 || !count_rows(&sv, row_partly_masked)))
+        return -1;
     float *W = gr_case_alloc_like(c, sv.wbuf);
     int32_t count = softmax_variant(W, &sv, v);
     out[sv.wbuf] = W;
@@ -184,30 +199,8 @@ static int predict_softmax(const gr_case *c, void *out[PROTO_MAX_BUFS], sm_varia
 
 GR_PREDICT(predict_no_max_sub, predict_softmax, SM_NO_MAX)
 GR_PREDICT(predict_query_axis, predict_softmax, SM_COLUMNS)
-
-static int predict_masked_row_nan(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (!is_softmax(c))
-        return -1;
-    sm_view sv = softmax_view(c);
-    int any = 0;
-    for (int r = 0; r < sv.rows && !any; r++)
-        any = row_fully_masked(sv.S + (long)r * sv.n, sv.n);
-    return any ? predict_softmax(c, out, SM_NAN_ROWS) : -1;
-}
-
-static int predict_count_any(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (!is_softmax(c))
-        return -1;
-    sm_view sv = softmax_view(c);
-    int any = 0;
-    for (int r = 0; r < sv.rows && !any; r++)
-        any = row_partly_masked(sv.S + (long)r * sv.n, sv.n);
-    if (!any || sv.cbuf < 0)
-        return -1;
-    return predict_softmax(c, out, SM_COUNT_ANY);
-}
+GR_PREDICT(predict_masked_row_nan, predict_softmax, SM_NAN_ROWS)
+GR_PREDICT(predict_count_any, predict_softmax, SM_COUNT_ANY)
 
 /* ---- mask calls ------------------------------------------------------------- */
 
@@ -239,10 +232,12 @@ static int blocked(const gr_case *c, int rule, int b, int i, int j)
     return 0;
 }
 
-/* The case's scores with every position `rule` blocks set to fill. */
-static int predict_mask(const gr_case *c, void *out[PROTO_MAX_BUFS], int rule, float fill)
+/* The case's scores with every position `rule` blocks set to fill, for a call of
+   mask function `only` (-1: any of them). */
+static int predict_mask(const gr_case *c, void *out[PROTO_MAX_BUFS], int only, int rule,
+                        float fill)
 {
-    if (!is_mask(c) || c->expected_status != LAB_OK)
+    if (!is_mask(c) || (only >= 0 && c->call.fn != (uint32_t)only) || c->expected_status != LAB_OK)
         return -1;
     int B = (int)c->call.ints[0], Tq = (int)c->call.ints[1], Tk = (int)c->call.ints[2];
     float *S = gr_case_alloc_like(c, 0); /* starts as the scores sent */
@@ -255,28 +250,12 @@ static int predict_mask(const gr_case *c, void *out[PROTO_MAX_BUFS], int rule, f
     return 0;
 }
 
-GR_PREDICT(predict_neg_large, predict_mask, 0, NEG_LARGE)
-GR_PREDICT(predict_mask_zero, predict_mask, 0, 0.0f)
-
-static int predict_causal_diag(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return c->call.fn == LAB02_CAUSAL_MASK ? predict_mask(c, out, 1, -INFINITY) : -1;
-}
-
-static int predict_causal_past(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return c->call.fn == LAB02_CAUSAL_MASK ? predict_mask(c, out, 2, -INFINITY) : -1;
-}
-
-static int predict_padding_rows(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return c->call.fn == LAB02_PADDING_MASK ? predict_mask(c, out, 1, -INFINITY) : -1;
-}
-
-static int predict_bool_inverted(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return c->call.fn == LAB02_BOOL_MASK ? predict_mask(c, out, 1, -INFINITY) : -1;
-}
+GR_PREDICT(predict_neg_large, predict_mask, -1, 0, NEG_LARGE)
+GR_PREDICT(predict_mask_zero, predict_mask, -1, 0, 0.0f)
+GR_PREDICT(predict_causal_diag, predict_mask, LAB02_CAUSAL_MASK, 1, -INFINITY)
+GR_PREDICT(predict_causal_past, predict_mask, LAB02_CAUSAL_MASK, 2, -INFINITY)
+GR_PREDICT(predict_padding_rows, predict_mask, LAB02_PADDING_MASK, 1, -INFINITY)
+GR_PREDICT(predict_bool_inverted, predict_mask, LAB02_BOOL_MASK, 1, -INFINITY)
 
 static int predict_bool_eq_one(const gr_case *c, void *out[PROTO_MAX_BUFS])
 {
@@ -286,7 +265,7 @@ static int predict_bool_eq_one(const gr_case *c, void *out[PROTO_MAX_BUFS])
     int other = 0;
     for (uint64_t k = 0; k < M->count && !other; k++)
         other = ((const uint8_t *)M->data)[k] > 1;
-    return other ? predict_mask(c, out, 2, -INFINITY) : -1;
+    return other ? predict_mask(c, out, LAB02_BOOL_MASK, 2, -INFINITY) : -1;
 }
 
 static int predict_temp_multiply(const gr_case *c, void *out[PROTO_MAX_BUFS])
@@ -699,10 +678,8 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         if (sv.rows < 1 || sv.n < 1)
             return;
         if (buf == sv.cbuf) {
-            long masked = 0;
-            for (int r = 0; r < sv.rows; r++)
-                masked += row_fully_masked(sv.S + (long)r * sv.n, sv.n);
-            gr_sb_printf(out, "  %ld of the %d rows have every score -inf\n", masked, sv.rows);
+            gr_sb_printf(out, "  %d of the %d rows have every score -inf\n",
+                         count_rows(&sv, row_fully_masked), sv.rows);
             return;
         }
         long r = index / sv.n, j = index % sv.n;

@@ -59,6 +59,8 @@ static float *mbuf(gr_case *c, int i)
 
 /* How a variant departs from the contract. */
 typedef struct variant {
+    int general;        /* shows in lab_general_scores calls only */
+    int additive;       /* shows in lab_additive_scores calls only */
     int w_transposed;   /* W read as (dk, dq); Wq, Wk read as (dq, h), (dk, h) */
     int k_batch0;       /* every batch element uses the keys of element 0 */
     int no_tanh;        /* additive: v . (Wq q + Wk k) */
@@ -129,7 +131,10 @@ static int computes(const gr_case *c)
 
 static int predict_variant(const gr_case *c, void *out[PROTO_MAX_BUFS], variant v)
 {
-    if (!computes(c))
+    if ((v.general && c->call.fn != LAB03_GENERAL_SCORES) ||
+        (v.additive && c->call.fn != LAB03_ADDITIVE_SCORES) || !computes(c))
+        return -1;
+    if (v.k_batch0 && case_dims(c).B < 2)  /* one batch element: batch 0 is right */
         return -1;
     float *S = gr_case_alloc_like(c, BUF_S);
     if (c->call.fn == LAB03_GENERAL_SCORES)
@@ -142,40 +147,11 @@ static int predict_variant(const gr_case *c, void *out[PROTO_MAX_BUFS], variant 
 
 /* ---- misconceptions ----------------------------------------------------------- */
 
-static int predict_general_w_t(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (c->call.fn != LAB03_GENERAL_SCORES)
-        return -1;
-    return predict_variant(c, out, (variant){ .w_transposed = 1 });
-}
-
-static int predict_no_tanh(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (c->call.fn != LAB03_ADDITIVE_SCORES)
-        return -1;
-    return predict_variant(c, out, (variant){ .no_tanh = 1 });
-}
-
-static int predict_v_inside(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (c->call.fn != LAB03_ADDITIVE_SCORES)
-        return -1;
-    return predict_variant(c, out, (variant){ .v_inside = 1 });
-}
-
-static int predict_additive_w_t(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (c->call.fn != LAB03_ADDITIVE_SCORES)
-        return -1;
-    return predict_variant(c, out, (variant){ .w_transposed = 1 });
-}
-
-static int predict_k_no_batch(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (case_dims(c).B < 2)
-        return -1;
-    return predict_variant(c, out, (variant){ .k_batch0 = 1 });
-}
+GR_PREDICT(predict_general_w_t, predict_variant, (variant){ .general = 1, .w_transposed = 1 })
+GR_PREDICT(predict_no_tanh, predict_variant, (variant){ .additive = 1, .no_tanh = 1 })
+GR_PREDICT(predict_v_inside, predict_variant, (variant){ .additive = 1, .v_inside = 1 })
+GR_PREDICT(predict_additive_w_t, predict_variant, (variant){ .additive = 1, .w_transposed = 1 })
+GR_PREDICT(predict_k_no_batch, predict_variant, (variant){ .k_batch0 = 1 })
 
 static const gr_misconception misconceptions[] = {
     { "general_w_transposed", "W read transposed",
