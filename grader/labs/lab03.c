@@ -67,30 +67,22 @@ typedef struct variant {
     int v_inside;       /* additive: tanh(v . (Wq q + Wk k)) */
 } variant;
 
-/* Row r of K that batch element b, key j reads under variant v. */
-static const float *key_row(const gr_case *c, const variant *v, const float *K, int b, int j)
-{
-    dims m = case_dims(c);
-    return K + ((long)(v->k_batch0 ? 0 : b) * m.Tk + j) * m.dk;
-}
+/* One score q . k under variant v, in double: q has dq values, k dk. */
+typedef double (*pair_score)(const gr_case *c, const dims *m, const variant *v, const float *q,
+                             const float *k);
 
-/* General scores under variant v, summed in double. */
-static void general_variant(float *S, const gr_case *c, const variant *v)
+/* The general score q^T W k. */
+static double general_score(const gr_case *c, const dims *m, const variant *v, const float *q,
+                            const float *k)
 {
-    dims m = case_dims(c);
-    const float *Q = buf(c, BUF_Q), *W = buf(c, GEN_W), *K = buf(c, GEN_K);
-    for (int b = 0; b < m.B; b++)
-        for (int i = 0; i < m.Tq; i++)
-            for (int j = 0; j < m.Tk; j++) {
-                const float *q = Q + ((long)b * m.Tq + i) * m.dq, *k = key_row(c, v, K, b, j);
-                double sum = 0.0;
-                for (int a = 0; a < m.dq; a++)
-                    for (int x = 0; x < m.dk; x++) {
-                        float w = v->w_transposed ? W[(long)x * m.dq + a] : W[(long)a * m.dk + x];
-                        sum += (double)q[a] * (double)w * (double)k[x];
-                    }
-                S[((long)b * m.Tq + i) * m.Tk + j] = (float)sum;
-            }
+    const float *W = buf(c, GEN_W);
+    double sum = 0.0;
+    for (int a = 0; a < m->dq; a++)
+        for (int x = 0; x < m->dk; x++) {
+            float w = v->w_transposed ? W[(long)x * m->dq + a] : W[(long)a * m->dk + x];
+            sum += (double)q[a] * (double)w * (double)k[x];
+        }
+    return sum;
 }
 
 /* (M x)[u] for u < h, with M (h, d) row-major, or read as (d, h) when transposed. */
@@ -102,23 +94,33 @@ static double project(const float *M, const float *x, int u, int h, int d, int t
     return sum;
 }
 
-/* Additive scores under variant v, in double. */
-static void additive_variant(float *S, const gr_case *c, const variant *v)
+/* The additive score sum_u v[u] tanh((Wq q)[u] + (Wk k)[u]). */
+static double additive_score(const gr_case *c, const dims *m, const variant *v, const float *q,
+                             const float *k)
+{
+    const float *Wq = buf(c, ADD_WQ), *Wk = buf(c, ADD_WK), *vv = buf(c, ADD_V);
+    double sum = 0.0;
+    for (int u = 0; u < m->h; u++) {
+        double pre = project(Wq, q, u, m->h, m->dq, v->w_transposed) +
+                     project(Wk, k, u, m->h, m->dk, v->w_transposed);
+        sum += (double)vv[u] * (v->no_tanh || v->v_inside ? pre : tanh(pre));
+    }
+    return v->v_inside ? tanh(sum) : sum;
+}
+
+/* S (B, Tq, Tk) under variant v: score of query i and key j of batch element b
+   (or of element 0 for the keys, k_batch0), rounded once to float. */
+static void scores_variant(float *S, const gr_case *c, const variant *v, pair_score score)
 {
     dims m = case_dims(c);
-    const float *Q = buf(c, BUF_Q), *K = buf(c, ADD_K);
-    const float *Wq = buf(c, ADD_WQ), *Wk = buf(c, ADD_WK), *vv = buf(c, ADD_V);
+    const float *Q = buf(c, BUF_Q);
+    const float *K = buf(c, c->call.fn == LAB03_GENERAL_SCORES ? GEN_K : ADD_K);
     for (int b = 0; b < m.B; b++)
         for (int i = 0; i < m.Tq; i++)
             for (int j = 0; j < m.Tk; j++) {
-                const float *q = Q + ((long)b * m.Tq + i) * m.dq, *k = key_row(c, v, K, b, j);
-                double sum = 0.0;
-                for (int u = 0; u < m.h; u++) {
-                    double pre = project(Wq, q, u, m.h, m.dq, v->w_transposed) +
-                                 project(Wk, k, u, m.h, m.dk, v->w_transposed);
-                    sum += (double)vv[u] * (v->no_tanh || v->v_inside ? pre : tanh(pre));
-                }
-                S[((long)b * m.Tq + i) * m.Tk + j] = (float)(v->v_inside ? tanh(sum) : sum);
+                const float *q = Q + ((long)b * m.Tq + i) * m.dq;
+                const float *k = K + ((long)(v->k_batch0 ? 0 : b) * m.Tk + j) * m.dk;
+                S[((long)b * m.Tq + i) * m.Tk + j] = (float)score(c, &m, v, q, k);
             }
 }
 
@@ -137,10 +139,7 @@ static int predict_variant(const gr_case *c, void *out[PROTO_MAX_BUFS], variant 
     if (v.k_batch0 && case_dims(c).B < 2)  /* one batch element: batch 0 is right */
         return -1;
     float *S = gr_case_alloc_like(c, BUF_S);
-    if (c->call.fn == LAB03_GENERAL_SCORES)
-        general_variant(S, c, &v);
-    else
-        additive_variant(S, c, &v);
+    scores_variant(S, c, &v, c->call.fn == LAB03_GENERAL_SCORES ? general_score : additive_score);
     out[BUF_S] = S;
     return 0;
 }
