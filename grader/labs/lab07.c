@@ -386,6 +386,11 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
     }
     if (c->call.fn == LAB07_ONLINE_ATTENTION) {
         int T = I(1), d = I(2), dv = I(3), tile = I(4), causal = I(5);
+        if (tile < 1) {  /* nothing to stream: the call is refused */
+            gr_sb_printf(out, "  tile = %d < 1: the call must return LAB_BAD_ARG and leave O "
+                         "untouched\n", tile);
+            return;
+        }
         long row = index / dv;
         int b = (int)(row / T), i = (int)(row % T);
         const float *Q = c->call.bufs[1].data, *K = c->call.bufs[2].data;

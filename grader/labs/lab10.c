@@ -432,7 +432,12 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         break;
     }
     case LAB10_EXTRACT_HEAD: {
-        int H = I(1), Tq = I(2), Tk = I(3), b = I(4), h = I(5);
+        int B = I(0), H = I(1), Tq = I(2), Tk = I(3), b = I(4), h = I(5);
+        if (b < 0 || b >= B || h < 0 || h >= H) {  /* no such plane of W to show */
+            gr_sb_printf(out, "  (b, h) = (%d, %d) is outside (B, H) = (%d, %d): the call must "
+                         "return LAB_BAD_ARG and leave Wh untouched\n", b, h, B, H);
+            break;
+        }
         long i = index / Tk, j = index % Tk, at = (((long)b * H + h) * Tq + i) * Tk + j;
         gr_sb_printf(out, "  Wh[%ld][%ld] is W[%d][%d][%ld][%ld], element ((%d * %d + %d) * %d + %ld) "
                      "* %d + %ld = %ld of W: ", i, j, b, h, i, j, b, H, h, Tq, i, Tk, j, at);
