@@ -84,6 +84,21 @@ void     gr_case_set_name(gr_case *c, int buf, const char *name);
    writes nothing: OUT floats NaN, other OUT kinds 0x5A bytes, INOUT as sent. */
 void     gr_case_expect_untouched(gr_case *c);
 
+/* Expect the call of c refused: LAB_BAD_ARG, every output untouched (as
+   gr_case_expect_untouched). Returns 0, what make_case then returns. */
+int      gr_case_expect_bad_arg(gr_case *c);
+
+/* Name buffers 0, 1, ... of c after the contract's arguments, up to a NULL:
+   gr_case_set_names(c, "W", "Q", "K", NULL). */
+void     gr_case_set_names(gr_case *c, ...);
+
+/* Add int arguments v[0..n) in order, as gr_case_add_int does one. */
+void     gr_case_add_ints(gr_case *c, const int64_t *v, int n);
+/* The same for a list: GR_CASE_ADD_INTS(c, B, Tq, Tk) adds B, then Tq, then Tk. */
+#define GR_CASE_ADD_INTS(c, ...)                                                    \
+    gr_case_add_ints((c), (const int64_t[]){ __VA_ARGS__ },                         \
+                     (int)(sizeof (const int64_t[]){ __VA_ARGS__ } / sizeof(int64_t)))
+
 /* Free what make_case allocated in c, leaving it zeroed. */
 void gr_case_free(gr_case *c);
 
@@ -112,6 +127,15 @@ struct gr_case_kind {
     uint32_t fn;            /* for a gen shared by kinds: the student function called, else 0 */
     gr_case_variant what;   /* ... and which inputs it makes */
 };
+
+/* Define `name`, a gr_misconception's predict(), as the lab's shared predictor
+   `with` called with one mistake's mode: GR_PREDICT(predict_sign, predict_bias,
+   BIAS_SIGN) is predict_bias(c, out, BIAS_SIGN). One line per mistake. */
+#define GR_PREDICT(name, with, ...)                                                 \
+    static int name(const gr_case *c, void *out[PROTO_MAX_BUFS])                    \
+    {                                                                               \
+        return with(c, out, __VA_ARGS__);                                           \
+    }
 
 /* The number of entries of a lab's kinds[] table, for gr_make_case_by_kind. */
 #define GR_N_KINDS(kinds) ((int)(sizeof(kinds) / sizeof((kinds)[0])))
@@ -145,5 +169,54 @@ void     gr_case_values(gr_strbuf *out, const float *x, long n, char conv, int p
 /* Append "[x0 x1 ...]" for input windows: all n values when n <= 8, else the first 6,
    " ... " and the last, then " (n values)"; each with 4 decimals. */
 void     gr_case_floats(gr_strbuf *out, const float *x, long n);
+
+/* Append "  Q[b][i] = [...]" and "  K[b][j] = [...]" lines for input windows: the
+   query row (dq values) and key row (dk values) whose score is element index of
+   S (B, Tq, Tk); Q is (B, Tq, dq), K (B, Tk, dk). */
+void     gr_case_qk_rows(gr_strbuf *out, const float *Q, const float *K, long index,
+                         int Tq, int Tk, int dq, int dk);
+/* "{3, 5, 0}" into buf[0..len): x[0..n), at most `shown` of them, then ", ...". */
+void     gr_format_ints(char *buf, size_t len, const int32_t *x, int n, int shown);
+
+/* Inputs and sizes several labs make the same way (grader/labs/inputs.c). */
+
+/* What the grader never asks for in one call: bigger would only slow grading. */
+#define GR_MAX_ELEMS (4L << 20)
+
+/* Add S (B, Tq, Tk) as the next buffer: INOUT scores ~ N(0, 1) drawn from r,
+   named "S" and shaped. Returns its data. */
+float   *gr_case_add_scores(gr_case *c, sup_rng *r, int B, int Tq, int Tk);
+/* Fill W (rows x n) with softmax rows of scores scale * N(0, 1) drawn from r:
+   realistic weights, in [0, 1], each row summing to 1. */
+void     gr_fill_weights(sup_rng *r, float *W, long rows, int n, double scale);
+/* Sizes rows and n of a test of a row-wise function of variant what: for
+   GR_VARIANT_BAD (defaults 2, 4) rows < 0 or n < 1 as the contract forbids, else
+   (defaults 4, 8) rows * n at most GR_MAX_ELEMS. 0, or -1 with err. */
+int      gr_test_rows(const gr_rubric_test *t, gr_case_variant what, int *rows, int *n,
+                      char *err, size_t errlen);
+/* Sizes rows and n of a backward-pass test (defaults 3, 6), and *worked from param
+   worked: the handout's two rows of 4, which the sizes must then be. 0, or -1 with err. */
+int      gr_backward_sizes(const gr_rubric_test *t, int *worked, int *rows, int *n,
+                           char *err, size_t errlen);
+/* An experiment's seed: one drawn from r (gr_draw_seed, the student's own), unless
+   param seed fixes it, as `make run SEED=S` does; r advances either way. */
+uint64_t gr_experiment_seed(const gr_rubric_test *t, sup_rng *r);
+
+/* The score functions of labs 1 and 3, whose kinds are the variants. */
+
+/* Sizes B, Tq, Tk against variant what: a GR_VARIANT_BAD test must break the
+   contract (bad; else err "a KIND test needs <needs>"), a GR_VARIANT_EMPTY test
+   needs B, Tq or Tk of 0. 0, or -1 with err. */
+int      gr_scores_variant_fits(const gr_rubric_test *t, gr_case_variant what, int bad,
+                                const char *needs, int B, int Tq, int Tk,
+                                char *err, size_t errlen);
+/* Add S (B, Tq, Tk), the scores written, as the next buffer, named "S": OUT and
+   shaped, or when the call must write nothing (untouched) INOUT with at least 4
+   values ~ N(0, 1) drawn from r, to come back as sent. Returns its data. */
+float   *gr_scores_add_out(gr_case *c, sup_rng *r, int B, int Tq, int Tk, int untouched);
+/* Expect a call of variant what (GR_VARIANT_BAD or GR_VARIANT_EMPTY) to write
+   nothing: S untouched, status LAB_BAD_ARG or LAB_OK. Returns the clause that
+   says so for the description. */
+const char *gr_scores_expect_nothing(gr_case *c, gr_case_variant what);
 
 #endif

@@ -4,6 +4,7 @@
 #include "labmod.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,29 @@ void gr_case_expect_untouched(gr_case *c)
     }
 }
 
+int gr_case_expect_bad_arg(gr_case *c)
+{
+    c->expected_status = LAB_BAD_ARG;
+    gr_case_expect_untouched(c);
+    return 0;
+}
+
+void gr_case_set_names(gr_case *c, ...)
+{
+    va_list ap;
+    va_start(ap, c);
+    const char *name;
+    for (int i = 0; (name = va_arg(ap, const char *)) != NULL; i++)
+        gr_case_set_name(c, i, name);
+    va_end(ap);
+}
+
+void gr_case_add_ints(gr_case *c, const int64_t *v, int n)
+{
+    for (int k = 0; k < n; k++)
+        gr_case_add_int(c, v[k]);
+}
+
 /* ---- test kinds --------------------------------------------------------------- */
 
 int gr_make_case_by_kind(const gr_case_kind *kinds, int n, int lab, const gr_rubric_test *t,
@@ -194,4 +218,25 @@ void gr_case_floats(gr_strbuf *out, const float *x, long n)
     } else {
         gr_sb_append(out, "]");
     }
+}
+
+void gr_case_qk_rows(gr_strbuf *out, const float *Q, const float *K, long index,
+                     int Tq, int Tk, int dq, int dk)
+{
+    long b = index / ((long)Tq * Tk), i = index / Tk % Tq, j = index % Tk;
+    gr_sb_printf(out, "  Q[%ld][%ld] = ", b, i);
+    gr_case_floats(out, Q + (b * Tq + i) * dq, dq);
+    gr_sb_printf(out, "\n  K[%ld][%ld] = ", b, j);
+    gr_case_floats(out, K + (b * Tk + j) * dk, dk);
+    gr_sb_append(out, "\n");
+}
+
+void gr_format_ints(char *buf, size_t len, const int32_t *x, int n, int shown)
+{
+    size_t at = 0;
+    at += (size_t)snprintf(buf + at, len - at, "{");
+    for (int k = 0; k < n && k < shown && at < len; k++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%d", k ? ", " : "", (int)x[k]);
+    if (at < len)
+        snprintf(buf + at, len - at, "%s}", n > shown ? ", ..." : "");
 }

@@ -210,31 +210,19 @@ static const char *fn_name(uint32_t fn)
 static void add_call(gr_case *c, uint32_t fn, dims m, int s_untouched, sup_rng *r)
 {
     c->call.fn = fn;
-    long nS = (long)(m.B > 0 ? m.B : 0) * (m.Tq > 0 ? m.Tq : 0) * (m.Tk > 0 ? m.Tk : 0);
     long nQ = (long)(m.B > 0 ? m.B : 0) * (m.Tq > 0 ? m.Tq : 0) * (m.d > 0 ? m.d : 0);
     long nK = (long)(m.B > 0 ? m.B : 0) * (m.Tk > 0 ? m.Tk : 0) * (m.d > 0 ? m.d : 0);
-    if (s_untouched) {
-        if (nS < 4) nS = 4;
-        float *S = gr_case_add_f32(c, PROTO_INOUT, nS);
-        fill_inputs(r, S, nS, 1.0f, 0);
-    } else {
-        gr_case_add_f32(c, PROTO_OUT, nS);
-    }
+    gr_scores_add_out(c, r, m.B, m.Tq, m.Tk, s_untouched);
     /* IN buffers hold at least one value so no mapping is empty. */
     gr_case_add_f32(c, PROTO_IN, nQ > 0 ? nQ : 1);
     gr_case_add_f32(c, PROTO_IN, nK > 0 ? nK : 1);
-    gr_case_set_name(c, BUF_S, "S");
     gr_case_set_name(c, BUF_Q, "Q");
     gr_case_set_name(c, BUF_K, "K");
     if (!s_untouched) {
-        gr_case_set_shape(c, BUF_S, m.B, m.Tq, m.Tk);
         gr_case_set_shape(c, BUF_Q, m.B, m.Tq, m.d);
         gr_case_set_shape(c, BUF_K, m.B, m.Tk, m.d);
     }
-    gr_case_add_int(c, m.B);
-    gr_case_add_int(c, m.Tq);
-    gr_case_add_int(c, m.Tk);
-    gr_case_add_int(c, m.d);
+    GR_CASE_ADD_INTS(c, m.B, m.Tq, m.Tk, m.d);
 }
 
 /* Compute the expected S with libattn. */
@@ -295,15 +283,11 @@ static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         gr_test_int(t, "Tk", 4, lo, 1024, &m.Tk, err, errlen) ||
         gr_test_int(t, "d", 4, what == GR_VARIANT_BAD ? -8 : 1, 1024, &m.d, err, errlen))
         return -1;
-    if (what == GR_VARIANT_BAD && !(m.B < 0 || m.Tq < 0 || m.Tk < 0 || m.d < 1)) {
-        snprintf(err, errlen, "a %s test needs a negative size or d < 1", t->kind);
+    int bad = m.B < 0 || m.Tq < 0 || m.Tk < 0 || m.d < 1;
+    if (gr_scores_variant_fits(t, what, bad, "a negative size or d < 1", m.B, m.Tq, m.Tk,
+                               err, errlen))
         return -1;
-    }
-    if (what == GR_VARIANT_EMPTY && !(m.B == 0 || m.Tq == 0 || m.Tk == 0)) {
-        snprintf(err, errlen, "a %s test needs B, Tq or Tk equal to 0", t->kind);
-        return -1;
-    }
-    if ((long)m.B * m.Tq * m.Tk > 4L << 20 || (long)m.B * (m.Tq + m.Tk) * m.d > 4L << 20) {
+    if ((long)m.B * m.Tq * m.Tk > GR_MAX_ELEMS || (long)m.B * (m.Tq + m.Tk) * m.d > GR_MAX_ELEMS) {
         snprintf(err, errlen, "sizes too large for one test (at most 4M scores and 4M inputs)");
         return -1;
     }
@@ -328,12 +312,9 @@ static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         expect_scores(c);
     } else {
         /* The call must write nothing: S comes back exactly as sent. */
-        gr_case_expect_untouched(c);
-        c->expected_status = what == GR_VARIANT_BAD ? LAB_BAD_ARG : LAB_OK;
+        const char *why = gr_scores_expect_nothing(c, what);
         snprintf(c->describe, sizeof c->describe, "%s(S, Q, K, B=%d, Tq=%d, Tk=%d, d=%d): %s",
-                 fn_name(fn), m.B, m.Tq, m.Tk, m.d,
-                 what == GR_VARIANT_BAD ? "sizes break the contract, expect LAB_BAD_ARG and S untouched"
-                             : "nothing to compute, expect LAB_OK and S untouched");
+                 fn_name(fn), m.B, m.Tq, m.Tk, m.d, why);
     }
     return 0;
 }
@@ -364,13 +345,9 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
     if (buf != BUF_S || m.B < 1 || m.Tq < 1 || m.Tk < 1 || m.d < 1 ||
         index >= (long)m.B * m.Tq * m.Tk)
         return;
-    long b = index / ((long)m.Tq * m.Tk), i = index / m.Tk % m.Tq, j = index % m.Tk;
-    const float *Q = c->call.bufs[BUF_Q].data, *K = c->call.bufs[BUF_K].data;
-    gr_sb_printf(out, "  Q[%ld][%ld] = ", b, i);
-    gr_case_floats(out, Q + (b * m.Tq + i) * m.d, m.d);
-    gr_sb_printf(out, "\n  K[%ld][%ld] = ", b, j);
-    gr_case_floats(out, K + (b * m.Tk + j) * m.d, m.d);
-    gr_sb_printf(out, "\n  d = %d%s\n", m.d,
+    gr_case_qk_rows(out, c->call.bufs[BUF_Q].data, c->call.bufs[BUF_K].data, index,
+                    m.Tq, m.Tk, m.d, m.d);
+    gr_sb_printf(out, "  d = %d%s\n", m.d,
                  c->call.fn == LAB01_SCALED_DOT_SCORES ? ", so the dot product is divided by sqrt(d)" : "");
 }
 

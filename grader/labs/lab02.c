@@ -37,8 +37,6 @@
 #include "labsup.h"
 #include "../stub/lab02_calls.h"
 
-/* What the grader never asks for: bigger calls would only slow grading. */
-#define MAX_ELEMS (4L << 20)
 #define NEG_LARGE (-1e9f)   /* the large negative constant students use instead of -inf */
 
 /* Append "label: v v v" for x[0..n), at most 8 values around column `at`. */
@@ -100,6 +98,15 @@ static int row_partly_masked(const float *s, int n)
     for (int j = 0; j < n; j++)
         masked += s[j] == -INFINITY;
     return masked > 0 && masked < n;
+}
+
+/* How many rows of a softmax call's scores pass test. */
+static int count_rows(const sm_view *sv, int (*test)(const float *s, int n))
+{
+    int k = 0;
+    for (int r = 0; r < sv->rows; r++)
+        k += test(sv->S + (long)r * sv->n, sv->n);
+    return k;
 }
 
 /* The ways a softmax can be computed, right and wrong. */
@@ -173,6 +180,12 @@ static int predict_softmax(const gr_case *c, void *out[PROTO_MAX_BUFS], sm_varia
     if (!is_softmax(c) || c->expected_status != LAB_OK)
         return -1;
     sm_view sv = softmax_view(c);
+    /* NaN rows show only where a row is fully masked, a miscount only where one is
+       partly masked and the call counts */
+    if (v == SM_NAN_ROWS && !count_rows(&sv, row_fully_masked))
+        return -1;
+    if (v == SM_COUNT_ANY && (sv.cbuf < 0 || !count_rows(&sv, row_partly_masked)))
+        return -1;
     float *W = gr_case_alloc_like(c, sv.wbuf);
     int32_t count = softmax_variant(W, &sv, v);
     out[sv.wbuf] = W;
@@ -184,39 +197,10 @@ static int predict_softmax(const gr_case *c, void *out[PROTO_MAX_BUFS], sm_varia
     return 0;
 }
 
-static int predict_no_max_sub(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_softmax(c, out, SM_NO_MAX);
-}
-
-static int predict_query_axis(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_softmax(c, out, SM_COLUMNS);
-}
-
-static int predict_masked_row_nan(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (!is_softmax(c))
-        return -1;
-    sm_view sv = softmax_view(c);
-    int any = 0;
-    for (int r = 0; r < sv.rows && !any; r++)
-        any = row_fully_masked(sv.S + (long)r * sv.n, sv.n);
-    return any ? predict_softmax(c, out, SM_NAN_ROWS) : -1;
-}
-
-static int predict_count_any(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (!is_softmax(c))
-        return -1;
-    sm_view sv = softmax_view(c);
-    int any = 0;
-    for (int r = 0; r < sv.rows && !any; r++)
-        any = row_partly_masked(sv.S + (long)r * sv.n, sv.n);
-    if (!any || sv.cbuf < 0)
-        return -1;
-    return predict_softmax(c, out, SM_COUNT_ANY);
-}
+GR_PREDICT(predict_no_max_sub, predict_softmax, SM_NO_MAX)
+GR_PREDICT(predict_query_axis, predict_softmax, SM_COLUMNS)
+GR_PREDICT(predict_masked_row_nan, predict_softmax, SM_NAN_ROWS)
+GR_PREDICT(predict_count_any, predict_softmax, SM_COUNT_ANY)
 
 /* ---- mask calls ------------------------------------------------------------- */
 
@@ -248,10 +232,12 @@ static int blocked(const gr_case *c, int rule, int b, int i, int j)
     return 0;
 }
 
-/* The case's scores with every position `rule` blocks set to fill. */
-static int predict_mask(const gr_case *c, void *out[PROTO_MAX_BUFS], int rule, float fill)
+/* The case's scores with every position `rule` blocks set to fill, for a call of
+   mask function `only` (-1: any of them). */
+static int predict_mask(const gr_case *c, void *out[PROTO_MAX_BUFS], int only, int rule,
+                        float fill)
 {
-    if (!is_mask(c) || c->expected_status != LAB_OK)
+    if (!is_mask(c) || (only >= 0 && c->call.fn != (uint32_t)only) || c->expected_status != LAB_OK)
         return -1;
     int B = (int)c->call.ints[0], Tq = (int)c->call.ints[1], Tk = (int)c->call.ints[2];
     float *S = gr_case_alloc_like(c, 0); /* starts as the scores sent */
@@ -264,35 +250,12 @@ static int predict_mask(const gr_case *c, void *out[PROTO_MAX_BUFS], int rule, f
     return 0;
 }
 
-static int predict_neg_large(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_mask(c, out, 0, NEG_LARGE);
-}
-
-static int predict_mask_zero(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_mask(c, out, 0, 0.0f);
-}
-
-static int predict_causal_diag(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return c->call.fn == LAB02_CAUSAL_MASK ? predict_mask(c, out, 1, -INFINITY) : -1;
-}
-
-static int predict_causal_past(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return c->call.fn == LAB02_CAUSAL_MASK ? predict_mask(c, out, 2, -INFINITY) : -1;
-}
-
-static int predict_padding_rows(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return c->call.fn == LAB02_PADDING_MASK ? predict_mask(c, out, 1, -INFINITY) : -1;
-}
-
-static int predict_bool_inverted(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return c->call.fn == LAB02_BOOL_MASK ? predict_mask(c, out, 1, -INFINITY) : -1;
-}
+GR_PREDICT(predict_neg_large, predict_mask, -1, 0, NEG_LARGE)
+GR_PREDICT(predict_mask_zero, predict_mask, -1, 0, 0.0f)
+GR_PREDICT(predict_causal_diag, predict_mask, LAB02_CAUSAL_MASK, 1, -INFINITY)
+GR_PREDICT(predict_causal_past, predict_mask, LAB02_CAUSAL_MASK, 2, -INFINITY)
+GR_PREDICT(predict_padding_rows, predict_mask, LAB02_PADDING_MASK, 1, -INFINITY)
+GR_PREDICT(predict_bool_inverted, predict_mask, LAB02_BOOL_MASK, 1, -INFINITY)
 
 static int predict_bool_eq_one(const gr_case *c, void *out[PROTO_MAX_BUFS])
 {
@@ -302,7 +265,7 @@ static int predict_bool_eq_one(const gr_case *c, void *out[PROTO_MAX_BUFS])
     int other = 0;
     for (uint64_t k = 0; k < M->count && !other; k++)
         other = ((const uint8_t *)M->data)[k] > 1;
-    return other ? predict_mask(c, out, 2, -INFINITY) : -1;
+    return other ? predict_mask(c, out, LAB02_BOOL_MASK, 2, -INFINITY) : -1;
 }
 
 static int predict_temp_multiply(const gr_case *c, void *out[PROTO_MAX_BUFS])
@@ -477,31 +440,17 @@ static int make_softmax(const gr_rubric_test *t, uint32_t fn, gr_case_variant wh
         expect_softmax(c);
         return 0;
     }
+    if (gr_test_rows(t, what, &rows, &n, err, errlen))
+        return -1;
     if (what == GR_VARIANT_BAD) {
-        if (gr_test_int(t, "rows", 2, -8, 8, &rows, err, errlen) ||
-            gr_test_int(t, "n", 4, -8, 8, &n, err, errlen))
-            return -1;
-        if (rows >= 0 && n >= 1) {
-            snprintf(err, errlen, "a softmax_bad test needs rows < 0 or n < 1");
-            return -1;
-        }
         float *S = add_softmax_call(c, fn, rows, n);
         gr_fill_scores(r, S, (long)c->call.bufs[fn == LAB02_SOFTMAX_INPLACE ? 0 : 1].count, 1.0f, 0.0f, 0.0);
-        gr_case_expect_untouched(c); /* W and the count as the child starts them */
-        c->expected_status = LAB_BAD_ARG;
         snprintf(c->describe, sizeof c->describe, "lab_softmax(W, S, rows=%d, n=%d, %s): "
                  "sizes break the contract, expect LAB_BAD_ARG with W and *n_masked_rows untouched",
                  rows, n, softmax_how(fn));
-        return 0;
+        return gr_case_expect_bad_arg(c); /* W and the count as the child starts them */
     }
     score_params p;
-    if (gr_test_int(t, "rows", 4, 1, 1 << 20, &rows, err, errlen) ||
-        gr_test_int(t, "n", 8, 1, 1 << 16, &n, err, errlen))
-        return -1;
-    if ((long)rows * n > MAX_ELEMS) {
-        snprintf(err, errlen, "rows * n must be at most %ld", MAX_ELEMS);
-        return -1;
-    }
     if (read_score_params(t, &p, rows, err, errlen))
         return -1;
     float *S = add_softmax_call(c, fn, rows, n);
@@ -580,8 +529,8 @@ static int make_mask(const gr_rubric_test *t, uint32_t fn, gr_case_variant what,
         gr_test_int(t, "Tq", 4, lo, 1024, &Tq, err, errlen) ||
         gr_test_int(t, "Tk", 4, lo, 1024, &Tk, err, errlen))
         return -1;
-    if ((long)B * Tq * Tk > MAX_ELEMS) {
-        snprintf(err, errlen, "B * Tq * Tk must be at most %ld", MAX_ELEMS);
+    if ((long)B * Tq * Tk > GR_MAX_ELEMS) {
+        snprintf(err, errlen, "B * Tq * Tk must be at most %ld", GR_MAX_ELEMS);
         return -1;
     }
     if (what == GR_VARIANT_BAD) {
@@ -612,9 +561,7 @@ static int make_mask(const gr_rubric_test *t, uint32_t fn, gr_case_variant what,
         add_lengths(c, r, B, Tk, bad, extra, sizeof extra);
     else if (fn == LAB02_BOOL_MASK && add_bool_mask(t, c, r, nS, extra, sizeof extra, err, errlen))
         return -1;
-    gr_case_add_int(c, B);
-    gr_case_add_int(c, Tq);
-    gr_case_add_int(c, Tk);
+    GR_CASE_ADD_INTS(c, B, Tq, Tk);
 
     float *want = gr_case_expect(c, 0); /* starts as the scores sent */
     if (what == GR_VARIANT_BAD) {
@@ -731,10 +678,8 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         if (sv.rows < 1 || sv.n < 1)
             return;
         if (buf == sv.cbuf) {
-            long masked = 0;
-            for (int r = 0; r < sv.rows; r++)
-                masked += row_fully_masked(sv.S + (long)r * sv.n, sv.n);
-            gr_sb_printf(out, "  %ld of the %d rows have every score -inf\n", masked, sv.rows);
+            gr_sb_printf(out, "  %d of the %d rows have every score -inf\n",
+                         count_rows(&sv, row_fully_masked), sv.rows);
             return;
         }
         long r = index / sv.n, j = index % sv.n;

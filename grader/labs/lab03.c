@@ -31,8 +31,6 @@ enum { BUF_S = 0, BUF_Q = 1 };
 enum { GEN_W = 2, GEN_K = 3 };                      /* general: S, Q, W, K */
 enum { ADD_K = 2, ADD_WQ = 3, ADD_WK = 4, ADD_V = 5 };  /* additive: S, Q, K, Wq, Wk, v */
 
-#define MAX_ELEMS (4L << 20)
-
 /* The sizes of a case, read back from its ints. */
 typedef struct dims {
     int B, Tq, Tk, dq, dk, h;   /* h is 0 for the general scorer */
@@ -61,36 +59,30 @@ static float *mbuf(gr_case *c, int i)
 
 /* How a variant departs from the contract. */
 typedef struct variant {
+    int general;        /* shows in lab_general_scores calls only */
+    int additive;       /* shows in lab_additive_scores calls only */
     int w_transposed;   /* W read as (dk, dq); Wq, Wk read as (dq, h), (dk, h) */
     int k_batch0;       /* every batch element uses the keys of element 0 */
     int no_tanh;        /* additive: v . (Wq q + Wk k) */
     int v_inside;       /* additive: tanh(v . (Wq q + Wk k)) */
 } variant;
 
-/* Row r of K that batch element b, key j reads under variant v. */
-static const float *key_row(const gr_case *c, const variant *v, const float *K, int b, int j)
-{
-    dims m = case_dims(c);
-    return K + ((long)(v->k_batch0 ? 0 : b) * m.Tk + j) * m.dk;
-}
+/* One score q . k under variant v, in double: q has dq values, k dk. */
+typedef double (*pair_score)(const gr_case *c, const dims *m, const variant *v, const float *q,
+                             const float *k);
 
-/* General scores under variant v, summed in double. */
-static void general_variant(float *S, const gr_case *c, const variant *v)
+/* The general score q^T W k. */
+static double general_score(const gr_case *c, const dims *m, const variant *v, const float *q,
+                            const float *k)
 {
-    dims m = case_dims(c);
-    const float *Q = buf(c, BUF_Q), *W = buf(c, GEN_W), *K = buf(c, GEN_K);
-    for (int b = 0; b < m.B; b++)
-        for (int i = 0; i < m.Tq; i++)
-            for (int j = 0; j < m.Tk; j++) {
-                const float *q = Q + ((long)b * m.Tq + i) * m.dq, *k = key_row(c, v, K, b, j);
-                double sum = 0.0;
-                for (int a = 0; a < m.dq; a++)
-                    for (int x = 0; x < m.dk; x++) {
-                        float w = v->w_transposed ? W[(long)x * m.dq + a] : W[(long)a * m.dk + x];
-                        sum += (double)q[a] * (double)w * (double)k[x];
-                    }
-                S[((long)b * m.Tq + i) * m.Tk + j] = (float)sum;
-            }
+    const float *W = buf(c, GEN_W);
+    double sum = 0.0;
+    for (int a = 0; a < m->dq; a++)
+        for (int x = 0; x < m->dk; x++) {
+            float w = v->w_transposed ? W[(long)x * m->dq + a] : W[(long)a * m->dk + x];
+            sum += (double)q[a] * (double)w * (double)k[x];
+        }
+    return sum;
 }
 
 /* (M x)[u] for u < h, with M (h, d) row-major, or read as (d, h) when transposed. */
@@ -102,23 +94,33 @@ static double project(const float *M, const float *x, int u, int h, int d, int t
     return sum;
 }
 
-/* Additive scores under variant v, in double. */
-static void additive_variant(float *S, const gr_case *c, const variant *v)
+/* The additive score sum_u v[u] tanh((Wq q)[u] + (Wk k)[u]). */
+static double additive_score(const gr_case *c, const dims *m, const variant *v, const float *q,
+                             const float *k)
+{
+    const float *Wq = buf(c, ADD_WQ), *Wk = buf(c, ADD_WK), *vv = buf(c, ADD_V);
+    double sum = 0.0;
+    for (int u = 0; u < m->h; u++) {
+        double pre = project(Wq, q, u, m->h, m->dq, v->w_transposed) +
+                     project(Wk, k, u, m->h, m->dk, v->w_transposed);
+        sum += (double)vv[u] * (v->no_tanh || v->v_inside ? pre : tanh(pre));
+    }
+    return v->v_inside ? tanh(sum) : sum;
+}
+
+/* S (B, Tq, Tk) under variant v: score of query i and key j of batch element b
+   (or of element 0 for the keys, k_batch0), rounded once to float. */
+static void scores_variant(float *S, const gr_case *c, const variant *v, pair_score score)
 {
     dims m = case_dims(c);
-    const float *Q = buf(c, BUF_Q), *K = buf(c, ADD_K);
-    const float *Wq = buf(c, ADD_WQ), *Wk = buf(c, ADD_WK), *vv = buf(c, ADD_V);
+    const float *Q = buf(c, BUF_Q);
+    const float *K = buf(c, c->call.fn == LAB03_GENERAL_SCORES ? GEN_K : ADD_K);
     for (int b = 0; b < m.B; b++)
         for (int i = 0; i < m.Tq; i++)
             for (int j = 0; j < m.Tk; j++) {
-                const float *q = Q + ((long)b * m.Tq + i) * m.dq, *k = key_row(c, v, K, b, j);
-                double sum = 0.0;
-                for (int u = 0; u < m.h; u++) {
-                    double pre = project(Wq, q, u, m.h, m.dq, v->w_transposed) +
-                                 project(Wk, k, u, m.h, m.dk, v->w_transposed);
-                    sum += (double)vv[u] * (v->no_tanh || v->v_inside ? pre : tanh(pre));
-                }
-                S[((long)b * m.Tq + i) * m.Tk + j] = (float)(v->v_inside ? tanh(sum) : sum);
+                const float *q = Q + ((long)b * m.Tq + i) * m.dq;
+                const float *k = K + ((long)(v->k_batch0 ? 0 : b) * m.Tk + j) * m.dk;
+                S[((long)b * m.Tq + i) * m.Tk + j] = (float)score(c, &m, v, q, k);
             }
 }
 
@@ -131,53 +133,24 @@ static int computes(const gr_case *c)
 
 static int predict_variant(const gr_case *c, void *out[PROTO_MAX_BUFS], variant v)
 {
-    if (!computes(c))
+    if ((v.general && c->call.fn != LAB03_GENERAL_SCORES) ||
+        (v.additive && c->call.fn != LAB03_ADDITIVE_SCORES) || !computes(c))
+        return -1;
+    if (v.k_batch0 && case_dims(c).B < 2)  /* one batch element: batch 0 is right */
         return -1;
     float *S = gr_case_alloc_like(c, BUF_S);
-    if (c->call.fn == LAB03_GENERAL_SCORES)
-        general_variant(S, c, &v);
-    else
-        additive_variant(S, c, &v);
+    scores_variant(S, c, &v, c->call.fn == LAB03_GENERAL_SCORES ? general_score : additive_score);
     out[BUF_S] = S;
     return 0;
 }
 
 /* ---- misconceptions ----------------------------------------------------------- */
 
-static int predict_general_w_t(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (c->call.fn != LAB03_GENERAL_SCORES)
-        return -1;
-    return predict_variant(c, out, (variant){ .w_transposed = 1 });
-}
-
-static int predict_no_tanh(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (c->call.fn != LAB03_ADDITIVE_SCORES)
-        return -1;
-    return predict_variant(c, out, (variant){ .no_tanh = 1 });
-}
-
-static int predict_v_inside(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (c->call.fn != LAB03_ADDITIVE_SCORES)
-        return -1;
-    return predict_variant(c, out, (variant){ .v_inside = 1 });
-}
-
-static int predict_additive_w_t(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (c->call.fn != LAB03_ADDITIVE_SCORES)
-        return -1;
-    return predict_variant(c, out, (variant){ .w_transposed = 1 });
-}
-
-static int predict_k_no_batch(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (case_dims(c).B < 2)
-        return -1;
-    return predict_variant(c, out, (variant){ .k_batch0 = 1 });
-}
+GR_PREDICT(predict_general_w_t, predict_variant, (variant){ .general = 1, .w_transposed = 1 })
+GR_PREDICT(predict_no_tanh, predict_variant, (variant){ .additive = 1, .no_tanh = 1 })
+GR_PREDICT(predict_v_inside, predict_variant, (variant){ .additive = 1, .v_inside = 1 })
+GR_PREDICT(predict_additive_w_t, predict_variant, (variant){ .additive = 1, .w_transposed = 1 })
+GR_PREDICT(predict_k_no_batch, predict_variant, (variant){ .k_batch0 = 1 })
 
 static const gr_misconception misconceptions[] = {
     { "general_w_transposed", "W read transposed",
@@ -222,16 +195,8 @@ static long pos(long x)
 static void add_call(gr_case *c, uint32_t fn, dims m, int s_untouched, sup_rng *r)
 {
     c->call.fn = fn;
-    long nS = pos(m.B) * pos(m.Tq) * pos(m.Tk);
     long nQ = pos(m.B) * pos(m.Tq) * pos(m.dq), nK = pos(m.B) * pos(m.Tk) * pos(m.dk);
-    if (s_untouched) {
-        float *S = gr_case_add_f32(c, PROTO_INOUT, nS > 4 ? nS : 4);
-        fill_normal(r, S, (long)c->call.bufs[BUF_S].count, 1.0);
-    } else {
-        gr_case_add_f32(c, PROTO_OUT, nS);
-        gr_case_set_shape(c, BUF_S, m.B, m.Tq, m.Tk);
-    }
-    gr_case_set_name(c, BUF_S, "S");
+    gr_scores_add_out(c, r, m.B, m.Tq, m.Tk, s_untouched);
     gr_case_add_f32(c, PROTO_IN, nQ > 0 ? nQ : 1);
     gr_case_set_name(c, BUF_Q, "Q");
     if (fn == LAB03_GENERAL_SCORES) {
@@ -251,11 +216,7 @@ static void add_call(gr_case *c, uint32_t fn, dims m, int s_untouched, sup_rng *
         gr_case_set_name(c, ADD_WK, "Wk");
         gr_case_set_name(c, ADD_V, "v");
     }
-    gr_case_add_int(c, m.B);
-    gr_case_add_int(c, m.Tq);
-    gr_case_add_int(c, m.Tk);
-    gr_case_add_int(c, m.dq);
-    gr_case_add_int(c, m.dk);
+    GR_CASE_ADD_INTS(c, m.B, m.Tq, m.Tk, m.dq, m.dk);
     if (fn == LAB03_ADDITIVE_SCORES)
         gr_case_add_int(c, m.h);
 }
@@ -335,18 +296,13 @@ static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         (additive && gr_test_int(t, "h", 8, dlo, 512, &m.h, err, errlen)))
         return -1;
     int bad = m.B < 0 || m.Tq < 0 || m.Tk < 0 || m.dq < 1 || m.dk < 1 || (additive && m.h < 1);
-    if (what == GR_VARIANT_BAD && !bad) {
-        snprintf(err, errlen, "a %s test needs a negative size or dq, dk%s below 1", t->kind,
-                 additive ? ", h" : "");
+    if (gr_scores_variant_fits(t, what, bad, additive ? "a negative size or dq, dk, h below 1"
+                                                      : "a negative size or dq, dk below 1",
+                               m.B, m.Tq, m.Tk, err, errlen))
         return -1;
-    }
-    if (what == GR_VARIANT_EMPTY && !(m.B == 0 || m.Tq == 0 || m.Tk == 0)) {
-        snprintf(err, errlen, "a %s test needs B, Tq or Tk equal to 0", t->kind);
-        return -1;
-    }
-    if (pos(m.B) * pos(m.Tq) * pos(m.Tk) > MAX_ELEMS ||
-        pos(m.B) * (pos(m.Tq) * pos(m.dq) + pos(m.Tk) * pos(m.dk)) > MAX_ELEMS) {
-        snprintf(err, errlen, "sizes too large for one test (at most %ld scores and inputs)", MAX_ELEMS);
+    if (pos(m.B) * pos(m.Tq) * pos(m.Tk) > GR_MAX_ELEMS ||
+        pos(m.B) * (pos(m.Tq) * pos(m.dq) + pos(m.Tk) * pos(m.dk)) > GR_MAX_ELEMS) {
+        snprintf(err, errlen, "sizes too large for one test (at most %ld scores and inputs)", GR_MAX_ELEMS);
         return -1;
     }
     double scale = gr_test_param(t, "scale", 1.0), wscale = gr_test_param(t, "wscale", 1.0);
@@ -380,11 +336,8 @@ static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
                  name, sizes, scale, wscale);
         expect_scores(c);
     } else {
-        gr_case_expect_untouched(c); /* S comes back exactly as sent */
-        c->expected_status = what == GR_VARIANT_BAD ? LAB_BAD_ARG : LAB_OK;
-        snprintf(c->describe, sizeof c->describe, "%s, %s): %s", name, sizes,
-                 what == GR_VARIANT_BAD ? "sizes break the contract, expect LAB_BAD_ARG and S untouched"
-                             : "nothing to compute, expect LAB_OK and S untouched");
+        const char *why = gr_scores_expect_nothing(c, what); /* S comes back as sent */
+        snprintf(c->describe, sizeof c->describe, "%s, %s): %s", name, sizes, why);
     }
     return 0;
 }
@@ -413,17 +366,13 @@ static void input_window(const gr_case *c, int b_, long index, gr_strbuf *out)
     dims m = case_dims(c);
     if (b_ != BUF_S || !computes(c) || index >= (long)m.B * m.Tq * m.Tk)
         return;
-    long b = index / ((long)m.Tq * m.Tk), i = index / m.Tk % m.Tq, j = index % m.Tk;
     const float *K = buf(c, c->call.fn == LAB03_GENERAL_SCORES ? GEN_K : ADD_K);
-    gr_sb_printf(out, "  Q[%ld][%ld] = ", b, i);
-    gr_case_floats(out, buf(c, BUF_Q) + (b * m.Tq + i) * m.dq, m.dq);
-    gr_sb_printf(out, "\n  K[%ld][%ld] = ", b, j);
-    gr_case_floats(out, K + (b * m.Tk + j) * m.dk, m.dk);
+    gr_case_qk_rows(out, buf(c, BUF_Q), K, index, m.Tq, m.Tk, m.dq, m.dk);
     if (c->call.fn == LAB03_GENERAL_SCORES) {
-        gr_sb_printf(out, "\n  W is (dq, dk) = (%d, %d); W row 0 = ", m.dq, m.dk);
+        gr_sb_printf(out, "  W is (dq, dk) = (%d, %d); W row 0 = ", m.dq, m.dk);
         gr_case_floats(out, buf(c, GEN_W), m.dk);
     } else {
-        gr_sb_printf(out, "\n  Wq is (h, dq) = (%d, %d), Wk is (h, dk) = (%d, %d); v = ", m.h, m.dq, m.h, m.dk);
+        gr_sb_printf(out, "  Wq is (h, dq) = (%d, %d), Wk is (h, dk) = (%d, %d); v = ", m.h, m.dq, m.h, m.dk);
         gr_case_floats(out, buf(c, ADD_V), m.h);
     }
     gr_sb_append(out, "\n");

@@ -30,7 +30,6 @@
 #include "labsup.h"
 #include "../stub/lab04_calls.h"
 
-#define MAX_ELEMS (4L << 20)
 #define MAX_DKS 16
 
 /* Buffer positions. row entropy: H, W.  experiment: H_raw, H_scaled, dks. */
@@ -238,45 +237,14 @@ static int predict_variant(const gr_case *c, void *out[PROTO_MAX_BUFS], variant 
     return 0;
 }
 
-static int predict_log2(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_variant(c, out, (variant){ .log2 = 1 });
-}
-
-static int predict_no_minus(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_variant(c, out, (variant){ .no_minus = 1 });
-}
-
-static int predict_zero_nan(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_variant(c, out, (variant){ .zero_nan = 1 });
-}
-
-static int predict_no_max(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_variant(c, out, (variant){ .no_max = 1 });
-}
-
-static int predict_inv_dk(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_variant(c, out, (variant){ .inv_dk = 1 });
-}
-
-static int predict_draw_order(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_variant(c, out, (variant){ .draw_order = 1 });
-}
-
-static int predict_reseed(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_variant(c, out, (variant){ .reseed = 1 });
-}
-
-static int predict_sum_only(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_variant(c, out, (variant){ .sum_only = 1 });
-}
+GR_PREDICT(predict_log2, predict_variant, (variant){ .log2 = 1 })
+GR_PREDICT(predict_no_minus, predict_variant, (variant){ .no_minus = 1 })
+GR_PREDICT(predict_zero_nan, predict_variant, (variant){ .zero_nan = 1 })
+GR_PREDICT(predict_no_max, predict_variant, (variant){ .no_max = 1 })
+GR_PREDICT(predict_inv_dk, predict_variant, (variant){ .inv_dk = 1 })
+GR_PREDICT(predict_draw_order, predict_variant, (variant){ .draw_order = 1 })
+GR_PREDICT(predict_reseed, predict_variant, (variant){ .reseed = 1 })
+GR_PREDICT(predict_sum_only, predict_variant, (variant){ .sum_only = 1 })
 
 static const gr_misconception misconceptions[] = {
     { "entropy_log2", "entropy in bits (log2) instead of nats",
@@ -336,13 +304,8 @@ static int make_row_entropy(const gr_rubric_test *t, gr_case_variant what, sup_r
         snprintf(c->describe, sizeof c->describe, "lab_row_entropy(H, W, rows=4, n=4), rows: uniform, "
                  "one-hot, the worked weights [0.7054 0.2595 0.0351 0], a fully masked row of zeros");
     } else if (what == GR_VARIANT_BAD) {
-        if (gr_test_int(t, "rows", 2, -8, 8, &rows, err, errlen) ||
-            gr_test_int(t, "n", 4, -8, 8, &n, err, errlen))
+        if (gr_test_rows(t, what, &rows, &n, err, errlen))
             return -1;
-        if (rows >= 0 && n >= 1) {
-            snprintf(err, errlen, "an entropy_bad test needs rows < 0 or n < 1");
-            return -1;
-        }
         gr_case_add_f32(c, PROTO_OUT, rows > 0 ? rows : 1);
         long nW = (long)(rows > 0 ? rows : 1) * (n > 0 ? n : 1);
         float *W = gr_case_add_f32(c, PROTO_IN, nW);
@@ -350,13 +313,8 @@ static int make_row_entropy(const gr_rubric_test *t, gr_case_variant what, sup_r
         snprintf(c->describe, sizeof c->describe, "lab_row_entropy(H, W, rows=%d, n=%d): sizes break "
                  "the contract, expect LAB_BAD_ARG and H untouched", rows, n);
     } else {
-        if (gr_test_int(t, "rows", 4, 1, 1 << 20, &rows, err, errlen) ||
-            gr_test_int(t, "n", 8, 1, 1 << 16, &n, err, errlen))
+        if (gr_test_rows(t, what, &rows, &n, err, errlen))
             return -1;
-        if ((long)rows * n > MAX_ELEMS) {
-            snprintf(err, errlen, "rows * n must be at most %ld", MAX_ELEMS);
-            return -1;
-        }
         double scale = gr_test_param(t, "scale", 1.0), mask_frac = gr_test_param(t, "mask_frac", 0.0);
         if (gr_test_int(t, "masked_rows", 0, 0, rows, &masked_rows, err, errlen))
             return -1;
@@ -381,15 +339,11 @@ static int make_row_entropy(const gr_rubric_test *t, gr_case_variant what, sup_r
     gr_case_set_name(c, ENT_W, "W");
     if (rows > 0 && n > 0)
         gr_case_set_shape(c, ENT_W, 1, rows, n);
-    gr_case_add_int(c, rows);
-    gr_case_add_int(c, n);
-    if (what == GR_VARIANT_BAD) {
-        gr_case_expect_untouched(c);
-        c->expected_status = LAB_BAD_ARG;
-    } else {
-        attn_entropy_rows(gr_case_expect(c, ENT_H), c->call.bufs[ENT_W].data, rows, n);
-        c->expected_status = LAB_OK;
-    }
+    GR_CASE_ADD_INTS(c, rows, n);
+    if (what == GR_VARIANT_BAD)
+        return gr_case_expect_bad_arg(c);
+    attn_entropy_rows(gr_case_expect(c, ENT_H), c->call.bufs[ENT_W].data, rows, n);
+    c->expected_status = LAB_OK;
     return 0;
 }
 
@@ -416,7 +370,7 @@ static int make_experiment(const gr_rubric_test *t, gr_case_variant what, sup_rn
     double work = 0;
     for (int m = 0; m < n_dk; m++)
         work += (double)trials * T * dks[m];
-    if (work > 2e8 || (long)T * dks[n_dk - 1] > MAX_ELEMS) {
+    if (work > 2e8 || (long)T * dks[n_dk - 1] > GR_MAX_ELEMS) {
         snprintf(err, errlen, "the experiment is too big for one test (trials * T * sum of d_k "
                  "= %.3g, at most 2e8)", work);
         return -1;
@@ -438,10 +392,7 @@ static int make_experiment(const gr_rubric_test *t, gr_case_variant what, sup_rn
     gr_case_set_name(c, EXP_RAW, "H_raw");
     gr_case_set_name(c, EXP_SCALED, "H_scaled");
     gr_case_set_name(c, EXP_DKS, "dks");
-    gr_case_add_int(c, n_dk);
-    gr_case_add_int(c, T);
-    gr_case_add_int(c, trials);
-    gr_case_add_int(c, (int64_t)seed);
+    GR_CASE_ADD_INTS(c, n_dk, T, trials, (int64_t)seed);
 
     int len = snprintf(c->describe, sizeof c->describe, "lab_entropy_experiment(H_raw, H_scaled, dks=[");
     for (int m = 0; m < (n_dk > 0 ? n_dk : 1); m++)
@@ -450,14 +401,11 @@ static int make_experiment(const gr_rubric_test *t, gr_case_variant what, sup_rn
              "], n_dk=%d, T=%d, trials=%d, seed=%llu)%s", n_dk, T, trials, (unsigned long long)seed,
              bad ? ": arguments break the contract, expect LAB_BAD_ARG and the outputs untouched" : "");
 
-    if (bad) {
-        gr_case_expect_untouched(c);
-        c->expected_status = LAB_BAD_ARG;
-    } else {
-        experiment_variant(gr_case_expect(c, EXP_RAW), gr_case_expect(c, EXP_SCALED),
-                           c->call.bufs[EXP_DKS].data, n_dk, T, trials, seed, &(variant){0});
-        c->expected_status = LAB_OK;
-    }
+    if (bad)
+        return gr_case_expect_bad_arg(c);
+    experiment_variant(gr_case_expect(c, EXP_RAW), gr_case_expect(c, EXP_SCALED),
+                       c->call.bufs[EXP_DKS].data, n_dk, T, trials, seed, &(variant){0});
+    c->expected_status = LAB_OK;
     return 0;
 }
 

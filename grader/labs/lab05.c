@@ -271,17 +271,6 @@ static int experiment_unpack(const gr_case *c, experiment_args *a)
 
 /* ---- test generators -------------------------------------------------------- */
 
-/* "{3, 5, 0}" (at most 8 entries, then "...") into buf. */
-static void format_ints(char *buf, size_t len, const int32_t *x, int n)
-{
-    size_t at = 0;
-    at += (size_t)snprintf(buf + at, len - at, "{");
-    for (int k = 0; k < n && k < 8 && at < len; k++)
-        at += (size_t)snprintf(buf + at, len - at, "%s%d", k ? ", " : "", (int)x[k]);
-    if (at < len)
-        snprintf(buf + at, len - at, "%s}", n > 8 ? ", ..." : "");
-}
-
 /* Shared by both attend functions: sizes, scores, lengths and values.
  *   sizes:  B, Tq, Tk, dv
  *   params: scale      scores are scale * N(0, 1) (1e4: max subtraction matters)
@@ -359,7 +348,7 @@ static void attend_describe(gr_case *c, const attend_spec *a, int post, const in
 {
     const char *fn = post ? "lab_attend_postmask" : "lab_attend_premask";
     char lens[96];
-    format_ints(lens, sizeof lens, lengths, a->B);
+    gr_format_ints(lens, sizeof lens, lengths, a->B, 8);
     if (a->worked)
         snprintf(c->describe, sizeof c->describe,
                  "%s(B=1, Tq=1, Tk=4, dv=4): the worked row, scores [2, 1, -1, 0.5], "
@@ -408,10 +397,7 @@ static int gen_attend(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     } else {
         attend_random(&a, &r, S, lengths, V);
     }
-    gr_case_add_int(c, B);
-    gr_case_add_int(c, Tq);
-    gr_case_add_int(c, Tk);
-    gr_case_add_int(c, dv);
+    GR_CASE_ADD_INTS(c, B, Tq, Tk, dv);
     c->call.fn = post ? LAB05_ATTEND_POSTMASK : LAB05_ATTEND_PREMASK;
     c->expected_status = LAB_OK;
     if (post)
@@ -455,18 +441,13 @@ static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uin
     gr_case_add_f32(c, PROTO_OUT, n_pads);
     gr_case_add_f32(c, PROTO_OUT, n_pads);
     int32_t *pads = gr_case_add_i32(c, PROTO_IN, n_pads);
-    gr_case_set_name(c, 0, "rowsum");
-    gr_case_set_name(c, 1, "drift");
-    gr_case_set_name(c, 2, "pads");
+    gr_case_set_names(c, "rowsum", "drift", "pads", NULL);
 
     sup_rng r;
     sup_rng_seed(&r, seed);
-    uint64_t exp_seed = gr_draw_seed(&r);
     /* params {seed: S} fixes the experiment's seed and {doubling_pads: 1} the pads
        0, 1, 2, 4, ..., as `make run` uses them, so the course run can be reproduced. */
-    double seed_param = gr_test_param(t, "seed", -1.0);
-    if (seed_param >= 0)
-        exp_seed = (uint64_t)seed_param;
+    uint64_t exp_seed = gr_experiment_seed(t, &r);
     int doubling = gr_test_param(t, "doubling_pads", 0) != 0;
     pads[0] = 0;
     for (int m = 1; doubling && m < n_pads; m++)
@@ -485,23 +466,17 @@ static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uin
     }
     if (bad_pad) pads[n_pads - 1] = -1;
 
-    gr_case_add_int(c, n_pads);
-    gr_case_add_int(c, T);
-    gr_case_add_int(c, d);
-    gr_case_add_int(c, (int64_t)exp_seed);
+    GR_CASE_ADD_INTS(c, n_pads, T, d, (int64_t)exp_seed);
     c->call.fn = LAB05_MASKING_EXPERIMENT;
 
     char list[96];
-    format_ints(list, sizeof list, pads, n_pads);
+    gr_format_ints(list, sizeof list, pads, n_pads, 8);
     snprintf(c->describe, sizeof c->describe,
              "lab_masking_experiment(pads=%s, n_pads=%d, T=%d, d=%d, seed=%llu)%s",
              list, n_pads, T, d, (unsigned long long)exp_seed,
              bad_pad ? ": a negative pad must give LAB_BAD_ARG, outputs untouched" : "");
-    if (bad_pad) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (bad_pad)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     experiment_ref(gr_case_expect(c, 0), gr_case_expect(c, 1), pads, n_pads, T, d, exp_seed,
                    PRE_RIGHT, POST_RIGHT, 1);
@@ -560,47 +535,14 @@ static int predict_with(const gr_case *c, void *out[PROTO_MAX_BUFS], pre_mode pm
     return -1;
 }
 
-static int predict_postmask(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, PRE_POSTMASK, POST_RIGHT, 1);
-}
-
-static int predict_mask_zero(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, PRE_ZERO, POST_RIGHT, 1);
-}
-
-static int predict_neg_1e9(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, PRE_NEG1E9, POST_RIGHT, 1);
-}
-
-static int predict_padmax(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, PRE_PADMAX, POST_RIGHT, 1);
-}
-
-static int predict_off_by_one(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, PRE_OFF_BY_ONE, POST_OFF_BY_ONE, 1);
-}
-
-static int predict_renormalised(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, PRE_RIGHT, POST_FIXED, 1);
-}
-
-static int predict_sum_before(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, PRE_RIGHT, POST_SUM_BEFORE, 1);
-}
-
-static int predict_unscaled(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (c->call.fn != LAB05_MASKING_EXPERIMENT)
-        return -1;
-    return predict_with(c, out, PRE_RIGHT, POST_RIGHT, 0);
-}
+GR_PREDICT(predict_postmask, predict_with, PRE_POSTMASK, POST_RIGHT, 1)
+GR_PREDICT(predict_mask_zero, predict_with, PRE_ZERO, POST_RIGHT, 1)
+GR_PREDICT(predict_neg_1e9, predict_with, PRE_NEG1E9, POST_RIGHT, 1)
+GR_PREDICT(predict_padmax, predict_with, PRE_PADMAX, POST_RIGHT, 1)
+GR_PREDICT(predict_off_by_one, predict_with, PRE_OFF_BY_ONE, POST_OFF_BY_ONE, 1)
+GR_PREDICT(predict_renormalised, predict_with, PRE_RIGHT, POST_FIXED, 1)
+GR_PREDICT(predict_sum_before, predict_with, PRE_RIGHT, POST_SUM_BEFORE, 1)
+GR_PREDICT(predict_unscaled, predict_with, PRE_RIGHT, POST_RIGHT, 0)
 
 static const gr_misconception misconceptions[] = {
     { "postmask", "mask applied after softmax",

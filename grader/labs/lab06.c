@@ -210,13 +210,6 @@ static void output_ref(float *O, const float *W, const float *V, int B, int Tq, 
 
 /* ---- test generators -------------------------------------------------------- */
 
-/* Softmax rows of scores ~ 2 N(0,1): realistic weights, in [0, 1], rows sum to 1. */
-static void fill_weights(sup_rng *r, float *W, long rows, int n)
-{
-    gr_fill_normal(r, W, rows * n, 2.0);
-    attn_softmax(W, W, rows, n);
-}
-
 /* slopes: sizes {H} fixed, or {H_min, H_max} drawn per student (param nonpow2: 1
    skips powers of two so the interleaved rule is exercised). H = 0 is the
    contract-breaking call: LAB_BAD_ARG, slopes untouched. */
@@ -249,11 +242,9 @@ static int gen_slopes(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     gr_case_add_int(c, H);
     c->call.fn = LAB06_ALIBI_SLOPES;
     if (H == 0) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
         snprintf(c->describe, sizeof c->describe,
                  "lab_alibi_slopes(slopes, H=0): H < 1 must give LAB_BAD_ARG, slopes untouched");
-        return 0;
+        return gr_case_expect_bad_arg(c);
     }
     c->expected_status = LAB_OK;
     attn_alibi_slopes(gr_case_expect(c, 0), H);
@@ -284,28 +275,19 @@ static int gen_alibi(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t
         return -1;
     int causal = gr_test_param(t, "causal", 0) != 0, bad = gr_test_param(t, "bad", 0) != 0;
     int B = batch * H + (bad ? 1 : 0);
-    float *S = gr_case_add_f32(c, PROTO_INOUT, (long)B * Tq * Tk);
-    gr_case_set_name(c, 0, "S");
-    gr_case_set_shape(c, 0, B, Tq, Tk);
     sup_rng r;
     sup_rng_seed(&r, seed);
-    sup_rng_fill_normal(&r, S, (long)B * Tq * Tk);
+    float *S = gr_case_add_scores(c, &r, B, Tq, Tk);
     if (causal)
         attn_causal_mask(S, B, Tq, Tk);
-    gr_case_add_int(c, B);
-    gr_case_add_int(c, H);
-    gr_case_add_int(c, Tq);
-    gr_case_add_int(c, Tk);
+    GR_CASE_ADD_INTS(c, B, H, Tq, Tk);
     c->call.fn = LAB06_ALIBI_BIAS;
     snprintf(c->describe, sizeof c->describe,
              "lab_alibi_bias(S, B=%d, H=%d, Tq=%d, Tk=%d): scores ~ N(0,1)%s%s", B, H, Tq, Tk,
              causal ? ", -inf above the diagonal (causal)" : "",
              bad ? ": B is not a multiple of H, so LAB_BAD_ARG and S untouched" : "");
-    if (bad) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (bad)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_alibi_bias(gr_case_expect(c, 0), B, H, Tq, Tk);
     return 0;
@@ -333,8 +315,7 @@ static int gen_t5(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t se
     int n = worked ? nw : 2 * range + 1 + extra + 2;
     gr_case_add_i32(c, PROTO_OUT, n);                               /* bucket */
     int32_t *rel = gr_case_add_i32(c, PROTO_IN, n);
-    gr_case_set_name(c, 0, "bucket");
-    gr_case_set_name(c, 1, "rel");
+    gr_case_set_names(c, "bucket", "rel", NULL);
     sup_rng r;
     sup_rng_seed(&r, seed);
     if (worked) {
@@ -354,10 +335,7 @@ static int gen_t5(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t se
             int32_t tmp = rel[q]; rel[q] = rel[p]; rel[p] = tmp;
         }
     }
-    gr_case_add_int(c, n);
-    gr_case_add_int(c, bidir);
-    gr_case_add_int(c, nbk);
-    gr_case_add_int(c, maxd);
+    GR_CASE_ADD_INTS(c, n, bidir, nbk, maxd);
     c->call.fn = LAB06_T5_BUCKET;
     int ok = bucket_settings_ok(bidir, nbk, maxd);
     snprintf(c->describe, sizeof c->describe,
@@ -366,11 +344,8 @@ static int gen_t5(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t se
              worked ? ": the handout's worked rows" :
              ok ? ": every rel in [-range, range], far ones and INT_MIN + 1, INT_MAX" :
                   ": max_distance <= max_exact, so LAB_BAD_ARG and bucket untouched");
-    if (!ok) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (!ok)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     int32_t *want = gr_case_expect(c, 0);
     for (int k = 0; k < n; k++) want[k] = attn_t5_bucket(rel[k], bidir, nbk, maxd);
@@ -398,18 +373,14 @@ static int gen_relpos(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         return -1;
     }
     int B = batch * H;
-    float *S = gr_case_add_f32(c, PROTO_INOUT, (long)B * Tq * Tk);
-    float *table = gr_case_add_f32(c, PROTO_IN, (long)H * nbk);
-    gr_case_set_name(c, 0, "S");
-    gr_case_set_shape(c, 0, B, Tq, Tk);
-    gr_case_set_name(c, 1, "table");
-    gr_case_set_shape(c, 1, 1, H, nbk);
     sup_rng r;
     sup_rng_seed(&r, seed);
-    sup_rng_fill_normal(&r, S, (long)B * Tq * Tk);
+    gr_case_add_scores(c, &r, B, Tq, Tk);
+    float *table = gr_case_add_f32(c, PROTO_IN, (long)H * nbk);
+    gr_case_set_name(c, 1, "table");
+    gr_case_set_shape(c, 1, 1, H, nbk);
     sup_rng_fill_normal(&r, table, (long)H * nbk);
-    int ints[7] = { B, H, Tq, Tk, bidir, nbk, maxd };
-    for (int k = 0; k < 7; k++) gr_case_add_int(c, ints[k]);
+    GR_CASE_ADD_INTS(c, B, H, Tq, Tk, bidir, nbk, maxd);
     c->call.fn = LAB06_RELPOS_BIAS;
     c->expected_status = LAB_OK;
     attn_relpos_bias(gr_case_expect(c, 0), table, B, H, Tq, Tk, bidir, nbk, maxd);
@@ -438,10 +409,9 @@ static int gen_dropout(const gr_case_kind *kind, const gr_rubric_test *t, uint64
     gr_case_set_shape(c, 0, 1, rows, n);
     sup_rng r;
     sup_rng_seed(&r, seed);
-    fill_weights(&r, W, rows, n);
+    gr_fill_weights(&r, W, rows, n, 2.0);  /* scores ~ 2 N(0,1) */
     uint64_t drop_seed = gr_draw_seed(&r);
-    gr_case_add_int(c, (int64_t)drop_seed);
-    gr_case_add_int(c, count);
+    GR_CASE_ADD_INTS(c, (int64_t)drop_seed, count);
     gr_case_add_real(c, p);
     c->call.fn = LAB06_DROPOUT;
     int ok = pf >= 0.0f && pf < 1.0f;
@@ -449,11 +419,8 @@ static int gen_dropout(const gr_case_kind *kind, const gr_rubric_test *t, uint64
              "lab_dropout(W, p=%g, seed=%llu, n=%ld): W is %d softmax rows of %d%s", p,
              (unsigned long long)drop_seed, count, rows, n,
              ok ? "" : ": p outside [0, 1) must give LAB_BAD_ARG, W untouched");
-    if (!ok) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (!ok)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_dropout(gr_case_expect(c, 0), pf, drop_seed, count);
     return 0;
@@ -475,22 +442,17 @@ static int gen_output(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     gr_case_add_f32(c, PROTO_OUT, (long)B * Tq * dv);
     float *W = gr_case_add_f32(c, PROTO_IN, (long)B * Tq * Tk);
     float *V = gr_case_add_f32(c, PROTO_IN, (long)B * Tk * dv);
-    gr_case_set_name(c, 0, "O");
+    gr_case_set_names(c, "O", "W", "V", NULL);
     gr_case_set_shape(c, 0, B, Tq, dv);
-    gr_case_set_name(c, 1, "W");
     gr_case_set_shape(c, 1, B, Tq, Tk);
-    gr_case_set_name(c, 2, "V");
     gr_case_set_shape(c, 2, B, Tk, dv);
     sup_rng r;
     sup_rng_seed(&r, seed);
-    fill_weights(&r, W, (long)B * Tq, Tk);
+    gr_fill_weights(&r, W, (long)B * Tq, Tk, 2.0);
     sup_rng_fill_normal(&r, V, (long)B * Tk * dv);
     if (p > 0.0)
         attn_dropout(W, (float)p, sup_rng_u64(&r), (long)B * Tq * Tk);
-    gr_case_add_int(c, B);
-    gr_case_add_int(c, Tq);
-    gr_case_add_int(c, Tk);
-    gr_case_add_int(c, dv);
+    GR_CASE_ADD_INTS(c, B, Tq, Tk, dv);
     c->call.fn = LAB06_ATTENTION_OUTPUT;
     c->expected_status = LAB_OK;
     attn_output(gr_case_expect(c, 0), W, V, B, Tq, Tk, dv);
@@ -525,7 +487,8 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
 /* The ints of a call, named. */
 #define I(k) ((int)c->call.ints[k])
 
-/* ALiBi under a wrong slope rule or bias: slopes and bias calls. */
+/* ALiBi under a wrong slope rule or bias: slopes calls for the slope rules, bias
+   calls for both, relpos calls for the head index. */
 static int predict_alibi(const gr_case *c, void *out[PROTO_MAX_BUFS], slope_mode sm, bias_mode bm)
 {
     if (c->expected_status != LAB_OK)
@@ -556,30 +519,11 @@ static int predict_alibi(const gr_case *c, void *out[PROTO_MAX_BUFS], slope_mode
     return -1;
 }
 
-static int predict_slope_h0(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_alibi(c, out, SLOPE_FROM_H0, BIAS_RIGHT);
-}
-
-static int predict_slope_any_h(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_alibi(c, out, SLOPE_ANY_H, BIAS_RIGHT);
-}
-
-static int predict_alibi_sign(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return c->call.fn == LAB06_ALIBI_BIAS ? predict_alibi(c, out, SLOPE_RIGHT, BIAS_SIGN) : -1;
-}
-
-static int predict_alibi_abs(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return c->call.fn == LAB06_ALIBI_BIAS ? predict_alibi(c, out, SLOPE_RIGHT, BIAS_ABS) : -1;
-}
-
-static int predict_heads_slowest(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_alibi(c, out, SLOPE_RIGHT, BIAS_HEADS_SLOWEST);
-}
+GR_PREDICT(predict_slope_h0, predict_alibi, SLOPE_FROM_H0, BIAS_RIGHT)
+GR_PREDICT(predict_slope_any_h, predict_alibi, SLOPE_ANY_H, BIAS_RIGHT)
+GR_PREDICT(predict_alibi_sign, predict_alibi, SLOPE_RIGHT, BIAS_SIGN)
+GR_PREDICT(predict_alibi_abs, predict_alibi, SLOPE_RIGHT, BIAS_ABS)
+GR_PREDICT(predict_heads_slowest, predict_alibi, SLOPE_RIGHT, BIAS_HEADS_SLOWEST)
 
 /* T5 buckets under a wrong rule: bucket and relpos calls. BUCKET_NO_CLAMP only
    for lab_t5_bucket: in lab_relpos_bias an unclamped bucket reads past the table. */
@@ -603,25 +547,10 @@ static int predict_bucket(const gr_case *c, void *out[PROTO_MAX_BUFS], bucket_mo
     return -1;
 }
 
-static int predict_t5_sign(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_bucket(c, out, BUCKET_SIGN);
-}
-
-static int predict_t5_double(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_bucket(c, out, BUCKET_DOUBLE);
-}
-
-static int predict_t5_int_div(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_bucket(c, out, BUCKET_INT_DIV);
-}
-
-static int predict_t5_no_clamp(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_bucket(c, out, BUCKET_NO_CLAMP);
-}
+GR_PREDICT(predict_t5_sign, predict_bucket, BUCKET_SIGN)
+GR_PREDICT(predict_t5_double, predict_bucket, BUCKET_DOUBLE)
+GR_PREDICT(predict_t5_int_div, predict_bucket, BUCKET_INT_DIV)
+GR_PREDICT(predict_t5_no_clamp, predict_bucket, BUCKET_NO_CLAMP)
 
 static int predict_drop(const gr_case *c, void *out[PROTO_MAX_BUFS], drop_mode mode)
 {
@@ -632,20 +561,9 @@ static int predict_drop(const gr_case *c, void *out[PROTO_MAX_BUFS], drop_mode m
     return 0;
 }
 
-static int predict_drop_no_rescale(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_drop(c, out, DROP_NO_RESCALE);
-}
-
-static int predict_drop_times_keep(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_drop(c, out, DROP_TIMES_KEEP);
-}
-
-static int predict_drop_keep_prob(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_drop(c, out, DROP_KEEP_PROB);
-}
+GR_PREDICT(predict_drop_no_rescale, predict_drop, DROP_NO_RESCALE)
+GR_PREDICT(predict_drop_times_keep, predict_drop, DROP_TIMES_KEEP)
+GR_PREDICT(predict_drop_keep_prob, predict_drop, DROP_KEEP_PROB)
 
 static int predict_w_transposed(const gr_case *c, void *out[PROTO_MAX_BUFS])
 {

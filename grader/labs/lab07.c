@@ -152,8 +152,7 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
     }
     gr_case_add_f32(c, PROTO_OUT, rows);
     float *S = gr_case_add_f32(c, PROTO_IN, (long)rows * n);
-    gr_case_set_name(c, 0, "lse");
-    gr_case_set_name(c, 1, "S");
+    gr_case_set_names(c, "lse", "S", NULL);
     gr_case_set_shape(c, 1, 1, rows, n);
     sup_rng r;
     sup_rng_seed(&r, seed);
@@ -178,9 +177,7 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
             S[(long)lead * n + tile] = (float)(scale * (double)sup_rng_normal(&r));
         }
     }
-    gr_case_add_int(c, rows);
-    gr_case_add_int(c, n);
-    gr_case_add_int(c, tile);
+    GR_CASE_ADD_INTS(c, rows, n, tile);
     c->call.fn = LAB07_ONLINE_LOGSUMEXP;
     snprintf(c->describe, sizeof c->describe,
              "lab_online_logsumexp(lse, S, rows=%d, n=%d, tile=%d)%s", rows, n, tile,
@@ -188,11 +185,8 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
              tile < 1 ? ": tile < 1 must give LAB_BAD_ARG, lse untouched" :
              masked ? ": -inf scores, a fully masked row, a row starting with a masked tile" :
              scale >= 100 ? ": scores of magnitude ~1e4, exp overflows without the max" : "");
-    if (tile < 1) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (tile < 1)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_logsumexp_rows(gr_case_expect(c, 0), S, rows, n);
     return 0;
@@ -218,19 +212,15 @@ static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint
     float *Q = gr_case_add_f32(c, PROTO_IN, (long)B * T * d);
     float *K = gr_case_add_f32(c, PROTO_IN, (long)B * T * d);
     float *V = gr_case_add_f32(c, PROTO_IN, (long)B * T * dv);
-    const char *names[4] = { "O", "Q", "K", "V" };
+    gr_case_set_names(c, "O", "Q", "K", "V", NULL);
     const int cols[4] = { dv, d, d, dv };
-    for (int i = 0; i < 4; i++) {
-        gr_case_set_name(c, i, names[i]);
-        gr_case_set_shape(c, i, B, T, cols[i]);
-    }
+    for (int i = 0; i < 4; i++) gr_case_set_shape(c, i, B, T, cols[i]);
     sup_rng r;
     sup_rng_seed(&r, seed);
     gr_fill_normal(&r, Q, (long)B * T * d, q_scale);
     sup_rng_fill_normal(&r, K, (long)B * T * d);
     sup_rng_fill_normal(&r, V, (long)B * T * dv);
-    int ints[6] = { B, T, d, dv, tile, causal };
-    for (int k = 0; k < 6; k++) gr_case_add_int(c, ints[k]);
+    GR_CASE_ADD_INTS(c, B, T, d, dv, tile, causal);
     c->call.fn = LAB07_ONLINE_ATTENTION;
     snprintf(c->describe, sizeof c->describe,
              "lab_online_attention(O, Q, K, V, B=%d, T=%d, d=%d, dv=%d, tile=%d, causal=%d)%s%s",
@@ -243,11 +233,8 @@ static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint
         snprintf(c->describe + at, sizeof c->describe - at, "%ld MiB, over the heap limit",
                  (long)T * T * 4 / (1024 * 1024));
     }
-    if (tile < 1) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (tile < 1)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     float *O = gr_case_expect(c, 0);
     /* The reference path streams with the student's tile; at T in the thousands
@@ -322,45 +309,14 @@ static int predict_with(const gr_case *c, void *out[PROTO_MAX_BUFS], stream_mode
     return -1;
 }
 
-static int predict_no_rescale(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_NO_RESCALE, SCORE_RIGHT);
-}
-
-static int predict_no_rescale_acc(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_NO_RESCALE_ACC, SCORE_RIGHT);
-}
-
-static int predict_no_max(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_NO_MAX, SCORE_RIGHT);
-}
-
-static int predict_masked_tile(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_MASKED_TILE_NAN, SCORE_RIGHT);
-}
-
-static int predict_lse_no_m(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_LSE_NO_M, SCORE_RIGHT);
-}
-
-static int predict_unscaled(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_RIGHT, SCORE_UNSCALED);
-}
-
-static int predict_inv_d(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_RIGHT, SCORE_INV_D);
-}
-
-static int predict_causal_diag(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, STREAM_RIGHT, SCORE_CAUSAL_DIAG);
-}
+GR_PREDICT(predict_no_rescale, predict_with, STREAM_NO_RESCALE, SCORE_RIGHT)
+GR_PREDICT(predict_no_rescale_acc, predict_with, STREAM_NO_RESCALE_ACC, SCORE_RIGHT)
+GR_PREDICT(predict_no_max, predict_with, STREAM_NO_MAX, SCORE_RIGHT)
+GR_PREDICT(predict_masked_tile, predict_with, STREAM_MASKED_TILE_NAN, SCORE_RIGHT)
+GR_PREDICT(predict_lse_no_m, predict_with, STREAM_LSE_NO_M, SCORE_RIGHT)
+GR_PREDICT(predict_unscaled, predict_with, STREAM_RIGHT, SCORE_UNSCALED)
+GR_PREDICT(predict_inv_d, predict_with, STREAM_RIGHT, SCORE_INV_D)
+GR_PREDICT(predict_causal_diag, predict_with, STREAM_RIGHT, SCORE_CAUSAL_DIAG)
 
 static const gr_misconception misconceptions[] = {
     { "no_rescale", "online softmax without rescaling the accumulator",
@@ -430,6 +386,11 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
     }
     if (c->call.fn == LAB07_ONLINE_ATTENTION) {
         int T = I(1), d = I(2), dv = I(3), tile = I(4), causal = I(5);
+        if (tile < 1) {  /* nothing to stream: the call is refused */
+            gr_sb_printf(out, "  tile = %d < 1: the call must return LAB_BAD_ARG and leave O "
+                         "untouched\n", tile);
+            return;
+        }
         long row = index / dv;
         int b = (int)(row / T), i = (int)(row % T);
         const float *Q = c->call.bufs[1].data, *K = c->call.bufs[2].data;

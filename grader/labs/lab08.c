@@ -134,18 +134,12 @@ static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint6
                         gr_case *c, char *err, size_t errlen)
 {
     (void)kind;
-    int worked = gr_test_param(t, "worked", 0) != 0;
-    int rows, n;
-    if (gr_test_int(t, "rows", worked ? 2 : 3, 1, 4096, &rows, err, errlen) ||
-        gr_test_int(t, "n", worked ? 4 : 6, 1, 4096, &n, err, errlen))
+    int worked, rows, n;
+    if (gr_backward_sizes(t, &worked, &rows, &n, err, errlen))
         return -1;
     double scale = gr_test_param(t, "scale", 2.0);
     int masked = gr_test_param(t, "masked", 0) != 0;
     int inplace = gr_test_param(t, "inplace", 0) != 0;
-    if (worked && (rows != 2 || n != 4)) {
-        snprintf(err, errlen, "test %s: the worked rows need rows = 2, n = 4", t->name);
-        return -1;
-    }
     long count = (long)rows * n;
     float *W, *dW;
     int gbuf;
@@ -153,16 +147,13 @@ static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint6
         W = gr_case_add_f32(c, PROTO_IN, count);
         dW = gr_case_add_f32(c, PROTO_INOUT, count);
         gbuf = 1;
-        gr_case_set_name(c, 0, "W");
-        gr_case_set_name(c, 1, "dS (= dW)");
+        gr_case_set_names(c, "W", "dS (= dW)", NULL);
     } else {
         gr_case_add_f32(c, PROTO_OUT, count);
         W = gr_case_add_f32(c, PROTO_IN, count);
         dW = gr_case_add_f32(c, PROTO_IN, count);
         gbuf = 0;
-        gr_case_set_name(c, 0, "dS");
-        gr_case_set_name(c, 1, "W");
-        gr_case_set_name(c, 2, "dW");
+        gr_case_set_names(c, "dS", "W", "dW", NULL);
     }
     for (int i = 0; i < c->call.n_bufs; i++) gr_case_set_shape(c, i, 1, rows, n);
 
@@ -182,8 +173,7 @@ static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint6
         attn_softmax(W, W, rows, n);
         sup_rng_fill_normal(&r, dW, count);
     }
-    gr_case_add_int(c, rows);
-    gr_case_add_int(c, n);
+    GR_CASE_ADD_INTS(c, rows, n);
     c->call.fn = inplace ? LAB08_SOFTMAX_BACKWARD_INPLACE : LAB08_SOFTMAX_BACKWARD;
     c->expected_status = LAB_OK;
     float *want = gr_case_expect(c, gbuf);
@@ -221,39 +211,25 @@ static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uin
     gr_case_add_f32(c, PROTO_OUT, n_dk);
     gr_case_add_f32(c, PROTO_OUT, n_dk);
     int32_t *dks = gr_case_add_i32(c, PROTO_IN, n_dk);
-    gr_case_set_name(c, 0, "g_raw");
-    gr_case_set_name(c, 1, "g_scaled");
-    gr_case_set_name(c, 2, "dks");
+    gr_case_set_names(c, "g_raw", "g_scaled", "dks", NULL);
     sup_rng r;
     sup_rng_seed(&r, seed);
-    uint64_t exp_seed = gr_draw_seed(&r);
-    /* params {seed: S} fixes the experiment's seed, as `make run SEED=S` does */
-    double seed_param = gr_test_param(t, "seed", -1.0);
-    if (seed_param >= 0)
-        exp_seed = (uint64_t)seed_param;
+    uint64_t exp_seed = gr_experiment_seed(t, &r);
     for (int m = 0; m < n_dk; m++) {
         int d = dk_min << m;
         dks[m] = odd ? d + (int)(sup_rng_u64(&r) % (uint64_t)d) : d;
     }
     if (bad) dks[n_dk - 1] = 0;
-    gr_case_add_int(c, n_dk);
-    gr_case_add_int(c, T);
-    gr_case_add_int(c, trials);
-    gr_case_add_int(c, (int64_t)exp_seed);
+    GR_CASE_ADD_INTS(c, n_dk, T, trials, (int64_t)exp_seed);
     c->call.fn = LAB08_GRADIENT_EXPERIMENT;
     char list[96];
-    size_t at = 0;
-    for (int m = 0; m < n_dk && at < sizeof list; m++)
-        at += (size_t)snprintf(list + at, sizeof list - at, "%s%d", m ? ", " : "", (int)dks[m]);
+    gr_format_ints(list, sizeof list, dks, n_dk, 16);
     snprintf(c->describe, sizeof c->describe,
-             "lab_gradient_experiment(dks={%s}, n_dk=%d, T=%d, trials=%d, seed=%llu)%s",
+             "lab_gradient_experiment(dks=%s, n_dk=%d, T=%d, trials=%d, seed=%llu)%s",
              list, n_dk, T, trials, (unsigned long long)exp_seed,
              bad ? ": a d_k of 0 must give LAB_BAD_ARG, outputs untouched" : "");
-    if (bad) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (bad)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     experiment_ref(gr_case_expect(c, 0), gr_case_expect(c, 1), dks, n_dk, T, trials, exp_seed,
                    BACK_RIGHT, EXP_RIGHT);
@@ -294,8 +270,8 @@ static int predict_with(const gr_case *c, void *out[PROTO_MAX_BUFS], back_mode b
         backward_ref(out[1], c->call.bufs[0].data, out[1], I(0), I(1), bm);
         return 0;
     case LAB08_GRADIENT_EXPERIMENT:
-        if (bm == BACK_JACOBIAN_ROWS)
-            return -1;
+        if (bm == BACK_JACOBIAN_ROWS || (em == EXP_RESEED && I(0) < 2))
+            return -1;  /* (with one d_k, reseeding changes nothing) */
         out[0] = gr_case_alloc_like(c, 0);
         out[1] = gr_case_alloc_like(c, 1);
         experiment_ref(out[0], out[1], c->call.bufs[2].data, I(0), I(1), I(2),
@@ -305,38 +281,12 @@ static int predict_with(const gr_case *c, void *out[PROTO_MAX_BUFS], back_mode b
     return -1;
 }
 
-static int predict_no_wg(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, BACK_NO_WG, EXP_RIGHT);
-}
-
-static int predict_diag_only(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, BACK_DIAG_ONLY, EXP_RIGHT);
-}
-
-static int predict_no_w_factor(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, BACK_NO_W_FACTOR, EXP_RIGHT);
-}
-
-static int predict_inplace(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_with(c, out, BACK_JACOBIAN_ROWS, EXP_RIGHT);
-}
-
-static int predict_inv_d(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return c->call.fn == LAB08_GRADIENT_EXPERIMENT
-               ? predict_with(c, out, BACK_RIGHT, EXP_INV_D) : -1;
-}
-
-static int predict_reseed(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    if (c->call.fn != LAB08_GRADIENT_EXPERIMENT || I(0) < 2)
-        return -1;  /* with one d_k, reseeding changes nothing */
-    return predict_with(c, out, BACK_RIGHT, EXP_RESEED);
-}
+GR_PREDICT(predict_no_wg, predict_with, BACK_NO_WG, EXP_RIGHT)
+GR_PREDICT(predict_diag_only, predict_with, BACK_DIAG_ONLY, EXP_RIGHT)
+GR_PREDICT(predict_no_w_factor, predict_with, BACK_NO_W_FACTOR, EXP_RIGHT)
+GR_PREDICT(predict_inplace, predict_with, BACK_JACOBIAN_ROWS, EXP_RIGHT)
+GR_PREDICT(predict_inv_d, predict_with, BACK_RIGHT, EXP_INV_D)
+GR_PREDICT(predict_reseed, predict_with, BACK_RIGHT, EXP_RESEED)
 
 static const gr_misconception misconceptions[] = {
     { "no_wg_term", "softmax backward without the <w, g> term",

@@ -109,18 +109,6 @@ static void backward_ref(float *dS, const float *W, const float *dW, const uint8
 
 /* ---- test generators -------------------------------------------------------- */
 
-/* Shared by both mask kinds: sizes {batch, Tq, Tk}, S ~ N(0,1) per student. */
-static float *add_scores(gr_case *c, int B, int Tq, int Tk, uint64_t seed)
-{
-    float *S = gr_case_add_f32(c, PROTO_INOUT, (long)B * Tq * Tk);
-    gr_case_set_name(c, 0, "S");
-    gr_case_set_shape(c, 0, B, Tq, Tk);
-    sup_rng r;
-    sup_rng_seed(&r, seed);
-    sup_rng_fill_normal(&r, S, (long)B * Tq * Tk);
-    return S;
-}
-
 /* causal: sizes {batch, Tq, Tk}; params {bottom_right: 0 or 1; any other value
    must give LAB_BAD_ARG with S untouched}. */
 static int gen_causal(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
@@ -133,22 +121,18 @@ static int gen_causal(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         gr_test_int(t, "Tk", 7, 1, 512, &Tk, err, errlen) ||
         gr_test_int(t, "bottom_right", 1, -1, 2, &br, err, errlen))
         return -1;
-    add_scores(c, B, Tq, Tk, seed);
-    gr_case_add_int(c, B);
-    gr_case_add_int(c, Tq);
-    gr_case_add_int(c, Tk);
-    gr_case_add_int(c, br);
+    sup_rng r;
+    sup_rng_seed(&r, seed);
+    gr_case_add_scores(c, &r, B, Tq, Tk);  /* S ~ N(0,1) per student */
+    GR_CASE_ADD_INTS(c, B, Tq, Tk, br);
     c->call.fn = LAB09_CAUSAL_MASK;
     int ok = br == 0 || br == 1;
     snprintf(c->describe, sizeof c->describe,
              "lab_causal_mask_aligned(S, B=%d, Tq=%d, Tk=%d, bottom_right=%d)%s", B, Tq, Tk, br,
              !ok ? ": bottom_right must be 0 or 1, so LAB_BAD_ARG and S untouched" :
              br ? ": query i sees keys j <= i + Tk - Tq" : ": query i sees keys j <= i");
-    if (!ok) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (!ok)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_causal_mask_aligned(gr_case_expect(c, 0), B, Tq, Tk, br);
     return 0;
@@ -165,21 +149,17 @@ static int gen_window(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         gr_test_int(t, "Tk", 5, 1, 512, &Tk, err, errlen) ||
         gr_test_int(t, "window", 2, 0, 512, &w, err, errlen))
         return -1;
-    add_scores(c, B, Tq, Tk, seed);
-    gr_case_add_int(c, B);
-    gr_case_add_int(c, Tq);
-    gr_case_add_int(c, Tk);
-    gr_case_add_int(c, w);
+    sup_rng r;
+    sup_rng_seed(&r, seed);
+    gr_case_add_scores(c, &r, B, Tq, Tk);  /* S ~ N(0,1) per student */
+    GR_CASE_ADD_INTS(c, B, Tq, Tk, w);
     c->call.fn = LAB09_SLIDING_WINDOW;
     snprintf(c->describe, sizeof c->describe,
              "lab_sliding_window_mask(S, B=%d, Tq=%d, Tk=%d, window=%d)%s", B, Tq, Tk, w,
              w < 1 ? ": window < 1, so LAB_BAD_ARG and S untouched"
                    : ": key j visible iff i' - window < j <= i', i' = i + Tk - Tq");
-    if (w < 1) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (w < 1)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_sliding_window_mask(gr_case_expect(c, 0), B, Tq, Tk, w);
     return 0;
@@ -217,8 +197,7 @@ static int gen_sink(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t 
     gr_case_add_f32(c, PROTO_OUT, (long)B * Tq);
     float *S = gr_case_add_f32(c, PROTO_IN, count);
     float *sink = gr_case_add_f32(c, PROTO_IN, H);
-    const char *names[4] = { "W", "Wsink", "S", "sink" };
-    for (int k = 0; k < 4; k++) gr_case_set_name(c, k, names[k]);
+    gr_case_set_names(c, "W", "Wsink", "S", "sink", NULL);
     gr_case_set_shape(c, 0, B, Tq, Tk);
     gr_case_set_shape(c, 1, 1, B, Tq);
     gr_case_set_shape(c, 2, B, Tq, Tk);
@@ -236,8 +215,7 @@ static int gen_sink(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t 
             for (long row = 1; row < (long)B * Tq; row += 3)
                 for (int j = 0; j < Tk; j++) S[row * Tk + j] = -INFINITY;
     }
-    int ints[4] = { B, H, Tq, Tk };
-    for (int k = 0; k < 4; k++) gr_case_add_int(c, ints[k]);
+    GR_CASE_ADD_INTS(c, B, H, Tq, Tk);
     c->call.fn = LAB09_SINK_SOFTMAX;
     c->expected_status = LAB_OK;
     attn_sink_softmax(gr_case_expect(c, 0), gr_case_expect(c, 1), S, sink, B, H, Tq, Tk);
@@ -259,25 +237,16 @@ static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint6
                         gr_case *c, char *err, size_t errlen)
 {
     (void)kind;
-    int worked = gr_test_param(t, "worked", 0) != 0;
-    int rows, n;
-    if (gr_test_int(t, "rows", worked ? 2 : 3, 1, 4096, &rows, err, errlen) ||
-        gr_test_int(t, "n", worked ? 4 : 6, 1, 4096, &n, err, errlen))
+    int worked, rows, n;
+    if (gr_backward_sizes(t, &worked, &rows, &n, err, errlen))
         return -1;
-    if (worked && (rows != 2 || n != 4)) {
-        snprintf(err, errlen, "test %s: the worked rows need rows = 2, n = 4", t->name);
-        return -1;
-    }
     long count = (long)rows * n;
     gr_case_add_f32(c, PROTO_OUT, count);
     float *W = gr_case_add_f32(c, PROTO_IN, count);
     float *dW = gr_case_add_f32(c, PROTO_IN, count);
     uint8_t *keep = gr_case_add_u8(c, PROTO_IN, count);
-    const char *names[4] = { "dS", "W", "dW", "keep" };
-    for (int k = 0; k < 4; k++) {
-        gr_case_set_name(c, k, names[k]);
-        gr_case_set_shape(c, k, 1, rows, n);
-    }
+    gr_case_set_names(c, "dS", "W", "dW", "keep", NULL);
+    for (int k = 0; k < 4; k++) gr_case_set_shape(c, k, 1, rows, n);
     sup_rng r;
     sup_rng_seed(&r, seed);
     if (worked) {
@@ -289,13 +258,11 @@ static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint6
         memcpy(dW, g, sizeof g);
         memcpy(keep, k, sizeof k);
     } else {
-        gr_fill_normal(&r, W, count, 2.0);
-        attn_softmax(W, W, rows, n);
+        gr_fill_weights(&r, W, rows, n, 2.0);
         sup_rng_fill_normal(&r, dW, count);
         for (long k = 0; k < count; k++) keep[k] = sup_rng_uniform(&r) >= 0.33f;
     }
-    gr_case_add_int(c, rows);
-    gr_case_add_int(c, n);
+    GR_CASE_ADD_INTS(c, rows, n);
     c->call.fn = LAB09_POSTMASK_BACKWARD;
     c->expected_status = LAB_OK;
     attn_postmask_backward(gr_case_expect(c, 0), W, dW, keep, rows, n);
@@ -343,25 +310,10 @@ static int predict_mask(const gr_case *c, void *out[PROTO_MAX_BUFS], mask_mode m
     return 0;
 }
 
-static int predict_top_left(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_mask(c, out, MASK_TOP_LEFT);
-}
-
-static int predict_bottom_right(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_mask(c, out, MASK_BOTTOM_RIGHT);
-}
-
-static int predict_window_wide(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_mask(c, out, MASK_WIDE);
-}
-
-static int predict_window_narrow(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_mask(c, out, MASK_NARROW);
-}
+GR_PREDICT(predict_top_left, predict_mask, MASK_TOP_LEFT)
+GR_PREDICT(predict_bottom_right, predict_mask, MASK_BOTTOM_RIGHT)
+GR_PREDICT(predict_window_wide, predict_mask, MASK_WIDE)
+GR_PREDICT(predict_window_narrow, predict_mask, MASK_NARROW)
 
 static int predict_sink(const gr_case *c, void *out[PROTO_MAX_BUFS], sink_mode mode)
 {
@@ -374,15 +326,8 @@ static int predict_sink(const gr_case *c, void *out[PROTO_MAX_BUFS], sink_mode m
     return 0;
 }
 
-static int predict_sink_ignored(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_sink(c, out, SINK_IGNORED);
-}
-
-static int predict_sink_no_max(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_sink(c, out, SINK_NO_MAX);
-}
+GR_PREDICT(predict_sink_ignored, predict_sink, SINK_IGNORED)
+GR_PREDICT(predict_sink_no_max, predict_sink, SINK_NO_MAX)
 
 static int predict_backward(const gr_case *c, void *out[PROTO_MAX_BUFS], back_mode mode)
 {
@@ -394,15 +339,8 @@ static int predict_backward(const gr_case *c, void *out[PROTO_MAX_BUFS], back_mo
     return 0;
 }
 
-static int predict_premask_grad(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_backward(c, out, BACK_PREMASK);
-}
-
-static int predict_unmasked_grad(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_backward(c, out, BACK_UNMASKED);
-}
+GR_PREDICT(predict_premask_grad, predict_backward, BACK_PREMASK)
+GR_PREDICT(predict_unmasked_grad, predict_backward, BACK_UNMASKED)
 
 static const gr_misconception misconceptions[] = {
     { "align_top_left", "causal mask aligned top-left when bottom-right was asked",

@@ -100,20 +100,15 @@ static void add_qk(gr_case *c, sup_rng *r, int B, int H, int Hkv, int Tq, int Tk
     gr_case_add_f32(c, PROTO_OUT, (long)B * H * Tq * Tk);
     float *Q = gr_case_add_f32(c, PROTO_IN, (long)B * H * Tq * d);
     float *K = gr_case_add_f32(c, PROTO_IN, (long)B * Hkv * Tk * d);
-    gr_case_set_name(c, 0, "W");
+    gr_case_set_names(c, "W", "Q", "K", NULL);
     gr_case_set_shape(c, 0, B * H, Tq, Tk);
-    gr_case_set_name(c, 1, "Q");
     gr_case_set_shape(c, 1, B * H, Tq, d);
-    gr_case_set_name(c, 2, "K");
     gr_case_set_shape(c, 2, B * Hkv, Tk, d);
     gr_fill_normal(r, Q, (long)B * H * Tq * d, scale);
     gr_fill_normal(r, K, (long)B * Hkv * Tk * d, scale);
-    gr_case_add_int(c, B);
-    gr_case_add_int(c, H);
+    GR_CASE_ADD_INTS(c, B, H);
     if (gqa) gr_case_add_int(c, Hkv);
-    gr_case_add_int(c, Tq);
-    gr_case_add_int(c, Tk);
-    gr_case_add_int(c, d);
+    GR_CASE_ADD_INTS(c, Tq, Tk, d);
 }
 
 /* heads and gqa: sizes {B, H, [Hkv,] Tq, Tk, d}, params {scale: s} (Q and K ~ s
@@ -156,11 +151,8 @@ static int gen_weights(const gr_case_kind *kind, const gr_rubric_test *t, uint64
         snprintf(c->describe, sizeof c->describe,
                  "lab_head_weights(W, Q, K, B=%d, H=%d, Tq=%d, Tk=%d, d=%d): Q, K ~ %g N(0,1)%s",
                  B, H, Tq, Tk, bad ? 0 : d, scale, bad ? ": d = 0, so LAB_BAD_ARG and W untouched" : "");
-    if (!ok) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (!ok)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_head_weights(gr_case_expect(c, 0), c->call.bufs[1].data, c->call.bufs[2].data,
                       B, H, Hkv, Tq, Tk, d);
@@ -196,8 +188,7 @@ static int gen_average(const gr_case_kind *kind, const gr_rubric_test *t, uint64
     gr_case_add_f32(c, PROTO_OUT, rows * Tk);
     gr_case_add_f32(c, PROTO_OUT, rows * 2);
     float *S = gr_case_add_f32(c, PROTO_IN, n);
-    static const char *names[4] = { "A", "M", "gap", "S" };
-    for (int k = 0; k < 4; k++) gr_case_set_name(c, k, names[k]);
+    gr_case_set_names(c, "A", "M", "gap", "S", NULL);
     gr_case_set_shape(c, 0, B, Tq, Tk);
     gr_case_set_shape(c, 1, B, Tq, Tk);
     gr_case_set_shape(c, 2, B, Tq, 2);
@@ -208,10 +199,7 @@ static int gen_average(const gr_case_kind *kind, const gr_rubric_test *t, uint64
         memcpy(S, worked_scores, sizeof worked_scores);
     else
         gr_fill_normal(&r, S, n, gr_test_param(t, "scale", 2.0));
-    gr_case_add_int(c, B);
-    gr_case_add_int(c, H);
-    gr_case_add_int(c, Tq);
-    gr_case_add_int(c, Tk);
+    GR_CASE_ADD_INTS(c, B, H, Tq, Tk);
     c->call.fn = LAB10_HEAD_AVERAGE;
     c->expected_status = LAB_OK;
     float *W = gr_xmalloc((size_t)n * sizeof *W);
@@ -253,9 +241,8 @@ static int gen_extract(const gr_case_kind *kind, const gr_rubric_test *t, uint64
     long plane = (long)Tq * Tk;
     gr_case_add_f32(c, PROTO_OUT, plane);
     float *W = gr_case_add_f32(c, PROTO_IN, (long)B * H * plane);
-    gr_case_set_name(c, 0, "Wh");
+    gr_case_set_names(c, "Wh", "W", NULL);
     gr_case_set_shape(c, 0, 1, Tq, Tk);
-    gr_case_set_name(c, 1, "W");
     gr_case_set_shape(c, 1, B * H, Tq, Tk);
     float *Q = gr_xmalloc((size_t)B * H * Tq * d * sizeof *Q);
     float *K = gr_xmalloc((size_t)B * H * Tk * d * sizeof *K);
@@ -266,19 +253,15 @@ static int gen_extract(const gr_case_kind *kind, const gr_rubric_test *t, uint64
     attn_head_weights(W, Q, K, B, H, H, Tq, Tk, d);
     free(Q);
     free(K);
-    int ints[6] = { B, H, Tq, Tk, b, h };
-    for (int k = 0; k < 6; k++) gr_case_add_int(c, ints[k]);
+    GR_CASE_ADD_INTS(c, B, H, Tq, Tk, b, h);
     c->call.fn = LAB10_EXTRACT_HEAD;
     int ok = b >= 0 && b < B && h >= 0 && h < H;
     snprintf(c->describe, sizeof c->describe,
              "lab_extract_head(Wh, W, B=%d, H=%d, Tq=%d, Tk=%d, b=%d, h=%d): %s", B, H, Tq, Tk,
              b, h, ok ? "W holds per-head softmax weights" : "(b, h) is outside (B, H), so "
              "LAB_BAD_ARG and Wh untouched");
-    if (!ok) {
-        c->expected_status = LAB_BAD_ARG;
-        gr_case_expect_untouched(c);
-        return 0;
-    }
+    if (!ok)
+        return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_extract_head(gr_case_expect(c, 0), W, B, H, Tq, Tk, b, h);
     return 0;
@@ -323,30 +306,11 @@ static int predict_weights(const gr_case *c, void *out[PROTO_MAX_BUFS], weight_m
     return 0;
 }
 
-static int predict_head_axis(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_weights(c, out, WEIGHT_HEAD_AXIS);
-}
-
-static int predict_query_axis(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_weights(c, out, WEIGHT_QUERY_AXIS);
-}
-
-static int predict_no_scale(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_weights(c, out, WEIGHT_NO_SCALE);
-}
-
-static int predict_gqa_mod(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_weights(c, out, WEIGHT_GQA_MOD);
-}
-
-static int predict_gqa_group(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_weights(c, out, WEIGHT_GQA_GROUP);
-}
+GR_PREDICT(predict_head_axis, predict_weights, WEIGHT_HEAD_AXIS)
+GR_PREDICT(predict_query_axis, predict_weights, WEIGHT_QUERY_AXIS)
+GR_PREDICT(predict_no_scale, predict_weights, WEIGHT_NO_SCALE)
+GR_PREDICT(predict_gqa_mod, predict_weights, WEIGHT_GQA_MOD)
+GR_PREDICT(predict_gqa_group, predict_weights, WEIGHT_GQA_GROUP)
 
 /* Both summaries taken the same way: A and M both the expected M (scores
    averaged) or both the expected A (weights averaged); the gap is then 0. */
@@ -363,15 +327,8 @@ static int predict_average(const gr_case *c, void *out[PROTO_MAX_BUFS], int from
     return 0;
 }
 
-static int predict_avg_scores(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_average(c, out, 1);
-}
-
-static int predict_avg_weights(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_average(c, out, 0);
-}
+GR_PREDICT(predict_avg_scores, predict_average, 1)
+GR_PREDICT(predict_avg_weights, predict_average, 0)
 
 /* One head read wrongly: from plane h * B + b (W taken as (H, B, Tq, Tk)), or
    written transposed (Wh[j][i] = W[b][h][i][j]). */
@@ -391,15 +348,8 @@ static int predict_extract(const gr_case *c, void *out[PROTO_MAX_BUFS], int tran
     return 0;
 }
 
-static int predict_head_swapped(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_extract(c, out, 0);
-}
-
-static int predict_transposed(const gr_case *c, void *out[PROTO_MAX_BUFS])
-{
-    return predict_extract(c, out, 1);
-}
+GR_PREDICT(predict_head_swapped, predict_extract, 0)
+GR_PREDICT(predict_transposed, predict_extract, 1)
 
 static const gr_misconception misconceptions[] = {
     { "softmax_heads", "softmax over the head axis",
@@ -482,7 +432,12 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
         break;
     }
     case LAB10_EXTRACT_HEAD: {
-        int H = I(1), Tq = I(2), Tk = I(3), b = I(4), h = I(5);
+        int B = I(0), H = I(1), Tq = I(2), Tk = I(3), b = I(4), h = I(5);
+        if (b < 0 || b >= B || h < 0 || h >= H) {  /* no such plane of W to show */
+            gr_sb_printf(out, "  (b, h) = (%d, %d) is outside (B, H) = (%d, %d): the call must "
+                         "return LAB_BAD_ARG and leave Wh untouched\n", b, h, B, H);
+            break;
+        }
         long i = index / Tk, j = index % Tk, at = (((long)b * H + h) * Tq + i) * Tk + j;
         gr_sb_printf(out, "  Wh[%ld][%ld] is W[%d][%d][%ld][%ld], element ((%d * %d + %d) * %d + %ld) "
                      "* %d + %ld = %ld of W: ", i, j, b, h, i, j, b, H, h, Tq, i, Tk, j, at);

@@ -216,6 +216,19 @@ START_TEST(test_input_window_shows_the_row)
     ck_assert_msg(strstr(s, "query (b = 1, i = 0) sees keys 0..0 (causal)"), "%s", s);
     free(s);
     gr_case_free(&c);
+    /* A refused call (tile 0) that wrote O anyway: the window says why, and does
+       not divide by the tile. */
+    char name[] = "tile_zero", kind[] = "attention", key[] = "tile", err[256] = "";
+    gr_rubric_test t = { .name = name, .kind = kind, .n_params = 1 };
+    t.params[0].key = key;
+    t.params[0].value = 0;
+    memset(&c, 0, sizeof c);
+    ck_assert_msg(MOD.make_case(&t, 1, &c, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(c.expected_status, LAB_BAD_ARG);
+    s = window_text(&c, 0, 3);
+    ck_assert_msg(strstr(s, "tile = 0 < 1: the call must return LAB_BAD_ARG"), "%s", s);
+    free(s);
+    gr_case_free(&c);
 }
 END_TEST
 

@@ -214,6 +214,13 @@ START_TEST(test_input_window_names_the_head)
     ck_assert_msg(strstr(s, "Wh[1][1] is W[0][3][1][1]") && strstr(s, "= 153 of W"), "%s", s);
     free(s);
     gr_case_free(&c);
+    /* A refused extraction ((b, h) outside W) reads nothing past W: it says why. */
+    build_named("extract_bad_head", 1, &c);
+    ck_assert_int_eq(c.expected_status, LAB_BAD_ARG);
+    s = window_text(&c, 0, 4);
+    ck_assert_msg(strstr(s, "(b, h) = (1, 4) is outside (B, H) = (2, 4)"), "%s", s);
+    free(s);
+    gr_case_free(&c);
 }
 END_TEST
 
