@@ -23,13 +23,18 @@
  *       section: lab 2 §4             # the handout section (optional)
  *
  * Compute ops (keys 1-based, as the prompts count them): weight (scores, mask,
- * temperature, dk, key), max_weight (same, no key), postmask_sum (scores,
- * mask: softmax of every score, summed over the unmasked keys), entropy
- * (scores, mask, temperature), grad (scores, mask, g, key: dS of the key),
- * lse (scores), dot (q, k, dk: divided by sqrt(dk) when given), alibi_slope
- * (heads, head, 1-based), sink_sum (scores, sink: the real weights' sum),
- * flat_index (shape [B, Tq, Tk], index [b, i, j], 0-based), mib (rows, cols,
- * count: float32 matrices in MiB).
+ * temperature, dk, key), max_weight (same, no key), grad_bound (same: 2 (1 -
+ * max w)), postmask_sum (scores, mask: softmax of every score, summed over the
+ * unmasked keys), entropy (scores, mask, temperature), grad (scores, mask, g,
+ * key: dS of the key), lse (scores), sink_sum (scores, sink: the real weights'
+ * sum), dot (q, k, dk: divided by sqrt(dk) when given), score_std (dk,
+ * divisor: sqrt(dk) / divisor), abs_sum (v), underflow (where expf reaches 0),
+ * dropout (w, p: w / (1 - p)), alibi_slope (heads, head, 1-based),
+ * visible_keys (tq, tk, query 0-based, bottom_right or window), head_mean and
+ * mean_scores (scores, scores2, key: two heads' mean weights, or the softmax of
+ * their mean scores), gqa (heads, kv_heads, head 0-based), flat_index (shape
+ * [B, Tq, Tk], index [b, i, j], 0-based), mib (rows, cols, count: float32
+ * matrices in MiB).
  *
  * Errors are "path:line:column: what is wrong" (lib/sup_yamlread.h).
  */
@@ -143,9 +148,9 @@ void gr_drill_worked_free(struct gr_drill_worked *w);
 
 #define GR_DRILL_BOXES 5
 
-/* One question's progress. Box 0 is "never asked"; a right answer moves a
-   question up one box (at most GR_DRILL_BOXES), a wrong or blank one back to
-   box 1. Box b is due again GR_DRILL_GAP(b) sessions after it was last asked:
+/* One question's progress. Box 0 is "never asked"; a new question starts in
+   box 1, a right answer moves it up one box (at most GR_DRILL_BOXES), a wrong
+   or blank one back to box 1. Box b is due again GR_DRILL_GAP(b) sessions after it was last asked:
    1, 2, 4, 8, 16, so missed questions come back sooner. */
 typedef struct gr_drill_card {
     char *id;

@@ -66,6 +66,8 @@ static gr_drill_card *card_add(gr_drill_progress *p, const char *id)
 void gr_drill_record(gr_drill_progress *p, const char *id, long session, int right)
 {
     gr_drill_card *c = card_add(p, id);
+    if (c->box == 0)
+        c->box = 1;             /* a new question starts in box 1 */
     if (right) {
         c->box = c->box < GR_DRILL_BOXES ? c->box + 1 : GR_DRILL_BOXES;
         c->right++;
