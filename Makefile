@@ -153,7 +153,8 @@ test-asan:
 #   fuzz          with clang and libFuzzer under ASan + UBSan, FUZZ_SECONDS per target
 FUZZ_TARGETS ?= rubric tensor response explain
 FUZZ_SECONDS ?= 60
-FUZZ_PARSERS := grader/rubric.c grader/util.c grader/protocol.c grader/cli/cmd_explain.c
+FUZZ_PARSERS := grader/rubric.c grader/util.c grader/protocol.c grader/cli/cmd_explain.c \
+                grader/worked.c
 FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(BUILD)/grader/fuzz/fuzz_%)
 
 $(BUILD)/grader/fuzz/fuzz_%: $(BUILD)/grader/fuzz/fuzz_%.o $(BUILD)/grader/fuzz/driver.o \

@@ -8,23 +8,23 @@
  *         -> exp(s - m) -> weight = exp(s - m) / sum
  *
  * Every number comes from libattn (attn_temperature, attn_bool_mask,
- * attn_softmax), so the table shows exactly what the answer key does; only
- * the exp(s - m) column, which attn_softmax keeps to itself, is recomputed here
- * in double to show the step. A few lines after the table name what the row
- * teaches (a negative score still gets weight, a masked key gets exactly 0, a
- * finite score far below the max underflows to 0 in float32, ...).
+ * attn_softmax), so the table shows exactly what the answer key does. A few
+ * lines after the table name what the row teaches (a negative score still gets
+ * weight, a masked key gets exactly 0, a finite score far below the max
+ * underflows to 0 in float32, ...). The computation and the printers live in
+ * worked.c, shared with `attnlab drill`'s worked solutions; this file parses
+ * the command line.
  */
 #include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "attn.h"
 #include "cli/commands.h"
 #include "util.h"
+#include "worked.h"
 
 static const char explain_usage[] =
     "usage: attnlab explain --scores \"S1 S2 ...\" [--mask \"M1 M2 ...\"] [--scale DK]\n"
@@ -281,461 +281,6 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, explain_opts 
     return 0;
 }
 
-/* ---- the computation ------------------------------------------------------------------ */
-
-/* One row, every step kept so the table can show it. Arrays have n entries. */
-typedef struct explain_row {
-    int n;
-    float *raw;              /* scores as given */
-    float *scaled;           /* after --scale only */
-    float *edited;           /* after --scale and --temperature */
-    unsigned char *mask;     /* 1 = blocked; all 0 without --mask */
-    float *masked;           /* after the mask: what softmax sees */
-    double m;                /* the shift: largest masked score (nan if any is nan) */
-    double *ex;              /* exp(masked - m), in double */
-    double ex_sum;
-    float *w;                /* weights from attn_softmax */
-    double w_sum;
-    long fully_masked;       /* what attn_softmax returned: 1 if every key is -inf */
-    float *w_nomask;         /* weights without the mask, for comparison */
-    float *w_raw;            /* weights of the raw scores with the mask (no scale/T) */
-} explain_row;
-
-/* Run the row through libattn, step by step. */
-static void compute_row(explain_row *r, const explain_opts *o, float *raw,
-                        unsigned char *mask, int n)
-{
-    size_t fn = (size_t)n;
-    r->n = n;
-    r->raw = raw;
-    r->mask = mask ? mask : gr_xcalloc(fn, 1);
-    r->scaled = gr_xcalloc(fn, sizeof(float));
-    r->edited = gr_xcalloc(fn, sizeof(float));
-    r->masked = gr_xcalloc(fn, sizeof(float));
-    r->ex = gr_xcalloc(fn, sizeof(double));
-    r->w = gr_xcalloc(fn, sizeof(float));
-    r->w_nomask = gr_xcalloc(fn, sizeof(float));
-    r->w_raw = gr_xcalloc(fn, sizeof(float));
-
-    /* Edits on scores: scale by 1/sqrt(d_k) and temperature are both a division
-       of the scores, so both go through attn_temperature. */
-    memcpy(r->scaled, raw, fn * sizeof(float));
-    if (o->dk > 0)
-        attn_temperature(r->scaled, sqrtf((float)o->dk), n);
-    memcpy(r->edited, r->scaled, fn * sizeof(float));
-    if (o->temperature > 0.0f)
-        attn_temperature(r->edited, o->temperature, n);
-
-    /* The mask writes -inf on scores, one row of one batch: (B, Tq, Tk) = (1, 1, n). */
-    memcpy(r->masked, r->edited, fn * sizeof(float));
-    attn_bool_mask(r->masked, r->mask, 1, 1, n);
-
-    /* The single conversion point: scores -> weights. */
-    r->fully_masked = attn_softmax(r->w, r->masked, 1, n);
-
-    /* What attn_softmax does inside, shown: subtract the max m (only so exp
-       cannot overflow; it cancels in the division), exponentiate, sum.
-       A nan anywhere makes m nan, as it makes every weight nan. */
-    r->m = -(double)INFINITY;
-    for (int j = 0; j < n; j++) {
-        double s = (double)r->masked[j];
-        if (isnan(s)) {
-            r->m = (double)NAN;
-            break;
-        }
-        if (s > r->m)
-            r->m = s;
-    }
-    r->ex_sum = 0.0;
-    r->w_sum = 0.0;
-    for (int j = 0; j < n; j++) {
-        r->ex[j] = exp((double)r->masked[j] - r->m);
-        r->ex_sum += r->ex[j];
-        r->w_sum += (double)r->w[j];
-    }
-
-    /* For comparison: the same row without the mask, and with the mask but
-       without scaling or temperature. */
-    attn_softmax(r->w_nomask, r->edited, 1, n);
-    memcpy(r->w_raw, raw, fn * sizeof(float));
-    attn_bool_mask(r->w_raw, r->mask, 1, 1, n);
-    attn_softmax(r->w_raw, r->w_raw, 1, n);
-}
-
-static void free_row(explain_row *r)
-{
-    free(r->raw);
-    free(r->mask);
-    free(r->scaled);
-    free(r->edited);
-    free(r->masked);
-    free(r->ex);
-    free(r->w);
-    free(r->w_nomask);
-    free(r->w_raw);
-}
-
-/* ---- printing ------------------------------------------------------------------------- */
-
-/* A number for the table: 4 decimals (scientific when huge), or inf / -inf / nan. */
-static const char *fmt_num(char buf[48], double v)
-{
-    if (isnan(v))
-        return "nan";
-    if (isinf(v))
-        return v > 0 ? "inf" : "-inf";
-    snprintf(buf, 48, fabs(v) >= 1e7 ? "%.4e" : "%.4f", v);
-    return buf;
-}
-
-/* The same for a float (every float is exactly a double). */
-static const char *fmt_numf(char buf[48], float v)
-{
-    return fmt_num(buf, (double)v);
-}
-
-/* A number for CSV: enough digits to read back the same float, or inf / -inf / nan. */
-static const char *fmt_csv(char buf[48], double v)
-{
-    if (isnan(v))
-        return "nan";
-    if (isinf(v))
-        return v > 0 ? "inf" : "-inf";
-    snprintf(buf, 48, "%.9g", v);
-    return buf;
-}
-
-static const char *fmt_csvf(char buf[48], float v)
-{
-    return fmt_csv(buf, (double)v);
-}
-
-static void print_csv(FILE *out, const explain_row *r)
-{
-    char b[7][48];
-    fputs("key,raw_score,scaled_score,blocked,masked_score,shift,exp_shifted,weight\n", out);
-    for (int j = 0; j < r->n; j++)
-        fprintf(out, "%d,%s,%s,%d,%s,%s,%s,%s\n", j + 1, fmt_csvf(b[0], r->raw[j]),
-                fmt_csvf(b[1], r->edited[j]), r->mask[j], fmt_csvf(b[2], r->masked[j]),
-                fmt_csv(b[3], r->m), fmt_csv(b[4], r->ex[j]), fmt_csvf(b[5], r->w[j]));
-}
-
-/* Print text wrapped at 78 columns: first line after lead, the rest indented
-   to line up under it. A '~' is a space the line may not break at, so a
-   formula like exp(s~-~m) stays whole. */
-static void print_wrapped(FILE *out, const char *lead, const char *text)
-{
-    const int width = 78;
-    int indent = (int)strlen(lead), col = indent;
-    fputs(lead, out);
-    const char *p = text;
-    while (*p) {
-        while (*p == ' ')
-            p++;
-        size_t w = strcspn(p, " ");
-        if (w == 0)
-            break;
-        if (col > indent && col + 1 + (int)w > width) {
-            fprintf(out, "\n%*s", indent, "");
-            col = indent;
-        }
-        if (col > indent) {
-            fputc(' ', out);
-            col++;
-        }
-        for (size_t i = 0; i < w; i++)
-            fputc(p[i] == '~' ? ' ' : p[i], out);
-        col += (int)w;
-        p += w;
-    }
-    fputc('\n', out);
-}
-
-/* Table columns, left to right; optional ones appear only when their step ran. */
-enum { C_KEY, C_SCORE, C_SCALED, C_TEMPERED, C_MASK, C_AFTER, C_EXP, C_WEIGHT, C_COUNT };
-
-/* The text of cell (row j, column c); row n is the sum row. */
-static const char *cell(char buf[48], const explain_row *r, int c, int j)
-{
-    if (j == r->n) {                        /* sum row */
-        if (c == C_KEY)
-            return "sum";
-        if (c == C_EXP)
-            return fmt_num(buf, r->ex_sum);
-        if (c == C_WEIGHT)
-            return fmt_num(buf, r->w_sum);
-        return "";
-    }
-    switch (c) {
-    case C_KEY:      snprintf(buf, 48, "%d", j + 1); return buf;
-    case C_SCORE:    return fmt_numf(buf, r->raw[j]);
-    case C_SCALED:   return fmt_numf(buf, r->scaled[j]);
-    case C_TEMPERED: return fmt_numf(buf, r->edited[j]);
-    case C_MASK:     return r->mask[j] ? "1" : "0";
-    case C_AFTER:    return fmt_numf(buf, r->masked[j]);
-    case C_EXP:      return fmt_num(buf, r->ex[j]);
-    case C_WEIGHT:   return fmt_numf(buf, r->w[j]);
-    default:         return "";
-    }
-}
-
-/* A short note at the end of a key's row: why its weight is what it is. */
-static const char *row_note(const explain_row *r, int j)
-{
-    if (r->mask[j])
-        return "masked";
-    if (isnan(r->raw[j]))
-        return "nan score";
-    if (isinf(r->raw[j]))
-        return r->raw[j] > 0 ? "inf score" : "-inf score: acts as a mask";
-    if (r->w[j] == 0.0f && !isnan(r->m))
-        return "underflowed to 0";
-    return "";
-}
-
-static void print_table(FILE *out, const explain_row *r, const explain_opts *o, int has_mask)
-{
-    static const char *const head[C_COUNT] = {
-        "key", "score", "scaled", "tempered", "mask", "after mask", "exp(s - m)", "weight"
-    };
-    int show[C_COUNT] = { 1, 1, o->dk > 0, o->temperature > 0.0f, has_mask, has_mask, 1, 1 };
-    int width[C_COUNT];
-    char buf[48];
-
-    /* Column widths: the widest of the header and every cell, sum row included. */
-    for (int c = 0; c < C_COUNT; c++) {
-        width[c] = (int)strlen(head[c]);
-        for (int j = 0; show[c] && j <= r->n; j++) {
-            int w = (int)strlen(cell(buf, r, c, j));
-            if (w > width[c])
-                width[c] = w;
-        }
-    }
-
-    fprintf(out, "Softmax of one row of %d score%s, step by step (computed by libattn)\n\n",
-            r->n, r->n == 1 ? "" : "s");
-    for (int j = -1; j <= r->n; j++) {      /* -1 is the header row */
-        fputs(" ", out);
-        for (int c = 0; c < C_COUNT; c++)
-            if (show[c])
-                fprintf(out, " %*s", width[c] + 1, j < 0 ? head[c] : cell(buf, r, c, j));
-        if (j >= 0 && j < r->n && row_note(r, j)[0])
-            fprintf(out, "   %s", row_note(r, j));
-        fputc('\n', out);
-    }
-
-    /* How to read each column, with the numbers this row used. */
-    char line[512], b1[48], b2[48];
-    fputs("\nStep by step:\n", out);
-    print_wrapped(out, "  score       ", "the raw scores as given: any real number.");
-    if (o->dk > 0) {
-        snprintf(line, sizeof line, "score / sqrt(d_k) = score / %s (d_k = %ld): keeps the "
-                 "scores' spread near 1, so softmax stays out of saturation.",
-                 fmt_num(b1, sqrt((double)o->dk)), o->dk);
-        print_wrapped(out, "  scaled      ", line);
-    }
-    if (o->temperature > 0.0f) {
-        snprintf(line, sizeof line, "divided by the temperature T = %s: T < 1 sharpens the "
-                 "weights, T > 1 flattens them.", fmt_numf(b1, o->temperature));
-        print_wrapped(out, "  tempered    ", line);
-    }
-    if (has_mask)
-        print_wrapped(out, "  after mask  ", "blocked keys (mask 1) get the score -inf, so "
-                      "that exp gives exactly 0 there.");
-    if (isnan(r->m))
-        snprintf(line, sizeof line, "m = nan: a nan score makes the max nan, and then every "
-                 "s - m is nan.");
-    else if (isinf(r->m) && r->m < 0)
-        snprintf(line, sizeof line, "m = -inf: every score is -inf, so s~-~m = -inf~-~(-inf) "
-                 "= nan for every key.");
-    else if (isinf(r->m))
-        snprintf(line, sizeof line, "m = inf: s~-~m is inf~-~inf = nan for an inf score and "
-                 "-inf (exp~0) for the others.");
-    else
-        snprintf(line, sizeof line, "m = %s, the largest score left, is subtracted before exp "
-                 "only so that exp cannot overflow; it cancels in the division, so the weights "
-                 "do not change.", fmt_num(b1, r->m));
-    print_wrapped(out, "  exp(s - m)  ", line);
-    if (r->fully_masked)
-        snprintf(line, sizeof line, "nothing to normalise over (the sum is %s): attnlab's "
-                 "policy gives all-zero weights.", fmt_num(b1, r->ex_sum));
-    else if (isnan(r->w_sum))
-        snprintf(line, sizeof line, "exp(s~-~m) / %s, the sum of the column before: "
-                 "nan in, nan out.", fmt_num(b1, r->ex_sum));
-    else
-        snprintf(line, sizeof line, "exp(s~-~m) / %s, the sum of the column before; the "
-                 "weights sum to %s.", fmt_num(b1, r->ex_sum), fmt_num(b2, r->w_sum));
-    print_wrapped(out, "  weight      ", line);
-}
-
-/* The largest weight of a row (nan if any is nan). */
-static float max_weight(const float *w, int n)
-{
-    float mx = 0.0f;
-    for (int j = 0; j < n; j++) {
-        if (isnan(w[j]))
-            return NAN;
-        if (w[j] > mx)
-            mx = w[j];
-    }
-    return mx;
-}
-
-/* What a row holds, for choosing its lessons. */
-typedef struct row_facts {
-    int any_nan_w;                  /* some weight is nan */
-    int nan_key, inf_key, neg_key, under_key;   /* first such key, or -1 */
-    int n_masked, n_ninf;           /* keys masked, keys whose own score is -inf */
-    int first_masked, first_ninf;
-} row_facts;
-
-static void row_facts_of(const explain_row *r, row_facts *f)
-{
-    *f = (row_facts){0, -1, -1, -1, -1, 0, 0, -1, -1};
-    for (int j = 0; j < r->n; j++) {
-        float s = r->masked[j];
-        if (isnan(r->w[j]))
-            f->any_nan_w = 1;
-        if (isnan(s) && f->nan_key < 0)
-            f->nan_key = j;
-        if (isinf(s) && s > 0 && f->inf_key < 0)
-            f->inf_key = j;
-        if (r->mask[j]) {
-            if (f->n_masked++ == 0)
-                f->first_masked = j;
-        } else if (isinf(s) && s < 0) {
-            if (f->n_ninf++ == 0)
-                f->first_ninf = j;
-        }
-        if (isfinite(s) && s < 0.0f && r->w[j] > 0.0f && f->neg_key < 0)
-            f->neg_key = j;
-        if (isfinite(s) && r->w[j] == 0.0f && f->under_key < 0)
-            f->under_key = j;
-    }
-}
-
-/* A nan or inf score: what it does to the row. 1 when said. */
-static int lesson_nan_inf(FILE *out, const explain_row *r, const row_facts *f)
-{
-    char line[1024], b1[48];
-    if (f->nan_key >= 0 && f->any_nan_w) {
-        snprintf(line, sizeof line, "Key %d's score is nan, and nan spreads: it makes the max "
-                 "and the sum nan, so every weight of the row is nan. One bad score poisons its "
-                 "whole row; attnlab lets it show rather than hide it.", f->nan_key + 1);
-    } else if (f->inf_key >= 0 && f->any_nan_w) {
-        snprintf(line, sizeof line, "Key %d's score is inf, so m = inf and s~-~m = inf~-~"
-                 "inf = nan: the row's weights are nan. A large but finite score would "
-                 "instead take almost all of the weight.", f->inf_key + 1);
-    } else if (f->inf_key >= 0) {
-        snprintf(line, sizeof line, "Key %d's score is inf: libattn gives it weight %s.",
-                 f->inf_key + 1, fmt_numf(b1, r->w[f->inf_key]));
-    } else {
-        return 0;
-    }
-    print_wrapped(out, "- ", line);
-    return 1;
-}
-
-/* Finite scores: a negative one still gets weight; an exact 0 is underflow. */
-static int lesson_finite(FILE *out, const explain_row *r, const row_facts *f, int shown)
-{
-    char line[1024], b1[48], b2[48];
-    if (f->any_nan_w)
-        return 0;
-    if (f->neg_key >= 0) {
-        snprintf(line, sizeof line, "Key %d's score is %s, yet its weight is %s > 0: a "
-                 "negative score is not negative attention. Softmax gives every finite score "
-                 "a positive weight; a lower score only means a smaller share.", f->neg_key + 1,
-                 fmt_numf(b1, r->masked[f->neg_key]), fmt_numf(b2, r->w[f->neg_key]));
-    } else if (f->under_key >= 0) {
-        snprintf(line, sizeof line, "Key %d's score is finite, yet its weight is exactly 0: "
-                 "it is %s below the row's max, and in float32 exp(x) rounds to 0 below "
-                 "x~=~-103.97 (in float16 below x~=~-17.33). In exact arithmetic its weight "
-                 "is %.3g, positive: only a mask gives exactly 0 by design.", f->under_key + 1,
-                 fmt_num(b1, r->m - (double)r->masked[f->under_key]),
-                 r->ex[f->under_key] / r->ex_sum);
-    } else if (!r->fully_masked && f->n_masked + f->n_ninf < r->n && shown < 3) {
-        snprintf(line, sizeof line, "Every finite score got a positive weight. In exact "
-                 "arithmetic softmax gives exactly 0 only to a score of -inf; in float32 a "
-                 "score more than about 104 below the row's max would underflow to 0 too.");
-    } else {
-        return 0;
-    }
-    print_wrapped(out, "- ", line);
-    return 1;
-}
-
-/* Masked keys: exactly 0, and the rest share everything (and what the weights
-   would be without the mask, for a short row). */
-static int lesson_masked(FILE *out, const explain_row *r, const row_facts *f)
-{
-    char line[1024], b1[48], b3[48];
-    int n = r->n, k = f->n_masked > 0 ? f->first_masked : f->first_ninf;
-    int left = n - f->n_masked - f->n_ninf;
-    char without[512] = "";
-    if (f->n_masked > 0 && n <= 8) {          /* a longer list would bury the point */
-        size_t len = (size_t)snprintf(without, sizeof without, " Without the mask the "
-                                      "weights would be");
-        for (int j = 0; j < n && len < sizeof without - 48; j++)
-            len += (size_t)snprintf(without + len, sizeof without - len, " %s",
-                                    fmt_numf(b3, r->w_nomask[j]));
-        snprintf(without + len, sizeof without - len, ".");
-    }
-    snprintf(line, sizeof line, "Key %d%s, exp(-inf) = 0, so its weight is exactly 0, "
-             "and the other %d key%s share all of the weight (sum %s).%s", k + 1,
-             f->n_masked > 0 ? " is masked: its score became -inf"
-                             : "'s score is -inf, exactly what a mask writes",
-             left, left == 1 ? "" : "s", fmt_num(b1, r->w_sum), without);
-    print_wrapped(out, "- ", line);
-    return 1;
-}
-
-/* Scaling and temperature act on scores: flatter or sharper weights. */
-static void lesson_scaling(FILE *out, const explain_row *r, const explain_opts *o)
-{
-    char line[1024], b1[48], b2[48];
-    float now = max_weight(r->w, r->n), before = max_weight(r->w_raw, r->n);
-    const char *what = o->dk > 0 && o->temperature > 0.0f ? "Scaling and temperature act"
-                     : o->dk > 0 ? "Scaling acts" : "Temperature acts";
-    if (now == before)
-        snprintf(line, sizeof line, "%s on scores, before softmax: here it leaves the "
-                 "weights as they were (largest %s).", what, fmt_numf(b1, now));
-    else
-        snprintf(line, sizeof line, "%s on scores, before softmax: the weights are %s, "
-                 "the largest is %s instead of %s for the raw scores.", what,
-                 now < before ? "flatter" : "sharper", fmt_numf(b1, now), fmt_numf(b2, before));
-    print_wrapped(out, "- ", line);
-}
-
-/* At most three lessons the row shows, most important first. */
-static void print_lessons(FILE *out, const explain_row *r, const explain_opts *o)
-{
-    row_facts f;
-    row_facts_of(r, &f);
-    int shown = 0;
-    fputs("\nWhat this row shows:\n", out);
-    if (r->fully_masked) {
-        print_wrapped(out, "- ", "Every key is masked, so there is nothing to normalise "
-                      "over. Plain softmax would compute exp(-inf~-~(-inf)) = nan for every "
-                      "key (torch.softmax gives NaN here); attnlab's policy, like that of "
-                      "PyTorch's SDPA (since PyTorch 2.5, 2024; earlier versions gave NaN) and "
-                      "of FlashAttention, gives all-zero weights instead and reports the row, so "
-                      "this row sums to 0, not 1.");
-        shown++;
-    }
-    shown += lesson_nan_inf(out, r, &f);
-    shown += lesson_finite(out, r, &f, shown);
-    if (!r->fully_masked && !f.any_nan_w && (f.n_masked > 0 || f.n_ninf > 0) && shown < 3)
-        shown += lesson_masked(out, r, &f);
-    if ((o->dk > 0 || o->temperature > 0.0f) && !r->fully_masked && !f.any_nan_w && shown < 3) {
-        lesson_scaling(out, r, o);
-        shown++;
-    }
-    if (shown == 0)
-        print_wrapped(out, "- ", "Each weight is exp(s - m) divided by the row's sum, so "
-                      "the weights are in [0, 1] and sum to 1, up to rounding.");
-}
-
 /* ---- the command ------------------------------------------------------------------------ */
 
 int cmd_explain_run(FILE *out, FILE *err, int argc, char **argv)
@@ -755,20 +300,21 @@ int cmd_explain_run(FILE *out, FILE *err, int argc, char **argv)
         return GR_EXIT_USAGE;
     }
 
-    explain_row r;
-    memset(&r, 0, sizeof r);
-    compute_row(&r, &o, raw, mask, n);       /* r owns raw and mask from here */
+    gr_worked_row r;
+    gr_worked_compute(&r, raw, mask, n, o.dk, o.temperature);
+    free(raw);
+    free(mask);
     if (o.csv) {
-        print_csv(out, &r);
+        gr_worked_csv(out, &r);
         if (r.fully_masked)
             fputs("attnlab explain: every key is masked, so there is nothing to normalise "
                   "over; attnlab's policy gives all-zero weights (plain torch.softmax would "
                   "give nan)\n", err);
     } else {
-        print_table(out, &r, &o, o.mask != NULL);
-        print_lessons(out, &r, &o);
+        gr_worked_table(out, &r);
+        gr_worked_lessons(out, &r);
     }
-    free_row(&r);
+    gr_worked_free(&r);
     return GR_EXIT_OK;
 }
 

@@ -42,6 +42,15 @@ int cmd_explain(int argc, char **argv);
 /* The same, writing the table to out and usage errors to err (what tests call). */
 int cmd_explain_run(FILE *out, FILE *err, int argc, char **argv);
 
+/* attnlab drill: questions from data/drills/ and libattn-generated drills, one at a
+   time, with Leitner-box progress under the XDG state directory. */
+int cmd_drill(int argc, char **argv);
+
+/* The same reading answers from in, writing to out and err, with the tree at root
+   and progress in state_dir (NULL: find them as cmd_drill does). What tests call. */
+int cmd_drill_run_in(FILE *in, FILE *out, FILE *err, const char *root, const char *state_dir,
+                     int argc, char **argv);
+
 /* attnlab bench: time libattn's attention paths (reference, online, fused) on this
    machine, and check their outputs agree. */
 int cmd_bench(int argc, char **argv);

@@ -22,6 +22,8 @@ static const gr_command commands[] = {
       cmd_rules },
     { "explain", "show softmax turning one row of scores into weights, step by step",
       cmd_explain },
+    { "drill", "practise: questions with answers and worked solutions, progress kept",
+      cmd_drill },
     { "bench", "time libattn's attention paths on this machine and check they agree",
       cmd_bench },
     { "experiment", "print the answer key's numbers for an experiment (entropy, masking, saturation)",

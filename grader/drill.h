@@ -1,0 +1,194 @@
+/* drill.h: the question banks of `attnlab drill`, the drills libattn
+ * generates, answer checking and the learner's progress (Leitner boxes).
+ *
+ * A bank is one YAML file data/drills/NAME.yaml:
+ *
+ *   bank: masks                       # must equal the file's NAME
+ *   title: Masks act on scores
+ *   questions:
+ *     - id: zero-is-a-score           # unique in the bank; progress is kept by bank/id
+ *       kind: numeric                 # choice, true_false, short or numeric
+ *       prompt: ...
+ *       answer: 0.0871                # numeric: the value; choice: one of the choices,
+ *                                     # true_false: true or false; short: the answer shown
+ *       tolerance: 0.0001             # numeric: |given - answer| <= tolerance is right
+ *       compute: {op: weight, scores: [2, 1, -1, 0], key: 4}
+ *                                     # numeric: how libattn computes the answer; the
+ *                                     # loader rejects an answer that disagrees with it
+ *       choices: [...]                # choice: two or more
+ *       accept: [...]                 # short: more answers taken as right
+ *       patterns: [...]               # short: POSIX extended regexes, case-insensitive
+ *       explanation: ...              # why, shown after every answer (required)
+ *       lesson: L2.3                  # the syllabus lesson (required)
+ *       section: lab 2 §4             # the handout section (optional)
+ *
+ * Compute ops (keys 1-based, as the prompts count them): weight (scores, mask,
+ * temperature, dk, key), max_weight (same, no key), grad_bound (same: 2 (1 -
+ * max w)), postmask_sum (scores, mask: softmax of every score, summed over the
+ * unmasked keys), entropy (scores, mask, temperature), grad (scores, mask, g,
+ * key: dS of the key), lse (scores), sink_sum (scores, sink: the real weights'
+ * sum), dot (q, k, dk: divided by sqrt(dk) when given), score_std (dk,
+ * divisor: sqrt(dk) / divisor), abs_sum (v), underflow (where expf reaches 0),
+ * dropout (w, p: w / (1 - p)), alibi_slope (heads, head, 1-based),
+ * visible_keys (tq, tk, query 0-based, bottom_right or window), head_mean and
+ * mean_scores (scores, scores2, key: two heads' mean weights, or the softmax of
+ * their mean scores), gqa (heads, kv_heads, head 0-based), flat_index (shape
+ * [B, Tq, Tk], index [b, i, j], 0-based), mib (rows, cols, count: float32
+ * matrices in MiB).
+ *
+ * Errors are "path:line:column: what is wrong" (lib/sup_yamlread.h).
+ */
+#ifndef GR_DRILL_H
+#define GR_DRILL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum gr_drill_kind {
+    GR_DRILL_CHOICE = 0,       /* multiple choice: a, b, c ... */
+    GR_DRILL_TRUE_FALSE,       /* true or false */
+    GR_DRILL_SHORT,            /* a word or phrase: accepted answers and patterns */
+    GR_DRILL_NUMERIC           /* a number within a tolerance */
+} gr_drill_kind;
+
+/* One question, from a bank or generated. */
+typedef struct gr_drill_question {
+    char *id;                  /* "bank/id": the key of its progress */
+    gr_drill_kind kind;
+    char *prompt;
+    char **choices;            /* choice: n_choices texts */
+    int n_choices;
+    int answer;                /* choice: index of the right choice; true_false: 1 or 0 */
+    char *answer_text;         /* the right answer as shown ("0.0871", "softmax", ...) */
+    char **accept;             /* short: more right answers (the answer_text is one too) */
+    int n_accept;
+    char **patterns;           /* short: POSIX extended regexes, matched case-insensitively */
+    int n_patterns;
+    double value, tolerance;   /* numeric */
+    char *explanation;
+    char *lesson;              /* "L2.3" */
+    char *section;             /* "lab 2 §4", or NULL */
+    int line;                  /* where the question starts in its bank (0 if generated) */
+    struct gr_drill_worked *worked;   /* generated drills: the worked solution, or NULL */
+} gr_drill_question;
+
+/* One bank file. */
+typedef struct gr_drill_bank {
+    char *name;                /* "masks" */
+    char *title;
+    char *path;
+    gr_drill_question *q;
+    int n;
+} gr_drill_bank;
+
+/* Load and check the bank at path (its file name, without .yaml, must be its
+   bank: name). 0, or -1 with "path:line:column: what is wrong" in err. */
+int gr_drill_load(const char *path, gr_drill_bank *out, char *err, size_t errlen);
+
+/* The same from text in memory; path only names it in messages and gives the
+   expected bank name. */
+int gr_drill_parse(const char *path, const char *text, size_t len, gr_drill_bank *out,
+                   char *err, size_t errlen);
+
+/* Free a bank (safe on a zeroed or failed one). */
+void gr_drill_bank_free(gr_drill_bank *b);
+
+/* Free one question's fields. */
+void gr_drill_question_free(gr_drill_question *q);
+
+/* Every bank in dir (every *.yaml, sorted by name) into *banks (*n of them).
+   0, or -1 with the first error in err (what failed to load is freed). */
+int gr_drill_load_dir(const char *dir, gr_drill_bank **banks, int *n, char *err, size_t errlen);
+
+void gr_drill_banks_free(gr_drill_bank *banks, int n);
+
+/* ---- answers --------------------------------------------------------------------- */
+
+/* How a line of input answers a question. */
+typedef enum gr_drill_verdict {
+    GR_DRILL_RIGHT = 0,
+    GR_DRILL_WRONG,
+    GR_DRILL_BLANK,            /* an empty line: "I don't know", shown the answer */
+    GR_DRILL_MALFORMED         /* not an answer of this kind: asked again */
+} gr_drill_verdict;
+
+/* Judge the answer line (no newline) to q. For GR_DRILL_MALFORMED, why says
+   what an answer looks like ("give a, b or c"). */
+gr_drill_verdict gr_drill_judge(const gr_drill_question *q, const char *line, char *why,
+                                size_t whylen);
+
+/* ---- generated drills ------------------------------------------------------------ */
+
+/* The kinds of drill libattn generates, the bank "generated". */
+enum {
+    GR_GEN_WEIGHTS = 0,        /* a weight from scores and a mask */
+    GR_GEN_SCORER,             /* which scoring function produced a matrix */
+    GR_GEN_ENTROPY,            /* the entropy of a row of weights */
+    GR_GEN_TEMPERATURE,        /* the largest weight at temperature 2 */
+    GR_GEN_GRADIENT,           /* one component of a softmax gradient */
+    GR_GEN_COUNT
+};
+
+/* The id of generated kind k: "generated/weights", ... */
+const char *gr_drill_gen_id(int k);
+
+/* A fresh drill of kind k from seed into q (free with gr_drill_question_free):
+   the same seed gives the same drill, another seed another one. */
+void gr_drill_generate(gr_drill_question *q, int k, uint64_t seed);
+
+/* Print q's worked solution, step by step (generated drills; nothing for the
+   others). */
+void gr_drill_print_worked(FILE *out, const gr_drill_question *q);
+
+/* Free a generated drill's worked solution (gr_drill_question_free calls it). */
+void gr_drill_worked_free(struct gr_drill_worked *w);
+
+
+/* ---- progress: Leitner boxes ------------------------------------------------------- */
+
+#define GR_DRILL_BOXES 5
+
+/* One question's progress. Box 0 is "never asked"; a new question starts in
+   box 1, a right answer moves it up one box (at most GR_DRILL_BOXES), a wrong
+   or blank one back to box 1. Box b is due again GR_DRILL_GAP(b) sessions after it was last asked:
+   1, 2, 4, 8, 16, so missed questions come back sooner. */
+typedef struct gr_drill_card {
+    char *id;
+    int box;
+    long last;                 /* the session it was last asked in */
+    long right, wrong;
+} gr_drill_card;
+
+#define GR_DRILL_GAP(box) (1L << ((box) - 1))
+
+typedef struct gr_drill_progress {
+    long sessions;             /* sessions finished so far */
+    gr_drill_card *cards;
+    int n, cap;
+} gr_drill_progress;
+
+/* Where progress lives: $XDG_STATE_HOME/attnlab when that is an absolute path,
+   else $HOME/.local/state/attnlab. A malloc'd path, or NULL with err when
+   neither is set. */
+char *gr_drill_state_dir(char *err, size_t errlen);
+
+/* Read progress from path; a missing file is empty progress. 0, or -1 with
+   "path:line: what is wrong" in err. */
+int gr_drill_progress_load(const char *path, gr_drill_progress *p, char *err, size_t errlen);
+
+/* Write progress to path atomically, making its folder. 0, or -1 with err. */
+int gr_drill_progress_save(const char *path, const gr_drill_progress *p, char *err,
+                           size_t errlen);
+
+void gr_drill_progress_free(gr_drill_progress *p);
+
+/* The card of id, or NULL when it was never asked. */
+gr_drill_card *gr_drill_card_of(gr_drill_progress *p, const char *id);
+
+/* Record an answer in session: right moves the card up a box, else to box 1. */
+void gr_drill_record(gr_drill_progress *p, const char *id, long session, int right);
+
+/* Is the card due in session (never asked counts as due)? */
+int gr_drill_due(const gr_drill_card *c, long session);
+
+#endif /* GR_DRILL_H */
