@@ -129,6 +129,8 @@ $(BUILD)/%.o: %.c | $(DEPS_OK)
 # check_main.c runs it.
 $(BUILD)/lib/tests/test_%: $(BUILD)/lib/tests/test_%.o $(CHECK_MAIN) $(LIBATTN) $(LIBSUP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+# test_commands runs the built program itself.
+$(BUILD)/grader/tests/test_commands: | $(ATTNLAB)
 $(BUILD)/grader/tests/test_%: $(BUILD)/grader/tests/test_%.o $(CHECK_MAIN) \
 		$(filter-out $(BUILD)/grader/cli/main.o,$(GRADER_OBJ)) $(LIBATTN) $(LIBSUP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)

@@ -13,10 +13,9 @@
  * for the very same call, built and run in the sandbox as `attnlab grade` does.
  * Only the analytic predictions the handouts give are computed here.
  *
- * The seed: lab 4's case takes it as is ({seed: S}), so its numbers are those
- * of `make run SEED=S`. Labs 5 and 8 give every case its own experiment seed,
- * drawn from the case seed S (and lab 5 its own pad counts, up to 64), as for
- * a student's graded test; exp_seed and the x column say which were used.
+ * The seed: every case takes it as is ({seed: S}), and lab 5's pads are those
+ * of run_lab05.c (0, 1, 2, 4, ..., 64), so the numbers are those of the lab's
+ * `make run SEED=S`; exp_seed and the x column say which were used.
  */
 #ifndef GR_EXPERIMENT_H
 #define GR_EXPERIMENT_H

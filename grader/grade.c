@@ -141,6 +141,12 @@ static const char *status_name(int32_t s)
     }
 }
 
+void gr_misconception_advice(gr_strbuf *out, const gr_misconception *mc)
+{
+    gr_sb_printf(out, "This is exactly what %s gives. %s\nReread %s.\n", mc->name, mc->explain,
+                 mc->handout);
+}
+
 /* Decide the verdict of one case from how the child ended and what it answered;
    a parsed answer stays in out->got. */
 static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_case *c,
@@ -212,8 +218,7 @@ static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_ca
                 const gr_misconception *mc = gr_diagnose(mod, c, out->got, t->abs_tol, t->rel_tol);
                 if (mc) {
                     out->misconception = gr_xstrdup(mc->id);
-                    gr_sb_printf(&msg, "This is exactly what %s gives. %s\nReread %s.\n",
-                                 mc->name, mc->explain, mc->handout);
+                    gr_misconception_advice(&msg, mc);
                 }
             }
         }

@@ -45,6 +45,11 @@ typedef struct gr_outcome {
 int gr_run_case(const char *exe, const gr_lab_module *mod, const gr_rubric_test *t,
                 const gr_case *c, gr_outcome *out, char *err, size_t errlen);
 
+/* Append the paragraph a wrong answer's feedback ends with when mc matches it:
+   "This is exactly what <name> gives. <explain>\nReread <handout>.\n" (the
+   terminal report names a misconception once, so it cuts this paragraph off). */
+void gr_misconception_advice(gr_strbuf *out, const gr_misconception *mc);
+
 /* Free what gr_run_case allocated in o. */
 void gr_outcome_free(gr_outcome *o);
 

@@ -219,4 +219,24 @@ float   *gr_scores_add_out(gr_case *c, sup_rng *r, int B, int Tq, int Tk, int un
    says so for the description. */
 const char *gr_scores_expect_nothing(gr_case *c, gr_case_variant what);
 
+/* The student functions of every lab (grader/labs/functions.c): where the
+   handout teaches each one, and which earlier functions of its lab it calls,
+   so a report can say "fix lab_row_entropy first". */
+#define GR_MAX_USES 2
+typedef struct gr_lab_function {
+    int lab;                              /* 1..GR_N_LABS */
+    const char *name;                     /* "lab_entropy_experiment" */
+    const char *handout;                  /* "labs/lab04-entropy/README.md, section 3" */
+    const char *uses[GR_MAX_USES];        /* functions of the same lab it calls; NULL ends */
+} gr_lab_function;
+extern const gr_lab_function gr_lab_functions[];
+extern const int gr_n_lab_functions;
+
+/* The function called name[0..len) of lab, or NULL. */
+const gr_lab_function *gr_lab_function_named(int lab, const char *name, size_t len);
+
+/* The function a test's feedback is about (feedback opens with its call,
+   "lab_softmax(W, S, ...)"), or NULL when message names none of lab's. */
+const gr_lab_function *gr_lab_function_of(int lab, const char *message);
+
 #endif

@@ -102,7 +102,8 @@ const char *gr_worked_num(char buf[48], double v)
         return "nan";
     if (isinf(v))
         return v > 0 ? "inf" : "-inf";
-    snprintf(buf, 48, fabs(v) >= 1e7 ? "%.4e" : "%.4f", v);
+    int sci = fabs(v) >= 1e7 || (v != 0 && fabs(v) < 0.5e-4);
+    snprintf(buf, 48, sci ? "%.4e" : "%.4f", v);
     return buf;
 }
 

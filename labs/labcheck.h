@@ -34,6 +34,11 @@
  *       got must match exactly.
  *       EXPECT_CLOSE_WITH("S", want, S, 9, 0.0f, LC_ABS | LC_INF);
  *
+ *   EXPECT_CLOSE_HINT(what, want, got, n, tol, how, hint)
+ *       EXPECT_CLOSE_WITH that ends its message with "hint: " and hint, the
+ *       advice the grader gives for the known mistake this check catches.
+ *       EXPECT_CLOSE_HINT("O", want, O, 4, 1e-6f, LC_ABS, "mask with -inf, not -1e9");
+ *
  *   lc_first_mismatch(want, got, n, tol, how)
  *       the index of the first k where got[k] is not close to want[k] under the
  *       rule how (as above), or -1 when all n are: for a message of your own.
@@ -112,14 +117,18 @@ static inline long lc_first_mismatch(const float *want, const float *got, long n
     return -1;
 }
 
-/* Fail with the index, expected and actual value of the first mismatch. */
-#define EXPECT_CLOSE_WITH(what, want, got, n, tol, how) do {                        \
+/* Fail with the index, expected and actual value of the first mismatch, and
+   hint (a known mistake that gives this failure) unless it is "". */
+#define EXPECT_CLOSE_HINT(what, want, got, n, tol, how, hint) do {                  \
         long lc_k_ = lc_first_mismatch((want), (got), (n), (tol), (how));           \
-        ck_assert_msg(lc_k_ < 0, "%s[%ld]: expected %.7g, got %.7g (tolerance %g%s)", \
+        ck_assert_msg(lc_k_ < 0, "%s[%ld]: expected %.7g, got %.7g (tolerance %g%s)%s%s", \
                       (what), lc_k_, lc_k_ < 0 ? 0.0 : (double)(want)[lc_k_],       \
                       lc_k_ < 0 ? 0.0 : (double)(got)[lc_k_], (double)(tol),        \
-                      ((how) & LC_REL) ? " * (1 + |expected|)" : "");               \
+                      ((how) & LC_REL) ? " * (1 + |expected|)" : "",                \
+                      *(hint) ? "\n    hint: " : "", (hint));                       \
     } while (0)
+#define EXPECT_CLOSE_WITH(what, want, got, n, tol, how) \
+    EXPECT_CLOSE_HINT(what, want, got, n, tol, how, "")
 #define EXPECT_CLOSE(what, want, got, n, tol) \
     EXPECT_CLOSE_WITH(what, want, got, n, tol, LC_ABS)
 #define EXPECT_CLOSE_REL(what, want, got, n, tol) \

@@ -24,7 +24,11 @@ set output png
 
 key_colour = "#1f77b4"
 pre_colour = "#2ca02c"
-set xlabel "pad keys added to the batch entry (p)"
+# Pad counts double (0, 1, 2, 4, ... 64): on a linear axis the small ones,
+# where the row sum falls fastest, squeeze into the left edge. The axis is
+# logarithmic in p + 1 (p = 0 has no logarithm), with the ticks labelled p.
+set xlabel "pad keys added to the batch entry, p (log scale of p + 1)"
+set logscale x 2
 set xrange [*:*] noextend
 set offsets graph 0.03, graph 0.03, 0, 0
 set grid xtics ytics lc rgb "#dddddd"
@@ -41,10 +45,10 @@ set title "row sum of the weights that remain (mean over queries)"
 set ylabel "post-mask row sum"
 set yrange [0:1.1]
 set key left bottom
-yours = have_student ? ", dat using 1:5 with points pt 6 ps 2.4 lw 2 lc rgb key_colour title 'yours'" : ""
+yours = have_student ? ", dat using ($1 + 1):5 with points pt 6 ps 2.4 lw 2 lc rgb key_colour title 'yours'" : ""
 plot 1 with lines dt 2 lw 1.5 lc rgb pre_colour title 'mask the scores: always 1', \
-     dat using 1:3 with lines lw 7 lc rgb '#c8c8c8' title 'Z / (Z + p e^a): closed form, lab 5 §3', \
-     dat using 1:2 with linespoints pt 7 ps 1.0 lw 2 lc rgb key_colour title 'answer key: mask the weights' \
+     dat using ($1 + 1):3 with lines lw 7 lc rgb '#c8c8c8' title 'Z / (Z + p e^a): closed form, lab 5 §3', \
+     dat using ($1 + 1):2:xticlabels(1) with linespoints pt 7 ps 1.0 lw 2 lc rgb key_colour title 'answer key: mask the weights' \
      @yours
 unset label 1
 unset label 2
@@ -54,8 +58,8 @@ set title "output drift, max |O_{post} - O_{pre}|"
 set ylabel "drift"
 set yrange [-0.04:*]
 set key left top
-yours = have_student ? ", dat using 1:6 with points pt 6 ps 2.4 lw 2 lc rgb '#d62728' title 'yours'" : ""
+yours = have_student ? ", dat using ($1 + 1):6 with points pt 6 ps 2.4 lw 2 lc rgb '#d62728' title 'yours'" : ""
 plot 0 with lines dt 2 lw 1.5 lc rgb pre_colour title 'mask the scores: no drift', \
-     dat using 1:4 with linespoints pt 7 ps 1.0 lw 2 lc rgb '#d62728' title 'answer key: mask the weights' \
+     dat using ($1 + 1):4:xticlabels(1) with linespoints pt 7 ps 1.0 lw 2 lc rgb '#d62728' title 'answer key: mask the weights' \
      @yours
 unset multiplot

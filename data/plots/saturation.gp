@@ -22,7 +22,9 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
 }
 set output png
 
-set title "Gradient through softmax vs d_k: raw scores saturate and the gradient vanishes,\nscaled scores pass the same gradient for every d_k" font ",14"
+# Raw rows first sharpen, which makes the gradient larger than a scaled row's
+# at small d_k (d_k = 8, 16), and only then saturate: the title says both.
+set title "Gradient through softmax vs d_k: with raw scores it is larger at small d_k (sharp rows,\nnot yet saturated), then falls as rows saturate; scaled scores keep it the same for every d_k" font ",13"
 set xlabel "d_k, the query/key size (log_2 scale)"
 set ylabel "mean ||ds||, ds = w ⊙ (g - <w, g>)"
 set logscale x 2

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/commands.h"
 #include "util.h"
@@ -116,6 +117,56 @@ static int split_list(const char *text, char ***tok, char **copy)
     return n;
 }
 
+/* The 1-based number of the first empty comma-separated field of text
+   ("2,,1", "2, 1,", ", 2"), or 0 when none is empty or text has no comma.
+   Spaces and brackets do not count as a field's content. */
+static int empty_field(const char *text)
+{
+    if (!strchr(text, ','))
+        return 0;
+    int field = 1, filled = 0;
+    for (const char *p = text;; p++) {
+        if (*p == ',' || *p == '\0') {
+            if (!filled)
+                return field;
+            if (!*p)
+                return 0;
+            field++;
+            filled = 0;
+        } else if (!strchr(list_seps, *p)) {
+            filled = 1;
+        }
+    }
+}
+
+/* Is tok a plain decimal number: an optional sign, then digits with an
+   optional fraction and exponent ("2", "-0.5", ".5", "1e-3"), or inf,
+   infinity or nan in any case? strtof also takes hex ("0x10") and
+   "nan(...)", which no one means in a row of scores. */
+static int plain_decimal(const char *tok)
+{
+    const char *p = tok + (*tok == '+' || *tok == '-');
+    if (strcasecmp(p, "inf") == 0 || strcasecmp(p, "infinity") == 0 || strcasecmp(p, "nan") == 0)
+        return 1;
+    size_t whole = strspn(p, "0123456789");
+    p += whole;
+    size_t frac = 0;
+    if (*p == '.') {
+        frac = strspn(p + 1, "0123456789");
+        p += 1 + frac;
+    }
+    if (whole + frac == 0)
+        return 0;
+    if (*p == 'e' || *p == 'E') {
+        p += 1 + (p[1] == '+' || p[1] == '-');
+        size_t exp = strspn(p, "0123456789");
+        if (exp == 0)
+            return 0;
+        p += exp;
+    }
+    return *p == '\0';
+}
+
 /* Is tok an explicit infinity as strtof spells it ("inf", "-Infinity", ...)? */
 static int spells_inf(const char *tok)
 {
@@ -135,14 +186,21 @@ static int parse_scores(FILE *err, const char *text, float **out)
         return usage_error(err, "--scores is empty; give one or more numbers, e.g. "
                            "--scores \"2 1 -1 0.5\"");
     }
+    int empty = empty_field(text);
+    if (empty) {
+        free(tok);
+        free(copy);
+        return usage_error(err, "--scores has an empty field (number %d): write one number "
+                           "between each pair of commas, e.g. --scores \"2, 1, -1, 0.5\"", empty);
+    }
     float *s = gr_xmalloc((size_t)n * sizeof *s);
     for (int j = 0; j < n; j++) {
         char *end;
         errno = 0;
         s[j] = strtof(tok[j], &end);
-        if (end == tok[j] || *end != '\0') {
-            usage_error(err, "score %d '%s' is not a number (write e.g. 2, -1 or 0.5; inf, "
-                        "-inf and nan are accepted)", j + 1, tok[j]);
+        if (end == tok[j] || *end != '\0' || !plain_decimal(tok[j])) {
+            usage_error(err, "score %d '%s' is not a plain decimal number (write e.g. 2, -1, "
+                        "0.5 or 1e-3; inf, -inf and nan are accepted)", j + 1, tok[j]);
             goto fail;
         }
         if (errno == ERANGE && isinf(s[j]) && !spells_inf(tok[j])) {
@@ -172,6 +230,12 @@ static int parse_mask(FILE *err, const char *text, int n, unsigned char **out)
     if (m != n) {
         usage_error(err, "--mask has %d value%s but --scores has %d; give one 0 or 1 per "
                     "score", m, m == 1 ? "" : "s", n);
+        goto done;
+    }
+    int empty = empty_field(text);
+    if (empty) {
+        usage_error(err, "--mask has an empty field (number %d): write 0 or 1 between each "
+                    "pair of commas", empty);
         goto done;
     }
     mask = gr_xmalloc((size_t)n);
@@ -252,8 +316,8 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, explain_opts 
                 return -1;
             char *end;
             float t = strtof(v, &end);
-            if (end == v || *end != '\0')
-                return usage_error(err, "--temperature '%s' is not a number; give T > 0, "
+            if (end == v || *end != '\0' || !plain_decimal(v))
+                return usage_error(err, "--temperature '%s' is not a plain decimal number; give T > 0, "
                                    "e.g. 0.5 or 2", v);
             if (!(t > 0.0f) || isinf(t))
                 return usage_error(err, "--temperature must be a finite number > 0 (got "

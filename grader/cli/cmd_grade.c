@@ -17,7 +17,7 @@
 
 static const char grade_usage[] =
     "usage: attnlab grade [--lab N|all] [--submission DIR] [--student ID]\n"
-    "                     [--json FILE] [--junit FILE] [--jobs N] [--timing]\n"
+    "                     [--json FILE] [--junit FILE] [--jobs N] [--timing] [--verbose]\n"
     "\n"
     "Grade a submission: for each lab, check the sources against the rubric\n"
     "(data/rubrics/labNN.yaml), compile them with the grader's protocol stub,\n"
@@ -32,6 +32,8 @@ static const char grade_usage[] =
     "  --jobs N           grade N labs at once (default: one per core)\n"
     "  --timing           say where the time went: building, the tests, and the\n"
     "                     grader's own work (expected values, diagnoses), per lab\n"
+    "  -v, --verbose      every test of every lab (default: a line per lab, then\n"
+    "                     only the failing tests of the labs that need work)\n"
     "  -q, --quiet        no progress lines on stderr\n"
     "\n"
     "The instructor's secret comes from ATTNLAB_SECRET; without it a public\n"
@@ -44,7 +46,7 @@ static const char grade_usage[] =
 /* What the command line asked for, beyond the grading options. */
 typedef struct grade_args {
     const char *labs, *json, *junit;
-    int quiet, timing;
+    int quiet, timing, verbose;
 } grade_args;
 
 /* Parse argv into o and a: 0, GR_EXIT_USAGE after a usage error, or -1 after
@@ -60,13 +62,14 @@ static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
         {"quiet", no_argument, 0, 'q'},
         {"jobs", required_argument, 0, 'J'},
         {"timing", no_argument, 0, 'T'},
+        {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     optind = 0;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+q", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+qv", longopts, NULL)) != -1) {
         switch (ch) {
         case 'l': a->labs = optarg; break;
         case 's': o->submission = optarg; break;
@@ -75,6 +78,7 @@ static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
         case 'x': a->junit = optarg; break;
         case 'q': a->quiet = 1; break;
         case 'T': a->timing = 1; break;
+        case 'v': a->verbose = 1; break;
         case 'J': {
             char *end;
             long j = strtol(optarg, &end, 10);
@@ -146,7 +150,8 @@ static void print_timing(const gr_report *r)
 /* The terminal report, and the files asked for: 0, or 1 when one cannot be written. */
 static int write_reports(const gr_report *r, const grade_args *a)
 {
-    gr_report_terminal(stdout, r, gr_color_wanted(stdout));
+    gr_report_terminal(stdout, r, (gr_color_wanted(stdout) ? GR_TERM_COLOR : 0) |
+                                  (a->verbose ? GR_TERM_VERBOSE : 0));
     if (a->timing)
         print_timing(r);
     int rc = 0;
@@ -167,7 +172,7 @@ int cmd_grade(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.student = "local";
     o.jobs = gr_pool_cores();
-    grade_args a = {"all", NULL, NULL, 0, 0};
+    grade_args a = {"all", NULL, NULL, 0, 0, 0};
     int rc = parse_args(argc, argv, &o, &a);
     if (rc != 0)
         return rc < 0 ? 0 : rc;

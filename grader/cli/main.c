@@ -61,22 +61,48 @@ static void print_help(FILE *f)
           "Exit status: 0 ok, 1 the job failed (e.g. tests failed), 2 usage error.\n", f);
 }
 
-/* One line for a name that is not a command, with the nearest command if it
-   is a likely typo. Returns the usage exit status. */
+/* Commands the syllabus and the design list that attnlab does not have yet,
+   and what does the job until they come. */
+static const struct { const char *name, *instead; } planned[] = {
+    { "status", "'attnlab grade': its first lines are one per lab, passed, not started or "
+                "failing, with the next step" },
+    { "watch", "'make -C labs/labNN-name test' after each save, then 'attnlab grade --lab N'" },
+    { "doctor", "'make', which says what is missing and the command that installs it" },
+    { "batch", "'attnlab grade --submission DIR --student ID --json FILE' once per student" },
+    { "similarity", "nothing inside attnlab yet: compare submissions with a tool such as MOSS" },
+};
+
+/* One line for a name that is not a command: what to use instead when it is
+   a planned one, else the nearest command if it is a likely typo. Returns the
+   usage exit status. */
 static int unknown_command(const char *name)
 {
-    const gr_command *near = NULL;
+    const char *near = NULL, *instead = NULL;
     int best = 3;                            /* suggest only within 2 edits */
     for (int i = 0; i < n_commands; i++) {
         int d = yr_edit_distance(name, commands[i].name);
         if (d < best) {
             best = d;
-            near = &commands[i];
+            near = commands[i].name;
         }
     }
-    if (near)
+    for (size_t i = 0; i < sizeof planned / sizeof planned[0]; i++) {
+        int d = yr_edit_distance(name, planned[i].name);
+        if (d < best) {                      /* a command wins a tie */
+            best = d;
+            near = planned[i].name;
+            instead = planned[i].instead;
+        }
+    }
+    if (instead && best == 0)
+        fprintf(stderr, "attnlab: '%s' is planned (see syllabus.md) but not a command yet; "
+                "until it comes, use %s\n", name, instead);
+    else if (instead)
+        fprintf(stderr, "attnlab: '%s' is not a command (did you mean '%s'? It is planned but "
+                "not a command yet; until it comes, use %s)\n", name, near, instead);
+    else if (near)
         fprintf(stderr, "attnlab: '%s' is not a command (did you mean '%s'?); see "
-                "'attnlab --help'\n", name, near->name);
+                "'attnlab --help'\n", name, near);
     else
         fprintf(stderr, "attnlab: '%s' is not a command; see 'attnlab --help' for the list\n",
                 name);

@@ -25,10 +25,20 @@
 
 /* ---- terminal (report_term.c) --------------------------------------------- */
 
-/* Print r for a person: per lab a header and one row per test, the message,
-   misconception and output excerpt under each failing test, the lab total, and
-   "Total points: x/y" at the end. ANSI colours only when color is 1. */
-void gr_report_terminal(FILE *f, const gr_report *r, int color);
+/* Flags of gr_report_terminal. */
+enum {
+    GR_TERM_COLOR = 1,    /* ANSI colours (gr_color_wanted says when) */
+    GR_TERM_VERBOSE = 2   /* every test of every lab, passed ones too */
+};
+
+/* Print r for a person: one summary line per lab (points and status), "Total
+   points: x/y" and the next step; then, for each lab that needs work, a block
+   with a row per failing test and its feedback (the message, the output
+   excerpt, a handout section for a wrong answer), the stubbed functions on one
+   line, each misconception shared by several tests named once, "fix X first"
+   when a function fails with one it calls, and a compile error once. flags:
+   GR_TERM_COLOR, GR_TERM_VERBOSE (every lab, every test). */
+void gr_report_terminal(FILE *f, const gr_report *r, int flags);
 
 /* 1 when output to f should be coloured: f is a terminal, NO_COLOR is unset or
    empty (https://no-color.org) and TERM is not "dumb"; otherwise 0. */

@@ -1,19 +1,28 @@
 /* report_term.c: the grade report a person reads in a terminal.
  *
- *   lab01-scores
+ *   Lab                 Points   Status
+ *   lab01-scores      2.0/10.0   2 of 3 tests fail
+ *   lab02-softmax     0.0/12.0   not started
+ *   Total points: 2.0/22.0
+ *
+ *   lab01-scores: 2 of 3 tests fail
  *    Score   Max   Verdict         Test
- *      2.0   2.0   passed          dot_worked_example
  *      0.0   3.0   wrong answer    scaled_random
  *                  S[0][1][2]: expected 0.5, got 1
- *                  misconception: 1/d_k instead of 1/sqrt(d_k)
- *                  your program printed (first 11 bytes):
- *                  | Score: 100
- *   compiler warnings (the lab built; a warning often marks a bug):
- *   | lab01.c:9:11: warning: unused variable 'k' [-Wunused-variable]
- *   lab01-scores: 2.0/5.0
+ *                  misconception: 1/d_k instead of 1/sqrt(d_k), explained below
+ *      0.0   5.0   wrong answer    scaled_large (hidden)
+ *                  ...
+ *                  Reread labs/lab01-scores/README.md, section 3.
+ *   1/d_k instead of 1/sqrt(d_k) explains 2 tests: scaled_random, scaled_big.
+ *   This is exactly what ... gives. ... Reread labs/lab01-scores/README.md, section 3.
+ *   lab01-scores: 2.0/10.0
  *
- *   Total points: 2.0/5.0
- *
+ * A summary line per lab first, then only what needs work (every test with
+ * --verbose): a lab that did not build shows its compiler output once; a lab
+ * still all stubs is "not started" and nothing more; stubbed functions of a
+ * started lab share one line; a misconception that explains several tests is
+ * explained once, with their names; a function that fails while one it calls
+ * fails too gets "fix X first"; every wrong answer ends with a handout section.
  * Feedback sits under the Verdict column so the rows stay easy to scan. What
  * the student's program printed is always behind "| " and below its label, so
  * a line like "Score: 100" cannot pass for the grader's own; control bytes in
@@ -25,6 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "grade.h"
+#include "labmod.h"
 
 #define ANSI_RESET  "\033[0m"
 #define ANSI_BOLD   "\033[1m"
@@ -114,32 +126,165 @@ static const char *points(char buf[32], double v)
     return buf;
 }
 
-static void test_row(gr_strbuf *b, const gr_test_result *t, int color)
+/* "1 test", "2 tests": n and noun, plural unless n is 1. */
+static const char *count(char buf[64], int n, const char *noun)
 {
-    char p1[32], p2[32];
-    const char *verdict = gr_verdict_name(t->verdict);
-    gr_sb_printf(b, "%6s%6s   ", points(p1, t->score), points(p2, t->max_score));
-    if (color)
-        gr_sb_printf(b, "%s%s%s", verdict_color(t->verdict), verdict, ANSI_RESET);
-    else
-        gr_sb_append(b, verdict);
-    for (size_t k = strlen(verdict); k < VERDICT_WIDTH; k++)
-        gr_sb_append(b, " ");
-    term_text(b, t->name ? t->name : "?", strlen(t->name ? t->name : "?"));
-    if (t->visibility == GR_HIDDEN)
-        gr_sb_append(b, " (hidden)");
-    else if (t->visibility == GR_AFTER_DUE_DATE)
-        gr_sb_append(b, " (shown after the due date)");
-    gr_sb_append(b, "\n");
+    snprintf(buf, 64, "%d %s%s", n, noun, n == 1 ? "" : "s");
+    return buf;
+}
 
-    if (t->verdict == GR_PASSED)
+/* Colour on, when wanted. */
+static void paint(gr_strbuf *b, int color, const char *ansi)
+{
+    if (color)
+        gr_sb_append(b, ansi);
+}
+
+/* What the report knows of one lab beyond its results. */
+typedef struct lab_view {
+    const gr_lab_result *lab;
+    const gr_lab_module *mod;    /* NULL for a lab number the grader does not know */
+    int failing;                 /* tests not passed */
+    int stubbed;                 /* of them, not implemented */
+    int not_built;               /* every test failed with the build's one verdict and message */
+} lab_view;
+
+static lab_view view_of(const gr_lab_result *lab)
+{
+    lab_view v = { .lab = lab };
+    if (lab->lab >= 1 && lab->lab <= GR_N_LABS)
+        v.mod = gr_lab_modules[lab->lab - 1];
+    const gr_test_result *t0 = lab->n_tests > 0 ? &lab->tests[0] : NULL;
+    v.not_built = t0 && (t0->verdict == GR_COMPILE_ERROR || t0->verdict == GR_FORBIDDEN_CALL);
+    for (int j = 0; j < lab->n_tests; j++) {
+        const gr_test_result *t = &lab->tests[j];
+        v.failing += t->verdict != GR_PASSED;
+        v.stubbed += t->verdict == GR_NOT_IMPLEMENTED;
+        if (t->verdict != t0->verdict || !t->message != !t0->message ||
+            (t->message && strcmp(t->message, t0->message) != 0))
+            v.not_built = 0;
+    }
+    return v;
+}
+
+/* The misconception t was matched with, when v's lab module knows its id. */
+static const gr_misconception *misconception_of(const lab_view *v, const gr_test_result *t)
+{
+    if (!v->mod || !t->misconception || t->verdict != GR_WRONG_ANSWER)
+        return NULL;
+    for (int k = 0; k < v->mod->n_misconceptions; k++)
+        if (strcmp(v->mod->misconceptions[k].id, t->misconception) == 0)
+            return &v->mod->misconceptions[k];
+    return NULL;
+}
+
+/* How many tests of v mc explains. */
+static int explained_by(const lab_view *v, const gr_misconception *mc)
+{
+    int n = 0;
+    for (int j = 0; j < v->lab->n_tests; j++)
+        n += misconception_of(v, &v->lab->tests[j]) == mc;
+    return n;
+}
+
+/* The length of the name of the function t's feedback opens with ("lab_softmax"). */
+static size_t function_len(const gr_test_result *t)
+{
+    return t->message ? strcspn(t->message, "(:, \n") : 0;
+}
+
+/* How many tests of v fail in function fn. */
+static int failing_in(const lab_view *v, const char *fn)
+{
+    int n = 0;
+    for (int j = 0; j < v->lab->n_tests; j++) {
+        const gr_test_result *t = &v->lab->tests[j];
+        n += t->verdict != GR_PASSED && function_len(t) == strlen(fn) &&
+             strncmp(t->message, fn, strlen(fn)) == 0;
+    }
+    return n;
+}
+
+/* The lab's status in a few words: "passed", "not started", "2 of 14 tests fail". */
+static void status_text(gr_strbuf *b, const lab_view *v)
+{
+    const gr_lab_result *lab = v->lab;
+    char c[64];
+    if (lab->n_tests == 0)
+        gr_sb_append(b, "no tests");
+    else if (v->failing == 0)
+        gr_sb_append(b, "passed");
+    else if (v->not_built)
+        gr_sb_printf(b, "%s, none of its %s ran", gr_verdict_name(lab->tests[0].verdict),
+                     count(c, lab->n_tests, "test"));
+    else if (v->stubbed == lab->n_tests)
+        gr_sb_append(b, "not started");
+    else
+        gr_sb_printf(b, "%d of %s fail%s", v->failing, count(c, lab->n_tests, "test"),
+                     v->failing == 1 ? "s" : "");
+}
+
+/* The first test of v that mc explains. */
+static const gr_test_result *first_explained(const lab_view *v, const gr_misconception *mc)
+{
+    for (int j = 0; j < v->lab->n_tests; j++)
+        if (misconception_of(v, &v->lab->tests[j]) == mc)
+            return &v->lab->tests[j];
+    return NULL;
+}
+
+/* The first function t's function calls that fails tests of v too, or NULL. */
+static const char *failing_callee(const lab_view *v, const gr_test_result *t)
+{
+    const gr_lab_function *fn = gr_lab_function_of(v->lab->lab, t->message);
+    for (int u = 0; fn && u < GR_MAX_USES && fn->uses[u]; u++)
+        if (failing_in(v, fn->uses[u]) > 0)
+            return fn->uses[u];
+    return NULL;
+}
+
+/* Feedback of failing test t under its row; brief (one line) when a test shown
+   before says it all: the same misconception, or a failing function it calls. */
+static void test_feedback(gr_strbuf *b, const lab_view *v, const gr_test_result *t, int brief)
+{
+    const gr_misconception *mc = misconception_of(v, t);
+    const char *msg = t->message && *t->message ? t->message : NULL;
+    const char *callee = brief ? failing_callee(v, t) : NULL;
+    if (callee) {
+        gr_sb_printf(b, FEEDBACK_INDENT "fix %s first (above)\n", callee);
         return;
-    if (t->message && *t->message)
-        indented(b, FEEDBACK_INDENT, t->message);
-    if (t->misconception && *t->misconception) {
+    }
+    if (brief && mc && first_explained(v, mc) != t) {
+        gr_sb_append(b, FEEDBACK_INDENT "the same mistake as ");
+        term_text(b, first_explained(v, mc)->name, strlen(first_explained(v, mc)->name));
+        gr_sb_printf(b, ": %s, explained below\n", mc->name);
+        return;
+    }
+    if (msg && mc && explained_by(v, mc) > 1) {
+        /* named once below the rows, with every test it explains */
+        gr_strbuf advice = {0};
+        gr_misconception_advice(&advice, mc);
+        size_t n = strlen(msg), a = advice.len;
+        char *cut = gr_xstrdup(msg);
+        if (a <= n && strcmp(msg + n - a, advice.s) == 0)
+            cut[n - a] = '\0';
+        indented(b, FEEDBACK_INDENT, cut);
+        free(cut);
+        free(advice.s);
+        gr_sb_printf(b, FEEDBACK_INDENT "misconception: %s, explained below\n", mc->name);
+    } else if (msg) {
+        indented(b, FEEDBACK_INDENT, msg);
+    }
+    if (!mc && t->misconception && *t->misconception) {
         gr_sb_append(b, FEEDBACK_INDENT "misconception: ");
         term_text(b, t->misconception, strlen(t->misconception));
         gr_sb_append(b, "\n");
+    }
+    if (t->verdict == GR_WRONG_ANSWER && !mc) {
+        /* every wrong answer points to where the handout teaches the function */
+        const gr_lab_function *fn = gr_lab_function_of(v->lab->lab, t->message);
+        if (fn)
+            gr_sb_printf(b, FEEDBACK_INDENT "Reread %s.\n", fn->handout);
     }
     if (t->student_output && *t->student_output) {
         gr_sb_printf(b, FEEDBACK_INDENT "your program printed (first %zu bytes):\n",
@@ -148,23 +293,148 @@ static void test_row(gr_strbuf *b, const gr_test_result *t, int color)
     }
 }
 
-static void lab_block(gr_strbuf *b, const gr_lab_result *lab, int color)
+static void test_row(gr_strbuf *b, const lab_view *v, const gr_test_result *t, int color,
+                     int verbose)
 {
+    char p1[32], p2[32];
+    const char *verdict = gr_verdict_name(t->verdict);
+    gr_sb_printf(b, "%6s%6s   ", points(p1, t->score), points(p2, t->max_score));
+    paint(b, color, verdict_color(t->verdict));
+    gr_sb_append(b, verdict);
+    paint(b, color, ANSI_RESET);
+    for (size_t k = strlen(verdict); k < VERDICT_WIDTH; k++)
+        gr_sb_append(b, " ");
+    term_text(b, t->name ? t->name : "?", strlen(t->name ? t->name : "?"));
+    if (t->visibility == GR_HIDDEN)
+        gr_sb_append(b, " (hidden)");
+    else if (t->visibility == GR_AFTER_DUE_DATE)
+        gr_sb_append(b, " (shown after the due date)");
+    gr_sb_append(b, "\n");
+    if (t->verdict != GR_PASSED && !v->not_built)
+        test_feedback(b, v, t, !verbose);
+}
+
+/* "fix X first" for each failing function of v that calls a failing one. */
+static void fix_first(gr_strbuf *b, const lab_view *v)
+{
+    for (int k = 0; k < gr_n_lab_functions; k++) {
+        const gr_lab_function *f = &gr_lab_functions[k];
+        if (f->lab != v->lab->lab || failing_in(v, f->name) == 0)
+            continue;
+        for (int u = 0; u < GR_MAX_USES && f->uses[u]; u++) {
+            int n = failing_in(v, f->uses[u]);
+            char c[64];
+            if (n > 0)
+                gr_sb_printf(b, "fix %s first: %s calls it, and it fails %s\n", f->uses[u],
+                             f->name, count(c, n, "test"));
+        }
+    }
+}
+
+/* 1 when a and b are both not implemented, in the same function. */
+static int same_stub(const gr_test_result *a, const gr_test_result *b)
+{
+    size_t len = function_len(a);
+    return a->verdict == GR_NOT_IMPLEMENTED && b->verdict == GR_NOT_IMPLEMENTED &&
+           function_len(b) == len && strncmp(a->message, b->message, len) == 0;
+}
+
+/* One line for the stubbed functions of a started lab:
+   "still stubs (LAB_NOT_IMPLEMENTED): lab_bool_mask (2 tests), lab_temperature (1 test)". */
+static void stub_line(gr_strbuf *b, const lab_view *v)
+{
+    const gr_lab_result *lab = v->lab;
+    gr_sb_append(b, "still stubs (LAB_NOT_IMPLEMENTED):");
+    const char *sep = " ";
+    for (int j = 0; j < lab->n_tests; j++) {
+        const gr_test_result *t = &lab->tests[j];
+        size_t len = function_len(t);
+        int first = t->verdict == GR_NOT_IMPLEMENTED;
+        for (int i = 0; first && i < j; i++)
+            first = !same_stub(&lab->tests[i], t);
+        if (!first)
+            continue;
+        int n = 0;
+        for (int i = j; i < lab->n_tests; i++)
+            n += same_stub(&lab->tests[i], t);
+        char c[64];
+        gr_sb_append(b, sep);
+        if (len > 0)
+            term_text(b, t->message, len);
+        else
+            gr_sb_append(b, "?");
+        gr_sb_printf(b, " (%s)", count(c, n, "test"));
+        sep = ", ";
+    }
+    gr_sb_append(b, "\n");
+}
+
+/* Each misconception of v that explains several tests, once, with their names. */
+static void shared_misconceptions(gr_strbuf *b, const lab_view *v)
+{
+    const gr_lab_result *lab = v->lab;
+    for (int j = 0; j < lab->n_tests; j++) {
+        const gr_misconception *mc = misconception_of(v, &lab->tests[j]);
+        int n = mc ? explained_by(v, mc) : 0;
+        for (int i = 0; n > 1 && i < j; i++)
+            if (misconception_of(v, &lab->tests[i]) == mc)
+                n = 0;                           /* named already */
+        if (n < 2)
+            continue;
+        gr_sb_printf(b, "%s explains %d tests:", mc->name, n);
+        const char *sep = " ";
+        for (int i = j; i < lab->n_tests; i++) {
+            if (misconception_of(v, &lab->tests[i]) != mc)
+                continue;
+            gr_sb_append(b, sep);
+            term_text(b, lab->tests[i].name, strlen(lab->tests[i].name));
+            sep = ", ";
+        }
+        gr_sb_append(b, ".\n");
+        gr_strbuf advice = {0};
+        gr_misconception_advice(&advice, mc);
+        indented(b, "  ", advice.s);
+        free(advice.s);
+    }
+}
+
+/* The detail of one lab: its rows (failing ones only unless verbose), then
+   what they share. */
+static void lab_block(gr_strbuf *b, const lab_view *v, int color, int verbose)
+{
+    const gr_lab_result *lab = v->lab;
     const char *name = lab->name ? lab->name : "lab";
-    if (color)
-        gr_sb_append(b, ANSI_BOLD);
+    paint(b, color, ANSI_BOLD);
     term_text(b, name, strlen(name));
-    if (color)
-        gr_sb_append(b, ANSI_RESET);
-    gr_sb_printf(b, "\n%6s%6s   %-*s%s\n", "Score", "Max", VERDICT_WIDTH, "Verdict", "Test");
-    for (int j = 0; j < lab->n_tests; j++)
-        test_row(b, &lab->tests[j], color);
-    if (lab->compile_log && *lab->compile_log) {
-        /* a lab that failed to compile shows the errors; any other lab's log is
-           the warnings of labs/warnings.mk, the ones make test shows at home */
-        int failed = lab->n_tests > 0 && lab->tests[0].verdict == GR_COMPILE_ERROR;
-        gr_sb_append(b, failed ? "compiler output:\n"
-                               : "compiler warnings (the lab built; a warning often marks a bug):\n");
+    paint(b, color, ANSI_RESET);
+    gr_sb_append(b, ": ");
+    status_text(b, v);
+    gr_sb_append(b, "\n");
+    if (v->not_built && lab->tests[0].message)
+        indented(b, "", lab->tests[0].message);     /* once, not once per test */
+    if (v->not_built && lab->compile_log && *lab->compile_log) {
+        gr_sb_append(b, "compiler output:\n");
+        quoted(b, "", lab->compile_log);
+    }
+    if (!v->not_built)
+        fix_first(b, v);
+    int rows = 0;
+    for (int j = 0; j < lab->n_tests; j++) {
+        const gr_test_result *t = &lab->tests[j];
+        int shown = verbose || (!v->not_built && t->verdict != GR_PASSED &&
+                                t->verdict != GR_NOT_IMPLEMENTED);
+        if (!shown)
+            continue;
+        if (rows++ == 0)
+            gr_sb_printf(b, "%6s%6s   %-*s%s\n", "Score", "Max", VERDICT_WIDTH, "Verdict", "Test");
+        test_row(b, v, t, color, verbose);
+    }
+    if (!verbose && !v->not_built && v->stubbed > 0)
+        stub_line(b, v);
+    shared_misconceptions(b, v);
+    if (!v->not_built && lab->compile_log && *lab->compile_log) {
+        /* a built lab's log is the warnings of labs/warnings.mk, the ones make test shows at home */
+        gr_sb_append(b, "compiler warnings (the lab built; a warning often marks a bug):\n");
         quoted(b, "", lab->compile_log);
     }
     char p1[32], p2[32];
@@ -172,8 +442,66 @@ static void lab_block(gr_strbuf *b, const gr_lab_result *lab, int color)
     gr_sb_printf(b, ": %s/%s\n", points(p1, lab->score), points(p2, lab->max_score));
 }
 
-void gr_report_terminal(FILE *f, const gr_report *r, int color)
+/* One line per lab: name, points, status; then the total. */
+static void summary(gr_strbuf *b, const gr_report *r, const lab_view *views, int color)
 {
+    int width = 3;
+    for (int i = 0; i < r->n_labs; i++) {
+        const char *name = r->labs[i].name ? r->labs[i].name : "lab";
+        if ((int)strlen(name) > width)
+            width = (int)strlen(name);
+    }
+    if (r->n_labs > 0)
+        gr_sb_printf(b, "%-*s  %11s   %s\n", width, "Lab", "Points", "Status");
+    for (int i = 0; i < r->n_labs; i++) {
+        const lab_view *v = &views[i];
+        const char *name = v->lab->name ? v->lab->name : "lab";
+        char p1[32], p2[32], both[72];
+        snprintf(both, sizeof both, "%s/%s", points(p1, v->lab->score), points(p2, v->lab->max_score));
+        term_text(b, name, strlen(name));
+        gr_sb_printf(b, "%*s  %11s   ", width - (int)strlen(name), "", both);
+        paint(b, color, v->failing == 0 ? ANSI_GREEN
+                        : v->stubbed == v->lab->n_tests ? ANSI_YELLOW : ANSI_RED);
+        status_text(b, v);
+        paint(b, color, ANSI_RESET);
+        gr_sb_append(b, "\n");
+    }
+    char p1[32], p2[32];
+    paint(b, color, ANSI_BOLD);
+    gr_sb_printf(b, "Total points: %s/%s", points(p1, r->score), points(p2, r->max_score));
+    paint(b, color, ANSI_RESET);
+    gr_sb_append(b, "\n");
+}
+
+/* What to do next: the first lab that does not pass. */
+static void next_step(gr_strbuf *b, const lab_view *views, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const lab_view *v = &views[i];
+        if (v->failing == 0)
+            continue;
+        const char *name = v->lab->name ? v->lab->name : "lab";
+        gr_sb_append(b, "Next: ");
+        if (v->stubbed == v->lab->n_tests) {
+            gr_sb_append(b, "start ");
+            term_text(b, name, strlen(name));
+            gr_sb_append(b, " (its handout: labs/");
+            term_text(b, name, strlen(name));
+            gr_sb_append(b, "/README.md).\n");
+        } else {
+            gr_sb_append(b, "fix ");
+            term_text(b, name, strlen(name));
+            gr_sb_append(b, " (details below).\n");
+        }
+        return;
+    }
+    if (n > 0)
+        gr_sb_append(b, "Every lab passes.\n");
+}
+
+void gr_report_terminal(FILE *f, const gr_report *r, int flags)
+{
+    int color = (flags & GR_TERM_COLOR) != 0, verbose = (flags & GR_TERM_VERBOSE) != 0;
     gr_strbuf b = {0};
     if (r->student && *r->student && strcmp(r->student, "local") != 0) {
         gr_sb_append(&b, "student: ");
@@ -182,13 +510,21 @@ void gr_report_terminal(FILE *f, const gr_report *r, int color)
     }
     if (r->n_labs == 0)
         gr_sb_append(&b, "no labs were graded\n\n");
+    lab_view *views = gr_xcalloc((size_t)(r->n_labs > 0 ? r->n_labs : 1), sizeof *views);
+    for (int i = 0; i < r->n_labs; i++)
+        views[i] = view_of(&r->labs[i]);
+    summary(&b, r, views, color);
+    next_step(&b, views, r->n_labs);
     for (int i = 0; i < r->n_labs; i++) {
-        lab_block(&b, &r->labs[i], color);
-        gr_sb_append(&b, "\n");
+        const lab_view *v = &views[i];
+        int started = v->stubbed < v->lab->n_tests;
+        /* a lab that passes, or that is all stubs, is said in full by its summary line */
+        if (verbose || (v->failing > 0 && started) || v->lab->compile_log) {
+            gr_sb_append(&b, "\n");
+            lab_block(&b, v, color, verbose);
+        }
     }
-    char p1[32], p2[32];
-    gr_sb_printf(&b, "%sTotal points: %s/%s%s\n", color ? ANSI_BOLD : "", points(p1, r->score),
-                 points(p2, r->max_score), color ? ANSI_RESET : "");
+    free(views);
     char *s = gr_sb_take(&b);
     fputs(s, f);
     fflush(f);

@@ -339,6 +339,8 @@ START_TEST(test_reference_is_the_module_case)
         module_case(s, seeds[k], &c);
         ck_assert_int_eq(c.expected_status, LAB_OK);
         ck_assert_int_eq((int)c.call.bufs[2].count, t.n_rows);
+        /* the experiment runs with --seed itself, as make run SEED=S does */
+        ck_assert_int_eq(c.call.ints[3], (int64_t)seeds[k]);
         const int32_t *x = c.call.bufs[2].data;
         for (int i = 0; i < t.n_rows; i++) {
             ck_assert_double_eq(t.v[i][0], (double)x[i]);
@@ -458,6 +460,11 @@ START_TEST(test_help)
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(strncmp(r.out, "usage: attnlab experiment", 25), 0);
     ck_assert_str_eq(r.err, "");
+    /* what the runs really do (test_reference_is_the_module_case checks it):
+       seed S as given, the pads of run_lab05.c */
+    ck_assert_ptr_nonnull(strstr(r.out, "with seed S itself"));
+    ck_assert_ptr_nonnull(strstr(r.out, "pads 0, 1, 2, 4, 8, 16, 32, 64"));
+    ck_assert_ptr_null(strstr(r.out, "own experiment seed"));
     free_result(&r);
     r = PLOT("-h");
     ck_assert_int_eq(r.rc, 0);

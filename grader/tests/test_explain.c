@@ -205,12 +205,38 @@ START_TEST(far_below_the_max_underflows)
     run_result r = EXPLAIN("--scores", "0 -200");
     ck_assert_int_eq(r.rc, 0);
     assert_row(r.out, "1 ", "1 0.0000 1.0000 1.0000");
-    assert_row(r.out, "2 ", "2 -200.0000 0.0000 0.0000 underflowed to 0");
+    /* exp(s - m) in double is tiny, not 0; the float32 weight is exactly 0 */
+    assert_row(r.out, "2 ", "2 -200.0000 1.3839e-87 0.0000 underflowed to 0");
     ASSERT_HAS(r.out, "Key 2's score is finite, yet its weight is exactly 0: it is 200.0000 "
                       "below the row's max, and in float32 exp(x) rounds to 0 below x = -103.97 "
                       "(in float16 below x = -17.33)");
     ASSERT_HAS(r.out, "In exact arithmetic its weight is 1.38e-87, positive: only a mask gives "
                       "exactly 0 by design");
+    free_result(&r);
+}
+END_TEST
+
+/* Tiny weights are shown in scientific notation, never as 0.0000, which is
+   how an exactly-0 (masked) weight looks. By hand, with m = 16:
+   exp(-8) = 3.3546e-04, exp(-24) = 3.7751e-11, exp(-12) = 6.1442e-06, sum
+   1.00034161; key 3's weight 3.7751e-11 / 1.00034161 = 3.7738e-11. */
+START_TEST(tiny_weights_in_scientific_notation)
+{
+    run_result r = EXPLAIN("--scores", "16 8 -8 4");
+    ck_assert_int_eq(r.rc, 0);
+    assert_row(r.out, "3 ", "3 -8.0000 3.7751e-11 3.7738e-11");
+    assert_row(r.out, "4 ", "4 4.0000 6.1442e-06 6.1421e-06");
+    assert_row(r.out, "2 ", "2 8.0000 0.0003 0.0003");
+    ASSERT_HAS(r.out, "its weight is 3.7738e-11 > 0");
+    ck_assert_ptr_null(strstr(r.out, "0.0000 > 0"));
+    free_result(&r);
+    /* plain decimals of every form are read: sign, no leading digit, exponent.
+       m = 2: exp(-1.5) = 0.2231, exp(-3) = 0.0498, sum 1.4960 */
+    r = EXPLAIN("--scores", "[+2, .5, -1e0, 5E-1]");
+    ck_assert_int_eq(r.rc, 0);
+    assert_row(r.out, "2 ", "2 0.5000 0.2231 0.1491");
+    assert_row(r.out, "3 ", "3 -1.0000 0.0498 0.0333");
+    assert_row(r.out, "4 ", "4 0.5000 0.2231 0.1491");
     free_result(&r);
 }
 END_TEST
@@ -341,13 +367,21 @@ static const struct {
     int n;
     const char *says;
 } usage_cases[] = {
-    { { "--scores", "2 x 1" }, 2, "score 2 'x' is not a number" },
+    { { "--scores", "2 x 1" }, 2, "score 2 'x' is not a plain decimal number" },
+    { { "--scores", "0x10 1" }, 2, "score 1 '0x10' is not a plain decimal number" },
+    { { "--scores", "2 nan(7)" }, 2, "score 2 'nan(7)' is not a plain decimal number" },
+    { { "--scores", "2, 0x1p3" }, 2, "score 2 '0x1p3' is not a plain decimal number" },
+    { { "--scores", "2,,1" }, 2, "--scores has an empty field (number 2)" },
+    { { "--scores", "[2, 1,]" }, 2, "--scores has an empty field (number 3)" },
+    { { "--scores", ", 2" }, 2, "--scores has an empty field (number 1)" },
+    { { "--scores", "2 1", "--mask", "0,,1" }, 4, "--mask has an empty field (number 2)" },
+    { { "--scores", "2 1", "--temperature", "0x2" }, 4, "--temperature '0x2' is not a plain decimal number" },
     { { "--scores", "2 1 -1 0.5", "--mask", "0 0 1" }, 4,
       "--mask has 3 values but --scores has 4" },
     { { "--scores", "2 1", "--mask", "0 2" }, 4, "mask value 2 '2' must be 0 (attend) or 1 (blocked)" },
     { { "--scores", "2 1", "--temperature", "0" }, 4, "--temperature must be a finite number > 0 (got '0')" },
     { { "--scores", "2 1", "--temperature", "-1" }, 4, "--temperature must be a finite number > 0 (got '-1')" },
-    { { "--scores", "2 1", "--temperature", "abc" }, 4, "--temperature 'abc' is not a number" },
+    { { "--scores", "2 1", "--temperature", "abc" }, 4, "--temperature 'abc' is not a plain decimal number" },
     { { "--scores", "2 1", "--frobnicate" }, 3, "unknown option '--frobnicate'" },
     { { "--mask", "0 1" }, 2, "missing --scores" },
     { { "--scores" }, 1, "--scores needs a value" },
@@ -428,6 +462,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, minus_inf_score_acts_as_mask);
     tcase_add_test(tc, plus_inf_score_is_shown);
     tcase_add_test(tc, far_below_the_max_underflows);
+    tcase_add_test(tc, tiny_weights_in_scientific_notation);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("csv");

@@ -6,7 +6,9 @@
  * The terminal text is compared exactly; the JSON must pass a strict validator
  * written here (and python3's json module when python3 is installed) with the
  * right totals, fields and escapes; the JUnit XML must have the right counts
- * and no byte an XML parser refuses. */
+ * and no byte an XML parser refuses. The terminal report is also checked on
+ * lab 4 with a real misconception (named once, "fix X first"), against every
+ * rubric as an untouched tree (one screen), and in --verbose form. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grade.h"
+#include "labmod.h"
 #include "report/report.h"
+#include "rubric.h"
 #include "util.h"
 
 Suite *test_suite(void);
@@ -87,11 +92,11 @@ static void build_report(gr_report *r)
 
 /* ---- helpers -------------------------------------------------------------------- */
 
-static char *terminal_text(const gr_report *r, int color)
+static char *terminal_text(const gr_report *r, int flags)
 {
     FILE *f = tmpfile();
     ck_assert_ptr_nonnull(f);
-    gr_report_terminal(f, r, color);
+    gr_report_terminal(f, r, flags);
     rewind(f);
     gr_strbuf b = {0};
     char chunk[4096];
@@ -261,9 +266,14 @@ static char *temp_dir(void)
 static const char expected_terminal[] =
     "student: s1234\n"
     "\n"
-    "lab01-scores\n"
+    "Lab                 Points   Status\n"
+    "lab01-scores      2.0/10.0   2 of 3 tests fail\n"
+    "lab02-softmax      1.5/6.0   4 of 5 tests fail\n"
+    "Total points: 3.5/16.0\n"
+    "Next: fix lab01-scores (details below).\n"
+    "\n"
+    "lab01-scores: 2 of 3 tests fail\n"
     " Score   Max   Verdict         Test\n"
-    "   2.0   2.0   passed          dot_worked_example\n"
     "   0.0   3.0   wrong answer    scaled_random\n"
     "               S[0][1][2]: expected 0.5, got \"1.0\" (relative error 1)\n"
     "               input row:\tq = [1, 2]\\x01 \\xff end\n"
@@ -275,20 +285,16 @@ static const char expected_terminal[] =
     "               killed by signal SIGSEGV (segmentation fault)\n"
     "lab01-scores: 2.0/10.0\n"
     "\n"
-    "lab02-softmax\n"
+    "lab02-softmax: 4 of 5 tests fail\n"
     " Score   Max   Verdict         Test\n"
-    "   0.0   2.0   not implemented softmax_row (shown after the due date)\n"
-    "               lab_softmax returned LAB_NOT_IMPLEMENTED: the stub is untouched\n"
     "   0.0   1.0   timed out       causal_mask\n"
     "               over the time limit of 2000 ms\n"
-    "   1.5   1.5   passed          temperature\n"
     "   0.0   1.0   forbidden call  no_printf\n"
     "               lab02.c calls printf, which the rules do not allow\n"
     "   0.0   0.5   out of memory   huge_alloc\n"
     "               asked for more than the 64 MiB limit\n"
-    "lab02-softmax: 1.5/6.0\n"
-    "\n"
-    "Total points: 3.5/16.0\n";
+    "still stubs (LAB_NOT_IMPLEMENTED): lab_softmax (1 test)\n"
+    "lab02-softmax: 1.5/6.0\n";
 
 START_TEST(terminal_exact_text)
 {
@@ -302,23 +308,49 @@ START_TEST(terminal_exact_text)
 }
 END_TEST
 
+/* --verbose: every test of every lab, passed and stubbed ones too. */
+START_TEST(terminal_verbose_shows_every_test)
+{
+    gr_report r;
+    build_report(&r);
+    char *text = terminal_text(&r, GR_TERM_VERBOSE);
+    ck_assert_ptr_nonnull(strstr(text,
+        "lab01-scores: 2 of 3 tests fail\n"
+        " Score   Max   Verdict         Test\n"
+        "   2.0   2.0   passed          dot_worked_example\n"
+        "   0.0   3.0   wrong answer    scaled_random\n"));
+    ck_assert_ptr_nonnull(strstr(text,
+        "lab02-softmax: 4 of 5 tests fail\n"
+        " Score   Max   Verdict         Test\n"
+        "   0.0   2.0   not implemented softmax_row (shown after the due date)\n"
+        "               lab_softmax returned LAB_NOT_IMPLEMENTED: the stub is untouched\n"));
+    ck_assert_ptr_nonnull(strstr(text, "   1.5   1.5   passed          temperature\n"));
+    ck_assert_ptr_null(strstr(text, "still stubs"));    /* each stubbed test has its row */
+    ck_assert_ptr_null(strstr(text, "debug: hello"));   /* a passed test's output stays out */
+    free(text);
+    gr_report_free(&r);
+}
+END_TEST
+
 START_TEST(terminal_colour_codes)
 {
     gr_report r;
     build_report(&r);
-    char *text = terminal_text(&r, 1);
+    char *text = terminal_text(&r, GR_TERM_COLOR | GR_TERM_VERBOSE);
     ck_assert_ptr_nonnull(strstr(text, "   2.0   2.0   \033[32mpassed\033[0m          dot_worked_example\n"));
     ck_assert_ptr_nonnull(strstr(text, "\033[31mwrong answer\033[0m    scaled_random\n"));
     ck_assert_ptr_nonnull(strstr(text, "\033[31mcrashed\033[0m"));
     ck_assert_ptr_nonnull(strstr(text, "\033[33mnot implemented\033[0m softmax_row"));
     ck_assert_ptr_nonnull(strstr(text, "\033[31mtimed out\033[0m"));
     ck_assert_ptr_nonnull(strstr(text, "\033[31mforbidden call\033[0m"));
-    ck_assert_ptr_nonnull(strstr(text, "\033[1mlab01-scores\033[0m\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\033[1mlab01-scores\033[0m: 2 of 3 tests fail\n"));
+    ck_assert_ptr_nonnull(strstr(text, "lab01-scores      2.0/10.0   \033[31m2 of 3 tests fail\033[0m\n"));
     ck_assert_ptr_nonnull(strstr(text, "\033[1mTotal points: 3.5/16.0\033[0m\n"));
     /* the student's own escape codes stay inert text */
     ck_assert_ptr_nonnull(strstr(text, "| \\x1b[32mall tests passed\\x1b[0m\n"));
-    /* every ESC is ours: 8 verdicts + 2 lab headers + the total, each opened and reset */
-    ck_assert_int_eq(count_of(text, "\033"), 2 * (8 + 2 + 1));
+    /* every ESC is ours: 8 verdicts + 2 summary statuses + 2 lab headers + the
+       total, each opened and reset */
+    ck_assert_int_eq(count_of(text, "\033"), 2 * (8 + 2 + 2 + 1));
     free(text);
     gr_report_free(&r);
 }
@@ -336,20 +368,24 @@ START_TEST(terminal_quarter_points)
     set_test(&r.labs[0].tests[0], "alibi_causal", GR_PASSED, 0.25, 0.25, GR_VISIBLE, NULL, 0);
     r.labs[0].score = r.labs[0].max_score = r.score = 0.25;
     r.max_score = 13.75;
-    char *text = terminal_text(&r, 0);
+    char *text = terminal_text(&r, GR_TERM_VERBOSE);
     ck_assert_str_eq(text,
-        "lab06-biases\n"
+        "Lab                Points   Status\n"
+        "lab06-biases    0.25/0.25   passed\n"
+        "Total points: 0.25/13.75\n"
+        "Every lab passes.\n"
+        "\n"
+        "lab06-biases: passed\n"
         " Score   Max   Verdict         Test\n"
         "  0.25  0.25   passed          alibi_causal\n"
-        "lab06-biases: 0.25/0.25\n"
-        "\n"
-        "Total points: 0.25/13.75\n");
+        "lab06-biases: 0.25/0.25\n");
     free(text);
     gr_report_free(&r);
 }
 END_TEST
 
-/* A lab that built shows its compiler warnings below its tests. */
+/* A lab that built shows its compiler warnings below its tests, even when
+   every test passes. */
 START_TEST(terminal_warnings_of_a_built_lab)
 {
     gr_report r = {0};
@@ -364,19 +400,22 @@ START_TEST(terminal_warnings_of_a_built_lab)
     set_test(&r.labs[0].tests[0], "dot", GR_PASSED, 2, 2, GR_VISIBLE, NULL, 0);
     char *text = terminal_text(&r, 0);
     ck_assert_str_eq(text,
-        "lab01-scores\n"
-        " Score   Max   Verdict         Test\n"
-        "   2.0   2.0   passed          dot\n"
+        "Lab                Points   Status\n"
+        "lab01-scores      2.0/2.0   passed\n"
+        "Total points: 2.0/2.0\n"
+        "Every lab passes.\n"
+        "\n"
+        "lab01-scores: passed\n"
         "compiler warnings (the lab built; a warning often marks a bug):\n"
         "| lab01.c:9:11: warning: unused variable 'k' [-Wunused-variable]\n"
-        "lab01-scores: 2.0/2.0\n"
-        "\n"
-        "Total points: 2.0/2.0\n");
+        "lab01-scores: 2.0/2.0\n");
     free(text);
     gr_report_free(&r);
 }
 END_TEST
 
+/* A lab that did not build: its message and compiler output once, not once
+   per test; singular "1 test". */
 START_TEST(terminal_compile_error_and_empty)
 {
     gr_report r = {0};
@@ -393,15 +432,16 @@ START_TEST(terminal_compile_error_and_empty)
              "lab03.c did not compile; fix the first error below", 0);
     char *text = terminal_text(&r, 0);
     ck_assert_str_eq(text,
-        "lab03-learned\n"
-        " Score   Max   Verdict         Test\n"
-        "   0.0   4.0   compile error   luong\n"
-        "               lab03.c did not compile; fix the first error below\n"
+        "Lab                 Points   Status\n"
+        "lab03-learned      0.0/4.0   compile error, none of its 1 test ran\n"
+        "Total points: 0.0/4.0\n"
+        "Next: fix lab03-learned (details below).\n"
+        "\n"
+        "lab03-learned: compile error, none of its 1 test ran\n"
+        "lab03.c did not compile; fix the first error below\n"
         "compiler output:\n"
         "| lab03.c:12:5: error: 'x' undeclared\n"
-        "lab03-learned: 0.0/4.0\n"
-        "\n"
-        "Total points: 0.0/4.0\n");
+        "lab03-learned: 0.0/4.0\n");
     free(text);
 
     char *json = gr_report_json_text(&r);
@@ -424,6 +464,177 @@ START_TEST(terminal_compile_error_and_empty)
     ck_assert(json_valid(json));
     ck_assert_ptr_nonnull(strstr(json, "\"tests\": []"));
     free(json);
+}
+END_TEST
+
+/* A wrong answer as the grading loop words it: the call, the mismatch, and
+   the advice of misconception mc (NULL: none). */
+static char *wrong_message(const char *call, const gr_misconception *mc)
+{
+    gr_strbuf b = {0};
+    gr_sb_printf(&b, "%s\nH[0]: expected 1.38629, got 2 (relative error 0.443)\n", call);
+    if (mc)
+        gr_misconception_advice(&b, mc);
+    return gr_sb_take(&b);
+}
+
+static const gr_misconception *lab04_misconception(const char *id)
+{
+    for (int k = 0; k < gr_lab04_module.n_misconceptions; k++)
+        if (strcmp(gr_lab04_module.misconceptions[k].id, id) == 0)
+            return &gr_lab04_module.misconceptions[k];
+    ck_abort_msg("lab 4 has no misconception %s", id);
+    return NULL;
+}
+
+/* Lab 4 as a student who computes entropy in bits: lab_row_entropy fails
+   twice with the same misconception, so the experiment that calls it fails
+   too. The misconception is explained once, with both tests; the experiment's
+   rows say "fix lab_row_entropy first"; a wrong answer without a
+   misconception points to the handout section of its function. */
+START_TEST(terminal_misconception_once_and_fix_first)
+{
+    const gr_misconception *log2 = lab04_misconception("entropy_log2");
+    gr_report r = {0};
+    r.n_labs = 1;
+    r.labs = gr_xcalloc(1, sizeof *r.labs);
+    gr_lab_result *l = &r.labs[0];
+    l->lab = 4;
+    l->name = gr_xstrdup("lab04-entropy");
+    l->n_tests = 4;
+    l->tests = gr_xcalloc(4, sizeof *l->tests);
+    char *m0 = wrong_message("lab_row_entropy(H, W, rows=4, n=4)", log2);
+    char *m1 = wrong_message("lab_row_entropy(H, W, rows=5, n=6)", log2);
+    char *m2 = wrong_message("lab_entropy_experiment(H_raw, H_scaled, n_dk=4)", NULL);
+    set_test(&l->tests[0], "entropy_worked_rows", GR_WRONG_ANSWER, 0, 1, GR_VISIBLE, m0, 0);
+    set_test(&l->tests[1], "entropy_small", GR_WRONG_ANSWER, 0, 1, GR_HIDDEN, m1, 0);
+    set_test(&l->tests[2], "experiment_small", GR_WRONG_ANSWER, 0, 2, GR_VISIBLE, m2, 0);
+    set_test(&l->tests[3], "experiment_bad", GR_PASSED, 1, 1, GR_VISIBLE, NULL, 0);
+    l->tests[0].misconception = gr_xstrdup("entropy_log2");
+    l->tests[1].misconception = gr_xstrdup("entropy_log2");
+    l->score = r.score = 1;
+    l->max_score = r.max_score = 5;
+
+    gr_strbuf advice = {0};
+    gr_misconception_advice(&advice, log2);
+    char *text = terminal_text(&r, 0);
+    gr_strbuf want = {0};
+    gr_sb_printf(&want,
+        "lab04-entropy: 3 of 4 tests fail\n"
+        "fix lab_row_entropy first: lab_entropy_experiment calls it, and it fails 2 tests\n"
+        " Score   Max   Verdict         Test\n"
+        "   0.0   1.0   wrong answer    entropy_worked_rows\n"
+        "               lab_row_entropy(H, W, rows=4, n=4)\n"
+        "               H[0]: expected 1.38629, got 2 (relative error 0.443)\n"
+        "               misconception: %s, explained below\n"
+        "   0.0   1.0   wrong answer    entropy_small (hidden)\n"
+        "               the same mistake as entropy_worked_rows: %s, explained below\n"
+        "   0.0   2.0   wrong answer    experiment_small\n"
+        "               fix lab_row_entropy first (above)\n"
+        "%s explains 2 tests: entropy_worked_rows, entropy_small.\n",
+        log2->name, log2->name, log2->name);
+    gr_result_lines(&want, "  ", NULL, advice.s);
+    gr_sb_append(&want, "lab04-entropy: 1.0/5.0\n");
+    ck_assert_str_eq(strstr(text, "lab04-entropy: 3 of 4"), want.s);
+    ck_assert_int_eq(count_of(text, log2->explain), 1);    /* explained once */
+    free(text);
+
+    /* verbose: each test's full feedback; the experiment's wrong answer
+       points to the section that teaches the experiment */
+    text = terminal_text(&r, GR_TERM_VERBOSE);
+    ck_assert_ptr_nonnull(strstr(text,
+        "   0.0   2.0   wrong answer    experiment_small\n"
+        "               lab_entropy_experiment(H_raw, H_scaled, n_dk=4)\n"
+        "               H[0]: expected 1.38629, got 2 (relative error 0.443)\n"
+        "               Reread labs/lab04-entropy/README.md, section 3.\n"));
+    ck_assert_ptr_nonnull(strstr(text, "   1.0   1.0   passed          experiment_bad\n"));
+    free(text);
+    free(want.s);
+    free(advice.s);
+    free(m0);
+    free(m1);
+    free(m2);
+    gr_report_free(&r);
+}
+END_TEST
+
+/* Every function of every lab has a handout section of its lab's handout
+   that exists, and what it calls is a function of the same lab. */
+START_TEST(lab_functions_point_to_real_sections)
+{
+    for (int k = 0; k < gr_n_lab_functions; k++) {
+        const gr_lab_function *f = &gr_lab_functions[k];
+        ck_assert_int_ge(f->lab, 1);
+        ck_assert_int_le(f->lab, GR_N_LABS);
+        const char *dir = gr_lab_modules[f->lab - 1]->dir;
+        char path[256];
+        int sec = 0;
+        ck_assert_int_eq(sscanf(f->handout, "labs/%255[^/]/README.md, section %d", path, &sec), 2);
+        ck_assert_str_eq(path, dir);
+        snprintf(path, sizeof path, "labs/%s/README.md", dir);
+        FILE *h = fopen(path, "r");
+        ck_assert_msg(h != NULL, "%s: %s", f->name, path);
+        char line[512], head[32];
+        snprintf(head, sizeof head, "## %d. ", sec);
+        int found = 0;
+        while (fgets(line, sizeof line, h))
+            found |= strncmp(line, head, strlen(head)) == 0;
+        fclose(h);
+        ck_assert_msg(found, "%s: %s has no section %d", f->name, path, sec);
+        for (int u = 0; u < GR_MAX_USES && f->uses[u]; u++)
+            ck_assert_ptr_nonnull(gr_lab_function_named(f->lab, f->uses[u], strlen(f->uses[u])));
+        ck_assert_ptr_eq(gr_lab_function_of(f->lab, f->name), f);
+    }
+    ck_assert_ptr_null(gr_lab_function_of(1, "lab_softmax(W, S)"));   /* lab 2's */
+    ck_assert_ptr_null(gr_lab_function_of(4, NULL));
+}
+END_TEST
+
+/* The report of an untouched tree fits on one screen: every test of every
+   rubric, as the grader words a stub's (the call's function name, from the
+   lab module's case), says "not started" once per lab. */
+START_TEST(untouched_tree_fits_one_screen)
+{
+    gr_report r = {0};
+    r.n_labs = GR_N_LABS;
+    r.labs = gr_xcalloc(GR_N_LABS, sizeof *r.labs);
+    int tests = 0;
+    for (int lab = 1; lab <= GR_N_LABS; lab++) {
+        char path[64], err[512];
+        snprintf(path, sizeof path, "data/rubrics/lab%02d.yaml", lab);
+        gr_rubric rub;
+        ck_assert_msg(gr_rubric_load(path, &rub, err, sizeof err) == 0, "%s", err);
+        gr_lab_result *l = &r.labs[lab - 1];
+        l->lab = lab;
+        l->name = gr_xstrdup(gr_lab_modules[lab - 1]->dir);
+        l->n_tests = rub.n_tests;
+        l->tests = gr_xcalloc((size_t)rub.n_tests, sizeof *l->tests);
+        for (int j = 0; j < rub.n_tests; j++) {
+            gr_case c;
+            ck_assert_int_eq(gr_lab_modules[lab - 1]->make_case(&rub.tests[j], 1, &c, err, sizeof err), 0);
+            char *msg = gr_xasprintf("%.*s still returns LAB_NOT_IMPLEMENTED (the stub)",
+                                     (int)strcspn(c.describe, "(:, "), c.describe);
+            ck_assert_ptr_nonnull(gr_lab_function_of(lab, msg));   /* a function of the table */
+            set_test(&l->tests[j], rub.tests[j].name, GR_NOT_IMPLEMENTED, 0, rub.tests[j].points,
+                     rub.tests[j].visibility, msg, 0);
+            free(msg);
+            gr_case_free(&c);
+            l->max_score += rub.tests[j].points;
+            tests++;
+        }
+        r.max_score += l->max_score;
+        gr_rubric_free(&rub);
+    }
+    char *text = terminal_text(&r, 0);
+    ck_assert_int_le(count_of(text, "\n"), 40);
+    ck_assert_int_eq(count_of(text, "not started\n"), GR_N_LABS);
+    ck_assert_ptr_nonnull(strstr(text, "Next: start lab01-scores (its handout: labs/lab01-scores/README.md).\n"));
+    ck_assert_ptr_null(strstr(text, "LAB_NOT_IMPLEMENTED"));
+    free(text);
+    text = terminal_text(&r, GR_TERM_VERBOSE);
+    ck_assert_int_ge(count_of(text, "not implemented "), tests);   /* one row each */
+    free(text);
+    gr_report_free(&r);
 }
 END_TEST
 
@@ -751,11 +962,20 @@ Suite *test_suite(void)
     Suite *s = suite_create("reports");
     TCase *tc = tcase_create("terminal");
     tcase_add_test(tc, terminal_exact_text);
+    tcase_add_test(tc, terminal_verbose_shows_every_test);
+    tcase_add_test(tc, terminal_misconception_once_and_fix_first);
+    tcase_add_test(tc, lab_functions_point_to_real_sections);
     tcase_add_test(tc, terminal_colour_codes);
     tcase_add_test(tc, terminal_compile_error_and_empty);
     tcase_add_test(tc, terminal_warnings_of_a_built_lab);
     tcase_add_test(tc, terminal_quarter_points);
     tcase_add_test(tc, colour_only_on_a_terminal);
+    suite_add_tcase(s, tc);
+
+    /* every rubric's cases are made, expected values and all: seconds on a busy machine */
+    tc = tcase_create("one screen");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, untouched_tree_fits_one_screen);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("json");

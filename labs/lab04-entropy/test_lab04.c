@@ -110,6 +110,12 @@ END_TEST
      d = 2: q = [z3, z4]; k0 = [z5, z6]; k1 = [z7, z8]       (6 more)
             raw s = [z3 z5 + z4 z6, z3 z7 + z4 z8], scaled s / sqrt(2)
    Reseeding for the second d would give other numbers. */
+/* The grader's advice when the second d_k is wrong and the first right. */
+#define RESEED_HINT                                                                  \
+    "if element [0] is right and [1] is not, the generator was probably seeded "   \
+    "again for the second d_k: seed it once, before the loop; the draws for "      \
+    "dks[1] continue where those for dks[0] stopped (the grader calls this "       \
+    "mistake 'generator reseeded for every d_k')"
 START_TEST(test_experiment_draw_order_d2)
 {
     const int dks[2] = {1, 2};
@@ -125,7 +131,7 @@ START_TEST(test_experiment_draw_order_d2)
                                (float)entropy2(s0, s1)};
     const float want_scaled[2] = {want_raw[0],
                                   (float)entropy2(s0 / sqrt(2.0), s1 / sqrt(2.0))};
-    EXPECT_CLOSE("H_raw", want_raw, H_raw, 2, 1e-5f);
+    EXPECT_CLOSE_HINT("H_raw", want_raw, H_raw, 2, 1e-5f, LC_ABS, RESEED_HINT);
     EXPECT_CLOSE("H_scaled (raw scores divided by sqrt(d))", want_scaled, H_scaled, 2, 1e-5f);
 }
 END_TEST

@@ -100,7 +100,11 @@ START_TEST(test_premask_fully_masked_row)
     lc_poison(O, 4);
     EXPECT_OK("lab_attend_premask", lab_attend_premask(O, S, lengths, V, 2, 1, 2, 2));
     const float want[4] = { 0, 0,  3, 7 };
-    EXPECT_CLOSE("O", want, O, 4, 1e-6f);
+    EXPECT_CLOSE_HINT("O", want, O, 4, 1e-6f, LC_ABS,
+                      "O[0] = O[1] = 1 is the mean of the values: masking with -1e9 instead "
+                      "of -inf leaves a row with no real key all equal scores, and softmax "
+                      "spreads it 1/Tk each instead of giving zeros (the grader calls this "
+                      "mistake '-1e9 instead of -inf as the mask value')");
 }
 END_TEST
 
