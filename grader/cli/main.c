@@ -16,6 +16,10 @@
 static const gr_command commands[] = {
     { "grade", "grade a submission's labs in the sandbox against the answer key",
       cmd_grade },
+    { "status", "every lab on one screen: passed, partly passed or not started, and what next",
+      cmd_status },
+    { "watch", "regrade a lab's visible tests each time you save it, until it passes",
+      cmd_watch },
     { "validate", "check the grader: solutions full marks, stubs zero, mutants diagnosed",
       cmd_validate },
     { "rules", "print a lab's rules from its rubric, or write or check them in stub and handout",
