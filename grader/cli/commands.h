@@ -90,4 +90,10 @@ int cmd_watch(int argc, char **argv);
 int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *stub_dir, int argc,
                   char **argv);
 
+/* attnlab doctor: the tools and sandbox layers this machine has, and what to install. */
+int cmd_doctor(int argc, char **argv);
+
+/* The same, writing to out and err (what tests call). */
+int cmd_doctor_run(FILE *out, FILE *err, int argc, char **argv);
+
 #endif /* GR_COMMANDS_H */

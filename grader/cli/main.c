@@ -20,6 +20,8 @@ static const gr_command commands[] = {
       cmd_status },
     { "watch", "regrade a lab's visible tests each time you save it, until it passes",
       cmd_watch },
+    { "doctor", "check the compiler, Check, libyaml, gnuplot and the sandbox; say what to install",
+      cmd_doctor },
     { "validate", "check the grader: solutions full marks, stubs zero, mutants diagnosed",
       cmd_validate },
     { "rules", "print a lab's rules from its rubric, or write or check them in stub and handout",
