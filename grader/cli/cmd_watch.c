@@ -206,6 +206,7 @@ static int watch_loop(FILE *out, FILE *err, gr_learner *L, int lab, int fd, doub
             double left = timeout - (gr_now_seconds() - start);
             if (left <= 0) {
                 fprintf(out, "\nattnlab watch: no pass within %g s; stopping.\n", timeout);
+                fflush(out);
                 return GR_EXIT_FAILED;
             }
             wait_ms = (int)(left * 1000) + 1;
