@@ -2,6 +2,7 @@
 #   make            build libattn and build/attnlab
 #   make test       build and run every test (Check suites, lab dev-check, validate)
 #   make grade      grade the labs in labs/ (the main job a student runs)
+#   make check      every lab's visible tests on your labs/, one line per lab
 #   make validate   solutions full marks, stubs zero, mutants diagnosed
 #   make test-asan  the Check suites and the fuzz regression inputs again under ASan + UBSan
 #   make fuzz       fuzz the grader's parsers with libFuzzer (clang), FUZZ_SECONDS each (60)
@@ -137,6 +138,15 @@ $(BUILD)/grader/tests/test_%: $(BUILD)/grader/tests/test_%.o $(CHECK_MAIN) \
 
 test-unit: $(TEST_BIN)
 	@sh scripts/run-suites.sh $(TEST_BIN)
+
+# For students: every lab's visible tests against labs/, one line per lab
+# (passed, failing N of M, not started). Needs Check, not attnlab. A report:
+# labs still to do are not an error (scripts/check-labs.sh's own status says).
+check: | $(DEPS_OK)
+	@sh scripts/check-labs.sh || true
+
+# test_stubs runs the built attnlab on a copy of the tree.
+$(BUILD)/grader/tests/test_stubs: | $(ATTNLAB)
 
 test-labs: $(LIBSUP)
 	@sh scripts/dev-check.sh

@@ -310,6 +310,8 @@ static int grade_lab(const gr_grade_opts *o, int lab, const char *work, gr_lab_r
     free(path);
     if (rc != 0)
         return GR_GRADE_BAD_INPUT;
+    if (o->visible_only)
+        gr_rubric_keep_visible(&r);
 
     lr->lab = lab;
     lr->name = gr_xstrdup(mod->dir);

@@ -25,6 +25,7 @@ typedef struct gr_grade_opts {
     int labs[GR_N_LABS];                /* labs[i] != 0: grade lab i+1 */
     FILE *progress;             /* one line per lab as it is graded, or NULL */
     int jobs;                   /* labs graded at once in worker processes (pool.h); 0 or 1: one by one */
+    int visible_only;           /* 1: only the rubric's visible tests (status, watch) */
 } gr_grade_opts;
 
 /* How one case ended, judged in the parent (what a test result is made of). */

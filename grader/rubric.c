@@ -529,6 +529,23 @@ void gr_rubric_free(gr_rubric *r)
     memset(r, 0, sizeof *r);
 }
 
+void gr_rubric_keep_visible(gr_rubric *r)
+{
+    int kept = 0;
+    for (int i = 0; i < r->n_tests; i++) {
+        gr_rubric_test *t = &r->tests[i];
+        if (t->visibility == GR_VISIBLE) {
+            r->tests[kept++] = *t;
+            continue;
+        }
+        free(t->name);
+        free(t->kind);
+        for (int k = 0; k < t->n_params; k++)
+            free(t->params[k].key);
+    }
+    r->n_tests = kept;
+}
+
 double gr_test_param(const gr_rubric_test *t, const char *key, double dflt)
 {
     /* a rubric can never give a name the loader rejects: reading one is a grader bug */

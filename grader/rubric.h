@@ -81,6 +81,10 @@ int gr_rubric_parse(const char *path, const char *buf, size_t len, gr_rubric *ou
 /* Free what gr_rubric_load or gr_rubric_parse allocated. */
 void gr_rubric_free(gr_rubric *r);
 
+/* Drop every test that is not visible (what `attnlab status` and `watch` run:
+   the tests a student may see, in their rubric order). */
+void gr_rubric_keep_visible(gr_rubric *r);
+
 /* Value of a size or param of t, or dflt when the rubric does not give it.
    key must be one of the names rubric.c knows (it aborts otherwise: a rubric
    could never set it). */

@@ -1,5 +1,6 @@
 /* rules.c: a lab's rules text from its rubric, and the blocks that hold it
  * (see rules.h). */
+#include "progress.h"
 #include "rules.h"
 #include "labmod.h"
 #include "result.h"
@@ -500,7 +501,7 @@ char *gr_rules_for_lab(const char *root, int lab, char **rubric_name, char *file
         return NULL;
     }
     const char *dir = gr_lab_modules[lab - 1]->dir;
-    files[0] = gr_xasprintf("%s/labs/%s/lab%02d.c", root, dir, lab);
+    files[0] = gr_stub_path(root, lab);
     files[1] = gr_xasprintf("%s/labs/%s/README.md", root, dir);
     *rubric_name = name;
     return text;

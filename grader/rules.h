@@ -4,7 +4,9 @@
  * limits) is the one source of what graded code may include, call and use.
  * The same text stands in two places, between marker lines:
  *
- *   labs/labNN-name/labNN.c     in its header comment, each line behind " * "
+ *   data/stubs/labNN.c          the pristine stub, in its header comment, each
+ *                               line behind " * " (labs/labNN-name/labNN.c is
+ *                               the student's copy of it, see progress.h)
  *    * BEGIN RULES (generated from data/rubrics/labNN.yaml by attnlab rules)
  *    * - Allowed headers: ...
  *    * END RULES
@@ -15,7 +17,8 @@
  *   <!-- END RULES -->
  *
  * `attnlab rules` prints the text, `attnlab rules --write` rewrites the blocks
- * and `attnlab validate` fails when a block differs from its rubric.
+ * (and a copy in labs/ that is still the pristine stub follows it), and
+ * `attnlab validate` fails when a block differs from its rubric.
  */
 #ifndef GR_RULES_H
 #define GR_RULES_H

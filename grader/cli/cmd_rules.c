@@ -4,6 +4,7 @@
  *   attnlab rules --write          rewrite every stub's and handout's block
  *   attnlab rules --check          exit 1 when a block differs from its rubric
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "grade.h"
+#include "progress.h"
 #include "rules.h"
 #include "util.h"
 
@@ -21,9 +23,11 @@ static const char rules_usage[] =
     "\n"
     "A lab's rules (allowed headers, allowed library functions, time, memory\n"
     "and output limits) come from its rubric, data/rubrics/labNN.yaml. The same\n"
-    "text stands in the stub's header comment (labs/labNN-name/labNN.c) and in\n"
-    "the handout's rules section (README.md), between the lines 'BEGIN RULES\n"
-    "(generated from ...)' and 'END RULES'.\n"
+    "text stands in the pristine stub's header comment (data/stubs/labNN.c) and\n"
+    "in the handout's rules section (labs/labNN-name/README.md), between the\n"
+    "lines 'BEGIN RULES (generated from ...)' and 'END RULES'. --write also\n"
+    "refreshes labs/labNN-name/labNN.c while it is still the pristine stub;\n"
+    "once a student has edited it, it is theirs and is left alone.\n"
     "\n"
     "  --lab N|all   which labs (default all)\n"
     "  --write       rewrite the blocks from the rubrics, in place\n"
@@ -32,6 +36,37 @@ static const char rules_usage[] =
     "Without --write or --check, print each lab's text on stdout.\n"
     "Exit status: 0 done (and every block matches), 1 a block differs or a file\n"
     "could not be written, 2 usage or rubric error.\n";
+
+/* labs/labNN-name/labNN.c when it is still the pristine stub (before the
+   stub is rewritten), else NULL: a copy a student has edited is theirs. */
+static char *student_copy(const char *root, int lab)
+{
+    char *copy = gr_xasprintf("%s/labs/%s/lab%02d.c", root, gr_lab_modules[lab - 1]->dir, lab);
+    if (gr_stub_untouched(root, lab, copy) == 1)
+        return copy;
+    free(copy);
+    return NULL;
+}
+
+/* Copy the rewritten pristine stub over its untouched copy at copy, saying so
+   when that changed it. 0, or -1 with err. */
+static int follow_stub(FILE *out, const char *root, int lab, const char *copy, char *err,
+                       size_t errlen)
+{
+    if (gr_stub_untouched(root, lab, copy) == 1)
+        return 0;
+    char *stub = gr_stub_path(root, lab);
+    size_t len;
+    char *text = gr_read_file(stub, &len);
+    int rc = text && gr_write_file_atomic(copy, text, len) == 0 ? 0 : -1;
+    if (rc != 0)
+        gr_set_err(err, errlen, "cannot copy %s to %s: %s", stub, copy, strerror(errno));
+    else
+        fprintf(out, "wrote  %s\n", copy + strlen(root) + 1);
+    free(text);
+    free(stub);
+    return rc;
+}
 
 /* What the command does with each lab. */
 typedef enum { RULES_PRINT, RULES_WRITE, RULES_CHECK } rules_mode;
@@ -54,12 +89,15 @@ static int rules_lab(FILE *out, FILE *err, const char *root, int lab, rules_mode
         const char *shown = files[i] + strlen(root) + 1;
         if (mode == RULES_WRITE) {
             int changed;
-            if (gr_rules_write_file(files[i], rubric_name, text, &changed, msg, sizeof msg) != 0) {
+            char *copy = i == 0 ? student_copy(root, lab) : NULL;
+            if (gr_rules_write_file(files[i], rubric_name, text, &changed, msg, sizeof msg) != 0 ||
+                (copy && follow_stub(out, root, lab, copy, msg, sizeof msg) != 0)) {
                 fprintf(err, "attnlab rules: %s\n", msg);
                 rc = 1;
             } else {
                 fprintf(out, "%s  %s\n", changed ? "wrote" : "same ", shown);
             }
+            free(copy);
             continue;
         }
         char diff[2048];

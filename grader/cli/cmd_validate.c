@@ -1,7 +1,8 @@
 /* cmd_validate.c: `attnlab validate`, proving the grader grades right.
  *
- * For every lab: the reference solution must score full marks; the untouched
- * stub must score 0 with "not implemented" on every test and nothing worse;
+ * For every lab: the reference solution must score full marks; the pristine
+ * stub (data/stubs/labNN.c, never the student's copy in labs/) must score 0
+ * with "not implemented" on every test and nothing worse;
  * every bundled mutant (data/mutants/labNN/manifest.yaml: the solution with the
  * edits the manifest lists, see mutants.h) must get the verdict and the
  * misconception its manifest names, no other misconception, and less than full
@@ -22,6 +23,7 @@
 #include "stop.h"
 #include "labmod.h"
 #include "mutants.h"
+#include "progress.h"
 #include "rules.h"
 #include "seed.h"
 #include "util.h"
@@ -31,11 +33,12 @@ static const char validate_usage[] =
     "\n"
     "Check the grader against known submissions: every stub's and handout's\n"
     "rules block is what 'attnlab rules' makes of the lab's rubric, every\n"
-    "solution in solutions/ scores full marks, every stub in labs/ scores 0\n"
-    "with 'not implemented' and no crash, and every mutant in data/mutants/\n"
-    "gets the verdict and the misconception its manifest expects. Prints one\n"
-    "line per check and a last\n"
-    "line 'validate: N passed, N failed'.\n"
+    "solution in solutions/ scores full marks, every pristine stub in\n"
+    "data/stubs/ scores 0 with 'not implemented' and no crash (the copies in\n"
+    "labs/ are the student's and are never read), and every mutant in\n"
+    "data/mutants/ gets the verdict and the misconception its manifest\n"
+    "expects. Prints one line per check and a last line\n"
+    "'validate: N passed, N failed'.\n"
     "\n"
     "  --lab N|all   which labs (default all)\n"
     "  -v, --verbose print the full report of every failing check\n"
@@ -159,8 +162,9 @@ static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err,
     if (rc != 0)
         return -1;
 
-    src = gr_xasprintf("%s/labs/%s/lab%02d.c", base->root, dir, lab);
-    what = gr_xasprintf("%s: stub scores 0, not implemented", dir);
+    /* the pristine stub, never the copy in labs/ that a student edits */
+    src = gr_stub_path(base->root, lab);
+    what = gr_xasprintf("%s: stub data/stubs/lab%02d.c scores 0, not implemented", dir, lab);
     rc = grade_one(base, lab, src, &r, err, errlen);
     if (rc == 0) {
         check_stub(t, &r.labs[0], what);

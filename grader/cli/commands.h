@@ -83,4 +83,26 @@ int cmd_rules(int argc, char **argv);
    where attnlab lives, as cmd_rules does). What tests call. */
 int cmd_rules_run(FILE *out, FILE *err, const char *root, int argc, char **argv);
 
+/* attnlab status: every lab's visible tests, state, points and the next step. */
+int cmd_status(int argc, char **argv);
+
+/* The same, writing to out and err, for the tree at root with the stub objects in
+   stub_dir (both NULL: find them from where attnlab lives). What tests call. */
+int cmd_status_run(FILE *out, FILE *err, const char *root, const char *stub_dir, int argc,
+                   char **argv);
+
+/* attnlab watch: regrade one lab's visible tests on each save until it passes. */
+int cmd_watch(int argc, char **argv);
+
+/* The same, writing to out and err, for the tree at root with the stub objects in
+   stub_dir (both NULL: find them). What tests call. */
+int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *stub_dir, int argc,
+                  char **argv);
+
+/* attnlab doctor: the tools and sandbox layers this machine has, and what to install. */
+int cmd_doctor(int argc, char **argv);
+
+/* The same, writing to out and err (what tests call). */
+int cmd_doctor_run(FILE *out, FILE *err, int argc, char **argv);
+
 #endif /* GR_COMMANDS_H */

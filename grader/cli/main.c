@@ -64,10 +64,6 @@ static void print_help(FILE *f)
 /* Commands the syllabus and the design list that attnlab does not have yet,
    and what does the job until they come. */
 static const struct { const char *name, *instead; } planned[] = {
-    { "status", "'attnlab grade': its first lines are one per lab, passed, not started or "
-                "failing, with the next step" },
-    { "watch", "'make -C labs/labNN-name test' after each save, then 'attnlab grade --lab N'" },
-    { "doctor", "'make', which says what is missing and the command that installs it" },
     { "batch", "'attnlab grade --submission DIR --student ID --json FILE' once per student" },
     { "similarity", "nothing inside attnlab yet: compare submissions with a tool such as MOSS" },
 };

@@ -44,6 +44,10 @@ void gr_report_terminal(FILE *f, const gr_report *r, int flags);
    empty (https://no-color.org) and TERM is not "dumb"; otherwise 0. */
 int gr_color_wanted(FILE *f);
 
+/* Append s to b made safe for a terminal: printable UTF-8, tabs and newlines
+   kept; control bytes, C1 controls and invalid UTF-8 shown as \xNN per byte. */
+void gr_term_text(gr_strbuf *b, const char *s);
+
 /* ---- Gradescope results.json (report_json.c) -------------------------------- */
 
 /* Write r to path as Gradescope's results.json, atomically.

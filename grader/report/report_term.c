@@ -93,6 +93,11 @@ static void term_text(gr_strbuf *b, const char *s, size_t n)
     }
 }
 
+void gr_term_text(gr_strbuf *b, const char *s)
+{
+    term_text(b, s, strlen(s));
+}
+
 /* text, made safe, one line per line after indent (and mark, when not NULL);
    one trailing newline dropped. */
 static void safe_lines(gr_strbuf *b, const char *indent, const char *mark, const char *text)

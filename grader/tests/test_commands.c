@@ -65,8 +65,7 @@ END_TEST
 static const struct { const char *args, *says; } unknown[] = {
     { "similarity", "'similarity' is planned (see syllabus.md) but not a command yet; until "
                     "it comes, use nothing inside attnlab yet" },
-    { "status", "until it comes, use 'attnlab grade': its first lines are one per lab" },
-    { "stauts", "did you mean 'status'? It is planned but not a command yet" },
+    { "simliarity", "did you mean 'similarity'? It is planned but not a command yet" },
     { "batch", "'attnlab grade --submission DIR --student ID --json FILE' once per student" },
     { "grde", "'grde' is not a command (did you mean 'grade'?)" },
     { "xyzzy", "'xyzzy' is not a command; see 'attnlab --help' for the list" },

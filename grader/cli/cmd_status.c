@@ -1,0 +1,134 @@
+/* cmd_status.c: `attnlab status`, every lab on one screen.
+ *
+ * Grades every lab's visible tests at once (one worker per core), then prints
+ * one row per lab (passed, partly passed, does not build, not started), the
+ * points so far and what to do next, in the spirit of rustlings' list. Each
+ * lab's result is recorded in the progress file (progress.h), which keeps
+ * when a lab first passed.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/learner.h"
+#include "report/report.h"
+
+static const char status_usage[] =
+    "usage: attnlab status [--submission DIR]\n"
+    "\n"
+    "Every lab on one screen: passed, partly passed, does not build or not\n"
+    "started, the visible points so far, and the next step. Only the visible\n"
+    "tests run, all labs at once (one per core), and a lab whose labNN.c is\n"
+    "still the pristine stub (data/stubs/) is not even built, so it takes a\n"
+    "few seconds at most; 'make grade' runs the hidden tests too. Progress (when each lab first\n"
+    "passed) is kept in $XDG_STATE_HOME/attnlab/progress.tsv\n"
+    "(~/.local/state/attnlab/ by default) and shared with 'attnlab watch'.\n"
+    "\n"
+    "  --submission DIR   folder laid out like labs/ (default: labs/ in the tree)\n"
+    "\n"
+    "Colour unless NO_COLOR is set or stdout is not a tty.\n"
+    "Exit status: 0 every lab passes its visible tests, 1 some lab does not\n"
+    "yet (or the grader failed), 2 usage error.\n";
+
+/* ANSI colour of a state's word on a terminal. */
+static const char *state_colour(gr_lab_state s)
+{
+    switch (s) {
+    case GR_LAB_PASSED:   return "\033[32m";
+    case GR_LAB_PARTLY:   return "\033[33m";
+    case GR_LAB_NO_BUILD: return "\033[31m";
+    default:              return "";
+    }
+}
+
+/* One row: lab, state, visible tests passed, points, and since when it passes. */
+static void print_row(FILE *out, const gr_lab_result *lr, const gr_lab_progress *lp, int colour)
+{
+    gr_lab_state s = gr_lab_state_of(lr);
+    char tests[32], points[48], since[48] = "";
+    snprintf(tests, sizeof tests, "%d/%d", lp->passed, lp->total);
+    snprintf(points, sizeof points, "%g/%g", lr->score, lr->max_score);
+    if (s == GR_LAB_PASSED && lp->first_passed > 0) {
+        time_t t = (time_t)lp->first_passed;
+        struct tm tm;
+        if (localtime_r(&t, &tm))
+            strftime(since, sizeof since, "since %Y-%m-%d", &tm);
+    }
+    const char *on = colour ? state_colour(s) : "", *off = colour && *on ? "\033[0m" : "";
+    fprintf(out, "  %-16s %s%-15s%s %6s %11s%s%s\n", lr->name, on, gr_lab_state_name(s), off,
+            tests, points, *since ? "   " : "", since);
+}
+
+int cmd_status_run(FILE *out, FILE *err, const char *root, const char *stub_dir, int argc,
+                   char **argv)
+{
+    static const struct option longopts[] = {
+        {"submission", required_argument, 0, 's'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    const char *submission = NULL;
+    optind = 0;
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 's': submission = optarg; break;
+        case 'h': fputs(status_usage, out); return GR_EXIT_OK;
+        default:
+            gr_usage_fail(err, "status", "unknown option or missing value: '%s'", argv[optind - 1]);
+            return GR_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        gr_usage_fail(err, "status", "unexpected argument '%s'", argv[optind]);
+        return GR_EXIT_USAGE;
+    }
+
+    gr_learner L;
+    int rc = gr_learner_open(&L, err, "status", root, stub_dir, submission);
+    if (rc != 0)
+        return rc;
+    int all[GR_N_LABS];
+    for (int i = 0; i < GR_N_LABS; i++)
+        all[i] = 1;
+    gr_report r;
+    if ((rc = gr_learner_grade(&L, err, all, &r)) != 0) {
+        gr_learner_close(&L);
+        return rc;
+    }
+
+    int colour = gr_color_wanted(out), passed = 0;
+    fprintf(out, "attnlab status: %s (visible tests; 'make grade' adds the hidden ones)\n\n",
+            L.tree);
+    fprintf(out, "  %-16s %-15s %6s %11s\n", "lab", "state", "tests", "points");
+    for (int i = 0; i < r.n_labs; i++) {
+        print_row(out, &r.labs[i], &L.progress.labs[r.labs[i].lab - 1], colour);
+        passed += gr_lab_state_of(&r.labs[i]) == GR_LAB_PASSED;
+    }
+    fprintf(out, "\n  %d of %d labs pass their visible tests; %g of %g visible points so far.\n\n",
+            passed, r.n_labs, r.score, r.max_score);
+
+    int next = gr_progress_next(&L.progress);
+    if (next == 0) {
+        fputs("Next: every lab passes its visible tests. 'make grade' runs the hidden tests\n"
+              "too; 'attnlab plot entropy' and the others draw your experiments.\n", out);
+    } else {
+        const gr_lab_result *lr = &r.labs[next - 1];
+        fprintf(out, "Next: %s\n", lr->name);
+        gr_learner_hint(out, lr, "  ");
+        fprintf(out, "  'attnlab watch --lab %d' reruns its tests each time you save lab%02d.c.\n",
+                next, next);
+    }
+    gr_report_free(&r);
+    gr_learner_close(&L);
+    return next == 0 ? GR_EXIT_OK : GR_EXIT_FAILED;
+}
+
+int cmd_status(int argc, char **argv)
+{
+    return cmd_status_run(stdout, stderr, NULL, NULL, argc, argv);
+}

@@ -1,0 +1,286 @@
+/* cmd_watch.c: `attnlab watch`, the save-and-see loop.
+ *
+ * Grades one lab's visible tests, then waits (inotify) for a save of a .c or
+ * .h file in the lab's folder; on each save it grades again (the grader's own
+ * confined build, the sandboxed tests) and shows every visible test's verdict,
+ * the first failing test's feedback and the next hint, until the lab passes.
+ * Then it points to the next lab and ends. Each run is recorded in the
+ * progress file that `attnlab status` reads (progress.h).
+ *
+ * Editors save in two ways: writing the file in place (IN_CLOSE_WRITE) or
+ * writing a new file and renaming it over the old (IN_MOVED_TO); both count.
+ * A save is usually several events (a backup, the file, a swap file), so
+ * watch waits until the folder has been quiet for QUIET_MS before grading.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/learner.h"
+#include "stop.h"
+
+#define QUIET_MS 40          /* a save's events arrive within a few ms of each other */
+
+static const char watch_usage[] =
+    "usage: attnlab watch [--lab N] [--submission DIR] [--timeout SECONDS]\n"
+    "\n"
+    "Grade one lab's visible tests, then again each time you save a .c or .h\n"
+    "file in its folder (about a second from save to verdict): every test's\n"
+    "verdict, the first failing test's feedback and a hint. When the lab\n"
+    "passes, watch names the next lab and ends. Progress is kept with\n"
+    "'attnlab status''s, in $XDG_STATE_HOME/attnlab/progress.tsv.\n"
+    "\n"
+    "  --lab N            the lab to watch (default: the first that has not\n"
+    "                     passed, as 'attnlab status' last saw it)\n"
+    "  --submission DIR   folder laid out like labs/ (default: labs/ in the tree)\n"
+    "  --timeout SECONDS  give up after this long without a pass (default: never;\n"
+    "                     Ctrl-C stops watch at any time)\n"
+    "\n"
+    "Exit status: 0 the lab passes, 1 timed out or the grader failed, 2 usage\n"
+    "error, 128+N stopped by signal N (Ctrl-C).\n";
+
+/* What the command line asked for. */
+typedef struct watch_args {
+    int lab;                 /* 0: the next lab from the progress */
+    const char *submission;
+    double timeout;          /* seconds; 0: never */
+} watch_args;
+
+/* Parse argv into a: 0, GR_EXIT_USAGE after one line on err, or -1 after --help. */
+static int parse_args(FILE *out, FILE *err, int argc, char **argv, watch_args *a)
+{
+    static const struct option longopts[] = {
+        {"lab", required_argument, 0, 'l'},
+        {"submission", required_argument, 0, 's'},
+        {"timeout", required_argument, 0, 't'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    optind = 0;
+    opterr = 0;
+    int ch;
+    char *end;
+    while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'l': {
+            long lab = strtol(optarg, &end, 10);
+            if (end == optarg || *end || lab < 1 || lab > GR_N_LABS) {
+                gr_usage_fail(err, "watch", "--lab takes one lab number from 1 to %d (got '%s')",
+                              GR_N_LABS, optarg);
+                return GR_EXIT_USAGE;
+            }
+            a->lab = (int)lab;
+            break;
+        }
+        case 's': a->submission = optarg; break;
+        case 't':
+            a->timeout = strtod(optarg, &end);
+            if (end == optarg || *end || !(a->timeout > 0 && a->timeout <= 1e6)) {
+                gr_usage_fail(err, "watch", "--timeout takes a number of seconds above 0 "
+                              "(got '%s')", optarg);
+                return GR_EXIT_USAGE;
+            }
+            break;
+        case 'h': fputs(watch_usage, out); return -1;
+        default:
+            gr_usage_fail(err, "watch", "unknown option or missing value: '%s'", argv[optind - 1]);
+            return GR_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        gr_usage_fail(err, "watch", "unexpected argument '%s'", argv[optind]);
+        return GR_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* A file whose save should regrade: a .c or .h that is not hidden (editors'
+   swap and backup files start with '.' or end in '~'). */
+static int lab_file(const char *name)
+{
+    size_t n = strlen(name);
+    return name[0] != '.' && n > 2 && name[n - 2] == '.' && (name[n - 1] == 'c' || name[n - 1] == 'h');
+}
+
+/* Read every pending event on fd; the name of the last lab file saved into
+   saved (kept when none was). -1 when the folder itself went away. */
+static int drain(int fd, char *saved, size_t savedlen)
+{
+    char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n <= 0)
+            return 0;                     /* EAGAIN: nothing more for now */
+        for (char *p = buf; p < buf + n;) {
+            const struct inotify_event *ev = (const struct inotify_event *)p;
+            if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED))
+                return -1;
+            if (ev->len && lab_file(ev->name))
+                snprintf(saved, savedlen, "%s", ev->name);
+            p += sizeof *ev + ev->len;
+        }
+    }
+}
+
+/* Grade lab once and show it: every visible test's verdict, the first failing
+   test's feedback, the hint; *passed says whether it passes. saved names the
+   file whose save at t_saved started it (NULL: watch's first run). 0, or an
+   exit status when grading failed. */
+static int grade_and_show(FILE *out, FILE *err, gr_learner *L, int lab, const char *saved,
+                          double t_saved, int *passed)
+{
+    int want[GR_N_LABS] = {0};
+    want[lab - 1] = 1;
+    gr_report r;
+    int rc = gr_learner_grade(L, err, want, &r);
+    if (rc != 0)
+        return rc;
+    const gr_lab_result *lr = &r.labs[0];
+    char stamp[16] = "";
+    time_t now = time(NULL);
+    struct tm tm;
+    if (localtime_r(&now, &tm))
+        strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
+    double took = gr_now_seconds() - t_saved;
+    if (saved)
+        fprintf(out, "\n[%s] %s saved: lab %d's visible tests, verdict %.2f s after the save\n",
+                stamp, saved, lab, took);
+    else
+        fprintf(out, "\n[%s] lab %d's visible tests, graded in %.2f s\n", stamp, lab, took);
+    const gr_test_result *first = NULL;
+    for (int i = 0; i < lr->n_tests; i++) {
+        const gr_test_result *t = &lr->tests[i];
+        fprintf(out, "  %-16s %s\n", gr_verdict_name(t->verdict), t->name);
+        if (!first && t->verdict != GR_PASSED)
+            first = t;
+    }
+    gr_lab_state s = gr_lab_state_of(lr);
+    if (first && s == GR_LAB_PARTLY) {
+        fprintf(out, "\n  %s:\n", first->name);
+        gr_learner_feedback(out, lr, first, "    ");
+    }
+    if (s != GR_LAB_PASSED) {              /* a pass is said by point_to_next */
+        fputc('\n', out);
+        gr_learner_hint(out, lr, "  ");
+    }
+    fflush(out);
+    gr_report_free(&r);
+    *passed = s == GR_LAB_PASSED;
+    return 0;
+}
+
+/* After lab passed: name the next lab to do, from the progress. */
+static void point_to_next(FILE *out, const gr_learner *L, int lab)
+{
+    int next = 0;
+    for (int k = lab + 1; k <= GR_N_LABS && !next; k++)
+        if (L->progress.labs[k - 1].state != GR_LAB_PASSED)
+            next = k;
+    if (!next)
+        next = gr_progress_next(&L->progress);
+    if (next)
+        fprintf(out, "\nLab %d passes its visible tests. Next: lab %d, %s: read its README.md, "
+                "then\n  attnlab watch --lab %d\n", lab, next, gr_lab_modules[next - 1]->dir, next);
+    else
+        fprintf(out, "\nLab %d passes its visible tests, and so does every other lab. "
+                "'make grade' runs\nthe hidden tests too.\n", lab);
+    fflush(out);
+}
+
+/* Wait for saves and regrade until the lab passes or the time runs out. */
+static int watch_loop(FILE *out, FILE *err, gr_learner *L, int lab, int fd, double timeout)
+{
+    double start = gr_now_seconds();
+    int passed = 0, rc = grade_and_show(out, err, L, lab, NULL, start, &passed);
+    while (rc == 0 && !passed) {
+        int wait_ms = -1;
+        if (timeout > 0) {
+            double left = timeout - (gr_now_seconds() - start);
+            if (left <= 0) {
+                fprintf(out, "\nattnlab watch: no pass within %g s; stopping.\n", timeout);
+                fflush(out);
+                return GR_EXIT_FAILED;
+            }
+            wait_ms = (int)(left * 1000) + 1;
+        }
+        struct pollfd p = {fd, POLLIN, 0};
+        int ready = poll(&p, 1, wait_ms);
+        if (gr_stop_requested()) {
+            fputs("\nattnlab watch: stopped.\n", out);
+            fflush(out);
+            gr_stop_reraise();
+        }
+        if (ready <= 0)
+            continue;                        /* timed out (checked above) or EINTR */
+        double t_saved = gr_now_seconds();
+        char saved[NAME_MAX + 1] = "";
+        int gone = drain(fd, saved, sizeof saved);
+        /* the rest of this save's events: wait until the folder is quiet */
+        while (gone == 0 && poll(&p, 1, QUIET_MS) > 0)
+            gone = drain(fd, saved, sizeof saved);
+        if (gone) {
+            fprintf(err, "attnlab watch: the lab's folder was removed or moved; start watch "
+                    "again\n");
+            return GR_EXIT_FAILED;
+        }
+        if (saved[0])
+            rc = grade_and_show(out, err, L, lab, saved, t_saved, &passed);
+    }
+    if (rc != 0)
+        return rc;
+    point_to_next(out, L, lab);
+    return GR_EXIT_OK;
+}
+
+int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *stub_dir, int argc,
+                  char **argv)
+{
+    watch_args a = {0, NULL, 0};
+    int rc = parse_args(out, err, argc, argv, &a);
+    if (rc != 0)
+        return rc < 0 ? GR_EXIT_OK : rc;
+    gr_learner L;
+    if ((rc = gr_learner_open(&L, err, "watch", root, stub_dir, a.submission)) != 0)
+        return rc;
+    int lab = a.lab ? a.lab : gr_progress_next(&L.progress);
+    if (lab == 0) {
+        fputs("Every lab passed its visible tests when last graded; give --lab N to watch "
+              "one again.\n", out);
+        gr_learner_close(&L);
+        return GR_EXIT_OK;
+    }
+    char *dir = gr_xasprintf("%s/%s", L.tree, gr_lab_modules[lab - 1]->dir);
+    int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (fd < 0 || inotify_add_watch(fd, dir, IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE_SELF |
+                                                 IN_MOVE_SELF) < 0) {
+        fprintf(err, "attnlab watch: cannot watch %s: %s%s\n", dir, strerror(errno),
+                errno == ENOSPC ? " (raise fs.inotify.max_user_watches)" : "");
+        if (fd >= 0)
+            close(fd);
+        free(dir);
+        gr_learner_close(&L);
+        return GR_EXIT_FAILED;
+    }
+    fprintf(out, "attnlab watch: lab %d, %s/ (save lab%02d.c to regrade; Ctrl-C to stop)\n", lab,
+            dir, lab);
+    fflush(out);
+    gr_stop_install();
+    rc = watch_loop(out, err, &L, lab, fd, a.timeout);
+    close(fd);
+    free(dir);
+    gr_learner_close(&L);
+    return rc;
+}
+
+int cmd_watch(int argc, char **argv)
+{
+    return cmd_watch_run(stdout, stderr, NULL, NULL, argc, argv);
+}

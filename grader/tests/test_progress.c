@@ -1,0 +1,296 @@
+/* test_progress.c: the progress module (grader/progress.c) and `attnlab
+ * status` on it: lab states from verdicts, where the file lives, a save and
+ * load of two trees, a broken file's line, the pristine-stub comparison, and
+ * status on a submission with a passed, a partly passed and untouched labs.
+ * Run from the top of the tree. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "cli/commands.h"
+#include "learner.h"
+#include "progress.h"
+
+Suite *test_suite(void);
+
+/* A lab result of n tests with the verdicts given. */
+static gr_lab_result lab_with(int lab, int n, const gr_verdict *v)
+{
+    gr_lab_result lr;
+    memset(&lr, 0, sizeof lr);
+    lr.lab = lab;
+    lr.n_tests = n;
+    lr.tests = gr_xcalloc((size_t)n, sizeof *lr.tests);
+    for (int i = 0; i < n; i++) {
+        lr.tests[i].verdict = v[i];
+        lr.tests[i].max_score = 1;
+        lr.score += v[i] == GR_PASSED;
+        lr.max_score += 1;
+    }
+    return lr;
+}
+
+START_TEST(states_from_verdicts)
+{
+    static const struct {
+        gr_verdict v[3];
+        gr_lab_state want;
+    } cases[] = {
+        {{GR_PASSED, GR_PASSED, GR_PASSED}, GR_LAB_PASSED},
+        {{GR_NOT_IMPLEMENTED, GR_NOT_IMPLEMENTED, GR_NOT_IMPLEMENTED}, GR_LAB_NOT_STARTED},
+        {{GR_PASSED, GR_NOT_IMPLEMENTED, GR_NOT_IMPLEMENTED}, GR_LAB_PARTLY},
+        {{GR_WRONG_ANSWER, GR_WRONG_ANSWER, GR_CRASHED}, GR_LAB_PARTLY},
+        {{GR_COMPILE_ERROR, GR_COMPILE_ERROR, GR_COMPILE_ERROR}, GR_LAB_NO_BUILD},
+        {{GR_FORBIDDEN_CALL, GR_FORBIDDEN_CALL, GR_FORBIDDEN_CALL}, GR_LAB_NO_BUILD},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gr_lab_result lr = lab_with(1, 3, cases[i].v);
+        ck_assert_msg(gr_lab_state_of(&lr) == cases[i].want, "case %zu: %s", i,
+                      gr_lab_state_name(gr_lab_state_of(&lr)));
+        gr_lab_result_free(&lr);
+    }
+    ck_assert_str_eq(gr_lab_state_name(GR_LAB_PARTLY), "partly passed");
+}
+END_TEST
+
+START_TEST(progress_file_follows_xdg)
+{
+    char err[256] = "";
+    setenv("XDG_STATE_HOME", "/s", 1);
+    setenv("HOME", "/h", 1);
+    char *p = gr_progress_path(err, sizeof err);
+    ck_assert_str_eq(p, "/s/attnlab/progress.tsv");
+    free(p);
+    setenv("XDG_STATE_HOME", "relative/is/ignored", 1);   /* the spec: absolute paths only */
+    p = gr_progress_path(err, sizeof err);
+    ck_assert_str_eq(p, "/h/.local/state/attnlab/progress.tsv");
+    free(p);
+    unsetenv("XDG_STATE_HOME");
+    unsetenv("HOME");
+    ck_assert_ptr_null(gr_progress_path(err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "set XDG_STATE_HOME or HOME"));
+}
+END_TEST
+
+/* Two trees share the file; each keeps its own records; first_passed stays at
+   the first pass when the lab fails again later. */
+START_TEST(save_and_load_two_trees)
+{
+    char *dir = scratch_dir("progress");
+    char *path = gr_xasprintf("%s/state/attnlab/progress.tsv", dir);   /* folders made on save */
+    char err[512] = "";
+    gr_progress a, b;
+    ck_assert_int_eq(gr_progress_load(path, "/tree/a", &a, err, sizeof err), 0);
+    ck_assert_int_eq(gr_progress_next(&a), 1);          /* nothing graded: start at lab 1 */
+
+    gr_verdict pass[2] = {GR_PASSED, GR_PASSED}, half[2] = {GR_PASSED, GR_WRONG_ANSWER};
+    gr_lab_result l1 = lab_with(1, 2, pass), l2 = lab_with(2, 2, half);
+    gr_progress_record(&a, &l1, 1000);
+    gr_progress_record(&a, &l2, 1000);
+    ck_assert_int_eq(gr_progress_save(path, &a, err, sizeof err), 0);
+    ck_assert_int_eq(gr_progress_load(path, "/tree/b", &b, err, sizeof err), 0);
+    gr_progress_record(&b, &l2, 2000);
+    ck_assert_int_eq(gr_progress_save(path, &b, err, sizeof err), 0);
+    gr_progress_free(&a);
+    gr_progress_free(&b);
+
+    /* lab 1 fails later: first_passed keeps 1000 */
+    ck_assert_int_eq(gr_progress_load(path, "/tree/a", &a, err, sizeof err), 0);
+    ck_assert_int_eq(a.labs[0].state, GR_LAB_PASSED);
+    ck_assert_int_eq(a.labs[0].first_passed, 1000);
+    ck_assert_int_eq(a.labs[1].state, GR_LAB_PARTLY);
+    ck_assert_int_eq(a.labs[1].passed, 1);
+    ck_assert_int_eq(a.labs[1].total, 2);
+    ck_assert_int_eq(gr_progress_next(&a), 2);
+    gr_lab_result l1_bad = lab_with(1, 2, half);
+    gr_progress_record(&a, &l1_bad, 3000);
+    ck_assert_int_eq(a.labs[0].first_passed, 1000);
+    ck_assert_int_eq(a.labs[0].runs, 2);
+    ck_assert_int_eq(gr_progress_next(&a), 1);
+    ck_assert_int_eq(gr_progress_save(path, &a, err, sizeof err), 0);
+    gr_progress_free(&a);
+
+    ck_assert_int_eq(gr_progress_load(path, "/tree/b", &b, err, sizeof err), 0);
+    ck_assert_int_eq(b.labs[0].updated, 0);             /* b never graded lab 1 */
+    ck_assert_int_eq(b.labs[1].updated, 2000);
+    gr_progress_free(&b);
+    char *text = read_text(path);
+    ck_assert_msg(strncmp(text, "# attnlab progress 1:", 21) == 0, "%s", text);
+    ck_assert_ptr_nonnull(strstr(text, "/tree/a\t1\tpartly\t1\t2\t1\t2\t1000\t3000\t2\n"));
+    free(text);
+    gr_lab_result_free(&l1);
+    gr_lab_result_free(&l2);
+    gr_lab_result_free(&l1_bad);
+    free(path);
+    remove_tree(dir);
+    free(dir);
+}
+END_TEST
+
+/* A broken line is named with its line number and what to do. */
+START_TEST(broken_file_names_the_line)
+{
+    char *dir = scratch_dir("progress");
+    char *path = gr_xasprintf("%s/progress.tsv", dir);
+    put_text(path, "# attnlab progress 1\n/t\t1\tpassed\t1\t1\t1\t1\t0\t5\t1\n/t\t12\tpassed\t1\t1\t1\t1\t0\t5\t1\n");
+    char err[512] = "";
+    gr_progress p;
+    ck_assert_int_eq(gr_progress_load(path, "/t", &p, err, sizeof err), -1);
+    char *want = gr_xasprintf("%s:3: the lab is not a lab number", path);
+    ck_assert_msg(strstr(err, want) && strstr(err, "delete it"), "%s", err);
+    /* another tree's lines are not parsed, only kept */
+    ck_assert_int_eq(gr_progress_load(path, "/other", &p, err, sizeof err), 0);
+    gr_progress_free(&p);
+    put_text(path, "/t\t1\tdone\t1\t1\t1\t1\t0\t5\t1\n");
+    ck_assert_int_eq(gr_progress_load(path, "/t", &p, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, ":1: the state is not one of"), "%s", err);
+    put_text(path, "/t\t1\tpassed\n");
+    ck_assert_int_eq(gr_progress_load(path, "/t", &p, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, ":1: a record has 10 fields"), "%s", err);
+    free(want);
+    free(path);
+    remove_tree(dir);
+    free(dir);
+}
+END_TEST
+
+START_TEST(pristine_stub_comparison)
+{
+    char *stub = gr_stub_path(".", 1);
+    ck_assert_str_eq(stub, "./data/stubs/lab01.c");
+    ck_assert_int_eq(gr_stub_untouched(".", 1, stub), 1);
+    ck_assert_int_eq(gr_stub_untouched(".", 1, "solutions/lab01-scores/lab01.c"), 0);
+    ck_assert_int_eq(gr_stub_untouched(".", 2, stub), 0);          /* lab 1's stub is not lab 2's */
+    ck_assert_int_eq(gr_stub_untouched(".", 1, "no/such/file.c"), -1);
+    free(stub);
+}
+END_TEST
+
+/* ---- attnlab status ----------------------------------------------------------------- */
+
+static char *stubs;     /* the grader's stub objects beside this test (test_stub_dir) */
+
+/* cmd_status_run on this tree, as a capture_fn. */
+static int cmd_status_run_here(FILE *out, FILE *err, int argc, char **argv)
+{
+    return cmd_status_run(out, err, ".", stubs, argc, argv);
+}
+
+static run_result status(const char *sub)
+{
+    return CAPTURE(cmd_status_run_here, "status", "--submission", sub);
+}
+
+/* Lab 1 with 1/d for 1/sqrt(d) (partly passed), lab 2 solved, labs 3 to 10
+   pristine stubs: one row each, the points, the next step names lab 1's
+   misconception, and the progress file says so. */
+START_TEST(status_one_screen)
+{
+    stubs = test_stub_dir();
+    char *dir = scratch_dir("status");
+    char *sub = gr_xasprintf("%s/labs", dir), *state = gr_xasprintf("%s/state", dir);
+    ck_assert_int_eq(mkdir(sub, 0755), 0);
+    setenv("XDG_STATE_HOME", state, 1);
+    char *sol = read_text("solutions/lab01-scores/lab01.c");
+    char *at = strstr(sol, "1.0 / sqrt((double)d)");
+    ck_assert_ptr_nonnull(at);
+    memcpy(at, "1.0 /     ((double)d)", 21);                 /* the inv_dk mistake */
+    put_lab(sub, 1, "solutions/lab01-scores/lab01.c");
+    char *file = gr_xasprintf("%s/lab01-scores/lab01.c", sub);
+    put_text(file, sol);
+    put_lab(sub, 2, "solutions/lab02-softmax/lab02.c");
+    for (int lab = 3; lab <= GR_N_LABS; lab++) {
+        char *from = gr_stub_path(".", lab);
+        put_lab(sub, lab, from);
+        free(from);
+    }
+
+    run_result r = status(sub);
+    ck_assert_msg(r.rc == 1, "exit %d: %s%s", r.rc, r.out, r.err);   /* not every lab passes */
+    ck_assert_str_eq(r.err, "");
+    ck_assert_msg(strstr(r.out, "lab01-scores     partly passed      2/4         2/4\n"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "lab02-softmax    passed             6/6         4/4   since "),
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "lab10-heads      not started        0/4       0/4.5\n"), "%s", r.out);
+    ck_assert_ptr_nonnull(strstr(r.out, "1 of 10 labs pass their visible tests; 6 of 51.5 visible "
+                                        "points so far."));
+    ck_assert_ptr_nonnull(strstr(r.out, "Next: lab01-scores\n"));
+    ck_assert_ptr_nonnull(strstr(r.out, "It looks like: divided by d instead of sqrt(d). Reread "
+                                        "labs/lab01-scores/README.md, section 3."));
+    ck_assert_ptr_nonnull(strstr(r.out, "'attnlab watch --lab 1'"));
+    int lines = 0;
+    for (const char *p = r.out; *p; p++)
+        lines += *p == '\n';
+    ck_assert_msg(lines <= 24, "%d lines: more than one screen", lines);
+    free_result(&r);
+
+    char *path = gr_xasprintf("%s/attnlab/progress.tsv", state), *real = realpath(sub, NULL);
+    char *text = read_text(path), *rec = gr_xasprintf("%s\t2\tpassed\t4\t4\t6\t6\t", real);
+    ck_assert_msg(strstr(text, rec), "%s", text);
+    free(text);
+    free(rec);
+
+    /* lab 1 fixed: next is lab 3, to start */
+    put_lab(sub, 1, "solutions/lab01-scores/lab01.c");
+    r = status(sub);
+    ck_assert_ptr_nonnull(strstr(r.out, "lab01-scores     passed "));
+    ck_assert_ptr_nonnull(strstr(r.out, "Next: lab03-learned\n  Start lab 3: read "
+                                        "labs/lab03-learned/README.md"));
+    free_result(&r);
+    text = read_text(path);
+    rec = gr_xasprintf("%s\t1\tpassed\t4\t4\t4\t4\t", real);
+    ck_assert_msg(strstr(text, rec), "%s", text);
+    free(text);
+    free(rec);
+
+    free(real);
+    free(path);
+    free(sol);
+    free(file);
+    free(sub);
+    free(state);
+    remove_tree(dir);
+    free(dir);
+    free(stubs);
+}
+END_TEST
+
+START_TEST(status_usage_errors)
+{
+    stubs = test_stub_dir();
+    run_result r = CAPTURE(cmd_status_run_here, "status", "--bogus");
+    check_usage_error(&r, 0, "attnlab status: ", "'--bogus'");
+    free_result(&r);
+    r = CAPTURE(cmd_status_run_here, "status", "extra");
+    check_usage_error(&r, 1, "attnlab status: ", "unexpected argument 'extra'");
+    free_result(&r);
+    r = CAPTURE(cmd_status_run_here, "status", "--submission", "/no/such/folder");
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(strstr(r.err, "the submission /no/such/folder No such file"), "%s", r.err);
+    free_result(&r);
+    r = CAPTURE(cmd_status_run_here, "status", "--help");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "usage: attnlab status"));
+    free_result(&r);
+    free(stubs);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("progress");
+    TCase *tc = tcase_create("progress");
+    tcase_add_test(tc, states_from_verdicts);
+    tcase_add_test(tc, progress_file_follows_xdg);
+    tcase_add_test(tc, save_and_load_two_trees);
+    tcase_add_test(tc, broken_file_names_the_line);
+    tcase_add_test(tc, pristine_stub_comparison);
+    suite_add_tcase(s, tc);
+    TCase *st = tcase_create("status");
+    tcase_add_test(st, status_one_screen);
+    tcase_add_test(st, status_usage_errors);
+    tcase_set_timeout(st, 120);
+    suite_add_tcase(s, st);
+    return s;
+}
