@@ -28,6 +28,8 @@ static const gr_command commands[] = {
       cmd_experiment },
     { "plot", "plot an experiment's numbers beside yours, or an attention heatmap, as a PNG",
       cmd_plot },
+    { "similarity", "rank pairs of students' lab files by shared code fingerprints (a report, not a verdict)",
+      cmd_similarity },
 };
 static const int n_commands = (int)(sizeof commands / sizeof commands[0]);
 
