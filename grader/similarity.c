@@ -339,11 +339,19 @@ void gr_sim_doc_init(gr_sim_doc *d, char *student, char *path, char *text, size_
         if (gr_sim_base_has(base, h[i]))
             memset(d->in_base + i, 1, (size_t)k);
 
+    /* A fingerprint counts only when none of its k tokens is the base's: one
+       that straddles a signature and the first token of a body says nothing
+       about the body. before[i] = base tokens among the first i. */
+    long *before = gr_xmalloc((size_t)(n + 1) * sizeof *before);
+    before[0] = 0;
+    for (long i = 0; i < n; i++)
+        before[i + 1] = before[i] + d->in_base[i];
     d->fp = gr_xmalloc((size_t)(nh + 1) * sizeof *d->fp);
     long nf = gr_sim_winnow(d->fp, h, nh, w), kept = 0;
     for (long i = 0; i < nf; i++)
-        if (!gr_sim_base_has(base, d->fp[i].hash))
+        if (before[d->fp[i].pos + k] == before[d->fp[i].pos])
             d->fp[kept++] = d->fp[i];
+    free(before);
     d->n_fp = kept;
     qsort(d->fp, (size_t)kept, sizeof *d->fp, cmp_fp);
     for (long i = 0; i < kept; i++)

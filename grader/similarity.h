@@ -12,9 +12,11 @@
  *   - two files that share a run of at least t = w + k - 1 tokens share a
  *     fingerprint (the windows inside the run are the same in both);
  *   - a run shorter than k tokens is never a match (up to 64-bit hash collisions).
- * Fingerprints that also occur in the lab's pristine stub or contract header
- * (the base) are dropped, and no match grows into the base's tokens: the text
- * every student starts with is never evidence.
+ * The base is the text every student starts with: the tokens of every k-gram
+ * that also occurs in the lab's pristine stub or contract header. A fingerprint
+ * with any base token in its k-gram is dropped, and no match grows into the
+ * base: the stub's own text is never evidence. (So the guarantee above is for
+ * shared runs outside the base.)
  *
  * Two files are compared by their sets of fingerprint hashes: how many they
  * share, and Jaccard = |A and B| / |A or B|. Matching regions grow from each
@@ -97,7 +99,7 @@ typedef struct gr_sim_doc {
     int n_lines;
     gr_sim_tokens tok;
     unsigned char *in_base; /* in_base[i] = 1: token i lies in a k-gram of the base */
-    gr_sim_fp *fp;          /* fingerprints not in the base, sorted by (hash, pos) */
+    gr_sim_fp *fp;          /* fingerprints with no base token, sorted by (hash, pos) */
     long n_fp;
     long n_distinct;        /* distinct hashes among fp: the size of the file's set */
 } gr_sim_doc;
