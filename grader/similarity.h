@@ -147,9 +147,11 @@ int gr_sim_region_lines(const gr_sim_region *r, int n, const gr_sim_doc *d, int 
 #define GR_SIM_MAX_FILE (1024 * 1024)
 
 /* The students of a submissions folder: the names of its subfolders (not
-   links, not hidden), sorted, into *names (free with gr_sim_names_free).
-   Returns how many, or -1 with err when the folder cannot be read. */
-int gr_sim_students(char ***names, const char *submissions, char *err, size_t errlen);
+   hidden), sorted, into *names (free with gr_sim_names_free); a link is
+   skipped with a line on warn. Returns how many, or -1 with err when the
+   folder cannot be read. */
+int gr_sim_students(char ***names, const char *submissions, FILE *warn, char *err,
+                    size_t errlen);
 void gr_sim_names_free(char **names, int n);
 
 /* Every student's file of one lab, fingerprinted, and the pairs ranked. */

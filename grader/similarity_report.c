@@ -133,13 +133,12 @@ static long listed(const gr_sim_lab *l, const gr_sim_report_opts *o)
     return o->top > 0 && o->top < l->n_pairs ? o->top : l->n_pairs;
 }
 
-/* "Lab 1 (lab01-scores): 300 files (2 with nothing beyond the stub's own
-   text); 4321 pairs share fingerprints", as a new string. */
+/* "300 files (2 with nothing beyond the stub's own text); 4321 pairs share
+   fingerprints", as a new string. */
 static char *lab_summary(const gr_sim_lab *l)
 {
     gr_strbuf b = {0};
-    gr_sb_printf(&b, "Lab %d (%s): %d file%s", l->lab, l->dir, l->n_files,
-                 l->n_files == 1 ? "" : "s");
+    gr_sb_printf(&b, "%d file%s", l->n_files, l->n_files == 1 ? "" : "s");
     if (l->n_empty)
         gr_sb_printf(&b, " (%d with nothing beyond the stub's own text)", l->n_empty);
     gr_sb_printf(&b, "; %ld pair%s share%s fingerprints", l->n_pairs,
@@ -233,8 +232,8 @@ void gr_sim_print_table(FILE *out, const gr_sim_lab *labs, int n, const gr_sim_r
         const gr_sim_lab *l = &labs[li];
         long top = listed(l, o);
         char *sum = lab_summary(l);
-        char *line = gr_xasprintf("%s%s", sum, top == 0 ? "." : top < l->n_pairs ? "; the top "
-                                  "ones:" : ":");
+        char *line = gr_xasprintf("Lab %d (%s): %s%s", l->lab, l->dir, sum,
+                                  top == 0 ? "." : top < l->n_pairs ? "; the top ones:" : ":");
         fputc('\n', out);
         print_wrapped(out, "", line);
         free(line);

@@ -22,7 +22,8 @@ static int cmp_name(const void *x, const void *y)
     return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-int gr_sim_students(char ***names, const char *submissions, char *err, size_t errlen)
+int gr_sim_students(char ***names, const char *submissions, FILE *warn, char *err,
+                    size_t errlen)
 {
     *names = NULL;
     DIR *dir = opendir(submissions);
@@ -38,10 +39,13 @@ int gr_sim_students(char ***names, const char *submissions, char *err, size_t er
             continue;                        /* ., .. and hidden files (.DS_Store, .git) */
         char *path = gr_xasprintf("%s/%s", submissions, e->d_name);
         struct stat st;
-        int is_dir = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+        int found = lstat(path, &st) == 0;
         free(path);
-        if (!is_dir)
-            continue;                        /* a roster or a link is not a student */
+        if (found && S_ISLNK(st.st_mode))    /* never followed: it may lead anywhere */
+            fprintf(warn, "attnlab similarity: skipped %s: a symbolic link, not a student's "
+                    "folder\n", e->d_name);
+        if (!found || !S_ISDIR(st.st_mode))
+            continue;                        /* a roster file is not a student */
         if (n == cap) {
             cap = cap ? 2 * cap : 64;
             *names = gr_xrealloc(*names, (size_t)cap * sizeof **names);

@@ -206,7 +206,7 @@ int cmd_similarity_run(FILE *out, FILE *err, const char *root, int argc, char **
         n_selected += want[i] != 0;
 
     char **names;
-    int n_names = gr_sim_students(&names, o.submissions, msg, sizeof msg);
+    int n_names = gr_sim_students(&names, o.submissions, err, msg, sizeof msg);
     if (n_names < 0) {
         fprintf(err, "attnlab similarity: %s\n", msg);
         return GR_EXIT_FAILED;

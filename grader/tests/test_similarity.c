@@ -384,7 +384,8 @@ static void put_tree_file(const char *to, const char *rel)
 }
 
 /* The class: the solution (labs/ layout), its identical copy and its renamed
-   copy (flat), an independent rewrite, two untouched stubs, a link, a roster. */
+   copy (flat), an independent rewrite, two untouched stubs, a linked lab
+   file, a linked student folder, a roster. */
 static void make_class(void)
 {
     class_dir = fk_mkdtemp("similarity");
@@ -401,6 +402,12 @@ static void make_class(void)
     free(link);
     link = gr_xasprintf("%s/gina/lab02.c", class_dir);
     char *target = gr_xasprintf("%s/alice/lab02-softmax/lab02.c", class_dir);
+    ck_assert_int_eq(symlink(target, link), 0);
+    free(link);
+    free(target);
+    /* a student folder that is a link to another's */
+    link = gr_xasprintf("%s/hank", class_dir);
+    target = gr_xasprintf("%s/frank", class_dir);
     ck_assert_int_eq(symlink(target, link), 0);
     free(link);
     free(target);
@@ -508,6 +515,8 @@ START_TEST(identical_and_renamed_rank_first_rewrite_low)
     /* the link is skipped, and said so */
     ck_assert_ptr_null(strstr(r.out, "gina"));
     ck_assert_ptr_nonnull(strstr(r.err, "skipped gina/lab02.c: a symbolic link"));
+    ck_assert_ptr_null(strstr(r.out, "hank"));
+    ck_assert_ptr_nonnull(strstr(r.err, "skipped hank: a symbolic link, not a student's folder"));
     free_result(&r);
 }
 END_TEST
@@ -547,6 +556,8 @@ START_TEST(markdown_report)
     ck_assert_ptr_nonnull(text);
     ck_assert(strncmp(text, "# Similarity report: ", 21) == 0);
     ck_assert_ptr_nonnull(strstr(text, "> **A report, not a verdict"));
+    ck_assert_ptr_nonnull(strstr(text, "## Lab 2 (lab02-softmax)\n\n6 files (2 with nothing "
+                                 "beyond the stub's own text); 3 pairs share fingerprints.\n"));
     ck_assert_ptr_nonnull(strstr(text, "| 1 | alice | bob | 1.000 | 87 | 97 | 102 |\n"));
     ck_assert_ptr_nonnull(strstr(text, "### 2. alice ~ frank"));
     ck_assert_ptr_null(strstr(text, "### 3."));
