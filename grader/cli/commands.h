@@ -105,4 +105,12 @@ int cmd_doctor(int argc, char **argv);
 /* The same, writing to out and err (what tests call). */
 int cmd_doctor_run(FILE *out, FILE *err, int argc, char **argv);
 
+/* attnlab similarity: pairs of students' lab files ranked by shared winnowed
+   fingerprints, with the matching regions side by side (similarity.h). */
+int cmd_similarity(int argc, char **argv);
+
+/* The same, writing to out and err, for the tree at root (NULL: find it from
+   where attnlab lives). What tests call. */
+int cmd_similarity_run(FILE *out, FILE *err, const char *root, int argc, char **argv);
+
 #endif /* GR_COMMANDS_H */

@@ -65,7 +65,6 @@ static void print_help(FILE *f)
    and what does the job until they come. */
 static const struct { const char *name, *instead; } planned[] = {
     { "batch", "'attnlab grade --submission DIR --student ID --json FILE' once per student" },
-    { "similarity", "nothing inside attnlab yet: compare submissions with a tool such as MOSS" },
 };
 
 /* One line for a name that is not a command: what to use instead when it is

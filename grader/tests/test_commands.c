@@ -63,13 +63,13 @@ END_TEST
 /* One line on stderr, exit 2; a planned command names what to use, a typo of
    one suggests it, a typo of a real command suggests that. */
 static const struct { const char *args, *says; } unknown[] = {
-    { "similarity", "'similarity' is planned (see syllabus.md) but not a command yet; until "
-                    "it comes, use nothing inside attnlab yet" },
-    { "simliarity", "did you mean 'similarity'? It is planned but not a command yet" },
+    { "batch", "'batch' is planned (see syllabus.md) but not a command yet; until it comes, "
+               "use 'attnlab grade --submission DIR" },
+    { "bacth", "did you mean 'batch'? It is planned but not a command yet" },
     { "batch", "'attnlab grade --submission DIR --student ID --json FILE' once per student" },
     { "grde", "'grde' is not a command (did you mean 'grade'?)" },
     { "xyzzy", "'xyzzy' is not a command; see 'attnlab --help' for the list" },
-    { "help similarity", "'similarity' is planned" },
+    { "help batch", "'batch' is planned" },
 };
 
 START_TEST(unknown_commands_suggest_the_right_one)

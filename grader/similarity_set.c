@@ -1,0 +1,183 @@
+/* similarity_set.c: one lab's files from a folder of submissions (see similarity.h).
+ *
+ *   SUBMISSIONS/<student>/labNN-name/labNN.c    the labs/ layout
+ *   SUBMISSIONS/<student>/labNN.c               a flat upload (Gradescope, an LMS)
+ *
+ * Only regular files are read (gr_read_regular): a link, a FIFO or a device
+ * planted in a submission is skipped with a warning, never followed. */
+#include "similarity.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "labmod.h"
+#include "rubric.h"
+#include "util.h"
+
+static int cmp_name(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+int gr_sim_students(char ***names, const char *submissions, FILE *warn, char *err,
+                    size_t errlen)
+{
+    *names = NULL;
+    DIR *dir = opendir(submissions);
+    if (!dir) {
+        gr_set_err(err, errlen, "cannot read the submissions folder %s: %s", submissions,
+                   strerror(errno));
+        return -1;
+    }
+    int n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;                        /* ., .. and hidden files (.DS_Store, .git) */
+        char *path = gr_xasprintf("%s/%s", submissions, e->d_name);
+        struct stat st;
+        int found = lstat(path, &st) == 0;
+        free(path);
+        if (found && S_ISLNK(st.st_mode))    /* never followed: it may lead anywhere */
+            fprintf(warn, "attnlab similarity: skipped %s: a symbolic link, not a student's "
+                    "folder\n", e->d_name);
+        if (!found || !S_ISDIR(st.st_mode))
+            continue;                        /* a roster file is not a student */
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            *names = gr_xrealloc(*names, (size_t)cap * sizeof **names);
+        }
+        (*names)[n++] = gr_xstrdup(e->d_name);
+    }
+    closedir(dir);
+    if (n > 1)
+        qsort(*names, (size_t)n, sizeof **names, cmp_name);
+    return n;
+}
+
+void gr_sim_names_free(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* Add the pristine file root/labs/DIR/NAME (what: "stub" or "contract header")
+   to the base. 0, or -1 with err. */
+static int add_pristine(gr_sim_base *b, const char *root, const char *dir, const char *name,
+                        const char *what, int k, char *err, size_t errlen)
+{
+    char *path = gr_xasprintf("%s/labs/%s/%s", root, dir, name);
+    size_t len;
+    char *text = gr_read_file(path, &len);
+    if (!text) {
+        gr_set_err(err, errlen, "cannot read %s, the pristine %s whose text every student "
+                   "starts with: %s", path, what, strerror(errno));
+        free(path);
+        return -1;
+    }
+    gr_sim_base_add(b, text, len, k);
+    free(text);
+    free(path);
+    return 0;
+}
+
+/* Find and read student's file: the labs/ layout first, then the flat upload.
+   0 with *text, *len and *shown (the path as the report names it); 1 when the
+   student has no file for the lab or it was skipped (with a line on warn). */
+static int read_student_file(const char *submissions, const char *student, const char *dir,
+                             const char *source, FILE *warn, char **text, size_t *len,
+                             char **shown)
+{
+    char *lab_dir = gr_xasprintf("%s/%s/%s", submissions, student, dir);
+    struct stat st;
+    int in_labs = lstat(lab_dir, &st) == 0;
+    free(lab_dir);
+    if (in_labs && !S_ISDIR(st.st_mode)) {
+        fprintf(warn, "attnlab similarity: skipped %s/%s: not a folder (a symbolic link or a "
+                "file?)\n", student, dir);
+        return 1;
+    }
+    *shown = in_labs ? gr_xasprintf("%s/%s/%s", student, dir, source)
+                     : gr_xasprintf("%s/%s", student, source);
+    char *path = gr_xasprintf("%s/%s", submissions, *shown);
+    char why[256];
+    int rc = gr_read_regular(path, GR_SIM_MAX_FILE, text, len, why, sizeof why);
+    if (rc == 1)
+        fprintf(warn, "attnlab similarity: skipped %s: %s, not a regular file\n", *shown, why);
+    else if (rc < 0 && errno != ENOENT)
+        fprintf(warn, "attnlab similarity: skipped %s: %s\n", *shown, strerror(errno));
+    free(path);
+    if (rc != 0) {
+        free(*shown);
+        *shown = NULL;
+        return 1;
+    }
+    return 0;
+}
+
+int gr_sim_lab_load(gr_sim_lab *l, const char *root, const char *submissions,
+                    char *const *names, int n, int lab, int k, int w, FILE *warn,
+                    char *err, size_t errlen)
+{
+    memset(l, 0, sizeof *l);
+    const gr_lab_module *mod = gr_lab_modules[lab - 1];
+    l->lab = lab;
+    l->dir = mod->dir;
+    l->k = k;
+    l->w = w;
+
+    /* The rubric names the file a student submits, as grading reads it. */
+    char *rpath = gr_xasprintf("%s/data/rubrics/lab%02d.yaml", root, lab);
+    gr_rubric r;
+    int rc = gr_rubric_load(rpath, &r, err, errlen);
+    free(rpath);
+    if (rc != 0)
+        return -1;
+    l->source = gr_xstrdup(r.source);
+    gr_rubric_free(&r);
+
+    gr_sim_base base = {0};
+    char header[32];
+    snprintf(header, sizeof header, "lab%02d.h", lab);
+    if (add_pristine(&base, root, mod->dir, l->source, "stub", k, err, errlen) != 0 ||
+        add_pristine(&base, root, mod->dir, header, "contract header", k, err, errlen) != 0) {
+        gr_sim_base_free(&base);
+        gr_sim_lab_free(l);
+        return -1;
+    }
+
+    l->docs = gr_xcalloc((size_t)n + 1, sizeof *l->docs);
+    for (int i = 0; i < n; i++) {
+        char *text, *shown;
+        size_t len;
+        if (read_student_file(submissions, names[i], mod->dir, l->source, warn, &text, &len,
+                              &shown) != 0)
+            continue;
+        l->n_files++;
+        gr_sim_doc *d = &l->docs[l->n_docs];
+        gr_sim_doc_init(d, gr_xstrdup(names[i]), shown, text, len, &base, k, w);
+        if (d->n_fp == 0) {                  /* nothing beyond the stub: no evidence either way */
+            gr_sim_doc_free(d);
+            l->n_empty++;
+            continue;
+        }
+        l->n_docs++;
+    }
+    gr_sim_base_free(&base);
+    l->n_pairs = gr_sim_rank_pairs(&l->pairs, l->docs, l->n_docs);
+    return 0;
+}
+
+void gr_sim_lab_free(gr_sim_lab *l)
+{
+    for (int i = 0; i < l->n_docs; i++)
+        gr_sim_doc_free(&l->docs[i]);
+    free(l->docs);
+    free(l->source);
+    free(l->pairs);
+    memset(l, 0, sizeof *l);
+}
