@@ -13,7 +13,6 @@
  * Run from the top of the tree (make test-unit does).
  */
 #include <check.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,23 +32,9 @@ static char *base;
 static pid_t base_owner;
 static int laid_out;        /* 1 when the bundle and the image were laid out */
 
-/* Run a shell command line made from fmt, its output appended to base/log:
-   the exit status, or -1. */
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-    gr_strbuf b = {0};
-    gr_sb_append(&b, "( ");
-    va_list ap;
-    va_start(ap, fmt);
-    gr_sb_vprintf(&b, fmt, ap);
-    va_end(ap);
-    gr_sb_printf(&b, " ) >>%s/log 2>&1", base);
-    char *line = gr_sb_take(&b);
-    int st = system(line);
-    free(line);
-    return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
-}
+/* Every shell command's output goes to base/log (fixture_kit.h's fk_sh). */
+static char *log_path;
+#define sh(...) fk_sh(log_path, __VA_ARGS__)
 
 static void base_cleanup(void)
 {
@@ -68,6 +53,7 @@ static void lay_out(void)
     if (!base)
         return;
     atexit(base_cleanup);
+    log_path = gr_xasprintf("%s/log", base);
     char *attnlab = fk_attnlab();
     if (!attnlab)
         return;

@@ -9,7 +9,6 @@
  * Run from the top of the tree (make test-unit does).
  */
 #include <check.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,23 +24,9 @@ static char *base, *kit;     /* base/fresh/attnlab-kit */
 static pid_t base_owner;
 static int packed;
 
-/* Run a shell command line made from fmt, output appended to base/log: the
-   exit status, or -1. */
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-    gr_strbuf b = {0};
-    gr_sb_append(&b, "( ");
-    va_list ap;
-    va_start(ap, fmt);
-    gr_sb_vprintf(&b, fmt, ap);
-    va_end(ap);
-    gr_sb_printf(&b, " ) >>%s/log 2>&1", base);
-    char *line = gr_sb_take(&b);
-    int st = system(line);
-    free(line);
-    return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
-}
+/* Every shell command's output goes to base/log (fixture_kit.h's fk_sh). */
+static char *log_path;
+#define sh(...) fk_sh(log_path, __VA_ARGS__)
 
 static void base_cleanup(void)
 {
@@ -59,6 +44,7 @@ static void pack_and_unpack(void)
     if (!base)
         return;
     atexit(base_cleanup);
+    log_path = gr_xasprintf("%s/log", base);
     char *attnlab = fk_attnlab();
     if (!attnlab)
         return;
