@@ -8,6 +8,10 @@
 #   make fuzz       fuzz the grader's parsers with libFuzzer (clang), FUZZ_SECONDS each (60)
 #   make bench      time libattn's paths against one-core sgemm: build/bench/*.csv, *.png
 #   make plots      your experiments beside the answer key, and two heatmaps, as PNGs in build/plots
+#   make gradescope Gradescope's autograder, build/gradescope/autograder.zip (LAB=N|1,3|all;
+#                   the secret: ATTNLAB_SECRET, or one generated, kept and printed once)
+#   make student-kit  build/student-kit/attnlab-kit.tar.gz: labs, support code and an attnlab
+#                   that grades the visible tests; no solutions, mutants or hidden tests
 #   make libattn    just libattn (static and shared): needs a C compiler and libm only
 #   make install    PREFIX=/usr/local (and DESTDIR): libattn, attn.h, attn.pc,
 #                   attnlab and its man page; make uninstall removes them
@@ -64,7 +68,7 @@ LIBSUP     := $(BUILD)/libsup.a
 ATTNLAB    := $(BUILD)/attnlab
 
 .PHONY: all deps libattn install uninstall test-install test test-unit test-labs test-asan fuzz \
-        fuzz-regress grade validate bench plots clean
+        fuzz-regress grade validate bench plots gradescope student-kit clean
 # Keep test objects between builds (make would delete them as intermediates).
 .SECONDARY:
 all: $(ATTNLAB) $(STUB_OBJ) $(LIBATTN_SO)
@@ -213,6 +217,15 @@ plots: all
 	    $(ATTNLAB) plot $$p --out $(BUILD)/plots || st=1; \
 	done; \
 	$(ATTNLAB) plot heatmap --lab 10 --out $(BUILD)/plots || st=1; exit $$st
+
+# ---- the grading fleets and the student kit ----------------------------------------
+# The bundle builds attnlab on Gradescope's machine (setup.sh), so it needs no build here.
+LAB ?= all
+gradescope:
+	@sh scripts/gradescope/bundle.sh $(BUILD)/gradescope $(LAB)
+
+student-kit: all
+	@sh scripts/student-kit.sh $(BUILD) $(BUILD)/student-kit
 
 # ---- installing ----------------------------------------------------------------
 # make install PREFIX=/opt/attn; DESTDIR stages the tree elsewhere (packaging,

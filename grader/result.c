@@ -1,7 +1,9 @@
-/* result.c: verdict names, freeing a report, and the text helpers the three
- * report writers share (UTF-8 decoding, one test's feedback). */
+/* result.c: verdict names, freeing a report, and the text helpers the
+ * report writers share (UTF-8 decoding, one test's feedback, the summary a
+ * student may always see, the atomic write). */
 #include "result.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,7 +168,7 @@ int gr_lab_result_decode(const char *buf, size_t len, gr_lab_result *lr)
         t->misconception = get_str(&w);
         t->student_output = get_str(&w);
         t->seconds = get_f64(&w);
-        if (t->verdict >= GR_VERDICT_COUNT)
+        if (t->verdict >= GR_VERDICT_COUNT || t->visibility >= GR_VISIBILITY_COUNT)
             w.bad = 1;
     }
     if (w.bad || w.left != 0) {
@@ -261,4 +263,53 @@ char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t)
         gr_result_quoted_lines(&b, "", lab->compile_log);
     }
     return gr_sb_take(&b);
+}
+
+/* Add the points earned and possible on lab's tests shown at moment to *score
+   and *max; count the tests left out in *unseen. */
+static void shown_points(const gr_lab_result *lab, int moment, double *score, double *max,
+                         int *unseen)
+{
+    for (int j = 0; j < lab->n_tests; j++) {
+        const gr_test_result *t = &lab->tests[j];
+        if (!gr_visibility_shown(t->visibility, moment)) {
+            (*unseen)++;
+            continue;
+        }
+        *score += t->score;
+        *max += t->max_score;
+    }
+}
+
+char *gr_report_summary(const gr_report *r, int moment)
+{
+    double score = 0, max = 0;
+    int unseen = 0;
+    for (int i = 0; i < r->n_labs; i++)
+        shown_points(&r->labs[i], moment, &score, &max, &unseen);
+    gr_strbuf b = {0};
+    gr_sb_printf(&b, "attnlab: %.1f/%.1f points%s\n", score, max,
+                 unseen ? " on the tests you can see now" : "");
+    for (int i = 0; i < r->n_labs; i++) {
+        double ls = 0, lm = 0;
+        int lu = 0;
+        shown_points(&r->labs[i], moment, &ls, &lm, &lu);
+        gr_sb_printf(&b, "%s: %.1f/%.1f\n", r->labs[i].name ? r->labs[i].name : "lab", ls, lm);
+    }
+    if (unseen)   /* how many, or how many points, would say something about them */
+        gr_sb_append(&b, "More tests are graded and count toward your score; they are hidden, "
+                         "or shown after the due date or once grades are published.\n");
+    if (r->practice_secret)
+        gr_sb_append(&b, "Graded with the public practice secret: practice only, not a grade "
+                         "of record.\n");
+    return gr_sb_take(&b);
+}
+
+int gr_report_write(const char *path, char *text)
+{
+    int rc = gr_write_file_atomic(path, text, strlen(text));
+    int saved = errno;
+    free(text);
+    errno = saved;
+    return rc;
 }

@@ -56,6 +56,8 @@ typedef struct gr_report {
     int n_labs;
     char *confinement;           /* the toolchain's active walls (confine.h), or NULL */
     char *sandbox;               /* the test children's (sandbox.h), or NULL */
+    int practice_secret;         /* 1: a named student graded with the public practice
+                                    secret (gr_secret_unfit): inputs anyone can predict */
 } gr_report;
 
 /* Append lr to out as bytes gr_lab_result_decode reads back (to carry a lab's

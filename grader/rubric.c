@@ -143,12 +143,13 @@ static int rd_visibility(yr_doc *d, const yaml_node_t *v, void *target)
     const char *s;
     if (yr_get_string(d, v, "visibility", YR_NONEMPTY, &s) != 0)
         return -1;
-    for (int i = GR_VISIBLE; i <= GR_AFTER_DUE_DATE; i++)
+    for (int i = GR_VISIBLE; i < GR_VISIBILITY_COUNT; i++)
         if (strcmp(s, gr_visibility_name((gr_visibility)i)) == 0) {
             t->visibility = (gr_visibility)i;
             return 0;
         }
-    return yr_fail_at(d, v, "visibility: \"%s\" is not one of visible, hidden, after_due_date", s);
+    return yr_fail_at(d, v, "visibility: \"%s\" is not one of visible, hidden, after_due_date, "
+                      "after_published", s);
 }
 
 /* Every size or param some lab module's generator reads (gr_test_param,
@@ -566,6 +567,20 @@ const char *gr_visibility_name(gr_visibility v)
     case GR_VISIBLE:        return "visible";
     case GR_HIDDEN:         return "hidden";
     case GR_AFTER_DUE_DATE: return "after_due_date";
+    case GR_AFTER_PUBLISHED: return "after_published";
+    case GR_VISIBILITY_COUNT: break;
     }
     return "visible";
+}
+
+int gr_visibility_shown(gr_visibility v, int moment)
+{
+    switch (v) {
+    case GR_VISIBLE:         return 1;
+    case GR_AFTER_DUE_DATE:  return (moment & GR_SHOWN_DUE_PASSED) != 0;
+    case GR_AFTER_PUBLISHED: return (moment & GR_SHOWN_PUBLISHED) != 0;
+    case GR_HIDDEN:
+    case GR_VISIBILITY_COUNT: break;
+    }
+    return 0;
 }

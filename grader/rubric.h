@@ -10,7 +10,7 @@
  *     - name: dot_worked_example        # unique in the lab
  *       kind: dot                       # which generator of the lab module builds it
  *       points: 2
- *       visibility: visible             # visible | hidden | after_due_date
+ *       visibility: visible             # visible | hidden | after_due_date | after_published
  *       sizes: {B: 2, Tq: 3, Tk: 5, d: 4}   # integers the generator reads
  *       params: {scale: 1.0}                # reals the generator reads (optional)
  *       # names in sizes and params: those some generator reads (rubric.c lists them)
@@ -30,8 +30,19 @@
 typedef enum gr_visibility {
     GR_VISIBLE = 0,        /* the student sees result and feedback at once */
     GR_HIDDEN,             /* the student never sees it */
-    GR_AFTER_DUE_DATE      /* shown after the due date */
+    GR_AFTER_DUE_DATE,     /* shown after the due date */
+    GR_AFTER_PUBLISHED,    /* shown once the instructor publishes the grades */
+    GR_VISIBILITY_COUNT
 } gr_visibility;
+
+/* What has happened by the moment a student looks (flags, combined with |):
+   after_due_date tests show once the due date passed, after_published ones
+   once grades are published; hidden ones never, visible ones always. */
+enum {
+    GR_SHOWN_AT_SUBMISSION = 0,  /* nothing yet: only visible tests */
+    GR_SHOWN_DUE_PASSED = 1,
+    GR_SHOWN_PUBLISHED = 2
+};
 
 typedef struct gr_limits {
     long time_ms;          /* wall-clock limit, SIGKILL of the process group */
@@ -92,5 +103,8 @@ double gr_test_param(const gr_rubric_test *t, const char *key, double dflt);
 
 /* Name of a visibility as written in YAML and results.json. */
 const char *gr_visibility_name(gr_visibility v);
+
+/* 1 when a student may see a test of visibility v at moment (GR_SHOWN_* flags). */
+int gr_visibility_shown(gr_visibility v, int moment);
 
 #endif

@@ -134,3 +134,9 @@ int gr_secret_is_practice(const char *secret)
 {
     return secret == NULL || *secret == '\0' || strcmp(secret, GR_PRACTICE_SECRET) == 0;
 }
+
+int gr_secret_unfit(const char *secret, const char *student)
+{
+    return gr_secret_is_practice(secret) && student && *student &&
+           strcmp(student, GR_LOCAL_STUDENT) != 0;
+}

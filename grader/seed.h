@@ -48,4 +48,17 @@ const char *gr_secret_from_env(void);
 /* 1 when secret is the public practice secret (hidden inputs are predictable). */
 int gr_secret_is_practice(const char *secret);
 
+/* The student id of a run nobody named (attnlab grade without --student). */
+#define GR_LOCAL_STUDENT "local"
+
+/* 1 when a named student (any id but GR_LOCAL_STUDENT) is graded with the
+   practice secret: the grade is recorded against inputs anyone can compute. */
+int gr_secret_unfit(const char *secret, const char *student);
+
+/* The warning to print when gr_secret_unfit holds (one line, no newline). */
+#define GR_PRACTICE_WARNING \
+    "warning: grading a named student with the public practice secret: anyone can " \
+    "compute these inputs, hidden ones included; set ATTNLAB_SECRET to the course's " \
+    "secret (the results are marked practice_secret)"
+
 #endif

@@ -17,7 +17,8 @@
 
 static const char grade_usage[] =
     "usage: attnlab grade [--lab N|all] [--submission DIR] [--student ID]\n"
-    "                     [--json FILE] [--junit FILE] [--jobs N] [--timing] [--verbose]\n"
+    "                     [--json FILE] [--junit FILE] [--junit-public]\n"
+    "                     [--prairielearn FILE] [--jobs N] [--timing] [--verbose]\n"
     "\n"
     "Grade a submission: for each lab, check the sources against the rubric\n"
     "(data/rubrics/labNN.yaml), compile them with the grader's protocol stub,\n"
@@ -28,7 +29,10 @@ static const char grade_usage[] =
     "  --student ID       student id; with the secret it seeds every test's inputs\n"
     "                     (default: local)\n"
     "  --json FILE        also write Gradescope's results.json to FILE\n"
-    "  --junit FILE       also write JUnit XML to FILE\n"
+    "  --junit FILE       also write JUnit XML to FILE (each test's visibility a property)\n"
+    "  --junit-public     leave out of the JUnit file the details of tests a student\n"
+    "                     may not see yet (hidden, after_due_date, after_published)\n"
+    "  --prairielearn FILE  also write PrairieLearn's results.json to FILE\n"
     "  --jobs N           grade N labs at once (default: one per core)\n"
     "  --timing           say where the time went: building, the tests, and the\n"
     "                     grader's own work (expected values, diagnoses), per lab\n"
@@ -37,7 +41,9 @@ static const char grade_usage[] =
     "  -q, --quiet        no progress lines on stderr\n"
     "\n"
     "The instructor's secret comes from ATTNLAB_SECRET; without it a public\n"
-    "practice secret is used. Colour unless NO_COLOR is set or stdout is not a tty.\n"
+    "practice secret is used, and grading a named --student with it warns and marks\n"
+    "the results (extra_data.practice_secret). Colour unless NO_COLOR is set or\n"
+    "stdout is not a tty.\n"
     "Everything a submission does ends as a verdict on its own lab's tests.\n"
     "Exit status: 0 graded (whatever the score), 1 the grader itself failed or a\n"
     "report could not be written, 2 usage or rubric error, 128+N stopped by\n"
@@ -45,8 +51,8 @@ static const char grade_usage[] =
 
 /* What the command line asked for, beyond the grading options. */
 typedef struct grade_args {
-    const char *labs, *json, *junit;
-    int quiet, timing, verbose;
+    const char *labs, *json, *junit, *prairielearn;
+    int quiet, timing, verbose, junit_public;
 } grade_args;
 
 /* Parse argv into o and a: 0, GR_EXIT_USAGE after a usage error, or -1 after
@@ -59,6 +65,8 @@ static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
         {"student", required_argument, 0, 'u'},
         {"json", required_argument, 0, 'j'},
         {"junit", required_argument, 0, 'x'},
+        {"junit-public", no_argument, 0, 'P'},
+        {"prairielearn", required_argument, 0, 'p'},
         {"quiet", no_argument, 0, 'q'},
         {"jobs", required_argument, 0, 'J'},
         {"timing", no_argument, 0, 'T'},
@@ -76,6 +84,8 @@ static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
         case 'u': o->student = optarg; break;
         case 'j': a->json = optarg; break;
         case 'x': a->junit = optarg; break;
+        case 'P': a->junit_public = 1; break;
+        case 'p': a->prairielearn = optarg; break;
         case 'q': a->quiet = 1; break;
         case 'T': a->timing = 1; break;
         case 'v': a->verbose = 1; break;
@@ -100,6 +110,8 @@ static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
         return gr_usage_error("grade", "%s", err);
     if (!*o->student)
         return gr_usage_error("grade", "--student needs a non-empty id");
+    if (a->junit_public && !a->junit)
+        return gr_usage_error("grade", "--junit-public shapes the JUnit file: give --junit FILE too");
     return 0;
 }
 
@@ -159,8 +171,13 @@ static int write_reports(const gr_report *r, const grade_args *a)
         fprintf(stderr, "attnlab grade: cannot write %s: %s\n", a->json, strerror(errno));
         rc = GR_EXIT_FAILED;
     }
-    if (a->junit && gr_report_junit(a->junit, r) != 0) {
+    int moment = a->junit_public ? GR_SHOWN_AT_SUBMISSION : GR_JUNIT_ALL;
+    if (a->junit && gr_report_junit_shown(a->junit, r, moment) != 0) {
         fprintf(stderr, "attnlab grade: cannot write %s: %s\n", a->junit, strerror(errno));
+        rc = GR_EXIT_FAILED;
+    }
+    if (a->prairielearn && gr_report_prairielearn(a->prairielearn, r) != 0) {
+        fprintf(stderr, "attnlab grade: cannot write %s: %s\n", a->prairielearn, strerror(errno));
         rc = GR_EXIT_FAILED;
     }
     return rc;
@@ -170,9 +187,9 @@ int cmd_grade(int argc, char **argv)
 {
     gr_grade_opts o;
     memset(&o, 0, sizeof o);
-    o.student = "local";
+    o.student = GR_LOCAL_STUDENT;
     o.jobs = gr_pool_cores();
-    grade_args a = {"all", NULL, NULL, 0, 0, 0};
+    grade_args a = {"all", NULL, NULL, NULL, 0, 0, 0, 0};
     int rc = parse_args(argc, argv, &o, &a);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
@@ -181,6 +198,8 @@ int cmd_grade(int argc, char **argv)
         return rc;
     o.secret = gr_secret_from_env();
     o.progress = a.quiet ? NULL : stderr;
+    if (gr_secret_unfit(o.secret, o.student))   /* even with --quiet: a grade is at stake */
+        fprintf(stderr, "attnlab grade: %s\n", GR_PRACTICE_WARNING);
 
     gr_report r;
     char err[1024];

@@ -1,12 +1,13 @@
-/* report.h: the three ways a grading run is reported.
+/* report.h: the ways a grading run is reported.
  *
  *   gr_report_terminal  for a person at a terminal, in the spirit of CS:APP's
  *                       driver: Score / Max / Verdict / Test rows, feedback under
  *                       each failing test, "Total points: x/y"   (report_term.c)
  *   gr_report_json      Gradescope's results.json                (report_json.c)
  *   gr_report_junit     JUnit XML for CI servers                 (report_junit.c)
+ *   gr_report_prairielearn  PrairieLearn's results.json   (report_prairielearn.c)
  *
- * All three take a finished gr_report (result.h) and never change it. Text that
+ * All take a finished gr_report (result.h) and never change it. Text that
  * may hold bytes from a student's program (messages, output excerpts) is made
  * safe for each medium: control characters shown as \xNN on a terminal, escaped
  * in JSON, dropped in XML, and invalid UTF-8 replaced by U+FFFD everywhere, so
@@ -61,16 +62,46 @@ char *gr_report_json_text(const gr_report *r);
    control characters as \n, \t, \r or \u00XX, invalid UTF-8 as \ufffd. */
 void gr_json_string(gr_strbuf *b, const char *s);
 
+/* Append x to b as the shortest %g form that reads back as exactly x (whole
+   numbers without exponent); 0 for NaN or infinity, which JSON cannot hold (a
+   score is never either unless the grader is wrong). */
+void gr_json_number(gr_strbuf *b, double x);
+
+/* ---- PrairieLearn results.json (report_prairielearn.c) ------------------------ */
+
+/* Write r to path as PrairieLearn's external-grader results.json, atomically:
+   score in [0, 1] over every test, the visible tests one by one with points,
+   max_points and output, the others as one line of points.
+   0, or -1 with errno set (path is left as it was). */
+int gr_report_prairielearn(const char *path, const gr_report *r);
+
+/* The text gr_report_prairielearn writes (malloc'd, never NULL). */
+char *gr_report_prairielearn_text(const gr_report *r);
+
 /* ---- JUnit XML (report_junit.c) ---------------------------------------------- */
 
 /* Write r to path as JUnit XML (one testsuite per lab; <failure> for wrong
    answer, not implemented, forbidden call and compile error; <error> for
-   crashed, timed out, out of memory and output limit), atomically.
+   crashed, timed out, out of memory and output limit; each test's visibility
+   as a property), with every test's details, atomically.
    0, or -1 with errno set (path is left as it was). */
 int gr_report_junit(const char *path, const gr_report *r);
 
 /* The text gr_report_junit writes (malloc'd, never NULL). */
 char *gr_report_junit_text(const gr_report *r);
+
+/* The moment argument that tells every test's details. */
+#define GR_JUNIT_ALL (-1)
+
+/* Like gr_report_junit, but for students' eyes: the details of a test not
+   shown at moment (GR_SHOWN_* flags, rubric.h) are left out (name, feedback,
+   time, kind of failure), and the lab's points count shown tests only
+   (report_junit.c says what remains).
+   GR_JUNIT_ALL writes what gr_report_junit does. */
+int gr_report_junit_shown(const char *path, const gr_report *r, int moment);
+
+/* The text gr_report_junit_shown writes (malloc'd, never NULL). */
+char *gr_report_junit_shown_text(const gr_report *r, int moment);
 
 /* Append s to b escaped for XML text and attributes: & < > " ' as entities,
    control characters other than tab and newline dropped, invalid UTF-8 and
@@ -78,6 +109,13 @@ char *gr_report_junit_text(const gr_report *r);
 void gr_xml_text(gr_strbuf *b, const char *s);
 
 /* ---- shared by the writers (result.c) ---------------------------------------- */
+
+/* The summary a student may always see (malloc'd, never NULL): the points of
+   the tests shown at moment (GR_SHOWN_* flags, rubric.h), in all and per lab,
+   a line saying more tests count when some are not shown (never how many or
+   how many points), and a line when the results are marked practice_secret.
+   Results that a student reads from submission on pass GR_SHOWN_AT_SUBMISSION. */
+char *gr_report_summary(const gr_report *r, int moment);
 
 /* Decode one UTF-8 character from s[0..n): its length (1..4) with *cp set, or
    0 when s does not start with a valid, shortest-form encoding of a Unicode
@@ -96,6 +134,10 @@ char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t);
    indent, and after mark and a space when mark is not NULL (mark alone on an
    empty line). */
 void gr_result_lines(gr_strbuf *b, const char *indent, const char *mark, const char *text);
+
+/* Write text to path atomically and free it: 0, or -1 with errno set (path is
+   left as it was). The one way every writer puts its file down. */
+int gr_report_write(const char *path, char *text);
 
 /* Append text to b with every line prefixed by indent and "| ", the label
    that marks text from the student's program or the compiler (one trailing

@@ -7,20 +7,26 @@
  *     "score": 3.5,                  total points earned (overrides the tests' sum)
  *     "max_score": 15.5,             total points possible
  *     "execution_time": 2,           whole seconds of the grading run
- *     "output": "attnlab: ...",      a short summary for the whole submission
+ *     "output": "attnlab: ...",      the summary students always see: the points of
+ *                                    the visible tests only, in all and per lab
+ *                                    (gr_report_summary), never a hidden test's
  *     "visibility": "visible",       the default of tests that set none
  *     "stdout_visibility": "hidden", the grader's own stdout may describe hidden
  *                                    tests, so students never see it
- *     "extra_data": { "student": "s123",
+ *     "extra_data": { "student": "s123", "practice_secret": false,
  *                     "toolchain_confinement": "user nobody, mount+network namespace, ...",
  *                     "test_sandbox": "user nobody, seccomp allow-list ..." },
- *                                    who was graded and which kernel walls were up
+ *                                    who was graded, whether with the public practice
+ *                                    secret, and which kernel walls were up
  *     "tests": [ { "name": "lab01-scores: dot_worked_example", "number": "1.1",
  *                  "score": 2, "max_score": 2, "status": "passed",
  *                  "visibility": "visible", "output": "passed\n",
  *                  "output_format": "text" }, ... ]
  *   }
  *
+ * "score" counts every test, as the grade must; each test's "visibility" is the
+ * rubric's (visible, hidden, after_due_date, after_published), and Gradescope
+ * shows a test's name, score and output only when that visibility allows.
  * "number" is lab.test (1-based), so Gradescope sorts tests by lab. Test output
  * is plain text ("output_format": "text"), so nothing a student's program
  * printed is ever rendered as HTML or Markdown. Gradescope rejects a file that
@@ -29,7 +35,6 @@
  */
 #include "report/report.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,9 +72,7 @@ void gr_json_string(gr_strbuf *b, const char *s)
     gr_sb_append(b, "\"");
 }
 
-/* The shortest %g form that reads back as exactly x; 0 for NaN or infinity,
-   which JSON cannot hold (a score is never either unless the grader is wrong). */
-static void json_number(gr_strbuf *b, double x)
+void gr_json_number(gr_strbuf *b, double x)
 {
     if (!isfinite(x)) {
         gr_sb_append(b, "0");
@@ -100,19 +103,8 @@ static void field_string(gr_strbuf *b, const char *indent, const char *key, cons
 static void field_number(gr_strbuf *b, const char *indent, const char *key, double value)
 {
     gr_sb_printf(b, "%s\"%s\": ", indent, key);
-    json_number(b, value);
+    gr_json_number(b, value);
     gr_sb_append(b, ",\n");
-}
-
-/* The summary shown above the tests: the total and one line per lab. */
-static char *summary(const gr_report *r)
-{
-    gr_strbuf b = {0};
-    gr_sb_printf(&b, "attnlab: %.1f/%.1f points\n", r->score, r->max_score);
-    for (int i = 0; i < r->n_labs; i++)
-        gr_sb_printf(&b, "%s: %.1f/%.1f\n", r->labs[i].name ? r->labs[i].name : "lab",
-                     r->labs[i].score, r->labs[i].max_score);
-    return gr_sb_take(&b);
 }
 
 static void test_object(gr_strbuf *b, const gr_lab_result *lab, int j, int last)
@@ -146,13 +138,14 @@ char *gr_report_json_text(const gr_report *r)
     field_number(&b, in, "score", r->score);
     field_number(&b, in, "max_score", r->max_score);
     field_number(&b, in, "execution_time", r->seconds > 0 ? floor(r->seconds + 0.5) : 0);
-    char *out = summary(r);
+    char *out = gr_report_summary(r, GR_SHOWN_AT_SUBMISSION);
     field_string(&b, in, "output", out, 0);
     free(out);
     field_string(&b, in, "visibility", "visible", 0);
     field_string(&b, in, "stdout_visibility", "hidden", 0);
     gr_sb_append(&b, "  \"extra_data\": {\n");
     field_string(&b, "    ", "student", r->student ? r->student : "", 0);
+    gr_sb_printf(&b, "    \"practice_secret\": %s,\n", r->practice_secret ? "true" : "false");
     field_string(&b, "    ", "toolchain_confinement", r->confinement ? r->confinement : "", 0);
     field_string(&b, "    ", "test_sandbox", r->sandbox ? r->sandbox : "", 1);
     gr_sb_append(&b, "  },\n");
@@ -173,10 +166,5 @@ char *gr_report_json_text(const gr_report *r)
 
 int gr_report_json(const char *path, const gr_report *r)
 {
-    char *text = gr_report_json_text(r);
-    int rc = gr_write_file_atomic(path, text, strlen(text));
-    int saved = errno;
-    free(text);
-    errno = saved;
-    return rc;
+    return gr_report_write(path, gr_report_json_text(r));
 }

@@ -3,20 +3,29 @@
  *   <testsuites name="attnlab" tests failures errors skipped time>
  *     <testsuite name="lab01-scores" tests failures errors skipped time>
  *       <properties> score and max_score of the lab </properties>
- *       <testcase name="dot_worked_example" classname="lab01-scores" time="0.012"/>
- *       <testcase ...><failure message="wrong answer: ..." type="wrong answer">
- *         feedback</failure></testcase>
+ *       <testcase name="dot_worked_example" classname="lab01-scores" time="0.012">
+ *         <properties><property name="visibility" value="visible"/></properties>
+ *       </testcase>
+ *       <testcase ...><properties>...</properties>
+ *         <failure message="wrong answer: ..." type="wrong answer">feedback</failure>
+ *       </testcase>
  *
  * A <failure> is the student's code answering wrongly or not at all by the
  * rules (wrong answer, not implemented, forbidden call, compile error); an
  * <error> is the code breaking while it ran (crashed, timed out, out of
- * memory, output limit). Nothing is skipped. XML 1.0 cannot hold most control
- * characters even as entities, so they are dropped, and invalid UTF-8 becomes
- * U+FFFD, so any XML parser accepts the file.
+ * memory, output limit). Nothing is skipped. Every test carries its rubric
+ * visibility as a property. XML 1.0 cannot hold most control characters even
+ * as entities, so they are dropped, and invalid UTF-8 becomes U+FFFD, so any
+ * XML parser accepts the file.
+ *
+ * For students' eyes (gr_report_junit_shown with a moment), a test not shown
+ * at that moment keeps its place, its points and whether it passed, nothing
+ * else: it is named "hidden test N", a failing one is a bare <failure
+ * type="not shown"/> (crashing or timing out is not told apart), its time is
+ * 0, and the lab's score and max_score properties count shown tests only.
  */
 #include "report/report.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,25 +63,51 @@ static int is_error(gr_verdict v)
     return v == GR_CRASHED || v == GR_TIMED_OUT || v == GR_OUT_OF_MEMORY || v == GR_OUTPUT_LIMIT;
 }
 
-static double lab_seconds(const gr_lab_result *lab)
+/* 1 when the file tells everything about t: every detail, or t is shown at moment. */
+static int told(const gr_test_result *t, int moment)
 {
-    double s = 0;
-    for (int j = 0; j < lab->n_tests; j++)
-        s += lab->tests[j].seconds;
+    return moment == GR_JUNIT_ALL || gr_visibility_shown(t->visibility, moment);
+}
+
+/* What one lab adds up to in the file: counts, seconds and points of the tests it tells. */
+typedef struct suite_sums {
+    int failures, errors;
+    double seconds, score, max_score;
+} suite_sums;
+
+static suite_sums sums(const gr_lab_result *lab, int moment)
+{
+    suite_sums s = {0, 0, 0, 0, 0};
+    for (int j = 0; j < lab->n_tests; j++) {
+        const gr_test_result *t = &lab->tests[j];
+        int full = told(t, moment);
+        if (full) {
+            s.seconds += t->seconds;
+            s.score += t->score;
+            s.max_score += t->max_score;
+        }
+        if (t->verdict == GR_PASSED)
+            continue;
+        if (full && is_error(t->verdict))
+            s.errors++;
+        else
+            s.failures++;
+    }
     return s;
 }
 
-static void count(const gr_lab_result *lab, int *failures, int *errors)
+/* A test not shown at the moment: its place, its visibility and whether it passed. */
+static void untold_testcase(gr_strbuf *b, const gr_lab_result *lab, const gr_test_result *t,
+                            int hidden_number)
 {
-    for (int j = 0; j < lab->n_tests; j++) {
-        gr_verdict v = lab->tests[j].verdict;
-        if (v == GR_PASSED)
-            continue;
-        if (is_error(v))
-            (*errors)++;
-        else
-            (*failures)++;
-    }
+    gr_sb_printf(b, "    <testcase name=\"hidden test %d\" classname=\"", hidden_number);
+    gr_xml_text(b, lab->name ? lab->name : "lab");
+    gr_sb_printf(b, "\" time=\"0.000\">\n"
+                 "      <properties><property name=\"visibility\" value=\"%s\"/></properties>\n",
+                 gr_visibility_name(t->visibility));
+    if (t->verdict != GR_PASSED)
+        gr_sb_append(b, "      <failure message=\"failed\" type=\"not shown\"/>\n");
+    gr_sb_append(b, "    </testcase>\n");
 }
 
 static void testcase(gr_strbuf *b, const gr_lab_result *lab, const gr_test_result *t)
@@ -81,9 +116,11 @@ static void testcase(gr_strbuf *b, const gr_lab_result *lab, const gr_test_resul
     gr_xml_text(b, t->name ? t->name : "?");
     gr_sb_append(b, "\" classname=\"");
     gr_xml_text(b, lab->name ? lab->name : "lab");
-    gr_sb_printf(b, "\" time=\"%.3f\"", t->seconds);
+    gr_sb_printf(b, "\" time=\"%.3f\">\n"
+                 "      <properties><property name=\"visibility\" value=\"%s\"/></properties>\n",
+                 t->seconds, gr_visibility_name(t->visibility));
     if (t->verdict == GR_PASSED) {
-        gr_sb_append(b, "/>\n");
+        gr_sb_append(b, "    </testcase>\n");
         return;
     }
     const char *tag = is_error(t->verdict) ? "error" : "failure";
@@ -99,7 +136,7 @@ static void testcase(gr_strbuf *b, const gr_lab_result *lab, const gr_test_resul
     char *message = gr_sb_take(&msg);
     char *feedback = gr_test_feedback(lab, t);
 
-    gr_sb_printf(b, ">\n      <%s message=\"", tag);
+    gr_sb_printf(b, "      <%s message=\"", tag);
     gr_xml_text(b, message);
     gr_sb_append(b, "\" type=\"");
     gr_xml_text(b, verdict);
@@ -110,43 +147,54 @@ static void testcase(gr_strbuf *b, const gr_lab_result *lab, const gr_test_resul
     free(feedback);
 }
 
-char *gr_report_junit_text(const gr_report *r)
+char *gr_report_junit_shown_text(const gr_report *r, int moment)
 {
     gr_strbuf b = {0};
     int tests = 0, failures = 0, errors = 0;
     for (int i = 0; i < r->n_labs; i++) {
+        suite_sums s = sums(&r->labs[i], moment);
         tests += r->labs[i].n_tests;
-        count(&r->labs[i], &failures, &errors);
+        failures += s.failures;
+        errors += s.errors;
     }
     gr_sb_append(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     gr_sb_printf(&b, "<testsuites name=\"attnlab\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
                  "skipped=\"0\" time=\"%.3f\">\n", tests, failures, errors, r->seconds);
+    int hidden = 0;   /* untold tests are numbered through the file */
     for (int i = 0; i < r->n_labs; i++) {
         const gr_lab_result *lab = &r->labs[i];
-        int f = 0, e = 0;
-        count(lab, &f, &e);
+        suite_sums s = sums(lab, moment);
         gr_sb_append(&b, "  <testsuite name=\"");
         gr_xml_text(&b, lab->name ? lab->name : "lab");
         gr_sb_printf(&b, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\" "
-                     "time=\"%.3f\">\n", lab->n_tests, f, e, lab_seconds(lab));
+                     "time=\"%.3f\">\n", lab->n_tests, s.failures, s.errors, s.seconds);
         gr_sb_printf(&b, "    <properties>\n"
                      "      <property name=\"score\" value=\"%g\"/>\n"
                      "      <property name=\"max_score\" value=\"%g\"/>\n"
-                     "    </properties>\n", lab->score, lab->max_score);
-        for (int j = 0; j < lab->n_tests; j++)
-            testcase(&b, lab, &lab->tests[j]);
+                     "    </properties>\n", s.score, s.max_score);
+        for (int j = 0; j < lab->n_tests; j++) {
+            if (told(&lab->tests[j], moment))
+                testcase(&b, lab, &lab->tests[j]);
+            else
+                untold_testcase(&b, lab, &lab->tests[j], ++hidden);
+        }
         gr_sb_append(&b, "  </testsuite>\n");
     }
     gr_sb_append(&b, "</testsuites>\n");
     return gr_sb_take(&b);
 }
 
+char *gr_report_junit_text(const gr_report *r)
+{
+    return gr_report_junit_shown_text(r, GR_JUNIT_ALL);
+}
+
+int gr_report_junit_shown(const char *path, const gr_report *r, int moment)
+{
+    return gr_report_write(path, gr_report_junit_shown_text(r, moment));
+}
+
 int gr_report_junit(const char *path, const gr_report *r)
 {
-    char *text = gr_report_junit_text(r);
-    int rc = gr_write_file_atomic(path, text, strlen(text));
-    int saved = errno;
-    free(text);
-    errno = saved;
-    return rc;
+    return gr_report_junit_shown(path, r, GR_JUNIT_ALL);
 }

@@ -314,6 +314,8 @@ static void test_row(gr_strbuf *b, const lab_view *v, const gr_test_result *t, i
         gr_sb_append(b, " (hidden)");
     else if (t->visibility == GR_AFTER_DUE_DATE)
         gr_sb_append(b, " (shown after the due date)");
+    else if (t->visibility == GR_AFTER_PUBLISHED)
+        gr_sb_append(b, " (shown when grades are published)");
     gr_sb_append(b, "\n");
     if (t->verdict != GR_PASSED && !v->not_built)
         test_feedback(b, v, t, !verbose);

@@ -154,7 +154,7 @@ static const struct bad_case {
     {"bad_zero_limit.yaml", "6:14", "limits.memory_mb: must be a positive number of MiB, got 0"},
     {"bad_test_limit.yaml", "8:23", "limits.time_ms: must be a positive number of milliseconds, got -5"},
     {"bad_huge_memory.yaml", "4:21", "limits.memory_mb: 99999999999999 MiB is too large"},
-    {"bad_visibility.yaml", "8:17", "visibility: \"secret\" is not one of visible, hidden, after_due_date"},
+    {"bad_visibility.yaml", "8:17", "visibility: \"secret\" is not one of visible, hidden, after_due_date, after_published"},
     /* 8 sizes + 8 params fit; "seed" is the 17th: "    params: {" is 13 characters,
        5 entries of 7 ("dq: 1, ") and 3 of 8 ("odd: 6, ") follow -> column 13 + 59 + 1 */
     {"bad_too_many.yaml", "9:73", "params: \"seed\" is one value too many; sizes and params of a test hold at most 16"},

@@ -1,0 +1,314 @@
+/* test_fleet.c: the grading fleets' entry points, run as the fleets run them.
+ *
+ * Gradescope: scripts/gradescope/bundle.sh makes autograder.zip (lab 1, a
+ * known secret); it is unpacked into T/gs/source, given the attnlab built for
+ * these tests, and T/gs/run_autograder grades T/gs/submission with
+ * ATTNLAB_AUTOGRADER_ROOT=T/gs standing for /autograder. PrairieLearn:
+ * scripts/prairielearn/run.sh grades T/pl/student with ATTNLAB_GRADE_ROOT=T/pl
+ * standing for /grade, from an image folder laid out as the Dockerfile does.
+ * Each is run against a solution, an untouched stub and a broken upload, in
+ * both layouts (lab folders, flat files); results.json must be valid, score
+ * what the rubric says, name the student and show no hidden test in the
+ * summary a student always sees. The bundle's secret handling is checked too.
+ * Run from the top of the tree (make test-unit does).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fixtures/fixture_kit.h"
+#include "textcheck.h"
+#include "util.h"
+
+Suite *test_suite(void);
+
+/* A syntax error: the broken upload. */
+static const char broken_source[] = "#include \"lab01.h\"\nint lab_dot_scores(float *S) {\n";
+
+/* Everything lives under one folder made in Check's parent process (unchecked
+   fixture) and removed when it exits. */
+static char *base;
+static pid_t base_owner;
+static int laid_out;        /* 1 when the bundle and the image were laid out */
+
+/* Every shell command's output goes to base/log (fixture_kit.h's fk_sh). */
+static char *log_path;
+#define sh(...) fk_sh(log_path, __VA_ARGS__)
+
+static void base_cleanup(void)
+{
+    if (base && getpid() == base_owner)
+        fk_rm_rf(base);
+}
+
+/* Lay out T/gs (the unpacked bundle) and T/image (PrairieLearn's image):
+   each gets this build's attnlab and stub objects under build/. */
+static void lay_out(void)
+{
+    if (base)
+        return;
+    base_owner = getpid();
+    base = fk_mkdtemp("fleet");
+    if (!base)
+        return;
+    atexit(base_cleanup);
+    log_path = gr_xasprintf("%s/log", base);
+    char *attnlab = fk_attnlab();
+    if (!attnlab)
+        return;
+    char *bin = gr_xstrdup(attnlab);
+    *strrchr(bin, '/') = '\0';      /* the build folder: attnlab, grader/stub/ */
+    const char *root = fk_root();
+    laid_out =
+        sh("cd %s && ATTNLAB_SECRET=fleet-test-secret sh scripts/gradescope/bundle.sh %s/out 1",
+           root, base) == 0 &&
+        sh("mkdir -p %s/gs/source %s/gs/submission && cd %s/gs/source && unzip -q %s/out/autograder.zip",
+           base, base, base, base) == 0 &&
+        sh("cp %s/gs/source/run_autograder %s/gs/", base, base) == 0 &&
+        sh("mkdir -p %s/image && cd %s && cp -R Makefile labs lib grader scripts %s/image/ && "
+           "mkdir -p %s/image/data && cp -R data/rubrics %s/image/data/", base, root, base, base, base) == 0;
+    for (int i = 0; laid_out && i < 2; i++) {
+        const char *tree = i == 0 ? "gs/source" : "image";
+        laid_out = sh("mkdir -p %s/%s/build/grader && cp %s %s/%s/build/ && cp -R %s/grader/stub %s/%s/build/grader/",
+                      base, tree, attnlab, base, tree, bin, base, tree) == 0;
+    }
+    free(bin);
+    free(attnlab);
+}
+
+/* The file base/rel, read (malloc'd), or NULL. */
+static char *read_rel(const char *rel)
+{
+    char *p = gr_xasprintf("%s/%s", base, rel);
+    char *text = gr_read_file(p, NULL);
+    free(p);
+    return text;
+}
+
+/* Put an upload in place of the last one: folder (under base) emptied, then
+   lab01.c from src written at rel ("lab01.c" flat, "lab01-scores/lab01.c"
+   in the labs layout); src NULL writes text instead. */
+static void upload(const char *folder, const char *rel, const char *src, const char *text)
+{
+    ck_assert_int_eq(sh("rm -rf %s/%s && mkdir -p %s/%s", base, folder, base, folder), 0);
+    char *dst = gr_xasprintf("%s/%s/%s", base, folder, rel);
+    char *dir = gr_xstrdup(dst);
+    *strrchr(dir, '/') = '\0';
+    ck_assert_int_eq(sh("mkdir -p %s", dir), 0);
+    if (src)
+        ck_assert_int_eq(sh("cp %s/%s %s", fk_root(), src, dst), 0);
+    else
+        ck_assert_int_eq(gr_write_file_atomic(dst, text, strlen(text)), 0);
+    free(dir);
+    free(dst);
+}
+
+/* Run Gradescope's entry point; its results.json (malloc'd, valid JSON). */
+static char *gradescope(const char *metadata)
+{
+    ck_assert_msg(laid_out, "the bundle could not be laid out: see %s/log", base);
+    char *meta = gr_xasprintf("%s/gs/submission_metadata.json", base);
+    ck_assert_int_eq(gr_write_file_atomic(meta, metadata, strlen(metadata)), 0);
+    free(meta);
+    sh("rm -f %s/gs/results/results.json", base);
+    ck_assert_int_eq(sh("ATTNLAB_AUTOGRADER_ROOT=%s/gs %s/gs/run_autograder", base, base), 0);
+    char *json = read_rel("gs/results/results.json");
+    ck_assert_msg(json && json_valid(json), "no valid results.json: see %s/log", base);
+    return json;
+}
+
+/* Run PrairieLearn's entry point with env (assignments); its results.json. */
+static char *prairielearn(const char *env)
+{
+    ck_assert_msg(laid_out, "the image could not be laid out: see %s/log", base);
+    sh("rm -f %s/pl/results/results.json", base);
+    ck_assert_int_eq(sh("%s ATTNLAB_LABS=1 ATTNLAB_GRADE_ROOT=%s/pl sh %s/image/scripts/prairielearn/run.sh",
+                        env, base, base), 0);
+    char *json = read_rel("pl/results/results.json");
+    ck_assert_msg(json && json_valid(json), "no valid results.json: see %s/log", base);
+    return json;
+}
+
+/* The value of the top-level "output" string in json (malloc'd): the summary. */
+static char *output_field(const char *json)
+{
+    const char *p = strstr(json, "\n  \"output\": \"");
+    ck_assert_ptr_nonnull(p);
+    p += strlen("\n  \"output\": \"");
+    const char *end = strstr(p, "\",\n");
+    ck_assert_ptr_nonnull(end);
+    return gr_xasprintf("%.*s", (int)(end - p), p);
+}
+
+/* Lab 1's rubric: 10 points, 4 of them visible; no hidden test's name may
+   appear in what a student always sees. */
+static void assert_summary_visible_only(const char *summary, const char *earned)
+{
+    char *want = gr_xasprintf("attnlab: %s/4.0 points on the tests you can see now", earned);
+    ck_assert_msg(strstr(summary, want), "%s not in %s", want, summary);
+    ck_assert_ptr_null(strstr(summary, "/10.0"));
+    ck_assert_ptr_null(strstr(summary, "hidden_"));
+    ck_assert_ptr_null(strstr(summary, "scaled_random"));   /* a hidden test of lab 1 */
+    free(want);
+}
+
+START_TEST(gradescope_solution_in_lab_folders)
+{
+    upload("gs/submission", "lab01-scores/lab01.c", "solutions/lab01-scores/lab01.c", NULL);
+    char *json = gradescope("{\"id\": 1, \"users\": [{\"email\": \"ada@example.edu\", \"id\": 77, "
+                            "\"name\": \"Ada\"}], \"assignment\": {\"title\": \"Lab 1\"}}");
+    ck_assert_ptr_nonnull(strstr(json, "{\n  \"score\": 10,\n  \"max_score\": 10,\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"student\": \"ada@example.edu\",\n    \"practice_secret\": false,"));
+    ck_assert_int_eq(count_of(json, "\"status\": \"failed\""), 0);
+    ck_assert_ptr_nonnull(strstr(json, "\"visibility\": \"hidden\""));   /* Gradescope hides them */
+    char *summary = output_field(json);
+    assert_summary_visible_only(summary, "4.0");
+    free(summary);
+    free(json);
+}
+END_TEST
+
+START_TEST(gradescope_stub_flat_upload)
+{
+    upload("gs/submission", "lab01.c", "labs/lab01-scores/lab01.c", NULL);
+    /* no email: the Gradescope user id names the student */
+    char *json = gradescope("{\"users\": [{\"id\": 77, \"name\": \"Ada\"}]}");
+    ck_assert_ptr_nonnull(strstr(json, "{\n  \"score\": 0,\n  \"max_score\": 10,\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"student\": \"77\","));
+    ck_assert_int_eq(count_of(json, "\"status\": \"passed\""), 0);
+    ck_assert_ptr_nonnull(strstr(json, "still returns LAB_NOT_IMPLEMENTED"));
+    char *summary = output_field(json);
+    assert_summary_visible_only(summary, "0.0");
+    free(summary);
+    free(json);
+}
+END_TEST
+
+START_TEST(gradescope_broken_and_missing)
+{
+    upload("gs/submission", "lab01.c", NULL, broken_source);
+    char *json = gradescope("{\"users\": [{\"email\": \"bob@example.edu\"}]}");
+    ck_assert_ptr_nonnull(strstr(json, "{\n  \"score\": 0,\n  \"max_score\": 10,\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"output\": \"compile error\\n"));
+    ck_assert_int_eq(count_of(json, "\"status\": \"passed\""), 0);
+    free(json);
+
+    /* nothing of lab 1 in the upload: still graded, every test says what is missing */
+    upload("gs/submission", "notes.txt", NULL, "lab01 is coming\n");
+    json = gradescope("{}");
+    ck_assert_ptr_nonnull(strstr(json, "{\n  \"score\": 0,\n  \"max_score\": 10,\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"student\": \"gradescope\","));
+    ck_assert_ptr_nonnull(strstr(json, "lab01.c"));
+    free(json);
+}
+END_TEST
+
+START_TEST(gradescope_bundle_secret)
+{
+    ck_assert_msg(laid_out, "see %s/log", base);
+    char *secret = read_rel("gs/source/secret");
+    ck_assert_str_eq(secret, "fleet-test-secret\n");
+    free(secret);
+    char *labs = read_rel("gs/source/graded-labs");
+    ck_assert_str_eq(labs, "1\n");
+    free(labs);
+    /* nothing of the answers or the grader's own tests in the bundle */
+    ck_assert_int_eq(sh("unzip -l %s/out/autograder.zip | grep -E ' (solutions|data/mutants|grader/tests)/'",
+                        base), 1);
+
+    /* no secret given: one is generated, printed once, kept and reused */
+    const char *root = fk_root();
+    ck_assert_int_eq(sh("cd %s && env -u ATTNLAB_SECRET sh scripts/gradescope/bundle.sh %s/gen "
+                        ">%s/gen1.txt", root, base, base), 0);
+    ck_assert_int_eq(sh("cd %s && env -u ATTNLAB_SECRET sh scripts/gradescope/bundle.sh %s/gen "
+                        ">%s/gen2.txt", root, base, base), 0);
+    char *kept = read_rel("gen/secret"), *first = read_rel("gen1.txt"), *second = read_rel("gen2.txt");
+    ck_assert_int_ge(strlen(kept), 40);                     /* 32 random bytes in base64 */
+    kept[strcspn(kept, "\n")] = '\0';
+    ck_assert_ptr_nonnull(strstr(first, kept));
+    ck_assert_ptr_null(strstr(second, kept));               /* printed once only */
+    ck_assert_ptr_nonnull(strstr(second, "using the secret generated earlier"));
+    ck_assert_int_eq(sh("unzip -p %s/gen/autograder.zip secret | grep -qx '%s'", base, kept), 0);
+    free(kept);
+    free(first);
+    free(second);
+
+    /* the public practice secret and a bad LAB are refused */
+    ck_assert_int_eq(sh("cd %s && ATTNLAB_SECRET=attnlab-practice sh scripts/gradescope/bundle.sh %s/bad",
+                        root, base), 2);
+    ck_assert_int_eq(sh("cd %s && ATTNLAB_SECRET=x sh scripts/gradescope/bundle.sh %s/bad one", root, base), 2);
+}
+END_TEST
+
+START_TEST(prairielearn_solution_stub_broken)
+{
+    /* the secret from serverFilesCourse, the student from the variant */
+    ck_assert_int_eq(sh("mkdir -p %s/pl/serverFilesCourse/attnlab %s/pl/data && "
+                        "echo pl-course-secret >%s/pl/serverFilesCourse/attnlab/secret && "
+                        "echo '{\"variant_seed\": 4242}' >%s/pl/data/data.json", base, base, base, base), 0);
+    upload("pl/student", "lab01.c", "solutions/lab01-scores/lab01.c", NULL);
+    char *json = prairielearn("");
+    ck_assert_ptr_nonnull(strstr(json, "{\n  \"gradable\": true,\n  \"score\": 1,\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"student\": \"variant-4242\",\n    \"practice_secret\": false\n"));
+    /* visible tests one by one (4 points), the other 6 points in one entry */
+    ck_assert_ptr_nonnull(strstr(json, "\"name\": \"tests not shown\""));
+    ck_assert_ptr_nonnull(strstr(json, "\"points\": 6,\n      \"max_points\": 6,\n"));
+    char *summary = output_field(json);
+    assert_summary_visible_only(summary, "4.0");
+    free(summary);
+    free(json);
+
+    upload("pl/student", "lab01.c", "labs/lab01-scores/lab01.c", NULL);
+    json = prairielearn("");
+    ck_assert_ptr_nonnull(strstr(json, "\"score\": 0,\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"message\": \"not implemented\""));
+    free(json);
+
+    /* broken: gradable, zero, the compile error in each visible test's output */
+    upload("pl/student", "lab01.c", NULL, broken_source);
+    json = prairielearn("ATTNLAB_STUDENT=s42");
+    ck_assert_ptr_nonnull(strstr(json, "{\n  \"gradable\": true,\n  \"score\": 0,\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"message\": \"compile error\""));
+    ck_assert_ptr_nonnull(strstr(json, "\"student\": \"s42\","));
+    free(json);
+}
+END_TEST
+
+START_TEST(prairielearn_nothing_to_grade_and_practice)
+{
+    ck_assert_int_eq(sh("rm -rf %s/pl/serverFilesCourse %s/pl/data", base, base), 0);
+    upload("pl/student", "README", NULL, "no code\n");
+    char *json = prairielearn("env -u ATTNLAB_SECRET");
+    ck_assert_ptr_nonnull(strstr(json, "\"gradable\": false,"));
+    ck_assert_ptr_nonnull(strstr(json, "\"format_errors\": [\"No lab file was submitted"));
+    ck_assert_ptr_null(strstr(json, "\"score\""));
+    free(json);
+
+    /* no secret anywhere: graded, warned, marked */
+    upload("pl/student", "lab01.c", "solutions/lab01-scores/lab01.c", NULL);
+    json = prairielearn("env -u ATTNLAB_SECRET");
+    ck_assert_ptr_nonnull(strstr(json, "\"student\": \"prairielearn\",\n    \"practice_secret\": true\n"));
+    ck_assert_ptr_nonnull(strstr(json, "Graded with the public practice secret"));
+    char *log = read_rel("log");
+    ck_assert_ptr_nonnull(strstr(log, "warning: grading a named student with the public practice secret"));
+    free(log);
+    free(json);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("fleet");
+    TCase *tc = tcase_create("fleet");
+    tcase_add_unchecked_fixture(tc, lay_out, NULL);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, gradescope_solution_in_lab_folders);
+    tcase_add_test(tc, gradescope_stub_flat_upload);
+    tcase_add_test(tc, gradescope_broken_and_missing);
+    tcase_add_test(tc, gradescope_bundle_secret);
+    tcase_add_test(tc, prairielearn_solution_stub_broken);
+    tcase_add_test(tc, prairielearn_nothing_to_grade_and_practice);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,255 @@
+/* test_visibility.c: what a student may see never reveals a hidden test.
+ *
+ * A report with one test of each visibility (visible, hidden, after_due_date,
+ * after_published) goes through every writer: the summary students always
+ * see (results.json "output", PrairieLearn's output) counts visible tests
+ * only, PrairieLearn lists visible tests one by one and sums the rest into
+ * one entry, JUnit marks every test's visibility and --junit-public drops the
+ * details of tests not shown. Also: after_published in a rubric, the
+ * moment table, and the practice-secret mark.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "textcheck.h"
+#include "report/report.h"
+#include "rubric.h"
+#include "seed.h"
+#include "util.h"
+
+Suite *test_suite(void);
+
+static void set_test(gr_test_result *t, const char *name, gr_verdict v, double score, double max,
+                     gr_visibility vis, const char *message)
+{
+    t->name = gr_xstrdup(name);
+    t->verdict = v;
+    t->score = score;
+    t->max_score = max;
+    t->visibility = vis;
+    t->message = message ? gr_xstrdup(message) : NULL;
+    t->seconds = 0.25;
+}
+
+/* lab01: visible passed 2/2, visible wrong 0/3, hidden crashed 0/5 ("secret_sizes"),
+   after_due_date passed 4/4 ("due_probe"), after_published wrong 0/6 ("pub_probe").
+   Total 6/20; visible 2/5. */
+static void build_report(gr_report *r)
+{
+    memset(r, 0, sizeof *r);
+    r->student = gr_xstrdup("s123");
+    r->n_labs = 1;
+    r->labs = gr_xcalloc(1, sizeof *r->labs);
+    gr_lab_result *l = &r->labs[0];
+    l->lab = 1;
+    l->name = gr_xstrdup("lab01-scores");
+    l->n_tests = 5;
+    l->tests = gr_xcalloc(5, sizeof *l->tests);
+    set_test(&l->tests[0], "dot_worked", GR_PASSED, 2, 2, GR_VISIBLE, NULL);
+    set_test(&l->tests[1], "scaled_small", GR_WRONG_ANSWER, 0, 3, GR_VISIBLE, "S[0]: expected 1, got 2");
+    set_test(&l->tests[2], "secret_sizes", GR_CRASHED, 0, 5, GR_HIDDEN, "killed by SIGSEGV at T=4096");
+    set_test(&l->tests[3], "due_probe", GR_PASSED, 4, 4, GR_AFTER_DUE_DATE, NULL);
+    set_test(&l->tests[4], "pub_probe", GR_WRONG_ANSWER, 0, 6, GR_AFTER_PUBLISHED, "pub detail");
+    l->score = r->score = 6;
+    l->max_score = r->max_score = 20;
+}
+
+/* No name, message or point value of a test the student may not see. */
+static void assert_reveals_nothing_unseen(const char *text)
+{
+    ck_assert_msg(!strstr(text, "secret_sizes") && !strstr(text, "SIGSEGV") &&
+                  !strstr(text, "due_probe") && !strstr(text, "pub_probe") &&
+                  !strstr(text, "pub detail"), "a test not shown leaks:\n%s", text);
+}
+
+START_TEST(rubric_reads_after_published)
+{
+    static const char yaml[] =
+        "lab: 1\nname: scores\nsource: lab01.c\ntests:\n"
+        "  - {name: a, kind: dot, points: 1, visibility: after_published}\n"
+        "  - {name: b, kind: dot, points: 1}\n";
+    gr_rubric r;
+    char err[256];
+    ck_assert_msg(gr_rubric_parse("mem.yaml", yaml, strlen(yaml), &r, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(r.tests[0].visibility, GR_AFTER_PUBLISHED);
+    ck_assert_int_eq(r.tests[1].visibility, GR_VISIBLE);      /* the default */
+    ck_assert_str_eq(gr_visibility_name(GR_AFTER_PUBLISHED), "after_published");
+    gr_rubric_free(&r);
+}
+END_TEST
+
+START_TEST(shown_by_moment)
+{
+    const int due = GR_SHOWN_DUE_PASSED, pub = GR_SHOWN_PUBLISHED, at0 = GR_SHOWN_AT_SUBMISSION;
+    /* visible always, hidden never, the other two at their own event only */
+    ck_assert(gr_visibility_shown(GR_VISIBLE, at0));
+    ck_assert(gr_visibility_shown(GR_VISIBLE, due | pub));
+    ck_assert(!gr_visibility_shown(GR_HIDDEN, at0));
+    ck_assert(!gr_visibility_shown(GR_HIDDEN, due | pub));
+    ck_assert(!gr_visibility_shown(GR_AFTER_DUE_DATE, at0));
+    ck_assert(gr_visibility_shown(GR_AFTER_DUE_DATE, due));
+    ck_assert(!gr_visibility_shown(GR_AFTER_DUE_DATE, pub));   /* published early, not yet due */
+    ck_assert(!gr_visibility_shown(GR_AFTER_PUBLISHED, due));
+    ck_assert(gr_visibility_shown(GR_AFTER_PUBLISHED, pub));
+}
+END_TEST
+
+START_TEST(summary_counts_what_is_shown)
+{
+    gr_report r;
+    build_report(&r);
+    char *s = gr_report_summary(&r, GR_SHOWN_AT_SUBMISSION);
+    /* visible only: 2 + 0 of 2 + 3 */
+    ck_assert_ptr_nonnull(strstr(s, "attnlab: 2.0/5.0 points on the tests you can see now\n"
+                                    "lab01-scores: 2.0/5.0\nMore tests are graded"));
+    ck_assert_ptr_null(strstr(s, "20"));       /* neither the total possible ... */
+    ck_assert_ptr_null(strstr(s, "6.0"));      /* ... nor the total earned */
+    assert_reveals_nothing_unseen(s);
+    free(s);
+    /* after the due date: + due_probe 4/4 -> 6/9 */
+    s = gr_report_summary(&r, GR_SHOWN_DUE_PASSED);
+    ck_assert_ptr_nonnull(strstr(s, "attnlab: 6.0/9.0 points on the tests you can see now\n"));
+    free(s);
+    /* due and published: + pub_probe 0/6 -> 6/15; hidden still out */
+    s = gr_report_summary(&r, GR_SHOWN_DUE_PASSED | GR_SHOWN_PUBLISHED);
+    ck_assert_ptr_nonnull(strstr(s, "attnlab: 6.0/15.0 points on the tests you can see now\n"));
+    free(s);
+    gr_report_free(&r);
+
+    /* every test visible: no "more tests" line, no "can see now" */
+    build_report(&r);
+    for (int j = 0; j < r.labs[0].n_tests; j++)
+        r.labs[0].tests[j].visibility = GR_VISIBLE;
+    s = gr_report_summary(&r, GR_SHOWN_AT_SUBMISSION);
+    ck_assert_str_eq(s, "attnlab: 6.0/20.0 points\nlab01-scores: 6.0/20.0\n");
+    free(s);
+    gr_report_free(&r);
+}
+END_TEST
+
+START_TEST(gradescope_output_hides_unseen_and_marks_practice)
+{
+    gr_report r;
+    build_report(&r);
+    r.practice_secret = 1;
+    char *json = gr_report_json_text(&r);
+    ck_assert_msg(json_valid(json), "%s", json);
+    ck_assert_ptr_nonnull(strstr(json, "\"score\": 6,\n  \"max_score\": 20,"));   /* the grade: all */
+    ck_assert_ptr_nonnull(strstr(json, "\"output\": \"attnlab: 2.0/5.0 points on the tests you can "
+                                       "see now\\n"));
+    ck_assert_ptr_nonnull(strstr(json, "Graded with the public practice secret"));
+    ck_assert_ptr_nonnull(strstr(json, "\"student\": \"s123\",\n    \"practice_secret\": true,"));
+    ck_assert_ptr_nonnull(strstr(json, "\"visibility\": \"after_published\""));
+    free(json);
+    r.practice_secret = 0;
+    json = gr_report_json_text(&r);
+    ck_assert_ptr_nonnull(strstr(json, "\"practice_secret\": false,"));
+    ck_assert_ptr_null(strstr(json, "Graded with the public practice secret"));
+    free(json);
+    gr_report_free(&r);
+}
+END_TEST
+
+START_TEST(prairielearn_lists_visible_sums_the_rest)
+{
+    gr_report r;
+    build_report(&r);
+    char *json = gr_report_prairielearn_text(&r);
+    ck_assert_msg(json_valid(json), "%s", json);
+    /* 6 / 20 = 0.3 over every test */
+    ck_assert_ptr_nonnull(strstr(json, "{\n  \"gradable\": true,\n  \"score\": 0.3,\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"message\": \"attnlab: 2.0/5.0 points on the tests you "
+                                       "can see now\",\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"name\": \"lab01-scores: dot_worked\",\n"
+                                       "      \"points\": 2,\n      \"max_points\": 2,\n"
+                                       "      \"message\": \"passed\",\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"name\": \"lab01-scores: scaled_small\",\n"
+                                       "      \"points\": 0,\n      \"max_points\": 3,\n"
+                                       "      \"message\": \"wrong answer\",\n"
+                                       "      \"output\": \"wrong answer\\nS[0]: expected 1, got 2\\n\"\n"));
+    /* the other three: 0 + 4 + 0 of 5 + 4 + 6, in one entry */
+    ck_assert_ptr_nonnull(strstr(json, "\"name\": \"tests not shown\",\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"points\": 4,\n      \"max_points\": 15,\n"));
+    ck_assert_int_eq(count_of(json, "\"max_points\""), 3);
+    ck_assert_ptr_nonnull(strstr(json, "\"student\": \"s123\",\n    \"practice_secret\": false\n"));
+    assert_reveals_nothing_unseen(json);
+    free(json);
+    gr_report_free(&r);
+
+    /* nothing graded: score 0, an empty list, still valid */
+    memset(&r, 0, sizeof r);
+    json = gr_report_prairielearn_text(&r);
+    ck_assert_msg(json_valid(json), "%s", json);
+    ck_assert_ptr_nonnull(strstr(json, "\"score\": 0,\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"tests\": [\n  ],\n"));
+    free(json);
+}
+END_TEST
+
+START_TEST(junit_marks_visibility_and_can_leave_details_out)
+{
+    gr_report r;
+    build_report(&r);
+    char *xml = gr_report_junit_text(&r);
+    static const char *const names[] = {"visible", "hidden", "after_due_date", "after_published"};
+    for (int i = 0; i < 4; i++) {
+        char *p = gr_xasprintf("<property name=\"visibility\" value=\"%s\"/>", names[i]);
+        ck_assert_msg(strstr(xml, p), "no %s in\n%s", p, xml);
+        free(p);
+    }
+    ck_assert_ptr_nonnull(strstr(xml, "secret_sizes"));        /* the full file tells all */
+    ck_assert_ptr_nonnull(strstr(xml, "<property name=\"max_score\" value=\"20\"/>"));
+    free(xml);
+
+    xml = gr_report_junit_shown_text(&r, GR_SHOWN_AT_SUBMISSION);
+    assert_reveals_nothing_unseen(xml);
+    /* every test keeps its place; the three unseen ones are numbered, bare */
+    ck_assert_int_eq(count_of(xml, "<testcase "), 5);
+    ck_assert_ptr_nonnull(strstr(xml, "<testcase name=\"hidden test 1\" classname=\"lab01-scores\" "
+                                      "time=\"0.000\">\n      <properties><property "
+                                      "name=\"visibility\" value=\"hidden\"/></properties>\n"
+                                      "      <failure message=\"failed\" type=\"not shown\"/>\n"));
+    ck_assert_ptr_nonnull(strstr(xml, "<testcase name=\"hidden test 3\""));
+    /* the crash counts as a failure, not an error; the lab's points are the visible ones;
+       its time the visible tests' (2 x 0.25) */
+    ck_assert_ptr_nonnull(strstr(xml, "<testsuite name=\"lab01-scores\" tests=\"5\" failures=\"3\" "
+                                      "errors=\"0\" skipped=\"0\" time=\"0.500\">"));
+    ck_assert_ptr_nonnull(strstr(xml, "<property name=\"score\" value=\"2\"/>\n"
+                                      "      <property name=\"max_score\" value=\"5\"/>"));
+    ck_assert_ptr_nonnull(strstr(xml, "S[0]: expected 1, got 2"));   /* visible details stay */
+    free(xml);
+
+    /* after the due date the after_due_date test is told in full */
+    xml = gr_report_junit_shown_text(&r, GR_SHOWN_DUE_PASSED);
+    ck_assert_ptr_nonnull(strstr(xml, "due_probe"));
+    ck_assert_ptr_null(strstr(xml, "pub_probe"));
+    free(xml);
+    gr_report_free(&r);
+}
+END_TEST
+
+START_TEST(practice_secret_unfit_for_named_students)
+{
+    ck_assert(gr_secret_unfit(GR_PRACTICE_SECRET, "s123"));
+    ck_assert(gr_secret_unfit(NULL, "s123"));
+    ck_assert(gr_secret_unfit("", "s123"));
+    ck_assert(!gr_secret_unfit(GR_PRACTICE_SECRET, GR_LOCAL_STUDENT));   /* practice at home */
+    ck_assert(!gr_secret_unfit("a course secret", "s123"));
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("visibility");
+    TCase *tc = tcase_create("visibility");
+    tcase_add_test(tc, rubric_reads_after_published);
+    tcase_add_test(tc, shown_by_moment);
+    tcase_add_test(tc, summary_counts_what_is_shown);
+    tcase_add_test(tc, gradescope_output_hides_unseen_and_marks_practice);
+    tcase_add_test(tc, prairielearn_lists_visible_sums_the_rest);
+    tcase_add_test(tc, junit_marks_visibility_and_can_leave_details_out);
+    tcase_add_test(tc, practice_secret_unfit_for_named_students);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,104 @@
+#!/bin/sh
+# student-kit.sh BUILD OUT: the kit a course hands its students
+# (make student-kit), OUT/attnlab-kit.tar.gz, unpacking to attnlab-kit/:
+#
+#   labs/            every lab: handout, contract header, stub, visible tests, Makefile
+#   lib/             the support code students may use (labsup.h, sup_rng.c, sup_tensor.c)
+#   data/rubrics/    each lab's rubric cut down to its visible tests
+#   data/plots/      the gnuplot scripts of attnlab plot
+#   bin/attnlab      attnlab built in BUILD, with its stub objects in bin/grader/stub/:
+#                    it grades what the rubrics hold, so the visible tests only
+#   syllabus.md, README.md, Makefile (make check, make grade)
+#
+# No solutions, no mutants, no hidden or after-the-due-date test, no libattn
+# source (the answer key is linked into bin/attnlab, which needs it to compute
+# expected values). The kit is checked before it is packed: a file that must
+# not ship, or a rubric whose cut lost a visible test, stops the build.
+set -eu
+if [ $# -ne 2 ]; then
+    echo "usage: student-kit.sh BUILD OUT" >&2
+    exit 2
+fi
+build=$1 out=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [ ! -x "$build/attnlab" ] || [ ! -d "$build/grader/stub" ]; then
+    echo "attnlab student-kit: $build/attnlab or its stub objects are missing; run make first" >&2
+    exit 1
+fi
+kit=$out/attnlab-kit
+rm -rf "$kit" "$out/attnlab-kit.tar.gz"
+mkdir -p "$kit/lib" "$kit/data/rubrics" "$kit/bin/grader"
+
+(cd "$root" && tar -cf - labs syllabus.md data/plots data/stubs data/drills scripts/check-labs.sh \
+    lib/labsup.h lib/sup_rng.c lib/sup_tensor.c lib/sup_internal.h) | (cd "$kit" && tar -xf -)
+cp "$build/attnlab" "$kit/bin/attnlab"
+cp -R "$build/grader/stub" "$kit/bin/grader/stub"
+
+# A rubric's tests list, visible items only: an item runs from its "  - name:"
+# line to the next item or the end of the list; comment lines inside the list
+# (section notes that may describe hidden tests) are dropped.
+for rubric in "$root"/data/rubrics/lab[0-9][0-9].yaml; do
+    cut=$kit/data/rubrics/$(basename "$rubric")
+    awk '
+        function flush() { if (item != "" && keep) printf "%s", item; item = "" }
+        !in_tests { print; if ($0 ~ /^tests:/) in_tests = 1; next }
+        /^  - /   { flush(); item = $0 "\n"; keep = 1; next }
+        /^[ \t]*#/ || /^[ \t]*$/ { next }
+        /^    /   { item = item $0 "\n"
+                    if ($0 ~ /^    visibility:/ && $0 !~ /^    visibility:[ \t]*visible[ \t]*(#.*)?$/) keep = 0
+                    next }
+                  { flush(); in_tests = 0; print }
+        END       { flush() }' "$rubric" > "$cut"
+    want=$(grep -c '^    visibility: *visible *\(#.*\)\?$' "$rubric" || true)
+    got=$(grep -c '^  - name:' "$cut" || true)
+    if [ "$want" != "$got" ] || grep -Eq 'visibility: *(hidden|after_)' "$cut"; then
+        echo "attnlab student-kit: cutting $rubric kept $got tests, it has $want visible" >&2
+        exit 1
+    fi
+done
+
+cat > "$kit/Makefile" <<'EOF'
+# The student kit of attnlab.
+#   make check    every lab's visible tests (make -C labs/lab01-scores test: one lab)
+#   make grade    grade your labs as the course's grader does, on the visible tests
+.PHONY: check grade
+check:
+	@sh scripts/check-labs.sh || true
+grade:
+	@bin/attnlab grade --lab all --submission labs
+EOF
+
+cat > "$kit/README.md" <<'EOF'
+# attnlab: the student kit
+
+Ten labs that teach one idea: attention scores are not attention weights. Start
+with [syllabus.md](syllabus.md), then `labs/lab01-scores/README.md`.
+
+You need a C compiler, make and the course's packages:
+
+```sh
+sudo apt-get install build-essential pkg-config check libyaml-dev libseccomp-dev gnuplot-nox
+```
+
+```sh
+make -C labs/lab01-scores test   # one lab's visible tests, while you work
+make check                       # every lab's visible tests, one line per lab
+make grade                       # bin/attnlab grades your labs in a sandbox
+bin/attnlab explain --scores "2 1 -1 0.5" --mask "0 0 0 1"   # the worked row
+```
+
+`bin/attnlab` grades the visible tests of each lab (`data/rubrics/`), with the
+same verdicts and feedback as the course's grader. The course grades more tests
+than these, with inputs of your own: passing every visible test is a good sign,
+not a promise.
+EOF
+
+# Nothing that must not ship: solutions, mutants, libattn's source, hidden tests.
+bad=$(cd "$kit" && find . \( -path './solutions*' -o -path '*mutants*' -o -name 'attn*.c' \
+      -o -name 'attn*.h' -o -name '*.pc.in' \) -print | head -n 5)
+if [ -n "$bad" ]; then
+    echo "attnlab student-kit: these must not ship: $bad" >&2
+    exit 1
+fi
+tar -C "$out" -czf "$out/attnlab-kit.tar.gz" attnlab-kit
+echo "attnlab student-kit: $out/attnlab-kit.tar.gz"
