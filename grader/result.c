@@ -34,6 +34,7 @@ void gr_lab_result_free(gr_lab_result *lab)
         free(t->message);
         free(t->misconception);
         free(t->student_output);
+        free(t->feedback);
     }
     free(lab->tests);
     free(lab->name);
@@ -95,6 +96,7 @@ void gr_lab_result_encode(const gr_lab_result *lr, gr_strbuf *out)
         put_str(out, t->message);
         put_str(out, t->misconception);
         put_str(out, t->student_output);
+        put_str(out, t->feedback);
         put_f64(out, t->seconds);
     }
 }
@@ -165,6 +167,7 @@ int gr_lab_result_decode(const char *buf, size_t len, gr_lab_result *lr)
         t->message = get_str(&w);
         t->misconception = get_str(&w);
         t->student_output = get_str(&w);
+        t->feedback = get_str(&w);
         t->seconds = get_f64(&w);
         if (t->verdict >= GR_VERDICT_COUNT)
             w.bad = 1;
@@ -240,6 +243,8 @@ void gr_result_quoted_lines(gr_strbuf *b, const char *indent, const char *text)
 
 char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t)
 {
+    if (t->feedback)                /* read back from a results.json: already composed */
+        return gr_xstrdup(t->feedback);
     gr_strbuf b = {0};
     gr_sb_append(&b, gr_verdict_name(t->verdict));
     gr_sb_append(&b, "\n");

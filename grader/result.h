@@ -32,6 +32,9 @@ typedef struct gr_test_result {
     char *message;               /* feedback for a person; NULL when passed */
     char *misconception;         /* id of the matched misconception (labmod.h), or NULL */
     char *student_output;        /* bounded excerpt of what the child printed, or NULL */
+    char *feedback;              /* read back from a results.json (report_read.c): the
+                                    test's whole feedback, written again as it was; NULL
+                                    for a test graded in this run */
     double seconds;
 } gr_test_result;
 
