@@ -16,6 +16,8 @@
 static const gr_command commands[] = {
     { "grade", "grade a submission's labs in the sandbox against the answer key",
       cmd_grade },
+    { "batch", "grade a class: per-student results, gradebook.csv and a class report",
+      cmd_batch },
     { "validate", "check the grader: solutions full marks, stubs zero, mutants diagnosed",
       cmd_validate },
     { "rules", "print a lab's rules from its rubric, or write or check them in stub and handout",

@@ -17,25 +17,11 @@
 #include "mutants.h"
 #include "sup_yamlread.h"
 
-/* The value of key in mapping map, or NULL when map holds no such key. */
-static const yaml_node_t *value_of(yr_doc *d, const yaml_node_t *map, const char *key)
-{
-    if (!map || map->type != YAML_MAPPING_NODE)
-        return NULL;
-    for (const yaml_node_pair_t *p = map->data.mapping.pairs.start;
-         p < map->data.mapping.pairs.top; p++) {
-        const yaml_node_t *k = yr_node(d, p->key);
-        if (k && k->type == YAML_SCALAR_NODE && strcmp(yr_text(k), key) == 0)
-            return yr_node(d, p->value);
-    }
-    return NULL;
-}
-
 /* The value of a key map must hold: 0 with *v, or -1 naming the key. */
 static int need(yr_doc *d, const yaml_node_t *map, const char *key, const char *where,
                 const yaml_node_t **v)
 {
-    *v = value_of(d, map, key);
+    *v = yr_value(d, map, key);
     if (!*v)
         return yr_fail_at(d, map, "%s has no \"%s\"; is this a results.json attnlab wrote?",
                           where, key);
@@ -103,7 +89,7 @@ static int read_extra(yr_doc *d, const yaml_node_t *x, const char *where, gr_tes
     if (vd < 0)
         return yr_fail_at(d, v, "unknown verdict \"%s\"", s);
     t->verdict = (gr_verdict)vd;
-    v = value_of(d, x, "misconception");
+    v = yr_value(d, x, "misconception");
     if (v && !yr_is_null(v)) {
         if (yr_get_string(d, v, "misconception", YR_NONEMPTY, &s) != 0)
             return -1;
@@ -147,7 +133,7 @@ static int read_test(yr_doc *d, const yaml_node_t *obj, int i, gr_report *r)
         rc = need_number(d, obj, "max_score", where, &t.max_score);
     if (rc == 0)
         rc = need_string(d, obj, "output", where, &t.feedback);
-    if (rc == 0 && (v = value_of(d, obj, "visibility")) != NULL)
+    if (rc == 0 && (v = yr_value(d, obj, "visibility")) != NULL)
         rc = read_visibility(d, v, &t.visibility);
     gr_lab_result *l = NULL;
     if (rc == 0) {
@@ -187,11 +173,11 @@ static int read_results(yr_doc *d, gr_report *r)
     if (need(d, root, "extra_data", "the results", &x) != 0 ||
         need_string(d, x, "student", "extra_data", &r->student) != 0)
         return -1;
-    if ((v = value_of(d, x, "toolchain_confinement")) && yr_get_string(d, v, "toolchain_confinement", YR_MAY_BE_EMPTY, &s) == 0)
+    if ((v = yr_value(d, x, "toolchain_confinement")) && yr_get_string(d, v, "toolchain_confinement", YR_MAY_BE_EMPTY, &s) == 0)
         r->confinement = gr_xstrdup(s);
-    if ((v = value_of(d, x, "test_sandbox")) && yr_get_string(d, v, "test_sandbox", YR_MAY_BE_EMPTY, &s) == 0)
+    if ((v = yr_value(d, x, "test_sandbox")) && yr_get_string(d, v, "test_sandbox", YR_MAY_BE_EMPTY, &s) == 0)
         r->sandbox = gr_xstrdup(s);
-    if ((v = value_of(d, root, "execution_time")) && yr_get_double(d, v, "execution_time", &r->seconds) != 0)
+    if ((v = yr_value(d, root, "execution_time")) && yr_get_double(d, v, "execution_time", &r->seconds) != 0)
         return -1;
     int n = 0;
     if (need(d, root, "tests", "the results", &tests) != 0 ||
