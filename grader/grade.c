@@ -300,11 +300,35 @@ static int grade_test(const gr_grade_opts *o, const gr_lab_module *mod, int lab,
     return 0;
 }
 
+/* Cut r down to its test called name (a regrade of one test), moved first:
+   0, or -1 with err listing the tests r has. The others stay behind n_tests,
+   so setting n_tests back lets gr_rubric_free free them. */
+static int keep_only(gr_rubric *r, const char *name, char *err, size_t errlen)
+{
+    for (int i = 0; i < r->n_tests; i++) {
+        if (strcmp(r->tests[i].name, name) != 0)
+            continue;
+        gr_rubric_test keep = r->tests[i];
+        r->tests[i] = r->tests[0];
+        r->tests[0] = keep;
+        r->n_tests = 1;
+        return 0;
+    }
+    gr_strbuf b = {0};
+    for (int i = 0; i < r->n_tests; i++)
+        gr_sb_printf(&b, "%s%s", i ? ", " : "", r->tests[i].name);
+    gr_set_err(err, errlen, "%s has no test named '%s'; its tests are: %s", r->path, name,
+               b.s ? b.s : "(none)");
+    free(b.s);
+    return -1;
+}
+
 static int grade_lab(const gr_grade_opts *o, int lab, const char *work, gr_lab_result *lr,
                      char *err, size_t errlen)
 {
     const gr_lab_module *mod = gr_lab_modules[lab - 1];
-    char *path = gr_xasprintf("%s/data/rubrics/lab%02d.yaml", o->root, lab);
+    char *path = o->rubrics ? gr_xasprintf("%s/lab%02d.yaml", o->rubrics, lab)
+                            : gr_xasprintf("%s/data/rubrics/lab%02d.yaml", o->root, lab);
     gr_rubric r;
     int rc = gr_rubric_load(path, &r, err, errlen);
     free(path);
@@ -312,6 +336,11 @@ static int grade_lab(const gr_grade_opts *o, int lab, const char *work, gr_lab_r
         return GR_GRADE_BAD_INPUT;
     if (o->visible_only)
         gr_rubric_keep_visible(&r);
+    int n_all = r.n_tests;
+    if (o->only_test && keep_only(&r, o->only_test, err, errlen) != 0) {
+        gr_rubric_free(&r);
+        return GR_GRADE_BAD_INPUT;
+    }
 
     lr->lab = lab;
     lr->name = gr_xstrdup(mod->dir);
@@ -366,6 +395,7 @@ static int grade_lab(const gr_grade_opts *o, int lab, const char *work, gr_lab_r
     gr_build_free(&b);
 done:
     free(src);
+    r.n_tests = n_all;
     gr_rubric_free(&r);
     return rc;
 }

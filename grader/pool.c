@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,7 +21,7 @@
 typedef struct worker {
     pid_t pid;
     int fd;              /* the read end of its pipe, or -1 */
-    int index;           /* which lab of the call */
+    int index;           /* which job of the call */
     gr_strbuf got;       /* everything it sent */
 } worker;
 
@@ -43,26 +44,30 @@ static void write_all(int fd, const char *p, size_t n)
     }
 }
 
-/* The worker's side: grade the lab and send {code, err, result}. Never returns. */
-static void run_worker(gr_lab_job job, void *ctx, int lab, int fd)
+/* The worker's side: do job i and send {code, err, result}. Never returns. */
+static void run_worker(const gr_pool_task *t, int i, int fd, pid_t parent)
 {
     gr_stop_forget_all();
-    gr_lab_result lr;
-    memset(&lr, 0, sizeof lr);
+    /* the parent killed outright (kill -9) stops its workers as a stop signal
+       would: each removes its folders and writes nothing half-done */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent)
+        raise(SIGTERM);
     char err[1024] = "";
-    int32_t rc = job(ctx, lab, &lr, err, sizeof err);
+    gr_strbuf res = {0};
+    int32_t rc = t->work(t->ctx, i, &res, err, sizeof err);
     uint32_t elen = (uint32_t)strlen(err);
     gr_strbuf b = {0};
     gr_sb_appendn(&b, (const char *)&rc, sizeof rc);
     gr_sb_appendn(&b, (const char *)&elen, sizeof elen);
     gr_sb_appendn(&b, err, elen);
-    if (rc == 0)
-        gr_lab_result_encode(&lr, &b);
+    if (rc == 0 && res.len)
+        gr_sb_appendn(&b, res.s, res.len);
     write_all(fd, b.s ? b.s : "", b.len);
     _exit(0);
 }
 
-static int start_worker(gr_lab_job job, void *ctx, int lab, worker *w, char *err, size_t errlen)
+static int start_worker(const gr_pool_task *t, int i, worker *w, char *err, size_t errlen)
 {
     int p[2];
     if (pipe2(p, O_CLOEXEC) != 0) {
@@ -70,6 +75,7 @@ static int start_worker(gr_lab_job job, void *ctx, int lab, worker *w, char *err
         return -1;
     }
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         gr_set_err(err, errlen, "cannot start a grading worker: %s", strerror(errno));
@@ -79,19 +85,20 @@ static int start_worker(gr_lab_job job, void *ctx, int lab, worker *w, char *err
     }
     if (pid == 0) {
         close(p[0]);
-        run_worker(job, ctx, lab, p[1]);
+        run_worker(t, i, p[1], parent);
     }
     close(p[1]);
     gr_stop_add_worker(pid);
     w->pid = pid;
     w->fd = p[0];
+    w->index = i;
     memset(&w->got, 0, sizeof w->got);
     return 0;
 }
 
-/* The worker has closed its pipe: reap it and read its lab's result into out.
+/* The worker has closed its pipe: reap it and hand its result to t->done.
    0, or a gr_grade code with err. */
-static int finish_worker(worker *w, int lab, gr_lab_result *out, char *err, size_t errlen)
+static int finish_worker(const gr_pool_task *t, worker *w, char *err, size_t errlen)
 {
     int st = 0;
     while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
@@ -107,10 +114,14 @@ static int finish_worker(worker *w, int lab, gr_lab_result *out, char *err, size
         memcpy(&elen, p + 4, 4);
         ok = elen <= n - 8;
     }
+    char what[128];
+    t->name(t->ctx, w->index, what, sizeof what);
     if (!ok) {
-        gr_set_err(err, errlen, "the grading worker for lab %d died (%s %d) without a result; "
-                   "this is the grader's fault: grade that lab alone with --jobs 1 to see why",
-                   lab, WIFSIGNALED(st) ? "signal" : "exit status",
+        if (gr_stop_requested())
+            return GR_GRADE_STOPPED;
+        gr_set_err(err, errlen, "the grading worker for %s died (%s %d) without a result; "
+                   "this is the grader's fault: run it alone with --jobs 1 to see why",
+                   what, WIFSIGNALED(st) ? "signal" : "exit status",
                    WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
         return GR_GRADE_FAILED;
     }
@@ -118,15 +129,11 @@ static int finish_worker(worker *w, int lab, gr_lab_result *out, char *err, size
         snprintf(err, errlen, "%.*s", (int)elen, p + 8);
         return rc;
     }
-    if (gr_lab_result_decode(p + 8 + elen, n - 8 - elen, out) != 0) {
-        gr_set_err(err, errlen, "the grading worker for lab %d sent a result that does not read back", lab);
-        return GR_GRADE_FAILED;
-    }
-    return 0;
+    return t->done(t->ctx, w->index, p + 8 + elen, n - 8 - elen, err, errlen);
 }
 
 /* Read what the running workers sent; finish those that closed their pipes. */
-static int collect(worker *ws, int *running, const int *labs, gr_lab_result *out, int *first_rc,
+static int collect(const gr_pool_task *t, worker *ws, int *running, int *first_rc,
                    char *err, size_t errlen)
 {
     struct pollfd pfd[MAX_WORKERS];
@@ -146,8 +153,8 @@ static int collect(worker *ws, int *running, const int *labs, gr_lab_result *out
             continue;
         }
         close(ws[i].fd);
-        char werr[1024];
-        int rc = finish_worker(&ws[i], labs[ws[i].index], &out[ws[i].index], werr, sizeof werr);
+        char werr[1024] = "";
+        int rc = finish_worker(t, &ws[i], werr, sizeof werr);
         if (rc != 0 && *first_rc == 0) {
             *first_rc = rc;
             gr_set_err(err, errlen, "%s", werr);
@@ -158,8 +165,7 @@ static int collect(worker *ws, int *running, const int *labs, gr_lab_result *out
     return 0;
 }
 
-int gr_pool_run(gr_lab_job job, void *ctx, const int *labs, int n, int jobs,
-                gr_lab_result *out, char *err, size_t errlen)
+int gr_pool_map(const gr_pool_task *t, int n, int jobs, char *err, size_t errlen)
 {
     worker ws[MAX_WORKERS];
     int running = 0, next = 0, first_rc = 0;
@@ -169,8 +175,7 @@ int gr_pool_run(gr_lab_job job, void *ctx, const int *labs, int n, int jobs,
         jobs = MAX_WORKERS;
     while (next < n || running > 0) {
         while (next < n && running < jobs && first_rc == 0 && !gr_stop_requested()) {
-            ws[running].index = next;
-            if (start_worker(job, ctx, labs[next], &ws[running], err, errlen) != 0) {
+            if (start_worker(t, next, &ws[running], err, errlen) != 0) {
                 first_rc = GR_GRADE_FAILED;
                 break;
             }
@@ -179,7 +184,7 @@ int gr_pool_run(gr_lab_job job, void *ctx, const int *labs, int n, int jobs,
         }
         if (running == 0)
             break;
-        if (collect(ws, &running, labs, out, &first_rc, err, errlen) != 0) {
+        if (collect(t, ws, &running, &first_rc, err, errlen) != 0) {
             gr_set_err(err, errlen, "cannot wait for the grading workers: %s", strerror(errno));
             first_rc = GR_GRADE_FAILED;
             for (int i = 0; i < running; i++) {   /* stop them: none is left running */
@@ -196,4 +201,49 @@ int gr_pool_run(gr_lab_job job, void *ctx, const int *labs, int n, int jobs,
     if (first_rc == 0 && gr_stop_requested())
         first_rc = GR_GRADE_STOPPED;
     return first_rc;
+}
+
+/* ---- labs as jobs ------------------------------------------------------------ */
+
+/* What gr_pool_run's task needs. */
+typedef struct lab_task {
+    gr_lab_job job;
+    void *ctx;
+    const int *labs;
+    gr_lab_result *out;
+} lab_task;
+
+static int lab_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errlen)
+{
+    const lab_task *lt = ctx;
+    gr_lab_result lr;
+    memset(&lr, 0, sizeof lr);
+    int rc = lt->job(lt->ctx, lt->labs[i], &lr, err, errlen);
+    if (rc == 0)
+        gr_lab_result_encode(&lr, out);
+    return rc;
+}
+
+static int lab_done(void *ctx, int i, const char *bytes, size_t len, char *err, size_t errlen)
+{
+    const lab_task *lt = ctx;
+    if (gr_lab_result_decode(bytes, len, &lt->out[i]) != 0) {
+        gr_set_err(err, errlen, "the grading worker for lab %d sent a result that does not "
+                   "read back", lt->labs[i]);
+        return GR_GRADE_FAILED;
+    }
+    return 0;
+}
+
+static void lab_name(void *ctx, int i, char *buf, size_t len)
+{
+    snprintf(buf, len, "lab %d", ((const lab_task *)ctx)->labs[i]);
+}
+
+int gr_pool_run(gr_lab_job job, void *ctx, const int *labs, int n, int jobs,
+                gr_lab_result *out, char *err, size_t errlen)
+{
+    lab_task lt = {job, ctx, labs, out};
+    gr_pool_task t = {lab_work, lab_done, lab_name, &lt};
+    return gr_pool_map(&t, n, jobs, err, errlen);
 }

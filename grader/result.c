@@ -36,6 +36,7 @@ void gr_lab_result_free(gr_lab_result *lab)
         free(t->message);
         free(t->misconception);
         free(t->student_output);
+        free(t->feedback);
     }
     free(lab->tests);
     free(lab->name);
@@ -54,6 +55,49 @@ void gr_report_free(gr_report *r)
     free(r->confinement);
     free(r->sandbox);
     memset(r, 0, sizeof *r);
+}
+
+/* ---- a student's view of a report ---------------------------------------------- */
+
+/* Keep only lr's tests shown at moment, and sum its points over them. */
+static void keep_shown(gr_lab_result *lr, int moment)
+{
+    int kept = 0;
+    lr->score = lr->max_score = 0;
+    for (int j = 0; j < lr->n_tests; j++) {
+        gr_test_result *t = &lr->tests[j];
+        if (!gr_visibility_shown(t->visibility, moment)) {
+            free(t->name);
+            free(t->message);
+            free(t->misconception);
+            free(t->student_output);
+            free(t->feedback);
+            continue;
+        }
+        lr->score += t->score;
+        lr->max_score += t->max_score;
+        lr->tests[kept++] = *t;
+    }
+    lr->n_tests = kept;
+}
+
+void gr_report_copy_shown(const gr_report *r, int moment, gr_report *out)
+{
+    memset(out, 0, sizeof *out);
+    out->student = r->student ? gr_xstrdup(r->student) : NULL;
+    out->seconds = r->seconds;
+    out->labs = gr_xcalloc((size_t)(r->n_labs ? r->n_labs : 1), sizeof *out->labs);
+    for (int i = 0; i < r->n_labs; i++) {
+        gr_strbuf w = {0};
+        gr_lab_result_encode(&r->labs[i], &w);   /* a deep copy through the byte form */
+        if (gr_lab_result_decode(w.s, w.len, &out->labs[out->n_labs]) == 0) {
+            keep_shown(&out->labs[out->n_labs], moment);
+            out->score += out->labs[out->n_labs].score;
+            out->max_score += out->labs[out->n_labs].max_score;
+            out->n_labs++;
+        }
+        free(w.s);
+    }
 }
 
 /* ---- a lab's result as bytes, between processes of one machine -------------------- */
@@ -97,6 +141,7 @@ void gr_lab_result_encode(const gr_lab_result *lr, gr_strbuf *out)
         put_str(out, t->message);
         put_str(out, t->misconception);
         put_str(out, t->student_output);
+        put_str(out, t->feedback);
         put_f64(out, t->seconds);
     }
 }
@@ -167,6 +212,7 @@ int gr_lab_result_decode(const char *buf, size_t len, gr_lab_result *lr)
         t->message = get_str(&w);
         t->misconception = get_str(&w);
         t->student_output = get_str(&w);
+        t->feedback = get_str(&w);
         t->seconds = get_f64(&w);
         if (t->verdict >= GR_VERDICT_COUNT || t->visibility >= GR_VISIBILITY_COUNT)
             w.bad = 1;
@@ -242,6 +288,8 @@ void gr_result_quoted_lines(gr_strbuf *b, const char *indent, const char *text)
 
 char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t)
 {
+    if (t->feedback)                /* read back from a results.json: already composed */
+        return gr_xstrdup(t->feedback);
     gr_strbuf b = {0};
     gr_sb_append(&b, gr_verdict_name(t->verdict));
     gr_sb_append(&b, "\n");

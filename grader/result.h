@@ -32,6 +32,9 @@ typedef struct gr_test_result {
     char *message;               /* feedback for a person; NULL when passed */
     char *misconception;         /* id of the matched misconception (labmod.h), or NULL */
     char *student_output;        /* bounded excerpt of what the child printed, or NULL */
+    char *feedback;              /* read back from a results.json (report_read.c): the
+                                    test's whole feedback, written again as it was; NULL
+                                    for a test graded in this run */
     double seconds;
 } gr_test_result;
 
@@ -67,6 +70,11 @@ void gr_lab_result_encode(const gr_lab_result *lr, gr_strbuf *out);
 /* Read a result written by gr_lab_result_encode from buf[0..len) into lr (free
    with gr_lab_result_free): 0, or -1 when the bytes are not one. */
 int gr_lab_result_decode(const char *buf, size_t len, gr_lab_result *lr);
+
+/* A deep copy of r holding only the tests a student may see at moment
+   (gr_visibility_shown), lab and total points summed over them: what feedback
+   handed to a student is made from. Free with gr_report_free. */
+void gr_report_copy_shown(const gr_report *r, int moment, gr_report *out);
 
 /* Free everything one lab's result owns (not the struct itself). */
 void gr_lab_result_free(gr_lab_result *lr);

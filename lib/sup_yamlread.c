@@ -485,3 +485,16 @@ const char *yr_nearest(const char *unknown, const char *const *names, int n)
     }
     return best;
 }
+
+const yaml_node_t *yr_value(yr_doc *d, const yaml_node_t *map, const char *key)
+{
+    if (!map || map->type != YAML_MAPPING_NODE)
+        return NULL;
+    for (const yaml_node_pair_t *p = map->data.mapping.pairs.start;
+         p < map->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k = yr_node(d, p->key);
+        if (k && k->type == YAML_SCALAR_NODE && strcmp(yr_text(k), key) == 0)
+            return yr_node(d, p->value);
+    }
+    return NULL;
+}

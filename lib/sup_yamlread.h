@@ -175,6 +175,11 @@ int yr_walk(yr_doc *d, const yaml_node_t *map, const char *label, const char *wh
 int yr_key(yr_doc *d, const yaml_node_t *map, const yaml_node_pair_t *p, const char *where,
            const yaml_node_t **key);
 
+/* The value of key in mapping map, or NULL when map is no mapping or holds no
+   such key: for reading a few keys of a document that holds many more (a
+   results.json, Gradescope's submission metadata) without a field table. */
+const yaml_node_t *yr_value(yr_doc *d, const yaml_node_t *map, const char *key);
+
 /* The key node of a pair of map before upto whose text is name, or NULL. */
 const yaml_node_t *yr_earlier_key(yr_doc *d, const yaml_node_t *map,
                                   const yaml_node_pair_t *upto, const char *name);

@@ -33,6 +33,9 @@ typedef struct gr_command {
 /* attnlab grade: grade a submission in the sandbox and report. */
 int cmd_grade(int argc, char **argv);
 
+/* attnlab batch: grade a class into per-student results, a gradebook and a class report. */
+int cmd_batch(int argc, char **argv);
+
 /* attnlab validate: solutions full marks, stubs zero, mutants diagnosed. */
 int cmd_validate(int argc, char **argv);
 

@@ -16,6 +16,14 @@
 static const gr_command commands[] = {
     { "grade", "grade a submission's labs in the sandbox against the answer key",
       cmd_grade },
+    { "status", "every lab on one screen: passed, partly passed or not started, and what next",
+      cmd_status },
+    { "watch", "regrade a lab's visible tests each time you save it, until it passes",
+      cmd_watch },
+    { "doctor", "check the compiler, Check, libyaml, gnuplot and the sandbox; say what to install",
+      cmd_doctor },
+    { "batch", "grade a class: per-student results, gradebook.csv and a class report",
+      cmd_batch },
     { "validate", "check the grader: solutions full marks, stubs zero, mutants diagnosed",
       cmd_validate },
     { "rules", "print a lab's rules from its rubric, or write or check them in stub and handout",
@@ -30,6 +38,8 @@ static const gr_command commands[] = {
       cmd_experiment },
     { "plot", "plot an experiment's numbers beside yours, or an attention heatmap, as a PNG",
       cmd_plot },
+    { "similarity", "rank pairs of students' lab files by shared code fingerprints (a report, not a verdict)",
+      cmd_similarity },
 };
 static const int n_commands = (int)(sizeof commands / sizeof commands[0]);
 
@@ -61,18 +71,11 @@ static void print_help(FILE *f)
           "Exit status: 0 ok, 1 the job failed (e.g. tests failed), 2 usage error.\n", f);
 }
 
-/* Commands the syllabus and the design list that attnlab does not have yet,
-   and what does the job until they come. */
-static const struct { const char *name, *instead; } planned[] = {
-    { "batch", "'attnlab grade --submission DIR --student ID --json FILE' once per student" },
-};
-
-/* One line for a name that is not a command: what to use instead when it is
-   a planned one, else the nearest command if it is a likely typo. Returns the
-   usage exit status. */
+/* One line for a name that is not a command, with the nearest command when it
+   is a likely typo. Returns the usage exit status. */
 static int unknown_command(const char *name)
 {
-    const char *near = NULL, *instead = NULL;
+    const char *near = NULL;
     int best = 3;                            /* suggest only within 2 edits */
     for (int i = 0; i < n_commands; i++) {
         int d = yr_edit_distance(name, commands[i].name);
@@ -81,21 +84,7 @@ static int unknown_command(const char *name)
             near = commands[i].name;
         }
     }
-    for (size_t i = 0; i < sizeof planned / sizeof planned[0]; i++) {
-        int d = yr_edit_distance(name, planned[i].name);
-        if (d < best) {                      /* a command wins a tie */
-            best = d;
-            near = planned[i].name;
-            instead = planned[i].instead;
-        }
-    }
-    if (instead && best == 0)
-        fprintf(stderr, "attnlab: '%s' is planned (see syllabus.md) but not a command yet; "
-                "until it comes, use %s\n", name, instead);
-    else if (instead)
-        fprintf(stderr, "attnlab: '%s' is not a command (did you mean '%s'? It is planned but "
-                "not a command yet; until it comes, use %s)\n", name, near, instead);
-    else if (near)
+    if (near)
         fprintf(stderr, "attnlab: '%s' is not a command (did you mean '%s'?); see "
                 "'attnlab --help'\n", name, near);
     else

@@ -7,6 +7,8 @@
  *   gr_report_junit     JUnit XML for CI servers                 (report_junit.c)
  *   gr_report_prairielearn  PrairieLearn's results.json   (report_prairielearn.c)
  *
+ * and a results.json is read back by gr_report_read_json (report_read.c).
+ *
  * All take a finished gr_report (result.h) and never change it. Text that
  * may hold bytes from a student's program (messages, output excerpts) is made
  * safe for each medium: control characters shown as \xNN on a terminal, escaped
@@ -57,6 +59,21 @@ int gr_report_json(const char *path, const gr_report *r);
 
 /* The text gr_report_json writes (malloc'd, never NULL). */
 char *gr_report_json_text(const gr_report *r);
+
+/* Read a results.json that gr_report_json wrote back into out (free with
+   gr_report_free): the student, the walls, and per lab (grouped by each
+   test's extra_data.lab, in the file's order) its tests with score, maximum,
+   visibility, verdict, misconception and whole feedback (gr_test_result's
+   feedback, so writing out again gives the same tests); lab and report
+   totals are the sums of their tests. Keys it does not need are skipped.
+   0, or -1 with "path:line:column: what is wrong" in err (report_read.c). */
+int gr_report_read_json(const char *path, gr_report *out, char *err, size_t errlen);
+
+/* Merge the tests of from (a regrade of some tests) into into: each replaces
+   the test of the same lab and name, or is added after its lab's tests (and
+   the lab after the others when into has none of it); into's totals and test
+   numbers are made again. from is not changed (report_read.c). */
+void gr_report_merge(gr_report *into, const gr_report *from);
 
 /* Append s to b as a JSON string literal, quotes included: " and \ escaped,
    control characters as \n, \t, \r or \u00XX, invalid UTF-8 as \ufffd. */
@@ -127,7 +144,8 @@ int gr_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
    verdict alone for a passed test; otherwise the verdict, then the message, the misconception, the labelled excerpt of the
    student's output and, for a compile error, the lab's compiler output, each
    when there is one (malloc'd, never NULL). Not escaped: each writer escapes
-   it for its medium. */
+   it for its medium. A test read back from a results.json gives its feedback
+   as read. */
 char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t);
 
 /* Each line of text (one trailing newline dropped) on a line of its own after

@@ -21,12 +21,21 @@
  *     "tests": [ { "name": "lab01-scores: dot_worked_example", "number": "1.1",
  *                  "score": 2, "max_score": 2, "status": "passed",
  *                  "visibility": "visible", "output": "passed\n",
- *                  "output_format": "text" }, ... ]
+ *                  "output_format": "text",
+ *                  "extra_data": { "lab": 1, "test": "dot_worked_example",
+ *                                  "verdict": "passed", "misconception": null } },
+ *                ... ]
  *   }
  *
  * "score" counts every test, as the grade must; each test's "visibility" is the
  * rubric's (visible, hidden, after_due_date, after_published), and Gradescope
  * shows a test's name, score and output only when that visibility allows.
+ * A test's extra_data is the same facts as structured data, so tools count
+ * them without parsing text (attnlab batch's class report ranks
+ * misconceptions by it, and reads results.json back with report_read.c):
+ * the lab number, the rubric's test name, the verdict's name (result.h) and
+ * the id of the misconception the wrong answer matched (labmod.h), or null.
+ *
  * "number" is lab.test (1-based), so Gradescope sorts tests by lab. Test output
  * is plain text ("output_format": "text"), so nothing a student's program
  * printed is ever rendered as HTML or Markdown. Gradescope rejects a file that
@@ -124,7 +133,17 @@ static void test_object(gr_strbuf *b, const gr_lab_result *lab, int j, int last)
     field_string(b, in, "status", t->verdict == GR_PASSED ? "passed" : "failed", 0);
     field_string(b, in, "visibility", gr_visibility_name(t->visibility), 0);
     field_string(b, in, "output", feedback, 0);
-    field_string(b, in, "output_format", "text", 1);
+    field_string(b, in, "output_format", "text", 0);
+    gr_sb_printf(b, "%s\"extra_data\": {\"lab\": %d, \"test\": ", in, lab->lab);
+    gr_json_string(b, t->name ? t->name : "?");
+    gr_sb_append(b, ", \"verdict\": ");
+    gr_json_string(b, gr_verdict_name(t->verdict));
+    gr_sb_append(b, ", \"misconception\": ");
+    if (t->misconception)
+        gr_json_string(b, t->misconception);
+    else
+        gr_sb_append(b, "null");
+    gr_sb_append(b, "}\n");
     gr_sb_append(b, last ? "    }\n" : "    },\n");
     free(name);
     free(feedback);

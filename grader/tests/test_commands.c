@@ -60,16 +60,13 @@ START_TEST(every_listed_command_has_help)
 }
 END_TEST
 
-/* One line on stderr, exit 2; a planned command names what to use, a typo of
-   one suggests it, a typo of a real command suggests that. */
+/* One line on stderr, exit 2; a typo of a command suggests it. */
 static const struct { const char *args, *says; } unknown[] = {
-    { "batch", "'batch' is planned (see syllabus.md) but not a command yet; until it comes, "
-               "use 'attnlab grade --submission DIR" },
-    { "bacth", "did you mean 'batch'? It is planned but not a command yet" },
-    { "batch", "'attnlab grade --submission DIR --student ID --json FILE' once per student" },
     { "grde", "'grde' is not a command (did you mean 'grade'?)" },
+    { "dril", "'dril' is not a command (did you mean 'drill'?)" },
+    { "simlarity", "'simlarity' is not a command (did you mean 'similarity'?)" },
     { "xyzzy", "'xyzzy' is not a command; see 'attnlab --help' for the list" },
-    { "help batch", "'batch' is planned" },
+    { "help xyzzy", "'xyzzy' is not a command" },
 };
 
 START_TEST(unknown_commands_suggest_the_right_one)

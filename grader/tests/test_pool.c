@@ -103,6 +103,26 @@ START_TEST(round_trip_is_exact)
 }
 END_TEST
 
+/* A student's copy holds only the tests they may see, with points summed over them. */
+START_TEST(student_copy_drops_unseen_tests)
+{
+    gr_report r, shown;
+    memset(&r, 0, sizeof r);
+    r.n_labs = 1;
+    r.labs = gr_xcalloc(1, sizeof *r.labs);
+    fake_result(4, &r.labs[0]);                 /* every test hidden */
+    r.labs[0].tests[1].visibility = GR_VISIBLE;
+    r.labs[0].tests[2].visibility = GR_AFTER_DUE_DATE;
+    gr_report_copy_shown(&r, GR_SHOWN_AT_SUBMISSION, &shown);
+    ck_assert_int_eq(shown.n_labs, 1);
+    ck_assert_int_eq(shown.labs[0].n_tests, 1);
+    ck_assert_str_eq(shown.labs[0].tests[0].name, "t1");
+    ck_assert(shown.max_score == 0.5 && shown.score == 0.5);
+    gr_report_free(&shown);
+    gr_report_free(&r);
+}
+END_TEST
+
 START_TEST(results_arrive_in_order)
 {
     int labs[] = {1, 2, 3, 4, 5, 6, 7};
@@ -198,6 +218,7 @@ Suite *test_suite(void)
     Suite *s = suite_create("pool");
     TCase *tc = tcase_create("pool");
     tcase_add_test(tc, round_trip_is_exact);
+    tcase_add_test(tc, student_copy_drops_unseen_tests);
     tcase_add_test(tc, results_arrive_in_order);
     tcase_add_test(tc, first_failure_is_reported);
     tcase_add_test(tc, a_dead_worker_is_the_graders_failure);

@@ -575,8 +575,13 @@ START_TEST(json_fields_totals_and_escapes)
         "      \"status\": \"passed\",\n"
         "      \"visibility\": \"visible\",\n"
         "      \"output\": \"passed\\n\",\n"
-        "      \"output_format\": \"text\"\n"
+        "      \"output_format\": \"text\",\n"
+        "      \"extra_data\": {\"lab\": 1, \"test\": \"dot_worked_example\", "
+        "\"verdict\": \"passed\", \"misconception\": null}\n"
         "    },\n"));
+    /* the misconception of a wrong answer is data too, not only text */
+    ck_assert_ptr_nonnull(strstr(json, "\"verdict\": \"wrong answer\", "
+                                       "\"misconception\": \"1/d_k instead of 1/sqrt(d_k)\"}"));
     /* the wrong answer: quotes, newline, tab, 0x01 and 0xff escaped; the
        excerpt labelled and its ESC bytes escaped */
     ck_assert_ptr_nonnull(strstr(json,
@@ -599,7 +604,7 @@ START_TEST(json_fields_totals_and_escapes)
                                        "      \"max_score\": 1.5,\n"));
     ck_assert_ptr_nonnull(strstr(json, "\"max_score\": 0.5,"));
     /* the last test closes the array without a trailing comma */
-    ck_assert_ptr_nonnull(strstr(json, "\"output_format\": \"text\"\n    }\n  ]\n}\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"misconception\": null}\n    }\n  ]\n}\n"));
 
     /* the file holds exactly the text, and nothing is left beside it */
     char *dir = temp_dir();

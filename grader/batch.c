@@ -1,0 +1,476 @@
+/* batch.c: grading a whole class (see batch.h). */
+#include "batch.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "grade.h"
+#include "pool.h"
+#include "report/report.h"
+#include "stop.h"
+#include "sup_yamlread.h"
+#include "util.h"
+
+/* ---- the students' folders ------------------------------------------------ */
+
+static int by_id(const void *a, const void *b)
+{
+    return strcmp(((const gr_student *)a)->id, ((const gr_student *)b)->id);
+}
+
+/* An id is a folder name that is also safe in a CSV cell and a terminal line. */
+static int id_ok(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* One student per folder of dir, sorted by id; other entries are noted on
+   progress and skipped. 0, or -1 with err. */
+static int list_students(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
+{
+    DIR *d = opendir(o->submissions);
+    if (!d) {
+        gr_set_err(err, errlen, "cannot read the submissions folder %s: %s", o->submissions,
+                   strerror(errno));
+        return -1;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *path = gr_xasprintf("%s/%s", o->submissions, e->d_name);
+        struct stat st;
+        int dir = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+        free(path);
+        if (!dir || !id_ok(e->d_name)) {
+            if (o->progress)
+                fprintf(o->progress, "attnlab batch: skipped %s%s: each student is a folder "
+                        "named by their id\n", id_ok(e->d_name) ? e->d_name : "an entry",
+                        dir ? " (control characters in its name)" : " (not a folder)");
+            continue;
+        }
+        c->students = gr_xrealloc(c->students, (size_t)(c->n + 1) * sizeof *c->students);
+        gr_student *s = &c->students[c->n++];
+        memset(s, 0, sizeof *s);
+        s->id = gr_xstrdup(e->d_name);
+        s->submitted = 1;
+    }
+    closedir(d);
+    qsort(c->students, (size_t)c->n, sizeof *c->students, by_id);
+    return 0;
+}
+
+/* ---- the roster ------------------------------------------------------------- */
+
+/* One roster entry as read. */
+typedef struct roster_entry {
+    const char *id, *name, *email;
+} roster_entry;
+
+static int rd_str(yr_doc *d, const yaml_node_t *v, const char *label, const char **out)
+{
+    return yr_get_string(d, v, label, YR_NONEMPTY, out);
+}
+static int rd_id(yr_doc *d, const yaml_node_t *v, void *t) { return rd_str(d, v, "id", &((roster_entry *)t)->id); }
+static int rd_name(yr_doc *d, const yaml_node_t *v, void *t) { return rd_str(d, v, "name", &((roster_entry *)t)->name); }
+static int rd_email(yr_doc *d, const yaml_node_t *v, void *t) { return rd_str(d, v, "email", &((roster_entry *)t)->email); }
+
+static const yr_field entry_fields[] = {
+    {"id", 1, rd_id},
+    {"name", 0, rd_name},
+    {"email", 0, rd_email},
+};
+
+/* The student of c with this id, added (without a submission) when new. */
+static gr_student *student_of(gr_class *c, const char *id)
+{
+    for (int i = 0; i < c->n; i++)
+        if (strcmp(c->students[i].id, id) == 0)
+            return &c->students[i];
+    c->students = gr_xrealloc(c->students, (size_t)(c->n + 1) * sizeof *c->students);
+    gr_student *s = &c->students[c->n++];
+    memset(s, 0, sizeof *s);
+    s->id = gr_xstrdup(id);
+    return s;
+}
+
+/* students: [{id, name, email}, ...] into c. */
+static int rd_students(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_class *c = target;
+    int n = 0;
+    if (yr_get_seq(d, v, "students", "[{id: s001, name: Ada Lovelace, email: ada@example.edu}]", &n) != 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        const yaml_node_t *item = yr_item(d, v, i);
+        roster_entry e = {0};
+        char where[32];
+        snprintf(where, sizeof where, "student %d", i + 1);
+        if (!item || yr_walk(d, item, where, where, entry_fields, YR_N_FIELDS(entry_fields), &e) != 0)
+            return item ? -1 : yr_fail_at(d, v, "students: the YAML document is damaged");
+        gr_student *s = student_of(c, e.id);
+        if (s->name || s->email)
+            return yr_fail_at(d, item, "student %s is on the roster twice", e.id);
+        s->name = gr_xstrdup(e.name ? e.name : "");
+        s->email = gr_xstrdup(e.email ? e.email : "");
+    }
+    return 0;
+}
+
+static const yr_field roster_fields[] = {
+    {"students", 1, rd_students},
+};
+
+/* Read the roster into c: names and emails, and roster students without a
+   folder as rows of their own. 0, or -1 with "path:line:column: ..." in err. */
+static int load_roster(const char *path, gr_class *c, char *err, size_t errlen)
+{
+    size_t len;
+    char *text = gr_read_file(path, &len);
+    if (!text) {
+        gr_set_err(err, errlen, "%s: cannot open the roster: %s", path, strerror(errno));
+        return -1;
+    }
+    yr_doc d;
+    int rc = yr_open(&d, path, text, len, err, errlen);
+    if (rc == 0) {
+        const yaml_node_t *root = yr_root(&d);
+        rc = root ? yr_walk(&d, root, "the roster", "the roster", roster_fields,
+                            YR_N_FIELDS(roster_fields), c)
+                  : yr_fail(&d, "the roster is empty; it needs students: [{id: ..., name: ...}]");
+    }
+    yr_close(&d);
+    free(text);
+    qsort(c->students, (size_t)c->n, sizeof *c->students, by_id);
+    return rc;
+}
+
+/* ---- where each lab is, and when it was handed in -------------------------------- */
+
+/* The flat upload's file for lab (ID/labNN.c), or NULL when the student used
+   the labs/ layout or did not hand the lab in (malloc'd). */
+static char *flat_source(const char *dir, int lab)
+{
+    char *folder = gr_xasprintf("%s/%s", dir, gr_lab_modules[lab - 1]->dir);
+    char *flat = gr_xasprintf("%s/lab%02d.c", dir, lab);
+    struct stat st;
+    int has_folder = lstat(folder, &st) == 0;
+    int has_flat = lstat(flat, &st) == 0;
+    free(folder);
+    if (!has_folder && has_flat)
+        return flat;
+    free(flat);
+    return NULL;
+}
+
+/* created_at of dir/submission_metadata.json into *t: 1 when found, 0 when
+   there is no such file, -1 (after a note) when it cannot be read. */
+static int metadata_time(const gr_batch_opts *o, const char *dir, time_t *t)
+{
+    char *path = gr_xasprintf("%s/submission_metadata.json", dir);
+    size_t len;
+    char *text = gr_read_file(path, &len);
+    int found = 0;
+    if (text) {
+        yr_doc d;
+        char err[512] = "";
+        found = -1;
+        if (yr_open(&d, path, text, len, err, sizeof err) == 0) {
+            const yaml_node_t *v = yr_value(&d, yr_root(&d), "created_at");
+            if (v && v->type == YAML_SCALAR_NODE && gr_parse_time(yr_text(v), t) == 0)
+                found = 1;
+            else
+                snprintf(err, sizeof err, "%s: no created_at with an ISO 8601 time", path);
+        }
+        yr_close(&d);
+        if (found < 0 && o->progress)
+            fprintf(o->progress, "attnlab batch: %s; using the files' times instead\n", err);
+    }
+    free(text);
+    free(path);
+    return found;
+}
+
+/* When each lab of s was handed in, as far as can be known. */
+static void submission_times(const gr_batch_opts *o, gr_student *s)
+{
+    char *dir = gr_xasprintf("%s/%s", o->submissions, s->id);
+    time_t meta;
+    int have_meta = metadata_time(o, dir, &meta) == 1;
+    for (int lab = 1; lab <= GR_N_LABS; lab++) {
+        if (have_meta) {
+            s->when[lab - 1] = meta;
+            s->have_when[lab - 1] = 1;
+            continue;
+        }
+        char *src = flat_source(dir, lab);
+        if (!src)
+            src = gr_xasprintf("%s/%s/lab%02d.c", dir, gr_lab_modules[lab - 1]->dir, lab);
+        struct stat st;
+        if (lstat(src, &st) == 0) {
+            s->when[lab - 1] = st.st_mtime;
+            s->have_when[lab - 1] = 1;
+        }
+        free(src);
+    }
+    free(dir);
+}
+
+/* ---- grading one student, in a worker ----------------------------------------------- */
+
+/* What the workers and the parent share. */
+typedef struct batch_ctx {
+    const gr_batch_opts *o;
+    gr_class *c;
+    int *todo;          /* indexes into c->students of those to grade */
+    int n_todo;
+    int done;           /* finished in this run */
+    double t0;
+} batch_ctx;
+
+static char *student_file(const gr_batch_opts *o, const char *id, const char *name)
+{
+    return gr_xasprintf("%s/students/%s/%s", o->out, id, name);
+}
+
+/* Grade student todo[i] and write their feedback.txt, then results.json
+   (pool.h's work; nothing is sent back: the parent reads results.json). */
+static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t errlen)
+{
+    (void)out;
+    const batch_ctx *b = ctx;
+    const gr_batch_opts *o = b->o;
+    const gr_student *s = &b->c->students[b->todo[i]];
+    gr_grade_opts g;
+    memset(&g, 0, sizeof g);
+    g.root = o->root;
+    g.stub_dir = o->stub_dir;
+    g.rubrics = o->rubrics;
+    g.secret = o->secret;
+    g.student = s->id;
+    char *dir = gr_xasprintf("%s/%s", o->submissions, s->id);
+    g.submission = dir;
+    memcpy(g.labs, o->labs, sizeof g.labs);
+    char *flat[GR_N_LABS] = {0};
+    for (int lab = 1; lab <= GR_N_LABS; lab++)
+        g.sources[lab - 1] = flat[lab - 1] = o->labs[lab - 1] ? flat_source(dir, lab) : NULL;
+    g.jobs = 1;
+    gr_report r;
+    int rc = gr_grade(&g, &r, err, errlen);
+    for (int lab = 0; lab < GR_N_LABS; lab++)
+        free(flat[lab]);
+    free(dir);
+    if (rc != 0)
+        return rc;
+    /* feedback first: a results.json that exists always has its feedback beside it */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        /* what the student may be handed: the tests they may see at submission */
+        gr_report shown;
+        gr_report_copy_shown(&r, GR_SHOWN_AT_SUBMISSION, &shown);
+        gr_report_terminal(f, &shown, 0);
+        gr_report_free(&shown);
+        fclose(f);
+    }
+    char *fb = student_file(o, s->id, "feedback.txt");
+    char *js = student_file(o, s->id, "results.json");
+    if (!f || gr_write_file_atomic(fb, text, len) != 0 || gr_report_json(js, &r) != 0) {
+        gr_set_err(err, errlen, "cannot write the results of student %s in %s/students/%s: %s",
+                   s->id, o->out, s->id, strerror(errno));
+        rc = GR_GRADE_FAILED;
+    }
+    free(text);
+    free(fb);
+    free(js);
+    gr_report_free(&r);
+    return rc;
+}
+
+/* results.json of s read back into s->report when it holds exactly the labs
+   asked for: 0; -1 (no file, another run's labs, damaged) otherwise, err
+   saying why when it exists. */
+static int read_back(const gr_batch_opts *o, gr_student *s, char *err, size_t errlen)
+{
+    char *js = student_file(o, s->id, "results.json");
+    int rc = -1;
+    if (access(js, F_OK) == 0 && gr_report_read_json(js, &s->report, err, errlen) == 0) {
+        int labs[GR_N_LABS] = {0}, same = strcmp(s->report.student, s->id) == 0;
+        for (int i = 0; i < s->report.n_labs; i++)
+            labs[s->report.labs[i].lab - 1] = 1;
+        for (int i = 0; i < GR_N_LABS; i++)
+            same &= !labs[i] == !o->labs[i];
+        if (same)
+            rc = 0;
+        else
+            gr_report_free(&s->report);
+    }
+    free(js);
+    return rc;
+}
+
+/* Progress after each student: a bar redrawn in place, or one line. */
+static void progress(batch_ctx *b, const gr_student *s)
+{
+    const gr_batch_opts *o = b->o;
+    if (!o->progress)
+        return;
+    double el = gr_now_seconds() - b->t0;
+    double rate = el > 0 ? b->done / el : 0;
+    int left = b->n_todo - b->done;
+    long eta = rate > 0 ? (long)(left / rate + 0.5) : 0;
+    if (o->progress_bar) {
+        int width = 30, filled = b->n_todo ? width * b->done / b->n_todo : width;
+        fprintf(o->progress, "\r\033[K[%.*s%*s] %d/%d  %.2f students/s  %ld:%02ld left",
+                filled, "##############################", width - filled, "", b->done,
+                b->n_todo, rate, eta / 60, eta % 60);
+        if (left == 0)
+            fputc('\n', o->progress);
+    } else {
+        fprintf(o->progress, "attnlab batch: %d/%d %s: %g/%g points (%.1f s; %.2f students/s, "
+                "about %ld:%02ld left)\n", b->done, b->n_todo, s->id, s->report.score,
+                s->report.max_score, s->report.seconds, rate, eta / 60, eta % 60);
+    }
+    fflush(o->progress);
+}
+
+/* A worker finished student todo[i]: read their results.json back. */
+static int student_done(void *ctx, int i, const char *bytes, size_t len, char *err, size_t errlen)
+{
+    (void)bytes;
+    (void)len;
+    batch_ctx *b = ctx;
+    gr_student *s = &b->c->students[b->todo[i]];
+    char why[1024] = "";
+    if (read_back(b->o, s, why, sizeof why) != 0) {
+        gr_set_err(err, errlen, "the results of student %s do not read back: %s", s->id,
+                   *why ? why : "no results.json");
+        return GR_GRADE_FAILED;
+    }
+    b->done++;
+    progress(b, s);
+    return 0;
+}
+
+static void student_name(void *ctx, int i, char *buf, size_t len)
+{
+    const batch_ctx *b = ctx;
+    snprintf(buf, len, "student %s", b->c->students[b->todo[i]].id);
+}
+
+/* ---- the class ------------------------------------------------------------------------ */
+
+/* mkdir that is fine when the folder exists. 0, or -1 with err. */
+static int make_dir(const char *path, char *err, size_t errlen)
+{
+    if (mkdir(path, 0755) == 0 || errno == EEXIST)
+        return 0;
+    gr_set_err(err, errlen, "cannot make the folder %s: %s", path, strerror(errno));
+    return -1;
+}
+
+/* The output folders, each student's included. 0, or -1 with err. */
+static int make_dirs(const gr_batch_opts *o, const gr_class *c, char *err, size_t errlen)
+{
+    char *st = gr_xasprintf("%s/students", o->out);
+    int rc = make_dir(o->out, err, errlen);
+    if (rc == 0)
+        rc = make_dir(st, err, errlen);
+    for (int i = 0; i < c->n && rc == 0; i++) {
+        if (!c->students[i].submitted)
+            continue;
+        char *p = gr_xasprintf("%s/%s", st, c->students[i].id);
+        rc = make_dir(p, err, errlen);
+        free(p);
+    }
+    free(st);
+    return rc;
+}
+
+int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    double t0 = gr_now_seconds();
+    memcpy(c->labs, o->labs, sizeof c->labs);
+    c->course = o->course;
+    if (list_students(o, c, err, errlen) != 0)
+        return GR_GRADE_BAD_INPUT;
+    if (o->roster && load_roster(o->roster, c, err, errlen) != 0)
+        return GR_GRADE_BAD_INPUT;
+    if (make_dirs(o, c, err, errlen) != 0)
+        return GR_GRADE_FAILED;
+
+    batch_ctx b = {o, c, gr_xcalloc((size_t)c->n + 1, sizeof(int)), 0, 0, 0};
+    for (int i = 0; i < c->n; i++) {
+        gr_student *s = &c->students[i];
+        if (!s->submitted)
+            continue;
+        submission_times(o, s);
+        char why[1024] = "";
+        if (!o->restart && read_back(o, s, why, sizeof why) == 0) {
+            s->resumed = 1;
+            c->resumed++;
+        } else {
+            if (*why && o->progress)
+                fprintf(o->progress, "attnlab batch: regrading %s: %s\n", s->id, why);
+            b.todo[b.n_todo++] = i;
+        }
+    }
+    if (o->progress)
+        fprintf(o->progress, "attnlab batch: %d students; %d graded before, %d to grade in %d "
+                "worker%s\n", c->n, c->resumed, b.n_todo, o->jobs, o->jobs == 1 ? "" : "s");
+    b.t0 = gr_now_seconds();
+    gr_pool_task t = {grade_student, student_done, student_name, &b};
+    int rc = gr_pool_map(&t, b.n_todo, o->jobs, err, errlen);
+    if (rc != 0 && o->progress && o->progress_bar)
+        fputc('\n', o->progress);
+    c->graded_now = b.done;
+    free(b.todo);
+    if (rc == GR_GRADE_STOPPED)
+        gr_set_err(err, errlen, "stopped by signal %d after grading %d students; the %d graded "
+                   "keep their results, and running the same command again grades the rest",
+                   gr_stop_requested(), c->resumed + c->graded_now, c->resumed + c->graded_now);
+    for (int i = 0; i < c->n; i++)
+        for (int lab = 1; lab <= GR_N_LABS && c->course; lab++)
+            if (c->students[i].have_when[lab - 1])
+                c->students[i].days_late[lab - 1] =
+                    gr_course_days_late(c->course, lab, c->students[i].when[lab - 1]);
+    c->seconds = gr_now_seconds() - t0;
+    return rc;
+}
+
+const gr_lab_result *gr_student_lab(const gr_student *s, int lab)
+{
+    for (int i = 0; i < s->report.n_labs; i++)
+        if (s->report.labs[i].lab == lab)
+            return &s->report.labs[i];
+    return NULL;
+}
+
+double gr_student_adjusted(const gr_class *c, const gr_student *s, int lab)
+{
+    const gr_lab_result *l = gr_student_lab(s, lab);
+    double raw = l ? l->score : 0;
+    return c->course ? gr_course_adjust(c->course, raw, s->days_late[lab - 1]) : raw;
+}
+
+void gr_class_free(gr_class *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        free(c->students[i].id);
+        free(c->students[i].name);
+        free(c->students[i].email);
+        gr_report_free(&c->students[i].report);
+    }
+    free(c->students);
+    memset(c, 0, sizeof *c);
+}

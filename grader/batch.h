@@ -1,0 +1,76 @@
+/* batch.h: grading a whole class (attnlab batch).
+ *
+ * SUBMISSIONS holds one folder per student, named by the student's id. Each
+ * lab is found in either layout: the labs/ layout (ID/lab01-scores/lab01.c)
+ * or a flat upload (ID/lab01.c, as Gradescope and LMS downloads give them).
+ * Students are graded in worker processes (pool.h), one student per worker;
+ * each worker writes OUT/students/ID/feedback.txt and then results.json, each
+ * atomically, so a results.json that exists is a whole grade. A run that is
+ * stopped (Ctrl-C, kill, even kill -9) and started again reads back every
+ * results.json it finds (report_read.c) and grades only the students without
+ * one: no grade is lost or made twice.
+ *
+ * A submission's time, for the late policy (course.h), is created_at of
+ * ID/submission_metadata.json (Gradescope's) when there is one, else the
+ * modification time of each lab's source file.
+ */
+#ifndef GR_BATCH_H
+#define GR_BATCH_H
+
+#include <stdio.h>
+#include <time.h>
+#include "course.h"
+#include "labmod.h"
+#include "result.h"
+
+typedef struct gr_batch_opts {
+    const char *root, *stub_dir;  /* the attnlab tree and the stub objects (gr_locate) */
+    const char *rubrics;          /* folder of rubrics, or NULL: the course's */
+    const char *secret;           /* instructor secret, part of every seed */
+    const char *submissions;      /* one folder per student */
+    const char *out;              /* where results, gradebook and report go */
+    const char *roster;           /* roster YAML, or NULL */
+    const gr_course *course;      /* late policy, or NULL: none */
+    int labs[GR_N_LABS];          /* labs[i] != 0: grade lab i+1 */
+    int jobs;                     /* students graded at once */
+    int restart;                  /* 1: regrade everyone, ignoring earlier results */
+    FILE *progress;               /* progress and notes, or NULL */
+    int progress_bar;             /* 1: a bar redrawn in place (a terminal), 0: lines */
+} gr_batch_opts;
+
+/* One row of the gradebook. */
+typedef struct gr_student {
+    char *id;                     /* the folder's name */
+    char *name, *email;           /* from the roster, or NULL */
+    int submitted;                /* 0: on the roster without a folder */
+    int resumed;                  /* its results.json was read from an earlier run */
+    time_t when[GR_N_LABS];       /* when each lab was submitted ... */
+    int have_when[GR_N_LABS];     /* ... when known */
+    int days_late[GR_N_LABS];     /* under the course policy, 0 without one */
+    gr_report report;             /* read back from its results.json */
+} gr_student;
+
+typedef struct gr_class {
+    gr_student *students;         /* sorted by id */
+    int n;
+    int labs[GR_N_LABS];          /* the labs graded */
+    const gr_course *course;      /* the policy applied, or NULL */
+    int graded_now, resumed;      /* how many were graded by this run, read back */
+    double seconds;               /* wall time of this run */
+} gr_class;
+
+/* Grade every student of o->submissions into o->out and fill cls (free with
+   gr_class_free). 0, or a gr_grade error code (grade.h) with err: a bad
+   roster or rubric is GR_GRADE_BAD_INPUT, a stop GR_GRADE_STOPPED (every
+   student graded so far keeps their results.json). */
+int gr_batch_run(const gr_batch_opts *o, gr_class *cls, char *err, size_t errlen);
+
+/* The lab result of lab in s's report, or NULL when it was not graded. */
+const gr_lab_result *gr_student_lab(const gr_student *s, int lab);
+
+/* s's score for lab after the late policy (the raw score without one). */
+double gr_student_adjusted(const gr_class *c, const gr_student *s, int lab);
+
+void gr_class_free(gr_class *c);
+
+#endif

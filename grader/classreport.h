@@ -1,0 +1,33 @@
+/* classreport.h: what attnlab batch writes about a class (batch.h).
+ *
+ *   gr_gradebook_csv    gradebook.csv: one row per student (id, name, email,
+ *                       one column per lab, total), for LMS gradebook imports;
+ *                       with a late policy each lab has raw, days late and
+ *                       adjusted columns, and the total raw and adjusted
+ *   gr_class_report     the class report, as Markdown (report.md) or aligned
+ *                       text for a terminal: per lab and overall mean, median,
+ *                       range and distribution; the tests most often failed;
+ *                       the misconceptions diagnosed, ranked by how many
+ *                       students show each, with the handout section to reteach
+ *   gr_class_histogram  histogram.dat and, with gnuplot, histogram.png: the
+ *                       students' totals in percent of the maximum
+ */
+#ifndef GR_CLASSREPORT_H
+#define GR_CLASSREPORT_H
+
+#include <stdio.h>
+#include "batch.h"
+
+/* The gradebook as CSV text (RFC 4180: CRLF line ends, cells quoted when they
+   hold a comma, quote or line end) (malloc'd). */
+char *gr_gradebook_csv(const gr_class *c);
+
+/* The class report: Markdown when markdown is 1, else aligned text (malloc'd). */
+char *gr_class_report(const gr_class *c, int markdown);
+
+/* Write out/histogram.dat and draw out/histogram.png with
+   root/data/plots/histogram.gp. 0, or -1 after a message on err (no gnuplot:
+   the .dat is still written). */
+int gr_class_histogram(FILE *err, const gr_class *c, const char *root, const char *out);
+
+#endif

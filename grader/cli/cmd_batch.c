@@ -1,0 +1,190 @@
+/* cmd_batch.c: `attnlab batch`, grade a whole class into a gradebook and a
+ * class report (batch.h, classreport.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "classreport.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "course.h"
+#include "grade.h"
+#include "pool.h"
+#include "seed.h"
+#include "stop.h"
+
+static const char batch_usage[] =
+    "usage: attnlab batch SUBMISSIONS --out DIR [--jobs N] [--roster FILE]\n"
+    "                     [--course FILE] [--lab N|all] [--rubrics DIR] [--restart] [-q]\n"
+    "\n"
+    "Grade a class: each folder of SUBMISSIONS is one student, named by their id,\n"
+    "with the labs in the labs/ layout (lab01-scores/lab01.c) or flat (lab01.c).\n"
+    "Writes to DIR:\n"
+    "  students/ID/results.json   Gradescope's format, misconceptions as data\n"
+    "  students/ID/feedback.txt   the report the student would see on a terminal\n"
+    "  gradebook.csv              one row per student: id, name, email, each lab, total\n"
+    "  report.md                  the class report (also printed): scores, distribution,\n"
+    "                             tests most often failed, misconceptions to reteach\n"
+    "  histogram.dat, .png        the totals' distribution (the PNG needs gnuplot)\n"
+    "\n"
+    "  --out DIR        where the results go (made if missing)\n"
+    "  --jobs N         students graded at once (default: one per core)\n"
+    "  --roster FILE    YAML: students: [{id: s001, name: ..., email: ...}]\n"
+    "  --course FILE    course.yaml, the late policy: due dates per lab, grace_minutes,\n"
+    "                   late_penalty_percent (per day), max_late_days; the gradebook\n"
+    "                   then has raw, days late and adjusted columns\n"
+    "  --lab N|all      which labs (default all)\n"
+    "  --rubrics DIR    grade against the rubrics DIR/labNN.yaml instead of the course's\n"
+    "  --restart        regrade every student, ignoring results already in DIR\n"
+    "  -q, --quiet      no progress on stderr\n"
+    "\n"
+    "Stopped (Ctrl-C, kill, even kill -9) and run again with the same options, it\n"
+    "grades only the students without a results.json: each is written whole or not\n"
+    "at all. A submission's time is created_at of its submission_metadata.json\n"
+    "(Gradescope) or else each lab file's modification time.\n"
+    "The instructor's secret comes from ATTNLAB_SECRET, as for grade.\n"
+    "Exit status: 0 graded, 1 the grader failed or a file could not be written,\n"
+    "2 usage, roster, course or rubric error, 128+N stopped by signal N.\n";
+
+/* What the command line asked for, beyond the batch options. */
+typedef struct batch_args {
+    const char *labs, *course, *out;
+    int quiet;
+} batch_args;
+
+static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
+{
+    static const struct option longopts[] = {
+        {"out", required_argument, 0, 'o'},
+        {"jobs", required_argument, 0, 'J'},
+        {"roster", required_argument, 0, 'r'},
+        {"course", required_argument, 0, 'c'},
+        {"lab", required_argument, 0, 'l'},
+        {"rubrics", required_argument, 0, 'R'},
+        {"restart", no_argument, 0, 'S'},
+        {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    optind = 0;
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "q", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'o': a->out = optarg; break;
+        case 'r': o->roster = optarg; break;
+        case 'c': a->course = optarg; break;
+        case 'l': a->labs = optarg; break;
+        case 'R': o->rubrics = optarg; break;
+        case 'S': o->restart = 1; break;
+        case 'q': a->quiet = 1; break;
+        case 'J': {
+            char *end;
+            long j = strtol(optarg, &end, 10);
+            if (end == optarg || *end || j < 1 || j > 64)
+                return gr_usage_error("batch", "--jobs takes a number of students from 1 to 64 "
+                                      "(got '%s')", optarg);
+            o->jobs = (int)j;
+            break;
+        }
+        case 'h': fputs(batch_usage, stdout); return -1;
+        default:
+            return gr_bad_option("batch", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return gr_usage_error("batch", "give the folder of submissions (one folder per student)");
+    o->submissions = argv[optind++];
+    if (optind < argc)
+        return gr_usage_error("batch", "unexpected argument '%s'", argv[optind]);
+    if (!a->out)
+        return gr_usage_error("batch", "give the folder for the results with --out DIR");
+    char err[256];
+    if (gr_parse_labs(a->labs, o->labs, err, sizeof err) != 0)
+        return gr_usage_error("batch", "%s", err);
+    struct stat st;
+    if (stat(o->submissions, &st) != 0 || !S_ISDIR(st.st_mode))
+        return gr_usage_error("batch", "the submissions %s is not a folder; give the folder "
+                              "that holds one folder per student", o->submissions);
+    if (o->rubrics && (stat(o->rubrics, &st) != 0 || !S_ISDIR(st.st_mode)))
+        return gr_usage_error("batch", "--rubrics %s is not a folder of labNN.yaml rubrics",
+                              o->rubrics);
+    o->out = a->out;
+    return 0;
+}
+
+/* gradebook.csv and report.md in DIR, the report on stdout, the histogram:
+   0, or GR_EXIT_FAILED when a file could not be written. */
+static int write_class(const gr_class *c, const char *root, const char *out)
+{
+    int rc = GR_EXIT_OK;
+    char *csv = gr_gradebook_csv(c), *md = gr_class_report(c, 1), *text = gr_class_report(c, 0);
+    char *csv_path = gr_xasprintf("%s/gradebook.csv", out);
+    char *md_path = gr_xasprintf("%s/report.md", out);
+    if (gr_write_file_atomic(csv_path, csv, strlen(csv)) != 0 ||
+        gr_write_file_atomic(md_path, md, strlen(md)) != 0) {
+        fprintf(stderr, "attnlab batch: cannot write the gradebook or report in %s: %s\n", out,
+                strerror(errno));
+        rc = GR_EXIT_FAILED;
+    }
+    fputs(text, stdout);
+    if (gr_class_histogram(stderr, c, root, out) == 0)
+        printf("\nwrote %s, %s and %s/histogram.png\n", csv_path, md_path, out);
+    else
+        printf("\nwrote %s and %s (no histogram PNG: see above)\n", csv_path, md_path);
+    free(csv);
+    free(md);
+    free(text);
+    free(csv_path);
+    free(md_path);
+    return rc;
+}
+
+int cmd_batch(int argc, char **argv)
+{
+    gr_batch_opts o;
+    memset(&o, 0, sizeof o);
+    o.jobs = gr_pool_cores();
+    batch_args a = {"all", NULL, NULL, 0};
+    int rc = parse_args(argc, argv, &o, &a);
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
+    char root[PATH_MAX], stub_dir[PATH_MAX], err[1024];
+    if (gr_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
+        fprintf(stderr, "attnlab batch: %s\n", err);
+        return GR_EXIT_USAGE;
+    }
+    o.root = root;
+    o.stub_dir = stub_dir;
+    gr_course course;
+    if (a.course) {
+        if (gr_course_load(a.course, &course, err, sizeof err) != 0) {
+            fprintf(stderr, "attnlab batch: %s\n", err);
+            return GR_EXIT_USAGE;
+        }
+        o.course = &course;
+    }
+    o.secret = gr_secret_from_env();
+    o.progress = a.quiet ? NULL : stderr;
+    o.progress_bar = !a.quiet && isatty(fileno(stderr));
+
+    gr_class c;
+    gr_stop_install();
+    rc = gr_batch_run(&o, &c, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "attnlab batch: %s\n", err);
+        gr_class_free(&c);
+        if (rc == GR_GRADE_STOPPED)
+            gr_stop_reraise();
+        return rc == GR_GRADE_BAD_INPUT ? GR_EXIT_USAGE : GR_EXIT_FAILED;
+    }
+    rc = write_class(&c, root, a.out);
+    gr_class_free(&c);
+    return rc;
+}

@@ -1,0 +1,184 @@
+/* course.c: course.yaml through the shared YAML reader, and the late policy
+ * (see course.h). */
+#include "course.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sup_yamlread.h"
+#include "util.h"
+
+#define DAY 86400
+
+/* Digits s[0..n) as a number into *v: 0, or -1 when one is not a digit. */
+static int digits(const char *s, int n, int *v)
+{
+    *v = 0;
+    for (int i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)s[i]))
+            return -1;
+        *v = *v * 10 + (s[i] - '0');
+    }
+    return 0;
+}
+
+int gr_parse_time(const char *s, time_t *t)
+{
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    int y, mo, d, h, mi, sec = 0;
+    /* YYYY-MM-DD[T ]HH:MM */
+    if (strlen(s) < 16 || digits(s, 4, &y) || s[4] != '-' || digits(s + 5, 2, &mo) ||
+        s[7] != '-' || digits(s + 8, 2, &d) || (s[10] != 'T' && s[10] != ' ') ||
+        digits(s + 11, 2, &h) || s[13] != ':' || digits(s + 14, 2, &mi))
+        return -1;
+    const char *p = s + 16;
+    if (*p == ':') {
+        if (digits(p + 1, 2, &sec))
+            return -1;
+        p += 3;
+        if (*p == '.')               /* a fraction of a second: dropped */
+            for (p++; isdigit((unsigned char)*p); p++)
+                ;
+    }
+    long off;
+    int oh = 0, om = 0;
+    if (*p == 'Z' && p[1] == '\0') {
+        off = 0;
+    } else if ((*p == '+' || *p == '-') && !digits(p + 1, 2, &oh) &&
+               ((p[3] == ':' && !digits(p + 4, 2, &om) && p[6] == '\0') ||
+                (!digits(p + 3, 2, &om) && p[5] == '\0'))) {
+        off = (oh * 60L + om) * 60 * (*p == '-' ? -1 : 1);
+    } else {
+        return -1;
+    }
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60 || oh > 23 || om > 59)
+        return -1;
+    tm.tm_year = y - 1900;
+    tm.tm_mon = mo - 1;
+    tm.tm_mday = d;
+    tm.tm_hour = h;
+    tm.tm_min = mi;
+    tm.tm_sec = sec;
+    *t = timegm(&tm) - off;          /* local time minus its offset is UTC */
+    return 0;
+}
+
+int gr_course_days_late(const gr_course *c, int lab, time_t submitted)
+{
+    if (lab < 1 || lab > GR_N_LABS || !c->has_due[lab - 1])
+        return 0;
+    double late = difftime(submitted, c->due[lab - 1]);
+    if (late <= (double)c->grace_seconds)
+        return 0;
+    return (int)ceil(late / DAY);
+}
+
+double gr_course_adjust(const gr_course *c, double raw, int days_late)
+{
+    if (days_late <= 0)
+        return raw;
+    if (c->max_late_days >= 0 && days_late > c->max_late_days)
+        return 0;
+    double keep = 1.0 - days_late * c->penalty_percent / 100.0;
+    return keep > 0 ? raw * keep : 0;
+}
+
+/* ---- course.yaml ---------------------------------------------------------- */
+
+static int rd_due(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_course *c = target;
+    if (v->type != YAML_MAPPING_NODE)
+        return yr_fail_at(d, v, "due: expected a mapping of lab number to due date "
+                          "(1: 2025-02-07T23:59:00-05:00), got %s", yr_kind_name(v));
+    for (const yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k, *val = yr_node(d, p->value);
+        long lab;
+        const char *s;
+        if (yr_key(d, v, p, "due", &k) != 0)
+            return -1;
+        if (yr_parse_long(yr_text(k), &lab) != YR_NUM_OK || lab < 1 || lab > GR_N_LABS)
+            return yr_fail_at(d, k, "due: a key is a lab number from 1 to %d, got \"%s\"",
+                              GR_N_LABS, yr_text(k));
+        if (yr_get_string(d, val, "due date", YR_NONEMPTY, &s) != 0)
+            return -1;
+        if (gr_parse_time(s, &c->due[lab - 1]) != 0)
+            return yr_fail_at(d, val, "due date of lab %ld: \"%s\" is not an ISO 8601 time with "
+                              "its UTC offset; write it like 2025-02-07T23:59:00-05:00 (or ...Z "
+                              "for UTC)", lab, s);
+        c->has_due[lab - 1] = 1;
+    }
+    return 0;
+}
+
+static int rd_grace(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_course *c = target;
+    double m;
+    if (yr_get_double(d, v, "grace_minutes", &m) != 0)
+        return -1;
+    if (m < 0 || m > 60.0 * 24 * 365)
+        return yr_fail_at(d, v, "grace_minutes: a number of minutes from 0 to a year, got %g", m);
+    c->grace_seconds = (long)(m * 60);
+    return 0;
+}
+
+static int rd_penalty(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_course *c = target;
+    if (yr_get_double(d, v, "late_penalty_percent", &c->penalty_percent) != 0)
+        return -1;
+    if (c->penalty_percent < 0 || c->penalty_percent > 100)
+        return yr_fail_at(d, v, "late_penalty_percent: the percent of a lab's score lost per "
+                          "day late, 0 to 100, got %g", c->penalty_percent);
+    return 0;
+}
+
+static int rd_max_days(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_course *c = target;
+    long n;
+    if (yr_get_long(d, v, "max_late_days", &n) != 0)
+        return -1;
+    if (n < 0 || n > 365)
+        return yr_fail_at(d, v, "max_late_days: a whole number of days from 0 to 365, got %ld", n);
+    c->max_late_days = (int)n;
+    return 0;
+}
+
+static const yr_field course_fields[] = {
+    {"due", 1, rd_due},
+    {"grace_minutes", 0, rd_grace},
+    {"late_penalty_percent", 0, rd_penalty},
+    {"max_late_days", 0, rd_max_days},
+};
+
+int gr_course_load(const char *path, gr_course *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->max_late_days = -1;
+    size_t len;
+    char *text = gr_read_file(path, &len);
+    if (!text) {
+        gr_set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    yr_doc d;
+    int rc = yr_open(&d, path, text, len, err, errlen);
+    if (rc == 0) {
+        const yaml_node_t *root = yr_root(&d);
+        if (!root)
+            rc = yr_fail(&d, "the course policy is empty; it needs at least due: with a date per lab");
+        else
+            rc = yr_walk(&d, root, "the course policy", "the course policy", course_fields,
+                         YR_N_FIELDS(course_fields), out);
+    }
+    yr_close(&d);
+    free(text);
+    return rc;
+}
