@@ -216,6 +216,272 @@ static int compute_key(yr_doc *d, const yaml_node_t *at, const compute_args *a, 
     return (int)a->key - 1;
 }
 
+/* One op of a compute: mapping: its value from the arguments, or -1 after an
+   error at node v. */
+typedef int (*compute_fn)(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value);
+
+static int op_weight(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    float w[MAX_KEYS];
+    int n = a->n_scores;
+    int k = compute_key(d, v, a, n);
+    if (k < 0)
+        return -1;
+    compute_weights(w, a);
+    *value = w[k];
+    return 0;
+}
+
+static int op_max_weight(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    (void)d; (void)v;
+    float w[MAX_KEYS];
+    int n = a->n_scores;
+    compute_weights(w, a);
+    *value = 0;
+    for (int j = 0; j < n; j++)
+        *value = fmax(*value, (double)w[j]);
+    return 0;
+}
+
+static int op_postmask_sum(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    float w[MAX_KEYS];
+    int n = a->n_scores;
+    /* The bug of lab 5: softmax over every key, then the masked weights zeroed. */
+    if (!a->n_mask)
+        return yr_fail_at(d, v, "compute: postmask_sum needs mask: [...]");
+    attn_softmax(w, a->scores, 1, n);
+    *value = 0;
+    for (int j = 0; j < n; j++)
+        if (!a->mask[j])
+            *value += (double)w[j];
+    return 0;
+}
+
+static int op_entropy(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    (void)d; (void)v;
+    float w[MAX_KEYS];
+    int n = a->n_scores;
+    float h;
+    compute_weights(w, a);
+    attn_entropy_rows(&h, w, 1, n);
+    *value = h;
+    return 0;
+}
+
+static int op_grad(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    float w[MAX_KEYS];
+    int n = a->n_scores;
+    float ds[MAX_KEYS];
+    int k = compute_key(d, v, a, n);
+    if (k < 0)
+        return -1;
+    if (a->n_g != n)
+        return yr_fail_at(d, v, "compute: grad needs g: one number per score");
+    compute_weights(w, a);
+    attn_softmax_backward(ds, w, a->g, 1, n);
+    *value = ds[k];
+    return 0;
+}
+
+static int op_lse(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    (void)d; (void)v;
+    int n = a->n_scores;
+    *value = attn_logsumexp(a->scores, n);
+    return 0;
+}
+
+static int op_sink_sum(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    float w[MAX_KEYS];
+    int n = a->n_scores;
+    float ws;
+    if (!a->has_sink)
+        return yr_fail_at(d, v, "compute: sink_sum needs sink: a number");
+    float sink = (float)a->sink;
+    attn_sink_softmax(w, &ws, a->scores, &sink, 1, 1, 1, n);
+    *value = 1.0 - (double)ws;
+    return 0;
+}
+
+static int op_dot(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    float s;
+    if (a->n_q == 0 || a->n_q != a->n_k)
+        return yr_fail_at(d, v, "compute: dot needs q: and k: of the same length");
+    attn_dot_scores(&s, a->qv, a->kv, 1, 1, 1, a->n_q);
+    *value = a->has_dk ? (double)s / sqrt(a->dk) : (double)s;
+    return 0;
+}
+
+static int op_alibi_slope(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    float slopes[MAX_KEYS];
+    if (!a->has_heads || a->heads != floor(a->heads) || a->heads < 1 || a->heads > MAX_KEYS ||
+        !a->has_head || a->head != floor(a->head) || a->head < 1 || a->head > a->heads)
+        return yr_fail_at(d, v, "compute: alibi_slope needs heads: H (1 to %d) and "
+                          "head: 1 to H", MAX_KEYS);
+    attn_alibi_slopes(slopes, (int)a->heads);
+    *value = slopes[(int)a->head - 1];
+    return 0;
+}
+
+static int op_flat_index(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    if (a->n_shape != 3 || a->n_index != 3)
+        return yr_fail_at(d, v, "compute: flat_index needs shape: [B, Tq, Tk] and "
+                          "index: [b, i, j]");
+    *value = ((double)a->index[0] * (double)a->shape[1] + (double)a->index[1]) *
+             (double)a->shape[2] + (double)a->index[2];
+    return 0;
+}
+
+static int op_mib(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    if (!a->has_rows || !a->has_cols || !a->has_count)
+        return yr_fail_at(d, v, "compute: mib needs rows:, cols: and count:");
+    *value = a->rows * a->cols * a->count * sizeof(float) / (1024.0 * 1024.0);
+    return 0;
+}
+
+static int op_score_std(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    /* q . k of dk unit-variance components has variance dk; divided, its spread shrinks. */
+    if (!a->has_dk)
+        return yr_fail_at(d, v, "compute: score_std needs dk: (and divisor: when divided)");
+    *value = sqrt(a->dk) / (a->has_divisor ? a->divisor : 1.0);
+    return 0;
+}
+
+static int op_abs_sum(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    if (!a->n_v)
+        return yr_fail_at(d, v, "compute: abs_sum needs v: [...]");
+    *value = 0;
+    for (int j = 0; j < a->n_v; j++)
+        *value += fabs((double)a->v[j]);
+    return 0;
+}
+
+static int op_underflow(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    (void)d; (void)v; (void)a;
+    /* The largest x at which expf(x) rounds to 0, by bisection. */
+    double lo = -200.0, hi = 0.0;
+    for (int it = 0; it < 100; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (expf((float)mid) == 0.0f)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *value = lo;
+    return 0;
+}
+
+static int op_grad_bound(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    (void)d; (void)v;
+    float w[MAX_KEYS];
+    int n = a->n_scores;
+    compute_weights(w, a);
+    double mx = 0;
+    for (int j = 0; j < n; j++)
+        mx = fmax(mx, (double)w[j]);
+    *value = 2.0 * (1.0 - mx);
+    return 0;
+}
+
+static int op_dropout(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    /* Inverted dropout: a kept weight w becomes w / (1 - p). */
+    if (!a->has_w || !a->has_p || !(a->p >= 0 && a->p < 1))
+        return yr_fail_at(d, v, "compute: dropout needs w: and p: in [0, 1)");
+    *value = a->w / (1.0 - a->p);
+    return 0;
+}
+
+static int op_visible_keys(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    float S[MAX_KEYS];
+    if (!a->has_tq || !a->has_tk || !whole(a->tq, 1, 8) || !whole(a->tk, 1, 8) ||
+        !a->has_query || !whole(a->query, 0, a->tq - 1))
+        return yr_fail_at(d, v, "compute: visible_keys needs tq:, tk: (1 to 8) and query: "
+                          "(0-based)");
+    int tq = (int)a->tq, tk = (int)a->tk;
+    memset(S, 0, sizeof S);
+    if (a->has_window)
+        attn_sliding_window_mask(S, 1, tq, tk, (int)a->window);
+    else
+        attn_causal_mask_aligned(S, 1, tq, tk, a->has_bottom_right && a->bottom_right != 0);
+    *value = 0;
+    for (int j = 0; j < tk; j++)
+        *value += isinf(S[(int)a->query * tk + j]) ? 0 : 1;
+    return 0;
+}
+
+static int op_head_mean(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    int n = a->n_scores;
+    const char *op = a->op;
+    /* Two heads over the same keys: the mean of their weights, or the softmax of
+       their mean scores, at key. */
+    float S2[2 * MAX_KEYS], W2[2 * MAX_KEYS], A[MAX_KEYS];
+    int k = compute_key(d, v, a, n);
+    if (k < 0)
+        return -1;
+    if (a->n_scores2 != n)
+        return yr_fail_at(d, v, "compute: %s needs scores2: the second head's scores, one "
+                          "per key", op);
+    memcpy(S2, a->scores, (size_t)n * sizeof *S2);
+    memcpy(S2 + n, a->scores2, (size_t)n * sizeof *S2);
+    if (!strcmp(op, "head_mean")) {
+        attn_softmax(W2, S2, 2, n);
+        attn_head_mean_weights(A, W2, 1, 2, 1, n);
+    } else {
+        attn_softmax_of_mean_scores(A, S2, 1, 2, 1, n);
+    }
+    *value = A[k];
+    return 0;
+}
+
+static int op_gqa(yr_doc *d, const yaml_node_t *v, compute_args *a, double *value)
+{
+    if (!a->has_heads || !a->has_kv_heads || !a->has_head || !whole(a->heads, 1, 1024) ||
+        !whole(a->kv_heads, 1, a->heads) || !whole(a->head, 0, a->heads - 1))
+        return yr_fail_at(d, v, "compute: gqa needs heads:, kv_heads: and head: (0-based)");
+    *value = attn_gqa_kv_head((int)a->head, (int)a->heads, (int)a->kv_heads);
+    return 0;
+}
+
+/* Every op, with the function that computes it. */
+static const struct { const char *name; compute_fn fn; } compute_ops[] = {
+    {"weight", op_weight},
+    {"max_weight", op_max_weight},
+    {"postmask_sum", op_postmask_sum},
+    {"entropy", op_entropy},
+    {"grad", op_grad},
+    {"lse", op_lse},
+    {"sink_sum", op_sink_sum},
+    {"dot", op_dot},
+    {"alibi_slope", op_alibi_slope},
+    {"flat_index", op_flat_index},
+    {"mib", op_mib},
+    {"score_std", op_score_std},
+    {"abs_sum", op_abs_sum},
+    {"underflow", op_underflow},
+    {"grad_bound", op_grad_bound},
+    {"dropout", op_dropout},
+    {"visible_keys", op_visible_keys},
+    {"head_mean", op_head_mean},
+    {"mean_scores", op_head_mean},
+    {"gqa", op_gqa},
+};
+
 /* Evaluate the compute: mapping at node v into *value. */
 static int compute_value(yr_doc *d, const yaml_node_t *v, double *value)
 {
@@ -224,7 +490,6 @@ static int compute_value(yr_doc *d, const yaml_node_t *v, double *value)
     if (yr_walk(d, v, "compute", "compute", compute_fields, YR_N_FIELDS(compute_fields), &a) != 0)
         return -1;
     const char *op = a.op;
-    float w[MAX_KEYS];
     int n = a.n_scores;
     int row_op = !strcmp(op, "weight") || !strcmp(op, "max_weight") || !strcmp(op, "entropy")
                  || !strcmp(op, "postmask_sum") || !strcmp(op, "grad") || !strcmp(op, "lse")
@@ -237,154 +502,13 @@ static int compute_value(yr_doc *d, const yaml_node_t *v, double *value)
         return yr_fail_at(d, v, "compute: temperature must be > 0");
     if (a.has_dk && !(a.dk >= 1))
         return yr_fail_at(d, v, "compute: dk must be >= 1");
-
-    if (!strcmp(op, "weight")) {
-        int k = compute_key(d, v, &a, n);
-        if (k < 0)
-            return -1;
-        compute_weights(w, &a);
-        *value = w[k];
-    } else if (!strcmp(op, "max_weight")) {
-        compute_weights(w, &a);
-        *value = 0;
-        for (int j = 0; j < n; j++)
-            *value = fmax(*value, (double)w[j]);
-    } else if (!strcmp(op, "postmask_sum")) {
-        /* The bug of lab 5: softmax over every key, then the masked weights zeroed. */
-        if (!a.n_mask)
-            return yr_fail_at(d, v, "compute: postmask_sum needs mask: [...]");
-        attn_softmax(w, a.scores, 1, n);
-        *value = 0;
-        for (int j = 0; j < n; j++)
-            if (!a.mask[j])
-                *value += (double)w[j];
-    } else if (!strcmp(op, "entropy")) {
-        float h;
-        compute_weights(w, &a);
-        attn_entropy_rows(&h, w, 1, n);
-        *value = h;
-    } else if (!strcmp(op, "grad")) {
-        float ds[MAX_KEYS];
-        int k = compute_key(d, v, &a, n);
-        if (k < 0)
-            return -1;
-        if (a.n_g != n)
-            return yr_fail_at(d, v, "compute: grad needs g: one number per score");
-        compute_weights(w, &a);
-        attn_softmax_backward(ds, w, a.g, 1, n);
-        *value = ds[k];
-    } else if (!strcmp(op, "lse")) {
-        *value = attn_logsumexp(a.scores, n);
-    } else if (!strcmp(op, "sink_sum")) {
-        float ws;
-        if (!a.has_sink)
-            return yr_fail_at(d, v, "compute: sink_sum needs sink: a number");
-        float sink = (float)a.sink;
-        attn_sink_softmax(w, &ws, a.scores, &sink, 1, 1, 1, n);
-        *value = 1.0 - (double)ws;
-    } else if (!strcmp(op, "dot")) {
-        float s;
-        if (a.n_q == 0 || a.n_q != a.n_k)
-            return yr_fail_at(d, v, "compute: dot needs q: and k: of the same length");
-        attn_dot_scores(&s, a.qv, a.kv, 1, 1, 1, a.n_q);
-        *value = a.has_dk ? (double)s / sqrt(a.dk) : (double)s;
-    } else if (!strcmp(op, "alibi_slope")) {
-        float slopes[MAX_KEYS];
-        if (!a.has_heads || a.heads != floor(a.heads) || a.heads < 1 || a.heads > MAX_KEYS ||
-            !a.has_head || a.head != floor(a.head) || a.head < 1 || a.head > a.heads)
-            return yr_fail_at(d, v, "compute: alibi_slope needs heads: H (1 to %d) and "
-                              "head: 1 to H", MAX_KEYS);
-        attn_alibi_slopes(slopes, (int)a.heads);
-        *value = slopes[(int)a.head - 1];
-    } else if (!strcmp(op, "flat_index")) {
-        if (a.n_shape != 3 || a.n_index != 3)
-            return yr_fail_at(d, v, "compute: flat_index needs shape: [B, Tq, Tk] and "
-                              "index: [b, i, j]");
-        *value = ((double)a.index[0] * (double)a.shape[1] + (double)a.index[1]) *
-                 (double)a.shape[2] + (double)a.index[2];
-    } else if (!strcmp(op, "mib")) {
-        if (!a.has_rows || !a.has_cols || !a.has_count)
-            return yr_fail_at(d, v, "compute: mib needs rows:, cols: and count:");
-        *value = a.rows * a.cols * a.count * sizeof(float) / (1024.0 * 1024.0);
-    } else if (!strcmp(op, "score_std")) {
-        /* q . k of dk unit-variance components has variance dk; divided, its spread shrinks. */
-        if (!a.has_dk)
-            return yr_fail_at(d, v, "compute: score_std needs dk: (and divisor: when divided)");
-        *value = sqrt(a.dk) / (a.has_divisor ? a.divisor : 1.0);
-    } else if (!strcmp(op, "abs_sum")) {
-        if (!a.n_v)
-            return yr_fail_at(d, v, "compute: abs_sum needs v: [...]");
-        *value = 0;
-        for (int j = 0; j < a.n_v; j++)
-            *value += fabs((double)a.v[j]);
-    } else if (!strcmp(op, "underflow")) {
-        /* The largest x at which expf(x) rounds to 0, by bisection. */
-        double lo = -200.0, hi = 0.0;
-        for (int it = 0; it < 100; it++) {
-            double mid = 0.5 * (lo + hi);
-            if (expf((float)mid) == 0.0f)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        *value = lo;
-    } else if (!strcmp(op, "grad_bound")) {
-        compute_weights(w, &a);
-        double mx = 0;
-        for (int j = 0; j < n; j++)
-            mx = fmax(mx, (double)w[j]);
-        *value = 2.0 * (1.0 - mx);
-    } else if (!strcmp(op, "dropout")) {
-        /* Inverted dropout: a kept weight w becomes w / (1 - p). */
-        if (!a.has_w || !a.has_p || !(a.p >= 0 && a.p < 1))
-            return yr_fail_at(d, v, "compute: dropout needs w: and p: in [0, 1)");
-        *value = a.w / (1.0 - a.p);
-    } else if (!strcmp(op, "visible_keys")) {
-        float S[MAX_KEYS];
-        if (!a.has_tq || !a.has_tk || !whole(a.tq, 1, 8) || !whole(a.tk, 1, 8) ||
-            !a.has_query || !whole(a.query, 0, a.tq - 1))
-            return yr_fail_at(d, v, "compute: visible_keys needs tq:, tk: (1 to 8) and query: "
-                              "(0-based)");
-        int tq = (int)a.tq, tk = (int)a.tk;
-        memset(S, 0, sizeof S);
-        if (a.has_window)
-            attn_sliding_window_mask(S, 1, tq, tk, (int)a.window);
-        else
-            attn_causal_mask_aligned(S, 1, tq, tk, a.has_bottom_right && a.bottom_right != 0);
-        *value = 0;
-        for (int j = 0; j < tk; j++)
-            *value += isinf(S[(int)a.query * tk + j]) ? 0 : 1;
-    } else if (!strcmp(op, "head_mean") || !strcmp(op, "mean_scores")) {
-        /* Two heads over the same keys: the mean of their weights, or the softmax of
-           their mean scores, at key. */
-        float S2[2 * MAX_KEYS], W2[2 * MAX_KEYS], A[MAX_KEYS];
-        int k = compute_key(d, v, &a, n);
-        if (k < 0)
-            return -1;
-        if (a.n_scores2 != n)
-            return yr_fail_at(d, v, "compute: %s needs scores2: the second head's scores, one "
-                              "per key", op);
-        memcpy(S2, a.scores, (size_t)n * sizeof *S2);
-        memcpy(S2 + n, a.scores2, (size_t)n * sizeof *S2);
-        if (!strcmp(op, "head_mean")) {
-            attn_softmax(W2, S2, 2, n);
-            attn_head_mean_weights(A, W2, 1, 2, 1, n);
-        } else {
-            attn_softmax_of_mean_scores(A, S2, 1, 2, 1, n);
-        }
-        *value = A[k];
-    } else if (!strcmp(op, "gqa")) {
-        if (!a.has_heads || !a.has_kv_heads || !a.has_head || !whole(a.heads, 1, 1024) ||
-            !whole(a.kv_heads, 1, a.heads) || !whole(a.head, 0, a.heads - 1))
-            return yr_fail_at(d, v, "compute: gqa needs heads:, kv_heads: and head: (0-based)");
-        *value = attn_gqa_kv_head((int)a.head, (int)a.heads, (int)a.kv_heads);
-    } else {
-        return yr_fail_at(d, a.op_node, "compute: unknown op \"%s\"; the ops are weight, "
-                          "max_weight, postmask_sum, entropy, grad, grad_bound, lse, sink_sum, "
-                          "dot, score_std, abs_sum, underflow, dropout, alibi_slope, "
-                          "visible_keys, head_mean, mean_scores, gqa, flat_index, mib", op);
-    }
-    return 0;
+    for (size_t i = 0; i < sizeof compute_ops / sizeof compute_ops[0]; i++)
+        if (!strcmp(op, compute_ops[i].name))
+            return compute_ops[i].fn(d, v, &a, value);
+    return yr_fail_at(d, a.op_node, "compute: unknown op \"%s\"; the ops are weight, "
+                      "max_weight, postmask_sum, entropy, grad, grad_bound, lse, sink_sum, "
+                      "dot, score_std, abs_sum, underflow, dropout, alibi_slope, "
+                      "visible_keys, head_mean, mean_scores, gqa, flat_index, mib", op);
 }
 
 /* ---- one question ------------------------------------------------------------------- */
