@@ -44,9 +44,10 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ATTN_SRC   := $(wildcard lib/attn_*.c)
 SUP_SRC    := $(wildcard lib/sup_*.c)
 # The grader by layer: the engine (grader/*.c, grader/labs/), the command front
-# ends (cli/), the reports (report/), the confined build and run (confined/).
+# ends (cli/), the reports (report/), the confined build and run (confined/),
+# and the tools built on the engine for learners (learn/) and classes (class/).
 GRADER_SRC := $(wildcard grader/*.c grader/labs/*.c grader/cli/*.c grader/report/*.c \
-                         grader/confined/*.c)
+                         grader/confined/*.c grader/learn/*.c grader/class/*.c)
 STUB_SRC   := $(wildcard grader/stub/*.c)
 TEST_SRC   := $(wildcard lib/tests/test_*.c grader/tests/test_*.c)
 
@@ -170,7 +171,7 @@ test-asan:
 FUZZ_TARGETS ?= rubric tensor response explain
 FUZZ_SECONDS ?= 60
 FUZZ_PARSERS := grader/rubric.c grader/util.c grader/protocol.c grader/cli/cmd_explain.c \
-                grader/worked.c
+                grader/learn/worked.c
 FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(BUILD)/grader/fuzz/fuzz_%)
 
 $(BUILD)/grader/fuzz/fuzz_%: $(BUILD)/grader/fuzz/fuzz_%.o $(BUILD)/grader/fuzz/driver.o \

@@ -1,6 +1,6 @@
 /* rules.c: a lab's rules text from its rubric, and the blocks that hold it
  * (see rules.h). */
-#include "progress.h"
+#include "learn/progress.h"
 #include "rules.h"
 #include "labmod.h"
 #include "result.h"

@@ -9,11 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "batch.h"
-#include "classreport.h"
+#include "class/batch.h"
+#include "class/classreport.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "course.h"
+#include "class/course.h"
 #include "grade.h"
 #include "pool.h"
 #include "seed.h"

@@ -30,11 +30,11 @@
 #include "attn.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "drill.h"
+#include "learn/drill.h"
 #include "grade.h"
 #include "sup_yamlread.h"
 #include "util.h"
-#include "worked.h"
+#include "learn/worked.h"
 
 static const char drill_usage[] =
     "usage: attnlab drill [--bank NAME] [--count N] [--seed S] [--stats]\n"

@@ -25,7 +25,7 @@
 
 #include "cli/commands.h"
 #include "util.h"
-#include "worked.h"
+#include "learn/worked.h"
 
 static const char explain_usage[] =
     "usage: attnlab explain --scores \"S1 S2 ...\" [--mask \"M1 M2 ...\"] [--scale DK]\n"

@@ -14,7 +14,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "grade.h"
-#include "progress.h"
+#include "learn/progress.h"
 #include "rules.h"
 #include "util.h"
 

@@ -16,7 +16,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "grade.h"
-#include "similarity.h"
+#include "class/similarity.h"
 #include "util.h"
 
 /* The help; its numbers are the defaults GR_SIM_K and GR_SIM_W (printf arguments). */

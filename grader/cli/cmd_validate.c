@@ -23,7 +23,7 @@
 #include "stop.h"
 #include "labmod.h"
 #include "mutants.h"
-#include "progress.h"
+#include "learn/progress.h"
 #include "rules.h"
 #include "seed.h"
 #include "util.h"

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "grade.h"
-#include "progress.h"
+#include "learn/progress.h"
 
 typedef struct gr_learner {
     const char *cmd;                 /* "status", "watch": named in every message */

@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "course.h"
+#include "class/course.h"
 #include "labmod.h"
 #include "mutants.h"
 #include "report/report.h"

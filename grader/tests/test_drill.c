@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "drill.h"
+#include "learn/drill.h"
 #include "util.h"
 
 Suite *test_suite(void);

@@ -1,4 +1,4 @@
-/* test_progress.c: the progress module (grader/progress.c) and `attnlab
+/* test_progress.c: the progress module (grader/learn/progress.c) and `attnlab
  * status` on it: lab states from verdicts, where the file lives, a save and
  * load of two trees, a broken file's line, the pristine-stub comparison, and
  * status on a submission with a passed, a partly passed and untouched labs.
@@ -10,7 +10,7 @@
 #include "capture.h"
 #include "cli/commands.h"
 #include "learner.h"
-#include "progress.h"
+#include "learn/progress.h"
 
 Suite *test_suite(void);
 

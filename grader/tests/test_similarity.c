@@ -27,7 +27,7 @@
 #include "cli/commands.h"
 #include "fixtures/fixture_kit.h"
 #include "labsup.h"
-#include "similarity.h"
+#include "class/similarity.h"
 #include "util.h"
 
 Suite *test_suite(void);

@@ -16,7 +16,7 @@
 #include "capture.h"
 #include "cli/commands.h"
 #include "learner.h"
-#include "progress.h"
+#include "learn/progress.h"
 
 Suite *test_suite(void);
 

@@ -1,6 +1,6 @@
 /* course.c: course.yaml through the shared YAML reader, and the late policy
  * (see course.h). */
-#include "course.h"
+#include "class/course.h"
 
 #include <ctype.h>
 #include <errno.h>

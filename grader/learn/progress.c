@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "progress.h"
+#include "learn/progress.h"
 #include "util.h"
 
 #define PROGRESS_HEADER \

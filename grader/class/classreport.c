@@ -1,7 +1,7 @@
 /* classreport.c: the gradebook, the class report and its histogram (see
  * classreport.h). Statistics are over the students with a submission; the
  * roster's students without one are gradebook rows with empty lab cells. */
-#include "classreport.h"
+#include "class/classreport.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /* similarity.c: tokenizer, winnowing, pairs and regions (see similarity.h). */
-#include "similarity.h"
+#include "class/similarity.h"
 
 #include <stdlib.h>
 #include <string.h>

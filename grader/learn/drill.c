@@ -8,7 +8,7 @@
  * question an answer among its choices, a numeric one a tolerance and a
  * compute: that libattn agrees with), and it has an explanation and a lesson.
  */
-#include "drill.h"
+#include "learn/drill.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -2,7 +2,7 @@
  * similarity.h). Every name and line of student text is printed through a
  * filter: control characters become '?', so a folder name or a source line
  * cannot move the terminal's cursor or break a table. */
-#include "similarity.h"
+#include "class/similarity.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -19,7 +19,7 @@
 
 #include <stdio.h>
 #include <time.h>
-#include "course.h"
+#include "class/course.h"
 #include "labmod.h"
 #include "result.h"
 

@@ -5,7 +5,7 @@
  *
  * Only regular files are read (gr_read_regular): a link, a FIFO or a device
  * planted in a submission is skipped with a warning, never followed. */
-#include "similarity.h"
+#include "class/similarity.h"
 
 #include <dirent.h>
 #include <errno.h>

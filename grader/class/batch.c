@@ -1,5 +1,5 @@
 /* batch.c: grading a whole class (see batch.h). */
-#include "batch.h"
+#include "class/batch.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -16,7 +16,7 @@
 #define GR_CLASSREPORT_H
 
 #include <stdio.h>
-#include "batch.h"
+#include "class/batch.h"
 
 /* The gradebook as CSV text (RFC 4180: CRLF line ends, cells quoted when they
    hold a comma, quote or line end) (malloc'd). */

@@ -2,7 +2,7 @@
  * (see worked.h). `attnlab explain` prints them for a row the user gives;
  * `attnlab drill` prints them as the worked solution of a generated drill.
  */
-#include "worked.h"
+#include "learn/worked.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
  *   sessions 3
  *   masks/zero-is-a-score	1	3	0	2
  */
-#include "drill.h"
+#include "learn/drill.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * `attnlab explain` (worked.h) and, for entropy and gradients, the sum term
  * by term. Every answer is libattn's.
  */
-#include "drill.h"
+#include "learn/drill.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@
 
 #include "attn.h"
 #include "util.h"
-#include "worked.h"
+#include "learn/worked.h"
 
 #define GEN_MAX 5           /* keys of a generated row */
 #define SC_T 2              /* scorer drill: Tq = Tk = 2 */
