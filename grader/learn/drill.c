@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "attn.h"
+#include "labmod.h"
 #include "sup_yamlread.h"
 #include "util.h"
 
@@ -677,9 +678,9 @@ static int rd_q_section(yr_doc *d, const yaml_node_t *v, void *t)
         return -1;
     int lab = 0, sec = 0, used = 0;
     if (sscanf(r->q->section, "lab %d §%d%n", &lab, &sec, &used) != 2 ||
-        r->q->section[used] != '\0' || lab < 1 || lab > 10 || sec < 1)
+        r->q->section[used] != '\0' || lab < 1 || lab > GR_N_LABS || sec < 1)
         return yr_fail_at(d, v, "section is a handout section like \"lab 2 §4\" (lab 1 to "
-                          "10): %s", r->q->section);
+                          "%d): %s", GR_N_LABS, r->q->section);
     return 0;
 }
 
