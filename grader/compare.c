@@ -78,7 +78,8 @@ static void append_value(gr_strbuf *out, const proto_buf *b, const void *data, l
     }
 }
 
-/* "S[1][2][3]" from the buffer's (batch, rows, cols) view, or "S[k]" when flat. */
+/* "S[1][2][3]" from the buffer's shape as its contract spells it: "W[r][c]" for
+   a 2-D array, "W[b][h][i][j]" for a per-head one, "S[k]" when flat. */
 static void append_index(gr_strbuf *out, const gr_case *c, int buf, long k)
 {
     const char *name = c->buf_name[buf];
@@ -87,11 +88,16 @@ static void append_index(gr_strbuf *out, const gr_case *c, int buf, long k)
     else
         gr_sb_printf(out, "output #%d", buf + 1);
     const int *sh = c->shape[buf];
-    long rows = sh[1], cols = sh[2];
-    if (rows > 0 && cols > 0)
-        gr_sb_printf(out, "[%ld][%ld][%ld]", k / (rows * cols), k / cols % rows, k % cols);
-    else
+    long rows = sh[1], cols = sh[2], heads = sh[3], plane = rows > 0 && cols > 0 ? k / (rows * cols) : 0;
+    if (rows <= 0 || cols <= 0)
         gr_sb_printf(out, "[%ld]", k);
+    else if (sh[0] < 0)
+        gr_sb_printf(out, "[%ld][%ld]", k / cols, k % cols);
+    else if (heads > 0)
+        gr_sb_printf(out, "[%ld][%ld][%ld][%ld]", plane / heads, plane % heads, k / cols % rows,
+                     k % cols);
+    else
+        gr_sb_printf(out, "[%ld][%ld][%ld]", plane, k / cols % rows, k % cols);
 }
 
 void gr_explain_mismatch(const gr_lab_module *mod, const gr_case *c,

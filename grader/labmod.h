@@ -20,7 +20,9 @@ typedef struct gr_case {
     int32_t expected_status;              /* LAB_OK, or LAB_BAD_ARG for a contract-breaking input */
     void *expected[PROTO_MAX_BUFS];       /* expected content of each OUT/INOUT buffer, else NULL */
     char describe[256];                   /* one line for feedback: function, shapes, settings */
-    int shape[PROTO_MAX_BUFS][4];         /* optional (rows, cols, ...) of each buffer, for windows; 0 = flat */
+    int shape[PROTO_MAX_BUFS][4];         /* optional shape of each buffer for messages: (batch,
+                                             rows, cols, heads), batch -1 for a 2-D array,
+                                             heads 0 unless 4-D; all 0 = flat */
     const char *buf_name[PROTO_MAX_BUFS]; /* optional argument name of each buffer ("S", "W"), for messages */
 } gr_case;
 
@@ -74,9 +76,13 @@ void    *gr_case_expect(gr_case *c, int buf);
 /* Allocate (zeroed) a prediction array shaped like buffer buf, for a misconception's
    predict(); for INOUT it starts as a copy of the input. */
 void    *gr_case_alloc_like(const gr_case *c, int buf);
-/* Record a (rows, cols) view of buffer buf for mismatch messages: index k is shown
-   as [k / (rows*cols)][k / cols % rows][k % cols]. */
+/* Record the shape of buffer buf, for mismatch messages, as the contract spells
+   it: (batch, rows, cols) shows index k as [k / (rows*cols)][k / cols % rows][k % cols];
+   gr_case_set_shape2's (rows, cols) as [r][c]; gr_case_set_shape4's (B, H, rows, cols)
+   as [b][h][i][j]. */
 void     gr_case_set_shape(gr_case *c, int buf, int batch, int rows, int cols);
+void     gr_case_set_shape2(gr_case *c, int buf, int rows, int cols);
+void     gr_case_set_shape4(gr_case *c, int buf, int B, int H, int rows, int cols);
 /* Name buffer buf after the contract's argument ("S"), for messages. */
 void     gr_case_set_name(gr_case *c, int buf, const char *name);
 

@@ -76,6 +76,17 @@ void gr_case_set_shape(gr_case *c, int buf, int batch, int rows, int cols)
     c->shape[buf][2] = cols;
 }
 
+void gr_case_set_shape2(gr_case *c, int buf, int rows, int cols)
+{
+    gr_case_set_shape(c, buf, -1, rows, cols);
+}
+
+void gr_case_set_shape4(gr_case *c, int buf, int B, int H, int rows, int cols)
+{
+    gr_case_set_shape(c, buf, B * H, rows, cols);
+    c->shape[buf][3] = H;
+}
+
 void gr_case_set_name(gr_case *c, int buf, const char *name)
 {
     c->buf_name[buf] = name;

@@ -400,10 +400,10 @@ static float *add_softmax_call(gr_case *c, uint32_t fn, int rows, int n)
         S = gr_case_add_f32(c, PROTO_IN, count);
         gr_case_set_name(c, 0, "W");
         gr_case_set_name(c, 1, "S");
-        gr_case_set_shape(c, 1, 1, rows, n);
+        gr_case_set_shape2(c, 1, rows, n);
     }
     if (rows > 0 && n > 0)
-        gr_case_set_shape(c, 0, 1, rows, n);
+        gr_case_set_shape2(c, 0, rows, n);
     if (fn != LAB02_SOFTMAX_NOCOUNT) {
         int cb = c->call.n_bufs;
         gr_case_add_i32(c, PROTO_OUT, 1);

@@ -378,7 +378,7 @@ static int gen_relpos(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     gr_case_add_scores(c, &r, B, Tq, Tk);
     float *table = gr_case_add_f32(c, PROTO_IN, (long)H * nbk);
     gr_case_set_name(c, 1, "table");
-    gr_case_set_shape(c, 1, 1, H, nbk);
+    gr_case_set_shape2(c, 1, H, nbk);
     sup_rng_fill_normal(&r, table, (long)H * nbk);
     GR_CASE_ADD_INTS(c, B, H, Tq, Tk, bidir, nbk, maxd);
     c->call.fn = LAB06_RELPOS_BIAS;
@@ -406,7 +406,7 @@ static int gen_dropout(const gr_case_kind *kind, const gr_rubric_test *t, uint64
     long count = (long)rows * n;
     float *W = gr_case_add_f32(c, PROTO_INOUT, count);
     gr_case_set_name(c, 0, "W");
-    gr_case_set_shape(c, 0, 1, rows, n);
+    gr_case_set_shape2(c, 0, rows, n);
     sup_rng r;
     sup_rng_seed(&r, seed);
     gr_fill_weights(&r, W, rows, n, 2.0);  /* scores ~ 2 N(0,1) */

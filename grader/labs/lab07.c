@@ -153,7 +153,7 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
     gr_case_add_f32(c, PROTO_OUT, rows);
     float *S = gr_case_add_f32(c, PROTO_IN, (long)rows * n);
     gr_case_set_names(c, "lse", "S", NULL);
-    gr_case_set_shape(c, 1, 1, rows, n);
+    gr_case_set_shape2(c, 1, rows, n);
     sup_rng r;
     sup_rng_seed(&r, seed);
     if (worked) {

@@ -155,7 +155,7 @@ static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint6
         gbuf = 0;
         gr_case_set_names(c, "dS", "W", "dW", NULL);
     }
-    for (int i = 0; i < c->call.n_bufs; i++) gr_case_set_shape(c, i, 1, rows, n);
+    for (int i = 0; i < c->call.n_bufs; i++) gr_case_set_shape2(c, i, rows, n);
 
     sup_rng r;
     sup_rng_seed(&r, seed);

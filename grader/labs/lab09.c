@@ -199,7 +199,7 @@ static int gen_sink(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t 
     float *sink = gr_case_add_f32(c, PROTO_IN, H);
     gr_case_set_names(c, "W", "Wsink", "S", "sink", NULL);
     gr_case_set_shape(c, 0, B, Tq, Tk);
-    gr_case_set_shape(c, 1, 1, B, Tq);
+    gr_case_set_shape2(c, 1, B, Tq);
     gr_case_set_shape(c, 2, B, Tq, Tk);
     sup_rng r;
     sup_rng_seed(&r, seed);
@@ -246,7 +246,7 @@ static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint6
     float *dW = gr_case_add_f32(c, PROTO_IN, count);
     uint8_t *keep = gr_case_add_u8(c, PROTO_IN, count);
     gr_case_set_names(c, "dS", "W", "dW", "keep", NULL);
-    for (int k = 0; k < 4; k++) gr_case_set_shape(c, k, 1, rows, n);
+    for (int k = 0; k < 4; k++) gr_case_set_shape2(c, k, rows, n);
     sup_rng r;
     sup_rng_seed(&r, seed);
     if (worked) {

@@ -101,9 +101,9 @@ static void add_qk(gr_case *c, sup_rng *r, int B, int H, int Hkv, int Tq, int Tk
     float *Q = gr_case_add_f32(c, PROTO_IN, (long)B * H * Tq * d);
     float *K = gr_case_add_f32(c, PROTO_IN, (long)B * Hkv * Tk * d);
     gr_case_set_names(c, "W", "Q", "K", NULL);
-    gr_case_set_shape(c, 0, B * H, Tq, Tk);
-    gr_case_set_shape(c, 1, B * H, Tq, d);
-    gr_case_set_shape(c, 2, B * Hkv, Tk, d);
+    gr_case_set_shape4(c, 0, B, H, Tq, Tk);
+    gr_case_set_shape4(c, 1, B, H, Tq, d);
+    gr_case_set_shape4(c, 2, B, Hkv, Tk, d);
     gr_fill_normal(r, Q, (long)B * H * Tq * d, scale);
     gr_fill_normal(r, K, (long)B * Hkv * Tk * d, scale);
     GR_CASE_ADD_INTS(c, B, H);
@@ -192,7 +192,7 @@ static int gen_average(const gr_case_kind *kind, const gr_rubric_test *t, uint64
     gr_case_set_shape(c, 0, B, Tq, Tk);
     gr_case_set_shape(c, 1, B, Tq, Tk);
     gr_case_set_shape(c, 2, B, Tq, 2);
-    gr_case_set_shape(c, 3, B * H, Tq, Tk);
+    gr_case_set_shape4(c, 3, B, H, Tq, Tk);
     sup_rng r;
     sup_rng_seed(&r, seed);
     if (worked)
@@ -242,8 +242,8 @@ static int gen_extract(const gr_case_kind *kind, const gr_rubric_test *t, uint64
     gr_case_add_f32(c, PROTO_OUT, plane);
     float *W = gr_case_add_f32(c, PROTO_IN, (long)B * H * plane);
     gr_case_set_names(c, "Wh", "W", NULL);
-    gr_case_set_shape(c, 0, 1, Tq, Tk);
-    gr_case_set_shape(c, 1, B * H, Tq, Tk);
+    gr_case_set_shape2(c, 0, Tq, Tk);
+    gr_case_set_shape4(c, 1, B, H, Tq, Tk);
     float *Q = gr_xmalloc((size_t)B * H * Tq * d * sizeof *Q);
     float *K = gr_xmalloc((size_t)B * H * Tk * d * sizeof *K);
     sup_rng r;
