@@ -256,8 +256,10 @@ static sup_tensor *read_from_doc(yr_doc *d, const char *name)
         return NULL;
     }
     sup_tensor *found;
-    if (parse_all(d, root, name, &found) != 0)
+    if (parse_all(d, root, name, &found) != 0) {
+        sup_tensor_free(found);      /* the named tensor may come before the error */
         return NULL;
+    }
     /* One document per file: a second one is a mistake, not something to ignore. */
     if (yr_expect_end(d, "a second YAML document starts here; put all tensors in one "
                       "mapping") != 0) {
