@@ -65,12 +65,14 @@ void gr_sim_names_free(char **names, int n)
     free(names);
 }
 
-/* Add the pristine file root/labs/DIR/NAME (what: "stub" or "contract header")
-   to the base. 0, or -1 with err. */
+/* Add the pristine file (what: "stub" or "contract header") to the base: the stub
+   from root/data/stubs/NAME (labs/ holds a student's working copy), the contract
+   header from root/labs/DIR/NAME. 0, or -1 with err. */
 static int add_pristine(gr_sim_base *b, const char *root, const char *dir, const char *name,
                         const char *what, int k, char *err, size_t errlen)
 {
-    char *path = gr_xasprintf("%s/labs/%s/%s", root, dir, name);
+    char *path = strcmp(what, "stub") == 0 ? gr_xasprintf("%s/data/stubs/%s", root, name)
+                                            : gr_xasprintf("%s/labs/%s/%s", root, dir, name);
     size_t len;
     char *text = gr_read_file(path, &len);
     if (!text) {

@@ -171,7 +171,7 @@ END_TEST
 
 START_TEST(gradescope_stub_flat_upload)
 {
-    upload("gs/submission", "lab01.c", "labs/lab01-scores/lab01.c", NULL);
+    upload("gs/submission", "lab01.c", "data/stubs/lab01.c", NULL);
     /* no email: the Gradescope user id names the student */
     char *json = gradescope("{\"users\": [{\"id\": 77, \"name\": \"Ada\"}]}");
     ck_assert_ptr_nonnull(strstr(json, "{\n  \"score\": 0,\n  \"max_score\": 10,\n"));
@@ -259,7 +259,7 @@ START_TEST(prairielearn_solution_stub_broken)
     free(summary);
     free(json);
 
-    upload("pl/student", "lab01.c", "labs/lab01-scores/lab01.c", NULL);
+    upload("pl/student", "lab01.c", "data/stubs/lab01.c", NULL);
     json = prairielearn("");
     ck_assert_ptr_nonnull(strstr(json, "\"score\": 0,\n"));
     ck_assert_ptr_nonnull(strstr(json, "\"message\": \"not implemented\""));

@@ -331,7 +331,7 @@ END_TEST
 START_TEST(stub_text_is_never_a_fingerprint)
 {
     size_t ls, lh, lsol;
-    char *stub = tree_file("labs/lab02-softmax/lab02.c", &ls);
+    char *stub = tree_file("data/stubs/lab02.c", &ls);
     char *hdr = tree_file("labs/lab02-softmax/lab02.h", &lh);
     char *sol = tree_file("solutions/lab02-softmax/lab02.c", &lsol);
     gr_sim_base base = {0};
@@ -393,8 +393,8 @@ static void make_class(void)
     put_tree_file("alice/lab02-softmax/lab02.c", "solutions/lab02-softmax/lab02.c");
     put_tree_file("bob/lab02.c", "grader/tests/data/similarity/lab02_renamed.c");
     put_tree_file("carol/lab02.c", "grader/tests/data/similarity/lab02_rewrite.c");
-    put_tree_file("dave/lab02.c", "labs/lab02-softmax/lab02.c");
-    put_tree_file("erin/lab02-softmax/lab02.c", "labs/lab02-softmax/lab02.c");
+    put_tree_file("dave/lab02.c", "data/stubs/lab02.c");
+    put_tree_file("erin/lab02-softmax/lab02.c", "data/stubs/lab02.c");
     put_tree_file("frank/lab02.c", "solutions/lab02-softmax/lab02.c");
     put("roster.yaml", "students: []\n", 13);
     char *link = gr_xasprintf("%s/gina", class_dir);
