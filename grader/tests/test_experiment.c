@@ -280,6 +280,28 @@ static char *out_dir(const char *what)
     return d;
 }
 
+/* A submission of every lab's pristine stub (data/stubs), in the labs/ layout:
+   what a student starts from, whatever the tree's labs/ now hold. */
+static char *stub_submission(void)
+{
+    char *sub = out_dir("stubs");
+    ck_assert_int_eq(mkdir(sub, 0755), 0);
+    for (int lab = 1; lab <= GR_N_LABS; lab++) {
+        char *dir = gr_xasprintf("%s/%s", sub, gr_lab_modules[lab - 1]->dir);
+        char *from = gr_xasprintf("data/stubs/lab%02d.c", lab);
+        char *to = gr_xasprintf("%s/lab%02d.c", dir, lab);
+        size_t len;
+        char *text = gr_read_file(from, &len);
+        ck_assert_msg(text && mkdir(dir, 0755) == 0 && gr_write_file_atomic(to, text, len) == 0,
+                      "cannot copy %s to %s", from, to);
+        free(text);
+        free(dir);
+        free(from);
+        free(to);
+    }
+    return sub;
+}
+
 static int have_gnuplot(void)
 {
     const char *path = getenv("PATH");
@@ -540,7 +562,8 @@ START_TEST(test_plot_stubs)
     need_kit();
     const exp_spec *s = &specs[_i];
     char *dir = out_dir(s->name);
-    run_result r = PLOT(s->name, "--out", dir);   /* default submission: labs/, the stubs */
+    char *stubs = stub_submission();
+    run_result r = PLOT(s->name, "--out", dir, "--submission", stubs);
     int gnuplot = have_gnuplot();
     ck_assert_msg(r.rc == (gnuplot ? 0 : 1), "%s: exit %d\n%s%s", s->name, r.rc, r.out, r.err);
     ck_assert_msg(strstr(r.out, "your curve is missing: ") != NULL, "%s: %s", s->name, r.out);
@@ -656,7 +679,8 @@ START_TEST(test_plot_heads)
     need_kit();
     char *dir = out_dir("heads");
     char *sub = gr_xasprintf("%s/sub-%d", out_root, (int)getpid());
-    const char *submission = _i == 0 ? "solutions" : _i == 2 ? "labs" : sub;
+    char *stubs = _i == 2 ? stub_submission() : NULL;
+    const char *submission = _i == 0 ? "solutions" : _i == 2 ? stubs : sub;
     if (_i == 1) {
         /* the solution with the head taken from plane h * B + b */
         size_t len;
