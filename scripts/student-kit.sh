@@ -31,6 +31,11 @@ mkdir -p "$kit/lib" "$kit/data/rubrics" "$kit/bin/grader"
 
 (cd "$root" && tar -cf - labs syllabus.md data/plots data/stubs data/drills scripts/check-labs.sh \
     lib/labsup.h lib/sup_rng.c lib/sup_tensor.c lib/sup_internal.h) | (cd "$kit" && tar -xf -)
+# Each lab's file is its pristine stub, whatever the tree's labs/ copy now holds.
+for stub in "$kit"/data/stubs/lab[0-9][0-9].c; do
+    tag=$(basename "$stub" .c)
+    cp "$stub" "$kit"/labs/"$tag"-*/"$tag.c"
+done
 cp "$build/attnlab" "$kit/bin/attnlab"
 cp -R "$build/grader/stub" "$kit/bin/grader/stub"
 
