@@ -201,7 +201,7 @@ START_TEST(test_input_window)
     gr_case_free(&c);
     build_named("experiment_course_run", 1, &c);
     s = window_text(&c, 1, 2);
-    ck_assert_msg(strstr(s, "d = dks[2] = 32, T = 64, trials = 200, seed = 1") != NULL &&
+    ck_assert_msg(strstr(s, "d = dks[2] = 32, T = 64, trials = 50, seed = 1") != NULL &&
                   strstr(s, "log T - 1/2 = 3.659") != NULL, "%s", s);
     free(s);
     gr_case_free(&c);
