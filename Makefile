@@ -14,7 +14,8 @@
 #                   that grades the visible tests; no solutions, mutants or hidden tests
 #   make libattn    just libattn (static and shared): needs a C compiler and libm only
 #   make install    PREFIX=/usr/local (and DESTDIR): libattn, attn.h, attn.pc,
-#                   attnlab and its man page; make uninstall removes them
+#                   attnlab, its man page, stub objects and course data (grading
+#                   from any folder, no source tree); make uninstall removes them
 #   make clean
 # Build outputs go to build/ only.
 
@@ -239,9 +240,24 @@ INCDIR  := $(DESTDIR)$(PREFIX)/include
 PCDIR   := $(LIBDIR)/pkgconfig
 MANDIR  := $(DESTDIR)$(PREFIX)/share/man/man1
 
-# Only libattn and the attnlab binary are built first: install never runs tests.
-# attn.pc is written from lib/attn.pc.in with this PREFIX each time.
-install: $(LIBATTN) $(LIBATTN_SO) $(ATTNLAB)
+# What attnlab reads at run time, found from PREFIX/bin by gr_locate: the stub
+# objects it links students' code with, and the course data, laid out as in
+# the tree (data/..., labs/<dir>/labNN.h, lib/labsup.h). World-readable (644,
+# folders 755): every user of the machine runs attnlab from them, and the
+# confined toolchain runs as user nobody. solutions/, data/mutants and the
+# handouts stay out (students may log in to a grading machine): validate and
+# rules --write/--check need a source tree.
+PKGLIBDIR   := $(LIBDIR)/attnlab
+SHAREDIR    := $(DESTDIR)$(PREFIX)/share/attnlab
+COURSE_DATA := $(wildcard data/rubrics/*.yaml data/stubs/*.c data/plots/*.gp data/drills/*.yaml \
+                          labs/*/lab[0-9][0-9].h) lib/labsup.h
+COURSE_DIRS := $(sort $(patsubst %/,%,$(dir $(COURSE_DATA))))
+COURSE_DIRS := $(sort $(COURSE_DIRS) $(filter-out .,$(patsubst %/,%,$(dir $(COURSE_DIRS)))))
+
+# Only libattn, the attnlab binary and its stub objects are built first:
+# install never runs tests. attn.pc is written from lib/attn.pc.in with this
+# PREFIX each time.
+install: $(LIBATTN) $(LIBATTN_SO) $(ATTNLAB) $(STUB_OBJ)
 	install -d $(BINDIR) $(LIBDIR) $(INCDIR) $(PCDIR) $(MANDIR)
 	install -m 644 lib/attn.h $(INCDIR)/attn.h
 	install -m 644 $(LIBATTN) $(LIBDIR)/libattn.a
@@ -251,19 +267,30 @@ install: $(LIBATTN) $(LIBATTN_SO) $(ATTNLAB)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ATTN_VERSION)|' lib/attn.pc.in > $(PCDIR)/attn.pc
 	install -m 755 $(ATTNLAB) $(BINDIR)/attnlab
 	install -m 644 doc/attnlab.1 $(MANDIR)/attnlab.1
+	install -d -m 755 $(PKGLIBDIR) $(PKGLIBDIR)/stub $(SHAREDIR) $(addprefix $(SHAREDIR)/,$(COURSE_DIRS))
+	install -m 644 $(STUB_OBJ) $(PKGLIBDIR)/stub
+	@for f in $(COURSE_DATA); do install -m 644 $$f $(SHAREDIR)/$$f || exit 1; done
+	@echo "installed the course data in $(SHAREDIR) and the stub objects in $(PKGLIBDIR)/stub"
 
+# Removes what install put there, and the attnlab folders once they are empty.
 uninstall:
 	rm -f $(INCDIR)/attn.h $(LIBDIR)/libattn.a $(LIBDIR)/libattn.so \
 	      $(LIBDIR)/libattn.so.$(ATTN_MAJOR) $(LIBDIR)/libattn.so.$(ATTN_VERSION) \
 	      $(PCDIR)/attn.pc $(BINDIR)/attnlab $(MANDIR)/attnlab.1
+	rm -f $(addprefix $(PKGLIBDIR)/stub/,$(notdir $(STUB_OBJ))) $(addprefix $(SHAREDIR)/,$(COURSE_DATA))
+	@for d in $$(printf '%s\n' $(addprefix $(SHAREDIR)/,$(COURSE_DIRS)) | sort -r) \
+	          $(SHAREDIR) $(PKGLIBDIR)/stub $(PKGLIBDIR); do \
+	    [ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d || exit 1; \
+	done
 
 # The example programs, built against an installed libattn through pkg-config:
-# make test stages an install under build/stage and runs them there.
+# make test stages an install under build/stage and runs them there, then
+# grades with a copy of the staged attnlab outside the tree, and uninstalls it.
 STAGE := $(abspath $(BUILD))/stage
 test-install:
 	@rm -rf $(STAGE)
 	@$(MAKE) -s install DESTDIR=$(STAGE) PREFIX=/usr >/dev/null
-	@sh scripts/test-install.sh $(STAGE) /usr $(BUILD)/examples
+	@sh scripts/test-install.sh $(STAGE) /usr $(BUILD) "$(MAKE)"
 
 clean:
 	rm -rf build

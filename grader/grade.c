@@ -32,6 +32,40 @@ static int is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* dir's parent into out ("/usr/local/bin" -> "/usr/local", "/bin" -> ""). */
+static void parent_of(char *out, size_t len, const char *dir)
+{
+    snprintf(out, len, "%s", dir);
+    char *slash = strrchr(out, '/');
+    if (slash)
+        *slash = '\0';
+}
+
+/* The nearest folder at or above dir holding data/rubrics into root: 0, or -1. */
+static int walk_up(char *root, size_t root_len, const char *dir)
+{
+    char d[PATH_MAX], probe[PATH_MAX + 16];
+    snprintf(d, sizeof d, "%s", dir);
+    for (;;) {
+        snprintf(probe, sizeof probe, "%s/data/rubrics", d);
+        if (is_dir(probe)) {
+            snprintf(root, root_len, "%s", d);
+            return 0;
+        }
+        char *slash = strrchr(d, '/');
+        if (!slash || slash == d)
+            return -1;
+        *slash = '\0';
+    }
+}
+
+/* Two layouts, both found from the folder that holds the running program:
+     a build    <tree>/build/attnlab, stub objects in build/grader/stub, the
+                course data in the tree above (the nearest data/rubrics)
+     installed  PREFIX/bin/attnlab, stub objects in PREFIX/lib/attnlab/stub,
+                the course data in PREFIX/share/attnlab (make install)
+   The installed data wins over a tree above it, so a staged or relocated
+   install always reads its own copy. */
 int gr_locate(char *root, size_t root_len, char *stub_dir, size_t stub_len,
               char *err, size_t errlen)
 {
@@ -42,34 +76,61 @@ int gr_locate(char *root, size_t root_len, char *stub_dir, size_t stub_len,
         return -1;
     }
     exe[n] = '\0';
-    *strrchr(exe, '/') = '\0'; /* the folder attnlab was built in, e.g. <root>/build */
-    snprintf(stub_dir, stub_len, "%s/grader/stub", exe);
+    *strrchr(exe, '/') = '\0'; /* the folder of the program: <tree>/build or PREFIX/bin */
+    char prefix[PATH_MAX], share[PATH_MAX + 32], probe[PATH_MAX + 64];
+    parent_of(prefix, sizeof prefix, exe);
+    snprintf(share, sizeof share, "%s/share/attnlab", prefix);
+    snprintf(probe, sizeof probe, "%s/data/rubrics", share);
 
+    /* root first: cmd_drill needs only the course data, and reads root even
+       when the stub objects are missing */
     const char *env = getenv("ATTNLAB_ROOT");
     if (env && *env) {
         snprintf(root, root_len, "%s", env);
-    } else { /* walk up from the build folder to the tree holding data/rubrics */
-        char dir[PATH_MAX], probe[PATH_MAX + 16];
-        snprintf(dir, sizeof dir, "%s", exe);
-        for (;;) {
-            snprintf(probe, sizeof probe, "%s/data/rubrics", dir);
-            if (is_dir(probe))
-                break;
-            char *slash = strrchr(dir, '/');
-            if (!slash || slash == dir) {
-                snprintf(err, errlen, "cannot find the attnlab tree (data/rubrics) above %s; "
-                         "set ATTNLAB_ROOT to it", exe);
-                return -1;
-            }
-            *slash = '\0';
-        }
-        snprintf(root, root_len, "%s", dir);
+    } else if (is_dir(probe)) {
+        snprintf(root, root_len, "%s", share);
+    } else if (walk_up(root, root_len, exe) != 0) {
+        snprintf(err, errlen, "cannot find attnlab's course data (data/rubrics): not in %s "
+                 "(an install) nor in any folder above %s (a source tree); install with "
+                 "'make install PREFIX=...', or set ATTNLAB_ROOT to a source tree or to "
+                 "PREFIX/share/attnlab", share, exe);
+        return -1;
     }
+
+    char built[PATH_MAX + 16], installed[PATH_MAX + 32];
+    snprintf(built, sizeof built, "%s/grader/stub", exe);
+    snprintf(installed, sizeof installed, "%s/lib/attnlab/stub", prefix);
+    snprintf(stub_dir, stub_len, "%s", is_dir(built) || !is_dir(installed) ? built : installed);
     if (!is_dir(stub_dir)) {
-        snprintf(err, errlen, "the grader's stub objects are missing (%s); run 'make' first", stub_dir);
+        snprintf(err, errlen, "the grader's stub objects are missing: not in %s (a build) nor "
+                 "in %s (an install); run 'make' in the source tree, or 'make install' again",
+                 built, installed);
         return -1;
     }
     return 0;
+}
+
+int gr_root_has_labs(const char *root)
+{
+    for (int lab = 1; lab <= GR_N_LABS; lab++) {
+        char *file = gr_xasprintf("%s/labs/%s/lab%02d.c", root, gr_lab_modules[lab - 1]->dir, lab);
+        int found = access(file, F_OK) == 0;
+        free(file);
+        if (found)
+            return 1;
+    }
+    return 0;
+}
+
+char *gr_default_submission(const char *root, char *err, size_t errlen)
+{
+    if (gr_root_has_labs(root))
+        return gr_xasprintf("%s/labs", root);
+    if (is_dir("labs"))
+        return gr_xstrdup("labs");
+    snprintf(err, errlen, "no labs/ here to grade: this attnlab is installed (course data in "
+             "%s), so pass --submission DIR, the folder that holds labNN-name/labNN.c", root);
+    return NULL;
 }
 
 int gr_parse_labs(const char *s, int labs[GR_N_LABS], char *err, size_t errlen)

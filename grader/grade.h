@@ -68,10 +68,24 @@ enum {
    else one of the codes above with err saying why and what to fix. */
 int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen);
 
-/* Find the attnlab tree and the stub objects from where the running attnlab
-   lives (or ATTNLAB_ROOT). 0, or -1 with err. */
+/* Find the course data (root: data/rubrics, data/stubs, the contract headers
+   labs/<dir>/labNN.h, lib/labsup.h ...) and the stub objects from where the
+   running attnlab lives: PREFIX/share/attnlab and PREFIX/lib/attnlab/stub
+   beside an installed PREFIX/bin/attnlab, else the source tree above the
+   build folder and its build/grader/stub. ATTNLAB_ROOT, when set, names root.
+   root is filled before the stub objects are looked for. 0, or -1 with err
+   naming the paths tried. */
 int gr_locate(char *root, size_t root_len, char *stub_dir, size_t stub_len,
               char *err, size_t errlen);
+
+/* 1 when root's labs/ holds a lab file (labs/<dir>/labNN.c: a source tree or
+   a student kit), 0 when it holds only the contract headers (an install). */
+int gr_root_has_labs(const char *root);
+
+/* The submission a command grades when given none (malloc'd): root's labs/
+   when it holds lab files, else ./labs when it exists (an installed attnlab
+   run from a student's folder). NULL with err saying to pass --submission. */
+char *gr_default_submission(const char *root, char *err, size_t errlen);
 
 /* Parse "--lab" values: "all", "N" or "N,M,...". 0, or -1 with err. */
 int gr_parse_labs(const char *s, int labs[GR_N_LABS], char *err, size_t errlen);

@@ -27,7 +27,8 @@ static const char grade_usage[] =
     "run every test in a sandboxed child and compare with the answer key.\n"
     "\n"
     "  --lab N|all        which labs: a lab number, a list like 1,3, or all (default)\n"
-    "  --submission DIR   folder laid out like labs/ (default: labs/ in the tree)\n"
+    "  --submission DIR   folder laid out like labs/ (default: labs/ in the tree; for an\n"
+    "                     installed attnlab, labs/ in the current folder)\n"
     "  --student ID       student id; with the secret it seeds every test's inputs\n"
     "                     (default: local)\n"
     "  --json FILE        also write Gradescope's results.json to FILE\n"
@@ -157,11 +158,18 @@ static int locate(gr_grade_opts *o, char *root, char *stub_dir, char *labs_dir)
         fprintf(stderr, "attnlab grade: %s\n", err);
         return GR_EXIT_USAGE;
     }
-    snprintf(labs_dir, PATH_MAX + 8, "%s/labs", root);
     o->root = root;
     o->stub_dir = stub_dir;
-    if (!o->submission)
+    if (!o->submission) {
+        char *labs = gr_default_submission(root, err, sizeof err);
+        if (!labs) {
+            fprintf(stderr, "attnlab grade: %s\n", err);
+            return GR_EXIT_USAGE;
+        }
+        snprintf(labs_dir, PATH_MAX + 8, "%s", labs);
+        free(labs);
         o->submission = labs_dir;
+    }
     struct stat st;
     if (o->rubrics && (stat(o->rubrics, &st) != 0 || !S_ISDIR(st.st_mode))) {
         fprintf(stderr, "attnlab grade: --rubrics %s is not a folder; give the folder that "

@@ -75,8 +75,10 @@ static const char plot_usage[] =
     "\n"
     "  --lab 10          the heatmap of lab 10 (the only lab with one)\n"
     "  --submission DIR  folder laid out like labs/ whose lab file is plotted\n"
-    "                    (default: labs/ in the attnlab tree)\n"
-    "  --out DIR         where NAME.dat and NAME.png go (default: build/plots in the tree)\n"
+    "                    (default: labs/ in the attnlab tree; for an installed\n"
+    "                    attnlab, labs/ in the current folder)\n"
+    "  --out DIR         where NAME.dat and NAME.png go (default: build/plots in the tree;\n"
+    "                    for an installed attnlab, build/plots in the current folder)\n"
     "  --seed S          the seed, a whole number from 0 to 2^53 (default 1)\n"
     "  -h, --help        show this help\n"
     "\n"
@@ -545,8 +547,13 @@ int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir
         root = root ? root : root_buf;
         stub_dir = stub_dir ? stub_dir : stub_buf;
     }
-    char *submission = o.submission ? gr_xstrdup(o.submission) : gr_xasprintf("%s/labs", root);
-    char *out_dir = o.out_dir ? gr_xstrdup(o.out_dir) : gr_xasprintf("%s/build/plots", root);
+    /* a tree's labs/ and build/plots; for an installed attnlab, the current
+       folder's (no labs/ there: the plot says the student's curve is missing) */
+    int tree = gr_root_has_labs(root);
+    char *submission = o.submission ? gr_xstrdup(o.submission)
+                     : tree ? gr_xasprintf("%s/labs", root) : gr_xstrdup("labs");
+    char *out_dir = o.out_dir ? gr_xstrdup(o.out_dir)
+                  : tree ? gr_xasprintf("%s/build/plots", root) : gr_xstrdup("build/plots");
     int rc;
     if (make_dirs(out_dir) != 0) {
         fprintf(err, "attnlab plot: cannot make the folder %s: %s\n", out_dir, strerror(errno));

@@ -152,6 +152,12 @@ int cmd_rules_run(FILE *out, FILE *err, const char *root, int argc, char **argv)
     }
     if (!root)
         root = found;
+    if (mode != RULES_PRINT && !gr_root_has_labs(root)) {
+        fprintf(err, "attnlab rules: --write and --check work on a source tree's stubs and "
+                "handouts, and %s is an installed copy: run it in the tree, or set "
+                "ATTNLAB_ROOT to one\n", root);
+        return GR_EXIT_USAGE;
+    }
     int want[GR_N_LABS];
     if (gr_parse_labs(labs, want, msg, sizeof msg) != 0)
         return gr_usage_error("rules", "%s", msg);

@@ -249,6 +249,17 @@ int cmd_validate(int argc, char **argv)
         fprintf(stderr, "attnlab validate: %s\n", err);
         return 2;
     }
+    char *solutions = gr_xasprintf("%s/solutions", root);
+    int have = access(solutions, R_OK | X_OK) == 0;
+    free(solutions);
+    if (!have) {
+        /* make install and the student kit leave solutions/ and data/mutants out,
+           so nobody who can log in to a grading machine can read them */
+        fprintf(stderr, "attnlab validate: needs a source tree (its solutions/, data/mutants/ "
+                "and handouts), and %s has no solutions/ (an installed copy or a student "
+                "kit): run it in the tree, or set ATTNLAB_ROOT to one\n", root);
+        return 2;
+    }
     o.root = root;
     o.stub_dir = stub_dir;
     o.submission = root;

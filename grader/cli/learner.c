@@ -28,7 +28,11 @@ int gr_learner_open(gr_learner *L, FILE *err, const char *cmd, const char *root,
         fprintf(err, "attnlab %s: %s\n", cmd, msg);
         return GR_EXIT_USAGE;
     }
-    char *labs = gr_xasprintf("%s/labs", L->root);
+    char *labs = submission ? NULL : gr_default_submission(L->root, msg, sizeof msg);
+    if (!submission && !labs) {
+        fprintf(err, "attnlab %s: %s\n", cmd, msg);
+        return GR_EXIT_USAGE;
+    }
     const char *sub = submission ? submission : labs;
     struct stat st;
     int found = stat(sub, &st) == 0;
