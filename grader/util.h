@@ -41,7 +41,8 @@ int gr_read_regular(const char *path, size_t cap, char **text, size_t *len, char
                     size_t whylen);
 
 /* Write len bytes to path atomically: a temporary file in the same folder,
-   fsync, rename. 0, or -1 with errno set (path is left as it was). */
+   fsync, rename; the file's mode is 0666 less the umask, as for any new file.
+   0, or -1 with errno set (path is left as it was). */
 int gr_write_file_atomic(const char *path, const void *data, size_t len);
 
 /* Seconds on the monotonic clock (CLOCK_MONOTONIC), for measuring how long something took. */

@@ -76,9 +76,9 @@ void attn_logsumexp_rows(float *lse, const float *S, long rows, int n)
     for (long r = 0; r < rows; r++) lse[r] = attn_logsumexp(S + r * n, n);
 }
 
-void attn_entropy_rows(float *H, const float *W, long rows, int n)
+void attn_entropy_rows(float *ent, const float *W, long rows, int n)
 {
-    /* H = -sum_j w_j log w_j, in nats: log n for a uniform row (attention
+    /* ent[r] = -sum_j w_j log w_j, in nats: log n for a uniform row (attention
        spread evenly), 0 for a one-hot row (all attention on one key). Zero
        weights contribute nothing (w log w -> 0 as w -> 0). Testing w != 0
        rather than w > 0 lets a NaN weight reach the sum and propagate. */
@@ -87,7 +87,7 @@ void attn_entropy_rows(float *H, const float *W, long rows, int n)
         double sum = 0.0;
         for (int j = 0; j < n; j++)
             if (w[j] != 0.0f) sum -= (double)w[j] * log((double)w[j]);
-        H[r] = (float)sum;
+        ent[r] = (float)sum;
     }
 }
 

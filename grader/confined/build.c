@@ -407,7 +407,9 @@ static step_outcome make_private_dir(build_ctx *c)
     char *hdr_to = gr_xasprintf("%s/%s", inc, c->contract);
     char *sup_to = gr_xasprintf("%s/labsup.h", inc);
     char *src_to = gr_xasprintf("%s/%s", c->priv, c->source);
-    int copied = mkdir(inc, 0755) == 0 && mkdir(stub, 0755) == 0 &&
+    /* modes set explicitly: the grader's umask may be 077, and the tools run as nobody */
+    int copied = mkdir(inc, 0755) == 0 && chmod(inc, 0755) == 0 &&
+                 mkdir(stub, 0755) == 0 && chmod(stub, 0755) == 0 &&
                  copy_file(c->hdr_from, hdr_to) == 0 && copy_file(c->sup_from, sup_to) == 0 &&
                  gr_write_file_atomic(src_to, c->text, c->text_len) == 0 && chmod(src_to, 0644) == 0;
     for (int i = 0; copied && i < N_STUB; i++) {

@@ -466,6 +466,10 @@ static const char *become_nobody(void)
 
 const char *gr_confine_enter(const gr_confine *c)
 {
+    /* The new root's folders and the files tools write must be readable by
+       user nobody whatever umask the grader was started with (077 is common
+       on lab servers); this process is the tool's alone. */
+    umask(022);
     const char *why = NULL;
     if (c->layers.namespace && (why = enter_namespace(c)) != NULL)
         return why;

@@ -204,6 +204,35 @@ START_TEST(good_build_runs)
 }
 END_TEST
 
+/* Lab servers often run with umask 077: the tools and the test child run as
+   user nobody all the same, and the grader's own files follow the umask. */
+START_TEST(umask_077_builds_and_runs)
+{
+    mode_t old = umask(077);
+    char *src = gr_xasprintf("%s/grader/tests/fixtures/good.c", fk_root());
+    gr_build b = build_file(src);
+    free(src);
+    ck_assert_msg(b.ok, "message: %s\nlog: %s", b.message ? b.message : "", b.log ? b.log : "");
+    gr_sandbox_result r = run_add(&b, 64L << 20);
+    ck_assert_msg(r.exited && r.exit_code == 0, "exit %d signal %d", r.exit_code, r.term_signal);
+    gr_sandbox_result_free(&r);
+    gr_build_free(&b);
+
+    char *report = gr_xasprintf("%s/umask-report.txt", kit_dir);
+    struct stat st;
+    ck_assert_int_eq(gr_write_file_atomic(report, "x\n", 2), 0);
+    ck_assert_int_eq(stat(report, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0600);
+    umask(022);
+    ck_assert_int_eq(gr_write_file_atomic(report, "x\n", 2), 0);
+    ck_assert_int_eq(stat(report, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0644);
+    umask(old);
+    unlink(report);
+    free(report);
+}
+END_TEST
+
 /* gcc turns printf("...\n") into puts: allowing printf must allow that. */
 START_TEST(compiler_substitutions_count_as_the_call_written)
 {
@@ -624,6 +653,7 @@ Suite *test_suite(void)
     tcase_add_unchecked_fixture(tc, kit_setup, NULL);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, good_build_runs);
+    tcase_add_test(tc, umask_077_builds_and_runs);
     tcase_add_test(tc, compiler_substitutions_count_as_the_call_written);
     tcase_add_test(tc, putchar_of_a_variable_is_putchar);
     tcase_add_test(tc, includes_in_comments_and_strings_are_fine);
