@@ -11,6 +11,18 @@ typedef __m512 vf;
 typedef int vi __attribute__((vector_size(64)));
 #define VFMA(a, b, c) _mm512_fmadd_ps(a, b, c)
 #define VBCAST(x) _mm512_set1_ps(x)
+#define VREG(v) __asm__("" : "+v"(v))
+#define VMAX(a, b) _mm512_max_ps(a, b)
+
+static inline float vhmax(vf x)
+{
+    return _mm512_reduce_max_ps(x);
+}
+
+static inline float vhsum(vf x)
+{
+    return _mm512_reduce_add_ps(x);
+}
 #define KERNEL attn_fused_block_avx512
 #include "attn_fused_kernel.h"
 

@@ -7,6 +7,13 @@
  *   vi            the matching vector of VW int32
  *   VFMA(a, b, c) a * b + c, fused where the instruction set has it
  *   VBCAST(x)     a vector of VW copies of the float x
+ *   VMAX(a, b)    lane by lane a > b ? a : b, so b where a is NaN
+ *   VREG(v)       keep the vector v in a register from here on (an empty asm
+ *                 statement): without it GCC folds the second key or value
+ *                 vector into every FMA as a memory operand, 13 loads for 12
+ *                 FMAs, and the loop waits on the load ports
+ *   vhmax, vhsum  static inline functions: the largest lane (of a vector with
+ *                 no NaN) and the sum of the lanes
  *   KERNEL        the name of the block function this file exports
  * One call computes one block of FUSED_QB queries of one batch entry against
  * every key it may see, tile by tile (FUSED_KB keys a tile), with the online
@@ -63,7 +70,7 @@ static inline vf vexp(vf x)
     p = VFMA(p * r, r, r) + vbcast(1.0f);
     /* t's low mantissa bits hold n; 2^n is the float with exponent n + 127 */
     vf scale = (vf)(((vi)t - 0x4B400000 + 127) << 23);
-    vi keep = (x >= vbcast(-87.3f)) | (x != x);   /* all ones, or 0 (-inf, underflow) */
+    vi keep = ~(x < vbcast(-87.3f));              /* all ones (NaN too), or 0 (-inf, underflow) */
     return (vf)((vi)(p * scale) & keep);
 }
 
@@ -76,6 +83,8 @@ static inline void score_micro(float *s, const float *qs, const float *kt, int n
     const float *k = kt + n0;
     for (int c = 0; c < d; c++, k += FUSED_KB) {
         vf k0 = vload(k), k1 = vload(k + VW), q;
+        VREG(k0);
+        VREG(k1);
         q = vbcast(qs[c]);         a00 = VFMA(q, k0, a00); a01 = VFMA(q, k1, a01);
         q = vbcast(qs[d + c]);     a10 = VFMA(q, k0, a10); a11 = VFMA(q, k1, a11);
         q = vbcast(qs[2 * d + c]); a20 = VFMA(q, k0, a20); a21 = VFMA(q, k1, a21);
@@ -107,6 +116,8 @@ static inline void update_micro(float *acc, const float *p, const float *alpha,
     const float *vr = v + c0;
     for (int t = 0; t < nt; t++, vr += dv) {
         vf v0 = vload(vr), v1 = vload(vr + VW), w;
+        VREG(v0);
+        VREG(v1);
         w = vbcast(p[t]);                a00 = VFMA(w, v0, a00); a01 = VFMA(w, v1, a01);
         w = vbcast(p[FUSED_KB + t]);     a10 = VFMA(w, v0, a10); a11 = VFMA(w, v1, a11);
         w = vbcast(p[2 * FUSED_KB + t]); a20 = VFMA(w, v0, a20); a21 = VFMA(w, v1, a21);
@@ -137,7 +148,9 @@ static void update_tail(float *acc, const float *p, const float *alpha, const fl
 /* One row of the tile's scores becomes weights: keys from nt on are masked,
    the running max m and sum l move on, and *alpha receives exp(m_old - m_new),
    the factor the row's accumulator needs. A row with nothing visible so far
-   gets zero weights and alpha 1. */
+   gets zero weights and alpha 1. The max skips NaN scores (VMAX); a NaN still
+   reaches the weights, the sum and so the whole output row, as vexp keeps it,
+   and only a row whose sole visible scores are NaN needs the look below. */
 static void softmax_row(float *s, float *m, float *l, float *alpha, int nt, const fused_bias *bias,
                         int i, int j0)
 {
@@ -145,22 +158,19 @@ static void softmax_row(float *s, float *m, float *l, float *alpha, int nt, cons
         for (int t = 0; t < nt; t++) s[t] += bias->alibi_slope * (float)(j0 + t - i);
     for (int t = nt; t < FUSED_KB; t++) s[t] = -INFINITY;
     vf mx = vbcast(-INFINITY);
-    vi nan = {0};
-    for (int t = 0; t < FUSED_KB; t += VW) {
-        vf x = vload(s + t);
-        vi gt = x > mx;                    /* NaN never wins here: counted apart */
-        mx = (vf)(((vi)x & gt) | ((vi)mx & ~gt));
-        nan |= x != x;
-    }
-    float mt = *m;
-    for (int k = 0; k < VW; k++) {
-        if (mx[k] > mt) mt = mx[k];
-        if (nan[k]) mt = NAN;              /* a NaN score makes the whole row NaN */
-    }
-    if (mt == -INFINITY) {                 /* nothing visible yet: no weight */
-        memset(s, 0, FUSED_KB * sizeof *s);
-        *alpha = 1.0f;
-        return;
+    for (int t = 0; t < FUSED_KB; t += VW)
+        mx = VMAX(vload(s + t), mx);
+    float mt = vhmax(mx);
+    if (*m > mt || *m != *m)
+        mt = *m;
+    if (mt == -INFINITY) {                 /* nothing visible yet, or only NaN */
+        for (int t = 0; t < nt; t++)
+            if (s[t] != s[t]) mt = NAN;
+        if (mt == -INFINITY) {
+            memset(s, 0, FUSED_KB * sizeof *s);
+            *alpha = 1.0f;
+            return;
+        }
     }
     *alpha = expf(*m - mt);                /* 0 the first time (m = -inf) */
     *m = mt;
@@ -170,9 +180,7 @@ static void softmax_row(float *s, float *m, float *l, float *alpha, int nt, cons
         vstore(s + t, p);
         sum += p;
     }
-    float ls = 0.0f;
-    for (int k = 0; k < VW; k++) ls += sum[k];
-    *l = *l * *alpha + ls;
+    *l = *l * *alpha + vhsum(sum);
 }
 
 /* Keys of the tile (from j0, at most nt_max) that any of rows r0 .. r0 + MR may

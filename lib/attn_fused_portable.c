@@ -13,5 +13,25 @@ typedef int vi __attribute__((vector_size(16)));
 #define VFMA(a, b, c) ((a) * (b) + (c))
 #endif
 #define VBCAST(x) ((vf){(x), (x), (x), (x)})
+#if defined(__x86_64__)
+#define VREG(v) __asm__("" : "+x"(v))
+#elif defined(__aarch64__)
+#define VREG(v) __asm__("" : "+w"(v))
+#else
+#define VREG(v) ((void)0)
+#endif
+/* a where a > b, else b (NaN in a gives b), as a blend of bit masks */
+#define VMAX(a, b) ((vf)(((vi)(a) & ((a) > (b))) | ((vi)(b) & ~((a) > (b)))))
+
+static inline float vhmax(vf x)
+{
+    float a = x[0] > x[1] ? x[0] : x[1], b = x[2] > x[3] ? x[2] : x[3];
+    return a > b ? a : b;
+}
+
+static inline float vhsum(vf x)
+{
+    return (x[0] + x[1]) + (x[2] + x[3]);
+}
 #define KERNEL attn_fused_block_portable
 #include "attn_fused_kernel.h"

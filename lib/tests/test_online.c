@@ -347,11 +347,24 @@ START_TEST(each_isa_matches_forward)
     float *Q = normals(T * d, 7), *K = normals(T * d, 8), *V = normals(T * dv, 9);
     float O[T * dv];
     Q[20 * d + 3] = NAN;
+    /* and in row 0, whose only visible score (causal) is then NaN: the max
+       skips NaN, so this row takes the kernel's separate look */
+    Q[0] = NAN;
     ck_assert_int_eq(attn_fused_attention(O, Q, K, V, 1, T, T, d, dv, 1, NULL), 0);
     for (int i = 0; i < T; i++)
         for (int c = 0; c < dv; c++)
-            expect(i == 20 ? isnan(O[i * dv + c]) : isfinite(O[i * dv + c]),
+            expect(i == 20 || i == 0 ? isnan(O[i * dv + c]) : isfinite(O[i * dv + c]),
                    "%s: row %d channel %d = %g", attn_isa_name(isa), i, c, (double)O[i * dv + c]);
+    /* a NaN key reaches every row that sees it (causal: rows 30 on), no other */
+    Q[0] = 0.5f;
+    Q[20 * d + 3] = 0.5f;
+    K[30 * d + 5] = NAN;
+    ck_assert_int_eq(attn_fused_attention(O, Q, K, V, 1, T, T, d, dv, 1, NULL), 0);
+    for (int i = 0; i < T; i++)
+        for (int c = 0; c < dv; c++)
+            expect(i >= 30 ? isnan(O[i * dv + c]) : isfinite(O[i * dv + c]),
+                   "%s: NaN key: row %d channel %d = %g", attn_isa_name(isa), i, c,
+                   (double)O[i * dv + c]);
     free(Q);
     free(K);
     free(V);
