@@ -82,19 +82,19 @@ $(DEPS_OK):
 	@mkdir -p $(@D) && touch $@
 
 # ---- libraries ----------------------------------------------------------
-# libattn needs nothing but libm: its objects are built without the system
+# libattn needs nothing but libm (and threads, which glibc keeps in libc): its objects are built without the system
 # packages check (no DEPS_OK, no pkg-config flags), position-independent so
 # one set serves the static and the shared library.
 libattn: $(LIBATTN) $(LIBATTN_SO)
 $(LIBATTN): $(ATTN_OBJ)
 	$(AR) rcs $@ $^
 $(LIBATTN_SO): $(ATTN_OBJ)
-	$(CC) $(LDFLAGS) -shared -Wl,-soname,libattn.so.$(ATTN_MAJOR) -o $@ $^ -lm
+	$(CC) $(LDFLAGS) -shared -pthread -Wl,-soname,libattn.so.$(ATTN_MAJOR) -o $@ $^ -lm
 	ln -sf libattn.so.$(ATTN_VERSION) $(BUILD)/libattn.so.$(ATTN_MAJOR)
 	ln -sf libattn.so.$(ATTN_MAJOR) $(BUILD)/libattn.so
 $(BUILD)/lib/attn_%.o: lib/attn_%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(CFLAGS) -fPIC -pthread -c -o $@ $<
 $(LIBSUP): $(SUP_OBJ)
 	$(AR) rcs $@ $^
 

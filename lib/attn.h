@@ -206,7 +206,8 @@ long attn_online_attention(float *O, const float *Q, const float *K, const float
    causal, key padding with lengths as there), written for speed: float
    arithmetic with explicit SIMD (the kernel attn_fused_isa names), within 1e-5 of
    attn_forward at unit-scale inputs; working memory d * Tk floats (K packed tile
-   by tile) plus a few KiB per block. Tiles above the causal diagonal are skipped.
+   by tile) plus a few KiB per block, for each thread (attn_fused_set_threads).
+   Tiles above the causal diagonal are skipped.
    Returns the fully masked row count, or -1 if memory runs out. */
 long attn_fused_attention(float *O, const float *Q, const float *K, const float *V,
                           int B, int Tq, int Tk, int d, int dv,
@@ -242,6 +243,20 @@ const char *attn_fused_isa(void);
 
 /* Name of isa: "auto", "portable", "avx2" or "avx512". */
 const char *attn_isa_name(attn_isa isa);
+
+/* Threads of the fused path (attn_fused_attention, attn_fused_forward): n
+   threads, the caller's among them, take (batch entry, block of queries)
+   items one at a time, so B counting batch x heads spreads heads and query
+   blocks over cores; each thread has its own working memory (as above) and
+   the results are the same whatever n. 1 (the default) runs on the calling
+   thread alone. Returns 0, or -1 (nothing changed) unless 1 <= n <=
+   ATTN_MAX_THREADS. A process-wide setting, like attn_fused_set_isa: set it
+   before calls, not during them. */
+#define ATTN_MAX_THREADS 256
+int attn_fused_set_threads(int n);
+
+/* The number of threads the fused path uses. */
+int attn_fused_threads(void);
 
 /* ------------------------------------------------------------------ */
 /* Decoding: masks and denominators (lab 9).                            */

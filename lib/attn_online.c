@@ -30,6 +30,8 @@
  * Both are tested against attn_forward (the full-matrix reference).
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,33 +233,100 @@ static float *alloc_space(fused_block *fb, int Tk, int d, int dv)
     return kt;
 }
 
+/* Threads of the fused path (attn_fused_set_threads); 1 until set. */
+static int fused_threads_now = 1;
+
+int attn_fused_set_threads(int n)
+{
+    if (n < 1 || n > ATTN_MAX_THREADS) return -1;
+    fused_threads_now = n;
+    return 0;
+}
+
+int attn_fused_threads(void)
+{
+    return fused_threads_now;
+}
+
+/* One call of the fused path, shared by its threads: the arguments, and the
+   next (entry, query block) item to take, entry-major. */
+typedef struct fused_job {
+    float *O;
+    const float *Q, *K, *V;
+    int B, Tq, Tk, d, dv, causal;
+    float scale;
+    const int *lengths;
+    const float *slopes;       /* (B) ALiBi slope of each entry, or NULL */
+    fused_kernel kernel;
+    long n_items;              /* B * blocks per entry */
+    atomic_long next;
+} fused_job;
+
+/* What one thread did: the fully masked rows it saw, or -1 (out of memory). */
+typedef struct fused_worker {
+    fused_job *job;
+    long masked;
+    pthread_t thread;
+} fused_worker;
+
+/* Take items until none are left, each thread with its own work space; the
+   keys of an entry are packed again only when the entry changes. Taking items
+   one at a time balances causal blocks, whose cost grows with their position. */
+static void *fused_work(void *arg)
+{
+    fused_worker *w = arg;
+    const fused_job *j = w->job;
+    fused_block fb;
+    memset(&fb, 0, sizeof fb);
+    float *kt = alloc_space(&fb, j->Tk, j->d, j->dv);
+    w->masked = kt == NULL ? -1 : 0;
+    int blocks = (j->Tq + FUSED_QB - 1) / FUSED_QB, packed = -1;
+    for (long it; kt != NULL && (it = atomic_fetch_add(&w->job->next, 1)) < j->n_items;) {
+        int b = (int)(it / blocks), i0 = (int)(it % blocks) * FUSED_QB;
+        if (b != packed) {
+            pack_keys(kt, j->K + (long)b * j->Tk * j->d, j->Tk, j->d);
+            fb.bias.alibi_slope = j->slopes != NULL ? j->slopes[b] : 0.0f;
+            packed = b;
+        }
+        int nq = j->Tq - i0 < FUSED_QB ? j->Tq - i0 : FUSED_QB;
+        load_block(&fb, j->Q + ((long)b * j->Tq + i0) * j->d, j->scale, i0, nq, j->Tk,
+                   j->causal, j->lengths, b);
+        fb.O = j->O + ((long)b * j->Tq + i0) * j->dv;
+        w->masked += j->kernel(&fb, kt, j->V + (long)b * j->Tk * j->dv);
+    }
+    free(kt);
+    return NULL;
+}
+
 /* The fused path with a score scale and optional ALiBi slopes (B of them,
-   one per batch entry, or NULL): every other entry point comes here. */
+   one per batch entry, or NULL): every other entry point comes here. Runs on
+   attn_fused_threads() threads, the calling one among them, never more
+   threads than items. */
 static long fused_run(float *O, const float *Q, const float *K, const float *V,
                       int B, int Tq, int Tk, int d, int dv, float scale,
                       int causal, const int *lengths, const float *slopes)
 {
     if (B < 0 || Tq < 0 || Tk < 0 || d < 0 || dv < 0) return -1;
-    fused_block fb;
-    memset(&fb, 0, sizeof fb);
-    float *kt = alloc_space(&fb, Tk, d, dv);
-    if (kt == NULL) return -1;
-    fused_kernel kernel = current_kernel();
+    fused_job job = { O, Q, K, V, B, Tq, Tk, d, dv, causal, scale, lengths, slopes,
+                      current_kernel(), (long)B * ((Tq + FUSED_QB - 1) / FUSED_QB), 0 };
+    int n = fused_threads_now;
+    if (n > job.n_items) n = job.n_items > 0 ? (int)job.n_items : 1;
+    fused_worker w[ATTN_MAX_THREADS];
+    int started = 1;                       /* w[0] is this thread */
+    for (int t = 0; t < n; t++) w[t] = (fused_worker){ &job, 0, 0 };
+    while (started < n && pthread_create(&w[started].thread, NULL, fused_work, &w[started]) == 0)
+        started++;                         /* no thread to be had: fewer do the work */
+    fused_work(&w[0]);
+    /* A thread without work space took no item, so the others did them all:
+       only when every thread lacked memory is there no result. */
     long fully_masked = 0;
-
-    for (int b = 0; b < B; b++) {
-        const float *v_b = V + (long)b * Tk * dv;  /* (Tk, dv) */
-        pack_keys(kt, K + (long)b * Tk * d, Tk, d);
-        fb.bias.alibi_slope = slopes != NULL ? slopes[b] : 0.0f;
-        for (int i0 = 0; i0 < Tq; i0 += FUSED_QB) {
-            int nq = Tq - i0 < FUSED_QB ? Tq - i0 : FUSED_QB;
-            load_block(&fb, Q + ((long)b * Tq + i0) * d, scale, i0, nq, Tk, causal, lengths, b);
-            fb.O = O + ((long)b * Tq + i0) * dv;
-            fully_masked += kernel(&fb, kt, v_b);
-        }
+    int failed = 0;
+    for (int t = 0; t < started; t++) {
+        if (t > 0) pthread_join(w[t].thread, NULL);
+        if (w[t].masked < 0) failed++;
+        else fully_masked += w[t].masked;
     }
-    free(kt);
-    return fully_masked;
+    return failed == started ? -1 : fully_masked;
 }
 
 long attn_fused_attention(float *O, const float *Q, const float *K, const float *V,

@@ -66,13 +66,15 @@
 #define MAX_D      1024
 #define MAX_HEADS  64
 #define MAX_REPEAT 1000
+#define MAX_THREADS 64
 
 #define BENCH_CSV_HEADER "path,T,d,heads,causal,repeat,median_s,min_s,gflops," \
-                         "fraction_of_sgemm,speedup_vs_reference,max_abs_diff,peak_mib"
+                         "fraction_of_sgemm,speedup_vs_reference,max_abs_diff,peak_mib," \
+                         "threads"
 
 static const char bench_usage[] =
     "usage: attnlab bench [--T N] [--d N] [--heads N] [--causal] [--repeat N]\n"
-    "                     [--format table|csv] [--blas none|LIBRARY]\n"
+    "                     [--threads N] [--format table|csv] [--blas none|LIBRARY]\n"
     "\n"
     "Time libattn's attention paths on this machine against one-core sgemm, the\n"
     "machine's limit, and check that they agree.\n"
@@ -82,6 +84,9 @@ static const char bench_usage[] =
     "  --heads N         heads, the batch B of every call (1-64, default 1)\n"
     "  --causal          causal mask: query i sees keys 0..i\n"
     "  --repeat N        timed runs per path (1-1000, default 7)\n"
+    "  --threads N       threads of the fused path and of OpenBLAS (1-64, default 1):\n"
+    "                    the limit is then sgemm on N threads; reference and online\n"
+    "                    always run on one\n"
     "  --format FORMAT   table (default) or csv\n"
     "  --blas LIBRARY    the OpenBLAS to load (default libopenblas.so.0), or none\n"
     "                    to time libattn's paths alone\n"
@@ -107,7 +112,7 @@ static const char bench_usage[] =
     "so every run times the same numbers. Each path runs once untimed (warm-up) and\n"
     "once in a child process to measure its memory, then the paths take turns for\n"
     "N rounds of one timed run each, measured with clock_gettime(CLOCK_MONOTONIC),\n"
-    "on one thread.\n"
+    "on one thread unless --threads says more.\n"
     "\n"
     "Per path:\n"
     "  median_s, min_s        median and fastest of the timed runs, in seconds\n"
@@ -124,6 +129,8 @@ static const char bench_usage[] =
     "  peak_mib               memory one run allocates and touches beyond Q, K, V\n"
     "                         and O, in MiB: the rise of the resident high-water\n"
     "                         mark (Linux; empty where it cannot be read)\n"
+    "  threads                the threads the path ran on (--threads for fused,\n"
+    "                         pipeline and sgemm, 1 for reference and online)\n"
     "\n"
     "CSV: a header row, then one row per path (reference, online, fused, then\n"
     "pipeline and sgemm with OpenBLAS):\n"
@@ -161,13 +168,15 @@ typedef struct bench_opts {
     int heads;      /* B of every call */
     int causal;     /* 1: causal mask */
     int repeat;     /* timed runs per path */
+    int threads;    /* threads of fused, pipeline and sgemm */
     int csv;        /* --format csv */
     const char *blas;  /* --blas: "" the usual OpenBLAS, "none", or a library */
 } bench_opts;
 
 /* getopt_long values of the long options; above any character, so a value
    tells a long option from a short one. */
-enum { OPT_T = 256, OPT_D, OPT_HEADS, OPT_CAUSAL, OPT_REPEAT, OPT_FORMAT, OPT_BLAS, OPT_HELP };
+enum { OPT_T = 256, OPT_D, OPT_HEADS, OPT_CAUSAL, OPT_REPEAT, OPT_THREADS, OPT_FORMAT, OPT_BLAS,
+       OPT_HELP };
 
 static const struct option bench_longopts[] = {
     {"T", required_argument, 0, OPT_T},
@@ -175,6 +184,7 @@ static const struct option bench_longopts[] = {
     {"heads", required_argument, 0, OPT_HEADS},
     {"causal", no_argument, 0, OPT_CAUSAL},
     {"repeat", required_argument, 0, OPT_REPEAT},
+    {"threads", required_argument, 0, OPT_THREADS},
     {"format", required_argument, 0, OPT_FORMAT},
     {"blas", required_argument, 0, OPT_BLAS},
     {"help", no_argument, 0, OPT_HELP},
@@ -198,6 +208,7 @@ static const char *option_example(int val)
     case OPT_D: return "64";
     case OPT_HEADS: return "8";
     case OPT_REPEAT: return "7";
+    case OPT_THREADS: return "2";
     case OPT_BLAS: return "none";
     default: return "csv";
     }
@@ -248,6 +259,7 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, bench_opts *o
     o->d = 64;
     o->heads = 1;
     o->repeat = 7;
+    o->threads = 1;
     o->blas = "";
 
     optind = 0;        /* a fresh scan, also when called again (tests) */
@@ -271,6 +283,10 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, bench_opts *o
         case OPT_REPEAT:
             r = parse_count(err, "repeat", "the number of timed runs per path", optarg, 1,
                             MAX_REPEAT, &o->repeat);
+            break;
+        case OPT_THREADS:
+            r = parse_count(err, "threads", "the threads of the fused path and OpenBLAS", optarg,
+                            1, MAX_THREADS, &o->threads);
             break;
         case OPT_CAUSAL:
             o->causal = 1;
@@ -412,9 +428,9 @@ static const char *best_blas_core(void)
 #endif
 }
 
-/* Load OpenBLAS (name NULL: the usual sonames) and set it to one thread.
+/* Load OpenBLAS (name NULL: the usual sonames) and set it to threads threads.
    0, or -1 with bl->why saying what is missing. */
-static int blas_load(bench_blas *bl, const char *name)
+static int blas_load(bench_blas *bl, const char *name, int threads)
 {
     static const char *const sonames[] = { "libopenblas.so.0", "libopenblas.so" };
     memset(bl, 0, sizeof bl[0]);
@@ -439,7 +455,7 @@ static int blas_load(bench_blas *bl, const char *name)
         bl->handle = NULL;
         return -1;
     }
-    set_threads(1);                        /* the limit of one core, like every path */
+    set_threads(threads);                  /* the limit of as many cores as fused has */
     snprintf(bl->core, sizeof bl->core, "%s", corename());
     return 0;
 }
@@ -815,7 +831,8 @@ static void print_csv(FILE *out, const bench_opts *o, int np, const bench_result
         fprintf(out, "%.9g,", res[p].speedup);
         csv_number(out, res[p].max_abs_diff, ",");
         csv_number(out, res[p].peak_bytes < 0 ? (double)NAN
-                        : res[p].peak_bytes / (1024.0 * 1024.0), "\n");
+                        : res[p].peak_bytes / (1024.0 * 1024.0), ",");
+        fprintf(out, "%d\n", p == PATH_REFERENCE || p == PATH_ONLINE ? 1 : o->threads);
     }
 }
 
@@ -860,8 +877,8 @@ static void print_table(FILE *out, const bench_opts *o, const bench_blas *bl,
     int np = n_paths(bl);
     cpu_model(cpu, sizeof cpu);
     fprintf(out, "attnlab bench: T %d, d %d, heads %d, causal %s, repeat %d; CPU %s; "
-            "fused kernel %s\n", o->T, o->d, o->heads, o->causal ? "yes" : "no", o->repeat,
-            cpu, attn_fused_isa());
+            "fused kernel %s, %d thread%s\n", o->T, o->d, o->heads, o->causal ? "yes" : "no",
+            o->repeat, cpu, attn_fused_isa(), o->threads, o->threads == 1 ? "" : "s");
 
     char cell[N_PATHS][N_COLS][48];
     for (int p = 0; p < np; p++)
@@ -911,13 +928,15 @@ int cmd_bench_run(FILE *out, FILE *err, int argc, char **argv)
     memset(&bl, 0, sizeof bl);
     if (strcmp(o.blas, "none") == 0)
         snprintf(bl.why, sizeof bl.why, "--blas none");
-    else if (blas_load(&bl, o.blas[0] ? o.blas : NULL) != 0 && o.csv)
+    else if (blas_load(&bl, o.blas[0] ? o.blas : NULL, o.threads) != 0 && o.csv)
         fprintf(err, "attnlab bench: %s: sgemm and pipeline not timed; install it with "
                 "'apt-get install libopenblas0'\n", bl.why);
 
     bench_result res[N_PATHS];
     memset(res, 0, sizeof res);
+    attn_fused_set_threads(o.threads);     /* in range: parse_args checked it */
     int rc = measure(err, &o, &bl, res);
+    attn_fused_set_threads(1);
     if (rc == 0 && o.csv)
         print_csv(out, &o, n_paths(&bl), res);
     else if (rc == 0)

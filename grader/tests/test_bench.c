@@ -28,8 +28,8 @@ Suite *test_suite(void);
 /* ---- the CSV ---------------------------------------------------------------------------- */
 
 #define CSV_HEADER "path,T,d,heads,causal,repeat,median_s,min_s,gflops,fraction_of_sgemm," \
-                   "speedup_vs_reference,max_abs_diff,peak_mib"
-#define N_FIELDS 13
+                   "speedup_vs_reference,max_abs_diff,peak_mib,threads"
+#define N_FIELDS 14
 
 /* Split line at commas into exactly N_FIELDS fields (in place). */
 static void split_row(char *line, char *f[N_FIELDS])
@@ -71,7 +71,7 @@ static int have_openblas(void)
    within 1e-5 of the reference, and fractions of sgemm present exactly when
    sgemm ran (sgemm's own is 1). */
 static void check_csv(char *out, const char *T, const char *d, const char *heads,
-                      const char *causal, const char *repeat, int npaths)
+                      const char *causal, const char *repeat, const char *threads, int npaths)
 {
     static const char *const paths[5] = { "reference", "online", "fused", "pipeline", "sgemm" };
     char *save = NULL, *line = strtok_r(out, "\n", &save);
@@ -88,6 +88,7 @@ static void check_csv(char *out, const char *T, const char *d, const char *heads
         ck_assert_str_eq(f[3], heads);
         ck_assert_str_eq(f[4], causal);
         ck_assert_str_eq(f[5], repeat);
+        ck_assert_str_eq(f[13], p <= 1 ? "1" : threads);  /* reference, online: one thread */
         double median_s = number(f[6], "median_s"), min_s = number(f[7], "min_s");
         double gflops = number(f[8], "gflops"), speedup = number(f[10], "speedup");
         double peak = number(f[12], "peak_mib");
@@ -123,7 +124,7 @@ START_TEST(csv_tiny_run_three_rows)
                          "--blas", "none");
     ck_assert_int_eq(r.rc, 0);
     ck_assert_str_eq(r.err, "");
-    check_csv(r.out, "32", "8", "1", "0", "1", 3);
+    check_csv(r.out, "32", "8", "1", "0", "1", "1", 3);
     free_result(&r);
 }
 END_TEST
@@ -136,7 +137,24 @@ START_TEST(csv_causal_heads_agree)
                          "--format=csv", "--blas=none");
     ck_assert_int_eq(r.rc, 0);
     ck_assert_str_eq(r.err, "");
-    check_csv(r.out, "37", "5", "3", "1", "2", 3);
+    check_csv(r.out, "37", "5", "3", "1", "2", "1", 3);
+    free_result(&r);
+}
+END_TEST
+
+/* --threads 2: the fused path (and OpenBLAS) on two threads agrees with the
+   reference as one thread does, and the rows say how many threads ran. */
+START_TEST(csv_threads)
+{
+    run_result r = BENCH("--T", "100", "--d", "16", "--heads", "3", "--causal", "--repeat", "1",
+                         "--threads", "2", "--format", "csv");
+    ck_assert_int_eq(r.rc, 0);
+    check_csv(r.out, "100", "16", "3", "1", "1", "2", have_openblas() ? 5 : 3);
+    free_result(&r);
+    r = BENCH("--threads", "0");
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "--threads takes the threads of the fused path and "
+                                        "OpenBLAS, a whole number from 1 to 64 (got '0')"));
     free_result(&r);
 }
 END_TEST
@@ -173,10 +191,10 @@ START_TEST(openblas_rows_or_install_hint)
     ck_assert_int_eq(r.rc, 0);
     if (have_openblas()) {
         ck_assert_str_eq(r.err, "");
-        check_csv(r.out, "40", "8", "2", "0", "1", 5);
+        check_csv(r.out, "40", "8", "2", "0", "1", "1", 5);
     } else {
         ck_assert_ptr_nonnull(strstr(r.err, "apt-get install libopenblas0"));
-        check_csv(r.out, "40", "8", "2", "0", "1", 3);
+        check_csv(r.out, "40", "8", "2", "0", "1", "1", 3);
     }
     free_result(&r);
 
@@ -288,7 +306,7 @@ START_TEST(parser_resets_between_calls)
     run_result r = BENCH("--T", "8", "--T", "16", "--d", "4", "--repeat", "1",
                          "--format", "csv", "--blas", "none");
     ck_assert_int_eq(r.rc, 0);
-    check_csv(r.out, "16", "4", "1", "0", "1", 3);
+    check_csv(r.out, "16", "4", "1", "0", "1", "1", 3);
     free_result(&r);
     r = BENCH("--d", "4", "--bogus");
     ck_assert_int_eq(r.rc, 2);
@@ -304,6 +322,7 @@ Suite *test_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, csv_tiny_run_three_rows);
     tcase_add_test(tc, csv_causal_heads_agree);
+    tcase_add_test(tc, csv_threads);
     tcase_add_test(tc, table_header_names_the_run);
     tcase_add_test(tc, parser_resets_between_calls);
     tcase_add_test(tc, openblas_rows_or_install_hint);

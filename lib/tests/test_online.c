@@ -373,6 +373,41 @@ START_TEST(each_isa_matches_forward)
 }
 END_TEST
 
+/* Threads split (entry, query block) items, and each item is computed the
+   same way whichever thread takes it: the output is bit for bit the one
+   thread's, with causal masking, key padding (a fully masked entry among
+   them) and ALiBi, for thread counts below, at and above the item count. */
+START_TEST(threads_give_the_same_bits)
+{
+    enum { B = 6, Tq = 150, Tk = 170, d = 24, dv = 10 };
+    float *Q = normals((long)B * Tq * d, 31), *K = normals((long)B * Tk * d, 32);
+    float *V = normals((long)B * Tk * dv, 33);
+    static float O1[B * Tq * dv], On[B * Tq * dv], F1[B * Tq * dv], Fn[B * Tq * dv];
+    const int lengths[B] = { 170, 0, 1, 64, 65, 100 };
+    attn_config cfg = { .scaled = 1, .causal = 1, .alibi_heads = 3 };
+    ck_assert_int_eq(attn_fused_threads(), 1);
+    long m1 = attn_fused_attention(O1, Q, K, V, B, Tq, Tk, d, dv, 1, lengths);
+    ck_assert_int_eq(m1, Tq);                      /* entry 1 sees no key at all */
+    ck_assert_int_ge(attn_fused_forward(F1, Q, K, V, B, Tq, Tk, d, dv, &cfg), 0);
+    const int counts[] = { 2, 3, 7, 64 };          /* 6 entries x 4 blocks = 24 items */
+    for (int k = 0; k < 4; k++) {
+        ck_assert_int_eq(attn_fused_set_threads(counts[k]), 0);
+        ck_assert_int_eq(attn_fused_threads(), counts[k]);
+        ck_assert_int_eq(attn_fused_attention(On, Q, K, V, B, Tq, Tk, d, dv, 1, lengths), m1);
+        ck_assert_int_ge(attn_fused_forward(Fn, Q, K, V, B, Tq, Tk, d, dv, &cfg), 0);
+        expect(memcmp(O1, On, sizeof O1) == 0, "%d threads: outputs differ", counts[k]);
+        expect(memcmp(F1, Fn, sizeof F1) == 0, "%d threads: ALiBi outputs differ", counts[k]);
+    }
+    ck_assert_int_eq(attn_fused_set_threads(0), -1);
+    ck_assert_int_eq(attn_fused_set_threads(ATTN_MAX_THREADS + 1), -1);
+    ck_assert_int_eq(attn_fused_threads(), 64);    /* refused calls change nothing */
+    ck_assert_int_eq(attn_fused_set_threads(1), 0);
+    free(Q);
+    free(K);
+    free(V);
+}
+END_TEST
+
 START_TEST(isa_names)
 {
     ck_assert_str_eq(attn_isa_name(ATTN_ISA_AUTO), "auto");
@@ -408,6 +443,7 @@ Suite *test_suite(void)
     tcase_set_timeout(isa, 120);
     tcase_add_loop_test(isa, each_isa_matches_forward, 0, (int)(sizeof ISAS / sizeof ISAS[0]));
     tcase_add_test(isa, isa_names);
+    tcase_add_test(isa, threads_give_the_same_bits);
     suite_add_tcase(s, isa);
     return s;
 }
