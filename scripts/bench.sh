@@ -1,30 +1,48 @@
 #!/bin/sh
 # bench.sh ATTNLAB OUTDIR: the standard `make bench` set. attnlab bench at
-# T = 256 ... 4096, d = 64, one head, causal and not, into OUTDIR/bench.csv
-# (and bench-causal.csv), each drawn by data/plots/bench.gp as a PNG.
-# Prints every table row as it goes. Exit 1 when a run fails.
+# T = 256 ... 4096, d = 64 and d = 128, one head, causal and not, one CSV per
+# (d, causal) in OUTDIR (bench-d64.csv, bench-d64-causal.csv, ...), each drawn
+# by data/plots/bench.gp as a PNG. Prints every table as it goes, then the fused
+# path's share of the sgemm limit for every run, the figure the fast path is
+# held to (70% or more). BENCH_REPEAT sets the timed runs per path (default 7),
+# BENCH_T the sequence lengths, BENCH_D the sizes. Exit 1 when a run fails.
 set -u
 ATTNLAB=${1:-build/attnlab}
 OUT=${2:-build/bench}
-REPEAT=${BENCH_REPEAT:-3}
+REPEAT=${BENCH_REPEAT:-7}
+TS=${BENCH_T:-256 512 1024 2048 4096}
+DS=${BENCH_D:-64 128}
 mkdir -p "$OUT" || exit 1
 status=0
-for causal in "" --causal; do
-    name=bench${causal:+-causal}
-    csv="$OUT/$name.csv"
-    : > "$csv"
-    for T in 256 512 1024 2048 4096; do
-        echo "attnlab bench --T $T --d 64 $causal --repeat $REPEAT" >&2
-        rows=$("$ATTNLAB" bench --T "$T" --d 64 $causal --repeat "$REPEAT" --format csv) || { status=1; continue; }
-        if [ -s "$csv" ]; then echo "$rows" | tail -n +2 >> "$csv"; else echo "$rows" > "$csv"; fi
+cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2)
+for d in $DS; do
+    for causal in "" --causal; do
+        name=bench-d$d${causal:+-causal}
+        csv="$OUT/$name.csv"
+        : > "$csv"
+        for T in $TS; do
+            echo "attnlab bench --T $T --d $d $causal --repeat $REPEAT" >&2
+            rows=$("$ATTNLAB" bench --T "$T" --d "$d" $causal --repeat "$REPEAT" --format csv) ||
+                { status=1; continue; }
+            if [ -s "$csv" ]; then echo "$rows" | tail -n +2 >> "$csv"; else echo "$rows" > "$csv"; fi
+        done
+        column -s, -t < "$csv" 2>/dev/null || cat "$csv"
+        if command -v gnuplot >/dev/null 2>&1; then
+            gnuplot -c data/plots/bench.gp "$csv" "$OUT/$name.png" \
+                "d $d, 1 head${causal:+, causal}; $cpu" && echo "wrote $OUT/$name.png" || status=1
+        else
+            echo "bench.sh: no gnuplot, so no chart; install it with: apt-get install gnuplot-nox" >&2
+        fi
     done
-    column -s, -t < "$csv" 2>/dev/null || cat "$csv"
-    if command -v gnuplot >/dev/null 2>&1; then
-        gnuplot -c data/plots/bench.gp "$csv" "$OUT/$name.png" \
-            "d 64, 1 head${causal:+, causal}; $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2)" \
-            && echo "wrote $OUT/$name.png" || status=1
-    else
-        echo "bench.sh: no gnuplot, so no chart; install it with: apt-get install gnuplot-nox" >&2
-    fi
+done
+
+# The fused path against the limit, one line per run (needs the sgemm rows).
+echo
+echo "fused path, share of one-core sgemm (median GFLOP/s over median GFLOP/s):"
+for csv in "$OUT"/bench-d*.csv; do
+    awk -F, '$1 == "fused" && $10 != "" {
+        printf "  T %5d  d %3d  %-9s %5.1f GFLOP/s  %3.0f%% of sgemm%s\n", $2, $3,
+               ($5 == 1 ? "causal" : "full"), $9, 100 * $10, (100 * $10 >= 70 ? "" : "  (under 70%)")
+    }' "$csv"
 done
 exit $status

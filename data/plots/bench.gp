@@ -5,7 +5,7 @@
 # bench.csv is `attnlab bench --format csv` rows of several runs under one header
 # (columns: 1 path, 2 T, 3 d, 4 heads, 5 causal, 6 repeat, 7 median_s, 8 min_s,
 # 9 gflops, 10 fraction_of_sgemm, 11 speedup_vs_reference, 12 max_abs_diff,
-# 13 peak_mib), every run with the same d, heads and causal. A path missing from
+# 13 peak_mib, 14 threads), every run with the same d, heads and causal. A path missing from
 # the file (sgemm and pipeline without OpenBLAS) is simply not drawn.
 
 csv = ARG1

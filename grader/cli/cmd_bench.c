@@ -140,7 +140,7 @@ static const char bench_usage[] =
     "A run needing more than 4 GiB in all (mostly the heads * T * T * 4 bytes of\n"
     "weights) is refused. Timings depend on the machine and on what else it runs;\n"
     "compare runs made on the same machine. `make bench` times a standard set and\n"
-    "draws build/bench/bench.png.\n"
+    "draws build/bench/bench-d64.png, -d64-causal, -d128 and -d128-causal.\n"
     "\n"
     "Exit status: 0 measured, 1 a path failed (out of memory), 2 usage error.\n";
 

@@ -23,8 +23,9 @@ static const char status_usage[] =
     "started, the visible points so far, and the next step. Only the visible\n"
     "tests run, all labs at once (one per core), and a lab whose labNN.c is\n"
     "still the pristine stub (data/stubs/) is not even built, so it takes a\n"
-    "few seconds at most; 'make grade' runs the hidden tests too. Progress (when each lab first\n"
-    "passed) is kept in $XDG_STATE_HOME/attnlab/progress.tsv\n"
+    "few seconds at most; 'attnlab grade' runs the hidden tests too.\n"
+    "Progress (when each lab first passed) is kept in\n"
+    "$XDG_STATE_HOME/attnlab/progress.tsv\n"
     "(~/.local/state/attnlab/ by default) and shared with 'attnlab watch'.\n"
     "\n"
     "  --submission DIR   folder laid out like labs/ (default: labs/ in the tree; for an\n"
@@ -103,7 +104,7 @@ int cmd_status_run(FILE *out, FILE *err, const char *root, const char *stub_dir,
     }
 
     int colour = gr_color_wanted(out), passed = 0;
-    fprintf(out, "attnlab status: %s (visible tests; 'make grade' adds the hidden ones)\n\n",
+    fprintf(out, "attnlab status: %s (visible tests; 'attnlab grade' adds the hidden ones)\n\n",
             L.tree);
     fprintf(out, "  %-16s %-15s %6s %11s\n", "lab", "state", "tests", "points");
     for (int i = 0; i < r.n_labs; i++) {
@@ -115,7 +116,7 @@ int cmd_status_run(FILE *out, FILE *err, const char *root, const char *stub_dir,
 
     int next = gr_progress_next(&L.progress);
     if (next == 0) {
-        fputs("Next: every lab passes its visible tests. 'make grade' runs the hidden tests\n"
+        fputs("Next: every lab passes its visible tests. 'attnlab grade' runs the hidden tests\n"
               "too; 'attnlab plot entropy' and the others draw your experiments.\n", out);
     } else {
         const gr_lab_result *lr = &r.labs[next - 1];

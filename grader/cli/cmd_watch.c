@@ -192,7 +192,7 @@ static void point_to_next(FILE *out, const gr_learner *L, int lab)
                 "then\n  attnlab watch --lab %d\n", lab, next, gr_lab_modules[next - 1]->dir, next);
     else
         fprintf(out, "\nLab %d passes its visible tests, and so does every other lab. "
-                "'make grade' runs\nthe hidden tests too.\n", lab);
+                "'attnlab grade'\nruns the hidden tests too.\n", lab);
     fflush(out);
 }
 
