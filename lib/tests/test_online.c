@@ -408,6 +408,56 @@ START_TEST(threads_give_the_same_bits)
 }
 END_TEST
 
+/* Peak memory, Linux: the high-water mark of resident memory (VmHWM), reset
+   to the current resident size by writing 5 to /proc/self/clear_refs, in KiB;
+   -1 where either cannot be used. */
+static long hwm_kib(int reset)
+{
+    if (reset) {
+        FILE *f = fopen("/proc/self/clear_refs", "w");
+        if (!f) return -1;
+        int ok = fputs("5", f) >= 0;
+        if (fclose(f) != 0 || !ok) return -1;
+    }
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %ld kB", &kib) == 1) break;
+    if (f) fclose(f);
+    return kib;
+}
+
+/* T = 16384, d = 64: Q, K, V and O are 16 MiB, and the fused path adds its
+   packed keys (d * T floats, 4 MiB) and a few KiB a block, nothing of T x T
+   (1 GiB): the whole stays under 64 MiB. */
+START_TEST(fused_memory_at_16384)
+{
+    enum { T = 16384, d = 64 };
+    float *Q = normals((long)T * d, 41), *K = normals((long)T * d, 42), *V = normals((long)T * d, 43);
+    float *O = calloc((size_t)T * d, sizeof *O);
+    ck_assert_ptr_nonnull(O);
+    memset(O, 1, (size_t)T * d * sizeof *O);       /* resident before the mark is reset */
+    long before = hwm_kib(1);
+    if (before < 0) {
+        printf("fused memory: /proc/self/clear_refs or VmHWM unavailable, not measured\n");
+    } else {
+        ck_assert_int_eq(attn_fused_attention(O, Q, K, V, 1, T, T, d, d, 1, NULL), 0);
+        long rise = hwm_kib(0) - before;
+        printf("fused memory at T 16384, d 64: inputs and output 16384 KiB, the call %ld KiB more\n",
+               rise);
+        expect(rise <= 8 * 1024, "the fused path took %ld KiB at its peak; expected about 4096",
+               rise);
+        expect(16384 + rise < 64 * 1024, "%ld KiB in all", 16384 + rise);
+        expect(isfinite(O[0]) && isfinite(O[(long)T * d - 1]), "outputs not finite");
+    }
+    free(Q);
+    free(K);
+    free(V);
+    free(O);
+}
+END_TEST
+
 START_TEST(isa_names)
 {
     ck_assert_str_eq(attn_isa_name(ATTN_ISA_AUTO), "auto");
@@ -444,6 +494,7 @@ Suite *test_suite(void)
     tcase_add_loop_test(isa, each_isa_matches_forward, 0, (int)(sizeof ISAS / sizeof ISAS[0]));
     tcase_add_test(isa, isa_names);
     tcase_add_test(isa, threads_give_the_same_bits);
+    tcase_add_test(isa, fused_memory_at_16384);
     suite_add_tcase(s, isa);
     return s;
 }
