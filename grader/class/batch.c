@@ -12,6 +12,7 @@
 #include "grade.h"
 #include "pool.h"
 #include "report/report.h"
+#include "seed.h"
 #include "stop.h"
 #include "sup_yamlread.h"
 #include "util.h"
@@ -224,6 +225,77 @@ static void submission_times(const gr_batch_opts *o, gr_student *s)
     free(dir);
 }
 
+/* ---- what a result was graded from ------------------------------------------------ */
+
+/* The bytes of path into m with its tag and length, so that nothing read from
+   one file can pass for another's ("absent" when it cannot be read). */
+static void add_file(gr_strbuf *m, const char *tag, const char *path)
+{
+    size_t len = 0;
+    char *data = gr_read_file(path, &len);
+    if (data) {
+        gr_sb_printf(m, "%s %zu\n", tag, len);
+        gr_sb_appendn(m, data, len);
+    } else {
+        gr_sb_printf(m, "%s absent\n", tag);
+    }
+    free(data);
+}
+
+/* Two SipHash-2-4 values of data under fixed public keys, as 32 hex digits. */
+static char *digest_hex(const char *data, size_t len)
+{
+    static const unsigned char k1[16] = "attnlab digest 1", k2[16] = "attnlab digest 2";
+    return gr_xasprintf("%016llx%016llx", (unsigned long long)gr_siphash24(k1, data, len),
+                        (unsigned long long)gr_siphash24(k2, data, len));
+}
+
+/* The running attnlab program's digest: a rebuilt grader may grade otherwise. */
+static char *program_digest(void)
+{
+    size_t len = 0;
+    char *exe = gr_read_file("/proc/self/exe", &len);
+    char *hex = exe ? digest_hex(exe, len) : gr_xstrdup("unknown");
+    free(exe);
+    return hex;
+}
+
+/* The key of a student's grade: everything the grade follows from (attnlab
+   itself, the labs asked for, and for each the rubric, the contract header
+   and the student's file as found now), hashed, then keyed with the secret
+   and the id as every seed is (seed.h), so the key file tells nothing of the
+   secret. A results.json is only reused under the same key. */
+static char *grading_key(const gr_batch_opts *o, const char *program, const char *id)
+{
+    gr_strbuf m = {0};
+    gr_sb_printf(&m, "attnlab batch key 1\nprogram %s\n", program);
+    char *dir = gr_xasprintf("%s/%s", o->submissions, id);
+    for (int lab = 1; lab <= GR_N_LABS; lab++) {
+        if (!o->labs[lab - 1])
+            continue;
+        const char *ldir = gr_lab_modules[lab - 1]->dir;
+        char *rubric = o->rubrics ? gr_xasprintf("%s/lab%02d.yaml", o->rubrics, lab)
+                                  : gr_xasprintf("%s/data/rubrics/lab%02d.yaml", o->root, lab);
+        char *header = gr_xasprintf("%s/labs/%s/lab%02d.h", o->root, ldir, lab);
+        char *src = flat_source(dir, lab);
+        if (!src)
+            src = gr_xasprintf("%s/%s/lab%02d.c", dir, ldir, lab);
+        gr_sb_printf(&m, "lab %d\n", lab);
+        add_file(&m, "rubric", rubric);
+        add_file(&m, "header", header);
+        add_file(&m, "source", src);
+        free(rubric);
+        free(header);
+        free(src);
+    }
+    free(dir);
+    char *hex = digest_hex(m.s, m.len);
+    free(m.s);
+    char *key = gr_xasprintf("%016llx", (unsigned long long)gr_seed(o->secret, id, 0, hex));
+    free(hex);
+    return key;
+}
+
 /* ---- grading one student, in a worker ----------------------------------------------- */
 
 /* What the workers and the parent share. */
@@ -234,6 +306,7 @@ typedef struct batch_ctx {
     int n_todo;
     int done;           /* finished in this run */
     double t0;
+    char *program;      /* program_digest(), once for the run */
 } batch_ctx;
 
 static char *student_file(const gr_batch_opts *o, const char *id, const char *name)
@@ -249,6 +322,7 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     const batch_ctx *b = ctx;
     const gr_batch_opts *o = b->o;
     const gr_student *s = &b->c->students[b->todo[i]];
+    char *key = grading_key(o, b->program, s->id);  /* before reading what it covers */
     gr_grade_opts g;
     memset(&g, 0, sizeof g);
     g.root = o->root;
@@ -268,8 +342,10 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     for (int lab = 0; lab < GR_N_LABS; lab++)
         free(flat[lab]);
     free(dir);
-    if (rc != 0)
+    if (rc != 0) {
+        free(key);
         return rc;
+    }
     /* feedback first: a results.json that exists always has its feedback beside it */
     char *text = NULL;
     size_t len = 0;
@@ -284,7 +360,11 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     }
     char *fb = student_file(o, s->id, "feedback.txt");
     char *js = student_file(o, s->id, "results.json");
-    if (!f || gr_write_file_atomic(fb, text, len) != 0 || gr_report_json(js, &r) != 0) {
+    char *kf = student_file(o, s->id, "key");
+    char *line = gr_xasprintf("%s\n", key);
+    /* the key last: a results.json without its key is graded again */
+    if (!f || gr_write_file_atomic(fb, text, len) != 0 || gr_report_json(js, &r) != 0 ||
+        gr_write_file_atomic(kf, line, strlen(line)) != 0) {
         gr_set_err(err, errlen, "cannot write the results of student %s in %s/students/%s: %s",
                    s->id, o->out, s->id, strerror(errno));
         rc = GR_GRADE_FAILED;
@@ -292,18 +372,43 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     free(text);
     free(fb);
     free(js);
+    free(kf);
+    free(line);
+    free(key);
     gr_report_free(&r);
     return rc;
 }
 
+/* Whether the key file of s holds key: 1, or 0 with why (no file: graded by
+   an attnlab from before keys, or stopped between results.json and key). */
+static int same_key(const gr_batch_opts *o, const gr_student *s, const char *key, char *why,
+                    size_t whylen)
+{
+    char *kf = student_file(o, s->id, "key");
+    size_t len = 0;
+    char *text = gr_read_file(kf, &len);
+    int same = text && len == strlen(key) + 1 && memcmp(text, key, len - 1) == 0;
+    if (!text)
+        gr_set_err(why, whylen, "its results have no key of what they were graded from");
+    else if (!same)
+        gr_set_err(why, whylen, "its files, a rubric or contract header, the secret or attnlab "
+                   "itself changed since it was graded");
+    free(text);
+    free(kf);
+    return same;
+}
+
 /* results.json of s read back into s->report when it holds exactly the labs
-   asked for: 0; -1 (no file, another run's labs, damaged) otherwise, err
-   saying why when it exists. */
-static int read_back(const gr_batch_opts *o, gr_student *s, char *err, size_t errlen)
+   asked for and, key not NULL, was graded from what is there now (its key):
+   0; -1 (no file, another run's labs, damaged, something changed) otherwise,
+   err saying why when it exists. */
+static int read_back(const gr_batch_opts *o, const char *key, gr_student *s, char *err,
+                     size_t errlen)
 {
     char *js = student_file(o, s->id, "results.json");
     int rc = -1;
-    if (access(js, F_OK) == 0 && gr_report_read_json(js, &s->report, err, errlen) == 0) {
+    if (access(js, F_OK) == 0 && (!key || same_key(o, s, key, err, errlen)) &&
+        gr_report_read_json(js, &s->report, err, errlen) == 0) {
         int labs[GR_N_LABS] = {0}, same = strcmp(s->report.student, s->id) == 0;
         for (int i = 0; i < s->report.n_labs; i++)
             labs[s->report.labs[i].lab - 1] = 1;
@@ -351,7 +456,7 @@ static int student_done(void *ctx, int i, const char *bytes, size_t len, char *e
     batch_ctx *b = ctx;
     gr_student *s = &b->c->students[b->todo[i]];
     char why[1024] = "";
-    if (read_back(b->o, s, why, sizeof why) != 0) {
+    if (read_back(b->o, NULL, s, why, sizeof why) != 0) {   /* just graded: no key check */
         gr_set_err(err, errlen, "the results of student %s do not read back: %s", s->id,
                    *why ? why : "no results.json");
         return GR_GRADE_FAILED;
@@ -409,14 +514,17 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
     if (make_dirs(o, c, err, errlen) != 0)
         return GR_GRADE_FAILED;
 
-    batch_ctx b = {o, c, gr_xcalloc((size_t)c->n + 1, sizeof(int)), 0, 0, 0};
+    batch_ctx b = {o, c, gr_xcalloc((size_t)c->n + 1, sizeof(int)), 0, 0, 0, program_digest()};
     for (int i = 0; i < c->n; i++) {
         gr_student *s = &c->students[i];
         if (!s->submitted)
             continue;
         submission_times(o, s);
         char why[1024] = "";
-        if (!o->restart && read_back(o, s, why, sizeof why) == 0) {
+        char *key = o->restart ? NULL : grading_key(o, b.program, s->id);
+        int reused = key && read_back(o, key, s, why, sizeof why) == 0;
+        free(key);
+        if (reused) {
             s->resumed = 1;
             c->resumed++;
         } else {
@@ -435,6 +543,7 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
         fputc('\n', o->progress);
     c->graded_now = b.done;
     free(b.todo);
+    free(b.program);
     if (rc == GR_GRADE_STOPPED)
         gr_set_err(err, errlen, "stopped by signal %d after grading %d students; the %d graded "
                    "keep their results, and running the same command again grades the rest",

@@ -5,10 +5,13 @@
  * or a flat upload (ID/lab01.c, as Gradescope and LMS downloads give them).
  * Students are graded in worker processes (pool.h), one student per worker;
  * each worker writes OUT/students/ID/feedback.txt and then results.json, each
- * atomically, so a results.json that exists is a whole grade. A run that is
+ * atomically, so a results.json that exists is a whole grade, then a key of
+ * what the grade was made from (attnlab itself, each lab's rubric, contract
+ * header and the student's file, keyed with the secret). A run that is
  * stopped (Ctrl-C, kill, even kill -9) and started again reads back every
- * results.json it finds (report_read.c) and grades only the students without
- * one: no grade is lost or made twice.
+ * results.json whose key still holds (report_read.c) and grades the other
+ * students: no grade is lost or made twice, and none outlives a resubmission,
+ * a rubric fix, a new secret or a new attnlab.
  *
  * A submission's time, for the late policy (course.h), is created_at of
  * ID/submission_metadata.json (Gradescope's) when there is one, else the

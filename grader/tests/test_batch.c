@@ -509,6 +509,32 @@ START_TEST(a_class_grades_into_the_right_gradebook_and_resumes_after_kill)
     ck_assert_int_eq(sscanf(at, "students graded (%d in this run, %d read back", &now, &back), 2);
     ck_assert_msg(back >= before - 2 && now + back == n_ex, "%d now, %d read back, %d before",
                   now, back, before);
+
+    /* run again with nothing changed: every grade read back, none made */
+    st = wait_status(start_batch(out2));
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    md2 = gr_read_file(gr_xasprintf("%s/report.md", out2), NULL);
+    ck_assert_ptr_nonnull(strstr(md2, gr_xasprintf("(0 in this run, %d read back", n_ex)));
+
+    /* a student hands in lab 1 again (the stub becomes the solution): only that
+       student is graded again, and says why; the gradebook has the new score */
+    char *src = gr_xasprintf("%s/sub/stub0/lab01-scores/lab01.c", tmp);
+    if (access(src, F_OK) != 0)
+        src = gr_xasprintf("%s/sub/stub0/lab01.c", tmp);
+    char *sol = gr_read_file(gr_xasprintf("%s/solutions/lab01-scores/lab01.c", root), NULL);
+    ck_assert_ptr_nonnull(sol);
+    ck_assert_int_eq(gr_write_file_atomic(src, sol, strlen(sol)), 0);
+    st = wait_status(start_batch(out2));
+    log = gr_read_file(gr_xasprintf("%s.log", out2), NULL);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "batch failed:\n%s", log);
+    ck_assert_msg(strstr(log, "regrading stub0: its files, a rubric or contract header, the "
+                              "secret or attnlab itself changed since it was graded") != NULL,
+                  "%s", log);
+    md2 = gr_read_file(gr_xasprintf("%s/report.md", out2), NULL);
+    ck_assert_ptr_nonnull(strstr(md2, gr_xasprintf("(1 in this run, %d read back", n_ex - 1)));
+    csv2 = gr_read_file(gb2, NULL);
+    ck_assert_msg(num_cell(csv2, "stub0", 3) == max1, "stub0 lab 1 after handing in: %g",
+                  num_cell(csv2, "stub0", 3));
 }
 END_TEST
 
