@@ -25,15 +25,8 @@ Suite *test_suite(void);
 /* ---- the fake tree, the stub objects and the rubric ------------------------------------- */
 
 static char *kit_dir, *tree_dir, *stub_dir, *work_dir;
-static pid_t kit_owner;
 static int kit_ok;
 static char kit_error[512];
-
-static void kit_cleanup(void)
-{
-    if (kit_dir && getpid() == kit_owner)
-        fk_rm_rf(kit_dir);
-}
 
 static int copy(const char *from, const char *to)
 {
@@ -50,13 +43,10 @@ static void kit_setup(void)
 {
     if (kit_dir)
         return;
-    kit_owner = getpid();
-    kit_dir = fk_mkdtemp("build-test");
-    if (!kit_dir) {
+    if ((kit_dir = fk_suite_dir("build-test")) == NULL) {
         snprintf(kit_error, sizeof kit_error, "cannot make a temporary directory");
         return;
     }
-    atexit(kit_cleanup);
     tree_dir = gr_xasprintf("%s/tree", kit_dir);
     stub_dir = gr_xasprintf("%s/stub", kit_dir);
     work_dir = gr_xasprintf("%s/work", kit_dir);

@@ -29,18 +29,11 @@ static const char broken_source[] = "#include \"lab01.h\"\nint lab_dot_scores(fl
 /* Everything lives under one folder made in Check's parent process (unchecked
    fixture) and removed when it exits. */
 static char *base;
-static pid_t base_owner;
 static int laid_out;        /* 1 when the bundle and the image were laid out */
 
 /* Every shell command's output goes to base/log (fixture_kit.h's fk_sh). */
 static char *log_path;
 #define sh(...) fk_sh(log_path, __VA_ARGS__)
-
-static void base_cleanup(void)
-{
-    if (base && getpid() == base_owner)
-        fk_rm_rf(base);
-}
 
 /* Lay out T/gs (the unpacked bundle) and T/image (PrairieLearn's image):
    each gets this build's attnlab and stub objects under build/. */
@@ -48,11 +41,8 @@ static void lay_out(void)
 {
     if (base)
         return;
-    base_owner = getpid();
-    base = fk_mkdtemp("fleet");
-    if (!base)
+    if ((base = fk_suite_dir("fleet")) == NULL)
         return;
-    atexit(base_cleanup);
     log_path = gr_xasprintf("%s/log", base);
     char *attnlab = fk_attnlab();
     if (!attnlab)

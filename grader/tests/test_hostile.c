@@ -369,23 +369,11 @@ typedef struct run {
    and removed when it exits: a failed assertion ends a test's process before
    run_free can clean up. */
 static char *base_dir;
-static pid_t base_owner;
-
-static void base_cleanup(void)
-{
-    if (base_dir && getpid() == base_owner)    /* not from Check's forked test children */
-        fk_rm_rf(base_dir);
-}
 
 /* Unchecked fixture: runs in Check's parent process. */
 static void base_setup(void)
 {
-    if (base_dir)
-        return;
-    base_owner = getpid();
-    base_dir = fk_mkdtemp("hostile");
-    if (base_dir)
-        atexit(base_cleanup);
+    base_dir = fk_suite_dir("hostile");
 }
 
 static void run_init(run *r)

@@ -37,15 +37,8 @@ static const char *const programs[] = {
 };
 
 static char *kit_dir;
-static pid_t kit_owner;
 static int kit_ok;
 static char kit_error[512];
-
-static void kit_cleanup(void)
-{
-    if (kit_dir && getpid() == kit_owner)   /* not from Check's forked test children */
-        fk_rm_rf(kit_dir);
-}
 
 /* Unchecked fixture: runs in Check's parent process, so the programs are
    built once and every forked test sees them. */
@@ -53,13 +46,10 @@ static void kit_setup(void)
 {
     if (kit_dir)
         return;
-    kit_owner = getpid();
-    kit_dir = fk_mkdtemp("sandbox-test");
-    if (!kit_dir) {
+    if ((kit_dir = fk_suite_dir("sandbox-test")) == NULL) {
         snprintf(kit_error, sizeof kit_error, "cannot make a temporary directory");
         return;
     }
-    atexit(kit_cleanup);
     if (fk_make_stub(kit_dir) != 0) {
         snprintf(kit_error, sizeof kit_error, "cannot compile the stub; see %s/kit.log", kit_dir);
         return;

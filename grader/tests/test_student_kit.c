@@ -21,29 +21,19 @@
 Suite *test_suite(void);
 
 static char *base, *kit;     /* base/fresh/attnlab-kit */
-static pid_t base_owner;
 static int packed;
 
 /* Every shell command's output goes to base/log (fixture_kit.h's fk_sh). */
 static char *log_path;
 #define sh(...) fk_sh(log_path, __VA_ARGS__)
 
-static void base_cleanup(void)
-{
-    if (base && getpid() == base_owner)
-        fk_rm_rf(base);
-}
-
 /* Pack the kit from this build and unpack it in base/fresh (unchecked fixture). */
 static void pack_and_unpack(void)
 {
     if (base)
         return;
-    base_owner = getpid();
-    base = fk_mkdtemp("kit");
-    if (!base)
+    if ((base = fk_suite_dir("kit")) == NULL)
         return;
-    atexit(base_cleanup);
     log_path = gr_xasprintf("%s/log", base);
     char *attnlab = fk_attnlab();
     if (!attnlab)
