@@ -245,7 +245,10 @@ long KERNEL(fused_block *fb, const float *kt, const float *v)
             masked++;
         } else {
             float inv = 1.0f / fb->l[r];
-            for (int c = 0; c < fb->dv; c++) o[c] = a[c] * inv;
+            int c = 0;                     /* vectors: o and a may not alias, */
+            for (; c + VW <= fb->dv; c += VW)  /* which the compiler cannot know */
+                vstore(o + c, vload(a + c) * vbcast(inv));
+            for (; c < fb->dv; c++) o[c] = a[c] * inv;
         }
     }
     return masked;
