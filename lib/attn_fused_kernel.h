@@ -150,15 +150,19 @@ static void update_tail(float *acc, const float *p, const float *alpha, const fl
    the factor the row's accumulator needs. A row with nothing visible so far
    gets zero weights and alpha 1. The max skips NaN scores (VMAX); a NaN still
    reaches the weights, the sum and so the whole output row, as vexp keeps it,
-   and only a row whose sole visible scores are NaN needs the look below. */
+   and only a row whose sole visible scores are NaN needs the look below. Only
+   the vectors holding visible keys are read; the rest of the row (stale
+   scores near the causal diagonal or a padding limit) becomes zero weights. */
 static void softmax_row(float *s, float *m, float *l, float *alpha, int nt, const fused_bias *bias,
                         int i, int j0)
 {
+    int nv = (nt + VW - 1) / VW * VW;      /* lanes in the vectors with a visible key */
     if (bias->alibi_slope != 0.0f)        /* ALiBi: slope * (j - i) */
         for (int t = 0; t < nt; t++) s[t] += bias->alibi_slope * (float)(j0 + t - i);
-    for (int t = nt; t < FUSED_KB; t++) s[t] = -INFINITY;
+    for (int t = nt; t < nv; t++) s[t] = -INFINITY;
+    memset(s + nv, 0, (size_t)(FUSED_KB - nv) * sizeof *s);
     vf mx = vbcast(-INFINITY);
-    for (int t = 0; t < FUSED_KB; t += VW)
+    for (int t = 0; t < nv; t += VW)
         mx = VMAX(vload(s + t), mx);
     float mt = vhmax(mx);
     if (*m > mt || *m != *m)
@@ -167,7 +171,7 @@ static void softmax_row(float *s, float *m, float *l, float *alpha, int nt, cons
         for (int t = 0; t < nt; t++)
             if (s[t] != s[t]) mt = NAN;
         if (mt == -INFINITY) {
-            memset(s, 0, FUSED_KB * sizeof *s);
+            memset(s, 0, (size_t)nv * sizeof *s);
             *alpha = 1.0f;
             return;
         }
@@ -175,7 +179,7 @@ static void softmax_row(float *s, float *m, float *l, float *alpha, int nt, cons
     *alpha = expf(*m - mt);                /* 0 the first time (m = -inf) */
     *m = mt;
     vf sum = {0}, mv = vbcast(mt);
-    for (int t = 0; t < FUSED_KB; t += VW) {
+    for (int t = 0; t < nv; t += VW) {
         vf p = vexp(vload(s + t) - mv);
         vstore(s + t, p);
         sum += p;
