@@ -381,7 +381,7 @@ int gr_student_case_run(int lab, const char *kind, const gr_case *c, const gr_ex
     memset(out, 0, sizeof *out);
     out->verdict = GR_CRASHED;
     const gr_lab_module *mod = gr_lab_modules[lab - 1];
-    char *path = gr_xasprintf("%s/data/rubrics/lab%02d.yaml", paths->root, lab);
+    char *path = gr_rubric_path(paths->root, NULL, lab);
     gr_rubric r;
     int rc = gr_rubric_load(path, &r, err, errlen);
     free(path);

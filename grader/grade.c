@@ -388,8 +388,7 @@ static int grade_lab(const gr_grade_opts *o, int lab, const char *work, gr_lab_r
                      char *err, size_t errlen)
 {
     const gr_lab_module *mod = gr_lab_modules[lab - 1];
-    char *path = o->rubrics ? gr_xasprintf("%s/lab%02d.yaml", o->rubrics, lab)
-                            : gr_xasprintf("%s/data/rubrics/lab%02d.yaml", o->root, lab);
+    char *path = gr_rubric_path(o->root, o->rubrics, lab);
     gr_rubric r;
     int rc = gr_rubric_load(path, &r, err, errlen);
     free(path);

@@ -133,7 +133,7 @@ int gr_sim_lab_load(gr_sim_lab *l, const char *root, const char *submissions,
     l->w = w;
 
     /* The rubric names the file a student submits, as grading reads it. */
-    char *rpath = gr_xasprintf("%s/data/rubrics/lab%02d.yaml", root, lab);
+    char *rpath = gr_rubric_path(root, NULL, lab);
     gr_rubric r;
     int rc = gr_rubric_load(rpath, &r, err, errlen);
     free(rpath);

@@ -73,7 +73,7 @@ int gr_learner_open(gr_learner *L, FILE *err, const char *cmd, const char *root,
 static int untouched_result(const gr_learner *L, int lab, gr_lab_result *lr, char *err,
                             size_t errlen)
 {
-    char *path = gr_xasprintf("%s/data/rubrics/lab%02d.yaml", L->root, lab);
+    char *path = gr_rubric_path(L->root, NULL, lab);
     gr_rubric rb;
     int rc = gr_rubric_load(path, &rb, err, errlen);
     free(path);
