@@ -274,8 +274,7 @@ static char *grading_key(const gr_batch_opts *o, const char *program, const char
         if (!o->labs[lab - 1])
             continue;
         const char *ldir = gr_lab_modules[lab - 1]->dir;
-        char *rubric = o->rubrics ? gr_xasprintf("%s/lab%02d.yaml", o->rubrics, lab)
-                                  : gr_xasprintf("%s/data/rubrics/lab%02d.yaml", o->root, lab);
+        char *rubric = gr_rubric_path(o->root, o->rubrics, lab);
         char *header = gr_xasprintf("%s/labs/%s/lab%02d.h", o->root, ldir, lab);
         char *src = flat_source(dir, lab);
         if (!src)
@@ -303,10 +302,10 @@ typedef struct batch_ctx {
     const gr_batch_opts *o;
     gr_class *c;
     int *todo;          /* indexes into c->students of those to grade */
+    char **keys;        /* keys[k]: grading_key of todo[k], made before it is graded */
     int n_todo;
     int done;           /* finished in this run */
     double t0;
-    char *program;      /* program_digest(), once for the run */
 } batch_ctx;
 
 static char *student_file(const gr_batch_opts *o, const char *id, const char *name)
@@ -322,7 +321,7 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     const batch_ctx *b = ctx;
     const gr_batch_opts *o = b->o;
     const gr_student *s = &b->c->students[b->todo[i]];
-    char *key = grading_key(o, b->program, s->id);  /* before reading what it covers */
+    const char *key = b->keys[i];
     gr_grade_opts g;
     memset(&g, 0, sizeof g);
     g.root = o->root;
@@ -342,10 +341,8 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     for (int lab = 0; lab < GR_N_LABS; lab++)
         free(flat[lab]);
     free(dir);
-    if (rc != 0) {
-        free(key);
+    if (rc != 0)
         return rc;
-    }
     /* feedback first: a results.json that exists always has its feedback beside it */
     char *text = NULL;
     size_t len = 0;
@@ -374,7 +371,6 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     free(js);
     free(kf);
     free(line);
-    free(key);
     gr_report_free(&r);
     return rc;
 }
@@ -514,25 +510,30 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
     if (make_dirs(o, c, err, errlen) != 0)
         return GR_GRADE_FAILED;
 
-    batch_ctx b = {o, c, gr_xcalloc((size_t)c->n + 1, sizeof(int)), 0, 0, 0, program_digest()};
+    batch_ctx b = {o, c, gr_xcalloc((size_t)c->n + 1, sizeof(int)),
+                   gr_xcalloc((size_t)c->n + 1, sizeof(char *)), 0, 0, 0};
+    char *program = program_digest();      /* once for the run */
     for (int i = 0; i < c->n; i++) {
         gr_student *s = &c->students[i];
         if (!s->submitted)
             continue;
         submission_times(o, s);
         char why[1024] = "";
-        char *key = o->restart ? NULL : grading_key(o, b.program, s->id);
-        int reused = key && read_back(o, key, s, why, sizeof why) == 0;
-        free(key);
-        if (reused) {
+        /* the key before any grading reads the files it covers: a file that
+           changes meanwhile leaves a key that no longer holds next run */
+        char *key = grading_key(o, program, s->id);
+        if (!o->restart && read_back(o, key, s, why, sizeof why) == 0) {
             s->resumed = 1;
             c->resumed++;
+            free(key);
         } else {
             if (*why && o->progress)
                 fprintf(o->progress, "attnlab batch: regrading %s: %s\n", s->id, why);
+            b.keys[b.n_todo] = key;
             b.todo[b.n_todo++] = i;
         }
     }
+    free(program);
     if (o->progress)
         fprintf(o->progress, "attnlab batch: %d students; %d graded before, %d to grade in %d "
                 "worker%s\n", c->n, c->resumed, b.n_todo, o->jobs, o->jobs == 1 ? "" : "s");
@@ -542,8 +543,10 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
     if (rc != 0 && o->progress && o->progress_bar)
         fputc('\n', o->progress);
     c->graded_now = b.done;
+    for (int k = 0; k < b.n_todo; k++)
+        free(b.keys[k]);
+    free(b.keys);
     free(b.todo);
-    free(b.program);
     if (rc == GR_GRADE_STOPPED)
         gr_set_err(err, errlen, "stopped by signal %d after grading %d students; the %d graded "
                    "keep their results, and running the same command again grades the rest",
