@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "fixtures/fixture_kit.h"
 #include "cli/commands.h"
 #include "grade.h"
 #include "labmod.h"
@@ -20,7 +21,7 @@
 Suite *test_suite(void);
 
 static char tree[PATH_MAX];     /* the source tree, where the suite starts */
-static char *installed, *here;  /* an installed-like root, and an empty current folder */
+static char *top, *installed, *here;  /* top/share: an installed-like root; top/here: empty */
 
 static void make_dir(const char *path)
 {
@@ -32,10 +33,10 @@ static void make_dir(const char *path)
 static void setup(void)
 {
     ck_assert_ptr_nonnull(getcwd(tree, sizeof tree));
-    char tmpl[] = "/tmp/attnlab-locate-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(tmpl));
-    installed = gr_xasprintf("%s/share", tmpl);
-    here = gr_xasprintf("%s/here", tmpl);
+    top = fk_mkdtemp("locate");
+    ck_assert_ptr_nonnull(top);
+    installed = gr_xasprintf("%s/share", top);
+    here = gr_xasprintf("%s/here", top);
     make_dir(installed);
     make_dir(here);
     char *labs = gr_xasprintf("%s/labs", installed);
@@ -57,11 +58,7 @@ static void setup(void)
 static void teardown(void)
 {
     ck_assert_int_eq(chdir(tree), 0);
-    char *top = gr_xstrdup(installed);
-    *strrchr(top, '/') = '\0';
-    char *cmd = gr_xasprintf("rm -rf '%s'", top);
-    ck_assert_int_eq(system(cmd), 0);
-    free(cmd);
+    fk_rm_rf(top);
     free(top);
     free(installed);
     free(here);
