@@ -82,9 +82,10 @@ $(DEPS_OK):
 	@mkdir -p $(@D) && touch $@
 
 # ---- libraries ----------------------------------------------------------
-# libattn needs nothing but libm (and threads, which glibc keeps in libc): its objects are built without the system
-# packages check (no DEPS_OK, no pkg-config flags), position-independent so
-# one set serves the static and the shared library.
+# libattn needs nothing but libm (and threads, which glibc keeps in libc): its
+# objects are built without the system packages check (no DEPS_OK, no
+# pkg-config flags), position-independent so one set serves the static and the
+# shared library.
 libattn: $(LIBATTN) $(LIBATTN_SO)
 $(LIBATTN): $(ATTN_OBJ)
 	$(AR) rcs $@ $^

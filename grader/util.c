@@ -190,8 +190,8 @@ int gr_read_regular(const char *path, size_t cap, char **text, size_t *len, char
 }
 
 /* The mode open(2) would give a new file: 0666 less the umask, so reports of
-   an instructor who works with umask 077 stay private. The grader runs no
-   threads, so reading the umask by setting it back is safe. */
+   an instructor who works with umask 077 stay private. Only the grader's main
+   thread writes files, so reading the umask by setting it back is safe. */
 static mode_t new_file_mode(void)
 {
     mode_t mask = umask(0);
