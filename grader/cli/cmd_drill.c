@@ -54,8 +54,11 @@ static const char drill_usage[] =
     "  -h, --help     show this help\n"
     "\n"
     "Answer one question per line: a letter (or number) for a choice, true or false,\n"
-    "a word or phrase, or a plain decimal number. An empty line shows the answer\n"
-    "and counts as missed; an answer of the wrong form is asked again; 'quit' or\n"
+    "a word or phrase, or a plain decimal number. Choices come in a new order each\n"
+    "time (--seed fixes it); a word or phrase is right only as a whole accepted\n"
+    "form, never as a fragment; a number is right when it rounds to the answer at\n"
+    "the decimals the question asks for. Keys, queries and heads count from 0, as\n"
+    "in the code. An empty line shows the answer and counts as missed; an answer of the wrong form is asked again; 'quit' or\n"
     "the end of input stops the session. Answers can come from a file or a pipe:\n"
     "  printf 'b\\ntrue\\n0.7054\\n' | attnlab drill --bank softmax --count 3 --seed 1\n"
     "\n"
@@ -307,7 +310,8 @@ static void print_feedback(FILE *out, const gr_drill_question *q, gr_drill_verdi
         fputs(v == GR_DRILL_WRONG ? "Wrong: the answer is " : "No answer: it is ", out);
         print_answer(out, q);
         if (q->kind == GR_DRILL_NUMERIC)
-            fprintf(out, " (an answer within %g of it counts as right)", q->tolerance);
+            fprintf(out, " (any answer that rounds to it at %d decimal%s counts as right)",
+                    q->decimals, q->decimals == 1 ? "" : "s");
         fputs(".\n", out);
     }
     gr_print_wrapped(out, "Why: ", q->explanation);
@@ -391,13 +395,17 @@ static int run_session(FILE *in, FILE *out, const drill_item *pool, int n_pool, 
     size_t cap = 0;
     for (int i = 0; i < total; i++) {
         const drill_item *it = &pool[i % n_pool];
-        gr_drill_question gen;
+        gr_drill_question gen, shown;
         const gr_drill_question *q = it->q;
+        uint64_t at = seed * 1000003ULL + (uint64_t)i;   /* this presentation's seed */
+        char *order[26];
         if (!q) {
             /* A fresh drill for each question: the seed and the position pick it. */
-            gr_drill_generate(&gen, it->gen, seed * 1000003ULL + (uint64_t)i);
+            gr_drill_generate(&gen, it->gen, at);
             q = &gen;
         }
+        shown = gr_drill_present(q, at, order);       /* choices in a fresh order */
+        q = &shown;
         print_question(out, q, it->bank, i + 1, total);
         int v = ask(in, out, tty, q, &line, &cap);
         if (v >= 0) {

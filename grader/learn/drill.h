@@ -8,33 +8,38 @@
  *   questions:
  *     - id: zero-is-a-score           # unique in the bank; progress is kept by bank/id
  *       kind: numeric                 # choice, true_false, short or numeric
- *       prompt: ...
- *       answer: 0.0871                # numeric: the value; choice: one of the choices,
- *                                     # true_false: true or false; short: the answer shown
- *       tolerance: 0.0001             # numeric: |given - answer| <= tolerance is right
- *       compute: {op: weight, scores: [2, 1, -1, 0], key: 4}
+ *       prompt: ...                   # numeric: says "(k decimals)", or "(a whole number)"
+ *       answer: 0.0871                # numeric: the value, written with its k decimals;
+ *                                     # choice: one of the choices; true_false: true or
+ *                                     # false; short: the answer shown
+ *       decimals: 4                   # numeric: right is exactly what rounds to the
+ *                                     # answer at this many decimals
+ *       compute: {op: weight, scores: [2, 1, -1, 0], key: 3}
  *                                     # numeric: how libattn computes the answer; the
  *                                     # loader rejects an answer that disagrees with it
- *       choices: [...]                # choice: two or more
- *       accept: [...]                 # short: more answers taken as right
- *       patterns: [...]               # short: POSIX extended regexes, case-insensitive
+ *       choices: [...]                # choice: two or more, in any order (they are
+ *                                     # shuffled each time the question is shown)
+ *       accept: [...]                 # short: more answers taken as right, each matched
+ *                                     # as a whole after normalising (never a fragment)
+ *       reject: [...]                 # short (required) and numeric: near-misses the
+ *                                     # loader proves are judged wrong
  *       explanation: ...              # why, shown after every answer (required)
  *       lesson: L2.3                  # the syllabus lesson (required)
  *       section: lab 2 §4             # the handout section (optional)
  *
- * Compute ops (keys 1-based, as the prompts count them): weight (scores, mask,
- * temperature, dk, key), max_weight (same, no key), grad_bound (same: 2 (1 -
- * max w)), postmask_sum (scores, mask: softmax of every score, summed over the
- * unmasked keys), entropy (scores, mask, temperature), grad (scores, mask, g,
- * key: dS of the key), lse (scores), sink_sum (scores, sink: the real weights'
- * sum), dot (q, k, dk: divided by sqrt(dk) when given), score_std (dk,
- * divisor: sqrt(dk) / divisor), abs_sum (v), underflow (where expf reaches 0),
- * dropout (w, p: w / (1 - p)), alibi_slope (heads, head, 1-based),
- * visible_keys (tq, tk, query 0-based, bottom_right or window), head_mean and
- * mean_scores (scores, scores2, key: two heads' mean weights, or the softmax of
- * their mean scores), gqa (heads, kv_heads, head 0-based), flat_index (shape
- * [B, Tq, Tk], index [b, i, j], 0-based), mib (rows, cols, count: float32
- * matrices in MiB).
+ * Keys, queries and heads count from 0, as in the code and the prompts.
+ * Compute ops: weight (scores, mask, temperature, dk, key), max_weight (same,
+ * no key), grad_bound (same: 2 (1 - max w)), postmask_sum (scores, mask:
+ * softmax of every score, summed over the unmasked keys), entropy (scores,
+ * mask, temperature), grad (scores, mask, g, key: dS of the key), lse
+ * (scores), sink_sum (scores, sink: the real weights' sum), dot (q, k, dk:
+ * divided by sqrt(dk) when given), score_std (dk, divisor: sqrt(dk) /
+ * divisor), abs_sum (v), underflow (where expf reaches 0), dropout (w, p: w /
+ * (1 - p)), alibi_slope (heads, head), visible_keys (tq, tk, query,
+ * bottom_right or window), head_mean and mean_scores (scores, scores2, key:
+ * two heads' mean weights, or the softmax of their mean scores), gqa (heads,
+ * kv_heads, head), flat_index (shape [B, Tq, Tk], index [b, i, j]), mib
+ * (rows, cols, count: float32 matrices in MiB).
  *
  * Errors are "path:line:column: what is wrong" (lib/sup_yamlread.h).
  */
@@ -47,8 +52,8 @@
 typedef enum gr_drill_kind {
     GR_DRILL_CHOICE = 0,       /* multiple choice: a, b, c ... */
     GR_DRILL_TRUE_FALSE,       /* true or false */
-    GR_DRILL_SHORT,            /* a word or phrase: accepted answers and patterns */
-    GR_DRILL_NUMERIC           /* a number within a tolerance */
+    GR_DRILL_SHORT,            /* a word or phrase, matched whole against accepted forms */
+    GR_DRILL_NUMERIC           /* a number, right when it rounds to the answer */
 } gr_drill_kind;
 
 /* One question, from a bank or generated. */
@@ -62,9 +67,10 @@ typedef struct gr_drill_question {
     char *answer_text;         /* the right answer as shown ("0.0871", "softmax", ...) */
     char **accept;             /* short: more right answers (the answer_text is one too) */
     int n_accept;
-    char **patterns;           /* short: POSIX extended regexes, matched case-insensitively */
-    int n_patterns;
-    double value, tolerance;   /* numeric */
+    char **reject;             /* short, numeric: answers proven to be judged wrong */
+    int n_reject;
+    double value;              /* numeric: the answer */
+    int decimals;              /* numeric: right is what rounds to value at this many */
     char *explanation;
     char *lesson;              /* "L2.3" */
     char *section;             /* "lab 2 §4", or NULL */
@@ -117,6 +123,23 @@ typedef enum gr_drill_verdict {
 gr_drill_verdict gr_drill_judge(const gr_drill_question *q, const char *line, char *why,
                                 size_t whylen);
 
+/* Does x round to value at decimals places (the numeric rule)? */
+int gr_drill_rounds_to(double x, double value, int decimals);
+
+/* q as shown once: a shallow copy whose choices are q's in the order seed
+   gives (a choice question; other kinds are copied as they are), with answer
+   moved along. order (q->n_choices entries) holds the copy's choice pointers;
+   free neither. The same seed gives the same order; over seeds the right
+   choice is equally often at each letter. */
+gr_drill_question gr_drill_present(const gr_drill_question *q, uint64_t seed,
+                                   char **order);
+
+/* How many choice questions b has; *longest and *shortest get how many of
+   them have a right choice at least as long (as short) as every other one. A
+   bank where either is more than half its choice questions gives the answer
+   away by its length. */
+int gr_drill_length_tells(const gr_drill_bank *b, int *longest, int *shortest);
+
 /* ---- generated drills ------------------------------------------------------------ */
 
 /* The kinds of drill libattn generates, the bank "generated". */
@@ -135,6 +158,12 @@ const char *gr_drill_gen_id(int k);
 /* A fresh drill of kind k from seed into q (free with gr_drill_question_free):
    the same seed gives the same drill, another seed another one. */
 void gr_drill_generate(gr_drill_question *q, int k, uint64_t seed);
+
+/* The plausible wrong answers of a generated drill (the mask ignored, a
+   neighbouring key, the temperature left out, ...): up to cap values into
+   vals with what each gets wrong into names. The generator redraws until
+   none of them rounds to the answer. Their count. */
+int gr_drill_gen_wrong(const gr_drill_question *q, double *vals, const char **names, int cap);
 
 /* Print q's worked solution, step by step (generated drills; nothing for the
    others). */

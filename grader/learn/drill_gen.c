@@ -21,6 +21,8 @@
 #define SC_T 2              /* scorer drill: Tq = Tk = 2 */
 #define SC_D 4              /*               d = 4 */
 #define N_SCORERS 4
+#define GEN_WRONG 4         /* plausible wrong answers kept per drill */
+#define GEN_TRIES 200       /* draws before a drill is kept whatever its margins */
 
 /* What a generated drill's worked solution prints. */
 typedef struct gr_drill_worked {
@@ -29,6 +31,10 @@ typedef struct gr_drill_worked {
     float g[GEN_MAX], ds[GEN_MAX];  /* gradient: upstream g and dS */
     double wg;                      /* gradient: <w, g> */
     int key;                        /* the key asked about, 0-based */
+    double wrong[GEN_WRONG];        /* plausible wrong answers, none rounding to the answer */
+    const char *wrong_name[GEN_WRONG];
+    int n_wrong;
+    double from_shown;              /* the answer from the prompt's rounded numbers (or NAN) */
     float S[N_SCORERS][SC_T * SC_T];   /* scorer: each candidate's matrix */
     int truth;                      /* scorer: the candidate that made the matrix */
 } gr_drill_worked;
@@ -87,16 +93,47 @@ static const char *fmt_list(char *buf, size_t len, const float *v, int n, int de
 }
 
 /* Fill the fields every numeric drill shares. */
-static void set_numeric(gr_drill_question *q, int k, double value, double tol,
+static void set_numeric(gr_drill_question *q, int k, double value, int decimals,
                         const char *lesson, const char *section)
 {
     q->id = gr_xstrdup(gen_ids[k]);
     q->kind = GR_DRILL_NUMERIC;
     q->value = value;
-    q->tolerance = tol;
-    q->answer_text = gr_xasprintf("%.4f", value);
+    q->decimals = decimals;
+    q->answer_text = gr_xasprintf("%.*f", decimals, value);
     q->lesson = gr_xstrdup(lesson);
     q->section = gr_xstrdup(section);
+}
+
+static void add_wrong(gr_drill_worked *w, const char *name, double value)
+{
+    if (w->n_wrong < GEN_WRONG) {
+        w->wrong_name[w->n_wrong] = name;
+        w->wrong[w->n_wrong++] = value;
+    }
+}
+
+/* Softmax in double of s / scale over the keys not in mask (NULL: none), into out. */
+static void softmax_d(double *out, const float *s, const unsigned char *mask, int n,
+                      double scale)
+{
+    double m = -INFINITY, sum = 0.0;
+    for (int j = 0; j < n; j++)
+        if (!mask || !mask[j])
+            m = fmax(m, (double)s[j] / scale);
+    for (int j = 0; j < n; j++) {
+        out[j] = mask && mask[j] ? 0.0 : exp((double)s[j] / scale - m);
+        sum += out[j];
+    }
+    for (int j = 0; j < n; j++)
+        out[j] /= sum;
+}
+
+/* x as the prompt shows it, at decimals places. */
+static double shown(double x, int decimals)
+{
+    double p = pow(10.0, decimals);
+    return round(x * p) / p;
 }
 
 /* ---- the five kinds ---------------------------------------------------------------- */
@@ -107,6 +144,7 @@ static void gen_weights(gr_drill_question *q, gr_drill_worked *w, attn_rng *rng)
     unsigned char mask[GEN_MAX] = {0};
     int n = draw_int(rng, 3, GEN_MAX), masked = -1;
     draw_scores(rng, s, n, 3);
+    long dk = draw_int(rng, 0, 1) ? 4 : 0;
     if (draw_int(rng, 0, 1)) {
         masked = draw_int(rng, 0, n - 1);
         mask[masked] = 1;
@@ -115,20 +153,38 @@ static void gen_weights(gr_drill_question *q, gr_drill_worked *w, attn_rng *rng)
     do
         w->key = draw_int(rng, 0, n - 1);
     while (w->key == masked && draw_int(rng, 0, 3) != 0);
-    gr_worked_compute(&w->row, s, masked >= 0 ? mask : NULL, n, 0, 0.0f);
-    char list[160], what[64] = "";
+    gr_worked_compute(&w->row, s, masked >= 0 ? mask : NULL, n, dk, 0.0f);
+    char list[160], what[64] = "", scale[128] = "";
     if (masked >= 0)
-        snprintf(what, sizeof what, " Key %d is masked (padding).", masked + 1);
-    q->prompt = gr_xasprintf("A row of %d scores, keys 1 to %d: %s.%s What is the weight of "
-                             "key %d after softmax? (4 decimals)", n, n,
-                             fmt_list(list, sizeof list, s, n, 1), what, w->key + 1);
+        snprintf(what, sizeof what, " Key %d is masked (padding).", masked);
+    if (dk)
+        snprintf(scale, sizeof scale, " They are dot products q . k with d_k = %ld; the "
+                 "attention is scaled dot-product attention.", dk);
+    q->prompt = gr_xasprintf("A row of %d scores, keys 0 to %d: %s.%s%s What is the weight of "
+                             "key %d after softmax? (4 decimals)", n, n - 1,
+                             fmt_list(list, sizeof list, s, n, 1), scale, what, w->key);
     q->explanation = gr_xstrdup("Softmax works over the keys of the row: weight = exp(s - m) "
-                                "/ sum, with m the largest score left. A masked key's score "
-                                "becomes -inf, so its weight is exactly 0 and the others share "
-                                "all of the weight; a negative score still gets a positive "
-                                "weight.");
-    set_numeric(q, GR_GEN_WEIGHTS, (double)w->row.w[w->key], 0.0005,
+                                "/ sum, with m the largest score left (scaled by 1/sqrt(d_k) "
+                                "first when the scores are raw dot products). A masked key's "
+                                "score becomes -inf, so its weight is exactly 0 and the others "
+                                "share all of the weight; a negative score still gets a "
+                                "positive weight. Keys count from 0.");
+    set_numeric(q, GR_GEN_WEIGHTS, (double)w->row.w[w->key], 4,
                 masked >= 0 ? "L2.3" : "L2.1", masked >= 0 ? "lab 2 §4" : "lab 2 §2");
+    double d[GEN_MAX], sc = dk ? sqrt((double)dk) : 1.0;
+    if (masked >= 0) {
+        softmax_d(d, s, NULL, n, sc);
+        add_wrong(w, "the mask ignored", d[w->key]);
+    }
+    if (dk) {
+        softmax_d(d, s, masked >= 0 ? mask : NULL, n, 1.0);
+        add_wrong(w, "no 1/sqrt(d_k) scale", d[w->key]);
+    }
+    if (w->key > 0)
+        add_wrong(w, "key counted from 1 (the key before)", (double)w->row.w[w->key - 1]);
+    if (w->key < n - 1)
+        add_wrong(w, "the key after", (double)w->row.w[w->key + 1]);
+    w->from_shown = NAN;
 }
 
 /* Each candidate's (Tq, Tk) matrix for Q, K (SC_T, SC_D) and W (SC_D, SC_D). */
@@ -193,7 +249,7 @@ static void gen_scorer(gr_drill_question *q, gr_drill_worked *w, attn_rng *rng)
         q->choices[c] = gr_xstrdup(scorer_names[c]);
     q->answer = w->truth;
     q->answer_text = gr_xstrdup(scorer_names[w->truth]);
-    q->explanation = gr_xasprintf("Compute S[0][0] each way from query 1 and key 1 and compare. "
+    q->explanation = gr_xasprintf("Compute S[0][0] each way from query 0 and key 0 and compare. "
                                   "Every scoring function makes scores of the same shape "
                                   "(Tq, Tk), and none of them makes weights; with d = %d, "
                                   "sqrt(d) = 2 and dividing by d = %d are different scales.",
@@ -211,13 +267,20 @@ static void gen_entropy(gr_drill_question *q, gr_drill_worked *w, attn_rng *rng)
     attn_entropy_rows(&h, w->row.w, 1, n);
     char l1[160], l2[160];
     q->prompt = gr_xasprintf("The scores %s give the weights %s. What is the entropy of this "
-                             "row of weights, in nats? (3 decimals)",
+                             "row of weights, in nats (natural log)? (3 decimals)",
                              fmt_list(l1, sizeof l1, s, n, 1),
                              fmt_list(l2, sizeof l2, w->row.w, n, 4));
     q->explanation = gr_xasprintf("H = -sum w ln w over the keys, with 0 ln 0 = 0. It lies "
                                   "between 0 (one-hot) and ln %d = %.4f (uniform): the lower it "
                                   "is, the fewer keys the query attends to.", n, log((double)n));
-    set_numeric(q, GR_GEN_ENTROPY, (double)h, 0.005, "L4.1", "lab 4 §2");
+    set_numeric(q, GR_GEN_ENTROPY, (double)h, 3, "L4.1", "lab 4 §2");
+    add_wrong(w, "log base 2 (bits, not nats)", (double)h / log(2.0));
+    add_wrong(w, "the minus sign left out", -(double)h);
+    w->from_shown = 0.0;
+    for (int j = 0; j < n; j++) {
+        double x = shown((double)w->row.w[j], 4);
+        w->from_shown -= x > 0.0 ? x * log(x) : 0.0;
+    }
 }
 
 static void gen_temperature(gr_drill_question *q, gr_drill_worked *w, attn_rng *rng)
@@ -239,7 +302,14 @@ static void gen_temperature(gr_drill_question *q, gr_drill_worked *w, attn_rng *
                                 "place as 1/sqrt(d_k): T = 2 halves every score, so the "
                                 "differences between them halve and the weights flatten; the "
                                 "largest weight gets smaller.");
-    set_numeric(q, GR_GEN_TEMPERATURE, (double)after, 0.0005, "L2.5", "lab 2 §6");
+    set_numeric(q, GR_GEN_TEMPERATURE, (double)after, 4, "L2.5", "lab 2 §6");
+    double d[GEN_MAX], mx = 0.0;
+    softmax_d(d, s, NULL, n, 0.5);
+    for (int j = 0; j < n; j++)
+        mx = fmax(mx, d[j]);
+    add_wrong(w, "the temperature left out", (double)before);
+    add_wrong(w, "the scores multiplied by T", mx);
+    w->from_shown = NAN;
 }
 
 static void gen_gradient(gr_drill_question *q, gr_drill_worked *w, attn_rng *rng)
@@ -258,16 +328,54 @@ static void gen_gradient(gr_drill_question *q, gr_drill_worked *w, attn_rng *rng
         w->wg += (double)w->row.w[j] * (double)w->g[j];
     w->key = draw_int(rng, 0, n - 1);
     char l1[160], l2[160], l3[160];
-    q->prompt = gr_xasprintf("The scores %s give the weights %s. The gradient reaching the "
-                             "weights is g = %s. What is dS for key %d, the gradient of the "
-                             "loss with respect to its score? (4 decimals)",
-                             fmt_list(l1, sizeof l1, s, n, 1),
-                             fmt_list(l2, sizeof l2, w->row.w, n, 4),
-                             fmt_list(l3, sizeof l3, w->g, n, -1), w->key + 1);
+    q->prompt = gr_xasprintf("The scores %s (keys 0 to %d) give the weights %s. The gradient "
+                             "reaching the weights is g = %s. What is dS for key %d, the "
+                             "gradient of the loss with respect to its score? (4 decimals)",
+                             fmt_list(l1, sizeof l1, s, n, 1), n - 1,
+                             fmt_list(l2, sizeof l2, w->row.w, n, 5),
+                             fmt_list(l3, sizeof l3, w->g, n, -1), w->key);
     q->explanation = gr_xstrdup("Softmax backward: dS_j = w_j (g_j - <w, g>). The entries of "
                                 "dS sum to 0, and a key whose weight is near 0 (or a row near "
                                 "one-hot) passes almost no gradient.");
-    set_numeric(q, GR_GEN_GRADIENT, (double)w->ds[w->key], 0.0005, "L8.1", "lab 8 §2");
+    int k = w->key;
+    set_numeric(q, GR_GEN_GRADIENT, (double)w->ds[k], 4, "L8.1", "lab 8 §2");
+    if (k > 0)
+        add_wrong(w, "key counted from 1 (the key before)", (double)w->ds[k - 1]);
+    if (k < n - 1)
+        add_wrong(w, "the key after", (double)w->ds[k + 1]);
+    add_wrong(w, "<w, g> left out", (double)w->row.w[k] * (double)w->g[k]);
+    add_wrong(w, "the sign flipped", -(double)w->ds[k]);
+    double wg = 0.0;
+    for (int j = 0; j < n; j++)
+        wg += shown((double)w->row.w[j], 5) * (double)w->g[j];
+    w->from_shown = shown((double)w->row.w[k], 5) * ((double)w->g[k] - wg);
+}
+
+/* A numeric drill is kept when its answer is not within a tenth of a last
+   digit of a rounding boundary, the prompt's rounded numbers give the same
+   answer, and no plausible wrong answer rounds to it. */
+static int fair(const gr_drill_question *q, const gr_drill_worked *w)
+{
+    double u = q->value * pow(10.0, q->decimals);
+    if (fabs(u - floor(u) - 0.5) < 0.1)
+        return 0;
+    if (!isnan(w->from_shown) && !gr_drill_rounds_to(w->from_shown, q->value, q->decimals))
+        return 0;
+    for (int i = 0; i < w->n_wrong; i++)
+        if (gr_drill_rounds_to(w->wrong[i], q->value, q->decimals))
+            return 0;
+    return 1;
+}
+
+int gr_drill_gen_wrong(const gr_drill_question *q, double *vals, const char **names, int cap)
+{
+    const gr_drill_worked *w = q->worked;
+    int n = 0;
+    for (int i = 0; w && i < w->n_wrong && n < cap; i++, n++) {
+        vals[n] = w->wrong[i];
+        names[n] = w->wrong_name[i];
+    }
+    return n;
 }
 
 void gr_drill_generate(gr_drill_question *q, int k, uint64_t seed)
@@ -276,13 +384,22 @@ void gr_drill_generate(gr_drill_question *q, int k, uint64_t seed)
     gr_drill_worked *w = gr_xcalloc(1, sizeof *w);
     attn_rng rng;
     attn_rng_seed(&rng, seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(k + 1)));
-    w->kind = k;
-    switch (k) {
-    case GR_GEN_WEIGHTS:     gen_weights(q, w, &rng); break;
-    case GR_GEN_SCORER:      gen_scorer(q, w, &rng); break;
-    case GR_GEN_ENTROPY:     gen_entropy(q, w, &rng); break;
-    case GR_GEN_TEMPERATURE: gen_temperature(q, w, &rng); break;
-    default:                 w->kind = GR_GEN_GRADIENT; gen_gradient(q, w, &rng); break;
+    if (k < 0 || k >= GR_GEN_COUNT)
+        k = GR_GEN_GRADIENT;
+    for (int tries = 0;; tries++) {
+        w->kind = k;
+        switch (k) {
+        case GR_GEN_WEIGHTS:     gen_weights(q, w, &rng); break;
+        case GR_GEN_SCORER:      gen_scorer(q, w, &rng); break;
+        case GR_GEN_ENTROPY:     gen_entropy(q, w, &rng); break;
+        case GR_GEN_TEMPERATURE: gen_temperature(q, w, &rng); break;
+        default:                 gen_gradient(q, w, &rng); break;
+        }
+        if (k == GR_GEN_SCORER || fair(q, w) || tries == GEN_TRIES)
+            break;
+        gr_drill_question_free(q);          /* the rng moves on: the next draw differs */
+        gr_worked_free(&w->row);
+        memset(w, 0, sizeof *w);
     }
     q->worked = w;
 }
@@ -308,7 +425,7 @@ static void worked_entropy(FILE *out, const gr_drill_worked *w)
     for (int j = 0; j < w->row.n; j++) {
         double x = (double)w->row.w[j], t = x > 0.0 ? -x * log(x) : 0.0;
         h += t;
-        fprintf(out, "  key %d   -%s * ln %s = %s\n", j + 1, gr_worked_num(b1, x),
+        fprintf(out, "  key %d   -%s * ln %s = %s\n", j, gr_worked_num(b1, x),
                 gr_worked_num(b2, x), gr_worked_num(b3, t));
     }
     fprintf(out, "  H = %.4f nats (uniform over %d keys would be ln %d = %.4f)\n", h, w->row.n,
@@ -324,8 +441,8 @@ static void worked_gradient(FILE *out, const gr_drill_worked *w)
                 (double)w->g[j]);
     fprintf(out, " = %s\n", gr_worked_num(b1, w->wg));
     for (int j = 0; j < w->row.n; j++)
-        fprintf(out, "  dS_%d = w_%d (g_%d - <w, g>) = %s * (%g - %s) = %s%s\n", j + 1, j + 1,
-                j + 1, gr_worked_num(b1, (double)w->row.w[j]), (double)w->g[j],
+        fprintf(out, "  dS_%d = w_%d (g_%d - <w, g>) = %s * (%g - %s) = %s%s\n", j, j,
+                j, gr_worked_num(b1, (double)w->row.w[j]), (double)w->g[j],
                 gr_worked_num(b2, w->wg), gr_worked_num(b3, (double)w->ds[j]),
                 j == w->key ? "   <- asked" : "");
 }

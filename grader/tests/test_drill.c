@@ -67,14 +67,14 @@ END_TEST
 
 START_TEST(rejects_numeric_answer_libattn_disagrees_with)
 {
-    /* softmax([2, 1, -1, 0]) gives key 4 0.0871, not 0.09. */
+    /* softmax([2, 1, -1, 0]) gives key 3 0.0871, not 0.0900. */
     assert_rejected(HEAD
                     "  - id: a\n"
                     "    kind: numeric\n"
-                    "    prompt: P\n"
-                    "    answer: 0.09\n"
-                    "    tolerance: 0.0001\n"
-                    "    compute: {op: weight, scores: [2, 1, -1, 0], key: 4}\n"
+                    "    prompt: P (4 decimals)\n"
+                    "    answer: 0.0900\n"
+                    "    decimals: 4\n"
+                    "    compute: {op: weight, scores: [2, 1, -1, 0], key: 3}\n"
                     "    explanation: E\n"
                     "    lesson: L5.2\n", 7, "is not what compute: gives, 0.0871");
 }
@@ -89,9 +89,32 @@ START_TEST(rejects_other_mistakes)
     assert_rejected(HEAD "  - id: a\n    kind: choise\n    prompt: P\n    answer: x\n"
                     "    explanation: E\n    lesson: L2.1\n", 5, "did you mean \"choice\"");
     /* A numeric question without its computation. */
-    assert_rejected(HEAD "  - id: a\n    kind: numeric\n    prompt: P\n    answer: 1\n"
-                    "    tolerance: 0.1\n    explanation: E\n    lesson: L2.1\n", 4,
-                    "without compute:");
+    assert_rejected(HEAD "  - id: a\n    kind: numeric\n    prompt: P (1 decimal)\n"
+                    "    answer: 1.0\n    decimals: 1\n    explanation: E\n    lesson: L2.1\n",
+                    4, "without compute:");
+    /* A numeric question whose prompt does not say its decimals, whose answer is
+       not written with them, or that has none. */
+    assert_rejected(HEAD "  - id: a\n    kind: numeric\n    prompt: P\n    answer: 0.7054\n"
+                    "    decimals: 4\n    compute: {op: weight, scores: [2, 1, -1, 0.5], "
+                    "mask: [0, 0, 0, 1], key: 0}\n    explanation: E\n    lesson: L2.1\n", 4,
+                    "its prompt says \"(4 decimals)\"");
+    assert_rejected(HEAD "  - id: a\n    kind: numeric\n    prompt: P (4 decimals)\n"
+                    "    answer: 0.705\n    decimals: 4\n    compute: {op: weight, scores: "
+                    "[2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 0}\n    explanation: E\n"
+                    "    lesson: L2.1\n", 7, "has 3 decimals");
+    assert_rejected(HEAD "  - id: a\n    kind: numeric\n    prompt: P (4 decimals)\n"
+                    "    answer: 0.7054\n    compute: {op: weight, scores: [2, 1], key: 0}\n"
+                    "    explanation: E\n    lesson: L2.1\n", 4, "without decimals");
+    /* An answer that is not what compute: rounds to at its decimals (0.781080
+       is 0.7811, not 0.7810), and keys counted from 0. */
+    assert_rejected(HEAD "  - id: a\n    kind: numeric\n    prompt: P (4 decimals)\n"
+                    "    answer: 0.7810\n    decimals: 4\n    compute: {op: grad_bound, "
+                    "scores: [16, 8, -8, 4], dk: 64}\n    explanation: E\n    lesson: L2.1\n",
+                    7, "0.7811");
+    assert_rejected(HEAD "  - id: a\n    kind: numeric\n    prompt: P (4 decimals)\n"
+                    "    answer: 0.0000\n    decimals: 4\n    compute: {op: weight, scores: "
+                    "[2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 4}\n    explanation: E\n"
+                    "    lesson: L2.1\n", 9, "from 0 to 3");
     /* A lesson that is not a syllabus id, a section that is not a handout's. */
     assert_rejected(HEAD "  - id: a\n    kind: true_false\n    prompt: P\n    answer: \"true\"\n"
                     "    explanation: E\n    lesson: M2\n", 9, "lesson is a syllabus lesson id");
@@ -101,17 +124,29 @@ START_TEST(rejects_other_mistakes)
     /* A true_false answer that is neither. */
     assert_rejected(HEAD "  - id: a\n    kind: true_false\n    prompt: P\n    answer: maybe\n"
                     "    explanation: E\n    lesson: L2.1\n", 7, "true or false");
-    /* Choices on a short question; a bad regex. */
+    /* Choices on a short question; patterns (fragment matching) are gone. */
     assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: x\n"
                     "    choices: [x, y]\n    explanation: E\n    lesson: L2.1\n", 8,
                     "choices is not used by a short question");
     assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: x\n"
-                    "    patterns: ['(']\n    explanation: E\n    lesson: L2.1\n", 8,
-                    "not a POSIX extended regular expression");
+                    "    patterns: ['x']\n    reject: [y]\n    explanation: E\n    lesson: L2.1\n",
+                    8, "unknown key \"patterns\"");
+    /* A short question without near-misses, and one whose near-miss is accepted. */
+    assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: x\n"
+                    "    explanation: E\n    lesson: L2.1\n", 4, "without reject:");
+    assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: softmax\n"
+                    "    reject: [log softmax, ' Softmax.']\n    explanation: E\n"
+                    "    lesson: L2.1\n", 8, "\" Softmax.\" is judged right");
+    /* A numeric near-miss that rounds to the answer. */
+    assert_rejected(HEAD "  - id: a\n    kind: numeric\n    prompt: P (2 decimals)\n"
+                    "    answer: 0.50\n    decimals: 2\n    compute: {op: dropout, w: 0.25, "
+                    "p: 0.5}\n    reject: [\"0.504\"]\n    explanation: E\n    lesson: L2.1\n",
+                    10, "\"0.504\" is judged right");
     /* Two questions with one id. */
-    assert_rejected(HEAD "  - {id: a, kind: short, prompt: P, answer: x, explanation: E, lesson: L1.1}\n"
-                    "  - {id: a, kind: short, prompt: P, answer: y, explanation: E, lesson: L1.1}\n",
-                    5, "two questions have the id a");
+    assert_rejected(HEAD "  - {id: a, kind: short, prompt: P, answer: x, reject: [y], explanation: E,"
+                    " lesson: L1.1}\n"
+                    "  - {id: a, kind: short, prompt: P, answer: y, reject: [x], explanation: E,"
+                    " lesson: L1.1}\n", 5, "two questions have the id a");
     /* The bank's name must be its file's. */
     assert_rejected("bank: other\ntitle: T\nquestions: []\n", 1, "the file is t.yaml");
     /* Plain YAML syntax errors keep their position too. */
@@ -129,9 +164,9 @@ START_TEST(accepts_every_kind)
                    "  - {id: t, kind: true_false, prompt: P, answer: \"false\", explanation: E,"
                    " lesson: L1.1}\n"
                    "  - {id: s, kind: short, prompt: P, answer: softmax, accept: [the softmax],"
-                   " patterns: ['soft.?max'], explanation: E, lesson: L2.1}\n"
-                   "  - {id: n, kind: numeric, prompt: P, answer: 0.7054, tolerance: 0.0001,"
-                   " compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 1},"
+                   " reject: [log softmax], explanation: E, lesson: L2.1}\n"
+                   "  - {id: n, kind: numeric, prompt: P (4 decimals), answer: 0.7054, decimals: 4,"
+                   " compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 0},"
                    " explanation: E, lesson: L2.3}\n", &b, err, sizeof err);
     ck_assert_msg(rc == 0, "%s", err);
     ck_assert_int_eq(b.n, 4);
@@ -227,9 +262,11 @@ static const struct judge_case {
     {1, "false", GR_DRILL_RIGHT}, {1, "F", GR_DRILL_RIGHT}, {1, "no", GR_DRILL_RIGHT},
     {1, "true", GR_DRILL_WRONG}, {1, "perhaps", GR_DRILL_MALFORMED},
     {2, "Softmax.", GR_DRILL_RIGHT}, {2, "the  softmax", GR_DRILL_RIGHT},
-    {2, "a soft-max over keys", GR_DRILL_RIGHT}, {2, "sigmoid", GR_DRILL_WRONG},
-    {3, "0.7054", GR_DRILL_RIGHT}, {3, "0.70545", GR_DRILL_RIGHT}, {3, "7.054e-1", GR_DRILL_RIGHT},
-    {3, "0.7056", GR_DRILL_WRONG}, {3, "0x1p-1", GR_DRILL_MALFORMED},
+    {2, "a soft-max over keys", GR_DRILL_WRONG}, {2, "sigmoid", GR_DRILL_WRONG},
+    {2, "log softmax", GR_DRILL_WRONG}, {2, "not the softmax", GR_DRILL_WRONG},
+    {3, "0.7054", GR_DRILL_RIGHT}, {3, "0.70536", GR_DRILL_RIGHT}, {3, "7.054e-1", GR_DRILL_RIGHT},
+    {3, "0.70544", GR_DRILL_RIGHT}, {3, "0.7053", GR_DRILL_WRONG}, {3, "0.70546", GR_DRILL_WRONG},
+    {3, "0.7056", GR_DRILL_WRONG}, {3, "0.705", GR_DRILL_WRONG}, {3, "0x1p-1", GR_DRILL_MALFORMED},
     {3, "nan", GR_DRILL_MALFORMED}, {3, "seventy", GR_DRILL_MALFORMED},
     {3, "1/2", GR_DRILL_MALFORMED}, {3, "", GR_DRILL_BLANK},
 };
@@ -245,9 +282,9 @@ START_TEST(judges_answers)
                    "  - {id: t, kind: true_false, prompt: P, answer: \"false\", explanation: E,"
                    " lesson: L1.1}\n"
                    "  - {id: s, kind: short, prompt: P, answer: softmax, accept: [the softmax],"
-                   " patterns: ['soft.?max'], explanation: E, lesson: L2.1}\n"
-                   "  - {id: n, kind: numeric, prompt: P, answer: 0.7054, tolerance: 0.0001,"
-                   " compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 1},"
+                   " reject: [log softmax], explanation: E, lesson: L2.1}\n"
+                   "  - {id: n, kind: numeric, prompt: P (4 decimals), answer: 0.7054, decimals: 4,"
+                   " compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 0},"
                    " explanation: E, lesson: L2.3}\n", &b, err, sizeof err), 0);
     gr_drill_verdict v = gr_drill_judge(&b.q[c->q], c->line, why, sizeof why);
     ck_assert_msg(v == c->want, "question %d, '%s': verdict %d, expected %d", c->q, c->line, v,
@@ -298,12 +335,15 @@ static double recompute(const gr_drill_question *q, int k)
     const char *p;
     switch (k) {
     case GR_GEN_WEIGHTS:
-        n = list_after(q->prompt, "keys 1 to", s, 8);
+        n = list_after(q->prompt, "keys 0 to", s, 8);
         if ((p = strstr(q->prompt, "Key ")) && sscanf(p, "Key %d is masked", &masked) == 1)
-            mask[masked - 1] = 1;
+            mask[masked] = 1;
+        if (strstr(q->prompt, "d_k = 4"))
+            for (int j = 0; j < n; j++)
+                s[j] /= 2.0;
         ck_assert_int_eq(sscanf(strstr(q->prompt, "weight of key"), "weight of key %d", &key), 1);
         softmax_d(w, s, mask, n);
-        return w[key - 1];
+        return w[key];
     case GR_GEN_ENTROPY: {
         double h = 0;
         n = list_after(q->prompt, "give the weights", w, 8);
@@ -328,7 +368,7 @@ static double recompute(const gr_drill_question *q, int k)
         ck_assert_int_eq(sscanf(strstr(q->prompt, "dS for key"), "dS for key %d", &key), 1);
         for (int j = 0; j < n; j++)
             wg += w[j] * g[j];
-        return w[key - 1] * (g[key - 1] - wg);
+        return w[key] * (g[key] - wg);
     }
     }
 }
@@ -343,12 +383,18 @@ START_TEST(generated_answers_match_their_prompts)
             gr_drill_generate(&q, k, seed);
             ck_assert_int_eq(q.kind, GR_DRILL_NUMERIC);
             double want = recompute(&q, k);
-            /* The prompt shows 4-decimal weights: allow their rounding. */
-            ck_assert_msg(fabs(want - q.value) <= 0.001, "%s seed %llu: answer %.6f, from the "
-                          "prompt %.6f\n%s", q.id, (unsigned long long)seed, q.value, want,
-                          q.prompt);
-            ck_assert_msg(fabs(want - q.value) <= q.tolerance, "%s: tolerance %g too tight",
-                          q.id, q.tolerance);
+            /* What the prompt shows is enough: recomputed from its rounded
+               numbers, the answer is judged right. */
+            char typed[64], why[128];
+            snprintf(typed, sizeof typed, "%.*f", q.decimals, want);
+            ck_assert_msg(gr_drill_judge(&q, typed, why, sizeof why) == GR_DRILL_RIGHT,
+                          "%s seed %llu: answer %.6f, from the prompt %.6f\n%s", q.id,
+                          (unsigned long long)seed, q.value, want, q.prompt);
+            /* The prompt names the decimals the answer is judged at. */
+            char asks[32];
+            snprintf(asks, sizeof asks, "(%d decimals)", q.decimals);
+            ck_assert_msg(strstr(q.prompt, asks) != NULL, "%s: prompt lacks %s", q.id, asks);
+            ck_assert_int_eq((int)strlen(strchr(q.answer_text, '.') + 1), q.decimals);
             ck_assert_ptr_nonnull(q.explanation);
             ck_assert_ptr_nonnull(q.lesson);
             gr_drill_question_free(&q);

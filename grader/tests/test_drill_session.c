@@ -27,10 +27,11 @@ static const char kinds_bank[] =
     "  - {id: t, kind: true_false, prompt: TRUEFALSE a score of -1 gets a positive weight,"
     " answer: \"true\", explanation: exp of a finite score is positive., lesson: L2.1}\n"
     "  - {id: s, kind: short, prompt: SHORT which operation makes weights?, answer: softmax,"
-    " patterns: ['soft.?max'], explanation: Softmax is the conversion point., lesson: L2.1}\n"
-    "  - {id: n, kind: numeric, prompt: NUMERIC weight of key 1, answer: 0.7054,"
-    " tolerance: 0.0001, compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1],"
-    " key: 1}, explanation: 1 / 1.4177 = 0.7054., lesson: L2.3}\n";
+    " accept: [soft-max], reject: [log softmax], explanation: Softmax is the conversion point.,"
+    " lesson: L2.1}\n"
+    "  - {id: n, kind: numeric, prompt: NUMERIC weight of key 0 (4 decimals), answer: 0.7054,"
+    " decimals: 4, compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1],"
+    " key: 0}, explanation: 1 / 1.4177 = 0.7054., lesson: L2.3}\n";
 
 /* A tree with data/drills/kinds.yaml (and bad.yaml when bad) and a state dir. */
 typedef struct tree {
@@ -156,10 +157,16 @@ START_TEST(session_of_every_kind)
     ck_assert_int_eq(r.rc, 0);
     ck_assert_str_eq(r.err, "");
     ck_assert_int_eq(count_of(r.out, "No answer: it is "), 4);
-    ASSERT_HAS(r.out, "No answer: it is b) scores.");
-    ASSERT_HAS(r.out, "No answer: it is 0.7054 (an answer within 0.0001 of it counts as right).");
+    /* The choices come in the order this presentation's seed gives. */
+    char letter = strstr(r.out, "  a) scores\n  b) weights\n") ? 'a' : 'b';
+    if (letter == 'b')
+        ASSERT_HAS(r.out, "  a) weights\n  b) scores\n");
+    char said[64];
+    snprintf(said, sizeof said, "No answer: it is %c) scores.", letter);
+    ASSERT_HAS(r.out, said);
+    ASSERT_HAS(r.out, "No answer: it is 0.7054 (any answer that rounds to it at 4 decimals "
+                      "counts as right).");
     ASSERT_HAS(r.out, "Why: Masks write -inf on scores.");
-    ASSERT_HAS(r.out, "  a) weights\n  b) scores\n");
     ASSERT_HAS(r.out, "[1/4] kinds, L2.");
     ASSERT_HAS(r.out, "Score: 0 of 4 right (0 wrong, 4 without an answer).");
     char order[5];
@@ -172,10 +179,10 @@ START_TEST(session_of_every_kind)
     gr_strbuf in = {0};
     for (int i = 0; i < 4; i++)
         switch (order[i]) {
-        case 'C': gr_sb_append(&in, "7\nB\n"); break;          /* malformed, then right */
+        case 'C': gr_sb_printf(&in, "7\n%c\n", letter - 'a' + 'A'); break;  /* malformed, right */
         case 'T': gr_sb_append(&in, "false\n"); break;         /* wrong */
-        case 'S': gr_sb_append(&in, "a Soft-Max\n"); break;    /* right by pattern */
-        default:  gr_sb_append(&in, "x\n0.70545\n"); break;   /* malformed, then right */
+        case 'S': gr_sb_append(&in, " Soft-Max.\n"); break;    /* right: a whole accepted form */
+        default:  gr_sb_append(&in, "x\n0.70536\n"); break;   /* malformed, then right */
         }
     char *input = gr_sb_take(&in);
     r = DRILL(&t, input, "--bank", "kinds", "--count", "4", "--seed", "7");
@@ -188,7 +195,7 @@ START_TEST(session_of_every_kind)
     ASSERT_HAS(r.out, "answer (a number): x\n'x' is not an answer here: give a plain decimal "
                       "number");
     ASSERT_HAS(r.out, "answer (true/false): false\nWrong: the answer is true.");
-    ASSERT_HAS(r.out, "answer: a Soft-Max\nRight.");
+    ASSERT_HAS(r.out, "answer:  Soft-Max.\nRight.");
     ASSERT_HAS(r.out, "Right: 0.7054.");
     ASSERT_HAS(r.out, "Score: 3 of 4 right (1 wrong, 0 without an answer).");
     ASSERT_HAS(r.out, "Progress saved in ");
@@ -221,6 +228,33 @@ START_TEST(session_of_every_kind)
     prog = progress_of(&t);
     ASSERT_HAS(prog, "sessions 1\n");
     free(prog);
+    free_tree(&t);
+}
+END_TEST
+
+/* Choices are shuffled per presentation: over seeds the right one is shown
+   at each letter, and one seed always shows the same order. */
+START_TEST(session_shuffles_choices)
+{
+    tree t;
+    make_tree(&t, NULL, NULL);
+    int at_a = 0, at_b = 0;
+    for (int seed = 1; seed <= 24; seed++) {
+        char s[8];
+        snprintf(s, sizeof s, "%d", seed);
+        run_result r = DRILL(&t, "\n\n\n\n", "--bank", "kinds", "--count", "4", "--seed", s);
+        run_result again = DRILL(&t, "\n\n\n\n", "--bank", "kinds", "--count", "4", "--seed", s);
+        ck_assert_int_eq(r.rc, 0);
+        int a = strstr(r.out, "  a) scores\n") != NULL;
+        ck_assert_int_eq(a, strstr(again.out, "  a) scores\n") != NULL);
+        at_a += a;
+        at_b += strstr(r.out, "  b) scores\n") != NULL;
+        free_result(&r);
+        free_result(&again);
+    }
+    ck_assert_int_eq(at_a + at_b, 24);
+    ck_assert_msg(at_a >= 4 && at_b >= 4, "the right choice was at a %d times, at b %d times",
+                  at_a, at_b);
     free_tree(&t);
 }
 END_TEST
@@ -376,6 +410,7 @@ Suite *test_suite(void)
     TCase *tc = tcase_create("drill_session");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, session_of_every_kind);
+    tcase_add_test(tc, session_shuffles_choices);
     tcase_add_test(tc, session_stops_at_end_of_input);
     tcase_add_test(tc, generated_session_shows_worked_solutions);
     tcase_add_test(tc, stats_show_the_boxes);

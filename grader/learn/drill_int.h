@@ -1,0 +1,16 @@
+/* drill_int.h: what the drill modules share and nothing else may call. */
+#ifndef GR_DRILL_INT_H
+#define GR_DRILL_INT_H
+
+#include "learn/drill.h"
+#include "sup_yamlread.h"
+
+/* Evaluate the compute: mapping at node v (drill_compute.c) into *value: 0,
+   or -1 with the error set on d. */
+int gr_drill_compute(yr_doc *d, const yaml_node_t *v, double *value);
+
+/* s lower-cased, spaces collapsed, trimmed, a final '.' dropped, into a
+   malloc'd string: "  Over the  KEYS. " -> "over the keys". */
+char *gr_drill_normalise(const char *s);
+
+#endif /* GR_DRILL_INT_H */
