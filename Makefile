@@ -251,6 +251,7 @@ MANDIR  := $(DESTDIR)$(PREFIX)/share/man/man1
 PKGLIBDIR   := $(LIBDIR)/attnlab
 SHAREDIR    := $(DESTDIR)$(PREFIX)/share/attnlab
 COURSE_DATA := $(wildcard data/rubrics/*.yaml data/stubs/*.c data/plots/*.gp data/drills/*.yaml \
+                          data/course.example.yaml \
                           labs/*/lab[0-9][0-9].h) lib/labsup.h
 COURSE_DIRS := $(sort $(patsubst %/,%,$(dir $(COURSE_DATA))))
 COURSE_DIRS := $(sort $(COURSE_DIRS) $(filter-out .,$(patsubst %/,%,$(dir $(COURSE_DIRS)))))

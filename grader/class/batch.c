@@ -1,5 +1,6 @@
 /* batch.c: grading a whole class (see batch.h). */
 #include "class/batch.h"
+#include "class/batch_handin.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -45,8 +46,8 @@ static int list_students(const gr_batch_opts *o, gr_class *c, char *err, size_t 
     }
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "submission_metadata.yml") == 0)
+            continue;                   /* the export's own file (handin.h) */
         char *path = gr_xasprintf("%s/%s", o->submissions, e->d_name);
         struct stat st;
         int dir = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
@@ -62,6 +63,7 @@ static int list_students(const gr_batch_opts *o, gr_class *c, char *err, size_t 
         gr_student *s = &c->students[c->n++];
         memset(s, 0, sizeof *s);
         s->id = gr_xstrdup(e->d_name);
+        s->folder = gr_xstrdup(e->d_name);
         s->submitted = 1;
     }
     closedir(d);
@@ -118,8 +120,11 @@ static int rd_students(yr_doc *d, const yaml_node_t *v, void *target)
         if (!item || yr_walk(d, item, where, where, entry_fields, YR_N_FIELDS(entry_fields), &e) != 0)
             return item ? -1 : yr_fail_at(d, v, "students: the YAML document is damaged");
         gr_student *s = student_of(c, e.id);
-        if (s->name || s->email)
+        if (s->on_roster)
             return yr_fail_at(d, item, "student %s is on the roster twice", e.id);
+        s->on_roster = 1;
+        free(s->name);
+        free(s->email);
         s->name = gr_xstrdup(e.name ? e.name : "");
         s->email = gr_xstrdup(e.email ? e.email : "");
     }
@@ -172,57 +177,68 @@ static char *flat_source(const char *dir, int lab)
     return NULL;
 }
 
-/* created_at of dir/submission_metadata.json into *t: 1 when found, 0 when
-   there is no such file, -1 (after a note) when it cannot be read. */
-static int metadata_time(const gr_batch_opts *o, const char *dir, time_t *t)
+/* The submission folder of s (malloc'd); a group's other submitters have none. */
+static char *student_dir(const gr_batch_opts *o, const gr_student *s)
 {
-    char *path = gr_xasprintf("%s/submission_metadata.json", dir);
-    size_t len;
-    char *text = gr_read_file(path, &len);
-    int found = 0;
-    if (text) {
-        yr_doc d;
-        char err[512] = "";
-        found = -1;
-        if (yr_open(&d, path, text, len, err, sizeof err) == 0) {
-            const yaml_node_t *v = yr_value(&d, yr_root(&d), "created_at");
-            if (v && v->type == YAML_SCALAR_NODE && gr_parse_time(yr_text(v), t) == 0)
-                found = 1;
-            else
-                snprintf(err, sizeof err, "%s: no created_at with an ISO 8601 time", path);
-        }
-        yr_close(&d);
-        if (found < 0 && o->progress)
-            fprintf(o->progress, "attnlab batch: %s; using the files' times instead\n", err);
-    }
-    free(text);
-    free(path);
-    return found;
+    return gr_xasprintf("%s/%s", o->submissions, s->folder ? s->folder : "");
 }
 
-/* When each lab of s was handed in, as far as can be known. */
-static void submission_times(const gr_batch_opts *o, gr_student *s)
+/* Each lab file's modification time as its hand-in time: only with
+   --file-times, for folders whose file times the instructor trusts. */
+static void file_times(const gr_batch_opts *o, gr_class *c)
 {
-    char *dir = gr_xasprintf("%s/%s", o->submissions, s->id);
-    time_t meta;
-    int have_meta = metadata_time(o, dir, &meta) == 1;
-    for (int lab = 1; lab <= GR_N_LABS; lab++) {
-        if (have_meta) {
-            s->when[lab - 1] = meta;
-            s->have_when[lab - 1] = 1;
+    for (int i = 0; i < c->n; i++) {
+        gr_student *s = &c->students[i];
+        if (!s->folder)
             continue;
+        char *dir = student_dir(o, s);
+        for (int lab = 1; lab <= GR_N_LABS; lab++) {
+            char *src = flat_source(dir, lab);
+            if (!src)
+                src = gr_xasprintf("%s/%s/lab%02d.c", dir, gr_lab_modules[lab - 1]->dir, lab);
+            struct stat st;
+            if (lstat(src, &st) == 0) {
+                s->when[lab - 1] = st.st_mtime;
+                s->have_when[lab - 1] = 1;
+            }
+            free(src);
         }
-        char *src = flat_source(dir, lab);
-        if (!src)
-            src = gr_xasprintf("%s/%s/lab%02d.c", dir, gr_lab_modules[lab - 1]->dir, lab);
-        struct stat st;
-        if (lstat(src, &st) == 0) {
-            s->when[lab - 1] = st.st_mtime;
-            s->have_when[lab - 1] = 1;
-        }
-        free(src);
+        free(dir);
     }
-    free(dir);
+    c->times_from = gr_xstrdup("the lab files' modification times (--file-times)");
+}
+
+/* Ids and hand-in times from the instructor's side (batch_handin.h), the
+   roster, and the late policy's guard rails, before anything is written.
+   0, or -1 with err. */
+static int who_and_when(const gr_batch_opts *o, gr_class *c, time_t start, char *err,
+                        size_t errlen)
+{
+    gr_export x;
+    gr_times t;
+    memset(&t, 0, sizeof t);
+    int is_export = gr_export_load(o->submissions, &x, err, errlen);
+    int rc = is_export < 0 ? -1 : 0;
+    if (rc == 0 && is_export)
+        rc = gr_batch_ids(o, c, &x, err, errlen);
+    if (rc == 0 && o->roster)
+        rc = load_roster(o->roster, c, err, errlen);
+    if (rc == 0 && is_export)
+        gr_batch_export_names(c, &x);
+    if (rc == 0 && o->times)
+        rc = gr_times_load(o->times, &t, err, errlen);
+    if (rc == 0 && o->file_times)
+        file_times(o, c);
+    else if (rc == 0)
+        rc = gr_batch_times(c, is_export ? &x : NULL, o->times ? &t : NULL, err, errlen);
+    if (rc == 0)
+        rc = gr_batch_late(o, c, start, err, errlen);
+    if (rc == 0 && o->progress)
+        fprintf(o->progress, "attnlab batch: hand-in times from %s\n", c->times_from);
+    if (is_export > 0)
+        gr_export_free(&x);
+    gr_times_free(&t);
+    return rc;
 }
 
 /* ---- what a result was graded from ------------------------------------------------ */
@@ -265,11 +281,12 @@ static char *program_digest(void)
    and the student's file as found now), hashed, then keyed with the secret
    and the id as every seed is (seed.h), so the key file tells nothing of the
    secret. A results.json is only reused under the same key. */
-static char *grading_key(const gr_batch_opts *o, const char *program, const char *id)
+static char *grading_key(const gr_batch_opts *o, const char *program, const gr_student *s)
 {
+    const char *id = s->id;
     gr_strbuf m = {0};
     gr_sb_printf(&m, "attnlab batch key 1\nprogram %s\n", program);
-    char *dir = gr_xasprintf("%s/%s", o->submissions, id);
+    char *dir = student_dir(o, s);
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!o->labs[lab - 1])
             continue;
@@ -329,7 +346,7 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     g.rubrics = o->rubrics;
     g.secret = o->secret;
     g.student = s->id;
-    char *dir = gr_xasprintf("%s/%s", o->submissions, s->id);
+    char *dir = student_dir(o, s);
     g.submission = dir;
     memcpy(g.labs, o->labs, sizeof g.labs);
     char *flat[GR_N_LABS] = {0};
@@ -470,6 +487,22 @@ static void student_name(void *ctx, int i, char *buf, size_t len)
 
 /* ---- the class ------------------------------------------------------------------------ */
 
+/* A group submission's other submitters get the grade of its first
+   (batch_handin.h): their report is the one graded, read back. */
+static void group_grades(const gr_batch_opts *o, gr_class *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        gr_student *s = &c->students[i];
+        if (!s->same_as)
+            continue;
+        char *js = student_file(o, s->same_as, "results.json"), err[512];
+        if (gr_report_read_json(js, &s->report, err, sizeof err) != 0 && o->progress)
+            fprintf(o->progress, "attnlab batch: %s shares the grade of %s, which does not "
+                    "read back: %s\n", s->id, s->same_as, err);
+        free(js);
+    }
+}
+
 /* mkdir that is fine when the folder exists. 0, or -1 with err. */
 static int make_dir(const char *path, char *err, size_t errlen)
 {
@@ -487,7 +520,7 @@ static int make_dirs(const gr_batch_opts *o, const gr_class *c, char *err, size_
     if (rc == 0)
         rc = make_dir(st, err, errlen);
     for (int i = 0; i < c->n && rc == 0; i++) {
-        if (!c->students[i].submitted)
+        if (!c->students[i].submitted || c->students[i].same_as)
             continue;
         char *p = gr_xasprintf("%s/%s", st, c->students[i].id);
         rc = make_dir(p, err, errlen);
@@ -503,9 +536,10 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
     double t0 = gr_now_seconds();
     memcpy(c->labs, o->labs, sizeof c->labs);
     c->course = o->course;
+    time_t start = time(NULL);
     if (list_students(o, c, err, errlen) != 0)
         return GR_GRADE_BAD_INPUT;
-    if (o->roster && load_roster(o->roster, c, err, errlen) != 0)
+    if (who_and_when(o, c, start, err, errlen) != 0)
         return GR_GRADE_BAD_INPUT;
     if (make_dirs(o, c, err, errlen) != 0)
         return GR_GRADE_FAILED;
@@ -515,13 +549,12 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
     char *program = program_digest();      /* once for the run */
     for (int i = 0; i < c->n; i++) {
         gr_student *s = &c->students[i];
-        if (!s->submitted)
+        if (!s->submitted || s->same_as)
             continue;
-        submission_times(o, s);
         char why[1024] = "";
         /* the key before any grading reads the files it covers: a file that
            changes meanwhile leaves a key that no longer holds next run */
-        char *key = grading_key(o, program, s->id);
+        char *key = grading_key(o, program, s);
         if (!o->restart && read_back(o, key, s, why, sizeof why) == 0) {
             s->resumed = 1;
             c->resumed++;
@@ -551,11 +584,8 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
         gr_set_err(err, errlen, "stopped by signal %d after grading %d students; the %d graded "
                    "keep their results, and running the same command again grades the rest",
                    gr_stop_requested(), c->resumed + c->graded_now, c->resumed + c->graded_now);
-    for (int i = 0; i < c->n; i++)
-        for (int lab = 1; lab <= GR_N_LABS && c->course; lab++)
-            if (c->students[i].have_when[lab - 1])
-                c->students[i].days_late[lab - 1] =
-                    gr_course_days_late(c->course, lab, c->students[i].when[lab - 1]);
+    if (rc == 0)
+        group_grades(o, c);
     c->seconds = gr_now_seconds() - t0;
     return rc;
 }
@@ -579,10 +609,13 @@ void gr_class_free(gr_class *c)
 {
     for (int i = 0; i < c->n; i++) {
         free(c->students[i].id);
+        free(c->students[i].folder);
+        free(c->students[i].same_as);
         free(c->students[i].name);
         free(c->students[i].email);
         gr_report_free(&c->students[i].report);
     }
     free(c->students);
+    free(c->times_from);
     memset(c, 0, sizeof *c);
 }

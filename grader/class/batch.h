@@ -13,9 +13,16 @@
  * students: no grade is lost or made twice, and none outlives a resubmission,
  * a rubric fix, a new secret or a new attnlab.
  *
- * A submission's time, for the late policy (course.h), is created_at of
- * ID/submission_metadata.json (Gradescope's) when there is one, else the
- * modification time of each lab's source file.
+ * Ids and hand-in times come from the instructor's side only (handin.h),
+ * never from a file in a student's folder. A Gradescope export (the folders
+ * and, beside them, its submission_metadata.yml) names each student as
+ * run_autograder does and gives each submission's time; else a folder's name
+ * is the id. --times FILE gives the times in place of the export's; the lab
+ * files' modification times count only with --file-times. A student with no
+ * known time is not late. With a late policy (course.h), a class where more
+ * than half would lose points for lateness, or any time after the batch
+ * started, is refused before anything is graded or written, unless
+ * accept_late.
  */
 #ifndef GR_BATCH_H
 #define GR_BATCH_H
@@ -37,14 +44,20 @@ typedef struct gr_batch_opts {
     int labs[GR_N_LABS];          /* labs[i] != 0: grade lab i+1 */
     int jobs;                     /* students graded at once */
     int restart;                  /* 1: regrade everyone, ignoring earlier results */
+    const char *times;            /* --times FILE, or NULL */
+    int file_times;               /* 1: the lab files' modification times are the times */
+    int accept_late;              /* 1: grade even when the guard rails would refuse */
     FILE *progress;               /* progress and notes, or NULL */
     int progress_bar;             /* 1: a bar redrawn in place (a terminal), 0: lines */
 } gr_batch_opts;
 
 /* One row of the gradebook. */
 typedef struct gr_student {
-    char *id;                     /* the folder's name */
-    char *name, *email;           /* from the roster, or NULL */
+    char *id;                     /* the folder's name, or an export's submitter id */
+    char *folder;                 /* the submission folder's name, or NULL: none */
+    char *same_as;                /* a group's other submitter: the id graded, else NULL */
+    char *name, *email;           /* from the roster (or an export), or NULL */
+    int on_roster;
     int submitted;                /* 0: on the roster without a folder */
     int resumed;                  /* its results.json was read from an earlier run */
     time_t when[GR_N_LABS];       /* when each lab was submitted ... */
@@ -58,6 +71,7 @@ typedef struct gr_class {
     int n;
     int labs[GR_N_LABS];          /* the labs graded */
     const gr_course *course;      /* the policy applied, or NULL */
+    char *times_from;             /* where the hand-in times came from, for the report */
     int graded_now, resumed;      /* how many were graded by this run, read back */
     double seconds;               /* wall time of this run */
 } gr_class;

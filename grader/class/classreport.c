@@ -469,6 +469,25 @@ static void section_late(gr_strbuf *b, const gr_class *c, int md)
     table_put(b, &t, md);
 }
 
+/* Where the hand-in times came from, and how many students have one. */
+static void section_times(gr_strbuf *b, const gr_class *c, int md)
+{
+    int with = 0, submitted = 0;
+    for (int i = 0; i < c->n; i++) {
+        int any = 0;
+        for (int lab = 0; lab < GR_N_LABS; lab++)
+            any |= c->students[i].have_when[lab];
+        with += any;
+        submitted += c->students[i].submitted;
+    }
+    if (!c->times_from)
+        return;
+    gr_sb_printf(b, "%sHand-in times: from %s", md ? "\n" : "  ", c->times_from);
+    if (with)
+        gr_sb_printf(b, " (%d of %d students have one; the others are not late)", with, submitted);
+    gr_sb_append(b, md ? ".\n" : "\n");
+}
+
 char *gr_class_report(const gr_class *c, int md)
 {
     gr_strbuf b = {0};
@@ -481,6 +500,7 @@ char *gr_class_report(const gr_class *c, int md)
     if (missing)
         gr_sb_printf(&b, "; %d on the roster without a submission", missing);
     gr_sb_append(&b, md ? ".\n" : "\n");
+    section_times(&b, c, md);
     section_scores(&b, c, md);
     section_failed(&b, c, md);
     section_misconceptions(&b, c, md);

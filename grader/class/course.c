@@ -47,6 +47,8 @@ int gr_parse_time(const char *s, time_t *t)
     }
     long off;
     int oh = 0, om = 0;
+    if (*p == ' ' && (p[1] == 'Z' || p[1] == '+' || p[1] == '-'))
+        p++;                         /* Ruby's to_yaml: "... 23:59:00.123456000 -05:00" */
     if (*p == 'Z' && p[1] == '\0') {
         off = 0;
     } else if ((*p == '+' || *p == '-') && !digits(p + 1, 2, &oh) &&
@@ -68,11 +70,20 @@ int gr_parse_time(const char *s, time_t *t)
     return 0;
 }
 
-int gr_course_days_late(const gr_course *c, int lab, time_t submitted)
+/* Days of extension student id has for lab (0 without one). */
+static double extension_days(const gr_course *c, const char *id, int lab)
+{
+    for (int i = 0; id && i < c->n_ext; i++)
+        if (c->ext[i].lab == lab && strcmp(c->ext[i].id, id) == 0)
+            return c->ext[i].days;
+    return 0;
+}
+
+int gr_course_days_late(const gr_course *c, const char *id, int lab, time_t submitted)
 {
     if (lab < 1 || lab > GR_N_LABS || !c->has_due[lab - 1])
         return 0;
-    double late = difftime(submitted, c->due[lab - 1]);
+    double late = difftime(submitted, c->due[lab - 1]) - extension_days(c, id, lab) * DAY;
     if (late <= (double)c->grace_seconds)
         return 0;
     return (int)ceil(late / DAY);
@@ -151,17 +162,83 @@ static int rd_max_days(yr_doc *d, const yaml_node_t *v, void *target)
     return 0;
 }
 
+/* One student's extensions, {lab: days}, into c->ext. */
+static int rd_student_ext(yr_doc *d, const yaml_node_t *key, const yaml_node_t *v, gr_course *c)
+{
+    const char *id = yr_text(key);
+    if (v->type != YAML_MAPPING_NODE)
+        return yr_fail_at(d, v, "extensions: %s: expected a mapping of lab number to days "
+                          "({1: 2} gives lab 1 two more days), got %s", id, yr_kind_name(v));
+    for (const yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k, *val = yr_node(d, p->value);
+        long lab;
+        double days;
+        if (yr_key(d, v, p, "extensions", &k) != 0)
+            return -1;
+        if (yr_parse_long(yr_text(k), &lab) != YR_NUM_OK || lab < 1 || lab > GR_N_LABS)
+            return yr_fail_at(d, k, "extensions: %s: a key is a lab number from 1 to %d, got \"%s\"",
+                              id, GR_N_LABS, yr_text(k));
+        if (yr_get_double(d, val, "extension days", &days) != 0)
+            return -1;
+        if (!(days > 0 && days <= 365))
+            return yr_fail_at(d, val, "extensions: %s: lab %ld: a number of days from more than 0 "
+                              "to 365, got %g", id, lab, days);
+        c->ext = gr_xrealloc(c->ext, (size_t)(c->n_ext + 1) * sizeof *c->ext);
+        gr_extension *e = &c->ext[c->n_ext++];
+        e->id = gr_xstrdup(id);
+        e->lab = (int)lab;
+        e->days = days;
+        yr_pos at = yr_pos_of(key), lat = yr_pos_of(k);
+        e->line = at.line;
+        e->column = at.column;
+        e->lab_line = lat.line;
+        e->lab_column = lat.column;
+    }
+    return 0;
+}
+
+/* extensions: {id: {lab: days}, ...} */
+static int rd_extensions(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_course *c = target;
+    if (v->type != YAML_MAPPING_NODE)
+        return yr_fail_at(d, v, "extensions: expected a mapping of student id to {lab: days} "
+                          "(s001: {1: 2}), got %s", yr_kind_name(v));
+    for (const yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k;
+        if (yr_key(d, v, p, "extensions", &k) != 0 ||
+            rd_student_ext(d, k, yr_node(d, p->value), c) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static const yr_field course_fields[] = {
     {"due", 1, rd_due},
+    {"extensions", 0, rd_extensions},
     {"grace_minutes", 0, rd_grace},
     {"late_penalty_percent", 0, rd_penalty},
     {"max_late_days", 0, rd_max_days},
 };
 
+/* An extension of a lab with no due date extends nothing: say so. */
+static int check_extensions(const char *path, const gr_course *c, char *err, size_t errlen)
+{
+    for (int i = 0; i < c->n_ext; i++)
+        if (!c->has_due[c->ext[i].lab - 1]) {
+            gr_set_err(err, errlen, "%s:%d:%d: extensions: %s: lab %d has no due date under "
+                       "due:, so there is nothing to extend; give it one or drop the extension",
+                       path, c->ext[i].lab_line, c->ext[i].lab_column, c->ext[i].id, c->ext[i].lab);
+            return -1;
+        }
+    return 0;
+}
+
 int gr_course_load(const char *path, gr_course *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->max_late_days = -1;
+    out->path = gr_xstrdup(path);
     size_t len;
     char *text = gr_read_file(path, &len);
     if (!text) {
@@ -180,5 +257,20 @@ int gr_course_load(const char *path, gr_course *out, char *err, size_t errlen)
     }
     yr_close(&d);
     free(text);
+    if (rc == 0)
+        rc = check_extensions(path, out, err, errlen);
+    if (rc != 0)
+        gr_course_free(out);
     return rc;
+}
+
+void gr_course_free(gr_course *c)
+{
+    for (int i = 0; i < c->n_ext; i++)
+        free(c->ext[i].id);
+    free(c->ext);
+    free(c->path);
+    c->ext = NULL;
+    c->n_ext = 0;
+    c->path = NULL;
 }

@@ -21,10 +21,15 @@
 
 static const char batch_usage[] =
     "usage: attnlab batch SUBMISSIONS --out DIR [--jobs N] [--roster FILE]\n"
-    "                     [--course FILE] [--lab N|all] [--rubrics DIR] [--restart] [-q]\n"
+    "                     [--course FILE] [--times FILE | --file-times] [--accept-late]\n"
+    "                     [--lab N|all] [--rubrics DIR] [--restart] [-q]\n"
     "\n"
     "Grade a class: each folder of SUBMISSIONS is one student, named by their id,\n"
     "with the labs in the labs/ layout (lab01-scores/lab01.c) or flat (lab01.c).\n"
+    "A Gradescope export (its submission folders and, beside them,\n"
+    "submission_metadata.yml) is read as Gradescope wrote it: each student is named\n"
+    "by the first submitter's email (else their sid), as run_autograder names them,\n"
+    "so a regrade gives the fleet's grade; a group's other submitters share it.\n"
     "Writes to DIR:\n"
     "  students/ID/results.json   Gradescope's format, misconceptions as data\n"
     "  students/ID/feedback.txt   the report the student would see on a terminal\n"
@@ -37,8 +42,16 @@ static const char batch_usage[] =
     "  --jobs N         students graded at once (default: one per core)\n"
     "  --roster FILE    YAML: students: [{id: s001, name: ..., email: ...}]\n"
     "  --course FILE    course.yaml, the late policy: due dates per lab, grace_minutes,\n"
-    "                   late_penalty_percent (per day), max_late_days; the gradebook\n"
-    "                   then has raw, days late and adjusted columns\n"
+    "                   late_penalty_percent (per day), max_late_days, extensions per\n"
+    "                   student (data/course.example.yaml); the gradebook then has\n"
+    "                   raw, days late and adjusted columns\n"
+    "  --times FILE     the hand-in times: YAML (s001: 2025-02-07T23:41:00-05:00) or\n"
+    "                   CSV (id,time lines) when FILE ends in .csv; in place of an\n"
+    "                   export's times\n"
+    "  --file-times     each lab file's modification time is its hand-in time (only\n"
+    "                   for folders whose file times you trust: a copy resets them)\n"
+    "  --accept-late    grade even when more than half of the class would be late or\n"
+    "                   a time is after the batch started (refused otherwise)\n"
     "  --lab N|all      which labs (default all)\n"
     "  --rubrics DIR    grade against the rubrics DIR/labNN.yaml instead of the course's\n"
     "  --restart        regrade every student, ignoring results already in DIR\n"
@@ -49,12 +62,14 @@ static const char batch_usage[] =
     "at all. A results.json is reused only while what it was graded from holds\n"
     "(students/ID/key: the student's files, the rubrics and contract headers, the\n"
     "secret and attnlab itself); a student who handed in again, a fixed rubric or\n"
-    "a new secret is graded again, with a line saying so. A submission's time is\n"
-    "created_at of its submission_metadata.json\n"
-    "(Gradescope) or else each lab file's modification time.\n"
+    "a new secret is graded again, with a line saying so. Hand-in times come from\n"
+    "the instructor's side only: --times FILE, else the export's\n"
+    "submission_metadata.yml, else none (no one is late); a file in a student's\n"
+    "folder is never read for a time or an id. The report says where they came from.\n"
     "The instructor's secret comes from ATTNLAB_SECRET, as for grade.\n"
     "Exit status: 0 graded, 1 the grader failed or a file could not be written,\n"
-    "2 usage, roster, course or rubric error, 128+N stopped by signal N.\n";
+    "2 usage, roster, course, times or rubric error or a refused late policy, 128+N\n"
+    "stopped by signal N.\n";
 
 /* What the command line asked for, beyond the batch options. */
 typedef struct batch_args {
@@ -72,6 +87,9 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         {"lab", required_argument, 0, 'l'},
         {"rubrics", required_argument, 0, 'R'},
         {"restart", no_argument, 0, 'S'},
+        {"times", required_argument, 0, 'T'},
+        {"file-times", no_argument, 0, 'F'},
+        {"accept-late", no_argument, 0, 'A'},
         {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -87,6 +105,9 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         case 'l': a->labs = optarg; break;
         case 'R': o->rubrics = optarg; break;
         case 'S': o->restart = 1; break;
+        case 'T': o->times = optarg; break;
+        case 'F': o->file_times = 1; break;
+        case 'A': o->accept_late = 1; break;
         case 'q': a->quiet = 1; break;
         case 'J': {
             char *end;
@@ -109,6 +130,9 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         return gr_usage_error("batch", "unexpected argument '%s'", argv[optind]);
     if (!a->out)
         return gr_usage_error("batch", "give the folder for the results with --out DIR");
+    if (o->times && o->file_times)
+        return gr_usage_error("batch", "--times FILE and --file-times are two sources of the "
+                              "hand-in times; give one");
     char err[256];
     if (gr_parse_labs(a->labs, o->labs, err, sizeof err) != 0)
         return gr_usage_error("batch", "%s", err);
@@ -184,11 +208,15 @@ int cmd_batch(int argc, char **argv)
     if (rc != 0) {
         fprintf(stderr, "attnlab batch: %s\n", err);
         gr_class_free(&c);
+        if (a.course)
+            gr_course_free(&course);
         if (rc == GR_GRADE_STOPPED)
             gr_stop_reraise();
         return rc == GR_GRADE_BAD_INPUT ? GR_EXIT_USAGE : GR_EXIT_FAILED;
     }
     rc = write_class(&c, root, a.out);
     gr_class_free(&c);
+    if (a.course)
+        gr_course_free(&course);
     return rc;
 }

@@ -58,12 +58,12 @@ START_TEST(lateness_and_penalty)
     c.grace_seconds = 600;
     c.penalty_percent = 10;
     c.max_late_days = 3;
-    ck_assert_int_eq(gr_course_days_late(&c, 1, 1000000 - 5), 0);
-    ck_assert_int_eq(gr_course_days_late(&c, 1, 1000000 + 600), 0);        /* within grace */
-    ck_assert_int_eq(gr_course_days_late(&c, 1, 1000000 + 601), 1);
-    ck_assert_int_eq(gr_course_days_late(&c, 1, 1000000 + 86400), 1);
-    ck_assert_int_eq(gr_course_days_late(&c, 1, 1000000 + 86401), 2);
-    ck_assert_int_eq(gr_course_days_late(&c, 2, 1000000 + 9 * 86400), 0); /* no due date */
+    ck_assert_int_eq(gr_course_days_late(&c, NULL, 1, 1000000 - 5), 0);
+    ck_assert_int_eq(gr_course_days_late(&c, NULL, 1, 1000000 + 600), 0);        /* within grace */
+    ck_assert_int_eq(gr_course_days_late(&c, NULL, 1, 1000000 + 601), 1);
+    ck_assert_int_eq(gr_course_days_late(&c, NULL, 1, 1000000 + 86400), 1);
+    ck_assert_int_eq(gr_course_days_late(&c, NULL, 1, 1000000 + 86401), 2);
+    ck_assert_int_eq(gr_course_days_late(&c, NULL, 2, 1000000 + 9 * 86400), 0); /* no due date */
     ck_assert(gr_course_adjust(&c, 8, 0) == 8);
     ck_assert(fabs(gr_course_adjust(&c, 8, 2) - 6.4) < 1e-12);
     ck_assert(gr_course_adjust(&c, 8, 4) == 0);                            /* past the maximum */
@@ -270,38 +270,41 @@ static void make_class(void)
     put_file((p = gr_xasprintf("%s/submissions.zip", sub)), "PK not a student\n");
     free(p);
 
-    /* lateness for lab 1 (grace 60 minutes, 10% a day, at most 3 days):
-       file time 2 days 1 hour late: 3 days; Gradescope's created_at 30 minutes
-       late: on time; created_at 1 day 2 hours late: 2 days; 5 days: 0 */
-    due1 = time(NULL) + 30 * 86400;
-    static const struct { const char *id; long after; int days; int meta; } late[] = {
-        {"late_file", 2 * 86400 + 3600, 3, 0},
-        {"late_grace", 30 * 60, 0, 1},
-        {"late_meta", 86400 + 7200, 2, 1},
-        {"late_toolate", 5 * 86400, 5, 0},
+    /* lateness for lab 1 (grace 60 minutes, 10% a day, at most 3 days), from
+       the instructor's times file: 2 days 1 hour late: 3 days; 30 minutes
+       late: on time; 1 day 2 hours late: 2 days; 5 days: 0. late_forged's
+       own submission_metadata.json claims an early time and is never read */
+    due1 = time(NULL) - 30 * 86400;
+    static const struct { const char *id; long after; int days; } late[] = {
+        {"late_file", 2 * 86400 + 3600, 3},
+        {"late_grace", 30 * 60, 0},
+        {"late_meta", 86400 + 7200, 2},
+        {"late_toolate", 5 * 86400, 5},
+        {"late_forged", 86400 + 60, 2},
     };
+    gr_strbuf times = {0};
     for (size_t i = 0; i < sizeof late / sizeof late[0]; i++) {
         dir = student_dir(late[i].id, FULL, FULL);
         ex[n_ex - 1].late1 = late[i].days;
         put_lab(dir, 1, s1, 1);
         put_lab(dir, 5, s5, 1);
         time_t when = due1 + late[i].after;
-        if (late[i].meta) {
-            struct tm tm;
-            gmtime_r(&when, &tm);
-            char stamp[64];
-            strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S.123456+00:00", &tm);
-            char *json = gr_xasprintf("{\"id\": 7, \"created_at\": \"%s\", \"users\": "
-                                      "[{\"name\": \"x\"}], \"assignment\": {\"title\": \"labs\"}}\n",
-                                      stamp);
-            put_file((p = gr_xasprintf("%s/submission_metadata.json", dir)), json);
-            free(json);
-        } else {
-            set_mtime((p = gr_xasprintf("%s/lab01.c", dir)), when);
+        struct tm tm;
+        char stamp[64];
+        strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&when, &tm));
+        gr_sb_printf(&times, "%s: %s\n", late[i].id, stamp);
+        if (strcmp(late[i].id, "late_forged") == 0) {
+            put_file((p = gr_xasprintf("%s/submission_metadata.json", dir)),
+                     "{\"created_at\": \"2000-01-01T00:00:00Z\"}\n");
+            free(p);
         }
+        set_mtime((p = gr_xasprintf("%s/lab01.c", dir)), due1 - 86400);   /* never read */
         free(p);
         free(dir);
     }
+    put_file((p = gr_xasprintf("%s/times.yaml", tmp)), times.s);
+    free(p);
+    free(times.s);
     free(sub);
     free(s1);
     free(s5);
@@ -353,6 +356,7 @@ static pid_t start_batch(const char *out)
 {
     char *prog = attnlab(), *sub = gr_xasprintf("%s/sub", tmp);
     char *course = gr_xasprintf("%s/course.yaml", tmp), *roster = gr_xasprintf("%s/roster.yaml", tmp);
+    char *times = gr_xasprintf("%s/times.yaml", tmp);
     char *log = gr_xasprintf("%s.log", out);
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
@@ -362,13 +366,14 @@ static pid_t start_batch(const char *out)
         dup2(fd, 2);
         setenv("ATTNLAB_SECRET", "batch-test-secret", 1);
         execl(prog, prog, "batch", sub, "--out", out, "--lab", "1,5", "--jobs", "2",
-              "--course", course, "--roster", roster, (char *)NULL);
+              "--course", course, "--roster", roster, "--times", times, (char *)NULL);
         _exit(127);
     }
     free(prog);
     free(sub);
     free(course);
     free(roster);
+    free(times);
     free(log);
     return pid;
 }
@@ -479,6 +484,8 @@ START_TEST(a_class_grades_into_the_right_gradebook_and_resumes_after_kill)
     char *md = gr_read_file(gr_xasprintf("%s/report.md", out1), NULL);
     ck_assert_ptr_nonnull(md);
     ck_assert_ptr_nonnull(strstr(md, "# Class report\n"));
+    ck_assert_ptr_nonnull(strstr(md, gr_xasprintf("Hand-in times: from %s/times.yaml (5 of %d "
+                                                  "students have one", tmp, n_ex)));
     ck_assert_ptr_nonnull(strstr(md, "| inv_dk |"));
     ck_assert_ptr_nonnull(strstr(md, "labs/lab01-scores/README.md"));
     ck_assert_ptr_nonnull(strstr(md, "## Tests most often failed"));

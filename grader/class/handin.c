@@ -1,0 +1,301 @@
+/* handin.c: hand-in times and student ids from the instructor's side: a
+ * Gradescope export's submission_metadata.yml and an instructor's times file
+ * (see handin.h). */
+#include "class/handin.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "class/course.h"
+#include "sup_yamlread.h"
+#include "util.h"
+
+int gr_id_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 200 || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+        return 0;
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f || *s == '/')
+            return 0;
+    return 1;
+}
+
+/* ---- a Gradescope export --------------------------------------------------------- */
+
+/* The text of scalar key of map ("" when absent or null), or NULL after an
+   error at the value when it is not a single value. */
+static const char *scalar_of(yr_doc *d, const yaml_node_t *map, const char *key)
+{
+    const yaml_node_t *v = yr_value(d, map, key);
+    if (!v || yr_is_null(v))
+        return "";
+    if (v->type != YAML_SCALAR_NODE) {
+        yr_fail_at(d, v, "%s: expected a single value, got %s", key, yr_kind_name(v));
+        return NULL;
+    }
+    return yr_text(v);
+}
+
+/* One submitter (a mapping of :name, :sid, :email) into *w. 0 or -1. */
+static int read_submitter(yr_doc *d, const yaml_node_t *v, const char *folder, gr_submitter *w)
+{
+    if (!v || v->type != YAML_MAPPING_NODE)
+        return yr_fail_at(d, v, "%s: a submitter is a mapping of :name, :sid and :email", folder);
+    const char *name = scalar_of(d, v, ":name"), *sid = scalar_of(d, v, ":sid");
+    const char *email = scalar_of(d, v, ":email");
+    if (!name || !sid || !email)
+        return -1;
+    const char *id = *email ? email : sid;
+    if (!*id)
+        return yr_fail_at(d, v, "%s: a submitter with neither :email nor :sid; attnlab names "
+                          "a student by their email (as run_autograder does), else their sid",
+                          folder);
+    if (!gr_id_ok(id))
+        return yr_fail_at(d, v, "%s: \"%s\" cannot name a student (a '/', a control character, "
+                          "or over 200 bytes)", folder, id);
+    w->id = gr_xstrdup(id);
+    w->name = gr_xstrdup(name);
+    w->email = gr_xstrdup(email);
+    return 0;
+}
+
+/* One submission: folder key k, its mapping v. 0 or -1. */
+static int read_submission(yr_doc *d, const yaml_node_t *k, const yaml_node_t *v, gr_export_sub *s)
+{
+    const char *folder = yr_text(k);
+    s->folder = gr_xstrdup(folder);
+    if (!gr_id_ok(folder))
+        return yr_fail_at(d, k, "\"%s\" is not a submission folder's name", folder);
+    if (!v || v->type != YAML_MAPPING_NODE)
+        return yr_fail_at(d, v ? v : k, "%s: expected a mapping with :submitters and :created_at",
+                          folder);
+    const yaml_node_t *who = yr_value(d, v, ":submitters");
+    if (!who || who->type != YAML_SEQUENCE_NODE || yr_count(who) == 0)
+        return yr_fail_at(d, who ? who : k, "%s: no :submitters list; is this the "
+                          "submission_metadata.yml of a Gradescope export?", folder);
+    s->n_who = yr_count(who);
+    s->who = gr_xcalloc((size_t)s->n_who, sizeof *s->who);
+    for (int i = 0; i < s->n_who; i++)
+        if (read_submitter(d, yr_item(d, who, i), folder, &s->who[i]) != 0)
+            return -1;
+    const yaml_node_t *at = yr_value(d, v, ":created_at");
+    if (!at || yr_is_null(at))
+        return 0;                                /* no time known: never late */
+    if (at->type != YAML_SCALAR_NODE || gr_parse_time(yr_text(at), &s->created) != 0)
+        return yr_fail_at(d, at, "%s: :created_at is not a time with its UTC offset "
+                          "(2025-02-07 23:41:07.365935000 -05:00)", folder);
+    s->have_created = 1;
+    return 0;
+}
+
+/* Every submission of the document's root mapping into x. 0 or -1. */
+static int read_export(yr_doc *d, gr_export *x)
+{
+    const yaml_node_t *root = yr_root(d);
+    if (!root || root->type != YAML_MAPPING_NODE)
+        return yr_fail(d, "expected a mapping of submission folder to its :submitters and "
+                       ":created_at, as a Gradescope export writes it");
+    const yaml_node_pair_t *p0 = root->data.mapping.pairs.start;
+    x->subs = gr_xcalloc((size_t)(root->data.mapping.pairs.top - p0) + 1, sizeof *x->subs);
+    for (const yaml_node_pair_t *p = p0; p < root->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k;
+        if (yr_key(d, root, p, "the export", &k) != 0 ||
+            read_submission(d, k, yr_node(d, p->value), &x->subs[x->n++]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int gr_export_load(const char *dir, gr_export *x, char *err, size_t errlen)
+{
+    memset(x, 0, sizeof *x);
+    x->path = gr_xasprintf("%s/submission_metadata.yml", dir);
+    char *text = NULL, why[256] = "";
+    size_t len = 0;
+    int r = gr_read_regular(x->path, GR_EXPORT_MAX, &text, &len, why, sizeof why);
+    if (r < 0 && errno == ENOENT) {
+        gr_export_free(x);
+        return 0;
+    }
+    if (r != 0) {
+        gr_set_err(err, errlen, "%s: cannot read the export's submission metadata: %s; it must "
+                   "be the regular file Gradescope's export puts beside the submission folders",
+                   x->path, r > 0 ? why : strerror(errno));
+        gr_export_free(x);
+        return -1;
+    }
+    yr_doc d;
+    int rc = yr_open(&d, x->path, text, len, err, errlen);
+    if (rc == 0)
+        rc = read_export(&d, x);
+    yr_close(&d);
+    free(text);
+    if (rc != 0) {
+        gr_export_free(x);
+        return -1;
+    }
+    return 1;
+}
+
+void gr_export_free(gr_export *x)
+{
+    for (int i = 0; i < x->n; i++) {
+        for (int j = 0; x->subs[i].who && j < x->subs[i].n_who; j++) {
+            free(x->subs[i].who[j].id);
+            free(x->subs[i].who[j].name);
+            free(x->subs[i].who[j].email);
+        }
+        free(x->subs[i].who);
+        free(x->subs[i].folder);
+    }
+    free(x->subs);
+    free(x->path);
+    memset(x, 0, sizeof *x);
+}
+
+const gr_export_sub *gr_export_find(const gr_export *x, const char *folder)
+{
+    for (int i = 0; i < x->n; i++)
+        if (strcmp(x->subs[i].folder, folder) == 0)
+            return &x->subs[i];
+    return NULL;
+}
+
+/* ---- an instructor's times file ------------------------------------------------------ */
+
+/* Add id at when (written at line:column) to t: 0, or -1 with err when id is
+   no id or is there already. */
+static int add_time(gr_times *t, const char *id, time_t when, int line, int column, char *err,
+                    size_t errlen)
+{
+    const gr_time_entry *old = gr_times_find(t, id);
+    if (!gr_id_ok(id) || old) {
+        if (old)
+            gr_set_err(err, errlen, "%s:%d:%d: %s has a time already, on line %d", t->path, line,
+                       column, id, old->line);
+        else
+            gr_set_err(err, errlen, "%s:%d:%d: \"%s\" is not a student id", t->path, line, column, id);
+        return -1;
+    }
+    t->e = gr_xrealloc(t->e, (size_t)(t->n + 1) * sizeof *t->e);
+    t->e[t->n++] = (gr_time_entry){gr_xstrdup(id), when, line, column};
+    return 0;
+}
+
+static const char time_like[] = "an ISO 8601 time with its UTC offset, like "
+                                "2025-02-07T23:41:00-05:00 or 2025-02-08T04:41Z";
+
+/* id: time lines of a YAML mapping. 0 or -1. */
+static int times_yaml(gr_times *t, const char *text, size_t len, char *err, size_t errlen)
+{
+    yr_doc d;
+    int rc = yr_open(&d, t->path, text, len, err, errlen);
+    const yaml_node_t *root = rc == 0 ? yr_root(&d) : NULL;
+    if (rc == 0 && (!root || root->type != YAML_MAPPING_NODE))
+        rc = yr_fail(&d, "expected a mapping of student id to hand-in time "
+                     "(s001: 2025-02-07T23:41:00-05:00)");
+    for (const yaml_node_pair_t *p = rc == 0 ? root->data.mapping.pairs.start : NULL;
+         p && p < root->data.mapping.pairs.top && rc == 0; p++) {
+        const yaml_node_t *k, *v = yr_node(&d, p->value);
+        const char *s;
+        time_t when;
+        if (yr_key(&d, root, p, "the times", &k) != 0 ||
+            yr_get_string(&d, v, yr_text(k), YR_NONEMPTY, &s) != 0)
+            rc = -1;
+        else if (gr_parse_time(s, &when) != 0)
+            rc = yr_fail_at(&d, v, "%s: \"%s\" is not %s", yr_text(k), s, time_like);
+        else
+            rc = add_time(t, yr_text(k), when, (int)yr_pos_of(k).line, (int)yr_pos_of(k).column,
+                          err, errlen);
+    }
+    yr_close(&d);
+    return rc;
+}
+
+/* A CSV cell text[0..n) without spaces around it or the quotes of a simple
+   quoted cell (malloc'd). */
+static char *csv_cell(const char *s, size_t n)
+{
+    while (n && (*s == ' ' || *s == '\t'))
+        s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    if (n >= 2 && s[0] == '"' && s[n - 1] == '"')
+        s++, n -= 2;
+    return gr_xasprintf("%.*s", (int)n, s);
+}
+
+/* id,time lines; a first line "id,time" is a header. 0 or -1. */
+static int times_csv(gr_times *t, const char *text, char *err, size_t errlen)
+{
+    int line = 0;
+    for (const char *p = text; *p; ) {
+        size_t n = strcspn(p, "\n");
+        line++;
+        const char *comma = memchr(p, ',', n);
+        char *id = comma ? csv_cell(p, (size_t)(comma - p)) : csv_cell(p, n);
+        char *when_s = comma ? csv_cell(comma + 1, n - (size_t)(comma + 1 - p)) : NULL;
+        int rc = 0;
+        time_t when;
+        if (!*id && !when_s)
+            ;                                    /* a blank line */
+        else if (line == 1 && when_s && strcmp(id, "id") == 0 && strcmp(when_s, "time") == 0)
+            ;                                    /* the header */
+        else if (!when_s)
+            gr_set_err(err, errlen, "%s:%d:1: expected id,time", t->path, line), rc = -1;
+        else if (gr_parse_time(when_s, &when) != 0)
+            gr_set_err(err, errlen, "%s:%d:%d: \"%s\" is not %s", t->path, line,
+                       (int)(comma + 2 - p), when_s, time_like), rc = -1;
+        else
+            rc = add_time(t, id, when, line, 1, err, errlen);
+        free(id);
+        free(when_s);
+        if (rc != 0)
+            return -1;
+        p += n + (p[n] == '\n');
+    }
+    return 0;
+}
+
+int gr_times_load(const char *path, gr_times *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    size_t len = 0;
+    char *text = gr_read_file(path, &len);
+    if (!text) {
+        gr_set_err(err, errlen, "%s: cannot read the times: %s", path, strerror(errno));
+        return -1;
+    }
+    t->path = gr_xstrdup(path);
+    size_t n = strlen(path);
+    int rc;
+    if (strlen(text) != len)
+        rc = -1, gr_set_err(err, errlen, "%s: a NUL byte; the times are text", path);
+    else if (n > 4 && strcmp(path + n - 4, ".csv") == 0)
+        rc = times_csv(t, text, err, errlen);
+    else
+        rc = times_yaml(t, text, len, err, errlen);
+    free(text);
+    if (rc != 0)
+        gr_times_free(t);
+    return rc;
+}
+
+void gr_times_free(gr_times *t)
+{
+    for (int i = 0; i < t->n; i++)
+        free(t->e[i].id);
+    free(t->e);
+    free(t->path);
+    memset(t, 0, sizeof *t);
+}
+
+const gr_time_entry *gr_times_find(const gr_times *t, const char *id)
+{
+    for (int i = 0; i < t->n; i++)
+        if (strcmp(t->e[i].id, id) == 0)
+            return &t->e[i];
+    return NULL;
+}
