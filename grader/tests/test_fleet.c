@@ -9,7 +9,9 @@
  * Each is run against a solution, an untouched stub and a broken upload, in
  * both layouts (lab folders, flat files); results.json must be valid, score
  * what the rubric says, name the student and show no hidden test in the
- * summary a student always sees. The bundle's secret handling is checked too.
+ * summary a student always sees. The bundle's secret handling is checked too,
+ * and a Gradescope export of the same upload regraded with attnlab batch gives
+ * the fleet's student id and score.
  * Run from the top of the tree (make test-unit does).
  */
 #include <check.h>
@@ -194,6 +196,62 @@ START_TEST(gradescope_broken_and_missing)
 }
 END_TEST
 
+/* The number after key in text (key included), which must be there. */
+static double number_after(const char *text, const char *key)
+{
+    const char *p = strstr(text, key);
+    ck_assert_msg(p != NULL, "no %s in %s", key, text);
+    return strtod(p + strlen(key), NULL);
+}
+
+/* A Gradescope export regraded with attnlab batch names the students as
+   run_autograder did and gives the fleet's score: the same id seeds the same
+   inputs. The upload is lab 1 with the scores left unscaled (partly right). */
+START_TEST(gradescope_export_regrade_gives_the_fleets_grade)
+{
+    char *sol = gr_read_file(gr_xasprintf("%s/solutions/lab01-scores/lab01.c", fk_root()), NULL);
+    const char *from = "scores(S, Q, K, B, Tq, Tk, d, 1.0 / sqrt((double)d));";
+    char *at = sol ? strstr(sol, from) : NULL;
+    ck_assert_ptr_nonnull(at);
+    char *mutant = gr_xasprintf("%.*sscores(S, Q, K, B, Tq, Tk, d, 1.0);%s", (int)(at - sol), sol,
+                                at + strlen(from));
+    upload("gs/submission", "lab01.c", NULL, mutant);
+    char *json = gradescope("{\"id\": 9, \"created_at\": \"2025-02-07T12:00:00.000000-05:00\", "
+                            "\"users\": [{\"email\": \"ada@example.edu\", \"id\": 77, \"sid\": \"100\", "
+                            "\"name\": \"Ada\"}, {\"email\": \"bob@example.edu\", \"id\": 78}]}");
+    ck_assert_ptr_nonnull(strstr(json, "\"student\": \"ada@example.edu\","));
+    double fleet = number_after(json, "{\n  \"score\": ");
+    ck_assert(fleet > 0 && fleet < 10);
+
+    /* the export: the submission's folder and, beside it, the metadata */
+    upload("export/submission_9", "lab01.c", NULL, mutant);
+    char *meta = gr_xasprintf("%s/export/submission_metadata.yml", base);
+    const char *yml = "submission_9:\n  :submitters:\n  - :name: Ada\n    :sid: '100'\n"
+                      "    :email: ada@example.edu\n  - :name: Bob\n    :sid: '101'\n"
+                      "    :email: bob@example.edu\n  :created_at: 2025-02-07 12:00:00.000000000 -05:00\n";
+    ck_assert_int_eq(gr_write_file_atomic(meta, yml, strlen(yml)), 0);
+    char *attnlab = fk_attnlab();
+    ck_assert_int_eq(sh("ATTNLAB_SECRET=fleet-test-secret %s batch %s/export --out %s/regrade --lab 1 "
+                        "--jobs 1 -q", attnlab, base, base), 0);
+    char *csv = read_rel("regrade/gradebook.csv");
+    ck_assert_ptr_nonnull(csv);
+    ck_assert_msg(number_after(csv, "\r\nada@example.edu,Ada,ada@example.edu,") == fleet &&
+                  number_after(csv, "\r\nbob@example.edu,Bob,bob@example.edu,") == fleet,
+                  "the fleet gave %g:\n%s", fleet, csv);
+    char *regraded = read_rel("regrade/students/ada@example.edu/results.json");
+    ck_assert_ptr_nonnull(regraded);
+    ck_assert_ptr_nonnull(strstr(regraded, "\"student\": \"ada@example.edu\","));
+    ck_assert(number_after(regraded, "{\n  \"score\": ") == fleet);
+    free(regraded);
+    free(csv);
+    free(attnlab);
+    free(meta);
+    free(json);
+    free(mutant);
+    free(sol);
+}
+END_TEST
+
 START_TEST(gradescope_bundle_secret)
 {
     ck_assert_msg(laid_out, "see %s/log", base);
@@ -296,6 +354,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, gradescope_solution_in_lab_folders);
     tcase_add_test(tc, gradescope_stub_flat_upload);
     tcase_add_test(tc, gradescope_broken_and_missing);
+    tcase_add_test(tc, gradescope_export_regrade_gives_the_fleets_grade);
     tcase_add_test(tc, gradescope_bundle_secret);
     tcase_add_test(tc, prairielearn_solution_stub_broken);
     tcase_add_test(tc, prairielearn_nothing_to_grade_and_practice);
