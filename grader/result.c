@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cells.h"
 #include "report/report.h"
 #include "util.h"
 
@@ -336,13 +337,15 @@ char *gr_report_summary(const gr_report *r, int moment)
     for (int i = 0; i < r->n_labs; i++)
         shown_points(&r->labs[i], moment, &score, &max, &unseen);
     gr_strbuf b = {0};
-    gr_sb_printf(&b, "attnlab: %.1f/%.1f points%s\n", score, max,
+    char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
+    gr_sb_printf(&b, "attnlab: %s/%s points%s\n", gr_points1(p1, score), gr_points1(p2, max),
                  unseen ? " on the tests you can see now" : "");
     for (int i = 0; i < r->n_labs; i++) {
         double ls = 0, lm = 0;
         int lu = 0;
         shown_points(&r->labs[i], moment, &ls, &lm, &lu);
-        gr_sb_printf(&b, "%s: %.1f/%.1f\n", r->labs[i].name ? r->labs[i].name : "lab", ls, lm);
+        gr_sb_printf(&b, "%s: %s/%s\n", r->labs[i].name ? r->labs[i].name : "lab",
+                     gr_points1(p1, ls), gr_points1(p2, lm));
     }
     if (unseen)   /* how many, or how many points, would say something about them */
         gr_sb_append(&b, "More tests are graded and count toward your score; they are hidden, "

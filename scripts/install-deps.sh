@@ -4,6 +4,10 @@
 # the exact command to run and fail, so nothing half-builds.
 #   install-deps.sh        what make, make test and make grade need
 #   install-deps.sh fuzz   that, and clang with its libFuzzer runtime (make fuzz)
+#   install-deps.sh spreadsheet  that, and LibreOffice Calc without a display:
+#                          optional, for the test that opens gradebook.csv as
+#                          an instructor would (test_gradebook skips it, saying
+#                          so, without soffice)
 set -u
 missing=""
 need() { # need PACKAGE TEST-COMMAND...
@@ -48,6 +52,10 @@ if [ "${1:-}" = fuzz ]; then
         fi
         rm -rf "$tmp"
     fi
+fi
+
+if [ "${1:-}" = spreadsheet ]; then
+    need libreoffice-calc-nogui command -v soffice
 fi
 
 [ -z "$missing" ] && exit 0

@@ -1,6 +1,7 @@
 /* batch.c: grading a whole class (see batch.h). */
 #include "class/batch.h"
 #include "class/batch_handin.h"
+#include "class/classreport.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -530,6 +531,43 @@ static int make_dirs(const gr_batch_opts *o, const gr_class *c, char *err, size_
     return rc;
 }
 
+/* Each student's feedback.txt opens with what the gradebook has (final score,
+   late penalties, hidden tests; gr_feedback_header), written once every
+   lateness is known, over the header an earlier run wrote. 0, or -1 with err. */
+static int feedback_headers(const gr_batch_opts *o, const gr_class *c, char *err, size_t errlen)
+{
+    static const char mark[] = "Final score: ";
+    int rc = 0;
+    for (int i = 0; i < c->n && rc == 0; i++) {
+        const gr_student *s = &c->students[i];
+        if (!s->submitted || s->same_as)      /* a group's others: no folder of their own */
+            continue;
+        char *fb = student_file(o, s->id, "feedback.txt");
+        size_t len = 0;
+        char *text = gr_read_file(fb, &len);
+        int ok = text != NULL;
+        if (ok) {
+            const char *body = text, *end = strstr(text, "\n\n");
+            if (strncmp(text, mark, sizeof mark - 1) == 0)
+                body = end ? end + 2 : text + len;
+            char *head = gr_feedback_header(c, s);
+            char *all = gr_xasprintf("%s%s", head, body);
+            if (strcmp(all, text) != 0 && gr_write_file_atomic(fb, all, strlen(all)) != 0)
+                ok = 0;
+            free(head);
+            free(all);
+        }
+        if (!ok) {
+            gr_set_err(err, errlen, "cannot write the feedback of student %s (%s): %s", s->id,
+                       fb, strerror(errno));
+            rc = -1;
+        }
+        free(text);
+        free(fb);
+    }
+    return rc;
+}
+
 int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
@@ -586,6 +624,8 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
                    gr_stop_requested(), c->resumed + c->graded_now, c->resumed + c->graded_now);
     if (rc == 0)
         group_grades(o, c);
+    if (rc == 0 && feedback_headers(o, c, err, errlen) != 0)
+        rc = GR_GRADE_FAILED;
     c->seconds = gr_now_seconds() - t0;
     return rc;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cells.h"
 #include "gnuplot.h"
 #include "util.h"
 
@@ -16,8 +17,9 @@
 
 /* ---- numbers ---------------------------------------------------------------- */
 
-/* A score for a cell: at most 2 decimals, no trailing zeros ("4.05", "10"). */
-static void put_score(gr_strbuf *b, double x)
+/* A mean for a report cell: 2 decimals, no trailing zeros ("7.33", "10"); the
+   scores themselves are written exactly (gr_points). */
+static void put_mean(gr_strbuf *b, double x)
 {
     char buf[32];
     snprintf(buf, sizeof buf, "%.2f", x);
@@ -106,51 +108,65 @@ static stats class_stats(const gr_class *c, int lab, int adjusted)
 
 /* ---- the gradebook -------------------------------------------------------------- */
 
-/* One CSV cell: quoted when it holds a comma, quote or line end. */
-static void csv_cell(gr_strbuf *b, const char *s, int first)
-{
-    if (!first)
-        gr_sb_append(b, ",");
-    if (!s || !strpbrk(s, ",\"\r\n")) {
-        gr_sb_append(b, s ? s : "");
-        return;
-    }
-    gr_sb_append(b, "\"");
-    for (; *s; s++) {
-        if (*s == '"')
-            gr_sb_append(b, "\"\"");      /* a quote inside is doubled */
-        else
-            gr_sb_appendn(b, s, 1);
-    }
-    gr_sb_append(b, "\"");
-}
-
 static void csv_score(gr_strbuf *b, double x)
 {
     gr_sb_append(b, ",");
-    put_score(b, x);
+    gr_csv_points(b, x);
 }
 
-char *gr_gradebook_csv(const gr_class *c)
+/* The header's cells: the lab columns, and with a late policy their raw and
+   days late twins; then the total(s). */
+static void gradebook_header(gr_strbuf *b, const gr_class *c)
 {
-    gr_strbuf b = {0};
-    csv_cell(&b, "Student ID", 1);
-    csv_cell(&b, "Name", 0);
-    csv_cell(&b, "Email", 0);
+    gr_sb_append(b, "Student ID,Name,Email");
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!c->labs[lab - 1])
             continue;
         const char *dir = gr_lab_modules[lab - 1]->dir;
         if (c->course)
-            gr_sb_printf(&b, ",%s raw,%s days late", dir, dir);
-        gr_sb_printf(&b, ",%s", dir);
+            gr_sb_printf(b, ",%s raw,%s days late", dir, dir);
+        gr_sb_printf(b, ",%s", dir);
     }
-    gr_sb_append(&b, c->course ? ",Total raw,Total\r\n" : ",Total\r\n");
+    gr_sb_append(b, c->course ? ",Total raw,Total\r\n" : ",Total\r\n");
+}
+
+/* The points-possible row (the LMS import convention): each lab's maximum,
+   the days late columns empty, the total's maximum. */
+static void gradebook_possible(gr_strbuf *b, const gr_class *c)
+{
+    gr_sb_append(b, "Points possible,,");
+    double total = 0;
+    for (int lab = 1; lab <= GR_N_LABS; lab++) {
+        if (!c->labs[lab - 1])
+            continue;
+        double max = lab_max(c, lab);
+        total += max;
+        if (c->course) {
+            csv_score(b, max);
+            gr_sb_append(b, ",");
+        }
+        csv_score(b, max);
+    }
+    if (c->course)
+        csv_score(b, total);
+    csv_score(b, total);
+    gr_sb_append(b, "\r\n");
+}
+
+char *gr_gradebook_csv(const gr_class *c, int bom)
+{
+    gr_strbuf b = {0};
+    if (bom)
+        gr_sb_append(&b, GR_CSV_BOM);
+    gradebook_header(&b, c);
+    gradebook_possible(&b, c);
     for (int i = 0; i < c->n; i++) {
         const gr_student *s = &c->students[i];
-        csv_cell(&b, s->id, 1);
-        csv_cell(&b, s->name, 0);
-        csv_cell(&b, s->email, 0);
+        gr_csv_text(&b, s->id);
+        gr_sb_append(&b, ",");
+        gr_csv_text(&b, s->name);
+        gr_sb_append(&b, ",");
+        gr_csv_text(&b, s->email);
         double raw = 0, adj = 0;
         for (int lab = 1; lab <= GR_N_LABS; lab++) {
             if (!c->labs[lab - 1])
@@ -178,6 +194,48 @@ char *gr_gradebook_csv(const gr_class *c)
         csv_score(&b, adj);
         gr_sb_append(&b, "\r\n");
     }
+    return gr_sb_take(&b);
+}
+
+/* ---- a student's feedback ---------------------------------------------------------- */
+
+char *gr_feedback_header(const gr_class *c, const gr_student *s)
+{
+    double total = 0, max = 0, hidden = 0, hidden_max = 0;
+    int n_hidden = 0;
+    gr_strbuf late = {0};
+    char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
+    for (int lab = 1; lab <= GR_N_LABS; lab++) {
+        if (!c->labs[lab - 1])
+            continue;
+        const gr_lab_result *l = gr_student_lab(s, lab);
+        double adj = gr_student_adjusted(c, s, lab);
+        total += adj;
+        max += lab_max(c, lab);
+        if (c->course && s->days_late[lab - 1] > 0)
+            gr_sb_printf(&late, "Late penalty: %s handed in %d day%s late, %s points taken "
+                         "(%s before the penalty)\n", gr_lab_modules[lab - 1]->dir,
+                         s->days_late[lab - 1], s->days_late[lab - 1] == 1 ? "" : "s",
+                         gr_points(p1, (l ? l->score : 0) - adj), gr_points(p2, l ? l->score : 0));
+        for (int j = 0; l && j < l->n_tests; j++) {
+            const gr_test_result *t = &l->tests[j];
+            if (gr_visibility_shown(t->visibility, GR_SHOWN_AT_SUBMISSION))
+                continue;
+            n_hidden++;
+            hidden += t->score;
+            hidden_max += t->max_score;
+        }
+    }
+    gr_strbuf b = {0};
+    gr_sb_printf(&b, "Final score: %s/%s\n", gr_points(p1, total), gr_points(p2, max));
+    if (late.s)
+        gr_sb_append(&b, late.s);
+    if (n_hidden)
+        gr_sb_printf(&b, "Hidden tests: %d test%s, %s of %s points earned (what they check is "
+                     "not shown)\n", n_hidden, n_hidden == 1 ? "" : "s",
+                     gr_points(p1, hidden), gr_points(p2, hidden_max));
+    gr_sb_append(&b, "\n");
+    free(late.s);
     return gr_sb_take(&b);
 }
 
@@ -244,18 +302,25 @@ static void heading(gr_strbuf *b, int markdown, const char *title)
 
 /* ---- the report's sections ------------------------------------------------------------- */
 
-/* A number as a cell's text. */
+/* A score as a cell's text, exactly. */
 static char *num(double x)
 {
+    char buf[GR_POINTS_LEN];
+    return gr_xstrdup(gr_points(buf, x));
+}
+
+/* A mean as a cell's text, to 2 decimals. */
+static char *mean_num(double x)
+{
     gr_strbuf b = {0};
-    put_score(&b, x);
+    put_mean(&b, x);
     return gr_sb_take(&b);
 }
 
 /* One row of the scores table. */
 static void score_row(table *t, const char *what, stats s)
 {
-    char *cells[7] = {gr_xstrdup(what), gr_xasprintf("%d", s.n), num(s.mean), num(s.median),
+    char *cells[7] = {gr_xstrdup(what), gr_xasprintf("%d", s.n), mean_num(s.mean), num(s.median),
                       num(s.min), num(s.max), num(s.max_points)};
     row_add(t, (const char *const *)cells);
     for (int j = 0; j < 7; j++)

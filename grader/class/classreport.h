@@ -1,9 +1,13 @@
 /* classreport.h: what attnlab batch writes about a class (batch.h).
  *
  *   gr_gradebook_csv    gradebook.csv: one row per student (id, name, email,
- *                       one column per lab, total), for LMS gradebook imports;
+ *                       one column per lab, total) under a points-possible
+ *                       row, for LMS gradebook imports;
  *                       with a late policy each lab has raw, days late and
  *                       adjusted columns, and the total raw and adjusted
+ *   gr_feedback_header  what each student's feedback.txt opens with: the final
+ *                       score as the gradebook has it, late penalties, the
+ *                       hidden tests' count and points
  *   gr_class_report     the class report, as Markdown (report.md) or aligned
  *                       text for a terminal: per lab and overall mean, median,
  *                       range and distribution; the tests most often failed;
@@ -18,9 +22,18 @@
 #include <stdio.h>
 #include "class/batch.h"
 
-/* The gradebook as CSV text (RFC 4180: CRLF line ends, cells quoted when they
-   hold a comma, quote or line end) (malloc'd). */
-char *gr_gradebook_csv(const gr_class *c);
+/* The gradebook as CSV text (malloc'd): RFC 4180 (CRLF line ends, cells quoted
+   when they hold a comma, quote or line end), every text cell neutralised so
+   that no spreadsheet evaluates it (gr_csv_text), scores exact numbers. The
+   header, then a "Points possible" row, then one row per student. With bom,
+   a UTF-8 byte order mark first, for Excel. */
+char *gr_gradebook_csv(const gr_class *c, int bom);
+
+/* The lines each student's feedback.txt starts with, then a blank line
+   (malloc'd): "Final score: X/Y" with the total exactly as the gradebook has
+   it, a "Late penalty:" line per late lab, and a "Hidden tests:" line saying
+   how many and the points earned, never what they check. */
+char *gr_feedback_header(const gr_class *c, const gr_student *s);
 
 /* The class report: Markdown when markdown is 1, else aligned text (malloc'd). */
 char *gr_class_report(const gr_class *c, int markdown);

@@ -186,6 +186,7 @@ typedef struct gr_sim_report_opts {
     const char *submissions;  /* the folder, as given, for the title */
     int top;                  /* pairs listed per lab; 0: every pair that shares anything */
     int detail;               /* terminal only: regions shown for the first `detail` pairs */
+    int bom;                  /* CSV only: a UTF-8 byte order mark first (--csv-bom) */
 } gr_sim_report_opts;
 
 /* The sentence every report opens with: similarity is evidence to read, not a verdict. */
@@ -199,7 +200,8 @@ void gr_sim_print_table(FILE *out, const gr_sim_lab *labs, int n, const gr_sim_r
 void gr_sim_print_markdown(FILE *out, const gr_sim_lab *labs, int n,
                            const gr_sim_report_opts *o);
 
-/* CSV: a header row, then one row per listed pair (see cmd_similarity.c's --help). */
+/* CSV: a header row, then one row per listed pair (see cmd_similarity.c's --help);
+   RFC 4180 with CRLF line ends, text cells neutralised (gr_csv_text). */
 void gr_sim_print_csv(FILE *out, const gr_sim_lab *labs, int n, const gr_sim_report_opts *o);
 
 #endif

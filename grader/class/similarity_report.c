@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cells.h"
 #include "util.h"
 
 const char gr_sim_not_a_verdict[] =
@@ -78,22 +79,6 @@ static void put_md(FILE *out, const char *s)
             fputc('\\', out);
         fputc(*s, out);
     }
-}
-
-/* s as one CSV field: quoted when it holds a comma, a quote or a space. */
-static void put_csv(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\" ")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
 }
 
 /* ---- what every report shows of a pair ------------------------------------------------- */
@@ -369,8 +354,11 @@ void gr_sim_print_markdown(FILE *out, const gr_sim_lab *labs, int n,
 
 void gr_sim_print_csv(FILE *out, const gr_sim_lab *labs, int n, const gr_sim_report_opts *o)
 {
-    fputs("lab,rank,student_a,student_b,jaccard,shared,fingerprints_a,fingerprints_b,"
-          "lines_a,lines_b,file_a,file_b,regions\n", out);
+    gr_strbuf b = {0};
+    if (o->bom)
+        gr_sb_append(&b, GR_CSV_BOM);
+    gr_sb_append(&b, "lab,rank,student_a,student_b,jaccard,shared,fingerprints_a,fingerprints_b,"
+                     "lines_a,lines_b,file_a,file_b,regions\r\n");
     for (int li = 0; li < n; li++) {
         const gr_sim_lab *l = &labs[li];
         long top = listed(l, o);
@@ -379,16 +367,16 @@ void gr_sim_print_csv(FILE *out, const gr_sim_lab *labs, int n, const gr_sim_rep
             view_pair(&v, l, &l->pairs[i]);
             char *sa = clean(v.a->student), *sb = clean(v.b->student);
             char *pa = clean(v.a->path), *pb = clean(v.b->path);
-            fprintf(out, "%d,%ld,", l->lab, i + 1);
-            put_csv(out, sa);
-            fputc(',', out);
-            put_csv(out, sb);
-            fprintf(out, ",%.6f,%ld,%ld,%ld,%d,%d,", v.p->jaccard, v.p->shared,
-                    v.a->n_distinct, v.b->n_distinct, v.lines_a, v.lines_b);
-            put_csv(out, pa);
-            fputc(',', out);
-            put_csv(out, pb);
-            fputc(',', out);
+            gr_sb_printf(&b, "%d,%ld,", l->lab, i + 1);
+            gr_csv_text(&b, sa);
+            gr_sb_append(&b, ",");
+            gr_csv_text(&b, sb);
+            gr_sb_printf(&b, ",%.6f,%ld,%ld,%ld,%d,%d,", v.p->jaccard, v.p->shared,
+                         v.a->n_distinct, v.b->n_distinct, v.lines_a, v.lines_b);
+            gr_csv_text(&b, pa);
+            gr_sb_append(&b, ",");
+            gr_csv_text(&b, pb);
+            gr_sb_append(&b, ",");
             /* each region as A's lines:B's lines, e.g. 12-30:40-58 61-70:80-89 */
             gr_strbuf regions = {0};
             for (int r = 0; r < v.n_r; r++) {
@@ -397,8 +385,8 @@ void gr_sim_print_csv(FILE *out, const gr_sim_lab *labs, int n, const gr_sim_rep
                 region_lines(&v, &v.r[r], 1, &fb, &lb);
                 gr_sb_printf(&regions, "%s%d-%d:%d-%d", r ? " " : "", fa, la, fb, lb);
             }
-            put_csv(out, regions.s ? regions.s : "");
-            fputc('\n', out);
+            gr_csv_text(&b, regions.s);
+            gr_sb_append(&b, "\r\n");
             free(regions.s);
             free(v.r);
             free(sa);
@@ -407,4 +395,7 @@ void gr_sim_print_csv(FILE *out, const gr_sim_lab *labs, int n, const gr_sim_rep
             free(pb);
         }
     }
+    if (b.s)
+        fwrite(b.s, 1, b.len, out);
+    free(b.s);
 }

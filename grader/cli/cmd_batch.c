@@ -22,7 +22,8 @@
 static const char batch_usage[] =
     "usage: attnlab batch SUBMISSIONS --out DIR [--jobs N] [--roster FILE]\n"
     "                     [--course FILE] [--times FILE | --file-times] [--accept-late]\n"
-    "                     [--lab N|all] [--rubrics DIR] [--restart] [-q]\n"
+    "                     [--lab N|all] [--rubrics DIR] [--restart]\n"
+    "                     [--csv-bom] [-q]\n"
     "\n"
     "Grade a class: each folder of SUBMISSIONS is one student, named by their id,\n"
     "with the labs in the labs/ layout (lab01-scores/lab01.c) or flat (lab01.c).\n"
@@ -33,7 +34,9 @@ static const char batch_usage[] =
     "Writes to DIR:\n"
     "  students/ID/results.json   Gradescope's format, misconceptions as data\n"
     "  students/ID/feedback.txt   the report the student would see on a terminal\n"
-    "  gradebook.csv              one row per student: id, name, email, each lab, total\n"
+    "  gradebook.csv              one row per student: id, name, email, each lab, total,\n"
+    "                             under a \"Points possible\" row; a cell a spreadsheet\n"
+    "                             would run as a formula gets a leading '\n"
     "  report.md                  the class report (also printed): scores, distribution,\n"
     "                             tests most often failed, misconceptions to reteach\n"
     "  histogram.dat, .png        the totals' distribution (the PNG needs gnuplot)\n"
@@ -55,6 +58,8 @@ static const char batch_usage[] =
     "  --lab N|all      which labs (default all)\n"
     "  --rubrics DIR    grade against the rubrics DIR/labNN.yaml instead of the course's\n"
     "  --restart        regrade every student, ignoring results already in DIR\n"
+    "  --csv-bom        start gradebook.csv with a UTF-8 byte order mark, so that\n"
+    "                   Excel shows non-ASCII names right (LMS imports need none)\n"
     "  -q, --quiet      no progress on stderr\n"
     "\n"
     "Stopped (Ctrl-C, kill, even kill -9) and run again with the same options, it\n"
@@ -75,6 +80,7 @@ static const char batch_usage[] =
 typedef struct batch_args {
     const char *labs, *course, *out;
     int quiet;
+    int csv_bom;      /* --csv-bom */
 } batch_args;
 
 static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
@@ -90,6 +96,7 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         {"times", required_argument, 0, 'T'},
         {"file-times", no_argument, 0, 'F'},
         {"accept-late", no_argument, 0, 'A'},
+        {"csv-bom", no_argument, 0, 'B'},
         {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -108,6 +115,7 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         case 'T': o->times = optarg; break;
         case 'F': o->file_times = 1; break;
         case 'A': o->accept_late = 1; break;
+        case 'B': a->csv_bom = 1; break;
         case 'q': a->quiet = 1; break;
         case 'J': {
             char *end;
@@ -149,10 +157,10 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
 
 /* gradebook.csv and report.md in DIR, the report on stdout, the histogram:
    0, or GR_EXIT_FAILED when a file could not be written. */
-static int write_class(const gr_class *c, const char *root, const char *out)
+static int write_class(const gr_class *c, const char *root, const char *out, int bom)
 {
     int rc = GR_EXIT_OK;
-    char *csv = gr_gradebook_csv(c), *md = gr_class_report(c, 1), *text = gr_class_report(c, 0);
+    char *csv = gr_gradebook_csv(c, bom), *md = gr_class_report(c, 1), *text = gr_class_report(c, 0);
     char *csv_path = gr_xasprintf("%s/gradebook.csv", out);
     char *md_path = gr_xasprintf("%s/report.md", out);
     if (gr_write_file_atomic(csv_path, csv, strlen(csv)) != 0 ||
@@ -179,7 +187,7 @@ int cmd_batch(int argc, char **argv)
     gr_batch_opts o;
     memset(&o, 0, sizeof o);
     o.jobs = gr_pool_cores();
-    batch_args a = {"all", NULL, NULL, 0};
+    batch_args a = {"all", NULL, NULL, 0, 0};
     int rc = parse_args(argc, argv, &o, &a);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
@@ -214,7 +222,7 @@ int cmd_batch(int argc, char **argv)
             gr_stop_reraise();
         return rc == GR_GRADE_BAD_INPUT ? GR_EXIT_USAGE : GR_EXIT_FAILED;
     }
-    rc = write_class(&c, root, a.out);
+    rc = write_class(&c, root, a.out, a.csv_bom);
     gr_class_free(&c);
     if (a.course)
         gr_course_free(&course);

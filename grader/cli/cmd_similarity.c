@@ -22,7 +22,7 @@
 /* The help; its numbers are the defaults GR_SIM_K and GR_SIM_W (printf arguments). */
 #define SIMILARITY_USAGE \
     "usage: attnlab similarity SUBMISSIONS [--lab N|all] [--top N] [--detail N]\n" \
-    "                          [--out FILE] [--format table|csv]\n" \
+    "                          [--out FILE] [--format table|csv] [--csv-bom]\n" \
     "\n" \
     "Compare every student's lab file with every other student's, MOSS-style, and\n" \
     "rank the pairs by what they share. A report for a person to read, never a\n" \
@@ -51,9 +51,13 @@
     "  --out FILE        also write a Markdown report with every listed pair's\n" \
     "                    regions side by side\n" \
     "  --format FORMAT   table (default) or csv, on stdout\n" \
+    "  --csv-bom         start the CSV with a UTF-8 byte order mark, so that Excel\n" \
+    "                    shows non-ASCII ids right\n" \
     "  -h, --help        show this help\n" \
     "\n" \
-    "CSV: a header row, then one row per listed pair, most similar first:\n" \
+    "CSV (RFC 4180): a header row, then one row per listed pair, most similar first;\n" \
+    "a cell a spreadsheet would run as a formula (=, +, -, @, tab or CR first)\n" \
+    "gets a leading ' and stays text:\n" \
     "  lab,rank,student_a,student_b,jaccard,shared,fingerprints_a,fingerprints_b,\n" \
     "  lines_a,lines_b,file_a,file_b,regions\n" \
     "  shared          distinct fingerprints the two files have in common\n" \
@@ -107,6 +111,7 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, sim_opts *o)
         {"detail", required_argument, 0, 'd'},
         {"out", required_argument, 0, 'o'},
         {"format", required_argument, 0, 'f'},
+        {"csv-bom", no_argument, 0, 'B'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -141,6 +146,9 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, sim_opts *o)
             if (strcmp(optarg, "table") != 0 && strcmp(optarg, "csv") != 0)
                 return -usage(err, "--format must be table or csv (got '%s')", optarg);
             o->csv = strcmp(optarg, "csv") == 0;
+            break;
+        case 'B':
+            o->report.bom = 1;
             break;
         case 'h':
             fprintf(out, SIMILARITY_USAGE, GR_SIM_K, GR_SIM_W, GR_SIM_K + GR_SIM_W - 1, GR_SIM_K);

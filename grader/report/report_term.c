@@ -35,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cells.h"
 #include "grade.h"
 #include "labmod.h"
 
@@ -118,17 +119,6 @@ static void indented(gr_strbuf *b, const char *indent, const char *text)
 static void quoted(gr_strbuf *b, const char *indent, const char *text)
 {
     safe_lines(b, indent, "|", text);
-}
-
-/* Points with as many decimals as a rubric uses (up to 2), at least one:
-   1 -> "1.0", 3.5 -> "3.5", 0.25 -> "0.25". */
-static const char *points(char buf[32], double v)
-{
-    snprintf(buf, 32, "%.2f", v);
-    size_t n = strlen(buf);
-    if (n >= 2 && buf[n - 1] == '0' && buf[n - 2] != '.')
-        buf[n - 1] = '\0';
-    return buf;
 }
 
 /* "1 test", "2 tests": n and noun, plural unless n is 1. */
@@ -301,9 +291,9 @@ static void test_feedback(gr_strbuf *b, const lab_view *v, const gr_test_result 
 static void test_row(gr_strbuf *b, const lab_view *v, const gr_test_result *t, int color,
                      int verbose)
 {
-    char p1[32], p2[32];
+    char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
     const char *verdict = gr_verdict_name(t->verdict);
-    gr_sb_printf(b, "%6s%6s   ", points(p1, t->score), points(p2, t->max_score));
+    gr_sb_printf(b, "%6s%6s   ", gr_points1(p1, t->score), gr_points1(p2, t->max_score));
     paint(b, color, verdict_color(t->verdict));
     gr_sb_append(b, verdict);
     paint(b, color, ANSI_RESET);
@@ -444,9 +434,9 @@ static void lab_block(gr_strbuf *b, const lab_view *v, int color, int verbose)
         gr_sb_append(b, "compiler warnings (the lab built; a warning often marks a bug):\n");
         quoted(b, "", lab->compile_log);
     }
-    char p1[32], p2[32];
+    char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
     term_text(b, name, strlen(name));
-    gr_sb_printf(b, ": %s/%s\n", points(p1, lab->score), points(p2, lab->max_score));
+    gr_sb_printf(b, ": %s/%s\n", gr_points1(p1, lab->score), gr_points1(p2, lab->max_score));
 }
 
 /* One line per lab: name, points, status; then the total. */
@@ -463,8 +453,8 @@ static void summary(gr_strbuf *b, const gr_report *r, const lab_view *views, int
     for (int i = 0; i < r->n_labs; i++) {
         const lab_view *v = &views[i];
         const char *name = v->lab->name ? v->lab->name : "lab";
-        char p1[32], p2[32], both[72];
-        snprintf(both, sizeof both, "%s/%s", points(p1, v->lab->score), points(p2, v->lab->max_score));
+        char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN], both[2 * GR_POINTS_LEN + 8];
+        snprintf(both, sizeof both, "%s/%s", gr_points1(p1, v->lab->score), gr_points1(p2, v->lab->max_score));
         term_text(b, name, strlen(name));
         gr_sb_printf(b, "%*s  %11s   ", width - (int)strlen(name), "", both);
         paint(b, color, v->failing == 0 ? ANSI_GREEN
@@ -473,9 +463,9 @@ static void summary(gr_strbuf *b, const gr_report *r, const lab_view *views, int
         paint(b, color, ANSI_RESET);
         gr_sb_append(b, "\n");
     }
-    char p1[32], p2[32];
+    char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
     paint(b, color, ANSI_BOLD);
-    gr_sb_printf(b, "Total points: %s/%s", points(p1, r->score), points(p2, r->max_score));
+    gr_sb_printf(b, "Total points: %s/%s", gr_points1(p1, r->score), gr_points1(p2, r->max_score));
     paint(b, color, ANSI_RESET);
     gr_sb_append(b, "\n");
 }

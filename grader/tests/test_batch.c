@@ -456,6 +456,7 @@ START_TEST(a_class_grades_into_the_right_gradebook_and_resumes_after_kill)
                          "lab01-scores,lab05-masking raw,lab05-masking days late,lab05-masking,"
                          "Total raw,Total\r\n";
     ck_assert_msg(strncmp(csv, header, strlen(header)) == 0, "header: %.200s", csv);
+    ck_assert_ptr_nonnull(strstr(csv, "\r\nPoints possible,,,10,,10,12,,12,22,22\r\n"));
     double max1 = num_cell(csv, "sol00", 3), max5 = num_cell(csv, "sol00", 6);
     ck_assert(max1 == 10 && max5 == 12);
     for (int i = 0; i < n_ex; i++) {
@@ -471,6 +472,17 @@ START_TEST(a_class_grades_into_the_right_gradebook_and_resumes_after_kill)
         ck_assert(a5 == r5);
         ck_assert_msg(fabs(num_cell(csv, e->id, 9) - (r1 + r5)) < 0.006, "%s: total raw", e->id);
         ck_assert_msg(fabs(num_cell(csv, e->id, 10) - (a1 + a5)) < 0.006, "%s: total", e->id);
+        /* what the student is sent opens with the gradebook's total, late or not */
+        char *total = cell(csv, e->id, 10);
+        char *first = gr_xasprintf("Final score: %s/22\n", total);
+        char *fbt = gr_read_file(gr_xasprintf("%s/students/%s/feedback.txt", out1, e->id), NULL);
+        ck_assert_msg(fbt && strncmp(fbt, first, strlen(first)) == 0, "%s: feedback starts "
+                      "%.80s, gradebook total %s", e->id, fbt ? fbt : "(none)", total);
+        ck_assert_msg(!e->late1 == !strstr(fbt, "\nLate penalty: lab01-scores handed in "),
+                      "%s: %d days late, feedback %.300s", e->id, e->late1, fbt);
+        free(total);
+        free(first);
+        free(fbt);
     }
     /* the roster: names with commas and quotes quoted, a student without a
        submission a row of empty cells */

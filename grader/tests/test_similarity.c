@@ -449,10 +449,12 @@ static int csv_rows(char *csv, csv_row *rows, int max)
                 *p++ = '\0';
             } else {
                 rows[n].f[f] = p;
-                p += strcspn(p, ",\n");
+                p += strcspn(p, ",\r\n");
             }
-            ck_assert_msg(*p == (f == 12 ? '\n' : ','), "row %d field %d", n, f);
+            ck_assert_msg(*p == (f == 12 ? '\r' : ','), "row %d field %d", n, f);
             *p++ = '\0';
+            if (f == 12)
+                ck_assert_msg(*p++ == '\n', "row %d: a CRLF line end (RFC 4180)", n);
         }
         line = p;
     }

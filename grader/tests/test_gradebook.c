@@ -1,0 +1,336 @@
+/* test_gradebook.c: the cells every report writes (cells.c) and the gradebook
+ * and feedback header made from a class (classreport.c).
+ *
+ * A CSV cell a spreadsheet would evaluate (=SUM(1,2), +1, -1+2, @A1, a roster
+ * email =HYPERLINK(...), a tab or CR first) is written as text, numbers stay
+ * numbers, scores print exactly. The gradebook of a class with such ids is
+ * then opened with LibreOffice headless, as an instructor would open it, and
+ * converted to flat ODS: no cell may hold a formula, every hostile id must be
+ * text and every score a number. Without soffice (Debian's
+ * libreoffice-calc-nogui) that one test says so and passes; CI installs it.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cells.h"
+#include "class/classreport.h"
+#include "fixtures/fixture_kit.h"
+#include "labmod.h"
+#include "util.h"
+
+Suite *test_suite(void);
+
+/* ---- cells ------------------------------------------------------------------------ */
+
+static const struct { const char *in, *out; } text_cases[] = {
+    {"alice", "alice"},
+    {"", ""},
+    {"=SUM(1,2)", "\"'=SUM(1,2)\""},
+    {"+1", "\"'+1\""},
+    {"-1+2", "\"'-1+2\""},
+    {"@A1", "\"'@A1\""},
+    {"\tx", "\"'\tx\""},
+    {"\rx", "\"'\rx\""},
+    {"=HYPERLINK(\"http://x.invalid\",\"click\")", "\"'=HYPERLINK(\"\"http://x.invalid\"\",\"\"click\"\")\""},
+    {"-3", "-3"},                     /* a negative number stays a number */
+    {"-2.5", "-2.5"},
+    {"-", "\"'-\""},
+    {"-1e3", "\"'-1e3\""},
+    {"Lovelace, Ada", "\"Lovelace, Ada\""},
+    {"say \"hi\"", "\"say \"\"hi\"\"\""},
+    {"two\nlines", "\"two\nlines\""},
+    {"a=b", "a=b"},                   /* only a leading = is a formula */
+    {"Zoë", "Zoë"},
+};
+
+START_TEST(text_cells_are_neutralised_and_quoted)
+{
+    gr_strbuf b = {0};
+    gr_csv_text(&b, text_cases[_i].in);
+    char *got = gr_sb_take(&b);
+    ck_assert_msg(strcmp(got, text_cases[_i].out) == 0, "cell %d: got [%s], want [%s]", _i, got,
+                  text_cases[_i].out);
+    free(got);
+}
+END_TEST
+
+START_TEST(null_is_an_empty_cell)
+{
+    gr_strbuf b = {0};
+    gr_csv_text(&b, NULL);
+    gr_csv_points(&b, -2.5);
+    char *got = gr_sb_take(&b);
+    ck_assert_str_eq(got, "-2.5");
+    free(got);
+}
+END_TEST
+
+START_TEST(points_print_exactly)
+{
+    char buf[GR_POINTS_LEN];
+    ck_assert_str_eq(gr_points(buf, 6.25), "6.25");
+    ck_assert_str_eq(gr_points(buf, 112.5), "112.5");
+    ck_assert_str_eq(gr_points(buf, 10), "10");
+    ck_assert_str_eq(gr_points(buf, 5.625), "5.625");        /* 6.25 less 10% */
+    ck_assert_str_eq(gr_points(buf, 0.1 + 0.2), "0.3");      /* no float noise */
+    ck_assert_str_eq(gr_points(buf, -0.0), "0");
+    ck_assert_str_eq(gr_points(buf, -1.75), "-1.75");
+    ck_assert_str_eq(gr_points(buf, 1e-7), "0");
+    ck_assert_str_eq(gr_points1(buf, 6.25), "6.25");
+    ck_assert_str_eq(gr_points1(buf, 10), "10.0");
+    ck_assert_str_eq(gr_points1(buf, 0), "0.0");
+}
+END_TEST
+
+/* ---- a class in memory -------------------------------------------------------------- */
+
+/* Lab 1's result with n_vis visible and n_hid hidden tests of 1 point, the
+   first `passed` of them passed. */
+static void add_lab1(gr_report *r, int n_vis, int n_hid, int passed)
+{
+    r->labs = gr_xcalloc(1, sizeof *r->labs);
+    r->n_labs = 1;
+    gr_lab_result *l = &r->labs[0];
+    l->lab = 1;
+    l->name = gr_xstrdup("lab01-scores");
+    l->n_tests = n_vis + n_hid;
+    l->tests = gr_xcalloc((size_t)l->n_tests, sizeof *l->tests);
+    for (int j = 0; j < l->n_tests; j++) {
+        gr_test_result *t = &l->tests[j];
+        t->name = gr_xasprintf("t%d", j);
+        t->max_score = 1.25;
+        t->score = j < passed ? 1.25 : 0;
+        t->verdict = j < passed ? GR_PASSED : GR_WRONG_ANSWER;
+        t->visibility = j < n_vis ? GR_VISIBLE : GR_HIDDEN;
+        l->score += t->score;
+        l->max_score += t->max_score;
+    }
+    r->score = l->score;
+    r->max_score = l->max_score;
+}
+
+static const struct { const char *id, *name, *email; int passed; } roster[] = {
+    {"+1", NULL, NULL, 8},
+    {"-1+2", NULL, NULL, 5},
+    {"-7", NULL, NULL, 0},
+    {"=SUM(1,2)", NULL, NULL, 8},
+    {"@A1", "\tTab", "\rCR", 3},
+    {"alice", "Zoë Ąłń", "=HYPERLINK(\"http://x.invalid\",\"click\")", 7},
+    {"bob", "Lovelace, Ada", "bob@example.edu", 6},
+};
+#define N_ROSTER ((int)(sizeof roster / sizeof roster[0]))
+
+/* The class above: lab 1 of 4 visible and 4 hidden tests of 1.25 points;
+   with course, alice is 2 days late under 10% a day. */
+static void make_class(gr_class *c, gr_course *course)
+{
+    memset(c, 0, sizeof *c);
+    c->labs[0] = 1;
+    c->n = N_ROSTER;
+    c->students = gr_xcalloc((size_t)c->n, sizeof *c->students);
+    for (int i = 0; i < c->n; i++) {
+        gr_student *s = &c->students[i];
+        s->id = gr_xstrdup(roster[i].id);
+        s->name = roster[i].name ? gr_xstrdup(roster[i].name) : NULL;
+        s->email = roster[i].email ? gr_xstrdup(roster[i].email) : NULL;
+        s->submitted = 1;
+        add_lab1(&s->report, 4, 4, roster[i].passed);
+    }
+    if (course) {
+        memset(course, 0, sizeof *course);
+        course->has_due[0] = 1;
+        course->penalty_percent = 10;
+        course->max_late_days = -1;
+        c->course = course;
+        c->students[5].days_late[0] = 2;
+    }
+}
+
+START_TEST(gradebook_has_points_possible_and_safe_cells)
+{
+    gr_class c;
+    gr_course course;
+    make_class(&c, &course);
+    char *csv = gr_gradebook_csv(&c, 0);
+    ck_assert_msg(strncmp(csv, "Student ID,Name,Email,lab01-scores raw,lab01-scores days late,"
+                               "lab01-scores,Total raw,Total\r\nPoints possible,,,10,,10,10,10\r\n",
+                          strlen("Student ID,Name,Email,lab01-scores raw,lab01-scores days late,"
+                                 "lab01-scores,Total raw,Total\r\nPoints possible,,,10,,10,10,10\r\n")) == 0,
+                  "%s", csv);
+    ck_assert_ptr_nonnull(strstr(csv, "\r\n\"'=SUM(1,2)\",,,10,0,10,10,10\r\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\r\n-7,,,0,0,0,0,0\r\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\r\n\"'@A1\",\"'\tTab\",\"'\rCR\",3.75,0,3.75,3.75,3.75\r\n"));
+    /* 8.75 raw, 2 days late at 10% a day: 7 */
+    ck_assert_ptr_nonnull(strstr(csv, "\r\nalice,Zoë Ąłń,\"'=HYPERLINK(\"\"http://x.invalid\"\","
+                                      "\"\"click\"\")\",8.75,2,7,8.75,7\r\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\r\nbob,\"Lovelace, Ada\",bob@example.edu,7.5,0,7.5,7.5,7.5\r\n"));
+    free(csv);
+    csv = gr_gradebook_csv(&c, 1);
+    ck_assert_int_eq(strncmp(csv, "\xEF\xBB\xBFStudent ID,", 14), 0);
+    free(csv);
+    gr_class_free(&c);
+}
+END_TEST
+
+START_TEST(feedback_header_is_the_gradebook_total)
+{
+    gr_class c;
+    gr_course course;
+    make_class(&c, &course);
+    char *h = gr_feedback_header(&c, &c.students[5]);
+    ck_assert_str_eq(h, "Final score: 7/10\n"
+                        "Late penalty: lab01-scores handed in 2 days late, 1.75 points taken "
+                        "(8.75 before the penalty)\n"
+                        "Hidden tests: 4 tests, 3.75 of 5 points earned (what they check is "
+                        "not shown)\n\n");
+    free(h);
+    c.course = NULL;                      /* no policy: no late line */
+    h = gr_feedback_header(&c, &c.students[4]);
+    ck_assert_str_eq(h, "Final score: 3.75/10\n"
+                        "Hidden tests: 4 tests, 0 of 5 points earned (what they check is "
+                        "not shown)\n\n");
+    free(h);
+    gr_class_free(&c);
+}
+END_TEST
+
+/* ---- opened in LibreOffice ---------------------------------------------------------- */
+
+/* soffice on PATH: 1, else 0. */
+static int have_soffice(void)
+{
+    return system("command -v soffice >/dev/null 2>&1") == 0;
+}
+
+/* Convert dir/name.csv to dir/name.fods with soffice, importing the CSV as
+   UTF-8 with comma and double quote, everything else as a user's default
+   (formulas evaluated), in a fresh profile under dir. The text of the .fods. */
+static char *open_in_calc(const char *dir, const char *name)
+{
+    char *log = gr_xasprintf("%s/soffice.log", dir);
+    int st = fk_sh(log, "HOME=%s soffice -env:UserInstallation=file://%s/profile --headless "
+                   "--norestore --infilter=CSV:44,34,76,1 --convert-to fods --outdir %s %s/%s.csv",
+                   dir, dir, dir, dir, name);
+    char *fods = gr_xasprintf("%s/%s.fods", dir, name);
+    char *text = gr_read_file(fods, NULL);
+    char *out = gr_read_file(log, NULL);
+    ck_assert_msg(text != NULL, "soffice made no %s (status %d): %s", fods, st, out ? out : "");
+    free(out);
+    free(log);
+    free(fods);
+    return text;
+}
+
+/* The cell in column i (0-based) of the row whose first cell's text is first,
+   in the .fods text (a run of equal cells is one tag with
+   table:number-columns-repeated): its opening tag and text. */
+static void fods_cell(const char *fods, const char *first, int i, char *tag, size_t taglen,
+                      char *text, size_t textlen)
+{
+    char *key = gr_xasprintf("<text:p>%s</text:p>", first);
+    const char *at = strstr(fods, key);
+    ck_assert_msg(at != NULL, "no row for %s in the converted sheet", first);
+    free(key);
+    const char *row = at;
+    while (row > fods && strncmp(row, "<table:table-row", 16) != 0)
+        row--;
+    const char *cell = row, *end = NULL;
+    for (int col = 0; col <= i;) {
+        cell = strstr(cell + 1, "<table:table-cell");
+        ck_assert_ptr_nonnull(cell);
+        end = strchr(cell, '>');
+        const char *rep = strstr(cell, "table:number-columns-repeated=\"");
+        col += rep && rep < end ? atoi(rep + 31) : 1;
+    }
+    snprintf(tag, taglen, "%.*s", (int)(end - cell + 1), cell);
+    text[0] = '\0';
+    if (end[-1] != '/') {
+        const char *p = strstr(end, "<text:p>"), *q = p ? strstr(p, "</text:p>") : NULL;
+        const char *close = strstr(end, "</table:table-cell>");
+        if (p && q && p < close)
+            snprintf(text, textlen, "%.*s", (int)(q - p - 8), p + 8);
+    }
+}
+
+START_TEST(libreoffice_evaluates_no_cell)
+{
+    if (!have_soffice()) {
+        fprintf(stderr, "test_gradebook: SKIP libreoffice_evaluates_no_cell: no soffice on "
+                        "PATH (apt-get install libreoffice-calc-nogui to run it)\n");
+        return;
+    }
+    char *dir = fk_mkdtemp("gradebook");
+    ck_assert_ptr_nonnull(dir);
+    gr_class c;
+    gr_course course;
+    make_class(&c, &course);
+    char *csv = gr_gradebook_csv(&c, 1);
+    char *path = gr_xasprintf("%s/gradebook.csv", dir);
+    ck_assert_int_eq(gr_write_file_atomic(path, csv, strlen(csv)), 0);
+    /* the same ids written raw: the check must see LibreOffice evaluate them */
+    char *raw = gr_xasprintf("%s/raw.csv", dir);
+    const char *unsafe = "id,v\r\n=SUM(1,2),1\r\n";
+    ck_assert_int_eq(gr_write_file_atomic(raw, unsafe, strlen(unsafe)), 0);
+    char *control = open_in_calc(dir, "raw");
+    ck_assert_msg(strstr(control, "table:formula") != NULL,
+                  "LibreOffice evaluated no formula in a raw CSV: the check proves nothing");
+    free(control);
+
+    char *fods = open_in_calc(dir, "gradebook");
+    ck_assert_msg(strstr(fods, "table:formula") == NULL, "a gradebook cell became a formula");
+    char tag[512], text[512];
+    for (int i = 0; i < N_ROSTER; i++) {
+        const char *id = roster[i].id;
+        int hostile = strchr("=+@\t\r", id[0]) || strcmp(id, "-1+2") == 0;
+        char *want = hostile ? gr_xasprintf("&apos;%s", id) : gr_xstrdup(id);
+        fods_cell(fods, want, 0, tag, sizeof tag, text, sizeof text);
+        /* -7 is the one id that is a number, and stays one */
+        ck_assert_msg(strstr(tag, strcmp(id, "-7") == 0 ? "office:value-type=\"float\""
+                                                        : "office:value-type=\"string\""),
+                      "id %s: %s", id, tag);
+        /* the lab's score and the total are numbers */
+        fods_cell(fods, want, 5, tag, sizeof tag, text, sizeof text);
+        ck_assert_msg(strstr(tag, "office:value-type=\"float\""), "id %s, lab cell: %s", id, tag);
+        fods_cell(fods, want, 7, tag, sizeof tag, text, sizeof text);
+        ck_assert_msg(strstr(tag, "office:value-type=\"float\""), "id %s, total: %s", id, tag);
+        free(want);
+    }
+    fods_cell(fods, "alice", 1, tag, sizeof tag, text, sizeof text);
+    ck_assert_str_eq(text, "Zoë Ąłń");                      /* UTF-8 read as UTF-8 */
+    fods_cell(fods, "alice", 2, tag, sizeof tag, text, sizeof text);
+    ck_assert_msg(strncmp(text, "&apos;=HYPERLINK(", 17) == 0, "email: %s", text);
+    fods_cell(fods, "alice", 7, tag, sizeof tag, text, sizeof text);
+    ck_assert_msg(strstr(tag, "office:value=\"7\""), "alice's total: %s", tag);
+    free(fods);
+    free(csv);
+    free(path);
+    free(raw);
+    gr_class_free(&c);
+    fk_rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("gradebook");
+    TCase *tc = tcase_create("cells");
+    tcase_add_loop_test(tc, text_cells_are_neutralised_and_quoted, 0,
+                        (int)(sizeof text_cases / sizeof text_cases[0]));
+    tcase_add_test(tc, null_is_an_empty_cell);
+    tcase_add_test(tc, points_print_exactly);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("class");
+    tcase_add_test(tc, gradebook_has_points_possible_and_safe_cells);
+    tcase_add_test(tc, feedback_header_is_the_gradebook_total);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("libreoffice");
+    tcase_set_timeout(tc, 600);           /* soffice starts slowly on a busy machine */
+    tcase_add_test(tc, libreoffice_evaluates_no_cell);
+    suite_add_tcase(s, tc);
+    return s;
+}
