@@ -220,9 +220,19 @@ static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_ca
                      "it; graded code must be plain C)", c->describe, strerror(run->exec_errno));
     } else if (run->timed_out || (!run->exited && run->term_signal == SIGXCPU)) {
         out->verdict = GR_TIMED_OUT;
-        gr_sb_printf(&msg, "%s\nstopped after the time limit of %ld ms of CPU time (it used "
-                     "%.2f s of CPU, %.2f s of wall clock): an endless loop, or far more work "
-                     "than needed", c->describe, t->limits.time_ms, run->cpu_seconds, run->seconds);
+        /* the CPU budget, or the sandbox's wall-clock backstop (several times the
+           budget): say which, so the figures never contradict the sentence */
+        if (run->term_signal == SIGXCPU || run->cpu_seconds * 1000.0 >= (double)t->limits.time_ms)
+            gr_sb_printf(&msg, "%s\nstopped at the time limit of %ld ms of CPU time (it used "
+                         "%.2f s of CPU in %.2f s of wall clock): an endless loop, or far more "
+                         "work than needed", c->describe, t->limits.time_ms, run->cpu_seconds,
+                         run->seconds);
+        else
+            gr_sb_printf(&msg, "%s\nstopped by the wall-clock limit after %.2f s, having used "
+                         "only %.2f s of its %ld ms of CPU time: it was waiting rather than "
+                         "computing (sleeping, or blocked reading input), or the machine was "
+                         "overloaded", c->describe, run->seconds, run->cpu_seconds,
+                         t->limits.time_ms);
     } else if (run->output_limit) {
         out->verdict = GR_OUTPUT_LIMIT;
         gr_sb_printf(&msg, "printed more than the limit of %ld bytes; remove debugging output from loops",
