@@ -19,8 +19,9 @@
 static const char grade_usage[] =
     "usage: attnlab grade [--lab N|all] [--submission DIR] [--student ID]\n"
     "                     [--json FILE] [--junit FILE] [--junit-public]\n"
-    "                     [--prairielearn FILE] [--jobs N] [--timing] [--verbose]\n"
-    "                     [--rubrics DIR] [--test NAME]\n"
+    "                     [--prairielearn FILE] [--prairielearn-compile-errors HOW]\n"
+    "                     [--jobs N] [--timing] [--verbose] [--rubrics DIR]\n"
+    "                     [--test NAME]\n"
     "\n"
     "Grade a submission: for each lab, check the sources against the rubric\n"
     "(data/rubrics/labNN.yaml), compile them with the grader's protocol stub,\n"
@@ -36,6 +37,10 @@ static const char grade_usage[] =
     "  --junit-public     leave out of the JUnit file the details of tests a student\n"
     "                     may not see yet (hidden, after_due_date, after_published)\n"
     "  --prairielearn FILE  also write PrairieLearn's results.json to FILE\n"
+    "  --prairielearn-compile-errors HOW\n"
+    "                     not-gradable (default): a lab that does not compile makes\n"
+    "                     the results \"gradable\": false with the compiler's message,\n"
+    "                     so PrairieLearn charges no attempt; graded: it scores 0\n"
     "  --jobs N           grade N labs at once (default: one per core)\n"
     "  --rubrics DIR      grade against the rubrics DIR/labNN.yaml instead of the\n"
     "                     course's data/rubrics (the contract headers stay the course's)\n"
@@ -61,6 +66,7 @@ typedef struct grade_args {
     const char *labs, *json, *junit, *prairielearn;
     const char *only_test;      /* --test: merge into json instead of writing it */
     int quiet, timing, verbose, junit_public;
+    int pl_compile_graded;      /* --prairielearn-compile-errors graded */
 } grade_args;
 
 static int check_regrade(const gr_grade_opts *o, const grade_args *a);
@@ -77,6 +83,7 @@ static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
         {"junit", required_argument, 0, 'x'},
         {"junit-public", no_argument, 0, 'P'},
         {"prairielearn", required_argument, 0, 'p'},
+        {"prairielearn-compile-errors", required_argument, 0, 'C'},
         {"quiet", no_argument, 0, 'q'},
         {"jobs", required_argument, 0, 'J'},
         {"timing", no_argument, 0, 'T'},
@@ -98,6 +105,12 @@ static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
         case 'x': a->junit = optarg; break;
         case 'P': a->junit_public = 1; break;
         case 'p': a->prairielearn = optarg; break;
+        case 'C':
+            if (strcmp(optarg, "graded") != 0 && strcmp(optarg, "not-gradable") != 0)
+                return gr_usage_error("grade", "--prairielearn-compile-errors takes graded or "
+                                      "not-gradable (got '%s')", optarg);
+            a->pl_compile_graded = strcmp(optarg, "graded") == 0;
+            break;
         case 'q': a->quiet = 1; break;
         case 'T': a->timing = 1; break;
         case 'v': a->verbose = 1; break;
@@ -254,7 +267,7 @@ static int write_reports(const gr_report *r, const grade_args *a)
         fprintf(stderr, "attnlab grade: cannot write %s: %s\n", a->junit, strerror(errno));
         rc = GR_EXIT_FAILED;
     }
-    if (a->prairielearn && gr_report_prairielearn(a->prairielearn, r) != 0) {
+    if (a->prairielearn && gr_report_prairielearn(a->prairielearn, r, a->pl_compile_graded) != 0) {
         fprintf(stderr, "attnlab grade: cannot write %s: %s\n", a->prairielearn, strerror(errno));
         rc = GR_EXIT_FAILED;
     }
@@ -267,7 +280,7 @@ int cmd_grade(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.student = GR_LOCAL_STUDENT;
     o.jobs = gr_pool_cores();
-    grade_args a = {"all", NULL, NULL, NULL, NULL, 0, 0, 0, 0};
+    grade_args a = {"all", NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0};
     int rc = parse_args(argc, argv, &o, &a);
     if (rc != 0)
         return rc < 0 ? 0 : rc;

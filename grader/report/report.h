@@ -88,12 +88,14 @@ void gr_json_number(gr_strbuf *b, double x);
 
 /* Write r to path as PrairieLearn's external-grader results.json, atomically:
    score in [0, 1] over every test, the visible tests one by one with points,
-   max_points and output, the others as one line of points.
+   max_points and output, the others as one line of points. A lab that did not
+   compile makes it "gradable": false with the compiler's message (no attempt
+   charged) unless compile_errors_graded is 1.
    0, or -1 with errno set (path is left as it was). */
-int gr_report_prairielearn(const char *path, const gr_report *r);
+int gr_report_prairielearn(const char *path, const gr_report *r, int compile_errors_graded);
 
 /* The text gr_report_prairielearn writes (malloc'd, never NULL). */
-char *gr_report_prairielearn_text(const gr_report *r);
+char *gr_report_prairielearn_text(const gr_report *r, int compile_errors_graded);
 
 /* ---- JUnit XML (report_junit.c) ---------------------------------------------- */
 

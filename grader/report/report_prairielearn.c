@@ -23,6 +23,17 @@
  * that names none of them. That entry says no more than the score does (score
  * times the total, less the visible tests' points). "score" counts every test,
  * as a grade must. Strings are escaped as for Gradescope (gr_json_string).
+ *
+ * Code that does not compile is, by default, not gradable: PrairieLearn then
+ * charges no attempt and shows format_errors, one per lab that did not
+ * compile, with the compiler's message:
+ *
+ *   { "gradable": false,
+ *     "format_errors": ["lab01-scores did not compile ...:\n<compiler output>"],
+ *     "extra_data": { ... } }
+ *
+ * With compile errors graded (attnlab grade --prairielearn-compile-errors
+ * graded) it is an ordinary result scoring 0 for that lab.
  */
 #include "report/report.h"
 
@@ -61,8 +72,59 @@ static void pl_test(gr_strbuf *b, int *first, const char *name, const char *desc
     gr_sb_append(b, "    }");
 }
 
-char *gr_report_prairielearn_text(const gr_report *r)
+/* "extra_data" (student, practice secret) and the closing brace. */
+static void pl_extra(gr_strbuf *b, const gr_report *r)
 {
+    gr_sb_append(b, "  \"extra_data\": {\n");
+    pl_string(b, "    ", "student", r->student ? r->student : "", 0);
+    gr_sb_printf(b, "    \"practice_secret\": %s\n  }\n}\n",
+                 r->practice_secret ? "true" : "false");
+}
+
+/* The lab did not compile: every test's verdict says so. */
+static int did_not_compile(const gr_lab_result *lab)
+{
+    for (int j = 0; j < lab->n_tests; j++)
+        if (lab->tests[j].verdict != GR_COMPILE_ERROR)
+            return 0;
+    return lab->n_tests > 0;
+}
+
+/* The results of a submission with a lab that did not compile, gradable
+   false, or NULL when every lab compiled. */
+static char *not_gradable(const gr_report *r)
+{
+    gr_strbuf b = {0};
+    int n = 0;
+    for (int i = 0; i < r->n_labs; i++) {
+        const gr_lab_result *lab = &r->labs[i];
+        if (!did_not_compile(lab))
+            continue;
+        if (n++ == 0)
+            gr_sb_append(&b, "{\n  \"gradable\": false,\n  \"format_errors\": [\n");
+        else
+            gr_sb_append(&b, ",\n");
+        char *text = gr_xasprintf("%s did not compile, so it was not graded and this attempt "
+                                  "does not count; fix it and submit again.%s%s",
+                                  lab->name ? lab->name : "the lab",
+                                  lab->compile_log ? "\ncompiler output:\n" : "",
+                                  lab->compile_log ? lab->compile_log : "");
+        gr_sb_append(&b, "    ");
+        gr_json_string(&b, text);
+        free(text);
+    }
+    if (n == 0)
+        return NULL;
+    gr_sb_append(&b, "\n  ],\n");
+    pl_extra(&b, r);
+    return gr_sb_take(&b);
+}
+
+char *gr_report_prairielearn_text(const gr_report *r, int compile_errors_graded)
+{
+    char *ungradable = compile_errors_graded ? NULL : not_gradable(r);
+    if (ungradable)
+        return ungradable;
     gr_strbuf b = {0};
     const char *in = "  ";
     char *summary = gr_report_summary(r, GR_SHOWN_AT_SUBMISSION);
@@ -101,14 +163,11 @@ char *gr_report_prairielearn_text(const gr_report *r)
                 "published: their points, no more.", unseen, unseen_max, "", "");
     gr_sb_append(&b, first ? "  ],\n" : "\n  ],\n");
 
-    gr_sb_append(&b, "  \"extra_data\": {\n");
-    pl_string(&b, "    ", "student", r->student ? r->student : "", 0);
-    gr_sb_printf(&b, "    \"practice_secret\": %s\n  }\n}\n",
-                 r->practice_secret ? "true" : "false");
+    pl_extra(&b, r);
     return gr_sb_take(&b);
 }
 
-int gr_report_prairielearn(const char *path, const gr_report *r)
+int gr_report_prairielearn(const char *path, const gr_report *r, int compile_errors_graded)
 {
-    return gr_report_write(path, gr_report_prairielearn_text(r));
+    return gr_report_write(path, gr_report_prairielearn_text(r, compile_errors_graded));
 }

@@ -5,7 +5,10 @@
  * these tests, and T/gs/run_autograder grades T/gs/submission with
  * ATTNLAB_AUTOGRADER_ROOT=T/gs standing for /autograder. PrairieLearn:
  * scripts/prairielearn/run.sh grades T/pl/student with ATTNLAB_GRADE_ROOT=T/pl
- * standing for /grade, from an image folder laid out as the Dockerfile does.
+ * standing for /grade, from an image folder laid out as the Dockerfile's last
+ * stage does: its COPY lines are read and carried out, from a make install
+ * (the first stage) and the tree, and nothing of the answer key's source,
+ * solutions or mutants may be among what they copy.
  * Each is run against a solution, an untouched stub and a broken upload, in
  * both layouts (lab folders, flat files); results.json must be valid, score
  * what the rubric says, name the student and show no hidden test in the
@@ -37,8 +40,53 @@ static int laid_out;        /* 1 when the bundle and the image were laid out */
 static char *log_path;
 #define sh(...) fk_sh(log_path, __VA_ARGS__)
 
-/* Lay out T/gs (the unpacked bundle) and T/image (PrairieLearn's image):
-   each gets this build's attnlab and stub objects under build/. */
+/* Carry out the COPY lines of the Dockerfile's last stage into T/image:
+   "--from=build /stage/..." from a make install into T/stage (the first
+   stage's PREFIX=/opt/attnlab DESTDIR=/stage), the others from the tree.
+   Each source is also checked: only the installed program, stub objects and
+   course data, and the two entry scripts. 1 when all went. */
+static int copy_image(const char *root, const char *attnlab)
+{
+    char *path = gr_xasprintf("%s/scripts/prairielearn/Dockerfile", root);
+    char *text = gr_read_file(path, NULL);
+    free(path);
+    if (!text)
+        return 0;
+    const char *asan = strstr(attnlab, "/asan/") ? "SANITIZE=1" : "";
+    int ok = sh("cd %s && make -s install PREFIX=/opt/attnlab DESTDIR=%s/stage %s >/dev/null",
+                root, base, asan) == 0;
+    char *last = text, *p;
+    while ((p = strstr(last + 1, "\nFROM ")) != NULL)
+        last = p;
+    int copies = 0;
+    for (char *line = strtok(last, "\n"); ok && line; line = strtok(NULL, "\n")) {
+        char from[256] = "", src[512], dst[512];
+        if (sscanf(line, "COPY --from=%255s %511s %511s", from, src, dst) == 3) {
+            static const char *const allowed[] = {"/stage/opt/attnlab/bin/attnlab",
+                "/stage/opt/attnlab/lib/attnlab", "/stage/opt/attnlab/share/attnlab"};
+            int known = 0;
+            for (int i = 0; i < 3; i++)
+                known |= strcmp(src, allowed[i]) == 0;
+            ck_assert_msg(strcmp(from, "build") == 0 && known, "the image copies %s from %s: "
+                          "only the installed program, stub objects and course data", src, from);
+            ok = sh("mkdir -p %s/image$(dirname %s) && cp -R %s%s %s/image%s", base, dst, base, src,
+                    base, dst) == 0;
+            copies++;
+        } else if (sscanf(line, "COPY %511s %511s", src, dst) == 2) {
+            ck_assert_msg(strcmp(src, "scripts/prairielearn/run.sh") == 0 ||
+                          strcmp(src, "scripts/stage-submission.sh") == 0,
+                          "the image copies %s from the tree: only the entry scripts", src);
+            ok = sh("mkdir -p %s/image$(dirname %s) && cp %s/%s %s/image%s", base, dst, root, src,
+                    base, dst) == 0;
+            copies++;
+        }
+    }
+    free(text);
+    return ok && copies == 5;
+}
+
+/* Lay out T/gs (the unpacked bundle) and T/image (PrairieLearn's image): the
+   bundle gets this build's attnlab and stub objects under build/. */
 static void lay_out(void)
 {
     if (base)
@@ -58,13 +106,9 @@ static void lay_out(void)
         sh("mkdir -p %s/gs/source %s/gs/submission && cd %s/gs/source && unzip -q %s/out/autograder.zip",
            base, base, base, base) == 0 &&
         sh("cp %s/gs/source/run_autograder %s/gs/", base, base) == 0 &&
-        sh("mkdir -p %s/image && cd %s && cp -R Makefile labs lib grader scripts %s/image/ && "
-           "mkdir -p %s/image/data && cp -R data/rubrics %s/image/data/", base, root, base, base, base) == 0;
-    for (int i = 0; laid_out && i < 2; i++) {
-        const char *tree = i == 0 ? "gs/source" : "image";
-        laid_out = sh("mkdir -p %s/%s/build/grader && cp %s %s/%s/build/ && cp -R %s/grader/stub %s/%s/build/grader/",
-                      base, tree, attnlab, base, tree, bin, base, tree) == 0;
-    }
+        sh("mkdir -p %s/gs/source/build/grader && cp %s %s/gs/source/build/ && "
+           "cp -R %s/grader/stub %s/gs/source/build/grader/", base, attnlab, base, bin, base) == 0 &&
+        copy_image(root, attnlab);
     free(bin);
     free(attnlab);
 }
@@ -115,7 +159,8 @@ static char *prairielearn(const char *env)
 {
     ck_assert_msg(laid_out, "the image could not be laid out: see %s/log", base);
     sh("rm -f %s/pl/results/results.json", base);
-    ck_assert_int_eq(sh("%s ATTNLAB_LABS=1 ATTNLAB_GRADE_ROOT=%s/pl sh %s/image/scripts/prairielearn/run.sh",
+    ck_assert_int_eq(sh("%s ATTNLAB_LABS=1 ATTNLAB_GRADE_ROOT=%s/pl "
+                        "sh %s/image/opt/attnlab/share/attnlab/scripts/prairielearn/run.sh",
                         env, base, base), 0);
     char *json = read_rel("pl/results/results.json");
     ck_assert_msg(json && json_valid(json), "no valid results.json: see %s/log", base);
@@ -313,12 +358,20 @@ START_TEST(prairielearn_solution_stub_broken)
     ck_assert_ptr_nonnull(strstr(json, "\"message\": \"not implemented\""));
     free(json);
 
-    /* broken: gradable, zero, the compile error in each visible test's output */
+    /* broken: not gradable (no attempt charged), the compiler's message shown */
     upload("pl/student", "lab01.c", NULL, broken_source);
     json = prairielearn("ATTNLAB_STUDENT=s42");
+    ck_assert_ptr_nonnull(strstr(json, "{\n  \"gradable\": false,\n  \"format_errors\": [\n"
+                                       "    \"lab01-scores did not compile"));
+    ck_assert_ptr_nonnull(strstr(json, "compiler output:\\n"));
+    ck_assert_ptr_nonnull(strstr(json, "error"));
+    ck_assert_ptr_null(strstr(json, "\"score\""));
+    ck_assert_ptr_nonnull(strstr(json, "\"student\": \"s42\","));
+    free(json);
+    /* configured to charge it: gradable, zero, the compile error in each test */
+    json = prairielearn("ATTNLAB_STUDENT=s42 ATTNLAB_COMPILE_ERRORS=graded");
     ck_assert_ptr_nonnull(strstr(json, "{\n  \"gradable\": true,\n  \"score\": 0,\n"));
     ck_assert_ptr_nonnull(strstr(json, "\"message\": \"compile error\""));
-    ck_assert_ptr_nonnull(strstr(json, "\"student\": \"s42\","));
     free(json);
 }
 END_TEST
@@ -345,6 +398,38 @@ START_TEST(prairielearn_nothing_to_grade_and_practice)
 }
 END_TEST
 
+START_TEST(prairielearn_image_holds_no_answers)
+{
+    ck_assert_msg(laid_out, "the image could not be laid out: see %s/log", base);
+    /* every file the COPY lines put in the image: no source of the answer
+       key, no solution, no mutant; C files only the pristine stubs */
+    char *list = gr_xasprintf("%s/image.txt", base);
+    ck_assert_int_eq(sh("cd %s/image && find . -type f > %s", base, list), 0);
+    char *files = gr_read_file(list, NULL);
+    ck_assert_ptr_nonnull(files);
+    int n = 0, stubs = 0;
+    for (char *f = strtok(files, "\n"); f; f = strtok(NULL, "\n"), n++) {
+        ck_assert_msg(!strstr(f, "solutions") && !strstr(f, "mutants") && !strstr(f, "libattn") &&
+                      !strstr(f, "/attn.h") && !strstr(f, "/attn_") && !strstr(f, "/grader/"),
+                      "the image holds %s", f);
+        size_t len = strlen(f);
+        if (len > 2 && strcmp(f + len - 2, ".c") == 0) {
+            ck_assert_msg(strstr(f, "/share/attnlab/data/stubs/lab") != NULL,
+                          "the image holds the C source %s", f);
+            stubs++;
+        }
+    }
+    ck_assert_int_eq(stubs, 10);
+    ck_assert_int_gt(n, 40);
+    free(files);
+    free(list);
+    /* and what grading needs is there */
+    ck_assert_int_eq(sh("test -x %s/image/opt/attnlab/bin/attnlab && "
+                        "test -f %s/image/opt/attnlab/share/attnlab/data/rubrics/lab01.yaml && "
+                        "ls %s/image/opt/attnlab/lib/attnlab/stub/*.o >/dev/null", base, base, base), 0);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("fleet");
@@ -357,6 +442,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, gradescope_export_regrade_gives_the_fleets_grade);
     tcase_add_test(tc, gradescope_bundle_secret);
     tcase_add_test(tc, prairielearn_solution_stub_broken);
+    tcase_add_test(tc, prairielearn_image_holds_no_answers);
     tcase_add_test(tc, prairielearn_nothing_to_grade_and_practice);
     suite_add_tcase(s, tc);
     return s;

@@ -155,7 +155,7 @@ START_TEST(prairielearn_lists_visible_sums_the_rest)
 {
     gr_report r;
     build_report(&r);
-    char *json = gr_report_prairielearn_text(&r);
+    char *json = gr_report_prairielearn_text(&r, 0);
     ck_assert_msg(json_valid(json), "%s", json);
     /* 6 / 20 = 0.3 over every test */
     ck_assert_ptr_nonnull(strstr(json, "{\n  \"gradable\": true,\n  \"score\": 0.3,\n"));
@@ -179,11 +179,50 @@ START_TEST(prairielearn_lists_visible_sums_the_rest)
 
     /* nothing graded: score 0, an empty list, still valid */
     memset(&r, 0, sizeof r);
-    json = gr_report_prairielearn_text(&r);
+    json = gr_report_prairielearn_text(&r, 0);
     ck_assert_msg(json_valid(json), "%s", json);
     ck_assert_ptr_nonnull(strstr(json, "\"score\": 0,\n"));
     ck_assert_ptr_nonnull(strstr(json, "\"tests\": [\n  ],\n"));
     free(json);
+}
+END_TEST
+
+START_TEST(prairielearn_compile_error_is_not_gradable)
+{
+    /* lab 1 did not compile: no attempt charged, the compiler's message shown */
+    gr_report r;
+    memset(&r, 0, sizeof r);
+    r.student = gr_xstrdup("s7");
+    r.n_labs = 1;
+    r.labs = gr_xcalloc(1, sizeof *r.labs);
+    gr_lab_result *lab = &r.labs[0];
+    lab->lab = 1;
+    lab->name = gr_xstrdup("lab01-scores");
+    lab->compile_log = gr_xstrdup("lab01.c:2:30: error: expected '}' at end of input");
+    lab->n_tests = 2;
+    lab->tests = gr_xcalloc(2, sizeof *lab->tests);
+    for (int j = 0; j < 2; j++) {
+        lab->tests[j].name = gr_xasprintf("t%d", j);
+        lab->tests[j].max_score = 2;
+        lab->tests[j].verdict = GR_COMPILE_ERROR;
+        lab->tests[j].visibility = j ? GR_HIDDEN : GR_VISIBLE;
+    }
+    lab->max_score = r.max_score = 4;
+    char *json = gr_report_prairielearn_text(&r, 0);
+    ck_assert_msg(json_valid(json), "%s", json);
+    ck_assert_msg(strncmp(json, "{\n  \"gradable\": false,\n  \"format_errors\": [\n    \"lab01-scores "
+                                "did not compile, so it was not graded and this attempt does not "
+                                "count; fix it and submit again.\\ncompiler output:\\nlab01.c:2:30: "
+                                "error: expected '}' at end of input\"\n  ],\n", 200) == 0, "%s", json);
+    ck_assert_ptr_null(strstr(json, "\"score\""));
+    ck_assert_ptr_nonnull(strstr(json, "\"student\": \"s7\""));
+    free(json);
+    /* configured to grade it: gradable, 0 */
+    json = gr_report_prairielearn_text(&r, 1);
+    ck_assert_msg(json_valid(json), "%s", json);
+    ck_assert_ptr_nonnull(strstr(json, "{\n  \"gradable\": true,\n  \"score\": 0,\n"));
+    free(json);
+    gr_report_free(&r);
 }
 END_TEST
 
@@ -248,6 +287,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, summary_counts_what_is_shown);
     tcase_add_test(tc, gradescope_output_hides_unseen_and_marks_practice);
     tcase_add_test(tc, prairielearn_lists_visible_sums_the_rest);
+    tcase_add_test(tc, prairielearn_compile_error_is_not_gradable);
     tcase_add_test(tc, junit_marks_visibility_and_can_leave_details_out);
     tcase_add_test(tc, practice_secret_unfit_for_named_students);
     suite_add_tcase(s, tc);

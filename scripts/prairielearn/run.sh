@@ -6,9 +6,10 @@
 #
 # In a question's info.json:
 #   "externalGradingOptions": { "enabled": true, "image": "<your attnlab image>",
-#     "entrypoint": "/attnlab/scripts/prairielearn/run.sh", "timeout": 120,
-#     "environment": { "ATTNLAB_LABS": "2" } }
-# The image is scripts/prairielearn/Dockerfile built from the course's tree;
+#     "entrypoint": "/opt/attnlab/share/attnlab/scripts/prairielearn/run.sh",
+#     "timeout": 120, "environment": { "ATTNLAB_LABS": "2" } }
+# The image is scripts/prairielearn/Dockerfile built from the course's tree
+# (an installed attnlab: no answer-key source, no solutions, no mutants);
 # the secret never goes into an image (images are often public): put it in
 # serverFilesCourse/attnlab/secret (listed in "serverFilesCourse") or in
 # "environment" as ATTNLAB_SECRET. Without either, the public practice secret
@@ -20,16 +21,32 @@
 #   the student   ATTNLAB_STUDENT when set, else "variant-<variant_seed>" from
 #                 /grade/data/data.json: PrairieLearn does not tell the grader
 #                 who submitted, and each variant gets its own inputs
+#   compile errors  ATTNLAB_COMPILE_ERRORS: not-gradable (default): a lab that
+#                 does not compile gives "gradable": false with the compiler's
+#                 message, so the attempt is not counted; graded: it scores 0
 #
-# ATTNLAB_GRADE_ROOT replaces /grade, ATTNLAB_HOME the attnlab tree (default:
-# the tree this script is in). An upload without any lab file is not gradable
-# (the attempt is not counted); what a student's code does is a verdict; only
-# the grader's own failure exits non-zero without results.
+# ATTNLAB_GRADE_ROOT replaces /grade, ATTNLAB_HOME the attnlab tree or installed
+# PREFIX/share/attnlab (default: the one this script is in), ATTNLAB_BIN the
+# program (default: HOME/build/attnlab in a tree, PREFIX/bin/attnlab when
+# installed). An upload without any lab file is not gradable (the attempt is not
+# counted); what a student's code does is a verdict; only the grader's own
+# failure exits non-zero without results.
 set -u
 root=${ATTNLAB_GRADE_ROOT:-/grade}
 home=${ATTNLAB_HOME:-$(cd "$(dirname "$0")/../.." && pwd)}
 results=$root/results/results.json
 mkdir -p "$root/results" || exit 1
+if [ -n "${ATTNLAB_BIN:-}" ]; then
+    attnlab=$ATTNLAB_BIN
+elif [ -x "$home/build/attnlab" ]; then
+    attnlab=$home/build/attnlab          # a source tree
+else
+    attnlab=$home/../../bin/attnlab      # installed: PREFIX/share/attnlab
+fi
+case ${ATTNLAB_COMPILE_ERRORS:-not-gradable} in
+    not-gradable|graded) ;;
+    *) echo "run.sh: ATTNLAB_COMPILE_ERRORS must be not-gradable or graded" >&2; exit 1 ;;
+esac
 
 if [ -z "${ATTNLAB_SECRET:-}" ] && [ -f "$root/serverFilesCourse/attnlab/secret" ]; then
     ATTNLAB_SECRET=$(cat "$root/serverFilesCourse/attnlab/secret")
@@ -57,5 +74,6 @@ case $? in
 esac
 
 # stdout, the terminal report, names hidden tests: PrairieLearn may show it.
-"$home/build/attnlab" grade --lab "${ATTNLAB_LABS:-all}" --submission "$sub" \
-    --student "$student" --prairielearn "$results" --quiet >/dev/null
+"$attnlab" grade --lab "${ATTNLAB_LABS:-all}" --submission "$sub" \
+    --student "$student" --prairielearn "$results" \
+    --prairielearn-compile-errors "${ATTNLAB_COMPILE_ERRORS:-not-gradable}" --quiet >/dev/null
