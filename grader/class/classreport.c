@@ -409,7 +409,8 @@ static void section_failed(gr_strbuf *b, const gr_class *c, int md)
                 f[k].verdicts[t->verdict]++;
             }
     }
-    qsort(f, (size_t)n, sizeof *f, by_students);
+    if (n > 0)                       /* qsort's array may not be NULL */
+        qsort(f, (size_t)n, sizeof *f, by_students);
     heading(b, md, "Tests most often failed");
     if (n == 0)
         gr_sb_append(b, md ? "Every student passed every test.\n" : "  every student passed every test\n");
@@ -484,7 +485,8 @@ static void section_misconceptions(gr_strbuf *b, const gr_class *c, int md)
                 }
             }
     }
-    qsort(m, (size_t)n, sizeof *m, by_shown);
+    if (n > 0)                       /* qsort's array may not be NULL */
+        qsort(m, (size_t)n, sizeof *m, by_shown);
     heading(b, md, "Misconceptions diagnosed (students showing each, and what to reteach)");
     if (n == 0)
         gr_sb_append(b, md ? "No wrong answer matched a known misconception.\n"
