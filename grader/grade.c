@@ -13,6 +13,7 @@
 #include "confined/build.h"
 #include "confined/confine.h"
 #include "compare.h"
+#include "intake.h"
 #include "labmod.h"
 #include "labsup.h"
 #include "pool.h"
@@ -394,8 +395,38 @@ static int keep_only(gr_rubric *r, const char *name, char *err, size_t errlen)
     return -1;
 }
 
-static int grade_lab(const gr_grade_opts *o, int lab, const char *work, gr_lab_result *lr,
-                     char *err, size_t errlen)
+/* The path of the lab's file as intake found it, lr noting it relative to the
+   submission (and why, when a forgiving rule found it); NULL after giving
+   every test of lr the verdict when it is missing, ambiguous or not a
+   regular file (read here as every student file is, so a FIFO never blocks). */
+static char *found_source(const char *submission, const gr_intake_lab *il, int lab,
+                          gr_lab_result *lr)
+{
+    if (il->status != GR_INTAKE_FOUND) {
+        char *m = gr_intake_problem(il, lab);
+        fail_all(lr, il->status == GR_INTAKE_MISSING ? GR_MISSING : GR_AMBIGUOUS, m);
+        free(m);
+        return NULL;
+    }
+    lr->source = gr_xstrdup(il->rel);
+    lr->source_how = il->how ? gr_xstrdup(il->how) : NULL;
+    char *text = NULL, why[512];
+    size_t len;
+    int rc = gr_intake_read(submission, il->rel, GR_INTAKE_MAX_FILE, &text, &len, why, sizeof why);
+    free(text);
+    if (rc != 0) {
+        char *m = rc > 0 ? gr_xasprintf("%s: submit the source file itself", why)
+                         : gr_xasprintf("cannot read %s (%s): submit it again", il->rel,
+                                        strerror(errno));
+        fail_all(lr, GR_UNREADABLE, m);
+        free(m);
+        return NULL;
+    }
+    return gr_xasprintf("%s/%s", submission, il->rel);
+}
+
+static int grade_lab(const gr_grade_opts *o, const gr_intake *in, int lab, const char *work,
+                     gr_lab_result *lr, char *err, size_t errlen)
 {
     const gr_lab_module *mod = gr_lab_modules[lab - 1];
     char *path = gr_rubric_path(o->root, o->rubrics, lab);
@@ -424,25 +455,10 @@ static int grade_lab(const gr_grade_opts *o, int lab, const char *work, gr_lab_r
         lr->max_score += tr->max_score;
     }
 
-    char *src;
-    if (o->sources[lab - 1]) {
-        src = gr_xstrdup(o->sources[lab - 1]);
-    } else {
-        /* the lab's folder must be a folder of the submission, not a link out of it */
-        char *dir = gr_xasprintf("%s/%s", o->submission, mod->dir);
-        struct stat st;
-        int linked = lstat(dir, &st) == 0 && !S_ISDIR(st.st_mode);
-        free(dir);
-        src = gr_xasprintf("%s/%s/%s", o->submission, mod->dir, r.source);
-        if (linked) {
-            char *m = gr_xasprintf("%s in the submission is not a folder (a symbolic link or a "
-                                   "file?); submit the lab's folder itself with %s in it",
-                                   mod->dir, r.source);
-            fail_all(lr, GR_COMPILE_ERROR, m);
-            free(m);
-            goto done;
-        }
-    }
+    char *src = o->sources[lab - 1] ? gr_xstrdup(o->sources[lab - 1])
+                                    : found_source(o->submission, &in->labs[lab - 1], lab, lr);
+    if (!src)
+        goto done;
 
     gr_paths paths = { .root = o->root, .stub_dir = o->stub_dir, .work_dir = work };
     gr_build b;
@@ -475,6 +491,7 @@ done:
 /* What a lab's worker needs (pool.h). */
 typedef struct lab_ctx {
     const gr_grade_opts *o;
+    const gr_intake *in;        /* where each lab's file is */
     const char *work;
 } lab_ctx;
 
@@ -483,7 +500,7 @@ static int lab_job(void *ctx, int lab, gr_lab_result *lr, char *err, size_t errl
 {
     const lab_ctx *lc = ctx;
     double t0 = gr_now_seconds();
-    int rc = grade_lab(lc->o, lab, lc->work, lr, err, errlen);
+    int rc = grade_lab(lc->o, lc->in, lab, lc->work, lr, err, errlen);
     lr->seconds = gr_now_seconds() - t0;
     if (rc == 0 && gr_stop_requested())
         rc = GR_GRADE_STOPPED;
@@ -494,10 +511,10 @@ static int lab_job(void *ctx, int lab, gr_lab_result *lr, char *err, size_t errl
 }
 
 /* Grade labs[0..n) into out->labs, in worker processes when o->jobs > 1. */
-static int grade_labs(const gr_grade_opts *o, const char *work, const int *labs, int n,
-                      gr_report *out, char *err, size_t errlen)
+static int grade_labs(const gr_grade_opts *o, const gr_intake *in, const char *work,
+                      const int *labs, int n, gr_report *out, char *err, size_t errlen)
 {
-    lab_ctx lc = {o, work};
+    lab_ctx lc = {o, in, work};
     int rc = 0;
     if (o->jobs > 1 && n > 1) {
         rc = gr_pool_run(lab_job, &lc, labs, n, o->jobs, out->labs, err, errlen);
@@ -537,7 +554,17 @@ int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
     for (int lab = 1; lab <= GR_N_LABS; lab++)
         if (o->labs[lab - 1])
             labs[n++] = lab;
-    int rc = grade_labs(o, work, labs, n, out, err, errlen);
+    /* where each lab's file is; only a submission that cannot be opened at all
+       leaves every lab missing */
+    gr_intake in;
+    char why[512];
+    if (!o->submission || gr_intake_scan(o->submission, &in, why, sizeof why) != 0) {
+        memset(&in, 0, sizeof in);
+        for (int lab = 0; lab < GR_N_LABS; lab++)
+            in.labs[lab].status = GR_INTAKE_MISSING;
+    }
+    int rc = grade_labs(o, &in, work, labs, n, out, err, errlen);
+    gr_intake_free(&in);
     gr_work_dir_remove(work);
     out->seconds = gr_now_seconds() - t0;
     if (rc == GR_GRADE_STOPPED)

@@ -24,6 +24,9 @@ const char *gr_verdict_name(gr_verdict v)
     case GR_OUT_OF_MEMORY:   return "out of memory";
     case GR_OUTPUT_LIMIT:    return "output limit";
     case GR_FORBIDDEN_CALL:  return "forbidden call";
+    case GR_MISSING:         return "missing";
+    case GR_AMBIGUOUS:       return "ambiguous";
+    case GR_UNREADABLE:      return "unreadable file";
     case GR_VERDICT_COUNT:   break;
     }
     return "unknown verdict";
@@ -42,6 +45,8 @@ void gr_lab_result_free(gr_lab_result *lab)
     free(lab->tests);
     free(lab->name);
     free(lab->compile_log);
+    free(lab->source);
+    free(lab->source_how);
     memset(lab, 0, sizeof *lab);
 }
 
@@ -130,6 +135,8 @@ void gr_lab_result_encode(const gr_lab_result *lr, gr_strbuf *out)
     put_f64(out, lr->build_seconds);
     put_f64(out, lr->test_seconds);
     put_f64(out, lr->seconds);
+    put_str(out, lr->source);
+    put_str(out, lr->source_how);
     put_u32(out, (uint32_t)lr->n_tests);
     for (int i = 0; i < lr->n_tests; i++) {
         const gr_test_result *t = &lr->tests[i];
@@ -195,6 +202,8 @@ int gr_lab_result_decode(const char *buf, size_t len, gr_lab_result *lr)
     lr->build_seconds = get_f64(&w);
     lr->test_seconds = get_f64(&w);
     lr->seconds = get_f64(&w);
+    lr->source = get_str(&w);
+    lr->source_how = get_str(&w);
     uint32_t n = get_u32(&w);
     if (w.bad || n > w.left / 32) {   /* every test takes more than 32 bytes */
         gr_lab_result_free(lr);
@@ -346,6 +355,8 @@ char *gr_report_summary(const gr_report *r, int moment)
         shown_points(&r->labs[i], moment, &ls, &lm, &lu);
         gr_sb_printf(&b, "%s: %s/%s\n", r->labs[i].name ? r->labs[i].name : "lab",
                      gr_points1(p1, ls), gr_points1(p2, lm));
+        if (r->labs[i].source && r->labs[i].source_how)
+            gr_sb_printf(&b, "  graded %s: %s\n", r->labs[i].source, r->labs[i].source_how);
     }
     if (unseen)   /* how many, or how many points, would say something about them */
         gr_sb_append(&b, "More tests are graded and count toward your score; they are hidden, "

@@ -17,6 +17,9 @@ typedef enum gr_verdict {
     GR_OUT_OF_MEMORY,      /* an allocation went over the memory limit */
     GR_OUTPUT_LIMIT,       /* printed more than the output limit */
     GR_FORBIDDEN_CALL,     /* a header, symbol or system call the rules do not allow */
+    GR_MISSING,            /* the submission holds no file for the lab (intake.h) */
+    GR_AMBIGUOUS,          /* two files could be the lab's; none is guessed */
+    GR_UNREADABLE,         /* the lab's file is a link, FIFO, device, folder or too large */
     GR_VERDICT_COUNT
 } gr_verdict;
 
@@ -47,6 +50,9 @@ typedef struct gr_lab_result {
     double test_seconds;         /* running every test, sandbox included */
     double seconds;              /* the whole lab: build, tests and the grader's own work
                                     (expected values, diagnoses) */
+    char *source;                /* the file graded, relative to the submission, or NULL */
+    char *source_how;            /* why that file when a forgiving rule found it (intake.h),
+                                    else NULL */
     gr_test_result *tests;
     int n_tests;
 } gr_lab_result;

@@ -125,8 +125,9 @@ char *gr_read_file(const char *path, size_t *len)
     return gr_sb_take(&b);
 }
 
-static const char *file_kind(mode_t m)
+const char *gr_file_kind(mode_t m)
 {
+    if (S_ISREG(m)) return "a regular file";
     if (S_ISLNK(m)) return "a symbolic link";
     if (S_ISDIR(m)) return "a directory";
     if (S_ISFIFO(m)) return "a FIFO (named pipe)";
@@ -139,17 +140,23 @@ static const char *file_kind(mode_t m)
 int gr_read_regular(const char *path, size_t cap, char **text, size_t *len, char *why,
                     size_t whylen)
 {
+    return gr_read_regular_at(AT_FDCWD, path, cap, text, len, why, whylen);
+}
+
+int gr_read_regular_at(int dirfd, const char *path, size_t cap, char **text, size_t *len,
+                       char *why, size_t whylen)
+{
     *text = NULL;
     struct stat st, fst;
-    if (lstat(path, &st) != 0)
+    if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return -1;
     if (!S_ISREG(st.st_mode)) {
-        gr_set_err(why, whylen, "%s", file_kind(st.st_mode));
+        gr_set_err(why, whylen, "%s", gr_file_kind(st.st_mode));
         return 1;
     }
     /* opened only now, without following a link and without blocking, and
-       checked again: the file may have been swapped since lstat */
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+       checked again: the file may have been swapped since the first look */
+    int fd = openat(dirfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0 && errno == ELOOP) {
         gr_set_err(why, whylen, "a symbolic link");
         return 1;
@@ -158,7 +165,7 @@ int gr_read_regular(const char *path, size_t cap, char **text, size_t *len, char
         return -1;
     if (fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode) || fst.st_ino != st.st_ino ||
         fst.st_dev != st.st_dev) {
-        gr_set_err(why, whylen, "%s", fstat(fd, &fst) == 0 ? file_kind(fst.st_mode) : "unreadable");
+        gr_set_err(why, whylen, "%s", fstat(fd, &fst) == 0 ? gr_file_kind(fst.st_mode) : "unreadable");
         close(fd);
         return 1;
     }

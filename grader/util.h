@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* malloc/calloc/realloc/strdup that print "attnlab: out of memory" and exit 1. */
 void *gr_xmalloc(size_t n);
@@ -39,6 +40,15 @@ char *gr_read_file(const char *path, size_t *len);
    -1 on an error, errno set (ENOENT ...). */
 int gr_read_regular(const char *path, size_t cap, char **text, size_t *len, char *why,
                     size_t whylen);
+
+/* gr_read_regular of path relative to the open folder dirfd (AT_FDCWD: the
+   current folder), as openat(2) resolves it. */
+int gr_read_regular_at(int dirfd, const char *path, size_t cap, char **text, size_t *len,
+                       char *why, size_t whylen);
+
+/* What a file of mode m is, for a message: "a regular file", "a symbolic
+   link", "a FIFO (named pipe)", "a directory", "a character device" ... */
+const char *gr_file_kind(mode_t m);
 
 /* Write len bytes to path atomically: a temporary file in the same folder,
    fsync, rename; the file's mode is 0666 less the umask, as for any new file.

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "grade.h"
+#include "intake.h"
 #include "pool.h"
 #include "report/report.h"
 #include "seed.h"
@@ -162,20 +163,17 @@ static int load_roster(const char *path, gr_class *c, char *err, size_t errlen)
 
 /* ---- where each lab is, and when it was handed in -------------------------------- */
 
-/* The flat upload's file for lab (ID/labNN.c), or NULL when the student used
-   the labs/ layout or did not hand the lab in (malloc'd). */
-static char *flat_source(const char *dir, int lab)
+/* Where each lab's file is in every student's folder (intake.h), before
+   anything reads one. */
+static void find_labs(const gr_batch_opts *o, gr_class *c)
 {
-    char *folder = gr_xasprintf("%s/%s", dir, gr_lab_modules[lab - 1]->dir);
-    char *flat = gr_xasprintf("%s/lab%02d.c", dir, lab);
-    struct stat st;
-    int has_folder = lstat(folder, &st) == 0;
-    int has_flat = lstat(flat, &st) == 0;
-    free(folder);
-    if (!has_folder && has_flat)
-        return flat;
-    free(flat);
-    return NULL;
+    for (int i = 0; i < c->n; i++) {
+        char *dir = gr_xasprintf("%s/%s", o->submissions, c->students[i].folder);
+        char why[1024];
+        if (gr_intake_scan(dir, &c->students[i].intake, why, sizeof why) != 0 && o->progress)
+            fprintf(o->progress, "attnlab batch: %s\n", why);
+        free(dir);
+    }
 }
 
 /* The submission folder of s (malloc'd); a group's other submitters have none. */
@@ -194,9 +192,10 @@ static void file_times(const gr_batch_opts *o, gr_class *c)
             continue;
         char *dir = student_dir(o, s);
         for (int lab = 1; lab <= GR_N_LABS; lab++) {
-            char *src = flat_source(dir, lab);
-            if (!src)
-                src = gr_xasprintf("%s/%s/lab%02d.c", dir, gr_lab_modules[lab - 1]->dir, lab);
+            const gr_intake_lab *il = &s->intake.labs[lab - 1];
+            if (il->status != GR_INTAKE_FOUND)
+                continue;
+            char *src = gr_xasprintf("%s/%s", dir, il->rel);   /* through real folders */
             struct stat st;
             if (lstat(src, &st) == 0) {
                 s->when[lab - 1] = st.st_mtime;
@@ -244,8 +243,30 @@ static int who_and_when(const gr_batch_opts *o, gr_class *c, time_t start, char 
 
 /* ---- what a result was graded from ------------------------------------------------ */
 
-/* The bytes of path into m with its tag and length, so that nothing read from
-   one file can pass for another's ("absent" when it cannot be read). */
+/* The bytes of the student's file for lab into m with its length, so that
+   nothing read from one file can pass for another's; a file that is not
+   there, ambiguous or not a regular file is keyed by what it is. */
+static void add_source(gr_strbuf *m, const char *dir, const gr_intake_lab *il)
+{
+    if (il->status != GR_INTAKE_FOUND) {
+        gr_sb_printf(m, "source %s %s %s\n", il->status == GR_INTAKE_MISSING ? "missing" : "ambiguous",
+                     il->rel ? il->rel : "", il->other ? il->other : "");
+        return;
+    }
+    size_t len = 0;
+    char *data = NULL, why[512] = "";
+    int rc = gr_intake_read(dir, il->rel, GR_INTAKE_MAX_FILE, &data, &len, why, sizeof why);
+    if (rc == 0) {
+        gr_sb_printf(m, "source %s %zu\n", il->rel, len);
+        gr_sb_appendn(m, data, len);
+    } else {
+        gr_sb_printf(m, "source %s unreadable %s\n", il->rel, rc > 0 ? why : strerror(errno));
+    }
+    free(data);
+}
+
+/* The bytes of path (the grader's own file) into m with its tag and length
+   ("absent" when it cannot be read). */
 static void add_file(gr_strbuf *m, const char *tag, const char *path)
 {
     size_t len = 0;
@@ -294,16 +315,12 @@ static char *grading_key(const gr_batch_opts *o, const char *program, const gr_s
         const char *ldir = gr_lab_modules[lab - 1]->dir;
         char *rubric = gr_rubric_path(o->root, o->rubrics, lab);
         char *header = gr_xasprintf("%s/labs/%s/lab%02d.h", o->root, ldir, lab);
-        char *src = flat_source(dir, lab);
-        if (!src)
-            src = gr_xasprintf("%s/%s/lab%02d.c", dir, ldir, lab);
         gr_sb_printf(&m, "lab %d\n", lab);
         add_file(&m, "rubric", rubric);
         add_file(&m, "header", header);
-        add_file(&m, "source", src);
+        add_source(&m, dir, &s->intake.labs[lab - 1]);
         free(rubric);
         free(header);
-        free(src);
     }
     free(dir);
     char *hex = digest_hex(m.s, m.len);
@@ -350,14 +367,9 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     char *dir = student_dir(o, s);
     g.submission = dir;
     memcpy(g.labs, o->labs, sizeof g.labs);
-    char *flat[GR_N_LABS] = {0};
-    for (int lab = 1; lab <= GR_N_LABS; lab++)
-        g.sources[lab - 1] = flat[lab - 1] = o->labs[lab - 1] ? flat_source(dir, lab) : NULL;
     g.jobs = 1;
     gr_report r;
-    int rc = gr_grade(&g, &r, err, errlen);
-    for (int lab = 0; lab < GR_N_LABS; lab++)
-        free(flat[lab]);
+    int rc = gr_grade(&g, &r, err, errlen);     /* finds each lab's file as intake.h says */
     free(dir);
     if (rc != 0)
         return rc;
@@ -577,8 +589,10 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
     time_t start = time(NULL);
     if (list_students(o, c, err, errlen) != 0)
         return GR_GRADE_BAD_INPUT;
+    find_labs(o, c);
     if (who_and_when(o, c, start, err, errlen) != 0)
         return GR_GRADE_BAD_INPUT;
+    c->roster = o->roster != NULL;
     if (make_dirs(o, c, err, errlen) != 0)
         return GR_GRADE_FAILED;
 
@@ -653,6 +667,7 @@ void gr_class_free(gr_class *c)
         free(c->students[i].same_as);
         free(c->students[i].name);
         free(c->students[i].email);
+        gr_intake_free(&c->students[i].intake);
         gr_report_free(&c->students[i].report);
     }
     free(c->students);

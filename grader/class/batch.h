@@ -1,8 +1,10 @@
 /* batch.h: grading a whole class (attnlab batch).
  *
  * SUBMISSIONS holds one folder per student, named by the student's id. Each
- * lab is found in either layout: the labs/ layout (ID/lab01-scores/lab01.c)
- * or a flat upload (ID/lab01.c, as Gradescope and LMS downloads give them).
+ * lab is found as intake.h says: the labs/ layout (ID/lab01-scores/lab01.c)
+ * or a flat upload (ID/lab01.c, as Gradescope and LMS downloads give them),
+ * in any case and inside a wrapping folder; every file of the student's is
+ * read through gr_intake_read.
  * Students are graded in worker processes (pool.h), one student per worker;
  * each worker writes OUT/students/ID/feedback.txt and then results.json, each
  * atomically, so a results.json that exists is a whole grade, then a key of
@@ -30,6 +32,7 @@
 #include <stdio.h>
 #include <time.h>
 #include "class/course.h"
+#include "intake.h"
 #include "labmod.h"
 #include "result.h"
 
@@ -64,6 +67,7 @@ typedef struct gr_student {
     int have_when[GR_N_LABS];     /* ... when known */
     int days_late[GR_N_LABS];     /* under the course policy, 0 without one */
     gr_report report;             /* read back from its results.json */
+    gr_intake intake;             /* where each lab's file was found (submitted only) */
 } gr_student;
 
 typedef struct gr_class {
@@ -73,6 +77,7 @@ typedef struct gr_class {
     const gr_course *course;      /* the policy applied, or NULL */
     char *times_from;             /* where the hand-in times came from, for the report */
     int graded_now, resumed;      /* how many were graded by this run, read back */
+    int roster;                   /* 1: a roster was read (a folder not on it is noted) */
     double seconds;               /* wall time of this run */
 } gr_class;
 
@@ -87,6 +92,13 @@ const gr_lab_result *gr_student_lab(const gr_student *s, int lab);
 
 /* s's score for lab after the late policy (the raw score without one). */
 double gr_student_adjusted(const gr_class *c, const gr_student *s, int lab);
+
+/* Append the warnings block to b (Markdown when md is 1, else text), nothing
+   when all is well: empty submissions, those found by a forgiving rule
+   (intake.h), folders not on the roster, roster students with no folder,
+   each lab's missing files and the files not graded (ambiguous, or not a
+   regular file), each line with its count and the first few ids. */
+void gr_batch_warnings(gr_strbuf *b, const gr_class *c, int md);
 
 void gr_class_free(gr_class *c);
 

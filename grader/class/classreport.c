@@ -567,6 +567,7 @@ char *gr_class_report(const gr_class *c, int md)
     if (missing)
         gr_sb_printf(&b, "; %d on the roster without a submission", missing);
     gr_sb_append(&b, md ? ".\n" : "\n");
+    gr_batch_warnings(&b, c, md);
     section_times(&b, c, md);
     section_scores(&b, c, md);
     section_failed(&b, c, md);

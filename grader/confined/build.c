@@ -383,8 +383,8 @@ static step_outcome read_source(build_ctx *c)
     }
     if (rc < 0) {
         fail_with(c->out, GR_COMPILE_ERROR,
-                  gr_xasprintf("cannot read %s (%s): put your %s in the lab's folder and grade again.",
-                               c->src, strerror(errno), c->source), NULL);
+                  gr_xasprintf("cannot read %s (%s): put it in the lab's folder and grade again.",
+                               c->source, strerror(errno)), NULL);
         return STEP_VERDICT;
     }
     return STEP_OK;

@@ -33,7 +33,8 @@ gr_lab_state gr_lab_state_of(const gr_lab_result *lr)
         gr_verdict v = lr->tests[i].verdict;
         passed += v == GR_PASSED;
         not_impl += v == GR_NOT_IMPLEMENTED;
-        no_build += v == GR_COMPILE_ERROR || v == GR_FORBIDDEN_CALL;
+        no_build += v == GR_COMPILE_ERROR || v == GR_FORBIDDEN_CALL || v == GR_MISSING ||
+                    v == GR_AMBIGUOUS || v == GR_UNREADABLE;
     }
     if (lr->n_tests == 0 || not_impl == lr->n_tests)
         return GR_LAB_NOT_STARTED;

@@ -150,7 +150,9 @@ static lab_view view_of(const gr_lab_result *lab)
     if (lab->lab >= 1 && lab->lab <= GR_N_LABS)
         v.mod = gr_lab_modules[lab->lab - 1];
     const gr_test_result *t0 = lab->n_tests > 0 ? &lab->tests[0] : NULL;
-    v.not_built = t0 && (t0->verdict == GR_COMPILE_ERROR || t0->verdict == GR_FORBIDDEN_CALL);
+    v.not_built = t0 && (t0->verdict == GR_COMPILE_ERROR || t0->verdict == GR_FORBIDDEN_CALL ||
+                         t0->verdict == GR_MISSING || t0->verdict == GR_AMBIGUOUS ||
+                         t0->verdict == GR_UNREADABLE);
     for (int j = 0; j < lab->n_tests; j++) {
         const gr_test_result *t = &lab->tests[j];
         v.failing += t->verdict != GR_PASSED;
@@ -407,6 +409,13 @@ static void lab_block(gr_strbuf *b, const lab_view *v, int color, int verbose)
     gr_sb_append(b, ": ");
     status_text(b, v);
     gr_sb_append(b, "\n");
+    if (lab->source && lab->source_how) {         /* a near-miss upload: say what was graded */
+        gr_sb_append(b, "graded ");
+        term_text(b, lab->source, strlen(lab->source));
+        gr_sb_append(b, ": ");
+        term_text(b, lab->source_how, strlen(lab->source_how));
+        gr_sb_append(b, "\n");
+    }
     if (v->not_built && lab->tests[0].message)
         indented(b, "", lab->tests[0].message);     /* once, not once per test */
     if (v->not_built && lab->compile_log && *lab->compile_log) {
@@ -516,7 +525,7 @@ void gr_report_terminal(FILE *f, const gr_report *r, int flags)
         const lab_view *v = &views[i];
         int started = v->stubbed < v->lab->n_tests;
         /* a lab that passes, or that is all stubs, is said in full by its summary line */
-        if (verbose || (v->failing > 0 && started) || v->lab->compile_log) {
+        if (verbose || (v->failing > 0 && started) || v->lab->compile_log || v->lab->source_how) {
             gr_sb_append(&b, "\n");
             lab_block(&b, v, color, verbose);
         }

@@ -804,7 +804,8 @@ START_TEST(verdict_names)
 {
     static const char *const names[GR_VERDICT_COUNT] = {
         "passed", "wrong answer", "not implemented", "compile error", "crashed",
-        "timed out", "out of memory", "output limit", "forbidden call",
+        "timed out", "out of memory", "output limit", "forbidden call", "missing", "ambiguous",
+        "unreadable file",
     };
     for (int v = 0; v < GR_VERDICT_COUNT; v++)
         ck_assert_str_eq(gr_verdict_name((gr_verdict)v), names[v]);
