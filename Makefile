@@ -12,6 +12,7 @@
 #                   the secret: ATTNLAB_SECRET, or one generated, kept and printed once)
 #   make student-kit  build/student-kit/attnlab-kit.tar.gz: labs, support code and an attnlab
 #                   that grades the visible tests; no solutions, mutants or hidden tests
+#   make kit-data   labs/*/expected_labNN.h again: the numbers the visible tests compare with
 #   make libattn    just libattn (static and shared): needs a C compiler and libm only
 #   make install    PREFIX=/usr/local (and DESTDIR): libattn, attn.h, attn.pc,
 #                   attnlab, its man page, stub objects and course data (grading
@@ -70,7 +71,7 @@ LIBSUP     := $(BUILD)/libsup.a
 ATTNLAB    := $(BUILD)/attnlab
 
 .PHONY: all deps libattn install uninstall test-install test test-unit test-labs test-asan fuzz \
-        fuzz-regress grade validate bench plots gradescope student-kit clean
+        fuzz-regress grade validate bench plots gradescope student-kit kit-data clean
 # Keep test objects between builds (make would delete them as intermediates).
 .SECONDARY:
 all: $(ATTNLAB) $(STUB_OBJ) $(LIBATTN_SO)
@@ -142,6 +143,17 @@ $(BUILD)/grader/tests/test_commands: | $(ATTNLAB)
 $(BUILD)/grader/tests/test_%: $(BUILD)/grader/tests/test_%.o $(CHECK_MAIN) \
 		$(filter-out $(BUILD)/grader/cli/main.o,$(GRADER_OBJ)) $(LIBATTN) $(LIBSUP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+# The visible tests' expected values, as data (labs/*/expected_labNN.h): made by
+# kitdata, which links the support code and never ships, from the tests' own
+# seeded inputs, so the kit's tests hold no reference code. test_student_kit
+# checks the files are current; make kit-data writes them again.
+KITDATA := $(BUILD)/kitdata
+$(KITDATA): $(BUILD)/grader/tools/kitdata.o $(LIBSUP)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+kit-data: $(KITDATA)
+	$(KITDATA) .
+$(BUILD)/grader/tests/test_student_kit: | $(KITDATA)
 
 test-unit: $(TEST_BIN)
 	@sh scripts/run-suites.sh $(TEST_BIN)

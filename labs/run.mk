@@ -16,6 +16,6 @@ RUN_PROG ?= run_$(LAB)
 run: $(OUT)/$(RUN_PROG)
 	@./$(OUT)/$(RUN_PROG) --seed $(SEED) --format $(FORMAT) $(RUN_ARGS)
 
-$(OUT)/$(RUN_PROG): $(SRC_DIR)/$(LAB).c $(LAB_DIR)/$(RUN_PROG).c $(LAB_DIR)/$(LAB).h $(SUPPORT_SRC) $(SUP)/labsup.h $(ROOT)/labs/labrun.h
+$(OUT)/$(RUN_PROG): $(SRC_DIR)/$(LAB).c $(LAB_DIR)/$(RUN_PROG).c $(wildcard $(LAB_DIR)/expected_$(LAB).h) $(LAB_DIR)/$(LAB).h $(SUPPORT_SRC) $(SUP)/labsup.h $(ROOT)/labs/labrun.h
 	@mkdir -p $(OUT)
 	$(CC) $(CFLAGS) -I$(LAB_DIR) -I$(ROOT)/labs -I$(SUP) -o $@ $(SRC_DIR)/$(LAB).c $(LAB_DIR)/$(RUN_PROG).c $(SUPPORT_SRC) -lm

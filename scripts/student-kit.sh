@@ -12,7 +12,9 @@
 #
 # No solutions, no mutants, no hidden or after-the-due-date test, no libattn
 # source (the answer key is linked into bin/attnlab, which needs it to compute
-# expected values). The kit is checked before it is packed: a file that must
+# expected values), and no reference code in the visible tests: where they need
+# answers on random inputs they read them as data (labs/*/expected_labNN.h,
+# made by make kit-data; test_student_kit checks every shipped C file). The kit is checked before it is packed: a file that must
 # not ship, or a rubric whose cut lost a visible test, stops the build.
 set -eu
 if [ $# -ne 2 ]; then

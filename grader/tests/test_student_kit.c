@@ -4,11 +4,19 @@
  * fresh folder. There its labs build (make check), its attnlab grades the
  * untouched stubs to 0 and the solutions to the visible maximum (the sum of
  * the visible tests' points in the tree's rubrics); and nothing inside holds
- * a line of a solution or mutant that the stubs lack, a mutant's file, a
- * hidden or later-shown test's name, or libattn's source.
+ * a line of a solution or mutant that the handouts and stubs lack, a
+ * mutant's file, a hidden or later-shown test's name, or libattn's source.
+ * Every C file the kit ships (visible tests, run programs, labcheck.h,
+ * labrun.h, support code) is also read for reference code of any lab: no
+ * exp (the heart of every softmax), no log or sqrt outside the support
+ * code's normal draws and the run programs' handout formulas, and no
+ * dot-product accumulation (x += A[..] * B[..]). The tests' expected values
+ * on random inputs are data instead (expected_labNN.h, from kitdata), and
+ * those files must be what kitdata makes now.
  * Run from the top of the tree (make test-unit does).
  */
 #include <check.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +112,167 @@ START_TEST(kit_builds_and_grades_the_visible_tests)
 }
 END_TEST
 
+/* text with its comments, string and character literals blanked (newlines
+   kept), so a check reads only what compiles (malloc'd). */
+static char *code_of(const char *text)
+{
+    char *c = gr_xstrdup(text);
+    for (char *p = c; *p; p++) {
+        if (p[0] == '/' && p[1] == '*') {
+            for (; *p && !(p[0] == '*' && p[1] == '/'); p++)
+                if (*p != '\n')
+                    *p = ' ';
+            if (*p)
+                p[0] = p[1] = ' ';
+        } else if (p[0] == '/' && p[1] == '/') {
+            for (; *p && *p != '\n'; p++)
+                *p = ' ';
+        } else if (*p == '"' || *p == '\'') {
+            char q = *p;
+            for (p++; *p && *p != q && *p != '\n'; p++) {
+                if (*p == '\\' && p[1])
+                    *p++ = ' ';
+                *p = ' ';
+            }
+        }
+        if (!*p)
+            break;
+    }
+    return c;
+}
+
+/* Whether the code at p calls name: the identifier itself, then "(". */
+static int calls(const char *code, const char *p, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(p, name, n) != 0 || (p > code && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+        return 0;
+    p += n;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return *p == '(';
+}
+
+/* A statement "x += ... A[..] ... * ... B[..]" with two different arrays
+   multiplied: a dot product, the core of labs 1, 3, 5, 6, 7 and 10. */
+static int dot_product(const char *stmt)
+{
+    char first[64] = "";
+    int star = 0;
+    for (const char *p = stmt; *p; p++) {
+        if (*p == '*' && *first)
+            star = 1;
+        if (*p != '[' || p == stmt)
+            continue;
+        const char *q = p;
+        while (q > stmt && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+            q--;
+        if (q == p)
+            continue;
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(p - q), q);
+        if (!*first)
+            snprintf(first, sizeof first, "%s", name);
+        else if (star && strcmp(first, name) != 0)
+            return 1;
+        while (*p && *p != ']')      /* skip the index: its products are offsets */
+            p++;
+        if (!*p)
+            break;
+    }
+    return 0;
+}
+
+/* Reference code in one shipped C file (rel: its path in the kit): each
+   finding a line appended to out. */
+static void reference_code(const char *rel, const char *text, gr_strbuf *out)
+{
+    static const char *const exps[] = {"exp", "expf", "expl", "exp2", "exp2f", "expm1",
+                                       "expm1f", NULL};
+    static const char *const others[] = {"log", "logf", "logl", "log2", "log2f", "log10",
+                                         "log1p", "log1pf", "sqrt", "sqrtf", "sqrtl", "pow",
+                                         "powf", "tanh", "tanhf", "cbrt", NULL};
+    /* the normal draws need log and sqrt; a run program prints the handout's
+       predictions (ln T, 1 / sqrt(T)), no lab's function */
+    int formulas = strcmp(rel, "lib/sup_rng.c") == 0 || strstr(rel, "/run_lab") != NULL;
+    char *code = code_of(text);
+    int line = 1;
+    for (const char *p = code; *p; p++) {
+        if (*p == '\n')
+            line++;
+        for (int i = 0; exps[i]; i++)
+            if (calls(code, p, exps[i]))
+                gr_sb_printf(out, "%s:%d: calls %s\n", rel, line, exps[i]);
+        for (int i = 0; others[i] && !formulas; i++)
+            if (calls(code, p, others[i]))
+                gr_sb_printf(out, "%s:%d: calls %s\n", rel, line, others[i]);
+        if (p[0] == '+' && p[1] == '=') {
+            const char *end = strchr(p, ';');
+            char *stmt = gr_xasprintf("%.*s", (int)(end ? end - p : (long)strlen(p)), p);
+            if (dot_product(stmt))
+                gr_sb_printf(out, "%s:%d: a dot product (+= A[..] * B[..])\n", rel, line);
+            free(stmt);
+        }
+    }
+    free(code);
+}
+
+START_TEST(reference_code_is_found)
+{
+    /* the checks see the code this kit once shipped, and pass what it ships now */
+    static const struct { const char *code; int found; } cases[] = {
+        {"for (int j = 0; j < n; j++) sum += w[j] = exp(s[j] - m);", 1},
+        {"w[j] = dot / sqrt((double)d);", 1},
+        {"for (int c = 0; c < d; c++) dot += Q[(b * Tq + i) * d + c] * K[(b * Tk + j) * d + c];", 1},
+        {"double w0 = 1.0 / (1.0 + expf(-gap));", 1},
+        {"ms += (double)S[n] * (double)S[n];", 0},
+        {"/* exp(s - m) */ sum += W[i * Tk + j];", 0},
+        {"printf(\"exp(x) and A[i] * B[i]\");", 0},
+        {"double expected = 1; x = my_exp(2);", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gr_strbuf out = {0};
+        reference_code("labs/x/test_x.c", cases[i].code, &out);
+        ck_assert_msg(!out.s == !cases[i].found, "case %zu (%s): %s", i, cases[i].code,
+                      out.s ? out.s : "nothing found");
+        free(out.s);
+    }
+}
+END_TEST
+
+START_TEST(kit_tests_hold_no_reference_code)
+{
+    ck_assert_msg(packed, "the kit was not made: see %s/log", base);
+    char *list = gr_xasprintf("%s/c_files", base);
+    ck_assert_int_eq(sh("cd %s && find . -type f ! -path './bin/*' \\( -name '*.c' -o -name '*.h' "
+                        "\\) | sed 's|^\\./||' | sort >%s", kit, list), 0);
+    char *files = gr_read_file(list, NULL);
+    ck_assert_ptr_nonnull(files);
+    gr_strbuf found = {0};
+    int n = 0, tests = 0;
+    for (char *rel = strtok(files, "\n"); rel; rel = strtok(NULL, "\n"), n++) {
+        char *path = gr_xasprintf("%s/%s", kit, rel);
+        char *text = gr_read_file(path, NULL);
+        ck_assert_ptr_nonnull(text);
+        reference_code(rel, text, &found);
+        tests += strstr(rel, "/test_lab") != NULL;
+        free(text);
+        free(path);
+    }
+    ck_assert_int_eq(tests, GR_N_LABS);
+    ck_assert_int_gt(n, 40);
+    ck_assert_msg(found.s == NULL, "reference code in the kit:\n%s", found.s);
+    free(files);
+    free(list);
+    /* the expected values are the ones kitdata makes from the tests' inputs now */
+    char *kitdata = fk_attnlab();
+    *strrchr(kitdata, '/') = '\0';
+    ck_assert_msg(sh("%s/kitdata --check %s", kitdata, fk_root()) == 0,
+                  "labs/*/expected_labNN.h are stale: run make kit-data (see %s/log)", base);
+    free(kitdata);
+}
+END_TEST
+
 START_TEST(kit_holds_no_answers)
 {
     ck_assert_msg(packed, "the kit was not made: see %s/log", base);
@@ -112,14 +281,16 @@ START_TEST(kit_holds_no_answers)
     ck_assert_int_eq(sh("cd %s && test -z \"$(find . -path '*solutions*' -o -path '*mutants*' "
                         "-o -name 'attn*.c' -o -name 'attn*.h' -o -path './grader*')\"", kit), 0);
     ck_assert_int_eq(sh("test -z \"$(find %s -name manifest.yaml)\"", kit), 0);
-    /* no line of a solution that the course's own lab files (handouts, stubs, visible
-       tests) do not hold, and no mutant's planted mistake (the "to" text of its
+    /* no line of a solution that the handouts, contract headers and stubs do not
+       hold (loop headers, allocations and draws aside: every lab has those), and
+       no mutant's planted mistake (the "to" text of its
        edits), as a whole line anywhere in the kit, the program's strings included
        (lines of 20 characters or more: braces and "return LAB_OK;" are everyone's) */
-    ck_assert_int_eq(sh("cd %s && { find labs -type f ! -name 'lab[0-9][0-9].c' -exec cat {} +; "
-                        "cat data/stubs/lab*.c; } | sed 's/^[ \\t]*//' >%s/course && "
+    ck_assert_int_eq(sh("cd %s && { find labs -type f \\( -name README.md -o -name 'lab[0-9][0-9].h' "
+                        "\\) -exec cat {} +; cat data/stubs/lab*.c; } | sed 's/^[ \\t]*//' >%s/course && "
                         "for d in labs/lab[0-9][0-9]-*; do n=$(basename $d); "
                         "sed 's/^[ \\t]*//' solutions/$n/${n%%%%-*}.c | awk 'length >= 20' | "
+                        "grep -Ev '^for \\(|malloc\\(|free\\(|sup_rng_' | "
                         "grep -vxF -f %s/course; done >%s/answers && "
                         "sed -n 's/^ *to: \"\\(.*MISTAKE.*\\)\"$/\\1/p' data/mutants/*/manifest.yaml | "
                         "grep -v '\\\\' >>%s/answers", root, base, base, base, base), 0);
@@ -158,7 +329,11 @@ Suite *test_suite(void)
     tcase_add_unchecked_fixture(tc, pack_and_unpack, NULL);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, kit_holds_no_answers);
+    tcase_add_test(tc, kit_tests_hold_no_reference_code);
     tcase_add_test(tc, kit_builds_and_grades_the_visible_tests);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("checks");
+    tcase_add_test(tc, reference_code_is_found);
     suite_add_tcase(s, tc);
     return s;
 }

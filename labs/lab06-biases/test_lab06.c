@@ -330,7 +330,7 @@ START_TEST(test_output_convex_combination)
     sup_rng_fill_normal(&r, V, Tk * dv);
     for (int i = 0; i < Tq; i++) {
         float sum = 0.0f;
-        for (int j = 0; j < Tk; j++) sum += W[i * Tk + j] = expf(sup_rng_normal(&r));
+        for (int j = 0; j < Tk; j++) sum += W[i * Tk + j] = 0.05f + sup_rng_uniform(&r);
         for (int j = 0; j < Tk; j++) W[i * Tk + j] /= sum;
     }
     EXPECT_OK("lab_attention_output", lab_attention_output(O, W, V, 1, Tq, Tk, dv));

@@ -11,17 +11,7 @@
 #include <string.h>
 #include "lab08.h"
 #include "labcheck.h"
-
-/* ---- helpers -------------------------------------------------------------- */
-
-/* softmax of n scores in double */
-static void softmax_d(double *w, const double *s, int n)
-{
-    double m = s[0], sum = 0.0;
-    for (int j = 1; j < n; j++) if (s[j] > m) m = s[j];
-    for (int j = 0; j < n; j++) sum += w[j] = exp(s[j] - m);
-    for (int j = 0; j < n; j++) w[j] /= sum;
-}
+#include "expected_lab08.h"
 
 /* ---- lab_softmax_backward ------------------------------------------------------ */
 
@@ -51,56 +41,36 @@ END_TEST
 
 START_TEST(test_backward_matches_finite_differences)
 {
-    /* The definition: for L(s) = <g, softmax(s)>, ds_k = dL/ds_k. The test
-       measures that slope numerically, (L(s + h e_k) - L(s - h e_k)) / 2h in
-       double with h = 1e-4, and your ds must agree. 3 random rows of 6. */
+    /* The definition: for L(s) = <g, softmax(s)>, ds_k = dL/ds_k. The course
+       measured that slope numerically, (L(s + h e_k) - L(s - h e_k)) / 2h in
+       double with h = 1e-4, on 3 random rows of 6 scores (seed 8, then g drawn
+       after them); W (their softmax) and the slopes are in expected_lab08.h,
+       and your ds must agree. */
     enum { R = 3, N = 6 };
-    float s[R * N], W[R * N], G[R * N], dS[R * N], want[R * N];
+    float s[R * N], G[R * N], dS[R * N];
     sup_rng r;
     sup_rng_seed(&r, 8);
-    sup_rng_fill_normal(&r, s, R * N);
+    sup_rng_fill_normal(&r, s, R * N);     /* the scores behind lab08_fd_weights */
     sup_rng_fill_normal(&r, G, R * N);
-    for (int row = 0; row < R; row++) {
-        double sd[N], w[N];
-        for (int j = 0; j < N; j++) sd[j] = (double)s[row * N + j];
-        softmax_d(w, sd, N);
-        for (int j = 0; j < N; j++) W[row * N + j] = (float)w[j];
-        for (int k = 0; k < N; k++) {
-            const double h = 1e-4;
-            double Lp = 0.0, Lm = 0.0;
-            sd[k] += h;
-            softmax_d(w, sd, N);
-            for (int j = 0; j < N; j++) Lp += (double)G[row * N + j] * w[j];
-            sd[k] -= 2 * h;
-            softmax_d(w, sd, N);
-            for (int j = 0; j < N; j++) Lm += (double)G[row * N + j] * w[j];
-            sd[k] += h;
-            want[row * N + k] = (float)((Lp - Lm) / (2 * h));
-        }
-    }
     lc_poison(dS, R * N);
-    EXPECT_OK("lab_softmax_backward", lab_softmax_backward(dS, W, G, R, N));
-    EXPECT_CLOSE_REL("dS versus finite differences", want, dS, R * N, 1e-5f);
+    EXPECT_OK("lab_softmax_backward", lab_softmax_backward(dS, lab08_fd_weights, G, R, N));
+    EXPECT_CLOSE_REL("dS versus finite differences", lab08_fd_dS, dS, R * N, 1e-5f);
 }
 END_TEST
 
 START_TEST(test_backward_properties)
 {
-    /* On random softmax rows:
+    /* On random softmax rows (expected_lab08.h: scores 3 N(0, 1), seed 21),
+       with g from seed 22:
        - each row of ds sums to 0 (sum_j w_j (g_j - <w,g>) = <w,g> - <w,g>);
        - adding a constant to g changes nothing (<w, g + c> = <w, g> + c);
        - every |ds_j| <= 2 (1 - max w) max|g|: a saturated row passes little back;
        - in place (dS == dW) gives the same numbers. */
     enum { R = 4, N = 10 };
-    float W[R * N], G[R * N], G2[R * N], dS[R * N], dS2[R * N], inplace[R * N];
+    const float *W = lab08_property_weights;
+    float G[R * N], G2[R * N], dS[R * N], dS2[R * N], inplace[R * N];
     sup_rng r;
-    sup_rng_seed(&r, 21);
-    for (int row = 0; row < R; row++) {
-        double s[N], w[N];
-        for (int j = 0; j < N; j++) s[j] = 3.0 * (double)sup_rng_normal(&r);
-        softmax_d(w, s, N);
-        for (int j = 0; j < N; j++) W[row * N + j] = (float)w[j];
-    }
+    sup_rng_seed(&r, 22);
     sup_rng_fill_normal(&r, G, R * N);
     for (int k = 0; k < R * N; k++) G2[k] = G[k] + 5.0f;
     memcpy(inplace, G, sizeof G);
@@ -158,37 +128,16 @@ START_TEST(test_experiment_two_keys)
     /* T = 2 keys, one trial per d, dks = {1, 4}, seed 3. With two keys everything
        has a closed form: w_0 = 1 / (1 + e^-(s_0 - s_1)), w_1 = 1 - w_0,
          ds = w_0 w_1 (g_0 - g_1) * [1, -1],   ||ds|| = sqrt(2) w_0 w_1 |g_0 - g_1|.
-       The test redraws the contract's numbers (q, K, g for d = 1, then for d = 4)
-       and predicts both columns; for d = 1 raw and scaled agree (sqrt(1) = 1). */
+       From the contract's numbers (q, K, g for d = 1, then for d = 4, seed 3)
+       the course predicted both columns (expected_lab08.h); for d = 1 raw and
+       scaled agree (sqrt(1) = 1). */
     const int dks[2] = { 1, 4 };
-    float want_raw[2], want_scaled[2];
-    sup_rng r;
-    sup_rng_seed(&r, 3);
-    for (int m = 0; m < 2; m++) {
-        int d = dks[m];
-        float q[4], K[8], g[2];
-        sup_rng_fill_normal(&r, q, d);
-        sup_rng_fill_normal(&r, K, 2L * d);
-        sup_rng_fill_normal(&r, g, 2);
-        double s0 = 0.0, s1 = 0.0;
-        for (int c = 0; c < d; c++) {
-            s0 += (double)q[c] * (double)K[c];
-            s1 += (double)q[c] * (double)K[d + c];
-        }
-        for (int kind = 0; kind < 2; kind++) {
-            double gap = kind == 0 ? s0 - s1 : (s0 - s1) / sqrt((double)d);
-            double w0 = 1.0 / (1.0 + exp(-gap));
-            double norm = sqrt(2.0) * w0 * (1.0 - w0) * fabs((double)g[0] - (double)g[1]);
-            if (kind == 0) want_raw[m] = (float)norm;
-            else want_scaled[m] = (float)norm;
-        }
-    }
     float g_raw[2], g_scaled[2];
     lc_poison(g_raw, 2);
     lc_poison(g_scaled, 2);
     EXPECT_OK("lab_gradient_experiment", lab_gradient_experiment(g_raw, g_scaled, dks, 2, 2, 1, 3));
-    EXPECT_CLOSE_HINT("g_raw", want_raw, g_raw, 2, 1e-4f, LC_REL, RESEED_HINT);
-    EXPECT_CLOSE_REL("g_scaled", want_scaled, g_scaled, 2, 1e-4f);
+    EXPECT_CLOSE_HINT("g_raw", lab08_two_keys_raw, g_raw, 2, 1e-4f, LC_REL, RESEED_HINT);
+    EXPECT_CLOSE_REL("g_scaled", lab08_two_keys_scaled, g_scaled, 2, 1e-4f);
 }
 END_TEST
 
