@@ -43,12 +43,15 @@ static char *put(const char *rel, const char *text)
     return path;
 }
 
-/* A time as ISO 8601 UTC (static buffer). */
+/* A time as ISO 8601 UTC, in one of four static buffers used in turn (so
+   several may be arguments of one call). */
 static const char *iso(time_t t)
 {
-    static char stamp[32];
+    static char stamps[4][32];
+    static int next;
+    char *stamp = stamps[next++ % 4];
     struct tm tm;
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+    strftime(stamp, sizeof stamps[0], "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
     return stamp;
 }
 
@@ -389,6 +392,40 @@ START_TEST(a_copied_class_is_refused_until_accepted)
 }
 END_TEST
 
+/* Only students who would lose points count toward the guard rail: not a
+   lab they did not hand in (0 either way), not lateness a policy without a
+   penalty forgives. */
+START_TEST(the_guard_rail_counts_only_points_lost)
+{
+    for (int i = 0; i < 3; i++)
+        lab1(gr_xasprintf("only1/s%d/lab01.c", i), 1);
+    time_t now = time(NULL);
+    char *times = put("only1_times.csv", gr_xasprintf("s0,%s\ns1,%s\ns2,%s\n", iso(now - 86400),
+                                                      iso(now - 86400), iso(now - 86400)));
+    char *course = put("only1_course.yaml", gr_xasprintf("due: {1: %s, 2: %s}\nlate_penalty_percent: 10\n",
+                                                         iso(now + 86400), iso(now - 30 * 86400)));
+    char *sub = gr_xasprintf("%s/only1", base), *out = gr_xasprintf("%s/only1_out", base), *log;
+    int rc = batch(&log, sub, "--out", out, "--lab", "1,2", "--course", course, "--times", times,
+                   (char *)NULL);
+    ck_assert_msg(rc == 0, "%s", log);
+    char *csv = file_of("only1_out/gradebook.csv");
+    ck_assert_msg(strstr(csv, "\r\ns2,,,10,0,10,0,29,0,10,10\r\n"), "%s", csv);
+    free(csv);
+    free(log);
+    free(course);
+
+    /* late by the times, but the policy takes nothing */
+    course = put("only1_course2.yaml", gr_xasprintf("due: {1: %s}\n", iso(now - 30 * 86400)));
+    rc = batch(&log, sub, "--out", out, "--lab", "1", "--course", course, "--times", times, (char *)NULL);
+    ck_assert_msg(rc == 0, "%s", log);
+    free(log);
+    free(course);
+    free(times);
+    free(sub);
+    free(out);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("handin");
@@ -405,6 +442,7 @@ Suite *test_suite(void)
     tcase_set_timeout(b, 300);
     tcase_add_test(b, export_names_students_as_the_fleet_and_times_its_submissions);
     tcase_add_test(b, a_copied_class_is_refused_until_accepted);
+    tcase_add_test(b, the_guard_rail_counts_only_points_lost);
     suite_add_tcase(s, b);
     return s;
 }
