@@ -2,11 +2,8 @@
  * and the late policy's guard rails (see batch_handin.h). */
 #include "class/batch_handin.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
 
 #include "util.h"
 
@@ -148,55 +145,23 @@ static int check_extensions(const gr_course *k, gr_class *c, char *err, size_t e
     return 0;
 }
 
-/* Whether folder dir (depth levels deep at most) holds a file that looks
-   like lab's, by name only (labNN*.c in any case, in any folder): a lab not
-   handed in scores 0 late or not, so it must not count toward the guard
-   rail, which runs before any lab file is looked for in earnest. */
-static int looks_handed_in(const char *dir, int lab, int depth)
+/* The student whose folder holds s's files: s, or a group's first submitter. */
+static const gr_student *holder_of(const gr_class *c, const gr_student *s)
 {
-    DIR *d = depth > 0 ? opendir(dir) : NULL;
-    if (!d)
-        return 0;
-    char want[8];
-    snprintf(want, sizeof want, "lab%02d", lab);
-    int found = 0, seen = 0;
-    struct dirent *e;
-    while (!found && (e = readdir(d)) != NULL && ++seen < 10000) {
-        size_t n = strlen(e->d_name);
-        if (e->d_name[0] == '.')
-            continue;
-        char *path = gr_xasprintf("%s/%s", dir, e->d_name);
-        struct stat st;
-        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-            found = looks_handed_in(path, lab, depth - 1);
-        else
-            found = n >= 7 && strncasecmp(e->d_name, want, 5) == 0 &&
-                    strcasecmp(e->d_name + n - 2, ".c") == 0;
-        free(path);
-    }
-    closedir(d);
-    return found;
-}
-
-/* The folder whose files are s's (a group's others share the first one's). */
-static const char *folder_of(const gr_class *c, const gr_student *s)
-{
-    for (int i = 0; !s->folder && s->same_as && i < c->n; i++)
+    for (int i = 0; s->same_as && i < c->n; i++)
         if (strcmp(c->students[i].id, s->same_as) == 0)
-            return c->students[i].folder;
-    return s->folder;
+            return &c->students[i];
+    return s;
 }
 
-/* Whether s would lose points on lab for lateness (when they handed it in). */
+/* Whether s would lose points on lab for lateness: late under a policy that
+   takes points, for a lab they handed in (intake.h found a file; a lab not
+   handed in scores 0 late or not). */
 static int penalised(const gr_batch_opts *o, const gr_class *c, const gr_student *s, int lab)
 {
-    if (s->days_late[lab - 1] <= 0 || gr_course_adjust(o->course, 1.0, s->days_late[lab - 1]) >= 1.0)
-        return 0;
-    const char *folder = folder_of(c, s);
-    char *dir = gr_xasprintf("%s/%s", o->submissions, folder ? folder : "");
-    int yes = folder && looks_handed_in(dir, lab, 4);
-    free(dir);
-    return yes;
+    return s->days_late[lab - 1] > 0 &&
+           gr_course_adjust(o->course, 1.0, s->days_late[lab - 1]) < 1.0 &&
+           holder_of(c, s)->intake.labs[lab - 1].status != GR_INTAKE_MISSING;
 }
 
 int gr_batch_late(const gr_batch_opts *o, gr_class *c, time_t start, char *err, size_t errlen)

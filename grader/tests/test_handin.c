@@ -398,7 +398,7 @@ END_TEST
 START_TEST(the_guard_rail_counts_only_points_lost)
 {
     for (int i = 0; i < 3; i++)
-        lab1(gr_xasprintf("only1/s%d/lab01.c", i), 1);
+        lab1(gr_xasprintf("only1/s%d/Lab01.c", i), 1);
     time_t now = time(NULL);
     char *times = put("only1_times.csv", gr_xasprintf("s0,%s\ns1,%s\ns2,%s\n", iso(now - 86400),
                                                       iso(now - 86400), iso(now - 86400)));
