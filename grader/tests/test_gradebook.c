@@ -6,8 +6,9 @@
  * numbers, scores print exactly. The gradebook of a class with such ids is
  * then opened with LibreOffice headless, as an instructor would open it, and
  * converted to flat ODS: no cell may hold a formula, every hostile id must be
- * text and every score a number. Without soffice (Debian's
- * libreoffice-calc-nogui) that one test says so and passes; CI installs it.
+ * text and every score a number; so is one attnlab batch writes for folders
+ * named like formulas. Without soffice (Debian's libreoffice-calc-nogui) the
+ * LibreOffice checks say so and pass; CI installs it.
  */
 #include <check.h>
 #include <stdio.h>
@@ -313,6 +314,59 @@ START_TEST(libreoffice_evaluates_no_cell)
 }
 END_TEST
 
+/* attnlab batch itself, on folders named like formulas and a roster whose
+   email is one: its gradebook.csv keeps every id and the email as text, in
+   the file and (with soffice) once LibreOffice has opened it. */
+START_TEST(batch_gradebook_of_hostile_ids)
+{
+    static const char *const ids[] = {"=SUM(1,2)", "+1", "-1+2", "@A1", "alice"};
+    char *dir = fk_mkdtemp("gradebook-batch"), *attnlab = fk_attnlab();
+    ck_assert_ptr_nonnull(dir);
+    ck_assert_ptr_nonnull(attnlab);
+    char *log = gr_xasprintf("%s/log", dir);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(fk_sh(log, "mkdir -p '%s/sub/%s' && cp %s/solutions/lab01-scores/lab01.c "
+                               "'%s/sub/%s/'", dir, ids[i], fk_root(), dir, ids[i]), 0);
+    char *roster_path = gr_xasprintf("%s/roster.yaml", dir);
+    const char *yaml = "students:\n  - {id: alice, name: \"Zoë\", "
+                       "email: \"=HYPERLINK(\\\"http://x.invalid\\\",\\\"click\\\")\"}\n";
+    ck_assert_int_eq(gr_write_file_atomic(roster_path, yaml, strlen(yaml)), 0);
+    ck_assert_msg(fk_sh(log, "ATTNLAB_SECRET=gradebook-test %s batch %s/sub --out %s/out --lab 1 "
+                        "--roster %s --csv-bom -q", attnlab, dir, dir, roster_path) == 0,
+                  "batch failed: see %s", log);
+    char *path = gr_xasprintf("%s/out/gradebook.csv", dir);
+    char *csv = gr_read_file(path, NULL);
+    ck_assert_ptr_nonnull(csv);
+    ck_assert_msg(strncmp(csv, "\xEF\xBB\xBFStudent ID,Name,Email,lab01-scores,Total\r\n"
+                               "Points possible,,,10,10\r\n", 56) == 0, "%s", csv);
+    ck_assert_ptr_nonnull(strstr(csv, "\r\n\"'=SUM(1,2)\",,,10,10\r\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\r\n\"'+1\",,,10,10\r\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\r\n\"'-1+2\",,,10,10\r\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\r\n\"'@A1\",,,10,10\r\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\r\nalice,Zoë,\"'=HYPERLINK(\"\"http://x.invalid\"\",\"\""
+                                      "click\"\")\",10,10\r\n"));
+    /* feedback opens with the gradebook's total */
+    char *fb_path = gr_xasprintf("%s/out/students/=SUM(1,2)/feedback.txt", dir);
+    char *fb = gr_read_file(fb_path, NULL);
+    ck_assert_msg(fb && strncmp(fb, "Final score: 10/10\n", 19) == 0, "%s", fb ? fb : "(none)");
+    if (have_soffice()) {
+        char *out = gr_xasprintf("%s/out", dir), *fods = open_in_calc(out, "gradebook");
+        ck_assert_msg(strstr(fods, "table:formula") == NULL, "a gradebook cell became a formula");
+        free(fods);
+        free(out);
+    }
+    free(fb);
+    free(fb_path);
+    free(csv);
+    free(path);
+    free(roster_path);
+    free(log);
+    free(attnlab);
+    fk_rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("gradebook");
@@ -331,6 +385,7 @@ Suite *test_suite(void)
     tc = tcase_create("libreoffice");
     tcase_set_timeout(tc, 600);           /* soffice starts slowly on a busy machine */
     tcase_add_test(tc, libreoffice_evaluates_no_cell);
+    tcase_add_test(tc, batch_gradebook_of_hostile_ids);
     suite_add_tcase(s, tc);
     return s;
 }
