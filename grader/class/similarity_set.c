@@ -3,8 +3,10 @@
  *   SUBMISSIONS/<student>/labNN-name/labNN.c    the labs/ layout
  *   SUBMISSIONS/<student>/labNN.c               a flat upload (Gradescope, an LMS)
  *
- * Only regular files are read (gr_read_regular): a link, a FIFO or a device
- * planted in a submission is skipped with a warning, never followed. */
+ * and the other near-misses grading forgives (intake.h: any case, a wrapping
+ * folder). Files are read only through gr_intake_read: a link, a FIFO or a
+ * device planted in a submission is skipped with a warning, never followed;
+ * two candidates for one lab are skipped, as grading does not guess. */
 #include "class/similarity.h"
 
 #include <dirent.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "intake.h"
 #include "labmod.h"
 #include "rubric.h"
 #include "util.h"
@@ -87,38 +90,37 @@ static int add_pristine(gr_sim_base *b, const char *root, const char *dir, const
     return 0;
 }
 
-/* Find and read student's file: the labs/ layout first, then the flat upload.
-   0 with *text, *len and *shown (the path as the report names it); 1 when the
+/* Find and read student's file for lab as grading does (intake.h). 0 with
+   *text, *len and *shown (the path as the report names it); 1 when the
    student has no file for the lab or it was skipped (with a line on warn). */
-static int read_student_file(const char *submissions, const char *student, const char *dir,
-                             const char *source, FILE *warn, char **text, size_t *len,
-                             char **shown)
+static int read_student_file(const char *submissions, const char *student, int lab,
+                             FILE *warn, char **text, size_t *len, char **shown)
 {
-    char *lab_dir = gr_xasprintf("%s/%s/%s", submissions, student, dir);
-    struct stat st;
-    int in_labs = lstat(lab_dir, &st) == 0;
-    free(lab_dir);
-    if (in_labs && !S_ISDIR(st.st_mode)) {
-        fprintf(warn, "attnlab similarity: skipped %s/%s: not a folder (a symbolic link or a "
-                "file?)\n", student, dir);
-        return 1;
+    char *folder = gr_xasprintf("%s/%s", submissions, student);
+    gr_intake in;
+    char why[512];
+    int rc = gr_intake_scan(folder, &in, why, sizeof why) == 0 ? 1 : -1;
+    const gr_intake_lab *il = &in.labs[lab - 1];
+    if (rc < 0) {
+        fprintf(warn, "attnlab similarity: skipped %s: %s\n", student, why);
+    } else if (il->status == GR_INTAKE_AMBIGUOUS) {
+        fprintf(warn, "attnlab similarity: skipped %s/%s: %s/%s is there too, and grading "
+                "does not guess which is the lab's\n", student, il->rel, student, il->other);
+    } else if (il->status == GR_INTAKE_FOUND) {
+        *shown = gr_xasprintf("%s/%s", student, il->rel);
+        rc = gr_intake_read(folder, il->rel, GR_SIM_MAX_FILE, text, len, why, sizeof why);
+        if (rc > 0)                 /* why: "lab02.c is a symbolic link, not a regular file" */
+            fprintf(warn, "attnlab similarity: skipped %s: %s/%s\n", *shown, student, why);
+        else if (rc < 0)
+            fprintf(warn, "attnlab similarity: skipped %s: %s\n", *shown, strerror(errno));
+        if (rc != 0) {
+            free(*shown);
+            *shown = NULL;
+        }
     }
-    *shown = in_labs ? gr_xasprintf("%s/%s/%s", student, dir, source)
-                     : gr_xasprintf("%s/%s", student, source);
-    char *path = gr_xasprintf("%s/%s", submissions, *shown);
-    char why[256];
-    int rc = gr_read_regular(path, GR_SIM_MAX_FILE, text, len, why, sizeof why);
-    if (rc == 1)
-        fprintf(warn, "attnlab similarity: skipped %s: %s, not a regular file\n", *shown, why);
-    else if (rc < 0 && errno != ENOENT)
-        fprintf(warn, "attnlab similarity: skipped %s: %s\n", *shown, strerror(errno));
-    free(path);
-    if (rc != 0) {
-        free(*shown);
-        *shown = NULL;
-        return 1;
-    }
-    return 0;
+    gr_intake_free(&in);            /* a failed scan leaves it empty, too */
+    free(folder);
+    return rc == 0 ? 0 : 1;
 }
 
 int gr_sim_lab_load(gr_sim_lab *l, const char *root, const char *submissions,
@@ -156,8 +158,7 @@ int gr_sim_lab_load(gr_sim_lab *l, const char *root, const char *submissions,
     for (int i = 0; i < n; i++) {
         char *text, *shown;
         size_t len;
-        if (read_student_file(submissions, names[i], mod->dir, l->source, warn, &text, &len,
-                              &shown) != 0)
+        if (read_student_file(submissions, names[i], lab, warn, &text, &len, &shown) != 0)
             continue;
         l->n_files++;
         gr_sim_doc *d = &l->docs[l->n_docs];

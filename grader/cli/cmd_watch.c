@@ -258,10 +258,10 @@ int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *stub_dir, 
         gr_learner_close(&L);
         return GR_EXIT_OK;
     }
-    char *dir = gr_xasprintf("%s/%s", L.tree, gr_lab_modules[lab - 1]->dir);
+    char *dir = gr_learner_lab_dir(&L, lab);
     int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     if (fd < 0 || inotify_add_watch(fd, dir, IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE_SELF |
-                                                 IN_MOVE_SELF) < 0) {
+                                                 IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW) < 0) {
         fprintf(err, "attnlab watch: cannot watch %s: %s%s\n", dir, strerror(errno),
                 errno == ENOSPC ? " (raise fs.inotify.max_user_watches)" : "");
         if (fd >= 0)

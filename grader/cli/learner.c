@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/learner.h"
+#include "intake.h"
 #include "pool.h"
 #include "report/report.h"
 #include "seed.h"
@@ -101,12 +102,18 @@ static int grade_touched(gr_learner *L, const int want[GR_N_LABS], gr_report *r,
                          size_t errlen)
 {
     int touched[GR_N_LABS], n_touched = 0;
+    gr_intake in;
+    if (gr_intake_scan(L->tree, &in, err, errlen) != 0)
+        return GR_GRADE_BAD_INPUT;
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
-        char *file = gr_learner_lab_file(L, lab);
-        touched[lab - 1] = want[lab - 1] && gr_stub_untouched(L->root, lab, file) != 1;
+        /* a lab missing, ambiguous or not a regular file is graded: its verdict says so */
+        const gr_intake_lab *il = &in.labs[lab - 1];
+        char *file = il->status == GR_INTAKE_FOUND ? gr_xasprintf("%s/%s", L->tree, il->rel) : NULL;
+        touched[lab - 1] = want[lab - 1] && (!file || gr_stub_untouched(L->root, lab, file) != 1);
         n_touched += touched[lab - 1];
         free(file);
     }
+    gr_intake_free(&in);
     gr_report graded;
     memset(&graded, 0, sizeof graded);
     memcpy(L->opts.labs, touched, sizeof L->opts.labs);
@@ -158,9 +165,18 @@ int gr_learner_grade(gr_learner *L, FILE *err, const int want[GR_N_LABS], gr_rep
     return 0;
 }
 
-char *gr_learner_lab_file(const gr_learner *L, int lab)
+char *gr_learner_lab_dir(const gr_learner *L, int lab)
 {
-    return gr_xasprintf("%s/%s/lab%02d.c", L->tree, gr_lab_modules[lab - 1]->dir, lab);
+    gr_intake in;
+    char err[512];
+    char *dir = NULL;
+    if (gr_intake_scan(L->tree, &in, err, sizeof err) == 0 &&
+        in.labs[lab - 1].status == GR_INTAKE_FOUND) {
+        dir = gr_xasprintf("%s/%s", L->tree, in.labs[lab - 1].rel);
+        *strrchr(dir, '/') = '\0';
+    }
+    gr_intake_free(&in);
+    return dir ? dir : gr_xasprintf("%s/%s", L->tree, gr_lab_modules[lab - 1]->dir);
 }
 
 /* The misconception called id in lab's module, or NULL. */

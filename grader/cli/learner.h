@@ -36,8 +36,10 @@ int gr_learner_open(gr_learner *L, FILE *err, const char *cmd, const char *root,
    process ends by the signal that stopped it. */
 int gr_learner_grade(gr_learner *L, FILE *err, const int want[GR_N_LABS], gr_report *r);
 
-/* The lab's file in the submission: <submission>/<labNN-name>/labNN.c (malloc'd). */
-char *gr_learner_lab_file(const gr_learner *L, int lab);
+/* The folder that holds the lab's file, as grading finds it (intake.h):
+   <submission>/<labNN-name> in the labs/ layout, <submission> for a flat
+   lab01.c; the labs/ layout's when the file is missing or ambiguous (malloc'd). */
+char *gr_learner_lab_dir(const gr_learner *L, int lab);
 
 /* Print what to do next about lab lr, graded: where to start, why it does
    not build, or its first failing test with the misconception it looks like

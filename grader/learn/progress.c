@@ -272,10 +272,16 @@ char *gr_stub_path(const char *root, int lab)
 int gr_stub_untouched(const char *root, int lab, const char *path)
 {
     char *stub_path = gr_stub_path(root, lab);
-    size_t stub_len, len;
+    size_t stub_len, len = 0;
     char *stub = gr_read_file(stub_path, &stub_len);
-    char *text = stub ? gr_read_file(path, &len) : NULL;
-    int rc = !stub || !text ? -1 : stub_len == len && memcmp(stub, text, len) == 0;
+    char *text = NULL, why[128];
+    struct stat st;
+    int other_size = stub && lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+                     (size_t)st.st_size != stub_len;
+    /* path may be a student's: a regular file, no link, never blocking */
+    if (stub && !other_size && gr_read_regular(path, stub_len, &text, &len, why, sizeof why) > 0)
+        errno = EINVAL;
+    int rc = other_size ? 0 : !stub || !text ? -1 : stub_len == len && memcmp(stub, text, len) == 0;
     free(stub_path);
     free(stub);
     free(text);

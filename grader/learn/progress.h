@@ -92,7 +92,9 @@ void gr_progress_free(gr_progress *p);
 char *gr_stub_path(const char *root, int lab);
 
 /* 1 when the file at path is lab lab's pristine stub byte for byte, 0 when
-   it differs, -1 when either cannot be read (errno set). */
+   it differs, -1 when either cannot be read (errno set): path is read only
+   as a regular file of at most the stub's size, never through a link or a
+   FIFO (a larger file differs, so -1 there says only "not the stub"). */
 int gr_stub_untouched(const char *root, int lab, const char *path);
 
 #endif

@@ -9,7 +9,8 @@
  * linked lab folder and an oversized (sparse) file.
  *
  * Then a class, graded end to end by `attnlab batch --lab 1` and, for some
- * students, `attnlab grade`, each in a session of its own under a wall-clock
+ * students, `attnlab grade`, `attnlab similarity` and `attnlab status`, each in
+ * a session of its own under a wall-clock
  * cap and an address-space cap (so a reader of /dev/zero fails loudly
  * instead of filling memory): a FIFO, a link to /dev/zero, a link to a
  * solution outside and an oversized file as the lab file in both layouts and
@@ -481,6 +482,35 @@ START_TEST(a_hostile_class_is_graded)
         free(sub);
         free(json);
     }
+    /* similarity reads the same files the same way: the class completes */
+    const char *sargs[] = {"similarity", cls, "--lab", "1", NULL};
+    ck_assert_int_eq(run_attnlab(sargs, o, e), 0);
+    char *sim = gr_read_file(o, NULL), *sim_err = gr_read_file(e, NULL);
+    /* nested, upper, stranger and the four whose metadata was planted */
+    ck_assert_msg(sim && strstr(sim, "Lab 1 (lab01-scores): 7 files"), "%.3000s", sim ? sim : "");
+    static const char *const skipped[] = {
+        "skipped h01/lab01.c: h01/lab01.c is a FIFO (named pipe)",
+        "skipped h11/lab01.c: h11/lab01.c is a symbolic link",
+        "skipped h31/lab01.c: h31/lab01.c has 67108864 bytes",
+        "skipped linkdir/lab01-scores/lab01.c: linkdir/lab01-scores is a symbolic link",
+        "grading does not guess",
+    };
+    for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
+        ck_assert_msg(sim_err && strstr(sim_err, skipped[i]), "similarity: no '%s' in:\n%s",
+                      skipped[i], sim_err ? sim_err : "");
+    free(sim);
+    free(sim_err);
+
+    /* status (and watch, which grades as status does) on an upload of a FIFO */
+    char *h00 = path_in(cls, "h00");
+    const char *stargs[] = {"status", "--submission", h00, NULL};
+    ck_assert_int_eq(run_attnlab(stargs, o, e), 1);
+    char *st = gr_read_file(o, NULL);
+    ck_assert_msg(st && strstr(st, "lab01-scores/lab01.c is a FIFO (named pipe)"), "%.3000s",
+                  st ? st : "");
+    free(st);
+    free(h00);
+
     free(md);
     free(md_path);
     free(csv);
