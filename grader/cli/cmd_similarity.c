@@ -30,9 +30,10 @@
     "loop, permitted collaboration).\n" \
     "\n" \
     "Each subfolder of SUBMISSIONS is one student (its name is the student id),\n" \
-    "laid out as grading accepts it: <student>/lab01-scores/lab01.c like labs/, or\n" \
-    "a flat upload <student>/lab01.c. Only regular files are read; a link or\n" \
-    "anything else is skipped with a warning on stderr.\n" \
+    "each lab's file found as grading finds it: <student>/lab01-scores/lab01.c\n" \
+    "like labs/, a flat upload <student>/lab01.c, any case, inside a wrapping\n" \
+    "folder. Only regular files are read; a link, anything else, or two files\n" \
+    "for one lab are skipped with a warning on stderr.\n" \
     "\n" \
     "How: each file becomes a token stream with comments and whitespace dropped,\n" \
     "every identifier one token and every literal one token of its kind, so\n" \
