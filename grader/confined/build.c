@@ -348,13 +348,14 @@ static step_outcome compile_student(build_ctx *c, const char *const argv[], cons
 }
 
 /* Read an intermediate file the toolchain wrote into priv (a regular file of at
-   most MAX_INTERMEDIATE bytes); NULL with a GR_COMPILE_ERROR verdict if not. */
-static char *read_intermediate(build_ctx *c, const char *name, step_outcome *s)
+   most MAX_INTERMEDIATE bytes, *len of them); NULL with a GR_COMPILE_ERROR
+   verdict if not. */
+static char *read_intermediate(build_ctx *c, const char *name, size_t *len, step_outcome *s)
 {
     char *path = gr_xasprintf("%s/%s", c->priv, name);
     char *text = NULL, why[128];
-    size_t len;
-    int rc = gr_read_regular(path, MAX_INTERMEDIATE, &text, &len, why, sizeof why);
+    *len = 0;
+    int rc = gr_read_regular(path, MAX_INTERMEDIATE, &text, len, why, sizeof why);
     free(path);
     *s = STEP_OK;
     if (rc != 0) {
@@ -370,11 +371,21 @@ static char *read_intermediate(build_ctx *c, const char *name, step_outcome *s)
 /* ---- the steps, in order ---------------------------------------------------------------------- */
 
 /* The student's file, read as a regular file of a lab file's size (a
-   GR_COMPILE_ERROR verdict naming what was found if not). */
+   GR_COMPILE_ERROR verdict naming what was found if not), made the one copy
+   every check and the compiler read (gr_normalise_source): a NUL byte in it
+   is a GR_COMPILE_ERROR verdict naming its line. */
 static step_outcome read_source(build_ctx *c)
 {
     char why[128];
     int rc = gr_read_regular(c->src, MAX_SOURCE_BYTES, &c->text, &c->text_len, why, sizeof why);
+    int nul = rc == 0 ? gr_normalise_source(c->text, &c->text_len) : 0;
+    if (nul) {
+        fail_with(c->out, GR_COMPILE_ERROR,
+                  gr_xasprintf("%s:%d: a NUL byte (character 0), which the compiler would skip "
+                               "without a word; a C file is text: remove it (save the file "
+                               "as plain UTF-8 text).", c->source, nul), NULL);
+        return STEP_VERDICT;
+    }
     if (rc > 0) {
         fail_with(c->out, GR_COMPILE_ERROR,
                   gr_xasprintf("%s is not a regular file: it is %s. Submit the source file "
@@ -525,10 +536,10 @@ static int entered_allowed(const build_ctx *c, const char *path)
 /* Step 2a: the preprocessor's record of the very text that will be compiled:
    every file it entered, and the student's own lines (gr_scan_preprocessed);
    a GR_FORBIDDEN_CALL verdict naming what is refused. */
-static step_outcome check_preprocessed(build_ctx *c, const char *pre)
+static step_outcome check_preprocessed(build_ctx *c, const char *pre, size_t len)
 {
     gr_pp_facts pf;
-    gr_scan_preprocessed(pre, c->source, "inc", &pf);
+    gr_scan_preprocessed(pre, len, c->source, "inc", &pf);
     gr_strbuf msg = {0};
     if (pf.refused_line)
         gr_sb_printf(&msg, "%s:%d: %s is not allowed in graded code: write the lab in plain C.\n",
@@ -567,9 +578,10 @@ static step_outcome preprocess(build_ctx *c)
     free(log);
     if (s != STEP_OK)
         return s;
-    char *pre = read_intermediate(c, c->ifile, &s);
+    size_t len;
+    char *pre = read_intermediate(c, c->ifile, &len, &s);
     if (s == STEP_OK)
-        s = check_preprocessed(c, pre);
+        s = check_preprocessed(c, pre, len);
     free(pre);
     return s;
 }
@@ -587,9 +599,10 @@ static step_outcome compile_assembly(build_ctx *c)
     if (s != STEP_OK)
         return s;
     c->out->log = log;                    /* warnings, if any, are worth showing */
-    char *as = read_intermediate(c, c->sfile, &s);
+    size_t len;
+    char *as = read_intermediate(c, c->sfile, &len, &s);
     char why[160];
-    int line = s == STEP_OK ? gr_scan_assembly(as, why, sizeof why) : 0;
+    int line = s == STEP_OK ? gr_scan_assembly(as, len, why, sizeof why) : 0;
     free(as);
     if (line > 0) {
         fail_with(c->out, GR_FORBIDDEN_CALL,

@@ -3,7 +3,9 @@
  * Every tool that reads the student's text runs confined (confine.h). Steps,
  * each a verdict when it fails:
  *   0. the lab file is a regular file of at most 4 MiB, read without following
- *      a link (a FIFO, device, folder or link is named) -> GR_COMPILE_ERROR
+ *      a link (a FIFO, device, folder or link is named) -> GR_COMPILE_ERROR;
+ *      its one normalised copy (no byte-order mark, LF line ends) is what
+ *      every check and the compiler read; a NUL byte -> GR_COMPILE_ERROR
  *   1. headers: every #include line must name the contract, labsup.h or one of
  *      the rubric's allowed_headers           -> GR_FORBIDDEN_CALL
  *   2. preprocess once with the compile's own flags; in that output, every file
@@ -12,7 +14,8 @@
  *      (section, symver, alias ...) and no code-generation pragma
  *                                              -> GR_FORBIDDEN_CALL
  *   3. compile that output to assembly         -> GR_COMPILE_ERROR (first errors)
- *      whose directives and sections are those of plain C -> GR_FORBIDDEN_CALL
+ *      whose statements, read as the assembler reads them, are directives,
+ *      sections and instructions of plain C    -> GR_FORBIDDEN_CALL
  *   4. assemble that assembly; the object's sections must be those of plain C
  *      (no LTO, loader or note sections), no ifunc, and every external symbol
  *      in allowed_symbols or the support code -> GR_FORBIDDEN_CALL (names them)

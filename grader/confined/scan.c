@@ -25,6 +25,31 @@ static int is_ident(char c)
     return isalnum((unsigned char)c) || c == '_';
 }
 
+/* ---- the one copy that is checked and compiled ------------------------------------ */
+
+int gr_normalise_source(char *text, size_t *len)
+{
+    size_t n = *len, i = 0, o = 0;
+    if (n >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+        i = 3;                        /* GCC skips a byte-order mark; so does the copy */
+    int line = 1;
+    for (; i < n; i++) {
+        char c = text[i];
+        if (c == '\0')
+            return line;
+        if (c == '\r') {             /* CR LF, and a lone CR, are one newline to GCC */
+            if (i + 1 < n && text[i + 1] == '\n')
+                continue;
+            c = '\n';
+        }
+        line += c == '\n';
+        text[o++] = c;
+    }
+    text[o] = '\0';
+    *len = o;
+    return 0;
+}
+
 /* ---- the #include lines of the student's text ------------------------------------- */
 
 typedef struct src_char {
@@ -246,8 +271,8 @@ static void refuse(gr_pp_facts *pf, int line, const char *what, const char *word
     if (strcmp(what, "attribute") == 0)
         snprintf(pf->refused, sizeof pf->refused, "the %.*s attribute", wl, word);
     else
-        snprintf(pf->refused, sizeof pf->refused, "%s%s%.*s%s", what, *what ? " (" : "", wl, word,
-                 *what ? ")" : "");
+        snprintf(pf->refused, sizeof pf->refused, "%s%s%.*s%s", what, *what && n ? " (" : "", wl,
+                 word, *what && n ? ")" : "");
 }
 
 static void scan_ident(student_scan *st, gr_pp_facts *pf, int line, const char *w, size_t n)
@@ -297,10 +322,20 @@ static void scan_student_line(student_scan *st, gr_pp_facts *pf, int line, const
             while (k + 1 < n && (is_ident(s[k + 1]) || s[k + 1] == '.'))
                 k++;
             st->prev = '0';
+        } else if ((c == '<' || c == ':') && k + 1 < n && s[k + 1] == (c == '<' ? ':' : '>')) {
+            scan_punct(st, c == '<' ? '[' : ']');   /* the digraphs <: and :> */
+            k++;
         } else {
             scan_punct(st, c);
         }
     }
+}
+
+/* 1 when the line s[0..n) begins with prefix. */
+static int line_starts(const char *s, size_t n, const char *prefix)
+{
+    size_t pl = strlen(prefix);
+    return n >= pl && memcmp(s, prefix, pl) == 0;
 }
 
 static void check_pragma(gr_pp_facts *pf, int line, const char *s, size_t n)
@@ -309,7 +344,7 @@ static void check_pragma(gr_pp_facts *pf, int line, const char *s, size_t n)
     while (p < s + n && (*p == ' ' || *p == '\t'))
         p++;
     for (int i = 0; allowed_pragmas[i]; i++)
-        if (starts_with(p, allowed_pragmas[i]))
+        if (line_starts(p, (size_t)(s + n - p), allowed_pragmas[i]))
             return;
     refuse(pf, line, "", s, n);
 }
@@ -334,57 +369,114 @@ static void entered(gr_pp_facts *pf, const char *from, const char *name, const c
     }
 }
 
-/* A linemarker "# LINE "FILE" FLAGS": update the current file and line. */
-static void linemarker(gr_pp_facts *pf, const char *s, size_t n, char *cur, size_t curlen,
-                       int *line, const char *source, const char *inc_dir)
+#define PP_DEPTH 200                  /* GCC's own #include nesting limit */
+
+/* Where the preprocessor is: the stack of files it has entered, the line. */
+typedef struct pp_where {
+    char *files[PP_DEPTH];
+    int depth;                        /* files[depth - 1] is the current file */
+    int line;
+} pp_where;
+
+static const char *current(const pp_where *w)
 {
-    char *end;
-    long ln = strtol(s + 2, &end, 10);
-    const char *q = end;
-    while (*q == ' ')
-        q++;
-    if (*q != '"')
-        return;
-    const char *nameend = q + 1;
-    while (nameend < s + n && *nameend != '"')
-        nameend++;
-    char name[4096];
-    snprintf(name, sizeof name, "%.*s", (int)(nameend - (q + 1)), q + 1);
-    int entering = 0;
-    for (const char *f = nameend + 1; f < s + n; f++)
-        if (f[0] == '1' && f[-1] == ' ' && (f + 1 == s + n || f[1] == ' '))
-            entering = 1;
-    if (entering)
-        entered(pf, cur, name, source, inc_dir, *line - 1);
-    snprintf(cur, curlen, "%s", name);
-    *line = (int)ln;
+    return w->depth > 0 ? w->files[w->depth - 1] : "";
 }
 
-void gr_scan_preprocessed(const char *text, const char *source, const char *inc_dir,
+/* A linemarker "# LINE "FILE" FLAGS" as the preprocessor writes them: flag 1
+   enters FILE, flag 2 returns to it, none stays in it (or, at the top, moves
+   between the main file, <built-in> and <command-line>). Any other (a #line,
+   or one a trick put in the output) is refused: after it, the compiler would
+   take the student's lines for a header's, or quote another file. */
+static void linemarker(gr_pp_facts *pf, pp_where *w, const char *s, size_t n, const char *source,
+                       const char *inc_dir)
+{
+    size_t k = 2, e;
+    long ln = 0;
+    while (k < n && isdigit((unsigned char)s[k]) && ln < 100000000)
+        ln = ln * 10 + (s[k++] - '0');
+    if (k + 1 < n && s[k] == ' ' && s[k + 1] == '"')
+        k += 2;
+    else
+        k = n;
+    for (e = k; e < n && s[e] != '"'; e++)
+        if (s[e] == '\\')
+            e++;
+    if (k >= n || e >= n) {
+        refuse(pf, w->line, "a line marker the grader cannot read", "", 0);
+        return;
+    }
+    char name[4096];
+    snprintf(name, sizeof name, "%.*s", (int)(e - k < sizeof name - 1 ? e - k : sizeof name - 1), s + k);
+    int flag = 0;
+    for (const char *f = s + e + 1; f + 1 < s + n; f++)
+        if (f[0] == ' ' && (f[1] == '1' || f[1] == '2') && (f + 2 == s + n || f[2] == ' '))
+            flag = flag ? flag : f[1] - '0';
+    const char *cur = current(w);
+    int top_name = strcmp(name, source) == 0 || strcmp(name, "<built-in>") == 0 ||
+                   strcmp(name, "<command-line>") == 0;
+    int ok;
+    if (flag == 1) {
+        ok = w->depth > 0 && w->depth < PP_DEPTH;
+        if (ok) {
+            entered(pf, cur, name, source, inc_dir, w->line - 1);
+            w->files[w->depth++] = gr_xstrdup(name);
+        }
+    } else if (flag == 2) {
+        ok = w->depth > 1 && strcmp(w->files[w->depth - 2], name) == 0;
+        if (ok)
+            free(w->files[--w->depth]);
+    } else if (w->depth <= 1) {
+        ok = top_name;
+        if (ok && w->depth == 0)
+            w->files[w->depth++] = gr_xstrdup(name);
+        else if (ok && strcmp(cur, name) != 0) {
+            free(w->files[0]);
+            w->files[0] = gr_xstrdup(name);
+        }
+    } else {
+        ok = strcmp(cur, name) == 0;
+    }
+    if (!ok) {
+        refuse(pf, w->line, "a line marker for another file", name, strlen(name));
+        return;
+    }
+    w->line = (int)ln;
+}
+
+void gr_scan_preprocessed(const char *text, size_t len, const char *source, const char *inc_dir,
                           gr_pp_facts *pf)
 {
     memset(pf, 0, sizeof *pf);
     student_scan st;
     memset(&st, 0, sizeof st);
-    char cur[4096] = "";
-    int line = 0;
-    for (const char *s = text; *s;) {
-        const char *eol = strchr(s, '\n');
-        size_t n = eol ? (size_t)(eol - s) : strlen(s);
-        int mine = strcmp(cur, source) == 0;
+    pp_where w;
+    memset(&w, 0, sizeof w);
+    for (size_t i = 0; i < len;) {
+        const char *s = text + i;
+        const char *eol = memchr(s, '\n', len - i);
+        size_t n = eol ? (size_t)(eol - s) : len - i;
+        int mine = w.depth > 0 && strcmp(current(&w), source) == 0;
+        size_t lead = 0;
+        while (lead < n && (s[lead] == ' ' || s[lead] == '\t'))
+            lead++;
         if (n > 2 && s[0] == '#' && s[1] == ' ' && isdigit((unsigned char)s[2])) {
-            linemarker(pf, s, n, cur, sizeof cur, &line, source, inc_dir);
+            linemarker(pf, &w, s, n, source, inc_dir);
         } else {
-            if (mine && n >= 7 && starts_with(s, "#pragma"))
-                check_pragma(pf, line, s, n);
-            else if (mine && n > 0 && s[0] == '#')  /* #ident and the like reach the assembler */
-                refuse(pf, line, "", s, n);
+            if (mine && memchr(s, '\0', n))
+                refuse(pf, w.line, "a NUL byte", "", 0);
+            else if (mine && line_starts(s, n, "#pragma"))
+                check_pragma(pf, w.line, s, n);
+            else if (mine && (line_starts(s + lead, n - lead, "#") || line_starts(s + lead, n - lead, "%:")))
+                refuse(pf, w.line, "", s, n);   /* #ident and the like reach the assembler */
             else if (mine)
-                scan_student_line(&st, pf, line, s, n);
-            line++;
+                scan_student_line(&st, pf, w.line, s, n);
+            w.line++;
         }
-        s += n + (eol ? 1 : 0);
+        i += n + (eol ? 1 : 0);
     }
+    for (int d = 0; d < w.depth; d++)
+        free(w.files[d]);
 }
 
 void gr_pp_facts_free(gr_pp_facts *pf)
@@ -394,122 +486,4 @@ void gr_pp_facts_free(gr_pp_facts *pf)
     free(pf->direct);
     free(pf->foreign);
     memset(pf, 0, sizeof *pf);
-}
-
-/* ---- the assembly ------------------------------------------------------------------- */
-
-/* Directives GCC and Clang emit for plain C at -O2; anything else (.incbin,
-   .include, .macro, .rept, .if, .symver, .org ...) came from somewhere else. */
-static const char *const allowed_directives[] = {
-    ".file", ".text", ".data", ".bss", ".section", ".pushsection", ".popsection", ".previous",
-    ".globl", ".global", ".local", ".comm", ".lcomm", ".type", ".size", ".align", ".p2align",
-    ".balign", ".long", ".quad", ".byte", ".short", ".value", ".word", ".hword", ".int",
-    ".2byte", ".4byte", ".8byte", ".octa", ".zero", ".skip", ".space", ".string", ".ascii",
-    ".asciz", ".ident", ".weak", ".hidden", ".protected", ".internal", ".uleb128", ".sleb128",
-    ".float", ".single", ".double", ".loc", ".addrsig", ".addrsig_sym", NULL
-};
-
-/* Sections plain C code and data live in (and what the assembler adds). */
-static const char *const section_prefixes[] = {
-    ".text", ".data", ".bss", ".rodata", ".tdata", ".tbss", ".init_array", ".fini_array",
-    ".rela.text", ".rela.data", ".rela.rodata", ".rela.init_array", ".rela.fini_array",
-    ".rela.tdata", ".rela.eh_frame", ".eh_frame", NULL
-};
-static const char *const section_names[] = {
-    "", ".note.GNU-stack", ".note.gnu.property", ".comment", ".symtab", ".strtab",
-    ".shstrtab", ".llvm_addrsig", ".group", NULL
-};
-
-int gr_section_allowed(const char *name)
-{
-    for (int i = 0; section_names[i]; i++)
-        if (strcmp(name, section_names[i]) == 0)
-            return 1;
-    for (int i = 0; section_prefixes[i]; i++) {
-        size_t n = strlen(section_prefixes[i]);
-        if (strncmp(name, section_prefixes[i], n) == 0 && (name[n] == '\0' || name[n] == '.'))
-            return 1;
-    }
-    return 0;
-}
-
-/* One statement (no comment, no newline, no ';'): labels, then an instruction
-   or a directive. 0 when allowed, else -1 with why. */
-static int check_statement(const char *s, size_t n, char *why, size_t whylen)
-{
-    size_t k = 0;
-    for (;;) {                        /* labels: name: */
-        while (k < n && isspace((unsigned char)s[k]))
-            k++;
-        size_t e = k;
-        while (e < n && (is_ident(s[e]) || s[e] == '.' || s[e] == '$'))
-            e++;
-        if (e > k && e < n && s[e] == ':') {
-            k = e + 1;
-            continue;
-        }
-        break;
-    }
-    if (k >= n || s[k] != '.')
-        return 0;                     /* empty, or an instruction */
-    size_t e = k + 1;
-    while (e < n && (is_ident(s[e]) || s[e] == '.'))
-        e++;
-    const char *d = s + k;
-    size_t dl = e - k;
-    if (dl > 5 && memcmp(d, ".cfi_", 5) == 0)
-        return 0;
-    if (!in_words(d, dl, allowed_directives)) {
-        snprintf(why, whylen, "the assembler directive %.*s", (int)(dl < 40 ? dl : 40), d);
-        return -1;
-    }
-    if ((dl == 8 && memcmp(d, ".section", 8) == 0) || (dl == 12 && memcmp(d, ".pushsection", 12) == 0)) {
-        while (e < n && isspace((unsigned char)s[e]))
-            e++;
-        char name[128];
-        size_t m = 0;
-        while (e < n && s[e] != ',' && !isspace((unsigned char)s[e]) && m + 1 < sizeof name)
-            name[m++] = s[e++];
-        name[m] = '\0';
-        if (!gr_section_allowed(name)) {
-            snprintf(why, whylen, "a section named %s", name);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-int gr_scan_assembly(const char *text, char *why, size_t whylen)
-{
-    int line = 1;
-    const char *stmt = text;
-    for (const char *p = text;; p++) {
-        char c = *p;
-        if (c == '"') {               /* a string: nothing inside it ends a statement */
-            for (p++; *p && *p != '"' && *p != '\n'; p++)
-                if (*p == '\\' && p[1])
-                    p++;
-            if (*p != '"') {
-                snprintf(why, whylen, "an unterminated string");
-                return line;
-            }
-            continue;
-        }
-        if (c == '/' && p[1] == '*') {
-            snprintf(why, whylen, "a /* comment */ (compilers do not write them)");
-            return line;
-        }
-        if (c == '#' || c == '\n' || c == ';' || c == '\0') {
-            if (check_statement(stmt, (size_t)(p - stmt), why, whylen) != 0)
-                return line;
-            if (c == '#')             /* a comment runs to the end of the line */
-                while (*p && *p != '\n')
-                    p++;
-            if (*p == '\0')
-                return 0;
-            if (*p == '\n')
-                line++;
-            stmt = p + 1;
-        }
-    }
 }

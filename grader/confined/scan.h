@@ -4,6 +4,9 @@
  * .i file that the compiler then reads) and the compiler's assembly (the .s
  * file that the assembler then reads), never the student's text as it looks.
  *
+ *   gr_normalise_source   the one copy of the student's file that both the
+ *                         checks and the compiler read: no byte-order mark,
+ *                         LF line ends, no NUL byte
  *   gr_scan_directives    the #include lines of the student's text, for early,
  *                         line-by-line feedback
  *   gr_scan_preprocessed  every file the preprocessor entered, by path; in the
@@ -11,15 +14,25 @@
  *                         attributes whose strings reach the assembler
  *                         (section, symver, alias ...), pragmas that change
  *                         code generation
- *   gr_scan_assembly      every directive is one a C compiler emits for plain
- *                         C, and every section is one plain C code lives in:
- *                         no .incbin, .include, macros, LTO or loader sections
+ *   gr_scan_assembly      read as the assembler reads it (statements split at
+ *                         newlines and ';', comments, quoted names and labels):
+ *                         every directive is one a C compiler emits for plain
+ *                         C, every section one plain C code lives in, with
+ *                         ordinary flags: no .incbin, .include, macros, LTO or
+ *                         loader sections (asmscan.c)
  *   gr_section_allowed    the same section rule, for the object's section table
  */
 #ifndef GR_SCAN_H
 #define GR_SCAN_H
 
 #include <stddef.h>
+
+/* Make text[0..*len) (a buffer of *len + 1 bytes) the copy that is checked
+   and compiled, in place: a UTF-8 byte-order mark at the start removed, CR LF
+   and lone CR line ends made LF (GCC reads both as one newline), *len updated
+   and text NUL-terminated. 0, or the 1-based line of the first NUL byte, which
+   GCC would silently drop: such a file is refused, not normalised. */
+int gr_normalise_source(char *text, size_t *len);
 
 /* One #include (or #include_next, #import) line of the student's text. */
 typedef struct gr_include_line {
@@ -56,16 +69,19 @@ typedef struct gr_pp_facts {
     char refused[160];     /* what it is, for a person: "inline assembly (__asm__)" */
 } gr_pp_facts;
 
-/* Scan preprocessed text whose main file is named source; inc_dir is the folder
-   of the pristine headers as the preprocessor names it ("inc"). System headers
-   are those under /usr/. */
-void gr_scan_preprocessed(const char *text, const char *source, const char *inc_dir,
+/* Scan preprocessed text[0..len) (read by length: a NUL byte ends nothing)
+   whose main file is named source; inc_dir is the folder of the pristine
+   headers as the preprocessor names it ("inc"). System headers are those under
+   /usr/. A line marker the preprocessor would not have written (one that
+   leaves the student's file without entering a header) is refused. */
+void gr_scan_preprocessed(const char *text, size_t len, const char *source, const char *inc_dir,
                           gr_pp_facts *pf);
 void gr_pp_facts_free(gr_pp_facts *pf);
 
-/* Scan a compiler's assembly output. 0 when every statement is allowed, else
-   the 1-based line of the first that is not, with why[] saying what it is. */
-int gr_scan_assembly(const char *text, char *why, size_t whylen);
+/* Scan a compiler's assembly output text[0..len). 0 when every statement is
+   allowed, else the 1-based line of the first that is not, with why[] saying
+   what it is. */
+int gr_scan_assembly(const char *text, size_t len, char *why, size_t whylen);
 
 /* 1 when an object file section of this name may come from plain C. */
 int gr_section_allowed(const char *name);

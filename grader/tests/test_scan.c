@@ -38,7 +38,7 @@ static const char gcc_output[] =
 START_TEST(plain_c_assembly_passes)
 {
     char why[160] = "";
-    ck_assert_msg(gr_scan_assembly(gcc_output, why, sizeof why) == 0, "refused: %s", why);
+    ck_assert_msg(gr_scan_assembly(gcc_output, sizeof gcc_output - 1, why, sizeof why) == 0, "refused: %s", why);
 }
 END_TEST
 
@@ -50,17 +50,50 @@ static const struct { const char *text; int line; const char *why; } attacks[] =
     {"x: y: .incbin \"f\"\n", 1, ".incbin"},
     {"\t.section\t.gnu.lto_.opts,\"e\",@progbits\n", 1, ".gnu.lto_.opts"},
     {"\t.section\t.interp,\"a\"\n", 1, ".interp"},
-    {"\t.pushsection .note.hostile\n", 1, ".note.hostile"},
+    {"\t.pushsection .note.hostile\n", 1, ".pushsection"},
     {"\t.macro m\n\t.endm\n", 1, ".macro"},
     {"\t.symver lab_x, memcpy@GLIBC_2.2.5\n", 1, ".symver"},
-    {"\t.text /* hidden */ .incbin \"f\"\n", 1, "comment"},
+    {"\t.text /* hidden */ .incbin \"f\"\n", 1, "argument: .text"},
     {"\t.string \"unterminated\n", 1, "unterminated"},
+    /* quoted names are labels, as the assembler reads them */
+    {"\t.text\n\"x\": .incbin \"f\"\n", 2, ".incbin"},
+    {"\"a b\": \"c\": .include \"f\"\n", 1, ".include"},
+    {"\t\"x\" .incbin \"f\"\n", 1, "cannot read"},
+    /* a character constant: the assembler would not read the quote as a string */
+    {"\t.byte '\"; .incbin \"f\" ;\"\n", 1, "quote"},
+    {"\t.text\n#APP\n\tnop\n#NO_APP\n", 2, "inline assembly"},
+    {"\t.text\n\t/* a\n b */ .incbin \"f\"\n", 2, ".incbin"},
+    {"\t.irp r, a\n\t.endr\n", 1, ".irp"},
+    {"\t.rept 3\n\t.endr\n", 1, ".rept"},
+    {"\t.altmacro\n", 1, ".altmacro"},
+    {"\t.set x, 1\n", 1, ".set"},
+    {"\tx = 1\n", 1, "cannot read"},
+    {"\t.section .text.x,\"awx\",@progbits\n", 1, "flags awx"},
+    {"\t.section .data.x,\"ae\",@progbits\n", 1, "flags ae"},
+    {"\t.section .data.x,\"aw\",@progbits,8,extra\n", 1, "fields"},
+    {"\t.section \".text\\n.incbin\",\"ax\"\n", 1, "section named"},
+    {"\t.type f, @gnu_indirect_function\n", 1, "gnu_indirect_function"},
+    {"\t.popsection\n", 1, ".popsection"},
+    {"\t.previous\n", 1, ".previous"},
+    {"\tnop\r.incbin \"f\"\n", 1, "0x0d"},
+    {"\tnop \\\n", 1, "backslash"},
+    {"1: .incbin \"f\"\n", 1, "numbered label"},
 };
+
+/* A NUL byte ends nothing: what follows it is read, and it is refused itself. */
+START_TEST(assembly_read_by_length)
+{
+    static const char text[] = "\t.text\n\t.byte 0\0\n\t.incbin \"f\"\n";
+    char why[160] = "";
+    ck_assert_int_eq(gr_scan_assembly(text, sizeof text - 1, why, sizeof why), 2);
+    ck_assert_str_eq(why, "the control byte 0x00");
+}
+END_TEST
 
 START_TEST(attacks_are_caught)
 {
     char why[160] = "";
-    int line = gr_scan_assembly(attacks[_i].text, why, sizeof why);
+    int line = gr_scan_assembly(attacks[_i].text, strlen(attacks[_i].text), why, sizeof why);
     ck_assert_int_eq(line, attacks[_i].line);
     ck_assert_msg(strstr(why, attacks[_i].why) != NULL, "why: %s", why);
 }
@@ -104,7 +137,7 @@ static const char preprocessed[] =
 START_TEST(preprocessed_facts)
 {
     gr_pp_facts pf;
-    gr_scan_preprocessed(preprocessed, "lab01.c", "inc", &pf);
+    gr_scan_preprocessed(preprocessed, sizeof preprocessed - 1, "lab01.c", "inc", &pf);
     ck_assert_int_eq(pf.n_direct, 3);
     ck_assert_str_eq(pf.direct[0].path, "inc/lab01.h");
     ck_assert_str_eq(pf.direct[1].path, "/usr/include/math.h");
@@ -116,16 +149,85 @@ START_TEST(preprocessed_facts)
 }
 END_TEST
 
+/* Scan a NUL-free preprocessed text as lab01.c's. */
+static void scan_pp(const char *text, gr_pp_facts *pf)
+{
+    gr_scan_preprocessed(text, strlen(text), "lab01.c", "inc", pf);
+}
+
 START_TEST(attributes_in_context_only)
 {
     gr_pp_facts pf;
-    gr_scan_preprocessed("# 1 \"lab01.c\"\nint section = 1, alias;\n"
-                         "static int x __attribute__((aligned(8), unused));\n"
-                         "void f(void) __attribute__ ((noinline,\n target (\"avx2\")));\n",
-                         "lab01.c", "inc", &pf);
+    scan_pp("# 1 \"lab01.c\"\nint section = 1, alias;\n"
+            "static int x __attribute__((aligned(8), unused));\n"
+            "void f(void) __attribute__ ((noinline,\n target (\"avx2\")));\n", &pf);
     ck_assert_int_eq(pf.refused_line, 4);      /* the line the attribute's name is on */
     ck_assert_str_eq(pf.refused, "the target attribute");
     gr_pp_facts_free(&pf);
+}
+END_TEST
+
+/* Line markers the preprocessor would not write: each is refused on its line. */
+static const struct { const char *text; int line; const char *why; } markers[] = {
+    /* a forged marker without flags: the student's next lines would be /etc/passwd's */
+    {"# 1 \"lab01.c\"\nint a;\n# 1 \"/etc/passwd\"\nint b = ;\n", 2, "/etc/passwd"},
+    /* ... or a system header's, where asm is not looked for */
+    {"# 1 \"lab01.c\"\nint a;\n# 7 \"/usr/include/stdio.h\"\nvoid f(void) { __asm__(\"\"); }\n", 2,
+     "/usr/include/stdio.h"},
+    /* a return (flag 2) to a file that was never left */
+    {"# 1 \"lab01.c\"\n# 1 \"inc/lab01.h\" 1\nint x;\n# 9 \"/usr/include/math.h\" 2\n", 2,
+     "/usr/include/math.h"},
+    /* a marker the grader cannot read */
+    {"# 1 \"lab01.c\"\nint a;\n# 3 lab01.c\n", 2, "line marker"},
+};
+
+START_TEST(forged_line_markers)
+{
+    gr_pp_facts pf;
+    scan_pp(markers[_i].text, &pf);
+    ck_assert_int_eq(pf.refused_line, markers[_i].line);
+    ck_assert_msg(strstr(pf.refused, markers[_i].why) != NULL, "refused: %s", pf.refused);
+    gr_pp_facts_free(&pf);
+}
+END_TEST
+
+/* The preprocessed text is read by length: a NUL byte hides nothing after it
+   and is refused itself; digraph attributes and stray directives are seen. */
+START_TEST(read_by_length)
+{
+    static const char nul[] = "# 1 \"lab01.c\"\nconst char s[] = \"a\0b\";\nvoid f(void) { __asm__(\"\"); }\n";
+    gr_pp_facts pf;
+    gr_scan_preprocessed(nul, sizeof nul - 1, "lab01.c", "inc", &pf);
+    ck_assert_int_eq(pf.refused_line, 1);
+    ck_assert_str_eq(pf.refused, "a NUL byte");
+    gr_pp_facts_free(&pf);
+    static const char after[] = "# 1 \"lab01.c\"\nint a;\n\0\n# 1 \"/tmp/secret.h\" 1\nint s;\n";
+    gr_scan_preprocessed(after, sizeof after - 1, "lab01.c", "inc", &pf);
+    ck_assert_str_eq(pf.foreign, "/tmp/secret.h");
+    gr_pp_facts_free(&pf);
+
+    scan_pp("# 1 \"lab01.c\"\nint a;\nint x <:<:gnu::section(\".x\"):>:>;\n", &pf);
+    ck_assert_int_eq(pf.refused_line, 2);
+    ck_assert_str_eq(pf.refused, "the section attribute");
+    gr_pp_facts_free(&pf);
+    scan_pp("# 1 \"lab01.c\"\nint a;\n %: 3 \"/etc/passwd\"\n", &pf);
+    ck_assert_int_eq(pf.refused_line, 2);
+    gr_pp_facts_free(&pf);
+}
+END_TEST
+
+/* The copy that is checked and compiled: no byte-order mark, LF line ends; a
+   NUL byte is refused with its line. */
+START_TEST(normalised_copy)
+{
+    char text[] = "\xef\xbb\xbf#include <math.h>\r\nint a;\rint b;\n\r\n";
+    size_t len = sizeof text - 1;
+    ck_assert_int_eq(gr_normalise_source(text, &len), 0);
+    ck_assert_str_eq(text, "#include <math.h>\nint a;\nint b;\n\n");
+    ck_assert_uint_eq(len, strlen(text));
+    char nul[] = "int a;\r\nint b;\rchar c = '\0';\n";
+    len = sizeof nul - 1;
+    ck_assert_int_eq(gr_normalise_source(nul, &len), 3);
 }
 END_TEST
 
@@ -136,10 +238,14 @@ Suite *test_suite(void)
     tcase_add_test(tc, plain_c_assembly_passes);
     tcase_add_loop_test(tc, attacks_are_caught, 0, (int)(sizeof attacks / sizeof attacks[0]));
     tcase_add_test(tc, sections_of_plain_c);
+    tcase_add_test(tc, assembly_read_by_length);
     suite_add_tcase(s, tc);
     tc = tcase_create("preprocessed");
     tcase_add_test(tc, preprocessed_facts);
     tcase_add_test(tc, attributes_in_context_only);
+    tcase_add_loop_test(tc, forged_line_markers, 0, (int)(sizeof markers / sizeof markers[0]));
+    tcase_add_test(tc, read_by_length);
+    tcase_add_test(tc, normalised_copy);
     suite_add_tcase(s, tc);
     return s;
 }
