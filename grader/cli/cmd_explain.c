@@ -45,13 +45,14 @@ static const char explain_usage[] =
     "  --format FORMAT    table (default) or csv\n"
     "  -h, --help         show this help\n"
     "\n"
-    "The table has one row per key and one column per step, then a sum row and a\n"
-    "few lines on what the row shows. The steps, in order: score, scaled, tempered,\n"
-    "after mask, exp(s - m) where m is the largest score left, weight.\n"
+    "The table has one row per key (keys counted from 0) and one column per step,\n"
+    "then a sum row and a few lines on what the row shows. The steps, in order:\n"
+    "score, scaled, tempered, after mask, exp(s - m) where m is the largest score\n"
+    "left, weight.\n"
     "\n"
     "CSV: a header row, then one row per key, in key order, always these columns:\n"
     "  key,raw_score,scaled_score,blocked,masked_score,shift,exp_shifted,weight\n"
-    "  key           1-based key index\n"
+    "  key           the key's index, counted from 0 as in the code\n"
     "  raw_score     the score as given\n"
     "  scaled_score  after --scale and --temperature (= raw_score without them)\n"
     "  blocked       the mask value, 0 or 1 (0 without --mask)\n"
@@ -61,7 +62,7 @@ static const char explain_usage[] =
     "  weight        the softmax weight from libattn\n"
     "Numbers have up to 9 significant digits; non-finite ones are inf, -inf, nan.\n"
     "\n"
-    "Example, the course's worked row (key 4 is padding):\n"
+    "Example, the course's worked row (keys 0 to 3; key 3, the fourth, is padding):\n"
     "  attnlab explain --scores \"2 1 -1 0.5\" --mask \"0 0 0 1\"\n"
     "  -> weights 0.7054 0.2595 0.0351 0.0000, sum 1.0000\n"
     "\n"
@@ -199,13 +200,15 @@ static int parse_scores(FILE *err, const char *text, float **out)
         errno = 0;
         s[j] = strtof(tok[j], &end);
         if (end == tok[j] || *end != '\0' || !plain_decimal(tok[j])) {
-            usage_error(err, "score %d '%s' is not a plain decimal number (write e.g. 2, -1, "
-                        "0.5 or 1e-3; inf, -inf and nan are accepted)", j + 1, tok[j]);
+            usage_error(err, "the score of key %d, '%s', is not a plain decimal number "
+                        "(write e.g. 2, -1, 0.5 or 1e-3; inf, -inf and nan are accepted)", j,
+                        tok[j]);
             goto fail;
         }
         if (errno == ERANGE && isinf(s[j]) && !spells_inf(tok[j])) {
-            usage_error(err, "score %d '%s' is too large for a float (the largest is about "
-                        "3.4e38); write inf or -inf if you mean infinity", j + 1, tok[j]);
+            usage_error(err, "the score of key %d, '%s', is too large for a float (the "
+                        "largest is about 3.4e38); write inf or -inf if you mean infinity", j,
+                        tok[j]);
             goto fail;
         }
     }
@@ -241,8 +244,8 @@ static int parse_mask(FILE *err, const char *text, int n, unsigned char **out)
     mask = gr_xmalloc((size_t)n);
     for (int j = 0; j < n; j++) {
         if (strcmp(tok[j], "0") != 0 && strcmp(tok[j], "1") != 0) {
-            usage_error(err, "mask value %d '%s' must be 0 (attend) or 1 (blocked)",
-                        j + 1, tok[j]);
+            usage_error(err, "the mask value of key %d, '%s', must be 0 (attend) or 1 (blocked)",
+                        j, tok[j]);
             free(mask);
             mask = NULL;
             goto done;

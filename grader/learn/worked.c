@@ -134,7 +134,7 @@ void gr_worked_csv(FILE *out, const gr_worked_row *r)
     char b[7][48];
     fputs("key,raw_score,scaled_score,blocked,masked_score,shift,exp_shifted,weight\n", out);
     for (int j = 0; j < r->n; j++)
-        fprintf(out, "%d,%s,%s,%d,%s,%s,%s,%s\n", j + 1, fmt_csvf(b[0], r->raw[j]),
+        fprintf(out, "%d,%s,%s,%d,%s,%s,%s,%s\n", j, fmt_csvf(b[0], r->raw[j]),
                 fmt_csvf(b[1], r->edited[j]), r->mask[j], fmt_csvf(b[2], r->masked[j]),
                 fmt_csv(b[3], r->m), fmt_csv(b[4], r->ex[j]), fmt_csvf(b[5], r->w[j]));
 }
@@ -184,7 +184,7 @@ static const char *cell(char buf[48], const gr_worked_row *r, int c, int j)
         return "";
     }
     switch (c) {
-    case C_KEY:      snprintf(buf, 48, "%d", j + 1); return buf;
+    case C_KEY:      snprintf(buf, 48, "%d", j); return buf;     /* from 0, as in the code */
     case C_SCORE:    return fmt_numf(buf, r->raw[j]);
     case C_SCALED:   return fmt_numf(buf, r->scaled[j]);
     case C_TEMPERED: return fmt_numf(buf, r->edited[j]);
@@ -299,17 +299,22 @@ static float max_weight(const float *w, int n)
     return mx;
 }
 
+/* A finite score this low is a stand-in for a mask (-1e4, -1e9, -FLT_MAX). */
+#define FAKE_MASK -1e4f
+
 /* What a row holds, for choosing its lessons. */
 typedef struct row_facts {
     int any_nan_w;                  /* some weight is nan */
     int nan_key, inf_key, neg_key, under_key;   /* first such key, or -1 */
+    int fake_key;                   /* first unmasked finite score <= FAKE_MASK, or -1 */
+    int n_fake;
     int n_masked, n_ninf;           /* keys masked, keys whose own score is -inf */
     int first_masked, first_ninf;
 } row_facts;
 
 static void row_facts_of(const gr_worked_row *r, row_facts *f)
 {
-    *f = (row_facts){0, -1, -1, -1, -1, 0, 0, -1, -1};
+    *f = (row_facts){0, -1, -1, -1, -1, -1, 0, 0, 0, -1, -1};
     for (int j = 0; j < r->n; j++) {
         float s = r->masked[j];
         if (isnan(r->w[j]))
@@ -329,6 +334,8 @@ static void row_facts_of(const gr_worked_row *r, row_facts *f)
             f->neg_key = j;
         if (isfinite(s) && r->w[j] == 0.0f && f->under_key < 0)
             f->under_key = j;
+        if (!r->mask[j] && isfinite(s) && s <= FAKE_MASK && f->n_fake++ == 0)
+            f->fake_key = j;
     }
 }
 
@@ -339,14 +346,14 @@ static int lesson_nan_inf(FILE *out, const gr_worked_row *r, const row_facts *f)
     if (f->nan_key >= 0 && f->any_nan_w) {
         snprintf(line, sizeof line, "Key %d's score is nan, and nan spreads: it makes the max "
                  "and the sum nan, so every weight of the row is nan. One bad score poisons its "
-                 "whole row; attnlab lets it show rather than hide it.", f->nan_key + 1);
+                 "whole row; attnlab lets it show rather than hide it.", f->nan_key);
     } else if (f->inf_key >= 0 && f->any_nan_w) {
         snprintf(line, sizeof line, "Key %d's score is inf, so m = inf and s~-~m = inf~-~"
                  "inf = nan: the row's weights are nan. A large but finite score would "
-                 "instead take almost all of the weight.", f->inf_key + 1);
+                 "instead take almost all of the weight.", f->inf_key);
     } else if (f->inf_key >= 0) {
         snprintf(line, sizeof line, "Key %d's score is inf: libattn gives it weight %s.",
-                 f->inf_key + 1, fmt_numf(b1, r->w[f->inf_key]));
+                 f->inf_key, fmt_numf(b1, r->w[f->inf_key]));
     } else {
         return 0;
     }
@@ -357,21 +364,24 @@ static int lesson_nan_inf(FILE *out, const gr_worked_row *r, const row_facts *f)
 /* Finite scores: a negative one still gets weight; an exact 0 is underflow. */
 static int lesson_finite(FILE *out, const gr_worked_row *r, const row_facts *f, int shown)
 {
-    char line[1024], b1[48], b2[48];
+    char line[1024], b1[48], b2[48], b3[48];
     if (f->any_nan_w)
         return 0;
     if (f->neg_key >= 0) {
         snprintf(line, sizeof line, "Key %d's score is %s, yet its weight is %s > 0: a "
                  "negative score is not negative attention. Softmax gives every finite score "
-                 "a positive weight; a lower score only means a smaller share.", f->neg_key + 1,
+                 "a positive weight; a lower score only means a smaller share.", f->neg_key,
                  fmt_numf(b1, r->masked[f->neg_key]), fmt_numf(b2, r->w[f->neg_key]));
     } else if (f->under_key >= 0) {
+        /* In log space: exp of a gap past about 745 is 0 in double too. */
+        double gap = r->m - (double)r->masked[f->under_key];
+        double l10 = -gap / log(10.0) - log10(r->ex_sum), e10 = floor(l10);
         snprintf(line, sizeof line, "Key %d's score is finite, yet its weight is exactly 0: "
                  "it is %s below the row's max, and in float32 exp(x) rounds to 0 below "
                  "x~=~-103.97 (in float16 below x~=~-17.33). In exact arithmetic its weight "
-                 "is %.3g, positive: only a mask gives exactly 0 by design.", f->under_key + 1,
-                 gr_worked_num(b1, r->m - (double)r->masked[f->under_key]),
-                 r->ex[f->under_key] / r->ex_sum);
+                 "is e^-%s / %s, about %.2fe%.0f, positive: only a mask gives exactly 0 by "
+                 "design.", f->under_key, gr_worked_num(b1, gap), gr_worked_num(b2, gap),
+                 gr_worked_num(b3, r->ex_sum), pow(10.0, l10 - e10), e10);
     } else if (!r->fully_masked && f->n_masked + f->n_ninf < r->n && shown < 3) {
         snprintf(line, sizeof line, "Every finite score got a positive weight. In exact "
                  "arithmetic softmax gives exactly 0 only to a score of -inf; in float32 a "
@@ -379,6 +389,26 @@ static int lesson_finite(FILE *out, const gr_worked_row *r, const row_facts *f, 
     } else {
         return 0;
     }
+    gr_print_wrapped(out, "- ", line);
+    return 1;
+}
+
+/* A huge negative finite score is not a mask: in a row where every key has
+   one, the max subtraction makes them all 0 and the weights come out uniform. */
+static int lesson_fake_mask(FILE *out, const gr_worked_row *r, const row_facts *f)
+{
+    char line[1024], b1[48];
+    if (f->fake_key < 0 || f->any_nan_w)
+        return 0;
+    int all = f->n_fake + f->n_masked + f->n_ninf == r->n;
+    snprintf(line, sizeof line, "Key %d's score, %s, is finite: it is not a mask. Code that "
+             "writes -1e9 or the lowest float instead of -inf gets a weight of 0 only while "
+             "another key scores far higher. %s", f->fake_key,
+             fmt_numf(b1, r->masked[f->fake_key]),
+             all ? "Here every key scores that low, so subtracting the max makes them equal "
+                   "and the keys share the weight uniformly: a padded row attends to its "
+                   "padding. -inf, with the zero-row policy, gives all-zero weights instead."
+                 : "Softmax still counts it, as it counts any finite score.");
     gr_print_wrapped(out, "- ", line);
     return 1;
 }
@@ -400,7 +430,7 @@ static int lesson_masked(FILE *out, const gr_worked_row *r, const row_facts *f)
         snprintf(without + len, sizeof without - len, ".");
     }
     snprintf(line, sizeof line, "Key %d%s, exp(-inf) = 0, so its weight is exactly 0, "
-             "and the other %d key%s share all of the weight (sum %s).%s", k + 1,
+             "and the other %d key%s share all of the weight (sum %s).%s", k,
              f->n_masked > 0 ? " is masked: its score became -inf"
                              : "'s score is -inf, exactly what a mask writes",
              left, left == 1 ? "" : "s", gr_worked_num(b1, r->w_sum), without);
@@ -441,7 +471,9 @@ void gr_worked_lessons(FILE *out, const gr_worked_row *r)
         shown++;
     }
     shown += lesson_nan_inf(out, r, &f);
-    shown += lesson_finite(out, r, &f, shown);
+    shown += lesson_fake_mask(out, r, &f);
+    if (f.fake_key < 0)             /* its own lesson says why such a key gets weight */
+        shown += lesson_finite(out, r, &f, shown);
     if (!r->fully_masked && !f.any_nan_w && (f.n_masked > 0 || f.n_ninf > 0) && shown < 3)
         shown += lesson_masked(out, r, &f);
     if ((r->dk > 0 || r->temperature > 0.0f) && !r->fully_masked && !f.any_nan_w && shown < 3) {

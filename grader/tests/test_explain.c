@@ -66,7 +66,7 @@ static int has(const char *out, const char *phrase)
 #define ASSERT_HAS(out, phrase) \
     ck_assert_msg(has(out, phrase), "output lacks '%s':\n%s", phrase, out)
 
-/* Assert that line (spaces collapsed) equals want, e.g. "1 2.0000 0 2.0000 1.0000 0.7054". */
+/* Assert that line (spaces collapsed) equals want, e.g. "0 2.0000 0 2.0000 1.0000 0.7054". */
 static void assert_words(const char *line, const char *want)
 {
     char got[512];
@@ -91,7 +91,7 @@ static void assert_row(const char *out, const char *key, const char *want)
 
 /* ---- the worked row -------------------------------------------------------------------- */
 
-/* scores [2, 1, -1, 0.5], key 4 padding. By hand: m = 2, so
+/* scores [2, 1, -1, 0.5], key 3 (the fourth) padding. By hand: m = 2, so
      exp(2-2) = 1, exp(1-2) = 0.3679, exp(-1-2) = 0.0498, exp(-inf) = 0,
      sum = 1.4177, weights 1/1.4177 = 0.7054, 0.3679/1.4177 = 0.2595,
      0.0498/1.4177 = 0.0351, 0/1.4177 = 0, summing to 1.0000. */
@@ -101,10 +101,10 @@ START_TEST(worked_row_table)
     ck_assert_int_eq(r.rc, 0);
     ck_assert_str_eq(r.err, "");
     assert_row(r.out, "key", "key score mask after mask exp(s - m) weight");
-    assert_row(r.out, "1 ", "1 2.0000 0 2.0000 1.0000 0.7054");
-    assert_row(r.out, "2 ", "2 1.0000 0 1.0000 0.3679 0.2595");
-    assert_row(r.out, "3 ", "3 -1.0000 0 -1.0000 0.0498 0.0351");
-    assert_row(r.out, "4 ", "4 0.5000 1 -inf 0.0000 0.0000 masked");
+    assert_row(r.out, "0 ", "0 2.0000 0 2.0000 1.0000 0.7054");
+    assert_row(r.out, "1 ", "1 1.0000 0 1.0000 0.3679 0.2595");
+    assert_row(r.out, "2 ", "2 -1.0000 0 -1.0000 0.0498 0.0351");
+    assert_row(r.out, "3 ", "3 0.5000 1 -inf 0.0000 0.0000 masked");
     assert_row(r.out, "sum", "sum 1.4177 1.0000");
     /* The max subtracted is named, and the division is spelled out. */
     ASSERT_HAS(r.out, "m = 2.0000, the largest score left");
@@ -121,9 +121,9 @@ END_TEST
 START_TEST(worked_row_lessons)
 {
     run_result r = EXPLAIN("--scores", "2 1 -1 0.5", "--mask", "0 0 0 1");
-    ASSERT_HAS(r.out, "Key 3's score is -1.0000, yet its weight is 0.0351 > 0");
+    ASSERT_HAS(r.out, "Key 2's score is -1.0000, yet its weight is 0.0351 > 0");
     ASSERT_HAS(r.out, "a negative score is not negative attention");
-    ASSERT_HAS(r.out, "Key 4 is masked: its score became -inf, exp(-inf) = 0, so its weight "
+    ASSERT_HAS(r.out, "Key 3 is masked: its score became -inf, exp(-inf) = 0, so its weight "
                       "is exactly 0, and the other 3 keys share all of the weight (sum 1.0000)");
     ASSERT_HAS(r.out, "Without the mask the weights would be 0.6095 0.2242 0.0303 0.1360");
     free_result(&r);
@@ -136,7 +136,7 @@ START_TEST(worked_row_pasted_list)
     run_result r = EXPLAIN("--scores=[2, 1, -1, 0.5]", "--mask=0,0,0,1");
     ck_assert_int_eq(r.rc, 0);
     assert_row(r.out, "sum", "sum 1.4177 1.0000");
-    assert_row(r.out, "3 ", "3 -1.0000 0 -1.0000 0.0498 0.0351");
+    assert_row(r.out, "2 ", "2 -1.0000 0 -1.0000 0.0498 0.0351");
     free_result(&r);
 }
 END_TEST
@@ -148,9 +148,9 @@ START_TEST(scale_divides_by_sqrt_dk)
     run_result r = EXPLAIN("--scores", "8 4 -4 2", "--mask", "0 0 0 1", "--scale", "16");
     ck_assert_int_eq(r.rc, 0);
     assert_row(r.out, "key", "key score scaled mask after mask exp(s - m) weight");
-    assert_row(r.out, "1 ", "1 8.0000 2.0000 0 2.0000 1.0000 0.7054");
-    assert_row(r.out, "3 ", "3 -4.0000 -1.0000 0 -1.0000 0.0498 0.0351");
-    assert_row(r.out, "4 ", "4 2.0000 0.5000 1 -inf 0.0000 0.0000 masked");
+    assert_row(r.out, "0 ", "0 8.0000 2.0000 0 2.0000 1.0000 0.7054");
+    assert_row(r.out, "2 ", "2 -4.0000 -1.0000 0 -1.0000 0.0498 0.0351");
+    assert_row(r.out, "3 ", "3 2.0000 0.5000 1 -inf 0.0000 0.0000 masked");
     ASSERT_HAS(r.out, "score / sqrt(d_k) = score / 4.0000 (d_k = 16)");
     /* Raw scores (no scaling) with the mask: max weight
        1/(1 + e^-4 + e^-12) = 1/(1 + 0.018316 + 0.000006) = 1/1.018322 = 0.9820. */
@@ -166,8 +166,8 @@ START_TEST(temperature_divides_scores)
                            "--temperature", "0.5");
     ck_assert_int_eq(r.rc, 0);
     assert_row(r.out, "key", "key score tempered mask after mask exp(s - m) weight");
-    assert_row(r.out, "1 ", "1 1.0000 2.0000 0 2.0000 1.0000 0.7054");
-    assert_row(r.out, "2 ", "2 0.5000 1.0000 0 1.0000 0.3679 0.2595");
+    assert_row(r.out, "0 ", "0 1.0000 2.0000 0 2.0000 1.0000 0.7054");
+    assert_row(r.out, "1 ", "1 0.5000 1.0000 0 1.0000 0.3679 0.2595");
     assert_row(r.out, "sum", "sum 1.4177 1.0000");
     /* T < 1 sharpens: at T = 1 the largest weight is
        1/(1 + e^-0.5 + e^-1.5) = 1/(1 + 0.60653 + 0.22313) = 1/1.82966 = 0.5465. */
@@ -184,8 +184,8 @@ START_TEST(no_mask_every_finite_score_positive)
     run_result r = EXPLAIN("--scores", "1 2 3");
     ck_assert_int_eq(r.rc, 0);
     assert_row(r.out, "key", "key score exp(s - m) weight");
-    assert_row(r.out, "1 ", "1 1.0000 0.1353 0.0900");
-    assert_row(r.out, "3 ", "3 3.0000 1.0000 0.6652");
+    assert_row(r.out, "0 ", "0 1.0000 0.1353 0.0900");
+    assert_row(r.out, "2 ", "2 3.0000 1.0000 0.6652");
     assert_row(r.out, "sum", "sum 1.5032 1.0000");
     ASSERT_HAS(r.out, "Every finite score got a positive weight");
     /* ... but only in exact arithmetic: float32 underflows far below the max. */
@@ -204,13 +204,14 @@ START_TEST(far_below_the_max_underflows)
 {
     run_result r = EXPLAIN("--scores", "0 -200");
     ck_assert_int_eq(r.rc, 0);
-    assert_row(r.out, "1 ", "1 0.0000 1.0000 1.0000");
+    assert_row(r.out, "0 ", "0 0.0000 1.0000 1.0000");
     /* exp(s - m) in double is tiny, not 0; the float32 weight is exactly 0 */
-    assert_row(r.out, "2 ", "2 -200.0000 1.3839e-87 0.0000 underflowed to 0");
-    ASSERT_HAS(r.out, "Key 2's score is finite, yet its weight is exactly 0: it is 200.0000 "
+    assert_row(r.out, "1 ", "1 -200.0000 1.3839e-87 0.0000 underflowed to 0");
+    ASSERT_HAS(r.out, "Key 1's score is finite, yet its weight is exactly 0: it is 200.0000 "
                       "below the row's max, and in float32 exp(x) rounds to 0 below x = -103.97 "
                       "(in float16 below x = -17.33)");
-    ASSERT_HAS(r.out, "In exact arithmetic its weight is 1.38e-87, positive: only a mask gives "
+    ASSERT_HAS(r.out, "In exact arithmetic its weight is e^-200.0000 / 1.0000, about 1.38e-87, "
+                      "positive: only a mask gives "
                       "exactly 0 by design");
     free_result(&r);
 }
@@ -220,13 +221,39 @@ END_TEST
    how an exactly-0 (masked) weight looks. By hand, with m = 16:
    exp(-8) = 3.3546e-04, exp(-24) = 3.7751e-11, exp(-12) = 6.1442e-06, sum
    1.00034161; key 3's weight 3.7751e-11 / 1.00034161 = 3.7738e-11. */
+/* Past a gap of about 745 exp is 0 in double too: the exact weight is still
+   positive, and said so in log space. */
+START_TEST(far_past_double_is_still_positive)
+{
+    run_result r = EXPLAIN("--scores", "0 -1000 1");
+    ck_assert_int_eq(r.rc, 0);
+    ASSERT_HAS(r.out, "In exact arithmetic its weight is e^-1001.0000 / 1.3679, about "
+                      "1.37e-435, positive");
+    free_result(&r);
+}
+END_TEST
+
+/* A row of -1e30 is not masked: uniform weights, and the lesson says why. */
+START_TEST(huge_negative_score_is_not_a_mask)
+{
+    run_result r = EXPLAIN("--scores", "-1e30 -1e30 -1e30");
+    ck_assert_int_eq(r.rc, 0);
+    assert_row(r.out, "0 ", "0 -1.0000e+30 1.0000 0.3333");
+    ASSERT_HAS(r.out, "Key 0's score, -1.0000e+30, is finite: it is not a mask.");
+    ASSERT_HAS(r.out, "the keys share the weight uniformly: a padded row attends to its "
+                      "padding");
+    ck_assert_msg(!has(r.out, "negative attention"), "%s", r.out);
+    free_result(&r);
+}
+END_TEST
+
 START_TEST(tiny_weights_in_scientific_notation)
 {
     run_result r = EXPLAIN("--scores", "16 8 -8 4");
     ck_assert_int_eq(r.rc, 0);
-    assert_row(r.out, "3 ", "3 -8.0000 3.7751e-11 3.7738e-11");
-    assert_row(r.out, "4 ", "4 4.0000 6.1442e-06 6.1421e-06");
-    assert_row(r.out, "2 ", "2 8.0000 0.0003 0.0003");
+    assert_row(r.out, "2 ", "2 -8.0000 3.7751e-11 3.7738e-11");
+    assert_row(r.out, "3 ", "3 4.0000 6.1442e-06 6.1421e-06");
+    assert_row(r.out, "1 ", "1 8.0000 0.0003 0.0003");
     ASSERT_HAS(r.out, "its weight is 3.7738e-11 > 0");
     ck_assert_ptr_null(strstr(r.out, "0.0000 > 0"));
     free_result(&r);
@@ -234,9 +261,9 @@ START_TEST(tiny_weights_in_scientific_notation)
        m = 2: exp(-1.5) = 0.2231, exp(-3) = 0.0498, sum 1.4960 */
     r = EXPLAIN("--scores", "[+2, .5, -1e0, 5E-1]");
     ck_assert_int_eq(r.rc, 0);
-    assert_row(r.out, "2 ", "2 0.5000 0.2231 0.1491");
-    assert_row(r.out, "3 ", "3 -1.0000 0.0498 0.0333");
-    assert_row(r.out, "4 ", "4 0.5000 0.2231 0.1491");
+    assert_row(r.out, "1 ", "1 0.5000 0.2231 0.1491");
+    assert_row(r.out, "2 ", "2 -1.0000 0.0498 0.0333");
+    assert_row(r.out, "3 ", "3 0.5000 0.2231 0.1491");
     free_result(&r);
 }
 END_TEST
@@ -247,8 +274,8 @@ START_TEST(all_masked_gives_zero_row_and_says_why)
 {
     run_result r = EXPLAIN("--scores", "2 1 -1 0.5", "--mask", "1 1 1 1");
     ck_assert_int_eq(r.rc, 0);
-    assert_row(r.out, "1 ", "1 2.0000 1 -inf nan 0.0000 masked");
-    assert_row(r.out, "4 ", "4 0.5000 1 -inf nan 0.0000 masked");
+    assert_row(r.out, "0 ", "0 2.0000 1 -inf nan 0.0000 masked");
+    assert_row(r.out, "3 ", "3 0.5000 1 -inf nan 0.0000 masked");
     assert_row(r.out, "sum", "sum nan 0.0000");
     ASSERT_HAS(r.out, "m = -inf: every score is -inf, so s - m = -inf - (-inf) = nan");
     ASSERT_HAS(r.out, "Every key is masked, so there is nothing to normalise over");
@@ -265,11 +292,11 @@ START_TEST(nan_score_poisons_row)
 {
     run_result r = EXPLAIN("--scores", "2 nan -1 0.5");
     ck_assert_int_eq(r.rc, 0);
-    assert_row(r.out, "1 ", "1 2.0000 nan nan");
-    assert_row(r.out, "2 ", "2 nan nan nan nan score");
+    assert_row(r.out, "0 ", "0 2.0000 nan nan");
+    assert_row(r.out, "1 ", "1 nan nan nan nan score");
     assert_row(r.out, "sum", "sum nan nan");
     ASSERT_HAS(r.out, "m = nan");
-    ASSERT_HAS(r.out, "Key 2's score is nan, and nan spreads");
+    ASSERT_HAS(r.out, "Key 1's score is nan, and nan spreads");
     free_result(&r);
 }
 END_TEST
@@ -280,10 +307,10 @@ START_TEST(minus_inf_score_acts_as_mask)
 {
     run_result r = EXPLAIN("--scores", "1 -inf 1");
     ck_assert_int_eq(r.rc, 0);
-    assert_row(r.out, "1 ", "1 1.0000 1.0000 0.5000");
-    assert_row(r.out, "2 ", "2 -inf 0.0000 0.0000 -inf score: acts as a mask");
+    assert_row(r.out, "0 ", "0 1.0000 1.0000 0.5000");
+    assert_row(r.out, "1 ", "1 -inf 0.0000 0.0000 -inf score: acts as a mask");
     assert_row(r.out, "sum", "sum 2.0000 1.0000");
-    ASSERT_HAS(r.out, "Key 2's score is -inf, exactly what a mask writes, exp(-inf) = 0, so "
+    ASSERT_HAS(r.out, "Key 1's score is -inf, exactly what a mask writes, exp(-inf) = 0, so "
                       "its weight is exactly 0, and the other 2 keys share all of the weight");
     free_result(&r);
 }
@@ -294,15 +321,15 @@ START_TEST(plus_inf_score_is_shown)
 {
     run_result r = EXPLAIN("--scores", "inf 1");
     ck_assert_int_eq(r.rc, 0);
-    /* exp(inf - inf) = nan for key 1; exp(1 - inf) = 0 for key 2. */
-    char *line = line_starting(r.out, "1 ");
-    ck_assert_msg(has(line, "1 inf nan "), "row 1: %s", line);
+    /* exp(inf - inf) = nan for key 0; exp(1 - inf) = 0 for key 1. */
+    char *line = line_starting(r.out, "0 ");
+    ck_assert_msg(has(line, "0 inf nan "), "row 0: %s", line);
     free(line);
-    line = line_starting(r.out, "2 ");
-    ck_assert_msg(has(line, "2 1.0000 0.0000 "), "row 2: %s", line);
+    line = line_starting(r.out, "1 ");
+    ck_assert_msg(has(line, "1 1.0000 0.0000 "), "row 1: %s", line);
     free(line);
     ASSERT_HAS(r.out, "m = inf");
-    ASSERT_HAS(r.out, "Key 1's score is inf");
+    ASSERT_HAS(r.out, "Key 0's score is inf");
     free_result(&r);
 }
 END_TEST
@@ -329,7 +356,7 @@ START_TEST(csv_one_row_per_key)
         for (char *t = strtok_r(line, ",", &s2); t && n < 8; t = strtok_r(NULL, ",", &s2))
             f[n++] = t;
         ck_assert_int_eq(n, 8);
-        ck_assert_int_eq(atoi(f[0]), j + 1);
+        ck_assert_int_eq(atoi(f[0]), j);             /* keys count from 0 */
         ck_assert_double_eq_tol(strtod(f[5], NULL), 2.0, 1e-12);   /* shift m = 2 */
         ck_assert_double_eq_tol(strtod(f[6], NULL), want_e[j], 5e-5);
         ck_assert_double_eq_tol(strtod(f[7], NULL), want_w[j], 5e-5);
@@ -352,7 +379,7 @@ START_TEST(csv_all_masked_notes_on_stderr)
 {
     run_result r = EXPLAIN("--scores", "1 2", "--mask", "1 1", "--format", "csv");
     ck_assert_int_eq(r.rc, 0);
-    ck_assert_ptr_nonnull(strstr(r.out, "1,1,1,1,-inf,-inf,nan,0\n"));
+    ck_assert_ptr_nonnull(strstr(r.out, "0,1,1,1,-inf,-inf,nan,0\n"));
     ck_assert_ptr_nonnull(strstr(r.err, "every key is masked"));
     free_result(&r);
 }
@@ -367,10 +394,10 @@ static const struct {
     int n;
     const char *says;
 } usage_cases[] = {
-    { { "--scores", "2 x 1" }, 2, "score 2 'x' is not a plain decimal number" },
-    { { "--scores", "0x10 1" }, 2, "score 1 '0x10' is not a plain decimal number" },
-    { { "--scores", "2 nan(7)" }, 2, "score 2 'nan(7)' is not a plain decimal number" },
-    { { "--scores", "2, 0x1p3" }, 2, "score 2 '0x1p3' is not a plain decimal number" },
+    { { "--scores", "2 x 1" }, 2, "the score of key 1, 'x', is not a plain decimal number" },
+    { { "--scores", "0x10 1" }, 2, "the score of key 0, '0x10', is not a plain decimal number" },
+    { { "--scores", "2 nan(7)" }, 2, "the score of key 1, 'nan(7)', is not a plain decimal number" },
+    { { "--scores", "2, 0x1p3" }, 2, "the score of key 1, '0x1p3', is not a plain decimal number" },
     { { "--scores", "2,,1" }, 2, "--scores has an empty field (number 2)" },
     { { "--scores", "[2, 1,]" }, 2, "--scores has an empty field (number 3)" },
     { { "--scores", ", 2" }, 2, "--scores has an empty field (number 1)" },
@@ -378,7 +405,7 @@ static const struct {
     { { "--scores", "2 1", "--temperature", "0x2" }, 4, "--temperature '0x2' is not a plain decimal number" },
     { { "--scores", "2 1 -1 0.5", "--mask", "0 0 1" }, 4,
       "--mask has 3 values but --scores has 4" },
-    { { "--scores", "2 1", "--mask", "0 2" }, 4, "mask value 2 '2' must be 0 (attend) or 1 (blocked)" },
+    { { "--scores", "2 1", "--mask", "0 2" }, 4, "the mask value of key 1, '2', must be 0 (attend) or 1 (blocked)" },
     { { "--scores", "2 1", "--temperature", "0" }, 4, "--temperature must be a finite number > 0 (got '0')" },
     { { "--scores", "2 1", "--temperature", "-1" }, 4, "--temperature must be a finite number > 0 (got '-1')" },
     { { "--scores", "2 1", "--temperature", "abc" }, 4, "--temperature 'abc' is not a plain decimal number" },
@@ -386,7 +413,7 @@ static const struct {
     { { "--mask", "0 1" }, 2, "missing --scores" },
     { { "--scores" }, 1, "--scores needs a value" },
     { { "--scores", "" }, 2, "--scores is empty" },
-    { { "--scores", "1e40 2" }, 2, "score 1 '1e40' is too large for a float" },
+    { { "--scores", "1e40 2" }, 2, "the score of key 0, '1e40', is too large for a float" },
     { { "--scores", "2 1", "--format", "xml" }, 4, "--format must be table or csv (got 'xml')" },
     { { "--scores", "2 1", "--scale", "0" }, 4, "--scale takes d_k, the key size, a whole number >= 1" },
     { { "--scores", "2", "1" }, 3, "unexpected argument '1'" },
@@ -438,7 +465,7 @@ START_TEST(cmd_explain_writes_stdout)
     char *out = slurp(f);
     unlink(path);
     ck_assert_int_eq(rc, 0);
-    assert_row(out, "1 ", "1 2.0000 0 2.0000 1.0000 0.7054");
+    assert_row(out, "0 ", "0 2.0000 0 2.0000 1.0000 0.7054");
     assert_row(out, "sum", "sum 1.4177 1.0000");
     free(out);
 }
@@ -462,6 +489,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, minus_inf_score_acts_as_mask);
     tcase_add_test(tc, plus_inf_score_is_shown);
     tcase_add_test(tc, far_below_the_max_underflows);
+    tcase_add_test(tc, far_past_double_is_still_positive);
+    tcase_add_test(tc, huge_negative_score_is_not_a_mask);
     tcase_add_test(tc, tiny_weights_in_scientific_notation);
     suite_add_tcase(s, tc);
 
