@@ -90,7 +90,8 @@ static void sink_ref(float *W, float *Wsink, const float *S, const float *sink,
 
 typedef enum back_mode {
     BACK_RIGHT,
-    BACK_PREMASK,       /* zeroed keys get 0, as if masked before softmax */
+    BACK_ZEROED,        /* the right ds, then cut to 0 at the zeroed keys */
+    BACK_RENORM,        /* as if masked before softmax: renormalised weights of the kept keys */
     BACK_UNMASKED       /* g used as it is: the gradient of the un-masked softmax */
 } back_mode;
 
@@ -101,8 +102,25 @@ static void backward_ref(float *dS, const float *W, const float *dW, const uint8
         attn_softmax_backward(dS, W, dW, rows, n);
         return;
     }
+    if (mode == BACK_RENORM) {
+        /* w~ = keep * w / sum(keep * w) is softmax over the kept keys: the weights
+           a mask on the scores gives. Its backward is lab 8's, with g' = keep * g. */
+        for (long r = 0; r < rows; r++) {
+            const float *w = W + r * n, *g = dW + r * n;
+            const uint8_t *k = keep + r * n;
+            double z = 0.0, wg = 0.0;
+            for (int j = 0; j < n; j++)
+                if (k[j]) z += (double)w[j];
+            for (int j = 0; j < n; j++)
+                if (k[j] && z > 0.0) wg += (double)w[j] / z * (double)g[j];
+            for (int j = 0; j < n; j++)
+                dS[r * n + j] = k[j] && z > 0.0
+                                ? (float)((double)w[j] / z * ((double)g[j] - wg)) : 0.0f;
+        }
+        return;
+    }
     attn_postmask_backward(dS, W, dW, keep, rows, n);
-    if (mode == BACK_PREMASK)
+    if (mode == BACK_ZEROED)
         for (long k = 0; k < (long)rows * n; k++)
             if (!keep[k]) dS[k] = 0.0f;
 }
@@ -339,7 +357,8 @@ static int predict_backward(const gr_case *c, void *out[PROTO_MAX_BUFS], back_mo
     return 0;
 }
 
-GR_PREDICT(predict_premask_grad, predict_backward, BACK_PREMASK)
+GR_PREDICT(predict_zeroed_grad, predict_backward, BACK_ZEROED)
+GR_PREDICT(predict_premask_grad, predict_backward, BACK_RENORM)
 GR_PREDICT(predict_unmasked_grad, predict_backward, BACK_UNMASKED)
 
 static const gr_misconception misconceptions[] = {
@@ -352,26 +371,35 @@ static const gr_misconception misconceptions[] = {
       "bottom_right = 0 asks for the top-left rule, key j masked when j > i; shifting by "
       "Tk - Tq lets early queries see later keys (or, with Tq > Tk, empties the first rows).",
       HANDOUT ", section 3", predict_bottom_right },
-    { "window_plus_one", "sliding window keeps w + 1 keys",
-      "Key j is visible iff i' - w < j <= i': exactly w keys, the query's own included. "
-      "j >= i' - w keeps one key too many on the left.",
+    { "window_plus_one", "sliding window keeps w + 1 keys where the course's w asks for w",
+      "The course's w counts every visible key, the query's own included: i' - w < j <= i', "
+      "exactly w keys (Hugging Face's sliding_window counts the same way). j >= i' - w keeps "
+      "w + 1, which is the count of Mistral's W and FlashAttention's window_size = (W, 0): "
+      "those count only the keys before the query, so their W is the course's w - 1.",
       HANDOUT ", section 4", predict_window_wide },
     { "window_minus_one", "sliding window keeps w - 1 keys",
-      "Key j is visible iff i' - w < j <= i': exactly w keys, the query's own included. "
-      "Starting the window one key later (or excluding i') keeps only w - 1.",
+      "The course's w counts every visible key, the query's own included: i' - w < j <= i', "
+      "exactly w keys. Starting the window one key later (or excluding i') keeps only w - 1.",
       HANDOUT ", section 4", predict_window_narrow },
     { "sink_ignored", "sink left out of the denominator (rows renormalised to sum 1)",
       "The sink's exp(z - m) is one more term of the denominator with no value behind it: "
-      "the real weights sum to 1 - Wsink < 1 on purpose. Without it each row sums to 1.",
+      "the real weights sum to 1 - Wsink, below 1 whenever the sink is finite, on purpose. "
+      "Without it each row sums to 1.",
       HANDOUT ", section 5", predict_sink_ignored },
     { "sink_no_max", "sink not included in the max",
       "m must be the max over the scores AND the sink: with m over the scores only, a sink "
       "far above them overflows exp(z - m) (inf / inf = NaN), and a fully masked row has no "
       "finite m although the sink should take all of its mass.",
       HANDOUT ", section 5", predict_sink_no_max },
-    { "postmask_grad_zero", "post-mask gradient computed as if masked before softmax",
+    { "postmask_grad_zero", "zeroed keys given no gradient (ds cut to 0 where keep is 0)",
       "Zeroing weights after softmax leaves the zeroed key's w_j > 0 inside the softmax, so "
       "it still gets ds_j = -w_j <w, g'>. Only a -inf mask on the scores gives it exactly 0.",
+      HANDOUT ", section 6", predict_zeroed_grad },
+    { "postmask_grad_premask", "gradient computed as if the mask came before softmax "
+      "(renormalised weights)",
+      "The forward pass zeroed weights after softmax: W' = keep * softmax(S), not the "
+      "softmax of the kept keys. The backward pass goes through the same W: ds_j = w_j "
+      "(g'_j - <w, g'>) with the un-renormalised w, and a zeroed key gets -w_j <w, g'>.",
       HANDOUT ", section 6", predict_premask_grad },
     { "postmask_grad_unmasked", "gradient of the un-masked softmax (g not multiplied by keep)",
       "W' = keep * W: the chain rule goes through the zeroing first, g' = keep * g, so the "

@@ -365,9 +365,12 @@ static const gr_misconception misconceptions[] = {
       "Each head's scores are q.k / sqrt(d), d the head size: without it the scores have "
       "variance d and softmax saturates.",
       HANDOUT ", section 2", predict_no_scale },
-    { "gqa_mod", "GQA key head h % Hkv",
-      "Consecutive groups of H / Hkv query heads share a key head: kv = h / (H / Hkv). "
-      "h % Hkv deals heads out round-robin; it agrees only when Hkv = 1 or Hkv = H.",
+    { "gqa_mod", "GQA heads grouped round-robin (kv = h % Hkv) where consecutive groups "
+      "are asked",
+      "Consecutive groups of H / Hkv query heads share a key head: kv = h / (H / Hkv), the "
+      "grouping of the GQA paper, FlashAttention and repeat_kv. h % Hkv (K tiled, not "
+      "repeat-interleaved) deals heads out round-robin; it agrees only when Hkv = 1 or "
+      "Hkv = H.",
       HANDOUT ", section 4", predict_gqa_mod },
     { "gqa_group", "GQA group size taken as Hkv (kv = h / Hkv)",
       "The group size is H / Hkv query heads per key head, so kv = h / (H / Hkv); h / Hkv "

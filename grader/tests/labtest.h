@@ -29,6 +29,9 @@
  *                               (its kind has "_worked" in it)
  *   buf_bytes(&b)               the bytes of a protocol buffer's data
  *   NEAR(x, want, tol)          ck_assert_double_eq_tol with floats widened
+ *   check_hidden_shown_visible() every misconception a hidden test can show (its
+ *                               prediction departs from the expected output),
+ *                               some visible test of the same function shows too
  *
  * A case from build or build_named is the caller's: gr_case_free it.
  */
@@ -38,7 +41,9 @@
 #include <check.h>
 #include <math.h>
 #include <string.h>
+#include <stdlib.h>
 
+#include "compare.h"
 #include "labmod.h"
 #include "rubric.h"
 
@@ -135,6 +140,42 @@ static inline void check_points_per_function(const double *want, int n_fns,
     for (int f = 0; f < n_fns; f++)
         ck_assert_msg(fabs(got[f] - want[f]) < 1e-9, "function %d: %g points, want %g",
                       f, got[f], want[f]);
+}
+
+/* Does misconception m's prediction depart from test k's expected output (seed)? */
+static inline int shows_on(const gr_misconception *m, int k, uint64_t seed, uint32_t *fn)
+{
+    gr_case c;
+    build(k, seed, &c);
+    void *pred[PROTO_MAX_BUFS] = { 0 };
+    long wrong = 0;
+    *fn = c.call.fn;
+    if (m->predict && m->predict(&c, pred) == 0)
+        wrong = gr_compare(&c, c.expected, pred, rubric.tests[k].abs_tol,
+                           rubric.tests[k].rel_tol, NULL);
+    for (int b = 0; b < PROTO_MAX_BUFS; b++) free(pred[b]);
+    gr_case_free(&c);
+    return wrong > 0;
+}
+
+/* A student whose mistake only a hidden test catches would read, on the first
+   failing visible test, a diagnosis that does not name it: so every
+   misconception a hidden test shows, a visible test of its function shows. */
+static inline void check_hidden_shown_visible(void)
+{
+    for (int m = 0; m < MOD.n_misconceptions; m++)
+        for (int k = 0; k < rubric.n_tests; k++) {
+            uint32_t fn, vfn;
+            if (rubric.tests[k].visibility == GR_VISIBLE ||
+                !shows_on(&MOD.misconceptions[m], k, 5, &fn))
+                continue;
+            int seen = 0;
+            for (int v = 0; v < rubric.n_tests && !seen; v++)
+                seen = rubric.tests[v].visibility == GR_VISIBLE &&
+                       shows_on(&MOD.misconceptions[m], v, 5, &vfn) && vfn == fn;
+            ck_assert_msg(seen, "%s shows on the hidden test %s but on no visible test of "
+                          "its function", MOD.misconceptions[m].id, rubric.tests[k].name);
+        }
 }
 
 /* What the module's input window says about output element index of buffer

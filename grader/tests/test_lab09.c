@@ -226,6 +226,43 @@ START_TEST(test_expected_postmask_backward)
 }
 END_TEST
 
+/* The two gradient mistakes that give a zeroed key 0 are told apart: cutting
+   ds at the zeroed keys keeps the right values elsewhere; renormalising the
+   kept weights (the mask as if on the scores) gives lab 8's row, [0.207817,
+   -0.183045, -0.024772, 0], for the worked row whose key 3 is zeroed. */
+START_TEST(test_premask_gradient_is_its_own_mistake)
+{
+    const gr_misconception *zero = NULL, *premask = NULL;
+    for (int m = 0; m < MOD.n_misconceptions; m++) {
+        if (strcmp(MOD.misconceptions[m].id, "postmask_grad_zero") == 0)
+            zero = &MOD.misconceptions[m];
+        if (strcmp(MOD.misconceptions[m].id, "postmask_grad_premask") == 0)
+            premask = &MOD.misconceptions[m];
+    }
+    ck_assert_ptr_nonnull(zero);
+    ck_assert_ptr_nonnull(premask);
+    gr_case c;
+    build_named("postmask_backward_worked_rows", 1, &c);
+    void *pz[PROTO_MAX_BUFS] = { 0 }, *pp[PROTO_MAX_BUFS] = { 0 };
+    ck_assert_int_eq(zero->predict(&c, pz), 0);
+    ck_assert_int_eq(premask->predict(&c, pp), 0);
+    const float *z = pz[0], *p = pp[0], *want = c.expected[0];
+    const double lab8[4] = { 0.207817, -0.183045, -0.024772, 0.0 };
+    for (int j = 0; j < 4; j++) {
+        NEAR(p[j], lab8[j], 1e-6);
+        NEAR(z[j], j == 3 ? 0.0 : (double)want[j], 1e-7);
+    }
+    for (int b = 0; b < PROTO_MAX_BUFS; b++) { free(pz[b]); free(pp[b]); }
+    gr_case_free(&c);
+}
+END_TEST
+
+START_TEST(test_hidden_mistakes_show_on_visible_tests)
+{
+    check_hidden_shown_visible();
+}
+END_TEST
+
 START_TEST(test_input_window_names_the_diagonal)
 {
     gr_case c;
@@ -258,6 +295,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, test_sink_no_max_shows_where_it_should);
     tcase_add_test(tc, test_expected_postmask_backward);
     tcase_add_test(tc, test_input_window_names_the_diagonal);
+    tcase_add_test(tc, test_premask_gradient_is_its_own_mistake);
+    tcase_add_test(tc, test_hidden_mistakes_show_on_visible_tests);
     suite_add_tcase(s, tc);
     return s;
 }

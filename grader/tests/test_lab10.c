@@ -224,6 +224,12 @@ START_TEST(test_input_window_names_the_head)
 }
 END_TEST
 
+START_TEST(test_hidden_mistakes_show_on_visible_tests)
+{
+    check_hidden_shown_visible();
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("grader lab10");
@@ -240,6 +246,7 @@ Suite *test_suite(void)
     tcase_add_loop_test(tc, test_expected_average_random, 0, 3);
     tcase_add_test(tc, test_expected_extract_is_the_plane);
     tcase_add_test(tc, test_input_window_names_the_head);
+    tcase_add_test(tc, test_hidden_mistakes_show_on_visible_tests);
     suite_add_tcase(s, tc);
     return s;
 }
