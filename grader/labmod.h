@@ -62,6 +62,10 @@ extern const gr_lab_module gr_lab01_module, gr_lab02_module, gr_lab03_module,
 #define GR_N_LABS 10
 extern const gr_lab_module *const gr_lab_modules[GR_N_LABS];
 
+/* The misconception called id in lab's module (labs/modules.c), or NULL (also for
+   a lab outside 1..GR_N_LABS or a NULL id). */
+const gr_misconception *gr_misconception_of(int lab, const char *id);
+
 /* Building a case (grader/labs/case.c). Buffers are added in the order of the
    student function's array arguments; ints and reals likewise. The case owns
    everything; OUT buffers get no data (the child fills them). */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cells.h"
+#include "labmod.h"
 #include "report/report.h"
 #include "util.h"
 
@@ -310,8 +311,15 @@ char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t)
         if (t->message[strlen(t->message) - 1] != '\n')
             gr_sb_append(&b, "\n");
     }
-    if (t->misconception && *t->misconception)
-        gr_sb_printf(&b, "misconception: %s\n", t->misconception);
+    if (t->misconception && *t->misconception) {
+        /* the id is for programs (results.json's own field); a person reads its sentence */
+        const gr_misconception *mc = gr_misconception_of(lab ? lab->lab : 0, t->misconception);
+        if (mc)
+            gr_sb_printf(&b, "misconception: %s\n%s\nReread %s.\n", mc->name, mc->explain,
+                         mc->handout);
+        else
+            gr_sb_printf(&b, "misconception: %s\n", t->misconception);
+    }
     if (t->student_output && *t->student_output) {
         gr_sb_printf(&b, "your program printed (first %zu bytes):\n", strlen(t->student_output));
         gr_result_quoted_lines(&b, "", t->student_output);

@@ -233,7 +233,7 @@ START_TEST(terminal_quarter_points)
         "Lab                Points   Status\n"
         "lab06-biases    0.25/0.25   passed\n"
         "Total points: 0.25/13.75\n"
-        "Every lab passes.\n"
+        "lab06-biases passes.\n"
         "\n"
         "lab06-biases: passed\n"
         " Score   Max   Verdict         Test\n"
@@ -263,7 +263,7 @@ START_TEST(terminal_warnings_of_a_built_lab)
         "Lab                Points   Status\n"
         "lab01-scores      2.0/2.0   passed\n"
         "Total points: 2.0/2.0\n"
-        "Every lab passes.\n"
+        "lab01-scores passes.\n"
         "\n"
         "lab01-scores: passed\n"
         "compiler warnings (the lab built; a warning often marks a bug):\n"
@@ -381,7 +381,7 @@ START_TEST(terminal_misconception_once_and_fix_first)
     gr_strbuf want = {0};
     gr_sb_printf(&want,
         "lab04-entropy: 3 of 4 tests fail\n"
-        "fix lab_row_entropy first: lab_entropy_experiment calls it, and it fails 2 tests\n"
+        "fix lab_row_entropy first if your lab_entropy_experiment calls it: it fails 2 tests\n"
         " Score   Max   Verdict         Test\n"
         "   0.0   1.0   wrong answer    entropy_worked_rows\n"
         "               lab_row_entropy(H, W, rows=4, n=4)\n"
@@ -390,7 +390,7 @@ START_TEST(terminal_misconception_once_and_fix_first)
         "   0.0   1.0   wrong answer    entropy_small (hidden)\n"
         "               the same mistake as entropy_worked_rows: %s, explained below\n"
         "   0.0   2.0   wrong answer    experiment_small\n"
-        "               fix lab_row_entropy first (above)\n"
+        "               if your lab_entropy_experiment calls lab_row_entropy, fix lab_row_entropy first (above)\n"
         "%s explains 2 tests: entropy_worked_rows, entropy_small.\n",
         log2->name, log2->name, log2->name);
     gr_result_lines(&want, "  ", NULL, advice.s);

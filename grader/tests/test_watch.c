@@ -148,6 +148,9 @@ START_TEST(watch_regrades_each_save_until_it_passes)
     wait_for(&w, "Lab 1: 2 of 4 visible tests fail; the first is scaled_worked_example",
              STEP_SECONDS);
     wait_for(&w, "It looks like: divided by d instead of sqrt(d).", STEP_SECONDS);
+    /* the misconception by its sentence, never by its id */
+    ck_assert_msg(strstr(w.seen.s, "misconception: divided by d instead of sqrt(d)") != NULL &&
+                  strstr(w.seen.s, "misconception: inv_dk") == NULL, "%s", w.seen.s);
 
     char *tmp = gr_xasprintf("%s/lab01-scores/.lab01.c.new", sub);
     char *sol = read_text("solutions/lab01-scores/lab01.c");
