@@ -17,6 +17,7 @@
 #include "confined/build.h"
 #include "compare.h"
 #include "grade.h"
+#include "intake.h"
 #include "labsup.h"
 #include "rubric.h"
 #include "util.h"
@@ -396,13 +397,22 @@ int gr_student_case_run(int lab, const char *kind, const gr_case *c, const gr_ex
     out->abs_tol = t->abs_tol;
     out->rel_tol = t->rel_tol;
 
-    out->source = gr_xasprintf("%s/%s/%s", paths->submission, mod->dir, r.source);
-    if (access(out->source, R_OK) != 0) {
-        out->verdict = GR_COMPILE_ERROR;
-        out->why = gr_xasprintf("cannot read %s: %s", out->source, strerror(errno));
+    /* the lab's file as grading finds it, read as grading reads it (intake.h) */
+    gr_intake in;
+    if (gr_intake_scan(paths->submission, &in, err, errlen) != 0) {
+        gr_rubric_free(&r);
+        return -1;
+    }
+    out->source = gr_intake_take(paths->submission, &in, lab, &out->verdict, &out->why);
+    if (!out->source) {
+        const char *rel = in.labs[lab - 1].rel;
+        out->source = rel ? gr_xasprintf("%s/%s", paths->submission, rel)
+                          : gr_xasprintf("%s/%s/%s", paths->submission, mod->dir, r.source);
+        gr_intake_free(&in);
         gr_rubric_free(&r);
         return 0;
     }
+    gr_intake_free(&in);
 
     char *work = gr_work_dir_make("plot", err, errlen);
     if (!work) {

@@ -399,30 +399,21 @@ static int keep_only(gr_rubric *r, const char *name, char *err, size_t errlen)
    submission (and why, when a forgiving rule found it); NULL after giving
    every test of lr the verdict when it is missing, ambiguous or not a
    regular file (read here as every student file is, so a FIFO never blocks). */
-static char *found_source(const char *submission, const gr_intake_lab *il, int lab,
+static char *found_source(const char *submission, const gr_intake *in, int lab,
                           gr_lab_result *lr)
 {
-    if (il->status != GR_INTAKE_FOUND) {
-        char *m = gr_intake_problem(il, lab);
-        fail_all(lr, il->status == GR_INTAKE_MISSING ? GR_MISSING : GR_AMBIGUOUS, m);
-        free(m);
-        return NULL;
+    const gr_intake_lab *il = &in->labs[lab - 1];
+    if (il->status == GR_INTAKE_FOUND) {
+        lr->source = gr_xstrdup(il->rel);
+        lr->source_how = il->how ? gr_xstrdup(il->how) : NULL;
     }
-    lr->source = gr_xstrdup(il->rel);
-    lr->source_how = il->how ? gr_xstrdup(il->how) : NULL;
-    char *text = NULL, why[512];
-    size_t len;
-    int rc = gr_intake_read(submission, il->rel, GR_INTAKE_MAX_FILE, &text, &len, why, sizeof why);
-    free(text);
-    if (rc != 0) {
-        char *m = rc > 0 ? gr_xasprintf("%s: submit the source file itself", why)
-                         : gr_xasprintf("cannot read %s (%s): submit it again", il->rel,
-                                        strerror(errno));
-        fail_all(lr, GR_UNREADABLE, m);
-        free(m);
-        return NULL;
-    }
-    return gr_xasprintf("%s/%s", submission, il->rel);
+    gr_verdict v;
+    char *m = NULL;
+    char *path = gr_intake_take(submission, in, lab, &v, &m);
+    if (!path)
+        fail_all(lr, v, m);
+    free(m);
+    return path;
 }
 
 static int grade_lab(const gr_grade_opts *o, const gr_intake *in, int lab, const char *work,
@@ -456,7 +447,7 @@ static int grade_lab(const gr_grade_opts *o, const gr_intake *in, int lab, const
     }
 
     char *src = o->sources[lab - 1] ? gr_xstrdup(o->sources[lab - 1])
-                                    : found_source(o->submission, &in->labs[lab - 1], lab, lr);
+                                    : found_source(o->submission, in, lab, lr);
     if (!src)
         goto done;
 

@@ -374,6 +374,28 @@ void gr_intake_free(gr_intake *in)
     memset(in, 0, sizeof *in);
 }
 
+char *gr_intake_take(const char *submission, const gr_intake *in, int lab, gr_verdict *verdict,
+                     char **message)
+{
+    const gr_intake_lab *il = &in->labs[lab - 1];
+    if (il->status != GR_INTAKE_FOUND) {
+        *verdict = il->status == GR_INTAKE_MISSING ? GR_MISSING : GR_AMBIGUOUS;
+        *message = gr_intake_problem(il, lab);
+        return NULL;
+    }
+    char *text = NULL, why[512];
+    size_t len;
+    int rc = gr_intake_read(submission, il->rel, GR_INTAKE_MAX_FILE, &text, &len, why, sizeof why);
+    free(text);
+    if (rc == 0)
+        return gr_xasprintf("%s/%s", submission, il->rel);
+    *verdict = GR_UNREADABLE;
+    *message = rc > 0 ? gr_xasprintf("%s: submit the source file itself", why)
+                      : gr_xasprintf("cannot read %s (%s): submit it again", il->rel,
+                                     strerror(errno));
+    return NULL;
+}
+
 char *gr_intake_problem(const gr_intake_lab *l, int lab)
 {
     char file[16];

@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include "labmod.h"
+#include "result.h"
 
 #define GR_INTAKE_MAX_DEPTH 8           /* wrapping folders entered, at most */
 #define GR_INTAKE_MAX_ENTRIES 20000     /* folder entries one scan reads, in all */
@@ -77,6 +78,14 @@ const char *gr_intake_file_name(int lab, char buf[16]);
 /* The sentence a lab's verdict gives when it is not FOUND (malloc'd):
    MISSING names the expected file, AMBIGUOUS both candidates. */
 char *gr_intake_problem(const gr_intake_lab *l, int lab);
+
+/* Lab lab's file as in (a scan of submission) found it, checked by reading
+   it with gr_intake_read: its path under submission (malloc'd); NULL when
+   it is missing, ambiguous or not a regular file of at most
+   GR_INTAKE_MAX_FILE bytes, with *verdict (GR_MISSING, GR_AMBIGUOUS,
+   GR_UNREADABLE) and *message (malloc'd: what it is and what to do). */
+char *gr_intake_take(const char *submission, const gr_intake *in, int lab, gr_verdict *verdict,
+                     char **message);
 
 /* Read the file rel of submission: every folder on the way must be a real
    folder, the file a regular file of at most cap bytes, opened without

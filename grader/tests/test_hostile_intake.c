@@ -9,7 +9,7 @@
  * linked lab folder and an oversized (sparse) file.
  *
  * Then a class, graded end to end by `attnlab batch --lab 1` and, for some
- * students, `attnlab grade`, `attnlab similarity` and `attnlab status`, each in
+ * students, `attnlab grade`, `similarity`, `status` and `plot`, each in
  * a session of its own under a wall-clock
  * cap and an address-space cap (so a reader of /dev/zero fails loudly
  * instead of filling memory): a FIFO, a link to /dev/zero, a link to a
@@ -510,6 +510,18 @@ START_TEST(a_hostile_class_is_graded)
                   st ? st : "");
     free(st);
     free(h00);
+
+    /* plot builds the student's lab 4 as grading does: a FIFO is a verdict */
+    char *pl = fresh("plot-sub"), *pl_out = path_in(base, "plot-out");
+    plant(pl, "lab04.c", FIFO);
+    const char *plargs[] = {"plot", "entropy", "--submission", pl, "--out", pl_out, NULL};
+    run_attnlab(plargs, o, e);
+    char *said = gr_read_file(o, NULL);
+    ck_assert_msg(said && strstr(said, "unreadable file: lab04.c is a FIFO"), "plot:\n%.3000s",
+                  said ? said : "");
+    free(said);
+    free(pl);
+    free(pl_out);
 
     free(md);
     free(md_path);
