@@ -4,6 +4,7 @@
 #   make grade      grade the labs in labs/ (the main job a student runs)
 #   make check      every lab's visible tests on your labs/, one line per lab
 #   make validate   solutions full marks, stubs zero, mutants diagnosed
+#   make mutation   mechanical mutants of each solution: every one killed or a reviewed equivalent
 #   make test-asan  the Check suites and the fuzz regression inputs again under ASan + UBSan
 #   make fuzz       fuzz the grader's parsers with libFuzzer (clang), FUZZ_SECONDS each (60)
 #   make bench      time libattn's paths against one-core sgemm: build/bench/*.csv, *.png
@@ -71,7 +72,7 @@ LIBSUP     := $(BUILD)/libsup.a
 ATTNLAB    := $(BUILD)/attnlab
 
 .PHONY: all deps libattn install uninstall test-install test test-unit test-labs test-asan fuzz \
-        fuzz-regress grade validate bench plots gradescope student-kit kit-data clean
+        fuzz-regress grade validate mutation bench plots gradescope student-kit kit-data clean
 # Keep test objects between builds (make would delete them as intermediates).
 .SECONDARY:
 all: $(ATTNLAB) $(STUB_OBJ) $(LIBATTN_SO)
@@ -221,6 +222,11 @@ grade: all
 
 validate: all
 	@$(ATTNLAB) validate
+
+# Every mechanical mutant of every solution graded (attnlab mutate); fails on a
+# survivor not in data/mutation/equivalent.yaml.
+mutation: all
+	@$(ATTNLAB) mutate
 
 # The standard set (T 256 to 4096, d 64, causal and not) as CSV and a chart.
 bench: all

@@ -468,6 +468,8 @@ static int grade_lab(const gr_grade_opts *o, const gr_intake *in, int lab, const
             rc = GR_GRADE_STOPPED;
         lr->test_seconds += lr->tests[i].seconds;
         lr->score += lr->tests[i].score;
+        if (o->first_failure && lr->tests[i].verdict != GR_PASSED)
+            break;
     }
     gr_build_free(&b);
 done:

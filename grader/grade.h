@@ -28,6 +28,8 @@ typedef struct gr_grade_opts {
     FILE *progress;             /* one line per lab as it is graded, or NULL */
     int jobs;                   /* labs graded at once in worker processes (pool.h); 0 or 1: one by one */
     int visible_only;           /* 1: only the rubric's visible tests (status, watch) */
+    int first_failure;          /* 1: stop a lab at its first test that does not pass; the
+                                   tests after it are left unrun (attnlab mutate) */
 } gr_grade_opts;
 
 /* How one case ended, judged in the parent (what a test result is made of). */

@@ -39,6 +39,9 @@ int cmd_batch(int argc, char **argv);
 /* attnlab validate: solutions full marks, stubs zero, mutants diagnosed. */
 int cmd_validate(int argc, char **argv);
 
+/* attnlab mutate: mechanical mutants of each solution graded; fails on a survivor. */
+int cmd_mutate(int argc, char **argv);
+
 /* attnlab explain: softmax of one row of scores, step by step, on stdout. */
 int cmd_explain(int argc, char **argv);
 

@@ -26,6 +26,8 @@ static const gr_command commands[] = {
       cmd_batch },
     { "validate", "check the grader: solutions full marks, stubs zero, mutants diagnosed",
       cmd_validate },
+    { "mutate", "measure the tests: mechanical mutants of each solution, none may survive",
+      cmd_mutate },
     { "rules", "print a lab's rules from its rubric, or write or check them in stub and handout",
       cmd_rules },
     { "explain", "show softmax turning one row of scores into weights, step by step",

@@ -1,0 +1,136 @@
+/* mutequiv.c: reading data/mutation/equivalent.yaml (see mutequiv.h) with the
+ * shared YAML reader, each entry walked against a table of its keys. */
+#include "mutequiv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "labmod.h"
+#include "sup_yamlread.h"
+#include "util.h"
+
+static int rd_lab(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_equiv *e = target;
+    long lab = 0;
+    if (yr_get_long(d, v, "lab", &lab) != 0)
+        return -1;
+    if (lab < 1 || lab > GR_N_LABS)
+        return yr_fail_at(d, v, "lab is a lab number, 1 to %d, got %ld", GR_N_LABS, lab);
+    e->lab = (int)lab;
+    return 0;
+}
+
+static int rd_text(yr_doc *d, const yaml_node_t *v, const char *label, char **out)
+{
+    const char *s;
+    if (yr_get_string(d, v, label, YR_NONEMPTY, &s) != 0)
+        return -1;
+    if (strchr(s, '\n'))
+        return yr_fail_at(d, v, "%s is one line", label);
+    *out = gr_xstrdup(s);
+    return 0;
+}
+
+static int rd_line(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    return rd_text(d, v, "line", &((gr_equiv *)target)->line);
+}
+
+static int rd_mutation(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    return rd_text(d, v, "mutation", &((gr_equiv *)target)->mutation);
+}
+
+static int rd_reason(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    return rd_text(d, v, "reason", &((gr_equiv *)target)->reason);
+}
+
+static const yr_field entry_fields[] = {
+    {"lab", 1, rd_lab},
+    {"line", 1, rd_line},
+    {"mutation", 1, rd_mutation},
+    {"reason", 1, rd_reason},
+};
+
+static int rd_equivalent(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_equiv_set *s = target;
+    int n = 0;
+    if (yr_get_seq(d, v, "equivalent", "[{lab: N, line: ..., mutation: ..., reason: ...}]",
+                   &n) != 0)
+        return -1;
+    s->e = gr_xcalloc((size_t)n + 1, sizeof *s->e);
+    for (int i = 0; i < n; i++) {
+        const yaml_node_t *item = yr_item(d, v, i);
+        char where[32];
+        snprintf(where, sizeof where, "entry %d", i + 1);
+        s->n = i + 1;
+        if (!item)
+            return yr_fail_at(d, v, "equivalent: the YAML document is damaged");
+        if (yr_walk(d, item, where, where, entry_fields, YR_N_FIELDS(entry_fields),
+                    &s->e[i]) != 0)
+            return -1;
+        gr_equiv *e = &s->e[i];
+        for (int j = 0; j < i; j++)
+            if (s->e[j].lab == e->lab && strcmp(s->e[j].line, e->line) == 0 &&
+                strcmp(s->e[j].mutation, e->mutation) == 0)
+                return yr_fail_at(d, item, "entry %d names the same mutant as entry %d", i + 1,
+                                  j + 1);
+    }
+    return 0;
+}
+
+static const yr_field file_fields[] = {
+    {"equivalent", 1, rd_equivalent},
+};
+
+int gr_equiv_load(const char *path, gr_equiv_set *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    size_t len;
+    char *text = gr_read_file(path, &len);
+    if (!text) {
+        gr_set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    yr_doc d;
+    int rc = yr_open(&d, path, text, len, err, errlen);
+    if (rc == 0) {
+        const yaml_node_t *root = yr_root(&d);
+        if (!root)
+            rc = yr_fail(&d, "the file is empty; it needs a list equivalent:");
+        else if (yr_expect_end(&d, "the list is one YAML document; remove this second one") == 0)
+            rc = yr_walk(&d, root, "the list", "the list", file_fields,
+                         YR_N_FIELDS(file_fields), out);
+        else
+            rc = -1;
+    }
+    yr_close(&d);
+    free(text);
+    if (rc != 0)
+        gr_equiv_free(out);
+    return rc;
+}
+
+gr_equiv *gr_equiv_find(gr_equiv_set *s, int lab, const char *line, const char *mutation)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->e[i].lab == lab && strcmp(s->e[i].line, line) == 0 &&
+            strcmp(s->e[i].mutation, mutation) == 0)
+            return &s->e[i];
+    return NULL;
+}
+
+void gr_equiv_free(gr_equiv_set *s)
+{
+    for (int i = 0; i < s->n; i++) {
+        free(s->e[i].line);
+        free(s->e[i].mutation);
+        free(s->e[i].reason);
+    }
+    free(s->e);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,252 @@
+/* test_mutgen.c: the mutation operators of `attnlab mutate` (mutgen.h) and the
+ * reviewed list of equivalent mutants (mutequiv.h). Comments, strings and
+ * preprocessor lines must never be mutated; every operator must give exactly
+ * the replacements it promises, named so the name survives edits elsewhere;
+ * a malformed list must fail at its line and column. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixtures/fixture_kit.h"
+#include "mutequiv.h"
+#include "mutgen.h"
+#include "util.h"
+
+Suite *test_suite(void);
+
+/* The mutants of src, as "line|what|mutated line" strings joined by newlines. */
+static char *mutants_of(const char *src)
+{
+    gr_mutation_list l = {0};
+    gr_mutgen(src, strlen(src), &l);
+    gr_strbuf b = {0};
+    for (int i = 0; i < l.n; i++) {
+        char *m = gr_mutation_apply(src, strlen(src), &l.m[i]);
+        /* the mutated line: from the start of the mutated line to its end */
+        size_t a = l.m[i].offset;
+        while (a > 0 && m[a - 1] != '\n')
+            a--;
+        size_t e = a;
+        while (m[e] && m[e] != '\n')
+            e++;
+        gr_sb_printf(&b, "%d|%s|%.*s\n", l.m[i].line, l.m[i].what, (int)(e - a), m + a);
+        free(m);
+    }
+    gr_mutation_list_free(&l);
+    return b.s ? gr_sb_take(&b) : gr_xstrdup("");
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+START_TEST(comments_strings_and_directives_are_never_mutated)
+{
+    const char *src =
+        "#include <math.h>\n"
+        "#define N (1 + 2)\n"
+        "/* a < b + 1 */\n"
+        "int f(void)\n"
+        "{\n"
+        "    // x < 2 - 1\n"
+        "    puts(\"a < b + 1\");\n"
+        "    return 0;\n"
+        "}\n";
+    char *got = mutants_of(src);
+    /* the call deleted, the constant 0 of the return; puts has one argument */
+    ck_assert_str_eq(got, "7|delete: statement|    ;\n"
+                          "8|constant: 0 -> 1|    return 1;\n");
+    free(got);
+}
+END_TEST
+
+START_TEST(relational_arithmetic_and_constants)
+{
+    const char *src =
+        "int f(int a, int b)\n"
+        "{\n"
+        "    return a < b ? a * 2 : -b;\n"
+        "}\n";
+    char *got = mutants_of(src);
+    ck_assert_str_eq(got,
+        "3|relational: < -> <=|    return a <= b ? a * 2 : -b;\n"
+        "3|relational: < -> >=|    return a >= b ? a * 2 : -b;\n"
+        "3|arithmetic: * -> /|    return a < b ? a / 2 : -b;\n"
+        "3|constant: 2 -> 3|    return a < b ? a * 3 : -b;\n"
+        "3|constant: 2 -> 0|    return a < b ? a * 0 : -b;\n");
+    free(got);   /* the unary minus is no arithmetic operator */
+}
+END_TEST
+
+START_TEST(pointers_declarations_and_returns_are_kept)
+{
+    const char *src =
+        "void f(float *out, const float *in, int n)\n"
+        "{\n"
+        "    float *p = out;\n"
+        "    *p = in[0] * 0.5f;\n"
+        "}\n";
+    char *got = mutants_of(src);
+    ck_assert_str_eq(got,
+        "4|delete: statement|    ;\n"
+        "4|constant: 0 -> 1|    *p = in[1] * 0.5f;\n"
+        "4|arithmetic: * -> /|    *p = in[0] / 0.5f;\n"
+        "4|constant: 0.5f -> 0.0f|    *p = in[0] * 0.0f;\n"
+        "4|constant: 0.5f -> 1.0f|    *p = in[0] * 1.0f;\n");
+    free(got);
+}
+END_TEST
+
+START_TEST(repeats_on_a_line_are_numbered)
+{
+    const char *src = "int f(int a)\n{\n    return a < 1 || a < 1;\n}\n";
+    char *got = mutants_of(src);
+    ck_assert_ptr_nonnull(strstr(got, "3|relational: < -> <=|"));
+    ck_assert_ptr_nonnull(strstr(got, "3|relational: < -> <= #2|"));
+    ck_assert_ptr_nonnull(strstr(got, "3|constant: 1 -> 2 #2|"));
+    ck_assert_ptr_nonnull(strstr(got, "3|logical: || -> &&|    return a < 1 && a < 1;"));
+    ck_assert_ptr_null(strstr(got, "#3"));
+    free(got);
+}
+END_TEST
+
+START_TEST(infinity_math_swap_loop_bound)
+{
+    const char *src =
+        "#include <math.h>\n"
+        "float g(float a, float b);\n"
+        "float f(const float *s, int n)\n"
+        "{\n"
+        "    float m = -INFINITY;\n"
+        "    for (int j = 0; j < n; j++)\n"
+        "        m = fmaxf(m, expf(s[j]));\n"
+        "    return g(m, sqrtf(m));\n"
+        "}\n";
+    char *got = mutants_of(src);
+    const char *want[] = {
+        "5|infinity: -INFINITY -> INFINITY|    float m = INFINITY;\n",
+        "5|infinity: -INFINITY -> 0.0f|    float m = 0.0f;\n",
+        "6|loop bound: condition - 1|    for (int j = 0; j < n - 1; j++)\n",
+        "7|delete: statement|        ;\n",
+        "7|math: fmaxf -> fminf|        m = fminf(m, expf(s[j]));\n",
+        "7|swap: m, expf(s[j])|        m = fmaxf(expf(s[j]), m);\n",
+        "7|math: expf(x) -> (x)|        m = fmaxf(m, (s[j]));\n",
+        "8|swap: m, sqrtf(m)|    return g(sqrtf(m), m);\n",
+        "8|math: sqrtf(x) -> (x)|    return g(m, (m));\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        ck_assert_msg(strstr(got, want[i]), "missing %s in:\n%s", want[i], got);
+    /* no delete of the declaration on line 5 or of the return on line 8 */
+    ck_assert_ptr_null(strstr(got, "5|delete"));
+    ck_assert_ptr_null(strstr(got, "8|delete"));
+    free(got);
+}
+END_TEST
+
+START_TEST(the_same_source_gives_the_same_list)
+{
+    const char *path = "solutions/lab05-masking/lab05.c";
+    char *full = gr_xasprintf("%s/%s", fk_root(), path);
+    char *text = gr_read_file(full, NULL);
+    ck_assert_ptr_nonnull(text);
+    char *a = mutants_of(text), *b = mutants_of(text);
+    ck_assert_str_eq(a, b);
+    ck_assert_int_gt(count_lines(a), 100);
+    free(a);
+    free(b);
+    free(text);
+    free(full);
+}
+END_TEST
+
+/* ---- the list of equivalent mutants ------------------------------------------ */
+
+static char *put_file(const char *dir, const char *text)
+{
+    char *path = gr_xasprintf("%s/equivalent.yaml", dir);
+    ck_assert_int_eq(gr_write_file_atomic(path, text, strlen(text)), 0);
+    return path;
+}
+
+START_TEST(equivalent_list_loads_and_finds)
+{
+    const char *dir = fk_suite_dir("mutgen");
+    char *path = put_file(dir,
+        "equivalent:\n"
+        "  - lab: 1\n"
+        "    line: \"return a < b;\"\n"
+        "    mutation: \"relational: < -> <=\"\n"
+        "    reason: a and b are never equal\n");
+    gr_equiv_set s;
+    char err[512];
+    ck_assert_int_eq(gr_equiv_load(path, &s, err, sizeof err), 0);
+    ck_assert_int_eq(s.n, 1);
+    ck_assert_ptr_nonnull(gr_equiv_find(&s, 1, "return a < b;", "relational: < -> <="));
+    ck_assert_ptr_null(gr_equiv_find(&s, 2, "return a < b;", "relational: < -> <="));
+    ck_assert_ptr_null(gr_equiv_find(&s, 1, "return a < b;", "relational: < -> >="));
+    gr_equiv_free(&s);
+    free(path);
+}
+END_TEST
+
+START_TEST(equivalent_list_mistakes_fail_at_their_place)
+{
+    static const struct { const char *text, *want; } cases[] = {
+        {"equivalent:\n  - lab: 1\n    line: x\n    mutation: y\n",
+         "equivalent.yaml:2:5: "},
+        {"equivalent:\n  - lab: 11\n    line: x\n    mutation: y\n    reason: z\n",
+         "equivalent.yaml:2:10: lab is a lab number"},
+        {"equivalent:\n  - lab: 1\n    line: x\n    mutation: y\n    reason: z\n    why: w\n",
+         "equivalent.yaml:6:5: unknown key"},
+        {"equivalent:\n  - {lab: 1, line: x, mutation: y, reason: z}\n"
+         "  - {lab: 1, line: x, mutation: y, reason: w}\n",
+         "equivalent.yaml:3:5: entry 2 names the same mutant as entry 1"},
+    };
+    const char *dir = fk_suite_dir("mutgen");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *path = put_file(dir, cases[i].text);
+        gr_equiv_set s;
+        char err[512];
+        ck_assert_int_eq(gr_equiv_load(path, &s, err, sizeof err), -1);
+        ck_assert_msg(strstr(err, cases[i].want), "case %zu: %s", i, err);
+        free(path);
+    }
+}
+END_TEST
+
+START_TEST(the_project_list_loads)
+{
+    char *path = gr_xasprintf("%s/data/mutation/equivalent.yaml", fk_root());
+    gr_equiv_set s;
+    char err[512];
+    ck_assert_msg(gr_equiv_load(path, &s, err, sizeof err) == 0, "%s", err);
+    for (int i = 0; i < s.n; i++)
+        ck_assert_msg(strlen(s.e[i].reason) > 10, "entry %d needs a real reason", i + 1);
+    gr_equiv_free(&s);
+    free(path);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("mutgen");
+    TCase *tc = tcase_create("operators");
+    tcase_add_test(tc, comments_strings_and_directives_are_never_mutated);
+    tcase_add_test(tc, relational_arithmetic_and_constants);
+    tcase_add_test(tc, pointers_declarations_and_returns_are_kept);
+    tcase_add_test(tc, repeats_on_a_line_are_numbered);
+    tcase_add_test(tc, infinity_math_swap_loop_bound);
+    tcase_add_test(tc, the_same_source_gives_the_same_list);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("equivalent");
+    tcase_add_test(tc, equivalent_list_loads_and_finds);
+    tcase_add_test(tc, equivalent_list_mistakes_fail_at_their_place);
+    tcase_add_test(tc, the_project_list_loads);
+    suite_add_tcase(s, tc);
+    return s;
+}
