@@ -76,6 +76,16 @@ typedef struct proto_call {
 /* Size in bytes of one element of kind. */
 size_t proto_kind_size(proto_kind kind);
 
+/* What element k of an F32 OUT buffer holds before the call (the child fills
+   it, the parent expects it back where the call must write nothing): 1e30,
+   NaN and -1e30 in turn. An element never written shows, and no one value
+   hides a missing first value (fmaxf(NaN, x) is x, and so is
+   fmaxf(-1e30f, x), but not fmaxf(1e30f, x)); element 0 is 1e30. */
+static inline float proto_out_fill(uint64_t k)
+{
+    return k % 3 == 0 ? 1e30f : k % 3 == 1 ? __builtin_nanf("") : -1e30f;
+}
+
 /* Parent: serialise a call into a malloc'd request. 0, or -1 on a malformed call. */
 int proto_encode_request(const proto_call *call, unsigned char **bytes, size_t *len);
 

@@ -110,7 +110,7 @@ void gr_case_expect_untouched(gr_case *c)
         void *e = gr_case_expect(c, i); /* INOUT: already a copy of what was sent */
         if (b->role == PROTO_OUT && b->kind == PROTO_F32)
             for (uint64_t k = 0; k < b->count; k++)
-                ((float *)e)[k] = NAN;
+                ((float *)e)[k] = proto_out_fill(k);
         else if (b->role == PROTO_OUT)
             memset(e, 0x5A, (size_t)b->count * proto_kind_size(b->kind));
     }

@@ -10,8 +10,10 @@
  *   main          read the request from fd 3 strictly, place every buffer in
  *                 its own mapping between two PROT_NONE guard pages (the data
  *                 ends exactly at the upper guard, so one element past the end
- *                 faults), call stub_dispatch, write the response on fd 4 in
- *                 one writev loop, _exit(0).
+ *                 faults; the slack below the data holds a canary), call
+ *                 stub_dispatch, check the canaries below the buffers and
+ *                 after the student's heap blocks, write the response on fd 4
+ *                 in one writev loop, _exit(0).
  *
  * Memory: the student's object is linked with --wrap=malloc,calloc,realloc,
  * free,aligned_alloc,posix_memalign, so every allocation comes through the
@@ -129,13 +131,92 @@ static void heap_sub(void *p)
     heap_live = heap_live > u ? heap_live - u : 0;
 }
 
+/* ---- heap canaries: a write past the end of a student's block ------------------
+ * Each block of the student's gets CANARY_BYTES more than asked for, and the
+ * bytes from the requested end to the usable end hold CANARY. The block is
+ * remembered (pointer and requested size) in a fixed table, checked when it
+ * is freed or reallocated and, for the blocks still live, after the call
+ * returns: a changed byte is an overflow the C library alone may never see
+ * (it lands in the block's slack). Reported as the C library reports heap
+ * corruption: a line on stderr and SIGABRT. */
+#define CANARY 0xA5
+#define CANARY_BYTES 16
+#define CANARY_SLOTS 4096                /* blocks tracked at once; more go unchecked */
+static struct { void *p; size_t n; } canary_tab[CANARY_SLOTS];
+
+static size_t canary_slot(const void *p)
+{
+    return ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15u >> 52 & (CANARY_SLOTS - 1);
+}
+
+static void canary_set(void *p, size_t n)
+{
+    if (!p || !stub_started)
+        return;
+    size_t u = malloc_usable_size(p);
+    if (u > n)
+        memset((unsigned char *)p + n, CANARY, u - n);
+    for (size_t k = 0, i = canary_slot(p); k < 64; k++, i = (i + 1) & (CANARY_SLOTS - 1))
+        if (!canary_tab[i].p) {
+            canary_tab[i].p = p;
+            canary_tab[i].n = n;
+            return;
+        }
+}
+
+static void canary_fail(size_t n)
+{
+    static const char msg[] = "heap overflow: a write past the end of a malloc'd block\n";
+    (void)n;
+    ssize_t w = write(2, msg, sizeof msg - 1);
+    (void)w;
+    abort();
+}
+
+static void canary_check_block(const void *p, size_t n)
+{
+    size_t u = malloc_usable_size((void *)(uintptr_t)p);
+    for (size_t k = n; k < u; k++)
+        if (((const unsigned char *)p)[k] != CANARY)
+            canary_fail(n);
+}
+
+/* Forget p (being freed or moved), checking its canary first. */
+static void canary_take(const void *p)
+{
+    if (!p)
+        return;
+    for (size_t k = 0, i = canary_slot(p); k < 64; k++, i = (i + 1) & (CANARY_SLOTS - 1))
+        if (canary_tab[i].p == p) {
+            canary_check_block(p, canary_tab[i].n);
+            canary_tab[i].p = NULL;
+            return;
+        }
+}
+
+/* After the call: every live block's canary, then one allocation so the C
+   library checks the heap's own bookkeeping too. */
+static void canary_check_all(void)
+{
+    for (size_t i = 0; i < CANARY_SLOTS; i++)
+        if (canary_tab[i].p)
+            canary_check_block(canary_tab[i].p, canary_tab[i].n);
+    __real_free(__real_malloc(4096));
+}
+
+static size_t padded(size_t n)
+{
+    return n > SIZE_MAX - CANARY_BYTES ? n : n + CANARY_BYTES;
+}
+
 void *__wrap_malloc(size_t n)
 {
     if (!heap_allow(n)) {
         errno = ENOMEM;
         return NULL;
     }
-    void *p = __real_malloc(n);
+    void *p = __real_malloc(padded(n));
+    canary_set(p, n);
     heap_add(p);
     return p;
 }
@@ -148,7 +229,8 @@ void *__wrap_calloc(size_t count, size_t size)
         errno = ENOMEM;
         return NULL;
     }
-    void *p = __real_calloc(count, size);
+    void *p = __real_calloc(1, padded(n));
+    canary_set(p, n);
     heap_add(p);
     return p;
 }
@@ -165,7 +247,10 @@ void *__wrap_realloc(void *p, size_t n)
         errno = ENOMEM;
         return NULL;
     }
-    void *q = __real_realloc(p, n);
+    canary_take(p);
+    void *q = __real_realloc(p, n ? padded(n) : 0);
+    if (q && n)
+        canary_set(q, n);
     if (q) {
         heap_live = others;
         heap_add(q);
@@ -177,6 +262,7 @@ void *__wrap_realloc(void *p, size_t n)
 
 void __wrap_free(void *p)
 {
+    canary_take(p);
     heap_sub(p);
     __real_free(p);
 }
@@ -187,7 +273,8 @@ void *__wrap_aligned_alloc(size_t align, size_t n)
         errno = ENOMEM;
         return NULL;
     }
-    void *p = __real_aligned_alloc(align, n);
+    void *p = __real_aligned_alloc(align, padded(n));
+    canary_set(p, n);
     heap_add(p);
     return p;
 }
@@ -196,9 +283,11 @@ int __wrap_posix_memalign(void **pp, size_t align, size_t n)
 {
     if (!heap_allow(n))
         return ENOMEM;
-    int rc = __real_posix_memalign(pp, align, n);
-    if (rc == 0)
+    int rc = __real_posix_memalign(pp, align, padded(n));
+    if (rc == 0) {
+        canary_set(*pp, n);
         heap_add(*pp);
+    }
     return rc;
 }
 
@@ -381,7 +470,29 @@ static void *guarded(size_t bytes)
         _exit(PROTO_EXIT_OUT_OF_MEMORY);
     if (data > 0 && mprotect(base + pg, data, PROT_READ | PROT_WRITE) != 0)
         _exit(PROTO_EXIT_OUT_OF_MEMORY);
+    memset(base + pg, CANARY, data - bytes);   /* the slack below the data: checked after the call */
     return base + pg + data - bytes;
+}
+
+/* After the call: the slack between each buffer's lower guard page and its
+   first element is untouched, else the student wrote below the buffer (the
+   guard page sits a page below, so only a write further down faults). Ends
+   like a write past the end: SIGSEGV. */
+static void check_below(const proto_call *call)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < call->n_bufs; i++) {
+        const unsigned char *d = call->bufs[i].data;
+        for (const unsigned char *q = (const unsigned char *)((uintptr_t)d & ~(uintptr_t)(pg - 1));
+             q < d; q++) {
+            if (*q != CANARY) {
+                static const char msg[] = "a write below the first element of an array argument\n";
+                ssize_t w = write(2, msg, sizeof msg - 1);
+                (void)w;
+                raise(SIGSEGV);
+            }
+        }
+    }
 }
 
 static void read_request(proto_call *call)
@@ -421,10 +532,11 @@ static void read_request(proto_call *call)
         if (role == PROTO_IN || role == PROTO_INOUT) {
             rd(b->data, bytes);
         } else if (kind == PROTO_F32) {
-            /* an element the student never writes comes back as NaN, and shows */
+            /* an element the student never writes comes back as it was
+               filled, and shows (protocol.h) */
             float *f = b->data;
             for (uint64_t k = 0; k < count; k++)
-                f[k] = __builtin_nanf("");
+                f[k] = proto_out_fill(k);
         } else {
             memset(b->data, 0x5A, bytes);
         }
@@ -534,6 +646,8 @@ int main(void)
         _exit(PROTO_EXIT_NO_SUCH_CALL);
     if (heap_over)
         _exit(PROTO_EXIT_OUT_OF_MEMORY);
+    check_below(&call);
+    canary_check_all();
 
     /* whatever the student printed goes out before the answer (it is only ever
        shown as an excerpt; nothing in it is parsed) */

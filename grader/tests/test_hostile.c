@@ -141,6 +141,19 @@ static const hostile_case cases[] = {
      "volatile char *p = malloc(64);   /* volatile: the writes are not optimised away */\n"
      "    for (size_t i = 0; p && i < (size_t)1 << 30; i += 4096)\n        p[i] = 0x41;",
      0, "crashed", "SIGSEGV", NULL, PLAIN, NULL, 0},
+    /* one element below S: the slack under the data holds a canary (or, for an
+       empty S, the lower guard page sits right there) */
+    {"write_below_output", "body.c", "((volatile float *)S)[-1] = 1.0f;",
+     0, "crashed", "SIGSEGV", NULL, PLAIN, NULL, 0},
+    /* one float past a scratch block of three, freed or kept: it lands in the
+       block's slack, where only the canary after each block sees it */
+    {"scratch_overflow_freed", "body.c",
+     "volatile float *t = malloc(3 * sizeof *t);\n    if (t)\n        t[3] = 1.0f;\n"
+     "    free((void *)t);",
+     0, "crashed", "SIGABRT", NULL, PLAIN, NULL, 0},
+    {"scratch_overflow_kept", "body.c",
+     "volatile float *t = malloc(3 * sizeof *t);\n    if (t)\n        t[3] = 1.0f;",
+     0, "crashed", "SIGABRT", NULL, PLAIN, NULL, 0},
     {"memory_bomb", "body.c",
      "for (;;) {\n        char *p = malloc(1 << 20);\n        if (!p)\n            break;\n"
      "        memset(p, 1, 1 << 20);\n    }",
