@@ -121,8 +121,14 @@ static int mutate_done(void *ctx, int i, const char *bytes, size_t len, char *er
         gr_set_err(err, errlen, "mutant %d: the worker sent no result", i);
         return GR_GRADE_FAILED;
     }
-    r->jobs[i].result = bytes[0];
-    r->jobs[i].detail = gr_xasprintf("%.*s", (int)(len - 1), bytes + 1);
+    job *j = &r->jobs[i];
+    j->result = bytes[0];
+    j->detail = gr_xasprintf("%.*s", (int)(len - 1), bytes + 1);
+    /* a survivor is news at once on stderr (the whole run takes minutes); the
+       sorted list follows on stdout at the end */
+    if (j->result == M_SURVIVED)
+        fprintf(stderr, "survived: lab %d line %d: %s  [%s]\n", j->lab, j->m->line, j->m->what,
+                j->m->line_text);
     return 0;
 }
 
@@ -219,16 +225,17 @@ static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want,
         sum[0] += ls->graded + ls->equivalent, sum[1] += ls->killed, sum[2] += ls->equivalent;
         sum[3] += ls->stillborn, sum[4] += ls->survived;
     }
+    if (parts == 1)
+        for (int i = 0; i < eq->n; i++)
+            if (want[eq->e[i].lab - 1] && !eq->e[i].used)
+                printf("warning: the equivalent entry for lab %d names no mutant of the "
+                       "solution (line \"%s\", %s): remove or update it\n", eq->e[i].lab,
+                       eq->e[i].line, eq->e[i].mutation);
     int live = sum[1] + sum[4];
     printf("mutate: %d mutants, %d killed, %d equivalent, %d did not compile, %d survived; "
            "%.1f%% of %d non-equivalent killed, in %.0f s\n", sum[0], sum[1], sum[2], sum[3],
            sum[4], live ? 100.0 * sum[1] / live : 100.0, live, gr_now_seconds() - t0);
-    if (parts == 1)
-        for (int i = 0; i < eq->n; i++)
-            if (want[eq->e[i].lab - 1] && !eq->e[i].used)
-                printf("warning: %s entry for lab %d names no mutant of the solution (line "
-                       "\"%s\", %s): remove it or update it\n", "equivalent.yaml", eq->e[i].lab,
-                       eq->e[i].line, eq->e[i].mutation);
+    printf("mutate: %d passed, %d failed\n", sum[1], sum[4]);   /* killed, survived */
     for (int i = 0; i < r.n; i++)
         free(r.jobs[i].detail);
     free(r.jobs);
