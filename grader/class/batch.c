@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cells.h"
 #include "grade.h"
 #include "intake.h"
 #include "pool.h"
@@ -467,9 +468,11 @@ static void progress(batch_ctx *b, const gr_student *s)
         if (left == 0)
             fputc('\n', o->progress);
     } else {
-        fprintf(o->progress, "attnlab batch: %d/%d %s: %g/%g points (%.1f s; %.2f students/s, "
-                "about %ld:%02ld left)\n", b->done, b->n_todo, s->id, s->report.score,
-                s->report.max_score, s->report.seconds, rate, eta / 60, eta % 60);
+        char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
+        fprintf(o->progress, "attnlab batch: %d/%d %s: %s/%s points (%.1f s; %.2f students/s, "
+                "about %ld:%02ld left)\n", b->done, b->n_todo, s->id,
+                gr_points(p1, s->report.score), gr_points(p2, s->report.max_score),
+                s->report.seconds, rate, eta / 60, eta % 60);
     }
     fflush(o->progress);
 }

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cells.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "grade.h"
@@ -242,8 +243,10 @@ static int merge_json(const gr_report *r, const char *path)
             fprintf(stderr, "attnlab grade: cannot write %s: %s\n", path, strerror(errno));
             rc = GR_EXIT_FAILED;
         } else {
-            fprintf(stderr, "attnlab grade: merged %s into %s: %g/%g points in all\n",
-                    r->labs[0].tests[0].name, path, old.score, old.max_score);
+            char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
+            fprintf(stderr, "attnlab grade: merged %s into %s: %s/%s points in all\n",
+                    r->labs[0].tests[0].name, path, gr_points(p1, old.score),
+                    gr_points(p2, old.max_score));
         }
     }
     gr_report_free(&old);

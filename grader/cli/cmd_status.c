@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cells.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/learner.h"
@@ -52,7 +53,8 @@ static void print_row(FILE *out, const gr_lab_result *lr, const gr_lab_progress 
     gr_lab_state s = gr_lab_state_of(lr);
     char tests[32], points[48], since[48] = "";
     snprintf(tests, sizeof tests, "%d/%d", lp->passed, lp->total);
-    snprintf(points, sizeof points, "%g/%g", lr->score, lr->max_score);
+    char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
+    snprintf(points, sizeof points, "%s/%s", gr_points(p1, lr->score), gr_points(p2, lr->max_score));
     if (s == GR_LAB_PASSED && lp->first_passed > 0) {
         time_t t = (time_t)lp->first_passed;
         struct tm tm;
