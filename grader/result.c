@@ -375,6 +375,32 @@ char *gr_report_summary(const gr_report *r, int moment)
     return gr_sb_take(&b);
 }
 
+char *gr_report_grade_header(const gr_report *r, double total, double max, const char *late)
+{
+    double hidden = 0, hidden_max = 0;
+    int n_hidden = 0;
+    for (int i = 0; i < r->n_labs; i++)
+        for (int j = 0; j < r->labs[i].n_tests; j++) {
+            const gr_test_result *t = &r->labs[i].tests[j];
+            if (gr_visibility_shown(t->visibility, GR_SHOWN_AT_SUBMISSION))
+                continue;
+            n_hidden++;
+            hidden += t->score;
+            hidden_max += t->max_score;
+        }
+    gr_strbuf b = {0};
+    char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
+    gr_sb_printf(&b, "Final score: %s/%s\n", gr_points(p1, total), gr_points(p2, max));
+    if (late)
+        gr_sb_append(&b, late);
+    if (n_hidden)
+        gr_sb_printf(&b, "Hidden tests: %d test%s, %s of %s points earned (what they check is "
+                     "not shown)\n", n_hidden, n_hidden == 1 ? "" : "s",
+                     gr_points(p1, hidden), gr_points(p2, hidden_max));
+    gr_sb_append(&b, "\n");
+    return gr_sb_take(&b);
+}
+
 int gr_report_write(const char *path, char *text)
 {
     int rc = gr_write_file_atomic(path, text, strlen(text));

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cells.h"
+#include "report/report.h"
 #include "gnuplot.h"
 #include "util.h"
 
@@ -201,8 +202,7 @@ char *gr_gradebook_csv(const gr_class *c, int bom)
 
 char *gr_feedback_header(const gr_class *c, const gr_student *s)
 {
-    double total = 0, max = 0, hidden = 0, hidden_max = 0;
-    int n_hidden = 0;
+    double total = 0, max = 0;
     gr_strbuf late = {0};
     char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
@@ -217,26 +217,10 @@ char *gr_feedback_header(const gr_class *c, const gr_student *s)
                          "(%s before the penalty)\n", gr_lab_modules[lab - 1]->dir,
                          s->days_late[lab - 1], s->days_late[lab - 1] == 1 ? "" : "s",
                          gr_points(p1, (l ? l->score : 0) - adj), gr_points(p2, l ? l->score : 0));
-        for (int j = 0; l && j < l->n_tests; j++) {
-            const gr_test_result *t = &l->tests[j];
-            if (gr_visibility_shown(t->visibility, GR_SHOWN_AT_SUBMISSION))
-                continue;
-            n_hidden++;
-            hidden += t->score;
-            hidden_max += t->max_score;
-        }
     }
-    gr_strbuf b = {0};
-    gr_sb_printf(&b, "Final score: %s/%s\n", gr_points(p1, total), gr_points(p2, max));
-    if (late.s)
-        gr_sb_append(&b, late.s);
-    if (n_hidden)
-        gr_sb_printf(&b, "Hidden tests: %d test%s, %s of %s points earned (what they check is "
-                     "not shown)\n", n_hidden, n_hidden == 1 ? "" : "s",
-                     gr_points(p1, hidden), gr_points(p2, hidden_max));
-    gr_sb_append(&b, "\n");
+    char *head = gr_report_grade_header(&s->report, total, max, late.s);
     free(late.s);
-    return gr_sb_take(&b);
+    return head;
 }
 
 /* ---- tables: Markdown or aligned text ------------------------------------------- */
@@ -590,9 +574,9 @@ int gr_class_histogram(FILE *err, const gr_class *c, const char *root, const cha
     int rc = gr_write_file_atomic(dat, b.s, b.len);
     if (rc != 0)
         fprintf(err, "attnlab batch: cannot write %s: %s\n", dat, strerror(errno));
-    char note[160];
-    snprintf(note, sizeof note, "%d students; mean %.1f, median %.1f of %.1f points", s.n,
-             s.mean, s.median, s.max_points);
+    char note[200], p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
+    snprintf(note, sizeof note, "%d students; mean %.2f, median %s of %s points", s.n, s.mean,
+             gr_points(p1, s.median), gr_points(p2, s.max_points));
     const char *args[] = {note, NULL};
     if (rc == 0)
         rc = gr_gnuplot_draw(err, "batch", "batch ... (it resumes)", root, "histogram", dat, png, args);

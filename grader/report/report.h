@@ -136,6 +136,13 @@ void gr_xml_text(gr_strbuf *b, const char *s);
    Results that a student reads from submission on pass GR_SHOWN_AT_SUBMISSION. */
 char *gr_report_summary(const gr_report *r, int moment);
 
+/* The lines a student's grade opens with, then a blank line (malloc'd):
+   "Final score: total/max" exactly, the late lines as given (NULL: none), and,
+   when r has tests not shown at submission, "Hidden tests: N tests, P of Q
+   points earned" (never what they check). feedback.txt starts with it, and
+   Gradescope shows it once grades are published (report_json.c). */
+char *gr_report_grade_header(const gr_report *r, double total, double max, const char *late);
+
 /* Decode one UTF-8 character from s[0..n): its length (1..4) with *cp set, or
    0 when s does not start with a valid, shortest-form encoding of a Unicode
    scalar value (overlong forms, surrogates and values above U+10FFFF are

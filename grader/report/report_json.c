@@ -24,7 +24,10 @@
  *                  "output_format": "text",
  *                  "extra_data": { "lab": 1, "test": "dot_worked_example",
  *                                  "verdict": "passed", "misconception": null } },
- *                ... ]
+ *                ...,
+ *                { "name": "Your grade", "score": 0, "max_score": 0,
+ *                  "visibility": "after_published", "output": "Final score: ...",
+ *                  "extra_data": { "grade": true } } ]
  *   }
  *
  * "score" counts every test, as the grade must; each test's "visibility" is the
@@ -35,6 +38,11 @@
  * misconceptions by it, and reads results.json back with report_read.c):
  * the lab number, the rubric's test name, the verdict's name (result.h) and
  * the id of the misconception the wrong answer matched (labmod.h), or null.
+ *
+ * When some tests are not visible at submission, a last entry of no points,
+ * shown once grades are published, gives the grade as feedback.txt opens with
+ * it: the final score and the hidden tests' count and points earned
+ * (gr_report_grade_header); readers skip it.
  *
  * "number" is lab.test (1-based), so Gradescope sorts tests by lab. Test output
  * is plain text ("output_format": "text"), so nothing a student's program
@@ -149,6 +157,25 @@ static void test_object(gr_strbuf *b, const gr_lab_result *lab, int j, int last)
     free(feedback);
 }
 
+/* The grade as the student's feedback opens with it (the final score, the
+   hidden tests' count and points), as a test of no points that Gradescope
+   shows only once grades are published; extra_data "grade" tells readers
+   (report_read.c) it is no test. */
+static void grade_object(gr_strbuf *b, const gr_report *r)
+{
+    const char *in = "      ";
+    char *text = gr_report_grade_header(r, r->score, r->max_score, NULL);
+    gr_sb_append(b, "    {\n");
+    field_string(b, in, "name", "Your grade", 0);
+    field_number(b, in, "score", 0);
+    field_number(b, in, "max_score", 0);
+    field_string(b, in, "visibility", "after_published", 0);
+    field_string(b, in, "output", text, 0);
+    field_string(b, in, "output_format", "text", 0);
+    gr_sb_printf(b, "%s\"extra_data\": {\"grade\": true}\n    }\n", in);
+    free(text);
+}
+
 char *gr_report_json_text(const gr_report *r)
 {
     gr_strbuf b = {0};
@@ -169,14 +196,19 @@ char *gr_report_json_text(const gr_report *r)
     field_string(&b, "    ", "test_sandbox", r->sandbox ? r->sandbox : "", 1);
     gr_sb_append(&b, "  },\n");
 
-    int total = 0;
+    int total = 0, unseen = 0;
     for (int i = 0; i < r->n_labs; i++)
-        total += r->labs[i].n_tests;
+        for (int j = 0; j < r->labs[i].n_tests; j++) {
+            total++;
+            unseen += !gr_visibility_shown(r->labs[i].tests[j].visibility, GR_SHOWN_AT_SUBMISSION);
+        }
     gr_sb_append(&b, total ? "  \"tests\": [\n" : "  \"tests\": []\n");
     int k = 0;
     for (int i = 0; i < r->n_labs; i++)
         for (int j = 0; j < r->labs[i].n_tests; j++)
-            test_object(&b, &r->labs[i], j, ++k == total);
+            test_object(&b, &r->labs[i], j, ++k == total && !unseen);
+    if (unseen)
+        grade_object(&b, r);
     if (total)
         gr_sb_append(&b, "  ]\n");
     gr_sb_append(&b, "}\n");

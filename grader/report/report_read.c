@@ -125,6 +125,8 @@ static int read_test(yr_doc *d, const yaml_node_t *obj, int i, gr_report *r)
     const yaml_node_t *x, *v;
     long lab = 0;
     int rc = need(d, obj, "extra_data", where, &x);
+    if (rc == 0 && yr_value(d, x, "grade"))
+        return 0;                 /* the grade's entry (report_json.c), no test */
     if (rc == 0)
         rc = read_extra(d, x, where, &t, &lab);
     if (rc == 0)

@@ -199,6 +199,11 @@ START_TEST(gradescope_solution_in_lab_folders)
     ck_assert_ptr_nonnull(strstr(json, "\"student\": \"ada@example.edu\",\n    \"practice_secret\": false,"));
     ck_assert_int_eq(count_of(json, "\"status\": \"failed\""), 0);
     ck_assert_ptr_nonnull(strstr(json, "\"visibility\": \"hidden\""));   /* Gradescope hides them */
+    /* the grade as feedback.txt opens with it, shown once grades are published */
+    ck_assert_ptr_nonnull(strstr(json, "\"name\": \"Your grade\",\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"visibility\": \"after_published\",\n"
+                                       "      \"output\": \"Final score: 10/10\\nHidden tests: "));
+    ck_assert_ptr_nonnull(strstr(json, "6 of 6 points earned (what they check is not shown)"));
     char *summary = output_field(json);
     assert_summary_visible_only(summary, "4.0");
     free(summary);

@@ -603,8 +603,16 @@ START_TEST(json_fields_totals_and_escapes)
     ck_assert_ptr_nonnull(strstr(json, "\"number\": \"2.3\",\n      \"score\": 1.5,\n"
                                        "      \"max_score\": 1.5,\n"));
     ck_assert_ptr_nonnull(strstr(json, "\"max_score\": 0.5,"));
-    /* the last test closes the array without a trailing comma */
-    ck_assert_ptr_nonnull(strstr(json, "\"misconception\": null}\n    }\n  ]\n}\n"));
+    /* after the last test, the grade as feedback.txt opens with it, shown once
+       published and worth nothing itself, closes the array without a comma */
+    ck_assert_ptr_nonnull(strstr(json, "\"misconception\": null}\n    },\n    {\n"
+                                       "      \"name\": \"Your grade\",\n"
+                                       "      \"score\": 0,\n      \"max_score\": 0,\n"
+                                       "      \"visibility\": \"after_published\",\n"
+                                       "      \"output\": \"Final score: "));
+    ck_assert_ptr_nonnull(strstr(json, "\"output\": \"Final score: 3.5/16\\nHidden tests: 2 tests, "
+                                       "0 of 7 points earned (what they check is not shown)\\n\\n\",\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"extra_data\": {\"grade\": true}\n    }\n  ]\n}\n"));
 
     /* the file holds exactly the text, and nothing is left beside it */
     char *dir = temp_dir();
@@ -622,7 +630,8 @@ START_TEST(json_fields_totals_and_escapes)
             "t=d[\"tests\"]; "
             "assert abs(sum(x[\"score\"] for x in t) - d[\"score\"]) < 1e-9; "
             "assert abs(sum(x[\"max_score\"] for x in t) - d[\"max_score\"]) < 1e-9; "
-            "assert len(t) == 8 and t[1][\"output\"].count(\"\\ufffd\") == 1; "
+            "assert len(t) == 9 and t[8][\"name\"] == \"Your grade\"; "
+            "assert t[1][\"output\"].count(\"\\ufffd\") == 1; "
             "assert \"\\x01\" in t[1][\"output\"] and \"\\x1b[32m\" in t[1][\"output\"]' %s",
             path);
         ck_assert_int_eq(system(cmd), 0);
