@@ -183,10 +183,10 @@ test-asan:
 #   fuzz-regress  with $(CC) and grader/fuzz/driver.c: runs every saved input
 #                 (grader/fuzz/corpus/NAME, grader/fuzz/regress/NAME); part of make test
 #   fuzz          with clang and libFuzzer under ASan + UBSan, FUZZ_SECONDS per target
-FUZZ_TARGETS ?= rubric tensor response explain
+FUZZ_TARGETS ?= rubric tensor response explain handin
 FUZZ_SECONDS ?= 60
 FUZZ_PARSERS := grader/rubric.c grader/util.c grader/protocol.c grader/cli/cmd_explain.c \
-                grader/learn/worked.c
+                grader/learn/worked.c grader/class/handin.c grader/class/course.c
 FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(BUILD)/grader/fuzz/fuzz_%)
 
 $(BUILD)/grader/fuzz/fuzz_%: $(BUILD)/grader/fuzz/fuzz_%.o $(BUILD)/grader/fuzz/driver.o \

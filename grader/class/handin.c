@@ -108,35 +108,40 @@ static int read_export(yr_doc *d, gr_export *x)
     return 0;
 }
 
-int gr_export_load(const char *dir, gr_export *x, char *err, size_t errlen)
+int gr_export_parse(const char *path, const char *text, size_t len, gr_export *x, char *err,
+                    size_t errlen)
 {
     memset(x, 0, sizeof *x);
-    x->path = gr_xasprintf("%s/submission_metadata.yml", dir);
-    char *text = NULL, why[256] = "";
-    size_t len = 0;
-    int r = gr_read_regular(x->path, GR_EXPORT_MAX, &text, &len, why, sizeof why);
-    if (r < 0 && errno == ENOENT) {
-        gr_export_free(x);
-        return 0;
-    }
-    if (r != 0) {
-        gr_set_err(err, errlen, "%s: cannot read the export's submission metadata: %s; it must "
-                   "be the regular file Gradescope's export puts beside the submission folders",
-                   x->path, r > 0 ? why : strerror(errno));
-        gr_export_free(x);
-        return -1;
-    }
+    x->path = gr_xstrdup(path);
     yr_doc d;
-    int rc = yr_open(&d, x->path, text, len, err, errlen);
+    int rc = yr_open(&d, path, text, len, err, errlen);
     if (rc == 0)
         rc = read_export(&d, x);
     yr_close(&d);
-    free(text);
-    if (rc != 0) {
+    if (rc != 0)
         gr_export_free(x);
-        return -1;
+    return rc;
+}
+
+int gr_export_load(const char *dir, gr_export *x, char *err, size_t errlen)
+{
+    memset(x, 0, sizeof *x);
+    char *path = gr_xasprintf("%s/submission_metadata.yml", dir), *text = NULL, why[256] = "";
+    size_t len = 0;
+    int r = gr_read_regular(path, GR_EXPORT_MAX, &text, &len, why, sizeof why);
+    if (r == 0)
+        r = gr_export_parse(path, text, len, x, err, errlen) == 0 ? 1 : -1;
+    else if (r < 0 && errno == ENOENT)
+        r = 0;                                   /* not an export */
+    else {
+        gr_set_err(err, errlen, "%s: cannot read the export's submission metadata: %s; it must "
+                   "be the regular file Gradescope's export puts beside the submission folders",
+                   path, r > 0 ? why : strerror(errno));
+        r = -1;
     }
-    return 1;
+    free(text);
+    free(path);
+    return r;
 }
 
 void gr_export_free(gr_export *x)
@@ -259,6 +264,26 @@ static int times_csv(gr_times *t, const char *text, char *err, size_t errlen)
     return 0;
 }
 
+int gr_times_parse(const char *path, const char *text, size_t len, gr_times *t, char *err,
+                   size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    t->path = gr_xstrdup(path);
+    size_t n = strlen(path);
+    int rc;
+    if (memchr(text, '\0', len))
+        rc = -1, gr_set_err(err, errlen, "%s: a NUL byte; the times are text", path);
+    else if (n > 4 && strcmp(path + n - 4, ".csv") == 0) {
+        char *z = gr_xasprintf("%.*s", (int)len, text);      /* NUL-terminated */
+        rc = times_csv(t, z, err, errlen);
+        free(z);
+    } else
+        rc = times_yaml(t, text, len, err, errlen);
+    if (rc != 0)
+        gr_times_free(t);
+    return rc;
+}
+
 int gr_times_load(const char *path, gr_times *t, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
@@ -268,18 +293,8 @@ int gr_times_load(const char *path, gr_times *t, char *err, size_t errlen)
         gr_set_err(err, errlen, "%s: cannot read the times: %s", path, strerror(errno));
         return -1;
     }
-    t->path = gr_xstrdup(path);
-    size_t n = strlen(path);
-    int rc;
-    if (strlen(text) != len)
-        rc = -1, gr_set_err(err, errlen, "%s: a NUL byte; the times are text", path);
-    else if (n > 4 && strcmp(path + n - 4, ".csv") == 0)
-        rc = times_csv(t, text, err, errlen);
-    else
-        rc = times_yaml(t, text, len, err, errlen);
+    int rc = gr_times_parse(path, text, len, t, err, errlen);
     free(text);
-    if (rc != 0)
-        gr_times_free(t);
     return rc;
 }
 

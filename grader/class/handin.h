@@ -60,6 +60,10 @@ typedef struct gr_export {
 int gr_export_load(const char *dir, gr_export *x, char *err, size_t errlen);
 void gr_export_free(gr_export *x);
 
+/* The same for the text[0..len) of a file that path names: 0, or -1 with err. */
+int gr_export_parse(const char *path, const char *text, size_t len, gr_export *x, char *err,
+                    size_t errlen);
+
 /* The export's entry for a submission folder, or NULL. */
 const gr_export_sub *gr_export_find(const gr_export *x, const char *folder);
 
@@ -79,6 +83,11 @@ typedef struct gr_times {
 /* Read an instructor's times file (YAML, or CSV when path ends in .csv).
    0, or -1 with "path:line:column: what is wrong" in err. */
 int gr_times_load(const char *path, gr_times *t, char *err, size_t errlen);
+
+/* The same for the text[0..len) of a file that path names (its ending says
+   the format). */
+int gr_times_parse(const char *path, const char *text, size_t len, gr_times *t, char *err,
+                   size_t errlen);
 void gr_times_free(gr_times *t);
 
 /* The entry of t for id, or NULL. */
