@@ -278,8 +278,20 @@ static int check_rejects(yr_doc *d, const question_raw *r)
     return 0;
 }
 
+/* Does text name "key K" (any case, a whole number: not "key 10" for 1)? */
+static int names_key(const char *text, long k)
+{
+    char want[32];
+    int n = snprintf(want, sizeof want, "key %ld", k);
+    for (const char *p = strcasestr(text, want); p; p = strcasestr(p + 1, want))
+        if ((p == text || !isalnum((unsigned char)p[-1])) && !isdigit((unsigned char)p[n]))
+            return 1;
+    return 0;
+}
+
 /* A numeric question: its prompt names its decimals, its answer is written
-   with them, and compute: rounds to it. */
+   with them, compute: rounds to it, and a compute: key is the key the prompt
+   names, counted from 0. */
 static int check_numeric(yr_doc *d, question_raw *r, const char *where)
 {
     gr_drill_question *q = r->q;
@@ -307,6 +319,11 @@ static int check_numeric(yr_doc *d, question_raw *r, const char *where)
     double want;
     if (gr_drill_compute(d, r->compute, &want) != 0)
         return -1;
+    const yaml_node_t *key = yr_value(d, r->compute, "key");
+    long k0;
+    if (key && yr_get_long(d, key, "key", &k0) == 0 && !names_key(q->prompt, k0))
+        return yr_fail_at(d, key, "compute: asks about key %ld, but the prompt does not name "
+                          "\"key %ld\"; keys count from 0, in the prompt as in compute:", k0, k0);
     if (!gr_drill_rounds_to(want, q->value, k))
         return yr_fail_at(d, r->answer, "the answer %s is not what compute: gives, %.*f "
                           "(%.8g at %d decimals)", q->answer_text, k, want, want, k);

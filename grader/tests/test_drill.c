@@ -71,7 +71,7 @@ START_TEST(rejects_numeric_answer_libattn_disagrees_with)
     assert_rejected(HEAD
                     "  - id: a\n"
                     "    kind: numeric\n"
-                    "    prompt: P (4 decimals)\n"
+                    "    prompt: key 3? (4 decimals)\n"
                     "    answer: 0.0900\n"
                     "    decimals: 4\n"
                     "    compute: {op: weight, scores: [2, 1, -1, 0], key: 3}\n"
@@ -137,6 +137,11 @@ START_TEST(rejects_other_mistakes)
     assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: softmax\n"
                     "    reject: [log softmax, ' Softmax.']\n    explanation: E\n"
                     "    lesson: L2.1\n", 8, "\" Softmax.\" is judged right");
+    /* A prompt that counts the key from 1 while compute: counts from 0. */
+    assert_rejected(HEAD "  - id: a\n    kind: numeric\n    prompt: Weight of key 1? (4 decimals)\n"
+                    "    answer: 0.7054\n    decimals: 4\n    compute: {op: weight, scores: "
+                    "[2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 0}\n    explanation: E\n"
+                    "    lesson: L2.1\n", 9, "the prompt does not name \"key 0\"");
     /* A numeric near-miss that rounds to the answer. */
     assert_rejected(HEAD "  - id: a\n    kind: numeric\n    prompt: P (2 decimals)\n"
                     "    answer: 0.50\n    decimals: 2\n    compute: {op: dropout, w: 0.25, "
@@ -165,7 +170,7 @@ START_TEST(accepts_every_kind)
                    " lesson: L1.1}\n"
                    "  - {id: s, kind: short, prompt: P, answer: softmax, accept: [the softmax],"
                    " reject: [log softmax], explanation: E, lesson: L2.1}\n"
-                   "  - {id: n, kind: numeric, prompt: P (4 decimals), answer: 0.7054, decimals: 4,"
+                   "  - {id: n, kind: numeric, prompt: key 0? (4 decimals), answer: 0.7054, decimals: 4,"
                    " compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 0},"
                    " explanation: E, lesson: L2.3}\n", &b, err, sizeof err);
     ck_assert_msg(rc == 0, "%s", err);
@@ -283,7 +288,7 @@ START_TEST(judges_answers)
                    " lesson: L1.1}\n"
                    "  - {id: s, kind: short, prompt: P, answer: softmax, accept: [the softmax],"
                    " reject: [log softmax], explanation: E, lesson: L2.1}\n"
-                   "  - {id: n, kind: numeric, prompt: P (4 decimals), answer: 0.7054, decimals: 4,"
+                   "  - {id: n, kind: numeric, prompt: key 0? (4 decimals), answer: 0.7054, decimals: 4,"
                    " compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 0},"
                    " explanation: E, lesson: L2.3}\n", &b, err, sizeof err), 0);
     gr_drill_verdict v = gr_drill_judge(&b.q[c->q], c->line, why, sizeof why);

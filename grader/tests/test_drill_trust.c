@@ -1,0 +1,461 @@
+/* test_drill_trust.c: the drills check. What makes a drill or a line of
+ * course text something a learner can trust, on the shipped banks and texts:
+ *   - choice questions are shuffled per presentation, the right choice at
+ *     each letter about equally often, and answering "a", "the longest" or
+ *     "the shortest" to every question of every bank scores at chance;
+ *   - no bank gives its answers away by their length;
+ *   - free text is matched whole: every short question lists near-misses,
+ *     and a negation or an extension of an accepted form is wrong;
+ *   - a numeric question accepts exactly what rounds to its answer at its
+ *     decimals, and every generated kind's plausible wrong answers are
+ *     rejected for thousands of seeds;
+ *   - keys are counted from 0: no 1-based phrasing in the course text, the
+ *     drills, the generated prompts or explain's lessons;
+ *   - the syllabus's drill lines and bank table name real banks, and nothing
+ *     built is called planned.
+ * Run from the repository root. The distribution of right-answer positions is
+ * printed on stderr, for the record. */
+#include <check.h>
+#include <ctype.h>
+#include <glob.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "learn/drill.h"
+#include "util.h"
+
+Suite *test_suite(void);
+
+#define SEEDS 400           /* presentations of each choice question */
+
+static gr_drill_bank *banks;
+static int n_banks;
+
+static void load_banks(void)
+{
+    char err[512];
+    ck_assert_msg(gr_drill_load_dir("data/drills", &banks, &n_banks, err, sizeof err) == 0,
+                  "%s", err);
+}
+
+static void free_banks(void)
+{
+    gr_drill_banks_free(banks, n_banks);
+}
+
+/* ---- choice questions: shuffled, balanced, at chance ------------------------------- */
+
+enum { PICK_A, PICK_LONGEST, PICK_SHORTEST, N_PICKS };
+
+/* The letter a strategy picks among the choices as shown. */
+static int pick(const gr_drill_question *shown, int how)
+{
+    int best = 0;
+    for (int c = 1; c < shown->n_choices && how != PICK_A; c++) {
+        size_t len = strlen(shown->choices[c]), at = strlen(shown->choices[best]);
+        if (how == PICK_LONGEST ? len > at : len < at)
+            best = c;
+    }
+    return best;
+}
+
+START_TEST(choice_answers_score_at_chance)
+{
+    double right[N_PICKS] = {0}, chance = 0.0, asked = 0.0;
+    for (int b = 0; b < n_banks; b++) {
+        int at[26] = {0}, n = 0, letters = 0;
+        for (int i = 0; i < banks[b].n; i++) {
+            const gr_drill_question *q = &banks[b].q[i];
+            if (q->kind != GR_DRILL_CHOICE)
+                continue;
+            n++;
+            letters = q->n_choices > letters ? q->n_choices : letters;
+            for (uint64_t seed = 0; seed < SEEDS; seed++) {
+                char *order[26];
+                gr_drill_question shown = gr_drill_present(q, seed * 7919 + (uint64_t)i, order);
+                ck_assert_str_eq(shown.choices[shown.answer], q->answer_text);
+                at[shown.answer]++;
+                for (int h = 0; h < N_PICKS; h++) {
+                    char line[2] = { (char)('a' + pick(&shown, h)), '\0' }, why[128];
+                    right[h] += gr_drill_judge(&shown, line, why, sizeof why) == GR_DRILL_RIGHT;
+                }
+                chance += 1.0 / q->n_choices;
+                asked += 1.0;
+            }
+        }
+        if (!n)
+            continue;
+        /* the right choice's letter, over every presentation of the bank */
+        fprintf(stderr, "drills: %-10s %2d choice questions, right answer at", banks[b].name, n);
+        for (int c = 0; c < letters; c++) {
+            fprintf(stderr, " %c %.1f%%", 'a' + c, 100.0 * at[c] / (n * SEEDS));
+            ck_assert_msg(fabs((double)at[c] / (n * SEEDS) - 1.0 / letters) < 0.5 / letters,
+                          "%s: the right answer is at %c in %d of %d presentations",
+                          banks[b].name, 'a' + c, at[c], n * SEEDS);
+        }
+        fputc('\n', stderr);
+    }
+    static const char *const names[N_PICKS] = { "always a", "always the longest",
+                                                 "always the shortest" };
+    for (int h = 0; h < N_PICKS; h++) {
+        fprintf(stderr, "drills: %s scores %.1f%%, chance %.1f%%\n", names[h],
+                100.0 * right[h] / asked, 100.0 * chance / asked);
+        ck_assert_msg(right[h] / asked <= chance / asked + 0.05, "%s scores %.3f, chance %.3f",
+                      names[h], right[h] / asked, chance / asked);
+    }
+}
+END_TEST
+
+START_TEST(no_bank_gives_answers_away_by_length)
+{
+    for (int b = 0; b < n_banks; b++) {
+        int longest, shortest, n = gr_drill_length_tells(&banks[b], &longest, &shortest);
+        ck_assert_msg(2 * longest <= n, "%s: the right choice is the longest in %d of %d "
+                      "questions; rewrite choices", banks[b].name, longest, n);
+        ck_assert_msg(2 * shortest <= n, "%s: the right choice is the shortest in %d of %d "
+                      "questions; rewrite choices", banks[b].name, shortest, n);
+    }
+}
+END_TEST
+
+/* ---- free text: whole, never a fragment ----------------------------------------------- */
+
+static gr_drill_verdict judge(const gr_drill_question *q, const char *line)
+{
+    char why[160];
+    return gr_drill_judge(q, line, why, sizeof why);
+}
+
+START_TEST(free_text_is_matched_whole)
+{
+    int shorts = 0, rejects = 0;
+    for (int b = 0; b < n_banks; b++)
+        for (int i = 0; i < banks[b].n; i++) {
+            const gr_drill_question *q = &banks[b].q[i];
+            rejects += q->n_reject;
+            if (q->kind != GR_DRILL_SHORT)
+                continue;
+            shorts++;
+            ck_assert_msg(q->n_reject >= 3, "%s lists %d near-misses; give at least 3", q->id,
+                          q->n_reject);
+            for (int r = 0; r < q->n_reject; r++)
+                ck_assert_msg(judge(q, q->reject[r]) == GR_DRILL_WRONG, "%s: '%s' is not wrong",
+                              q->id, q->reject[r]);
+            /* every accepted form, negated or extended, is wrong */
+            for (int a = -1; a < q->n_accept; a++) {
+                const char *form = a < 0 ? q->answer_text : q->accept[a];
+                char *neg = gr_xasprintf("not %s", form), *ext = gr_xasprintf("%s over the queries",
+                                                                                form);
+                ck_assert_int_eq(judge(q, form), GR_DRILL_RIGHT);
+                ck_assert_msg(judge(q, neg) == GR_DRILL_WRONG, "%s: '%s' is right", q->id, neg);
+                ck_assert_msg(judge(q, ext) == GR_DRILL_WRONG, "%s: '%s' is right", q->id, ext);
+                free(neg);
+                free(ext);
+            }
+        }
+    fprintf(stderr, "drills: %d short questions; %d reject: examples in all banks\n", shorts,
+            rejects);
+    ck_assert_int_ge(shorts, 5);
+}
+END_TEST
+
+/* ---- numbers: exactly what rounds to the answer ------------------------------------------ */
+
+/* x at k decimals, as a learner types it. */
+static void typed(char *buf, size_t len, double x, int k)
+{
+    snprintf(buf, len, "%.*f", k + 3, x);
+}
+
+START_TEST(numeric_answers_are_right_exactly_when_they_round_to_it)
+{
+    for (int b = 0; b < n_banks; b++)
+        for (int i = 0; i < banks[b].n; i++) {
+            const gr_drill_question *q = &banks[b].q[i];
+            if (q->kind != GR_DRILL_NUMERIC)
+                continue;
+            double unit = pow(10.0, -q->decimals), r = round(q->value / unit) * unit;
+            char in[64], out1[64], out2[64];
+            typed(in, sizeof in, r + 0.49 * unit, q->decimals);
+            typed(out1, sizeof out1, r + 0.51 * unit, q->decimals);
+            typed(out2, sizeof out2, r - 0.51 * unit, q->decimals);
+            ck_assert_msg(judge(q, in) == GR_DRILL_RIGHT, "%s: %s is not right", q->id, in);
+            ck_assert_msg(judge(q, out1) == GR_DRILL_WRONG, "%s: %s is right", q->id, out1);
+            ck_assert_msg(judge(q, out2) == GR_DRILL_WRONG, "%s: %s is right", q->id, out2);
+        }
+}
+END_TEST
+
+/* The wrong answers each generated kind must be proven to reject. */
+static const struct {
+    int kind;
+    const char *names[4];
+} must_reject[] = {
+    { GR_GEN_WEIGHTS, { "the mask ignored", "no 1/sqrt(d_k) scale",
+                        "key counted from 1 (the key before)", "the key after" } },
+    { GR_GEN_ENTROPY, { "log base 2 (bits, not nats)", "the minus sign left out" } },
+    { GR_GEN_TEMPERATURE, { "the temperature left out", "the scores multiplied by T" } },
+    { GR_GEN_GRADIENT, { "key counted from 1 (the key before)", "<w, g> left out",
+                         "the sign flipped" } },
+};
+
+START_TEST(generated_wrong_answers_are_rejected)
+{
+    for (size_t m = 0; m < sizeof must_reject / sizeof must_reject[0]; m++) {
+        int seen[4] = {0};
+        for (uint64_t seed = 0; seed < 3000; seed++) {
+            gr_drill_question q;
+            gr_drill_generate(&q, must_reject[m].kind, seed);
+            double vals[8];
+            const char *names[8];
+            int n = gr_drill_gen_wrong(&q, vals, names, 8);
+            for (int w = 0; w < n; w++) {
+                char line[64];
+                snprintf(line, sizeof line, "%.*f", q.decimals, vals[w]);
+                ck_assert_msg(judge(&q, line) == GR_DRILL_WRONG, "%s seed %llu: '%s' (%s) is "
+                              "not wrong; the answer is %s", q.id, (unsigned long long)seed,
+                              line, names[w], q.answer_text);
+                for (int k = 0; k < 4; k++)
+                    if (must_reject[m].names[k] && !strcmp(names[w], must_reject[m].names[k]))
+                        seen[k]++;
+            }
+            gr_drill_question_free(&q);
+        }
+        for (int k = 0; k < 4 && must_reject[m].names[k]; k++)
+            ck_assert_msg(seen[k] >= 300, "%s: '%s' proven on %d seeds only",
+                          gr_drill_gen_id(must_reject[m].kind), must_reject[m].names[k], seen[k]);
+    }
+}
+END_TEST
+
+/* ---- keys counted from 0 ------------------------------------------------------------------- */
+
+/* Is text at p the word w (case-insensitive, a word boundary before)? */
+static int word_at(const char *text, const char *p, const char *w)
+{
+    size_t n = strlen(w);
+    return strncasecmp(p, w, n) == 0 && (p == text || !isalnum((unsigned char)p[-1]));
+}
+
+/* How many numbers the plain list "[2, 1, -1, 0.5]" opening at br holds (the
+   list ends before end), or 0 when br opens something else. */
+static int list_length(const char *br, const char *end)
+{
+    int n = 1;
+    const char *q = br + 1;
+    for (; q < end && *q != ']'; q++) {
+        if (!(isdigit((unsigned char)*q) || strchr(" ,.-+e", *q) || !strncmp(q, "inf", 3)))
+            return 0;
+        n += *q == ',';
+    }
+    return q < end ? n : 0;
+}
+
+/* The row of keys a "key N" at s refers to: the last plain list of numbers in
+   [p, s), else the course's worked row (4 keys) when the paragraph [p, end)
+   speaks of it; 0 when neither. */
+static int row_before(const char *p, const char *s, const char *end)
+{
+    for (const char *br = s; br-- > p;)
+        if (*br == '[' && list_length(br, s) > 0)
+            return list_length(br, s);
+    for (const char *w = p; w + 10 <= end; w++)
+        if (strncasecmp(w, "worked row", 10) == 0)
+            return 4;
+    return 0;
+}
+
+/* The first 1-based phrasing in the paragraph [p, end), described into why;
+   0 when there is none. A list of numbers "[2, 1, -1, 0.5]" before a "key N"
+   is a row of n keys: "key n" or above counts from 1. */
+static int ambiguous_in(const char *p, const char *end, char *why, size_t len)
+{
+    static const char *const tells[] = { "keys 1 to", "queries 1 to", "heads 1 to",
+                                         "keys 1-", "1-based", "counted from 1",
+                                         "counting from 1", "count from 1" };
+    for (const char *s = p; s < end; s++) {
+        for (size_t t = 0; t < sizeof tells / sizeof tells[0]; t++)
+            if (word_at(p, s, tells[t])) {
+                snprintf(why, len, "'%s'", tells[t]);
+                return 1;
+            }
+        int n, row;
+        if (word_at(p, s, "key ") && isdigit((unsigned char)s[4]) &&
+            sscanf(s + 4, "%d", &n) == 1 && (row = row_before(p, s, end)) > 0 && n >= row &&
+            strncmp(s + 4 + strspn(s + 4, "0123456789"), " (index", 7)) {
+            snprintf(why, len, "'key %d' in a row of %d keys (keys 0 to %d)", n, row, row - 1);
+            return 1;
+        }
+        int a, b2;
+        char what[8];
+        if ((word_at(p, s, "key ") || word_at(p, s, "head ") || word_at(p, s, "query ")) &&
+            sscanf(s, "%7s %d of %d", what, &a, &b2) == 3 && a == b2) {
+            snprintf(why, len, "'%s %d of %d' counts from 1", what, a, b2);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Check text paragraph by paragraph (split at sep); fail naming where. */
+static void check_key_phrasing(const char *where, const char *text, const char *sep)
+{
+    char why[128];
+    const char *p = text;
+    int line = 1;
+    while (*p) {
+        const char *end = strstr(p, sep);
+        if (!end)
+            end = p + strlen(p);
+        ck_assert_msg(!ambiguous_in(p, end, why, sizeof why), "%s, paragraph from line %d: %s; "
+                      "count keys and queries from 0, as the code does:\n%.*s", where, line,
+                      why, (int)(end - p), p);
+        for (const char *c = p; c < end; c++)
+            line += *c == '\n';
+        line += *end == '\n';                         /* the separator's first character */
+        p = *end ? end + 1 : end;
+    }
+}
+
+START_TEST(keys_count_from_zero_in_the_course_text)
+{
+    static const char *const patterns[] = { "syllabus.md", "README.md", "labs/*/README.md",
+                                            "data/drills/*.yaml" };
+    int files = 0;
+    for (size_t k = 0; k < sizeof patterns / sizeof patterns[0]; k++) {
+        glob_t g;
+        ck_assert_int_eq(glob(patterns[k], 0, NULL, &g), 0);
+        for (size_t f = 0; f < g.gl_pathc; f++, files++) {
+            size_t len;
+            char *text = gr_read_file(g.gl_pathv[f], &len);
+            ck_assert_ptr_nonnull(text);
+            /* a bank's paragraph is one question; a text's, a blank-line block */
+            check_key_phrasing(g.gl_pathv[f], text, strstr(g.gl_pathv[f], ".yaml") ? "\n  - id:"
+                                                                                    : "\n\n");
+            free(text);
+        }
+        globfree(&g);
+    }
+    ck_assert_int_ge(files, 13);
+    /* generated prompts and explanations, for many seeds */
+    for (int k = 0; k < GR_GEN_COUNT; k++)
+        for (uint64_t seed = 0; seed < 300; seed++) {
+            gr_drill_question q;
+            gr_drill_generate(&q, k, seed);
+            check_key_phrasing(q.id, q.prompt, "\n\n");
+            check_key_phrasing(q.id, q.explanation, "\n\n");
+            gr_drill_question_free(&q);
+        }
+}
+END_TEST
+
+/* The checker itself finds what it is for, and passes what it should. */
+START_TEST(key_phrasing_check_finds_one_based_text)
+{
+    static const struct { const char *text; int bad; } cases[] = {
+        { "The worked row: scores [2, 1, -1, 0.5], key 4 is padding.", 1 },
+        { "The worked row: scores [2, 1, -1, 0.5], key 3 is padding.", 0 },
+        { "Scores [2, 1, -1, 0.5]: key 4 (index 3) is padding.", 0 },
+        { "A row of 4 scores, keys 1 to 4: [1, 2, 3, 4].", 1 },
+        { "ALiBi with H = 6 heads. What is the slope of head 6 of 6?", 1 },
+        { "Heads are 1-based here.", 1 },
+        { "Scores [0.5, 1, 2]: what is dS for key 2?", 0 },
+        { "Scores [0.5, 1, 2]: what is dS for key 3?", 1 },
+        { "Key 2 gets 0.59. With v = [1, -1], every score lies in [-2, 2].", 0 },
+        { "The worked row again, now with key 4 as padding:", 1 },
+        { "The worked row again, now with key 3 as padding:", 0 },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char why[128];
+        const char *t = cases[c].text;
+        ck_assert_msg(ambiguous_in(t, t + strlen(t), why, sizeof why) == cases[c].bad,
+                      "'%s' should %sbe flagged", t, cases[c].bad ? "" : "not ");
+    }
+}
+END_TEST
+
+/* ---- the syllabus names real banks; nothing built is planned -------------------------------- */
+
+/* Does data/drills/NAME.yaml exist (or is NAME "generated")? Its question count in *n. */
+static int bank_exists(const char *name, int *n)
+{
+    for (int b = 0; b < n_banks; b++)
+        if (!strcmp(banks[b].name, name)) {
+            *n = banks[b].n;
+            return 1;
+        }
+    *n = -1;
+    return !strcmp(name, "generated");
+}
+
+START_TEST(syllabus_drill_references_resolve)
+{
+    size_t len;
+    char *text = gr_read_file("syllabus.md", &len);
+    ck_assert_ptr_nonnull(text);
+    int lines = 0, rows = 0, n;
+    for (char *p = strstr(text, "- **Drills** (bank"); p; p = strstr(p + 1, "- **Drills** (bank")) {
+        char *list = strchr(p, ':'), *close = strchr(p, ')');
+        ck_assert(list && close && list < close);
+        char names[256];
+        snprintf(names, sizeof names, "%.*s", (int)(close - list - 1), list + 1);
+        for (char *tok = strtok(names, ", "); tok; tok = strtok(NULL, ", "))
+            ck_assert_msg(bank_exists(tok, &n), "syllabus.md names the drill bank '%s', which "
+                          "is not in data/drills/", tok);
+        lines++;
+    }
+    ck_assert_int_eq(lines, 10);                        /* one per lab */
+    /* the bank table: "| NAME | COUNT | lessons | labs |" */
+    char *table = strstr(text, "| bank | questions |");
+    ck_assert_ptr_nonnull(table);
+    for (char *row = strstr(table, "\n| "); row && row[1] == '|'; row = strchr(row + 1, '\n')) {
+        char name[64], count[64];
+        if (sscanf(row, "\n| %63[^ |] | %63[^|]|", name, count) != 2 || !strcmp(name, "---"))
+            continue;
+        ck_assert_msg(bank_exists(name, &n), "the bank table names '%s'", name);
+        if (n >= 0)
+            ck_assert_msg(atoi(count) == n, "the bank table gives %s %d questions; it has %d",
+                          name, atoi(count), n);
+        rows++;
+    }
+    ck_assert_int_eq(rows, n_banks + 1);                /* every bank, and generated */
+    free(text);
+}
+END_TEST
+
+START_TEST(nothing_built_is_called_planned)
+{
+    static const char *const texts[] = { "syllabus.md", "README.md" };
+    for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+        size_t len;
+        char *text = gr_read_file(texts[t], &len);
+        ck_assert_ptr_nonnull(text);
+        for (char *p = text; *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+        ck_assert_msg(!strstr(text, "planned") && !strstr(text, "not yet built"),
+                      "%s calls something planned; say what is built", texts[t]);
+        free(text);
+    }
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("drill_trust");
+    TCase *tc = tcase_create("banks");
+    tcase_add_checked_fixture(tc, load_banks, free_banks);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, choice_answers_score_at_chance);
+    tcase_add_test(tc, no_bank_gives_answers_away_by_length);
+    tcase_add_test(tc, free_text_is_matched_whole);
+    tcase_add_test(tc, numeric_answers_are_right_exactly_when_they_round_to_it);
+    tcase_add_test(tc, generated_wrong_answers_are_rejected);
+    tcase_add_test(tc, keys_count_from_zero_in_the_course_text);
+    tcase_add_test(tc, key_phrasing_check_finds_one_based_text);
+    tcase_add_test(tc, syllabus_drill_references_resolve);
+    tcase_add_test(tc, nothing_built_is_called_planned);
+    suite_add_tcase(s, tc);
+    return s;
+}
