@@ -293,6 +293,39 @@ START_TEST(the_reader_names_what_it_refuses)
 }
 END_TEST
 
+/* The fleets' staging script (run_autograder, PrairieLearn's run.sh) hands
+   over the upload as it is, and says when it holds no lab file at all. */
+START_TEST(fleets_stage_the_upload_as_it_is)
+{
+    static const struct { const char *rel; int rc; } uploads[] = {
+        {"attnlab-main/labs/lab01-scores/lab01.c", 0},
+        {"Lab02.c", 0},
+        {"notes.txt", 3},
+        {"deep/er/", 3},
+    };
+    for (size_t i = 0; i < sizeof uploads / sizeof uploads[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "upload%zu", i);
+        char *dir = fresh(name);
+        put(dir, uploads[i].rel, strchr(uploads[i].rel, '.') ? "int x;\n" : NULL);
+        char *cmd = gr_xasprintf("sh '%s/scripts/stage-submission.sh' '%s' '%s/labs' '%s/work' "
+                                 "> '%s.out'", fk_root(), dir, fk_root(), dir, dir);
+        int st = system(cmd);
+        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == uploads[i].rc, "%s: status %d",
+                      uploads[i].rel, st);
+        char *out_path = gr_xasprintf("%s.out", dir), *said = gr_read_file(out_path, NULL);
+        char *want = gr_xasprintf("%s\n", dir);
+        ck_assert_msg(said && strcmp(said, want) == 0, "%s: printed '%s'", uploads[i].rel,
+                      said ? said : "");
+        free(want);
+        free(said);
+        free(out_path);
+        free(cmd);
+        free(dir);
+    }
+}
+END_TEST
+
 /* ---- a class, end to end ------------------------------------------------------------ */
 
 /* Run attnlab ARGS in a session of its own under the caps, stdout to out and
@@ -554,6 +587,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, empty_and_missing);
     tcase_add_test(tc, bounded_walks);
     tcase_add_test(tc, the_reader_names_what_it_refuses);
+    tcase_add_test(tc, fleets_stage_the_upload_as_it_is);
     suite_add_tcase(s, tc);
     TCase *cl = tcase_create("class");
     tcase_set_timeout(cl, CAP_SECONDS * 2);
