@@ -231,8 +231,10 @@ void gr_learner_hint(FILE *out, const gr_lab_result *lr, const char *indent)
                 "of lab%02d.c\n%s(each function returns LAB_NOT_IMPLEMENTED until you do).\n",
                 indent, lab, dir, lab, indent);
         return;
-    case GR_LAB_NO_BUILD:
-        fprintf(out, "%sLab %d does not build (%s), so none of its tests ran:\n", indent, lab,
+    case GR_LAB_NO_BUILD:              /* or its file could not be taken: missing ... */
+        fprintf(out, "%sLab %d %s (%s), so none of its tests ran:\n", indent, lab,
+                first->verdict == GR_MISSING || first->verdict == GR_AMBIGUOUS ||
+                        first->verdict == GR_UNREADABLE ? "was not graded" : "does not build",
                 gr_verdict_name(first->verdict));
         put_first_line(out, indent, first->message ? first->message : lr->compile_log);
         return;
