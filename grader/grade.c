@@ -24,6 +24,7 @@
 #include "confined/workdir.h"
 
 #define EXCERPT_MAX 1024   /* bytes of a child's output kept in a report */
+#define TIMEOUTS_TO_STOP 2 /* time-outs in a lab after which its other tests are not run */
 
 /* ---- locating the tree -------------------------------------------------------- */
 
@@ -219,6 +220,20 @@ static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_ca
     if (run->exec_errno) {
         gr_sb_printf(&msg, "%s\nthe test program could not start: %s (the kernel would not load "
                      "it; graded code must be plain C)", c->describe, strerror(run->exec_errno));
+    } else if (run->stopped) {
+        out->verdict = GR_TIMED_OUT;
+        gr_sb_printf(&msg, "%s\nstopped itself (a stop signal) instead of computing; it was ended at "
+                     "once and counts as timed out", c->describe);
+    } else if (run->out_of_memory) {
+        out->verdict = GR_OUT_OF_MEMORY;
+        if (run->peak_bytes)
+            gr_sb_printf(&msg, "%s\nused more memory than the lab allows (%ld KiB of heap and static "
+                         "data; its peak was %zu KiB)", c->describe, t->limits.memory_bytes / 1024,
+                         run->peak_bytes / 1024);
+        else
+            gr_sb_printf(&msg, "%s\nits static arrays alone are larger than the lab's memory limit of "
+                         "%ld KiB; allocate what you need with malloc, within the limit", c->describe,
+                         t->limits.memory_bytes / 1024);
     } else if (run->timed_out || (!run->exited && run->term_signal == SIGXCPU)) {
         out->verdict = GR_TIMED_OUT;
         /* the CPU budget, or the sandbox's wall-clock backstop (several times the
@@ -333,13 +348,39 @@ void gr_outcome_free(gr_outcome *o)
 
 /* ---- one lab ------------------------------------------------------------------- */
 
-/* Every test of the lab gets the same verdict (the lab did not build). */
-static void fail_all(gr_lab_result *lr, gr_verdict v, const char *message)
+/* Every test of the lab from first on gets the same verdict (the lab did not
+   build, or those tests were not run). */
+static void fail_from(gr_lab_result *lr, int first, gr_verdict v, const char *message)
 {
-    for (int i = 0; i < lr->n_tests; i++) {
+    for (int i = first; i < lr->n_tests; i++) {
         lr->tests[i].verdict = v;
         lr->tests[i].message = gr_xstrdup(message);
     }
+}
+
+static void fail_all(gr_lab_result *lr, gr_verdict v, const char *message)
+{
+    fail_from(lr, 0, v, message);
+}
+
+/* The wall-clock budget of one submission (gr_grade): past deadline, the tests
+   not yet run get a verdict instead. */
+typedef struct budget {
+    double deadline;            /* gr_now_seconds() after which nothing more runs */
+    long seconds;               /* the budget, for the message */
+} budget;
+
+/* Why the lab's tests from here on are not run, or NULL: two time-outs
+   already (a lab that hangs would hang in every test), or the budget spent. */
+static char *not_run_reason(const budget *bg, int timeouts)
+{
+    if (timeouts >= TIMEOUTS_TO_STOP)
+        return gr_xasprintf("not run: earlier tests timed out (%d of them); make those finish "
+                            "and every test runs", timeouts);
+    if (gr_now_seconds() > bg->deadline)
+        return gr_xasprintf("not run: the submission's grading budget of %ld s of wall clock "
+                            "ran out (each lab's rubric sets its share, budget_s)", bg->seconds);
+    return NULL;
 }
 
 /* Make, run and score one rubric test. 0, or a gr_grade error code when
@@ -416,8 +457,8 @@ static char *found_source(const char *submission, const gr_intake *in, int lab,
     return path;
 }
 
-static int grade_lab(const gr_grade_opts *o, const gr_intake *in, int lab, const char *work,
-                     gr_lab_result *lr, char *err, size_t errlen)
+static int grade_lab(const gr_grade_opts *o, const gr_intake *in, const budget *bg, int lab,
+                     const char *work, gr_lab_result *lr, char *err, size_t errlen)
 {
     const gr_lab_module *mod = gr_lab_modules[lab - 1];
     char *path = gr_rubric_path(o->root, o->rubrics, lab);
@@ -451,6 +492,12 @@ static int grade_lab(const gr_grade_opts *o, const gr_intake *in, int lab, const
     if (!src)
         goto done;
 
+    char *skip = not_run_reason(bg, 0);
+    if (skip) {
+        fail_all(lr, GR_TIMED_OUT, skip);
+        free(skip);
+        goto done;
+    }
     gr_paths paths = { .root = o->root, .stub_dir = o->stub_dir, .work_dir = work };
     gr_build b;
     if (gr_build_lab(&r, mod->dir, src, &paths, &b, err, errlen) != 0) {
@@ -462,8 +509,16 @@ static int grade_lab(const gr_grade_opts *o, const gr_intake *in, int lab, const
         fail_all(lr, b.verdict, b.message ? b.message : "the lab did not build");
     if (b.log)                            /* a built lab's log is its warnings: shown too */
         lr->compile_log = gr_xstrdup(b.log);
-    for (int i = 0; b.ok && i < r.n_tests && rc == 0; i++) {
+    for (int i = 0; i < r.n_tests; i++)
+        r.tests[i].limits.static_bytes = b.static_bytes;   /* measured in the program: it counts */
+    for (int i = 0, timeouts = 0; b.ok && i < r.n_tests && rc == 0; i++) {
+        if ((skip = not_run_reason(bg, timeouts)) != NULL) {
+            fail_from(lr, i, GR_TIMED_OUT, skip);
+            free(skip);
+            break;
+        }
         rc = grade_test(o, mod, lab, &r, &r.tests[i], b.exe, &lr->tests[i], err, errlen);
+        timeouts += rc == 0 && lr->tests[i].verdict == GR_TIMED_OUT;
         if (rc == 0 && gr_stop_requested())
             rc = GR_GRADE_STOPPED;
         lr->test_seconds += lr->tests[i].seconds;
@@ -486,6 +541,7 @@ typedef struct lab_ctx {
     const gr_grade_opts *o;
     const gr_intake *in;        /* where each lab's file is */
     const char *work;
+    budget bg;
 } lab_ctx;
 
 /* Grade one lab and time it (pool.h's gr_lab_job); its progress line when asked. */
@@ -493,7 +549,7 @@ static int lab_job(void *ctx, int lab, gr_lab_result *lr, char *err, size_t errl
 {
     const lab_ctx *lc = ctx;
     double t0 = gr_now_seconds();
-    int rc = grade_lab(lc->o, lc->in, lab, lc->work, lr, err, errlen);
+    int rc = grade_lab(lc->o, lc->in, &lc->bg, lab, lc->work, lr, err, errlen);
     lr->seconds = gr_now_seconds() - t0;
     if (rc == 0 && gr_stop_requested())
         rc = GR_GRADE_STOPPED;
@@ -503,11 +559,31 @@ static int lab_job(void *ctx, int lab, gr_lab_result *lr, char *err, size_t errl
     return rc;
 }
 
+/* The submission's wall-clock budget from t0: the sum of the graded labs'
+   budget_s (a rubric that does not load counts the default; grading it says why). */
+static budget submission_budget(const gr_grade_opts *o, const int *labs, int n, double t0)
+{
+    budget bg = {t0, 0};
+    for (int i = 0; i < n; i++) {
+        char *path = gr_rubric_path(o->root, o->rubrics, labs[i]), e[16];
+        gr_rubric r;
+        if (gr_rubric_load(path, &r, e, sizeof e) == 0) {
+            bg.seconds += r.budget_s;
+            gr_rubric_free(&r);
+        } else {
+            bg.seconds += GR_DEFAULT_BUDGET_S;
+        }
+        free(path);
+    }
+    bg.deadline = t0 + (double)bg.seconds;
+    return bg;
+}
+
 /* Grade labs[0..n) into out->labs, in worker processes when o->jobs > 1. */
 static int grade_labs(const gr_grade_opts *o, const gr_intake *in, const char *work,
                       const int *labs, int n, gr_report *out, char *err, size_t errlen)
 {
-    lab_ctx lc = {o, in, work};
+    lab_ctx lc = {o, in, work, submission_budget(o, labs, n, gr_now_seconds())};
     int rc = 0;
     if (o->jobs > 1 && n > 1) {
         rc = gr_pool_run(lab_job, &lc, labs, n, o->jobs, out->labs, err, errlen);

@@ -312,6 +312,11 @@ static int rd_lab_name(yr_doc *d, const yaml_node_t *v, void *target)
     return 0;
 }
 
+static int rd_budget(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    return read_limit(d, v, "budget_s", "seconds", 1, &((gr_rubric *)target)->budget_s);
+}
+
 static int rd_source(yr_doc *d, const yaml_node_t *v, void *target)
 {
     gr_rubric *r = target;
@@ -437,6 +442,7 @@ static const yr_field rubric_fields[] = {
     {"allowed_headers", 0, rd_headers},
     {"allowed_symbols", 0, rd_symbols},
     {"limits", 0, rd_lab_limits},
+    {"budget_s", 0, rd_budget},
     {"tests", 1, rd_tests},
 };
 
@@ -497,6 +503,7 @@ int gr_rubric_parse(const char *path, const char *buf, size_t len, gr_rubric *ou
     r.limits.time_ms = DEFAULT_TIME_MS;
     r.limits.memory_bytes = DEFAULT_MEMORY_BYTES;
     r.limits.output_bytes = DEFAULT_OUTPUT_BYTES;
+    r.budget_s = GR_DEFAULT_BUDGET_S;
 
     rb_ctx c = {0, NULL};
     yr_doc d;

@@ -6,6 +6,8 @@
  *   allowed_headers: [lab01.h, labsup.h, math.h, stddef.h, stdint.h, stdlib.h, string.h]
  *   allowed_symbols: [sqrtf, sqrt, malloc, calloc, free, memset, memcpy]
  *   limits: {time_ms: 2000, memory_mb: 64, output_kb: 64}   # defaults for every test
+ *   budget_s: 30                        # optional: the lab's share of a submission's
+ *                                       # wall-clock budget (the sum over the labs graded)
  *   tests:
  *     - name: dot_worked_example        # unique in the lab
  *       kind: dot                       # which generator of the lab module builds it
@@ -44,10 +46,16 @@ enum {
     GR_SHOWN_PUBLISHED = 2
 };
 
+/* A lab's share of a submission's wall-clock budget when its rubric sets no
+   budget_s: a submission of all ten labs gets 300 s, whatever it does. */
+#define GR_DEFAULT_BUDGET_S 30
+
 typedef struct gr_limits {
-    long time_ms;          /* wall-clock limit, SIGKILL of the process group */
+    long time_ms;          /* CPU limit; the wall clock allows a small multiple of it */
     long memory_bytes;     /* heap the student's code may allocate, and the address-space cap */
     long output_bytes;     /* stdout + stderr the child may write */
+    long static_bytes;     /* not from the rubric: the student's static data, which the build
+                              measured in the linked program and memory_bytes includes */
 } gr_limits;
 
 typedef struct gr_param {
@@ -77,6 +85,7 @@ typedef struct gr_rubric {
     char **allowed_symbols;
     int n_symbols;
     gr_limits limits;
+    long budget_s;                    /* the lab's share of a submission's wall-clock budget */
     gr_rubric_test *tests;
     int n_tests;
 } gr_rubric;

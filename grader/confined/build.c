@@ -58,7 +58,7 @@
 
 /* The compile's flags, the same for preprocessing and compiling. */
 #define COMPILE_FLAGS "-std=c11", "-O2", "-fno-stack-protector", "-fno-common", \
-    "-U_FORTIFY_SOURCE", "-fno-lto", "-fdiagnostics-color=never", GR_LAB_WARN
+    "-U_FORTIFY_SOURCE", "-fno-lto", "-fdiagnostics-color=never", "-Werror=trampolines", GR_LAB_WARN
 
 /* The stub objects linked with every lab's object (labNN_dispatch.o is the lab's). */
 static const char *const stub_names[] = {"stub_main.o", "dispatch", "sup_rng.o", "sup_tensor.o"};
@@ -713,10 +713,54 @@ static step_outcome tool_failed(build_ctx *c, const char *what, const gr_tool_ru
     return STEP_VERDICT;
 }
 
+/* The link's flags: static, no LTO, a stack that is never executable. */
+#define LINK_FLAGS "-static", "-fno-lto", "-Wl,-z,noexecstack"
+#define WRAP_FLAGS "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free," \
+                   "--wrap=aligned_alloc,--wrap=posix_memalign"
+
+/* The writable bytes of the stub objects linked alone (lab_* left unresolved),
+   per lab and stub folder: what a program holds before the student's static
+   data. Measured once per process. */
+static struct {
+    char stub_dir[PATH_MAX];
+    unsigned long long writable;
+} baseline[100];
+
+/* The program's writable bytes beyond the baseline: the student's static data,
+   alignment padding included (an _Alignas(1 << 24) array takes 16 MiB). */
+static step_outcome measure_static(build_ctx *c, unsigned long long writable)
+{
+    int lab = c->r->lab > 0 && c->r->lab < 100 ? c->r->lab : 0;
+    if (strcmp(baseline[lab].stub_dir, c->paths.stub_dir) != 0) {
+        const char *argv[] = {c->cc, LINK_FLAGS, "-o", "baseline-test", c->stub_to[0], c->stub_to[1],
+                              c->stub_to[2], c->stub_to[3], WRAP_FLAGS,
+                              "-Wl,--unresolved-symbols=ignore-all", "-lm", NULL};
+        gr_tool_run tr;
+        if (run_confined(c, argv, &tr) != 0)
+            return STEP_FAIL;
+        char *exe = gr_xasprintf("%s/baseline-test", c->priv), why[160];
+        int ok = gr_tool_ok(&tr) && gr_exe_check(exe, &baseline[lab].writable, why, sizeof why) == 0;
+        free(exe);
+        if (!ok) {
+            gr_set_err(c->err, c->errlen, "build: the stub objects alone do not link into a plain "
+                       "static program (%s); rebuild the grader (make)", tr.log ? tr.log : "no output");
+            free(tr.log);
+            return STEP_FAIL;
+        }
+        free(tr.log);
+        snprintf(baseline[lab].stub_dir, sizeof baseline[lab].stub_dir, "%s", c->paths.stub_dir);
+    }
+    c->out->static_bytes = writable > baseline[lab].writable
+                               ? (long)(writable - baseline[lab].writable) : 0;
+    return STEP_OK;
+}
+
 /* Step 6: with every global but lab_* made local (objcopy), the object must link
    statically with the stub objects and the allocator wrappers into an executable
-   others may run, with no interpreter (gr_exe_check); a GR_COMPILE_ERROR verdict
-   if it does not link, GR_FORBIDDEN_CALL if it would not load as a plain program. */
+   others may run, with no interpreter, no executable stack or data and none of
+   the functions no lab needs (gr_exe_check); a GR_COMPILE_ERROR verdict if it
+   does not link, GR_FORBIDDEN_CALL if it would not load as a plain program. Its
+   static data is measured from its segments (measure_static). */
 static step_outcome link_executable(build_ctx *c)
 {
     /* student code cannot replace a C library or stub function the stub relies on */
@@ -735,11 +779,8 @@ static step_outcome link_executable(build_ctx *c)
     free(tr.log);
     char *exe = gr_xasprintf("%s-test", c->tag);
     char *defsym = gr_xasprintf("-Wl,--defsym=stub_student_static_bytes=%llu", c->of.static_bytes);
-    const char *argv[] = {c->cc, "-static", "-fno-lto", "-o", exe, c->stub_to[0], lfile,
-                          c->stub_to[1], c->stub_to[2], c->stub_to[3],
-                          "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,"
-                                  "--wrap=aligned_alloc,--wrap=posix_memalign",
-                          defsym, "-lm", NULL};
+    const char *argv[] = {c->cc, LINK_FLAGS, "-o", exe, c->stub_to[0], lfile, c->stub_to[1],
+                          c->stub_to[2], c->stub_to[3], WRAP_FLAGS, defsym, "-lm", NULL};
     if (s == STEP_OK && run_confined(c, argv, &tr) != 0)
         s = STEP_FAIL;
     else if (s == STEP_OK && !gr_tool_ok(&tr))
@@ -750,13 +791,16 @@ static step_outcome link_executable(build_ctx *c)
     free(defsym);
     free(exe);
     free(lfile);
-    char why[160];
-    if (s == STEP_OK && gr_exe_check(c->exe, why, sizeof why) != 0) {
+    char why[200];
+    unsigned long long writable = 0;
+    if (s == STEP_OK && gr_exe_check(c->exe, &writable, why, sizeof why) != 0) {
         fail_with(c->out, GR_FORBIDDEN_CALL,
                   gr_xasprintf("%s links, but %s; graded code is plain C.", c->source, why),
                   c->out->log);
         return STEP_VERDICT;
     }
+    if (s == STEP_OK)
+        s = measure_static(c, writable);
     /* run by user nobody when the grader is root: it must be executable by others */
     if (s == STEP_OK && chmod(c->exe, 0755) != 0) {
         gr_set_err(c->err, c->errlen, "build: cannot chmod %s: %s", c->exe, strerror(errno));

@@ -42,6 +42,8 @@ typedef struct gr_build {
     char *message;           /* when !ok: what to fix, one paragraph */
     char *log;               /* trimmed compiler output, or NULL */
     char *exe;               /* path of the test executable */
+    long static_bytes;       /* the student's static data: the program's writable segments
+                                beyond those of the stub alone, alignment padding included */
     double compile_seconds;
 } gr_build;
 

@@ -238,12 +238,79 @@ const char *gr_symbol_reason(const char *sym)
         return "the grader's sandbox allows no direct system calls or memory mapping";
     return NULL;
 }
-int gr_exe_check(const char *path, char *why, size_t whylen)
+/* Functions no lab needs and that would let code reach the kernel without the
+   checks above (raw system calls, new programs or processes, loading code): a
+   test program holding one is refused. None is in a clean link: the stub and
+   the C library's parts the labs use do not call them. */
+static const char *const escape_hatches[] = {
+    "syscall", "execve", "execveat", "fexecve", "execv", "execvp", "execvpe", "execl", "execlp",
+    "execle", "fork", "vfork", "clone", "clone3", "system", "popen", "posix_spawn", "posix_spawnp",
+    "ptrace", "kill", "pidfd_send_signal", "mount", "unshare", NULL
+};   /* not dlopen: static glibc always holds it (for iconv), and no file can be opened */
+
+/* The first global or weak function of escape_hatches the program defines, or
+   NULL; "" when its symbol table cannot be read. */
+static const char *hatch_in(const unsigned char *f, size_t len, const Elf64_Ehdr *eh)
+{
+    if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > len ||
+        (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > len - eh->e_shoff)
+        return "";
+    for (int i = 0; i < eh->e_shnum; i++) {
+        Elf64_Shdr sh, st;
+        memcpy(&sh, f + eh->e_shoff + (size_t)i * sizeof sh, sizeof sh);
+        if (sh.sh_type != SHT_SYMTAB)
+            continue;
+        if (sh.sh_link >= eh->e_shnum || sh.sh_offset > len || sh.sh_size > len - sh.sh_offset ||
+            sh.sh_entsize != sizeof(Elf64_Sym))
+            return "";
+        memcpy(&st, f + eh->e_shoff + (size_t)sh.sh_link * sizeof st, sizeof st);
+        if (st.sh_offset > len || st.sh_size > len - st.sh_offset || st.sh_size == 0 ||
+            f[st.sh_offset + st.sh_size - 1] != '\0')
+            return "";
+        const char *strtab = (const char *)f + st.sh_offset;
+        for (size_t k = 1; k < sh.sh_size / sizeof(Elf64_Sym); k++) {
+            Elf64_Sym sym;
+            memcpy(&sym, f + sh.sh_offset + k * sizeof sym, sizeof sym);
+            int bind = ELF64_ST_BIND(sym.st_info);
+            if (sym.st_name >= st.sh_size || sym.st_shndx == SHN_UNDEF ||
+                ELF64_ST_TYPE(sym.st_info) != STT_FUNC || (bind != STB_GLOBAL && bind != STB_WEAK))
+                continue;
+            for (int h = 0; escape_hatches[h]; h++)
+                if (strcmp(strtab + sym.st_name, escape_hatches[h]) == 0)
+                    return escape_hatches[h];
+        }
+    }
+    return NULL;
+}
+
+/* One program header's verdict: 0, or -1 with why (an interpreter, dynamic
+   linking, an executable stack or writable code). */
+static int check_segment(const Elf64_Phdr *ph, char *why, size_t whylen)
+{
+    if (ph->p_type == PT_INTERP || ph->p_type == PT_DYNAMIC) {
+        snprintf(why, whylen, "the linked test program asks for %s",
+                 ph->p_type == PT_INTERP ? "a program interpreter" : "dynamic linking");
+        return -1;
+    }
+    if (ph->p_type == PT_GNU_STACK && (ph->p_flags & PF_X)) {
+        snprintf(why, whylen, "the linked test program asks for an executable stack (a nested "
+                 "function whose address is taken makes one: write an ordinary function)");
+        return -1;
+    }
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && (ph->p_flags & PF_W)) {
+        snprintf(why, whylen, "the linked test program has memory both writable and executable");
+        return -1;
+    }
+    return 0;
+}
+
+int gr_exe_check(const char *path, unsigned long long *writable, char *why, size_t whylen)
 {
     size_t len;
     unsigned char *f = read_elf(path, &len);
     Elf64_Ehdr eh;
-    int rc = -1;
+    int rc = -1, stack_seen = 0;
+    *writable = 0;
     if (!f || len < sizeof eh) {
         snprintf(why, whylen, "the linked test program cannot be read");
         goto out;
@@ -255,14 +322,30 @@ int gr_exe_check(const char *path, char *why, size_t whylen)
         snprintf(why, whylen, "the linked test program is not a static ELF64 executable");
         goto out;
     }
+    const uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
     for (int i = 0; i < eh.e_phnum; i++) {
         Elf64_Phdr ph;
         memcpy(&ph, f + eh.e_phoff + (size_t)i * sizeof ph, sizeof ph);
-        if (ph.p_type == PT_INTERP || ph.p_type == PT_DYNAMIC) {
-            snprintf(why, whylen, "the linked test program asks for %s",
-                     ph.p_type == PT_INTERP ? "a program interpreter" : "dynamic linking");
+        if (check_segment(&ph, why, whylen) != 0)
             goto out;
-        }
+        stack_seen |= ph.p_type == PT_GNU_STACK;
+        /* what the kernel maps for it (and RLIMIT_DATA counts), padding included */
+        if (ph.p_type == PT_LOAD && (ph.p_flags & PF_W) && ph.p_memsz < ((uint64_t)1 << 46))
+            *writable += (ph.p_memsz + ph.p_vaddr % pg + pg - 1) / pg * pg;
+    }
+    if (!stack_seen) {
+        snprintf(why, whylen, "the linked test program does not say its stack is not executable");
+        goto out;
+    }
+    const char *hatch = hatch_in(f, len, &eh);
+    if (hatch && *hatch) {
+        snprintf(why, whylen, "the linked test program holds %s(), which graded code may not "
+                 "reach", hatch);
+        goto out;
+    }
+    if (hatch) {
+        snprintf(why, whylen, "the linked test program's symbol table cannot be read");
+        goto out;
     }
     rc = 0;
 out:

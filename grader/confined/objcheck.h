@@ -32,7 +32,10 @@ int gr_symbol_allowed(const gr_rubric *r, const char *sym);
 const char *gr_symbol_reason(const char *sym);
 
 /* Check a linked test program: an ELF64 executable, statically linked, with no
-   interpreter and no dynamic section. 0, or -1 with why. */
-int gr_exe_check(const char *path, char *why, size_t whylen);
+   interpreter and no dynamic section, a stack marked not executable, no segment
+   both writable and executable, and none of the functions no lab needs
+   (syscall, exec*, fork ...) in its link. 0 with *writable the bytes its
+   writable segments take in memory (alignment padding included), or -1 with why. */
+int gr_exe_check(const char *path, unsigned long long *writable, char *why, size_t whylen);
 
 #endif

@@ -32,6 +32,7 @@
  * before reaping so nothing lingers.
  */
 #include "confined/sandbox.h"
+#include "confined/allowlist.h"
 #include "confined/confine.h"
 #include "protocol.h"
 #include "stop.h"
@@ -68,8 +69,10 @@
 #define STACK_BYTES     ((rlim_t)8 << 20)
 #define NOBODY          65534
 #define KILL_GRACE_MS   2000                    /* after a kill, how long pipes may stay open */
-#define WALL_FACTOR     4                       /* wall-clock backstop: 4x the CPU budget ... */
-#define WALL_SLACK_S    2.0                     /* ... plus 2 s */
+#define DATA_SLACK      ((size_t)2 << 20)       /* RLIMIT_DATA beyond the heap limit: libc's own */
+#define WALL_FACTOR     2                       /* wall-clock limit: 2x the CPU budget ... */
+#define WALL_SLACK_S    1.0                     /* ... plus 1 s */
+#define STOP_CHECK_MS   100                     /* how often a stopped child is looked for */
 #define MAX_FILTER      4096                    /* BPF instructions we accept from libseccomp */
 
 /* The child's fixed descriptors. */
@@ -223,9 +226,12 @@ static int walk_request(const unsigned char *req, size_t len, size_t *resp_bytes
 
 /* Memory the executable's image needs (its PT_LOAD segments, bss included), read
    from the open file, so a large static array fits the address-space limit and
-   the stub can report it as out of memory instead of exec failing. */
-static size_t image_bytes(int fd)
+   the stub can report it as out of memory instead of exec failing; *writable
+   gets the part RLIMIT_DATA counts (writable segments, alignment padding
+   included). */
+static size_t image_bytes(int fd, size_t *writable)
 {
+    *writable = 0;
     size_t pg = (size_t)sysconf(_SC_PAGESIZE);
     Elf64_Ehdr eh;
     if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
@@ -236,136 +242,21 @@ static size_t image_bytes(int fd)
         Elf64_Phdr ph;
         if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (uint64_t)i * sizeof ph)) != (ssize_t)sizeof ph)
             goto fallback;
-        if (ph.p_type == PT_LOAD && ph.p_memsz < ((uint64_t)1 << 40))
-            total += round_page((size_t)ph.p_memsz + (size_t)(ph.p_vaddr % pg), pg);
+        if (ph.p_type != PT_LOAD || ph.p_memsz >= ((uint64_t)1 << 40))
+            continue;
+        size_t bytes = round_page((size_t)ph.p_memsz + (size_t)(ph.p_vaddr % pg), pg);
+        total += bytes;
+        if (ph.p_flags & PF_W)
+            *writable += bytes;
     }
     return total;
 fallback:;
     struct stat st;
-    return fstat(fd, &st) == 0 ? (size_t)st.st_size : 0;
+    *writable = fstat(fd, &st) == 0 ? (size_t)st.st_size : 0;
+    return *writable;
 }
-
-/* ---- the seccomp allow-list ---------------------------------------------------------- */
 
 static const char exec_empty_path[1] = "";   /* execveat's path: the filter compares this pointer */
-
-/* One argument condition, every field set (libseccomp's SCMP_A* macros leave
-   the second datum to a partial initialiser). */
-static struct scmp_arg_cmp arg_is(unsigned arg, scmp_datum_t v)
-{
-    struct scmp_arg_cmp c = {arg, SCMP_CMP_EQ, v, 0};
-    return c;
-}
-
-static struct scmp_arg_cmp arg_lacks(unsigned arg, scmp_datum_t bits)
-{
-    struct scmp_arg_cmp c = {arg, SCMP_CMP_MASKED_EQ, bits, 0};
-    return c;
-}
-
-/* Allow syscall name (with up to two argument conditions). Names this
-   architecture does not have are skipped. -1 on a libseccomp error. */
-static int allow(scmp_filter_ctx ctx, uint32_t action, const char *name, unsigned n,
-                 struct scmp_arg_cmp a, struct scmp_arg_cmp b)
-{
-    int nr = seccomp_syscall_resolve_name(name);
-    if (nr == __NR_SCMP_ERROR || nr < 0)
-        return 0;
-    int rc = n == 0 ? seccomp_rule_add(ctx, action, nr, 0)
-           : n == 1 ? seccomp_rule_add(ctx, action, nr, 1, a)
-                    : seccomp_rule_add(ctx, action, nr, 2, a, b);
-    return rc == 0 ? 0 : -1;
-}
-
-/* I/O on the descriptors the child was given: requests in, answers and output
-   out; and the memory calls of the heap and the guarded buffers, never
-   executable. Nonzero on a libseccomp error, as for the groups below. */
-static int allow_io_and_memory(scmp_filter_ctx ctx, struct scmp_arg_cmp none)
-{
-    const uint32_t A = SCMP_ACT_ALLOW;
-    int bad = 0;
-    bad |= allow(ctx, A, "read", 1, arg_is(0, PROTO_FD_REQUEST), none);
-    bad |= allow(ctx, A, "read", 1, arg_is(0, 0), none);   /* stdin: /dev/null */
-    static const int out_fds[] = {1, 2, PROTO_FD_RESPONSE, FD_ERR};
-    for (size_t i = 0; i < sizeof out_fds / sizeof out_fds[0]; i++) {
-        bad |= allow(ctx, A, "write", 1, arg_is(0, (scmp_datum_t)out_fds[i]), none);
-        bad |= allow(ctx, A, "writev", 1, arg_is(0, (scmp_datum_t)out_fds[i]), none);
-    }
-    bad |= allow(ctx, A, "lseek", 0, none, none);          /* stdio may ask; pipes say ESPIPE */
-    bad |= allow(ctx, A, "brk", 0, none, none);
-    bad |= allow(ctx, A, "mmap", 1, arg_lacks(2, PROT_EXEC), none);
-    bad |= allow(ctx, A, "mprotect", 1, arg_lacks(2, PROT_EXEC), none);
-    bad |= allow(ctx, A, "munmap", 0, none, none);
-    bad |= allow(ctx, A, "mremap", 0, none, none);         /* realloc of large blocks */
-    bad |= allow(ctx, A, "madvise", 0, none, none);        /* free trimming */
-    return bad;
-}
-
-/* Signals (the stub's fault handler, abort() and raise() on itself only), the
-   start-up of static glibc (TLS, robust futex list, restartable sequences,
-   stack limit query, malloc's random tcache key), harmless facts (clocks when
-   the vDSO is not used, ids: a test checks the uid, memory size: qsort asks)
-   and leaving. */
-static int allow_process(scmp_filter_ctx ctx, struct scmp_arg_cmp none, pid_t child)
-{
-    const uint32_t A = SCMP_ACT_ALLOW;
-    static const char *const plain[] = {
-        "rt_sigreturn", "rt_sigaction", "rt_sigprocmask", "sigaltstack", "getpid", "gettid",
-        "arch_prctl", "set_tid_address", "set_robust_list", "rseq", "getrlimit", "getrandom",
-        "clock_gettime", "clock_getres", "gettimeofday", "time", "getuid", "geteuid", "getgid",
-        "getegid", "sysinfo", "exit", "exit_group", NULL
-    };
-    int bad = 0;
-    for (int i = 0; plain[i]; i++)
-        bad |= allow(ctx, A, plain[i], 0, none, none);
-    bad |= allow(ctx, A, "tgkill", 1, arg_is(0, (scmp_datum_t)child), none);
-    bad |= allow(ctx, A, "prlimit64", 2, arg_is(0, 0), arg_is(2, 0));
-    return bad;
-}
-
-/* The stub stacks a stricter filter (no exec) before any student code runs
-   (adding filters can only take permissions away); the one exec: of fd 6, with
-   this exact path pointer, AT_EMPTY_PATH; and questions glibc asks in passing
-   and copes with a "no" to (file status of stdout for its buffer size, the
-   path of the executable, "is this a terminal"), answered with an error rather
-   than allowed: stat and readlink take paths. */
-static int allow_exec_and_questions(scmp_filter_ctx ctx, struct scmp_arg_cmp none)
-{
-    int bad = allow(ctx, SCMP_ACT_ALLOW, "seccomp", 2, arg_is(0, SECCOMP_SET_MODE_FILTER),
-                    arg_is(1, 0));
-    int nr = seccomp_syscall_resolve_name("execveat");
-    if (nr < 0 || seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 3, arg_is(0, FD_EXE),
-                                   arg_is(1, (scmp_datum_t)(uintptr_t)exec_empty_path),
-                                   arg_is(4, AT_EMPTY_PATH)) != 0)
-        bad = 1;
-    static const char *const refused[] = {"newfstatat", "fstat", "statx", "readlink", NULL};
-    for (int i = 0; refused[i]; i++)
-        bad |= allow(ctx, SCMP_ACT_ERRNO(EACCES), refused[i], 0, none, none);
-    bad |= allow(ctx, SCMP_ACT_ERRNO(ENOTTY), "ioctl", 0, none, none);
-    return bad;
-}
-
-/* The allow-list. Everything not named here kills the whole process with
-   SIGSYS. Found by strace of a static glibc 2.36 program (start-up, stdio,
-   malloc of small and large blocks, realloc, printf of floats, abort), plus
-   what the stub itself does. */
-static scmp_filter_ctx build_filter(pid_t child)
-{
-    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
-    if (!ctx)
-        return NULL;
-    const struct scmp_arg_cmp none = arg_is(0, 0);
-    /* a 32-bit or x32 system call from this 64-bit process: kill, do not decode */
-    int bad = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) != 0;
-    bad |= allow_io_and_memory(ctx, none);
-    bad |= allow_process(ctx, none, child);
-    bad |= allow_exec_and_questions(ctx, none);
-    if (bad) {
-        seccomp_release(ctx);
-        return NULL;
-    }
-    return ctx;
-}
 
 /* ---- the child ---------------------------------------------------------------------- */
 
@@ -373,7 +264,7 @@ static scmp_filter_ctx build_filter(pid_t child)
 typedef struct child_plan {
     int req_r, resp_w, out_w, err_w, exe_fd, null_fd, filter_r, landlock;
     const char *dir;
-    struct rlimit as, cpu;
+    struct rlimit as, data, cpu;
     int drop_root;
     int want_filter;
     char *const *argv;
@@ -525,7 +416,8 @@ static void run_child(const child_plan *p)
     child_signals();
     if (chdir(p->dir) != 0)
         child_fail(STEP_CHDIR);
-    if (setrlimit(RLIMIT_AS, &p->as) != 0 || limit(RLIMIT_FSIZE, 0) != 0 ||
+    if (setrlimit(RLIMIT_AS, &p->as) != 0 || setrlimit(RLIMIT_DATA, &p->data) != 0 ||
+        limit(RLIMIT_FSIZE, 0) != 0 ||
         limit(RLIMIT_CORE, 0) != 0 || limit(RLIMIT_NOFILE, NOFILE_LIMIT) != 0 ||
         setrlimit(RLIMIT_CPU, &p->cpu) != 0 || limit(RLIMIT_STACK, STACK_BYTES) != 0)
         child_fail(STEP_RLIMIT);
@@ -606,6 +498,8 @@ typedef struct run_ctx {
     int exe_fd, null_fd, landlock;
     char dir[PATH_MAX];
     size_t resp_cap, buf_bytes;     /* the right answer's size, the child's buffers */
+    size_t data_limit;              /* start_child: the child's RLIMIT_DATA */
+    long own_peak_kib;              /* start_child: this process's peak RSS when it forked */
     /* start_child */
     int want_filter, filter_failed;
     scmp_filter_ctx filter;
@@ -697,8 +591,16 @@ static void block_sigpipe(run_ctx *r)
 static int start_child(run_ctx *r)
 {
     const gr_limits *lim = r->lim;
-    /* address space: heap limit + its buffers + its image + room for libc and stack */
-    size_t as = (size_t)lim->memory_bytes + r->buf_bytes + image_bytes(r->exe_fd) + AS_SLACK;
+    /* address space: heap limit + its buffers + its image + room for libc and
+       stack; data (heap, private mappings, writable image): the same, with
+       only libc's own room beyond the heap limit, the student's static data
+       counted in it. The kernel holds these whatever the child's own counts say. */
+    size_t writable, image = image_bytes(r->exe_fd, &writable);
+    size_t student_static = (size_t)lim->static_bytes;
+    size_t as = (size_t)lim->memory_bytes + r->buf_bytes + image + AS_SLACK;
+    size_t data = (size_t)lim->memory_bytes + r->buf_bytes +
+                  (writable > student_static ? writable - student_static : 0) + DATA_SLACK;
+    r->data_limit = data;
     /* CPU time is the budget (a loaded machine must not fail correct code):
        SIGXCPU at the limit rounded up to a second, SIGKILL a second later; the
        exact limit is checked on the child's rusage when it ends (reap) */
@@ -713,11 +615,14 @@ static int start_child(run_ctx *r)
         .req_r = r->req[0], .resp_w = r->resp[1], .out_w = r->outp[1], .err_w = r->errp[1],
         .exe_fd = r->exe_fd, .null_fd = r->null_fd, .filter_r = r->filt[0], .dir = r->dir,
         .landlock = r->landlock,
-        .as = {(rlim_t)as, (rlim_t)as}, .cpu = {(rlim_t)secs, (rlim_t)secs + 1},
+        .as = {(rlim_t)as, (rlim_t)as}, .data = {(rlim_t)data, (rlim_t)data}, .cpu = {(rlim_t)secs, (rlim_t)secs + 1},
         .drop_root = geteuid() == 0, .want_filter = r->want_filter,
         .argv = argv, .envp = envp,
     };
     block_sigpipe(r);
+    struct rusage self;
+    /* the child's peak before exec is a copy of ours: only a larger one is its own */
+    r->own_peak_kib = getrusage(RUSAGE_SELF, &self) == 0 ? self.ru_maxrss : LONG_MAX;
     r->start = gr_now_seconds();
     r->pid = fork();
     if (r->pid < 0) {
@@ -734,7 +639,8 @@ static int start_child(run_ctx *r)
     close_fd(&r->errp[1]);
     close_fd(&r->filt[0]);
     if (r->want_filter) {
-        r->filter = build_filter(r->pid);
+        const gr_allowlist_fds fds = {FD_ERR, FD_EXE, exec_empty_path};
+        r->filter = gr_allowlist_build(r->pid, &fds);
         r->filter_failed = !r->filter || seccomp_export_bpf(r->filter, r->filt[1]) != 0;
     }
     close_fd(&r->filt[1]);
@@ -743,6 +649,16 @@ static int start_child(run_ctx *r)
     set_nonblock(r->outp[0]);
     set_nonblock(r->errp[0]);
     return 0;
+}
+
+/* Has the child stopped (a stop signal, where no seccomp filter refused it)?
+   The status stays to be reaped. */
+static int child_stopped(pid_t pid)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    return waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid &&
+           si.si_code == CLD_STOPPED;
 }
 
 static void kill_run(run_ctx *r)
@@ -797,13 +713,17 @@ static int pump(run_ctx *r)
     r->errsink.keep = 64;
     if (r->request_len == 0)
         close_fd(&r->req[1]);
-    /* the wall clock is only a backstop, far beyond the CPU budget */
+    /* the wall clock: a small multiple of the CPU budget, for a loaded machine */
     double deadline = r->start + (double)r->lim->time_ms * WALL_FACTOR / 1000.0 + WALL_SLACK_S;
     for (;;) {
         double t = gr_now_seconds();
         if (!r->killed && t >= deadline) {
             kill_run(r);
             r->out->timed_out = 1;
+        }
+        if (!r->killed && child_stopped(r->pid)) {
+            kill_run(r);                  /* it would wait out the wall clock at no CPU cost */
+            r->out->timed_out = r->out->stopped = 1;
         }
         if (r->resp[0] < 0 && r->outp[0] < 0 && r->errp[0] < 0)
             return 0;                     /* every pipe closed: the child has gone */
@@ -812,6 +732,8 @@ static int pump(run_ctx *r)
         struct pollfd pfd[4] = {{r->req[1], POLLOUT, 0}, {r->resp[0], POLLIN, 0},
                                 {r->outp[0], POLLIN, 0}, {r->errp[0], POLLIN, 0}};
         int wait_ms = (int)(((r->killed ? r->give_up : deadline) - t) * 1000.0) + 1;
+        if (wait_ms > STOP_CHECK_MS)
+            wait_ms = STOP_CHECK_MS;
         int pr = poll(pfd, 4, wait_ms < 1 ? 1 : wait_ms);   /* fds of -1 are skipped */
         if (pr < 0 && errno == EINTR)
             continue;
@@ -855,6 +777,14 @@ static int reap(run_ctx *r)
                           (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
     if (r->out->cpu_seconds * 1000.0 > (double)r->lim->time_ms)
         r->out->timed_out = 1;            /* over the budget, even if it finished */
+    /* the peak the kernel measured, when it is the child's own (above our own
+       peak, which its pre-exec copy of us cannot exceed); over the data limit
+       and the stack the kernel allows, it is out of memory whatever the child said */
+    if (ru.ru_maxrss > r->own_peak_kib) {
+        r->out->peak_bytes = (size_t)ru.ru_maxrss * 1024;
+        if (r->out->peak_bytes > r->data_limit + STACK_BYTES + image_bytes(r->exe_fd, &(size_t){0}))
+            r->out->out_of_memory = 1;
+    }
     if (WIFEXITED(status)) {
         r->out->exited = 1;
         r->out->exit_code = WEXITSTATUS(status);
@@ -960,6 +890,11 @@ int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request
     r.pid = -1;
     if (check_call(&r) != 0)
         return -1;
+    if (lim->static_bytes > lim->memory_bytes) {
+        out->out_of_memory = 1;           /* its static data alone is over: nothing to run */
+        out->output = gr_xstrdup("");
+        return 0;
+    }
     int rc = open_channels(&r);
     if (rc == 0)
         rc = start_child(&r);

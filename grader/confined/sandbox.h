@@ -12,8 +12,16 @@
  * request, reads the response and a bounded excerpt of stdout/stderr, and kills
  * the whole process group with SIGKILL at the output limit. The time limit is
  * CPU time (RLIMIT_CPU, then the exact figure from the child's rusage), so a
- * busy machine does not fail correct code; the wall clock is a backstop at four
- * times the limit plus 2 s.
+ * busy machine does not fail correct code; the wall clock allows twice the
+ * limit plus 1 s, and a child that stops (which the seccomp filter refuses
+ * anyway) is killed and timed out at once.
+ *
+ * Memory is limited by the kernel, never by counts kept in the child: the
+ * address space, and RLIMIT_DATA (heap, private mappings and writable image)
+ * at the heap limit plus the request's buffers, the program's own writable
+ * data and 2 MiB for the C library. The stub's count of the heap, in the
+ * child's memory, only names a verdict precisely for code that plays fair.
+ * The parent reads the child's peak resident memory from wait4.
  */
 #ifndef GR_SANDBOX_H
 #define GR_SANDBOX_H
@@ -34,6 +42,10 @@ typedef struct gr_sandbox_result {
     double seconds;              /* wall time */
     double cpu_seconds;          /* CPU time (user + system), the budget the time limit sets */
     int exec_errno;              /* not 0: the kernel would not start the program (errno) */
+    int stopped;                 /* it stopped itself (with timed_out): killed at once */
+    int out_of_memory;           /* over the memory limit by the parent's measure: its static
+                                    data (not run at all) or its peak resident memory */
+    size_t peak_bytes;           /* its peak resident memory (wait4's ru_maxrss); 0: unknown */
 } gr_sandbox_result;
 
 /* Run exe with request on its fd 3 under lim. 0 when the child ran (whatever its

@@ -96,7 +96,7 @@ static gr_rubric fixture_rubric(void)
     r.n_headers = 5;
     r.allowed_symbols = allowed_symbols;
     r.n_symbols = 5;
-    r.limits = (gr_limits){2000, 64L << 20, 64L << 10};
+    r.limits = (gr_limits){.time_ms = 2000, .memory_bytes = 64L << 20, .output_bytes = 64L << 10};
     return r;
 }
 
@@ -157,7 +157,7 @@ static gr_sandbox_result run_add(const gr_build *b, long memory_bytes)
     unsigned char *req;
     size_t len;
     ck_assert_int_eq(proto_encode_request(&c, &req, &len), 0);
-    gr_limits lim = {5000, memory_bytes, 64L << 10};
+    gr_limits lim = {.time_ms = 5000, .memory_bytes = memory_bytes, .output_bytes = 64L << 10};
     gr_sandbox_result r;
     char err[512] = "";
     ck_assert_msg(gr_sandbox_run(b->exe, req, len, &lim, &r, err, sizeof err) == 0, "sandbox: %s", err);

@@ -78,7 +78,7 @@ static char *program(const char *name)
     return gr_xasprintf("%s/%s", kit_dir, name);
 }
 
-static const gr_limits default_limits = {2000, 64L << 20, 64L << 10};
+static const gr_limits default_limits = {.time_ms = 2000, .memory_bytes = 64L << 20, .output_bytes = 64L << 10};
 
 /* Run name on request bytes; the sandbox itself must succeed. */
 static gr_sandbox_result run_bytes(const char *name, const unsigned char *req, size_t len, gr_limits lim)
@@ -233,7 +233,7 @@ START_TEST(megabytes_each_way)
         b[i] = 0.5f;
     }
     proto_call c = fk_add_call(a, b, n);
-    gr_limits lim = {20000, 64L << 20, 64L << 10};
+    gr_limits lim = {.time_ms = 20000, .memory_bytes = 64L << 20, .output_bytes = 64L << 10};
     gr_sandbox_result r = run_call("good", &c, lim);
     proto_buf out[PROTO_MAX_BUFS];
     ck_assert_int_eq(answer(&r, &c, out), 0);
@@ -251,7 +251,7 @@ END_TEST
 START_TEST(infinite_loop_is_killed)
 {
     proto_call c = fk_add_call(A4, B4, 4);
-    gr_limits lim = {300, 64L << 20, 64L << 10};
+    gr_limits lim = {.time_ms = 300, .memory_bytes = 64L << 20, .output_bytes = 64L << 10};
     gr_sandbox_result r = run_call("loop", &c, lim);
     ck_assert_int_eq(r.timed_out, 1);
     ck_assert_int_eq(r.exited, 0);
@@ -410,7 +410,7 @@ START_TEST(child_that_never_reads)
 {
     size_t len = 8u << 20;
     unsigned char *req = gr_xcalloc(len, 1);
-    gr_limits lim = {300, 64L << 20, 64L << 10};
+    gr_limits lim = {.time_ms = 300, .memory_bytes = 64L << 20, .output_bytes = 64L << 10};
     gr_sandbox_result r = run_bytes("no_read", req, len, lim);
     ck_assert_int_eq(r.timed_out, 1);
     ck_assert_msg(r.term_signal == SIGXCPU || r.term_signal == SIGKILL, "signal %d", r.term_signal);
@@ -520,7 +520,7 @@ START_TEST(missing_program_is_a_sandbox_error)
     ck_assert_ptr_null(r.output);
     ck_assert_ptr_null(r.response);
 
-    gr_limits bad = {0, 64L << 20, 1024};
+    gr_limits bad = {.time_ms = 0, .memory_bytes = 64L << 20, .output_bytes = 1024};
     ck_assert_int_eq(gr_sandbox_run("/bin/true", req, len, &bad, &r, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "limits must be positive"));
     free(req);
