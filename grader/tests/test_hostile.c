@@ -285,40 +285,6 @@ static const hostile_case cases[] = {
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 
-/* s with every from replaced by to, malloc'd. */
-static char *replace(const char *s, const char *from, const char *to)
-{
-    gr_strbuf b = {0};
-    size_t fl = strlen(from);
-    for (const char *hit; (hit = strstr(s, from)) != NULL; s = hit + fl) {
-        gr_sb_appendn(&b, s, (size_t)(hit - s));
-        gr_sb_append(&b, to);
-    }
-    gr_sb_append(&b, s);
-    return gr_sb_take(&b);
-}
-
-/* Does text hold one of the '|'-separated alternatives? */
-static int has_one_of(const char *text, const char *alternatives)
-{
-    char *copy = gr_xstrdup(alternatives), *save = NULL;
-    int found = 0;
-    for (char *a = strtok_r(copy, "|", &save); a && !found; a = strtok_r(NULL, "|", &save))
-        found = strstr(text, a) != NULL;
-    free(copy);
-    return found;
-}
-
-/* Is word exactly one of the '|'-separated alternatives? */
-static int is_one_of(const char *word, const char *alternatives)
-{
-    size_t n = strlen(word);
-    for (const char *a = alternatives; a; a = strchr(a, '|') ? strchr(a, '|') + 1 : NULL)
-        if (strncmp(a, word, n) == 0 && (a[n] == '|' || a[n] == '\0'))
-            return 1;
-    return 0;
-}
-
 /* The attnlab program the suite grades with (fixture_kit.h). */
 static char *attnlab_path(void)
 {
@@ -589,12 +555,12 @@ static char *fill(const char *text, const run *r, const hostile_case *c)
     char up[3 * 24 + 1] = "";
     for (int i = 0; i < 24; i++)
         strcat(up, "../");
-    char *a = replace(text, "@ARG@", c->arg ? c->arg : "");
-    char *b = replace(a, "@WHEN@", c->in_ctor ? "1" : "0");
-    char *d = replace(b, "@SECRET@", r->secret);
-    char *e = replace(d, "@CANARY@", r->canary);
-    char *f = replace(e, "@ROOT@", fk_root());
-    char *g = replace(f, "@UP@", up);
+    char *a = fk_replace(text, "@ARG@", c->arg ? c->arg : "");
+    char *b = fk_replace(a, "@WHEN@", c->in_ctor ? "1" : "0");
+    char *d = fk_replace(b, "@SECRET@", r->secret);
+    char *e = fk_replace(d, "@CANARY@", r->canary);
+    char *f = fk_replace(e, "@ROOT@", fk_root());
+    char *g = fk_replace(f, "@UP@", up);
     free(a);
     free(b);
     free(d);
@@ -762,12 +728,12 @@ START_TEST(hostile_submission)
         char *v = verdict_of(t);
         if (of_lab(t, HOSTILE_LAB)) {
             n_hostile++;
-            ck_assert_msg(is_one_of(v, c->verdicts), "%s: %s: verdict '%s', expected %s; output: %.1500s",
+            ck_assert_msg(fk_is_one_of(v, c->verdicts), "%s: %s: verdict '%s', expected %s; output: %.1500s",
                           c->name, t->name, v, c->verdicts, t->output);
             ck_assert_msg(t->score == 0, "%s: %s scored %g", c->name, t->name, t->score);
-            ck_assert_msg(!c->says || has_one_of(t->output, c->says), "%s: %s: output lacks '%s': %.1500s",
+            ck_assert_msg(!c->says || fk_has_one_of(t->output, c->says), "%s: %s: output lacks '%s': %.1500s",
                           c->name, t->name, c->says, t->output);
-            ck_assert_msg(!c->kind || has_one_of(t->output, c->kind), "%s: %s: output does not say '%s': %.1500s",
+            ck_assert_msg(!c->kind || fk_has_one_of(t->output, c->kind), "%s: %s: output does not say '%s': %.1500s",
                           c->name, t->name, c->kind, t->output);
         } else {
             ck_assert_msg(of_lab(t, SOLUTION_LAB), "%s: a test of neither lab: %s", c->name, t->name);

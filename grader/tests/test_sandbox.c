@@ -33,7 +33,7 @@ Suite *test_suite(void);
 static const char *const programs[] = {
     "good", "loop", "segv", "past_end", "oom", "oom_checked", "stack_array", "recurse",
     "print", "fakescore", "fopen", "open", "socket", "fork", "exec", "kill", "ctor", "uid",
-    "limits", "fds", "flood", NULL
+    "limits", "fds", "flood", "stop", "uncounted", NULL
 };
 
 static char *kit_dir;
@@ -311,11 +311,42 @@ END_TEST
 /* Each of these makes a system call outside the allow-list: the kernel kills
    the process with SIGSYS on the spot. ctor.c does it in a constructor,
    before main, which the filter covers because it is installed before exec. */
-static const char *const forbidden[] = {"fopen", "open", "socket", "fork", "exec", "kill", "ctor"};
+static const char *const forbidden[] = {"fopen", "open", "socket", "fork", "exec", "kill", "ctor",
+                                        "stop"};
 
 START_TEST(forbidden_system_call_is_fatal)
 {
     expect_signal(forbidden[_i], SIGSYS);
+}
+END_TEST
+
+/* Memory the stub's count never saw (code that forged it) is still refused:
+   RLIMIT_DATA holds at the heap limit, 1 MiB here, plus the C library's room. */
+START_TEST(memory_past_the_count_is_refused_by_the_kernel)
+{
+    proto_call c = fk_add_call(A4, B4, 4);
+    gr_limits lim = {.time_ms = 2000, .memory_bytes = 1L << 20, .output_bytes = 64L << 10};
+    gr_sandbox_result r = run_call("uncounted", &c, lim);
+    proto_buf out[PROTO_MAX_BUFS];
+    ck_assert_int_eq(answer(&r, &c, out), 0);
+    ck_assert_msg(((const float *)out[0].data)[0] == 0.0f, "32 MiB were granted under a 1 MiB limit");
+    ck_assert_msg(r.peak_bytes < ((size_t)16 << 20), "peak %zu bytes", r.peak_bytes);
+    proto_free_outputs(out, c.n_bufs);
+    gr_sandbox_result_free(&r);
+}
+END_TEST
+
+/* Static data over the limit (measured by the build) is out of memory, not run. */
+START_TEST(static_data_over_the_limit_is_not_run)
+{
+    proto_call c = fk_add_call(A4, B4, 4);
+    gr_limits lim = {.time_ms = 2000, .memory_bytes = 1L << 20, .output_bytes = 64L << 10,
+                     .static_bytes = 2L << 20};
+    gr_sandbox_result r = run_call("good", &c, lim);
+    ck_assert_int_eq(r.out_of_memory, 1);
+    ck_assert_int_eq(r.exited, 0);
+    ck_assert_uint_eq(r.response_len, 0);
+    gr_sandbox_result_free(&r);
 }
 END_TEST
 
@@ -593,6 +624,8 @@ Suite *test_suite(void)
     tcase_add_loop_test(tc, forbidden_system_call_is_fatal, 0,
                         (int)(sizeof forbidden / sizeof forbidden[0]));
     tcase_add_test(tc, response_flood_is_cut_off);
+    tcase_add_test(tc, memory_past_the_count_is_refused_by_the_kernel);
+    tcase_add_test(tc, static_data_over_the_limit_is_not_run);
     tcase_add_test(tc, runs_unprivileged);
     tcase_add_test(tc, resource_limits_are_set);
     tcase_add_test(tc, descriptors_are_only_the_protocol_ones);

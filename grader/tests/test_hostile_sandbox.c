@@ -1,0 +1,333 @@
+/* test_hostile_sandbox.c: hostile submissions against the limits the sandbox
+ * holds from outside the student's process, end to end through `attnlab grade`.
+ *
+ * Each case lays out a submission in a fresh folder T (hostile lab files from
+ * grader/tests/hostile/, or a solution with an attack appended, and beside
+ * them an untouched solution), runs
+ *
+ *   build/attnlab grade --submission T/sub --lab L,... --student hostile --json T/results.json
+ *
+ * in a session of its own under a wall-clock cap, reads results.json back
+ * (gr_report_read_json) and asserts: exit status 0 or 1; every test of a
+ * hostile lab the case names scored 0 with one of the case's verdicts and
+ * says what the case says; every test of the solution lab passed with full
+ * marks; the run took less than the cap.
+ *
+ * The attacks: a heap limit forged in the test program's own memory (lab 7's
+ * memory wall must hold with the whole score matrix stored), static data whose
+ * alignment padding the linker adds, a self-SIGSTOP in every test, ten labs
+ * that each stop themselves, syscall() through a function pointer, a nested
+ * function's trampoline and a lab whose every test loops. The "layers" cases
+ * check the linked-program check (objcheck.h) on programs built without the
+ * build's rule checks. ATTNLAB_HOSTILE_CASE=name runs only the case called name.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "confined/objcheck.h"
+#include "labmod.h"
+#include "report/report.h"
+#include "util.h"
+#include "fixtures/fixture_kit.h"
+
+Suite *test_suite(void);
+
+#define CAP_SECONDS 60          /* the brief: ten self-stopping labs in under a minute */
+#define ALL_LABS    0           /* a case's hostile lab: every lab, no solution beside */
+
+/* The attack appended to a solution: a constructor that stops the process
+   (getpid, then tgkill(pid, pid, SIGSTOP), as machine code run from the stack a
+   nested function's trampoline made executable) before main, so in every test. */
+static const char stop_tail[] =
+    "\n/* ---- appended: every test stops itself before main ---- */\n"
+    "static void hostile_stop(void)\n{\n"
+    "    static const unsigned char code[] = {0xb8, 0x27, 0, 0, 0, 0x0f, 0x05, 0x89, 0xc7, 0x89,\n"
+    "        0xc6, 0xba, 0x13, 0, 0, 0, 0xb8, 0xea, 0, 0, 0, 0x0f, 0x05, 0xc3};\n"
+    "    volatile int depth = 0;\n"
+    "    void hostile_nested(void) { depth++; }\n"
+    "    void (*volatile keep)(void) = hostile_nested;\n"
+    "    keep();\n"
+    "    volatile unsigned char buf[sizeof code];\n"
+    "    for (unsigned i = 0; i < sizeof code; i++)\n        buf[i] = code[i];\n"
+    "    ((void (*)(void))(void *)(unsigned char *)buf)();\n}\n\n"
+    "__attribute__((constructor)) static void hostile_ctor(void)\n{\n    hostile_stop();\n}\n";
+
+typedef struct sandbox_case {
+    const char *name;
+    int lab;                /* the hostile lab, or ALL_LABS */
+    const char *file;       /* under grader/tests/hostile/, or NULL: the solution + stop_tail */
+    const char *body;       /* when file is body.c: its @ARG@ */
+    const char *tests;      /* the hostile lab's tests that must score 0 ('|'), or NULL: all */
+    const char *verdicts;   /* the verdicts allowed for them, '|'-separated */
+    const char *says;       /* their feedback holds one of these ('|'), or NULL */
+} sandbox_case;
+
+static const sandbox_case cases[] = {
+    {"forged_heap_limit", 7, "lab07_forged_limit.c", NULL, "attention_memory_4096",
+     "out of memory|crashed", NULL},
+    {"static_padding", 1, "padding.c", NULL, NULL, "out of memory", "memory"},
+    {"self_stop_every_test", 1, NULL, NULL, NULL, "compile error|timed out|forbidden call|crashed",
+     "trampoline|stopped itself|system call"},
+    {"ten_self_stopping_labs", ALL_LABS, NULL, NULL, NULL,
+     "compile error|timed out|forbidden call|crashed", NULL},
+    {"syscall_through_pointer", 1, "body.c",
+     "extern long syscall(long, ...);\n    long (*volatile sys)(long, ...) = syscall;\n"
+     "    sys(62, 0L, 19L);   /* kill(0, SIGSTOP): the whole group */",
+     NULL, "forbidden call", "syscall is not allowed"},
+    {"nested_function_trampoline", 1, "body.c",
+     "int nested(int x) { return x + B; }\n    int (*volatile f)(int) = nested;\n"
+     "    if (f(0) < 0)\n        return 0;",
+     NULL, "compile error", "trampoline"},
+    {"endless_loop_every_test", 1, "body.c", "for (volatile int spin = 1; spin;) {}", NULL,
+     "timed out", "time limit|wall-clock limit|not run: earlier tests timed out"},
+};
+
+#define N_CASES ((int)(sizeof cases / sizeof cases[0]))
+
+/* ---- laying out and running ------------------------------------------------------------- */
+
+static char *base_dir;
+
+static void base_setup(void)
+{
+    base_dir = fk_suite_dir("hostile-sandbox");
+}
+
+static char *read_or_fail(const char *path)
+{
+    char *text = gr_read_file(path, NULL);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    return text;
+}
+
+/* Write lab's file into sub: the case's attack when hostile, else the solution. */
+static void write_lab(const char *sub, int lab, const sandbox_case *c, int hostile)
+{
+    const gr_lab_module *mod = gr_lab_modules[lab - 1];
+    char *dir = gr_xasprintf("%s/%s", sub, mod->dir);
+    char *to = gr_xasprintf("%s/lab%02d.c", dir, lab);
+    char *sol_path = gr_xasprintf("%s/solutions/%s/lab%02d.c", fk_root(), mod->dir, lab);
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    char *text;
+    if (!hostile) {
+        text = read_or_fail(sol_path);
+    } else if (!c->file) {
+        char *sol = read_or_fail(sol_path);
+        text = gr_xasprintf("%s%s", sol, stop_tail);
+        free(sol);
+    } else {
+        char *path = gr_xasprintf("%s/grader/tests/hostile/%s", fk_root(), c->file);
+        char *raw = read_or_fail(path);
+        text = fk_replace(raw, "@ARG@", c->body ? c->body : "");
+        free(raw);
+        free(path);
+    }
+    ck_assert_int_eq(gr_write_file_atomic(to, text, strlen(text)), 0);
+    free(text);
+    free(sol_path);
+    free(to);
+    free(dir);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Run attnlab grade with args in a session of its own, output to T/log.txt;
+   kill the session and fail after CAP_SECONDS. The exit status; *seconds. */
+static int run_grade(const char *dir, const char *const *args, int n, double *seconds)
+{
+    char *exe = fk_attnlab();
+    ck_assert_msg(exe != NULL, "build/attnlab is missing: run make first");
+    char *log = gr_xasprintf("%s/log.txt", dir), *tmp = gr_xasprintf("%s/tmp", dir);
+    ck_assert_int_eq(mkdir(tmp, 0755), 0);
+    char *tmpdir = gr_xasprintf("TMPDIR=%s", tmp);
+    double t0 = now();
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        setsid();
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+            _exit(126);
+        putenv(tmpdir);
+        char *argv[16] = {exe, gr_xstrdup("grade")};
+        for (int i = 0; i < n && i < 13; i++)
+            argv[2 + i] = gr_xstrdup(args[i]);
+        execv(exe, argv);
+        _exit(127);
+    }
+    int status = 0, done = 0;
+    while (!done && now() - t0 < CAP_SECONDS) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        ck_assert_int_ge(w, 0);
+        done = w == pid;
+        if (!done)
+            usleep(20000);
+    }
+    if (!done) {
+        kill(-pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    *seconds = now() - t0;
+    char *out = gr_read_file(log, NULL);
+    ck_assert_msg(done, "attnlab grade still ran after %d s (killed); its output: %.2000s", CAP_SECONDS,
+                  out ? out : "");
+    ck_assert_msg(WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1),
+                  "attnlab grade ended with status %d; its output: %.2000s", status, out ? out : "");
+    free(out);
+    free(exe);
+    free(log);
+    free(tmp);
+    free(tmpdir);
+    return WEXITSTATUS(status);
+}
+
+/* ---- the cases -------------------------------------------------------------------------- */
+
+static void check_lab(const sandbox_case *c, const gr_lab_result *lr, int hostile)
+{
+    int judged = 0;
+    for (int i = 0; i < lr->n_tests; i++) {
+        const gr_test_result *t = &lr->tests[i];
+        const char *v = gr_verdict_name(t->verdict);
+        const char *msg = t->feedback ? t->feedback : t->message ? t->message : "";
+        if (!hostile) {
+            ck_assert_msg(t->verdict == GR_PASSED && t->score == t->max_score,
+                          "%s: the solution's %s: %s: %s, %g/%g, %.1000s", c->name, lr->name,
+                          t->name, v, t->score, t->max_score, msg);
+            continue;
+        }
+        if (c->tests && !fk_is_one_of(t->name, c->tests))
+            continue;
+        judged++;
+        ck_assert_msg(fk_is_one_of(v, c->verdicts) && t->score == 0, "%s: %s: %s: verdict '%s', %g points, "
+                      "expected 0 and %s; %.1500s", c->name, lr->name, t->name, v, t->score,
+                      c->verdicts, msg);
+        ck_assert_msg(!c->says || fk_has_one_of(msg, c->says), "%s: %s: %s: feedback lacks '%s': %.1500s",
+                      c->name, lr->name, t->name, c->says, msg);
+    }
+    ck_assert_msg(!hostile || judged > 0, "%s: %s has none of the tests %s", c->name, lr->name,
+                  c->tests ? c->tests : "(any)");
+}
+
+START_TEST(hostile_sandbox_submission)
+{
+    const sandbox_case *c = &cases[_i];
+    const char *only = getenv("ATTNLAB_HOSTILE_CASE");
+    if (only && *only && strcmp(only, c->name) != 0)
+        return;
+    ck_assert_msg(base_dir != NULL, "cannot make a temporary directory");
+    char *dir = gr_xasprintf("%s/%s-XXXXXX", base_dir, c->name);
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *sub = gr_xasprintf("%s/sub", dir), *json = gr_xasprintf("%s/results.json", dir);
+    ck_assert_int_eq(mkdir(sub, 0755), 0);
+    int solution = c->lab == 2 ? 1 : 2;
+    char labs[64] = "all";
+    if (c->lab != ALL_LABS) {
+        write_lab(sub, c->lab, c, 1);
+        write_lab(sub, solution, c, 0);
+        snprintf(labs, sizeof labs, "%d,%d", c->lab, solution);
+    } else {
+        for (int lab = 1; lab <= GR_N_LABS; lab++)
+            write_lab(sub, lab, c, 1);
+    }
+    const char *args[] = {"--submission", sub, "--lab", labs, "--student", "hostile", "--json", json};
+    double seconds;
+    run_grade(dir, args, 8, &seconds);
+    gr_report rep;
+    char err[512];
+    ck_assert_msg(gr_report_read_json(json, &rep, err, sizeof err) == 0, "%s: %s", c->name, err);
+    int seen = 0;
+    for (int i = 0; i < rep.n_labs; i++) {
+        int hostile = c->lab == ALL_LABS || rep.labs[i].lab == c->lab;
+        ck_assert_msg(hostile || rep.labs[i].lab == solution, "%s: a lab of neither kind: %s", c->name,
+                      rep.labs[i].name);
+        check_lab(c, &rep.labs[i], hostile);
+        seen++;
+    }
+    ck_assert_int_eq(seen, c->lab == ALL_LABS ? GR_N_LABS : 2);
+    fprintf(stderr, "hostile_sandbox %s: graded in %.1f s\n", c->name, seconds);
+    gr_report_free(&rep);
+    fk_rm_rf(dir);
+    free(dir);
+    free(sub);
+    free(json);
+}
+END_TEST
+
+/* ---- the linked-program check on programs built without the rule checks ------------------- */
+
+/* Build fixture name with the stub (unchecked) and return why gr_exe_check
+   refuses it (malloc'd), or NULL when it accepts it. */
+static char *exe_refusal(const char *name)
+{
+    ck_assert_msg(base_dir != NULL, "cannot make a temporary directory");
+    char *dir = gr_xasprintf("%s/exe-%s-XXXXXX", base_dir, name);
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert_msg(fk_make_stub(dir) == 0, "cannot compile the stub; see %s/kit.log", dir);
+    char *exe = fk_link(dir, dir, name, 1);
+    ck_assert_msg(exe != NULL, "cannot build fixture %s; see %s/kit.log", name, dir);
+    char why[256];
+    unsigned long long writable = 0;
+    char *refusal = gr_exe_check(exe, &writable, why, sizeof why) == 0 ? NULL : gr_xstrdup(why);
+    ck_assert_msg(refusal || writable > 0, "%s: no writable segment measured", name);
+    fk_rm_rf(dir);
+    free(exe);
+    free(dir);
+    return refusal;
+}
+
+START_TEST(clean_program_is_accepted)
+{
+    char *why = exe_refusal("good");
+    ck_assert_msg(why == NULL, "a clean link was refused: %s", why);
+}
+END_TEST
+
+START_TEST(executable_stack_is_refused)
+{
+    char *why = exe_refusal("execstack");
+    ck_assert_msg(why && strstr(why, "executable stack"), "got: %s", why ? why : "(accepted)");
+    free(why);
+}
+END_TEST
+
+START_TEST(syscall_in_the_link_is_refused)
+{
+    char *why = exe_refusal("syscall_ptr");
+    ck_assert_msg(why && strstr(why, "syscall()"), "got: %s", why ? why : "(accepted)");
+    free(why);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("hostile_sandbox");
+    TCase *tc = tcase_create("submissions");
+    tcase_add_unchecked_fixture(tc, base_setup, NULL);
+    tcase_set_timeout(tc, CAP_SECONDS + 30);
+    tcase_add_loop_test(tc, hostile_sandbox_submission, 0, N_CASES);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("layers");
+    tcase_add_unchecked_fixture(tc, base_setup, NULL);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, clean_program_is_accepted);
+    tcase_add_test(tc, executable_stack_is_refused);
+    tcase_add_test(tc, syscall_in_the_link_is_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
