@@ -210,6 +210,22 @@ void gr_misconception_advice(gr_strbuf *out, const gr_misconception *mc)
                  mc->handout);
 }
 
+void gr_timeout_message(gr_strbuf *msg, const char *describe, long time_ms,
+                        const gr_sandbox_result *run)
+{
+    /* the CPU budget, or the sandbox's wall-clock backstop (several times the
+       budget): say which, so the figures never contradict the sentence */
+    if (run->term_signal == SIGXCPU || run->cpu_seconds * 1000.0 >= (double)time_ms)
+        gr_sb_printf(msg, "%s\nstopped at the time limit of %ld ms of CPU time (it used %.2f s "
+                     "of CPU in %.2f s of wall clock): an endless loop, or far more work than "
+                     "needed", describe, time_ms, run->cpu_seconds, run->seconds);
+    else
+        gr_sb_printf(msg, "%s\nstopped by the wall-clock limit after %.2f s, having used only "
+                     "%.2f s of its %ld ms of CPU time: it was waiting rather than computing "
+                     "(sleeping, or blocked reading input), or the machine was overloaded",
+                     describe, run->seconds, run->cpu_seconds, time_ms);
+}
+
 /* Decide the verdict of one case from how the child ended and what it answered;
    a parsed answer stays in out->got. */
 static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_case *c,
@@ -236,19 +252,7 @@ static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_ca
                          t->limits.memory_bytes / 1024);
     } else if (run->timed_out || (!run->exited && run->term_signal == SIGXCPU)) {
         out->verdict = GR_TIMED_OUT;
-        /* the CPU budget, or the sandbox's wall-clock backstop (several times the
-           budget): say which, so the figures never contradict the sentence */
-        if (run->term_signal == SIGXCPU || run->cpu_seconds * 1000.0 >= (double)t->limits.time_ms)
-            gr_sb_printf(&msg, "%s\nstopped at the time limit of %ld ms of CPU time (it used "
-                         "%.2f s of CPU in %.2f s of wall clock): an endless loop, or far more "
-                         "work than needed", c->describe, t->limits.time_ms, run->cpu_seconds,
-                         run->seconds);
-        else
-            gr_sb_printf(&msg, "%s\nstopped by the wall-clock limit after %.2f s, having used "
-                         "only %.2f s of its %ld ms of CPU time: it was waiting rather than "
-                         "computing (sleeping, or blocked reading input), or the machine was "
-                         "overloaded", c->describe, run->seconds, run->cpu_seconds,
-                         t->limits.time_ms);
+        gr_timeout_message(&msg, c->describe, t->limits.time_ms, run);
     } else if (run->output_limit) {
         out->verdict = GR_OUTPUT_LIMIT;
         gr_sb_printf(&msg, "printed more than the limit of %ld bytes; remove debugging output from loops",

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include "labmod.h"
 #include "result.h"
+#include "confined/sandbox.h"
 #include "confined/workdir.h"
 
 typedef struct gr_grade_opts {
@@ -54,6 +55,12 @@ int gr_run_case(const char *exe, const gr_lab_module *mod, const gr_rubric_test 
    "This is exactly what <name> gives. <explain>\nReread <handout>.\n" (the
    terminal report names a misconception once, so it cuts this paragraph off). */
 void gr_misconception_advice(gr_strbuf *out, const gr_misconception *mc);
+
+/* Append the feedback of a test stopped for time, after describe: at the CPU
+   budget time_ms (SIGXCPU, or run's CPU time at or over it) or, when the
+   CPU used is below it, at the sandbox's wall-clock backstop, saying so. */
+void gr_timeout_message(gr_strbuf *msg, const char *describe, long time_ms,
+                        const gr_sandbox_result *run);
 
 /* Free what gr_run_case allocated in o. */
 void gr_outcome_free(gr_outcome *o);

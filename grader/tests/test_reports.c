@@ -12,6 +12,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -836,6 +837,40 @@ START_TEST(feedback_of_a_passed_test_is_one_word)
 }
 END_TEST
 
+/* A time-out says which limit stopped the test, and its figures agree: the
+   CPU budget when the CPU time reached it (or SIGXCPU came), else the
+   wall-clock backstop ("1.72 s of CPU" under "the time limit of 2000 ms of
+   CPU time" was the backstop firing on a busy machine). */
+START_TEST(timeout_message_names_the_limit)
+{
+    gr_sandbox_result run;
+    memset(&run, 0, sizeof run);
+    run.timed_out = 1;
+    run.cpu_seconds = 1.72;
+    run.seconds = 10.0;
+    gr_strbuf b = {0};
+    gr_timeout_message(&b, "lab_x(n=3)", 2000, &run);
+    ck_assert_str_eq(b.s, "lab_x(n=3)\nstopped by the wall-clock limit after 10.00 s, having "
+                          "used only 1.72 s of its 2000 ms of CPU time: it was waiting rather "
+                          "than computing (sleeping, or blocked reading input), or the machine "
+                          "was overloaded");
+    free(gr_sb_take(&b));
+    run.cpu_seconds = 2.01;
+    run.seconds = 2.3;
+    gr_timeout_message(&b, "lab_x(n=3)", 2000, &run);
+    ck_assert_str_eq(b.s, "lab_x(n=3)\nstopped at the time limit of 2000 ms of CPU time (it "
+                          "used 2.01 s of CPU in 2.30 s of wall clock): an endless loop, or far "
+                          "more work than needed");
+    free(gr_sb_take(&b));
+    run.timed_out = 0;                    /* the kernel's SIGXCPU, whatever rusage rounds to */
+    run.term_signal = SIGXCPU;
+    run.cpu_seconds = 1.999;
+    gr_timeout_message(&b, "f()", 2000, &run);
+    ck_assert_ptr_nonnull(strstr(b.s, "stopped at the time limit of 2000 ms of CPU time"));
+    free(gr_sb_take(&b));
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("reports");
@@ -877,6 +912,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, utf8_decoding);
     tcase_add_test(tc, verdict_names);
     tcase_add_test(tc, feedback_of_a_passed_test_is_one_word);
+    tcase_add_test(tc, timeout_message_names_the_limit);
     suite_add_tcase(s, tc);
     return s;
 }
