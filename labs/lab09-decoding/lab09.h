@@ -58,7 +58,8 @@ int lab_sliding_window_mask(float *S, int B, int Tq, int Tk, int window);
  *     W[b][i][j]  = exp(s_j - m) / (exp(z - m) + sum_k exp(s_k - m))
  *     Wsink[b][i] = exp(z - m)   / (exp(z - m) + sum_k exp(s_k - m))
  * The sink takes part in the denominator but has no value, so a row of W sums
- * to 1 - Wsink[b][i] < 1 by design. Include z in m: otherwise a large sink
+ * to 1 - Wsink[b][i], below 1 whenever z is finite, by design. Include z in
+ * m: otherwise a large sink
  * overflows exp(z - m). A row whose scores are all -inf then gets zero weights
  * and Wsink 1 (all mass on the sink). A sink of -INFINITY means no sink: plain
  * softmax, and a fully masked row gets zero weights and Wsink 0 (never NaN).
