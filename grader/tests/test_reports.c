@@ -217,6 +217,30 @@ START_TEST(terminal_colour_codes)
 }
 END_TEST
 
+/* The closing line speaks of the labs graded only: two passing labs of ten
+   are "the 2 labs graded", never "every lab". */
+START_TEST(terminal_speaks_of_the_labs_graded)
+{
+    gr_report r = {0};
+    r.n_labs = 2;
+    r.labs = gr_xcalloc(2, sizeof *r.labs);
+    for (int k = 0; k < 2; k++) {
+        r.labs[k].name = gr_xstrdup(k ? "lab09-decoding" : "lab01-scores");
+        r.labs[k].lab = k ? 9 : 1;
+        r.labs[k].n_tests = 1;
+        r.labs[k].tests = gr_xcalloc(1, sizeof *r.labs[k].tests);
+        set_test(&r.labs[k].tests[0], "t", GR_PASSED, 1, 1, GR_VISIBLE, NULL, 0);
+        r.labs[k].score = r.labs[k].max_score = 1;
+    }
+    r.score = r.max_score = 2;
+    char *text = terminal_text(&r, 0);
+    ck_assert_msg(strstr(text, "The 2 labs graded pass.\n") && !strstr(text, "Every lab"),
+                  "%s", text);
+    free(text);
+    gr_report_free(&r);
+}
+END_TEST
+
 /* Rubrics give quarter points: the report must show 0.25, not round it to 0.2. */
 START_TEST(terminal_quarter_points)
 {
@@ -883,6 +907,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, terminal_compile_error_and_empty);
     tcase_add_test(tc, terminal_warnings_of_a_built_lab);
     tcase_add_test(tc, terminal_quarter_points);
+    tcase_add_test(tc, terminal_speaks_of_the_labs_graded);
     tcase_add_test(tc, colour_only_on_a_terminal);
     suite_add_tcase(s, tc);
 
