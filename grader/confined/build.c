@@ -718,40 +718,61 @@ static step_outcome tool_failed(build_ctx *c, const char *what, const gr_tool_ru
 #define WRAP_FLAGS "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free," \
                    "--wrap=aligned_alloc,--wrap=posix_memalign"
 
-/* The writable bytes of the stub objects linked alone (lab_* left unresolved),
-   per lab and stub folder: what a program holds before the student's static
-   data. Measured once per process. */
+/* The writable bytes of the stub objects linked alone (lab_* left unresolved):
+   what a program holds before the student's static data. The same for every
+   lab (no dispatch object has writable data), so it is measured once per stub
+   folder and kept here and, for the run's other worker processes, in the work
+   folder (the grader's: its tools, as nobody, cannot write there). */
 static struct {
     char stub_dir[PATH_MAX];
     unsigned long long writable;
-} baseline[100];
+} baseline;
+
+/* Link the stub objects alone and measure them into baseline: STEP_OK, or
+   STEP_FAIL (the grader's own objects do not link: its fault). */
+static step_outcome link_baseline(build_ctx *c)
+{
+    const char *argv[] = {c->cc, LINK_FLAGS, "-o", "baseline-test", c->stub_to[0], c->stub_to[1],
+                          c->stub_to[2], c->stub_to[3], WRAP_FLAGS,
+                          "-Wl,--unresolved-symbols=ignore-all", "-lm", NULL};
+    gr_tool_run tr;
+    if (run_confined(c, argv, &tr) != 0)
+        return STEP_FAIL;
+    char *exe = gr_xasprintf("%s/baseline-test", c->priv), why[200];
+    int ok = gr_tool_ok(&tr) && gr_exe_check(exe, &baseline.writable, why, sizeof why) == 0;
+    free(exe);
+    if (!ok)
+        gr_set_err(c->err, c->errlen, "build: the stub objects alone do not link into a plain "
+                   "static program (%s); rebuild the grader (make)",
+                   gr_tool_ok(&tr) ? why : tr.log ? tr.log : "no output");
+    free(tr.log);
+    return ok ? STEP_OK : STEP_FAIL;
+}
 
 /* The program's writable bytes beyond the baseline: the student's static data,
    alignment padding included (an _Alignas(1 << 24) array takes 16 MiB). */
 static step_outcome measure_static(build_ctx *c, unsigned long long writable)
 {
-    int lab = c->r->lab > 0 && c->r->lab < 100 ? c->r->lab : 0;
-    if (strcmp(baseline[lab].stub_dir, c->paths.stub_dir) != 0) {
-        const char *argv[] = {c->cc, LINK_FLAGS, "-o", "baseline-test", c->stub_to[0], c->stub_to[1],
-                              c->stub_to[2], c->stub_to[3], WRAP_FLAGS,
-                              "-Wl,--unresolved-symbols=ignore-all", "-lm", NULL};
-        gr_tool_run tr;
-        if (run_confined(c, argv, &tr) != 0)
+    if (strcmp(baseline.stub_dir, c->paths.stub_dir) != 0) {
+        char *kept = gr_xasprintf("%s/stub-writable-bytes", c->paths.work_dir);
+        char *text = gr_read_file(kept, NULL), *end = NULL;
+        unsigned long long v = text ? strtoull(text, &end, 10) : 0;
+        if (text && end != text && *end == '\n') {
+            baseline.writable = v;
+        } else if (link_baseline(c) != STEP_OK) {
+            free(text);
+            free(kept);
             return STEP_FAIL;
-        char *exe = gr_xasprintf("%s/baseline-test", c->priv), why[160];
-        int ok = gr_tool_ok(&tr) && gr_exe_check(exe, &baseline[lab].writable, why, sizeof why) == 0;
-        free(exe);
-        if (!ok) {
-            gr_set_err(c->err, c->errlen, "build: the stub objects alone do not link into a plain "
-                       "static program (%s); rebuild the grader (make)", tr.log ? tr.log : "no output");
-            free(tr.log);
-            return STEP_FAIL;
+        } else {
+            char num[32];
+            int n = snprintf(num, sizeof num, "%llu\n", baseline.writable);
+            gr_write_file_atomic(kept, num, (size_t)n);   /* only saves the others a link */
         }
-        free(tr.log);
-        snprintf(baseline[lab].stub_dir, sizeof baseline[lab].stub_dir, "%s", c->paths.stub_dir);
+        free(text);
+        free(kept);
+        snprintf(baseline.stub_dir, sizeof baseline.stub_dir, "%s", c->paths.stub_dir);
     }
-    c->out->static_bytes = writable > baseline[lab].writable
-                               ? (long)(writable - baseline[lab].writable) : 0;
+    c->out->static_bytes = writable > baseline.writable ? (long)(writable - baseline.writable) : 0;
     return STEP_OK;
 }
 
