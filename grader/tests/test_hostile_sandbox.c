@@ -11,7 +11,10 @@
  * (gr_report_read_json) and asserts: exit status 0 or 1; every test of a
  * hostile lab the case names scored 0 with one of the case's verdicts and
  * says what the case says; every test of the solution lab passed with full
- * marks; the run took less than the cap.
+ * marks; the run took less than the cap. Each case runs twice: with every
+ * layer this machine has, and with ATTNLAB_CONFINE_DISABLE=namespace,landlock,
+ * as in a container without them (the limits here are rlimits, seccomp, the
+ * link's flags and file checks, and the grader's own loop: they all hold).
  *
  * The attacks: a heap limit forged in the test program's own memory (lab 7's
  * memory wall must hold with the whole score matrix stored), static data whose
@@ -145,9 +148,10 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Run attnlab grade with args in a session of its own, output to T/log.txt;
-   kill the session and fail after CAP_SECONDS. The exit status; *seconds. */
-static int run_grade(const char *dir, const char *const *args, int n, double *seconds)
+/* Run attnlab grade with args in a session of its own, output to T/log.txt,
+   without the namespace and Landlock layers when walls is 0; kill the session
+   and fail after CAP_SECONDS. The exit status; *seconds. */
+static int run_grade(const char *dir, const char *const *args, int n, int walls, double *seconds)
 {
     char *exe = fk_attnlab();
     ck_assert_msg(exe != NULL, "build/attnlab is missing: run make first");
@@ -163,6 +167,9 @@ static int run_grade(const char *dir, const char *const *args, int n, double *se
         if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
             _exit(126);
         putenv(tmpdir);
+        static char no_walls[] = "ATTNLAB_CONFINE_DISABLE=namespace,landlock";
+        if (!walls)
+            putenv(no_walls);
         char *argv[16] = {exe, gr_xstrdup("grade")};
         for (int i = 0; i < n && i < 13; i++)
             argv[2 + i] = gr_xstrdup(args[i]);
@@ -225,13 +232,18 @@ static void check_lab(const sandbox_case *c, const gr_lab_result *lr, int hostil
 
 START_TEST(hostile_sandbox_submission)
 {
-    const sandbox_case *c = &cases[_i];
+    const sandbox_case *c = &cases[_i / 2];
+    int walls = _i % 2 == 0;
     const char *only = getenv("ATTNLAB_HOSTILE_CASE");
     if (only && *only && strcmp(only, c->name) != 0)
         return;
     ck_assert_msg(base_dir != NULL, "cannot make a temporary directory");
     char *dir = gr_xasprintf("%s/%s-XXXXXX", base_dir, c->name);
     ck_assert_ptr_nonnull(mkdtemp(dir));
+    /* TMPDIR is in here: without the namespace, the toolchain's user nobody
+       must reach the work folders the grader makes under it */
+    ck_assert_int_eq(chmod(base_dir, 0711), 0);
+    ck_assert_int_eq(chmod(dir, 0711), 0);
     char *sub = gr_xasprintf("%s/sub", dir), *json = gr_xasprintf("%s/results.json", dir);
     ck_assert_int_eq(mkdir(sub, 0755), 0);
     int solution = c->lab == 2 ? 1 : 2;
@@ -246,10 +258,13 @@ START_TEST(hostile_sandbox_submission)
     }
     const char *args[] = {"--submission", sub, "--lab", labs, "--student", "hostile", "--json", json};
     double seconds;
-    run_grade(dir, args, 8, &seconds);
+    run_grade(dir, args, 8, walls, &seconds);
     gr_report rep;
     char err[512];
-    ck_assert_msg(gr_report_read_json(json, &rep, err, sizeof err) == 0, "%s: %s", c->name, err);
+    if (gr_report_read_json(json, &rep, err, sizeof err) != 0) {
+        char *log = gr_xasprintf("%s/log.txt", dir), *text = gr_read_file(log, NULL);
+        ck_abort_msg("%s: %s; attnlab's output: %.2000s", c->name, err, text ? text : "");
+    }
     int seen = 0;
     for (int i = 0; i < rep.n_labs; i++) {
         int hostile = c->lab == ALL_LABS || rep.labs[i].lab == c->lab;
@@ -259,7 +274,8 @@ START_TEST(hostile_sandbox_submission)
         seen++;
     }
     ck_assert_int_eq(seen, c->lab == ALL_LABS ? GR_N_LABS : 2);
-    fprintf(stderr, "hostile_sandbox %s: graded in %.1f s\n", c->name, seconds);
+    fprintf(stderr, "hostile_sandbox %s (%s): graded in %.1f s\n", c->name,
+            walls ? "every layer" : "no namespace, no Landlock", seconds);
     gr_report_free(&rep);
     fk_rm_rf(dir);
     free(dir);
@@ -319,7 +335,7 @@ Suite *test_suite(void)
     TCase *tc = tcase_create("submissions");
     tcase_add_unchecked_fixture(tc, base_setup, NULL);
     tcase_set_timeout(tc, CAP_SECONDS + 30);
-    tcase_add_loop_test(tc, hostile_sandbox_submission, 0, N_CASES);
+    tcase_add_loop_test(tc, hostile_sandbox_submission, 0, 2 * N_CASES);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("layers");

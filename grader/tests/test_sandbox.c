@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "protocol.h"
@@ -247,6 +248,54 @@ START_TEST(megabytes_each_way)
 END_TEST
 
 /* ---- what the sandbox stops ------------------------------------------------------------ */
+
+/* A process that stops every child of parent but itself, once each, after
+   delay_ms: what a child stopping itself would do where no seccomp filter
+   refuses the signal. Its pid; the caller kills it. */
+static pid_t start_stopper(pid_t parent, int delay_ms)
+{
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid != 0)
+        return pid;
+    usleep((useconds_t)delay_ms * 1000);
+    for (;;) {
+        DIR *d = opendir("/proc");
+        for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+            char path[300];
+            snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+            char *stat = e->d_name[0] >= '1' && e->d_name[0] <= '9' ? gr_read_file(path, NULL) : NULL;
+            const char *rp = stat ? strrchr(stat, ')') : NULL;
+            char state;
+            int ppid;
+            if (rp && sscanf(rp + 1, " %c %d", &state, &ppid) == 2 && ppid == parent &&
+                atoi(e->d_name) != getpid() && state != 'T')
+                kill(atoi(e->d_name), SIGSTOP);
+            free(stat);
+        }
+        if (d)
+            closedir(d);
+        usleep(20000);
+    }
+}
+
+/* A child that stopped (here stopped from outside, as a stop signal the filter
+   did not refuse would) is killed at once and timed out, not waited for. */
+START_TEST(stopped_child_is_timed_out_at_once)
+{
+    proto_call c = fk_add_call(A4, B4, 4);
+    gr_limits lim = {.time_ms = 5000, .memory_bytes = 64L << 20, .output_bytes = 64L << 10};
+    pid_t stopper = start_stopper(getpid(), 300);
+    gr_sandbox_result r = run_call("loop", &c, lim);
+    kill(stopper, SIGKILL);
+    waitpid(stopper, NULL, 0);
+    ck_assert_int_eq(r.stopped, 1);
+    ck_assert_int_eq(r.timed_out, 1);
+    ck_assert_int_eq(r.exited, 0);
+    ck_assert_msg(r.seconds < 5.0, "a stopped child was waited for %.2f s (wall limit 11 s)", r.seconds);
+    gr_sandbox_result_free(&r);
+}
+END_TEST
 
 START_TEST(infinite_loop_is_killed)
 {
@@ -614,6 +663,7 @@ Suite *test_suite(void)
     tcase_add_unchecked_fixture(tc, kit_setup, NULL);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, infinite_loop_is_killed);
+    tcase_add_test(tc, stopped_child_is_timed_out_at_once);
     tcase_add_test(tc, crash_is_a_signal);
     tcase_add_test(tc, write_past_the_end_hits_the_guard_page);
     tcase_add_test(tc, malloc_over_the_limit_unchecked);
