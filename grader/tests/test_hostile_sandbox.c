@@ -20,7 +20,8 @@
  * memory wall must hold with the whole score matrix stored), static data whose
  * alignment padding the linker adds, a self-SIGSTOP in every test, ten labs
  * that each stop themselves, syscall() through a function pointer, a nested
- * function's trampoline and a lab whose every test loops. The "layers" cases
+ * function's trampoline and a lab whose every test loops; and a rubric's
+ * budget_s running out (the tests left are not run). The "layers" cases
  * check the linked-program check (objcheck.h) on programs built without the
  * build's rule checks. ATTNLAB_HOSTILE_CASE=name runs only the case called name.
  */
@@ -284,6 +285,55 @@ START_TEST(hostile_sandbox_submission)
 }
 END_TEST
 
+/* A submission's wall-clock budget, set by the rubric (budget_s: 1 for lab 1,
+   graded alone): the lab's first test runs out of it, and every test after it
+   is not run, with the reason, long before the tests' own limits add up. */
+START_TEST(budget_runs_out)
+{
+    ck_assert_msg(base_dir != NULL, "cannot make a temporary directory");
+    char *dir = gr_xasprintf("%s/budget-XXXXXX", base_dir);
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert_int_eq(chmod(dir, 0711), 0);
+    char *sub = gr_xasprintf("%s/sub", dir), *json = gr_xasprintf("%s/results.json", dir);
+    char *rubrics = gr_xasprintf("%s/rubrics", dir), *rubric = gr_xasprintf("%s/lab01.yaml", rubrics);
+    char *from = gr_xasprintf("%s/data/rubrics/lab01.yaml", fk_root());
+    ck_assert_int_eq(mkdir(sub, 0755), 0);
+    ck_assert_int_eq(mkdir(rubrics, 0755), 0);
+    char *text = read_or_fail(from), *tight = gr_xasprintf("%sbudget_s: 1\n", text);
+    ck_assert_int_eq(gr_write_file_atomic(rubric, tight, strlen(tight)), 0);
+    const sandbox_case *loop = &cases[N_CASES - 1];
+    ck_assert_str_eq(loop->name, "endless_loop_every_test");
+    write_lab(sub, 1, loop, 1);
+    const char *args[] = {"--submission", sub, "--lab", "1", "--rubrics", rubrics, "--json", json};
+    double seconds;
+    run_grade(dir, args, 8, 1, &seconds);
+    gr_report rep;
+    char err[512];
+    ck_assert_msg(gr_report_read_json(json, &rep, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(rep.n_labs, 1);
+    const gr_lab_result *lr = &rep.labs[0];
+    int not_run = 0;
+    for (int i = 0; i < lr->n_tests; i++) {
+        const gr_test_result *t = &lr->tests[i];
+        const char *msg = t->feedback ? t->feedback : t->message ? t->message : "";
+        ck_assert_msg(t->verdict == GR_TIMED_OUT && t->score == 0, "%s: %s", t->name, msg);
+        not_run += strstr(msg, "not run: the submission's grading budget of 1 s") != NULL;
+    }
+    ck_assert_msg(not_run == lr->n_tests - 1, "%d of %d tests not run for the budget", not_run,
+                  lr->n_tests);
+    gr_report_free(&rep);
+    fk_rm_rf(dir);
+    free(text);
+    free(tight);
+    free(from);
+    free(rubric);
+    free(rubrics);
+    free(json);
+    free(sub);
+    free(dir);
+}
+END_TEST
+
 /* ---- the linked-program check on programs built without the rule checks ------------------- */
 
 /* Build fixture name with the stub (unchecked) and return why gr_exe_check
@@ -336,6 +386,7 @@ Suite *test_suite(void)
     tcase_add_unchecked_fixture(tc, base_setup, NULL);
     tcase_set_timeout(tc, CAP_SECONDS + 30);
     tcase_add_loop_test(tc, hostile_sandbox_submission, 0, 2 * N_CASES);
+    tcase_add_test(tc, budget_runs_out);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("layers");

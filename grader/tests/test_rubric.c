@@ -46,6 +46,7 @@ START_TEST(good_rubric_loads_every_field)
     ck_assert_int_eq(r.limits.time_ms, 3000);
     ck_assert_int_eq(r.limits.memory_bytes, 33554432L);
     ck_assert_int_eq(r.limits.output_bytes, 16384L);
+    ck_assert_int_eq(r.budget_s, 45);
 
     ck_assert_int_eq(r.n_tests, 3);
     const gr_rubric_test *t = &r.tests[0];
@@ -114,6 +115,7 @@ START_TEST(minimal_rubric_gets_defaults)
     ck_assert_int_eq(r.limits.time_ms, 2000);
     ck_assert_int_eq(r.limits.memory_bytes, 67108864L);
     ck_assert_int_eq(r.limits.output_bytes, 65536L);
+    ck_assert_int_eq(r.budget_s, GR_DEFAULT_BUDGET_S);
     ck_assert_int_eq(r.n_tests, 1);
     ck_assert_int_eq(r.tests[0].limits.time_ms, 2000);
     ck_assert_int_eq(r.tests[0].limits.memory_bytes, 67108864L);
@@ -154,6 +156,7 @@ static const struct bad_case {
     {"bad_zero_limit.yaml", "6:14", "limits.memory_mb: must be a positive number of MiB, got 0"},
     {"bad_test_limit.yaml", "8:23", "limits.time_ms: must be a positive number of milliseconds, got -5"},
     {"bad_huge_memory.yaml", "4:21", "limits.memory_mb: 99999999999999 MiB is too large"},
+    {"bad_zero_budget.yaml", "4:11", "budget_s: must be a positive number of seconds, got 0"},
     {"bad_visibility.yaml", "8:17", "visibility: \"secret\" is not one of visible, hidden, after_due_date, after_published"},
     /* 8 sizes + 8 params fit; "seed" is the 17th: "    params: {" is 13 characters,
        5 entries of 7 ("dq: 1, ") and 3 of 8 ("odd: 6, ") follow -> column 13 + 59 + 1 */
