@@ -65,7 +65,7 @@ START_TEST(test_row_entropies)
         if (c.expected_status != LAB_OK) {
             ck_assert(rows < 0 || n < 1);
             for (uint64_t x = 0; x < c.call.bufs[0].count; x++)
-                ck_assert(isnan(H[x]));
+                ck_assert(isnan(proto_out_fill(x)) ? isnan(H[x]) : H[x] == proto_out_fill(x));
             gr_case_free(&c);
             continue;
         }
@@ -155,7 +155,7 @@ START_TEST(test_experiment)
             for (int m = 0; m < n_dk; m++)
                 bad |= dks[m] < 1;
             ck_assert_msg(bad, "%s: rejected with good arguments", c.describe);
-            ck_assert(isnan(Hr[0]) && isnan(Hs[0]));
+            ck_assert(Hr[0] == proto_out_fill(0) && Hs[0] == proto_out_fill(0));
             gr_case_free(&c);
             continue;
         }

@@ -112,7 +112,7 @@ START_TEST(test_expected_lse_bounds)
         build(k, (uint64_t)_i + 30, &c);
         if (c.call.fn != LAB07_ONLINE_LOGSUMEXP) { gr_case_free(&c); continue; }
         if (c.expected_status != LAB_OK) {
-            ck_assert(isnan(((const float *)c.expected[0])[0]));
+            ck_assert(((const float *)c.expected[0])[0] == proto_out_fill(0));
             gr_case_free(&c);
             continue;
         }
