@@ -373,6 +373,10 @@ static int check_question(yr_doc *d, question_raw *r, const char *where)
     case GR_DRILL_NUMERIC:
         if (check_numeric(d, r, where) != 0)
             return -1;
+        if (!r->reject)
+            return yr_fail_at(d, r->map, "%s is numeric without reject: list plausible wrong "
+                              "answers it must refuse (the mask ignored, the wrong key, ...)",
+                              where);
         return check_rejects(d, r);
     }
     return 0;

@@ -21,8 +21,9 @@
  *                                     # shuffled each time the question is shown)
  *       accept: [...]                 # short: more answers taken as right, each matched
  *                                     # as a whole after normalising (never a fragment)
- *       reject: [...]                 # short (required) and numeric: near-misses the
- *                                     # loader proves are judged wrong
+ *       reject: [...]                 # short and numeric (required): near-misses and
+ *                                     # plausible wrong answers the loader proves are
+ *                                     # judged wrong
  *       explanation: ...              # why, shown after every answer (required)
  *       lesson: L2.3                  # the syllabus lesson (required)
  *       section: lab 2 §4             # the handout section (optional)

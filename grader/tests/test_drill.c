@@ -142,6 +142,10 @@ START_TEST(rejects_other_mistakes)
                     "    answer: 0.7054\n    decimals: 4\n    compute: {op: weight, scores: "
                     "[2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 0}\n    explanation: E\n"
                     "    lesson: L2.1\n", 9, "the prompt does not name \"key 0\"");
+    /* A numeric question without wrong answers to refuse. */
+    assert_rejected(HEAD "  - id: a\n    kind: numeric\n    prompt: P (2 decimals)\n"
+                    "    answer: 0.50\n    decimals: 2\n    compute: {op: dropout, w: 0.25, "
+                    "p: 0.5}\n    explanation: E\n    lesson: L2.1\n", 4, "without reject:");
     /* A numeric near-miss that rounds to the answer. */
     assert_rejected(HEAD "  - id: a\n    kind: numeric\n    prompt: P (2 decimals)\n"
                     "    answer: 0.50\n    decimals: 2\n    compute: {op: dropout, w: 0.25, "
@@ -172,7 +176,7 @@ START_TEST(accepts_every_kind)
                    " reject: [log softmax], explanation: E, lesson: L2.1}\n"
                    "  - {id: n, kind: numeric, prompt: key 0? (4 decimals), answer: 0.7054, decimals: 4,"
                    " compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 0},"
-                   " explanation: E, lesson: L2.3}\n", &b, err, sizeof err);
+                   " reject: [\"0.6095\"], explanation: E, lesson: L2.3}\n", &b, err, sizeof err);
     ck_assert_msg(rc == 0, "%s", err);
     ck_assert_int_eq(b.n, 4);
     ck_assert_str_eq(b.q[0].id, "t/c");
@@ -290,7 +294,7 @@ START_TEST(judges_answers)
                    " reject: [log softmax], explanation: E, lesson: L2.1}\n"
                    "  - {id: n, kind: numeric, prompt: key 0? (4 decimals), answer: 0.7054, decimals: 4,"
                    " compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 0},"
-                   " explanation: E, lesson: L2.3}\n", &b, err, sizeof err), 0);
+                   " reject: [\"0.6095\"], explanation: E, lesson: L2.3}\n", &b, err, sizeof err), 0);
     gr_drill_verdict v = gr_drill_judge(&b.q[c->q], c->line, why, sizeof why);
     ck_assert_msg(v == c->want, "question %d, '%s': verdict %d, expected %d", c->q, c->line, v,
                   c->want);

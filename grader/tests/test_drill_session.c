@@ -31,7 +31,7 @@ static const char kinds_bank[] =
     " lesson: L2.1}\n"
     "  - {id: n, kind: numeric, prompt: NUMERIC weight of key 0 (4 decimals), answer: 0.7054,"
     " decimals: 4, compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1],"
-    " key: 0}, explanation: 1 / 1.4177 = 0.7054., lesson: L2.3}\n";
+    " key: 0}, reject: [\"0.6095\"], explanation: 1 / 1.4177 = 0.7054., lesson: L2.3}\n";
 
 /* A tree with data/drills/kinds.yaml (and bad.yaml when bad) and a state dir. */
 typedef struct tree {
