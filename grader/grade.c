@@ -352,8 +352,8 @@ void gr_outcome_free(gr_outcome *o)
 
 /* ---- one lab ------------------------------------------------------------------- */
 
-/* Every test of the lab from first on gets the same verdict (the lab did not
-   build, or those tests were not run). */
+/* Every test of the lab from first on gets the same verdict (those tests were
+   not run), with the message each. */
 static void fail_from(gr_lab_result *lr, int first, gr_verdict v, const char *message)
 {
     for (int i = first; i < lr->n_tests; i++) {
@@ -362,9 +362,14 @@ static void fail_from(gr_lab_result *lr, int first, gr_verdict v, const char *me
     }
 }
 
+/* Every test of the lab gets the same verdict (the lab did not build, or was
+   not run): the message is the lab's, held once, not once per test. */
 static void fail_all(gr_lab_result *lr, gr_verdict v, const char *message)
 {
-    fail_from(lr, 0, v, message);
+    free(lr->message);
+    lr->message = gr_xstrdup(message);
+    for (int i = 0; i < lr->n_tests; i++)
+        lr->tests[i].verdict = v;
 }
 
 /* The wall-clock budget of one submission (gr_grade): past deadline, the tests

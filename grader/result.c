@@ -133,6 +133,7 @@ void gr_lab_result_encode(const gr_lab_result *lr, gr_strbuf *out)
     put_f64(out, lr->score);
     put_f64(out, lr->max_score);
     put_str(out, lr->compile_log);
+    put_str(out, lr->message);
     put_f64(out, lr->build_seconds);
     put_f64(out, lr->test_seconds);
     put_f64(out, lr->seconds);
@@ -200,6 +201,7 @@ int gr_lab_result_decode(const char *buf, size_t len, gr_lab_result *lr)
     lr->score = get_f64(&w);
     lr->max_score = get_f64(&w);
     lr->compile_log = get_str(&w);
+    lr->message = get_str(&w);
     lr->build_seconds = get_f64(&w);
     lr->test_seconds = get_f64(&w);
     lr->seconds = get_f64(&w);
@@ -297,6 +299,25 @@ void gr_result_quoted_lines(gr_strbuf *b, const char *indent, const char *text)
     gr_result_lines(b, indent, "|", text);
 }
 
+const gr_test_result *gr_lab_lead_test(const gr_lab_result *lab)
+{
+    for (int j = 0; j < lab->n_tests; j++)
+        if (gr_visibility_shown(lab->tests[j].visibility, GR_SHOWN_AT_SUBMISSION))
+            return &lab->tests[j];
+    return lab->n_tests > 0 ? &lab->tests[0] : NULL;
+}
+
+char *gr_test_message(const gr_lab_result *lab, const gr_test_result *t)
+{
+    if (t->message || !lab || !lab->message || t->verdict == GR_PASSED)
+        return t->message ? gr_xstrdup(t->message) : NULL;
+    const gr_test_result *lead = gr_lab_lead_test(lab);
+    if (lead == t)
+        return gr_xstrdup(lab->message);
+    return gr_xasprintf("%s: what to fix is under its test %s.", lab->name ? lab->name : "this lab",
+                        lead && lead->name ? lead->name : "");
+}
+
 char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t)
 {
     if (t->feedback)                /* read back from a results.json: already composed */
@@ -306,11 +327,14 @@ char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t)
     gr_sb_append(&b, "\n");
     if (t->verdict == GR_PASSED)    /* nothing to fix: debug output is not repeated */
         return gr_sb_take(&b);
-    if (t->message && *t->message) {
-        gr_sb_append(&b, t->message);
-        if (t->message[strlen(t->message) - 1] != '\n')
+    char *message = gr_test_message(lab, t);
+    if (message && *message) {
+        gr_sb_append(&b, message);
+        if (message[strlen(message) - 1] != '\n')
             gr_sb_append(&b, "\n");
     }
+    free(message);
+    int lead = !lab || !lab->message || gr_lab_lead_test(lab) == t;
     if (t->misconception && *t->misconception) {
         /* the id is for programs (results.json's own field); a person reads its sentence */
         const gr_misconception *mc = gr_misconception_of(lab ? lab->lab : 0, t->misconception);
@@ -324,7 +348,7 @@ char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t)
         gr_sb_printf(&b, "your program printed (first %zu bytes):\n", strlen(t->student_output));
         gr_result_quoted_lines(&b, "", t->student_output);
     }
-    if (t->verdict == GR_COMPILE_ERROR && lab && lab->compile_log && *lab->compile_log) {
+    if (t->verdict == GR_COMPILE_ERROR && lead && lab && lab->compile_log && *lab->compile_log) {
         gr_sb_append(&b, "compiler output:\n");
         gr_result_quoted_lines(&b, "", lab->compile_log);
     }

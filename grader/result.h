@@ -46,6 +46,9 @@ typedef struct gr_lab_result {
     char *name;                  /* "lab01-scores" */
     double score, max_score;
     char *compile_log;           /* trimmed first compiler errors, or a built lab's warnings, or NULL */
+    char *message;               /* a lab not graded test by test (it did not build, its file is
+                                    missing ...): what to fix, held once for all its tests (each
+                                    has the verdict and no message of its own); else NULL */
     double build_seconds;        /* checking, compiling and linking the source */
     double test_seconds;         /* running every test, sandbox included */
     double seconds;              /* the whole lab: build, tests and the grader's own work
@@ -81,6 +84,17 @@ int gr_lab_result_decode(const char *buf, size_t len, gr_lab_result *lr);
    (gr_visibility_shown), lab and total points summed over them: what feedback
    handed to a student is made from. Free with gr_report_free. */
 void gr_report_copy_shown(const gr_report *r, int moment, gr_report *out);
+
+/* The test that carries lab's message (gr_lab_result.message) in every
+   report: the first test a student sees at submission, else the first; the
+   others refer to it, so the message is written once per lab. NULL for a lab
+   without tests. */
+const gr_test_result *gr_lab_lead_test(const gr_lab_result *lab);
+
+/* What test t of lab is told (malloc'd, or NULL for nothing): its own
+   message; for a lab with a message of its own, that message on the lead test
+   and one line naming the lead test on the others. */
+char *gr_test_message(const gr_lab_result *lab, const gr_test_result *t);
 
 /* Free everything one lab's result owns (not the struct itself). */
 void gr_lab_result_free(gr_lab_result *lr);

@@ -73,6 +73,8 @@ static void verdict_line(tally *t, int ok, const char *what, const gr_lab_result
     }
     t->failed++;
     printf("      %s\n", why);
+    if (t->verbose && lr->message)
+        printf("%s\n", lr->message);
     for (int i = 0; i < lr->n_tests; i++) {
         const gr_test_result *tr = &lr->tests[i];
         printf("      %-28s %-16s %s\n", tr->name, gr_verdict_name(tr->verdict),

@@ -236,7 +236,8 @@ void gr_learner_hint(FILE *out, const gr_lab_result *lr, const char *indent)
                 first->verdict == GR_MISSING || first->verdict == GR_AMBIGUOUS ||
                         first->verdict == GR_UNREADABLE ? "was not graded" : "does not build",
                 gr_verdict_name(first->verdict));
-        put_first_line(out, indent, first->message ? first->message : lr->compile_log);
+        put_first_line(out, indent, lr->message ? lr->message
+                                    : first->message ? first->message : lr->compile_log);
         return;
     case GR_LAB_PARTLY:
     case GR_LAB_STATES:

@@ -28,6 +28,7 @@
 #include "confined/confine.h"
 #include "confined/objcheck.h"
 #include "confined/scan.h"
+#include "confined/shown.h"
 #include "confined/tool.h"
 #include "util.h"
 
@@ -45,8 +46,6 @@
 #define TOOL_CPU_SECONDS 15                  /* its CPU time: a macro bomb ends here */
 #define TOOL_MEMORY      ((size_t)2 << 30)   /* its address space */
 #define TOOL_LOG_BYTES   (64 * 1024)         /* output kept from a tool */
-#define LOG_LINES        20                  /* a trimmed log: at most this many lines */
-#define LOG_BYTES        2048                /* ... and this many bytes */
 #define MAX_SOURCE_BYTES ((size_t)4 << 20)   /* a lab file is a few hundred lines */
 #define MAX_INTERMEDIATE ((size_t)64 << 20)  /* a lab's .i or .s is well under 1 MiB */
 
@@ -63,68 +62,6 @@
 /* The stub objects linked with every lab's object (labNN_dispatch.o is the lab's). */
 static const char *const stub_names[] = {"stub_main.o", "dispatch", "sup_rng.o", "sup_tensor.o"};
 #define N_STUB 4
-
-/* ---- trimming a log for a person ------------------------------------------------ */
-
-static void replace_all(gr_strbuf *out, const char *s, const char *from, const char *to)
-{
-    size_t fl = strlen(from);
-    for (;;) {
-        const char *hit = fl ? strstr(s, from) : NULL;
-        if (!hit) {
-            gr_sb_append(out, s);
-            return;
-        }
-        gr_sb_appendn(out, s, (size_t)(hit - s));
-        gr_sb_append(out, to);
-        s = hit + fl;
-    }
-}
-
-/* The first LOG_LINES lines / LOG_BYTES bytes of log, with the private paths
-   rewritten to the names the student knows. NULL when log is empty. */
-static char *trim_log(const char *log, const char *priv, const char *stub_dir)
-{
-    if (!log || !*log)
-        return NULL;
-    char *pinc = gr_xasprintf("%s/inc/", priv);
-    char *pdir = gr_xasprintf("%s/", priv);
-    char *sdir = gr_xasprintf("%s/", stub_dir ? stub_dir : "");
-    gr_strbuf a = {0}, b = {0}, c = {0};
-    replace_all(&a, log, pinc, "");
-    replace_all(&b, a.s ? a.s : "", pdir, "");
-    replace_all(&c, b.s ? b.s : "", sdir, "");
-    char *text = gr_sb_take(&c);
-    free(a.s);
-    free(b.s);
-    free(pinc);
-    free(pdir);
-    free(sdir);
-
-    /* whole lines only, up to LOG_LINES of them and LOG_BYTES in all */
-    gr_strbuf out = {0};
-    const char *s = text;
-    int shown = 0, total = 0;
-    for (const char *t = text; *t; t++)
-        total += *t == '\n' || t[1] == '\0';
-    while (*s && shown < LOG_LINES) {
-        const char *nl = strchr(s, '\n');
-        size_t n = nl ? (size_t)(nl - s) + 1 : strlen(s);
-        if (out.len + n > LOG_BYTES && shown > 0)
-            break;
-        if (out.len + n > LOG_BYTES)
-            n = LOG_BYTES - out.len;          /* one enormous first line: cut it */
-        gr_sb_appendn(&out, s, n);
-        if (out.s[out.len - 1] != '\n')
-            gr_sb_append(&out, "\n");
-        shown++;
-        s += nl ? (size_t)(nl - s) + 1 : strlen(s);
-    }
-    if (total > shown)
-        gr_sb_printf(&out, "... (%d more line%s)\n", total - shown, total - shown == 1 ? "" : "s");
-    free(text);
-    return gr_sb_take(&out);
-}
 
 static int in_list(char *const *list, int n, const char *s)
 {
@@ -306,10 +243,10 @@ static int run_confined(build_ctx *c, const char *const argv[], gr_tool_run *tr)
     return -1;
 }
 
-/* A tool's output trimmed for the student (trim_log), or NULL. */
+/* A tool's output trimmed for the student (gr_shown_log), or NULL. */
 static char *shown_log(const build_ctx *c, const char *raw)
 {
-    return trim_log(raw, c->priv, c->paths.stub_dir);
+    return gr_shown_log(raw, c->priv, c->paths.stub_dir, c->source);
 }
 
 /* Run the C compiler on the student's code (doing: "preprocess", "compile",
@@ -496,20 +433,24 @@ static step_outcome check_includes(build_ctx *c)
 {
     gr_scan_directives(c->text, c->text_len, &c->ds);
     gr_strbuf msg = {0};
+    gr_capped cap;
+    gr_capped_init(&cap, &msg, GR_CAPPED_ITEMS);
     int bad = 0;
     for (int i = 0; i < c->ds.n_inc; i++) {
         const gr_include_line *il = &c->ds.inc[i];
-        if (il->computed) {
+        int computed = il->computed, refused = computed || !header_allowed(c, il->name);
+        bad += refused;
+        if (!refused || !gr_capped_take(&cap))
+            continue;
+        if (computed)
             gr_sb_printf(&msg, "%s:%d: #include %s: the grader cannot check an #include written "
                          "with a macro; write the header's name, e.g. #include <math.h>.\n",
                          c->source, il->line, il->name);
-            bad++;
-        } else if (!header_allowed(c, il->name)) {
-            gr_sb_printf(&msg, "%s:%d: #include <%s> is not allowed in this lab; remove it.\n",
+        else
+            gr_sb_printf(&msg, "%s:%d: #include <%.80s> is not allowed in this lab; remove it.\n",
                          c->source, il->line, il->name);
-            bad++;
-        }
     }
+    gr_capped_end(&cap, "#include lines like these");
     if (c->ds.line_directive) {
         gr_sb_printf(&msg, "%s:%d: #line directives are not allowed in graded code; remove it.\n",
                      c->source, c->ds.line_directive);
@@ -545,13 +486,16 @@ static step_outcome check_preprocessed(build_ctx *c, const char *pre, size_t len
         gr_sb_printf(&msg, "%s:%d: %s is not allowed in graded code: write the lab in plain C.\n",
                      c->source, pf.refused_line, pf.refused);
     if (pf.foreign)
-        gr_sb_printf(&msg, "%s includes %s, which is neither the lab's contract nor a system "
+        gr_sb_printf(&msg, "%s includes %.200s, which is neither the lab's contract nor a system "
                      "header; graded code may include only the headers below.\n", c->source,
                      pf.foreign);
+    gr_capped cap;
+    gr_capped_init(&cap, &msg, GR_CAPPED_ITEMS);
     for (int i = 0; i < pf.n_direct; i++)
-        if (!entered_allowed(c, pf.direct[i].path))
-            gr_sb_printf(&msg, "%s includes %s, which is not among the lab's headers.\n",
+        if (!entered_allowed(c, pf.direct[i].path) && gr_capped_take(&cap))
+            gr_sb_printf(&msg, "%s includes %.200s, which is not among the lab's headers.\n",
                          c->source, pf.direct[i].path);
+    gr_capped_end(&cap, "headers like these");
     if (pf.n_direct > c->ds.n_inc)
         gr_sb_printf(&msg, "%s includes %d file(s) the grader could not find as #include "
                      "lines; write each as #include <name.h> at the start of its own line.\n",
@@ -642,26 +586,30 @@ static step_outcome check_object(build_ctx *c)
         return STEP_VERDICT;
     }
     gr_strbuf msg = {0};
+    gr_capped cap;
+    gr_capped_init(&cap, &msg, GR_CAPPED_ITEMS);
+    gr_strset seen = {0};
     int bad = 0;
     for (int i = 0; i < of->n_undef; i++) {
         const char *sym = of->undef[i];
-        int seen = 0;
-        for (int k = 0; k < i; k++)
-            seen |= strcmp(of->undef[k], sym) == 0;
-        if (seen || gr_symbol_allowed(r, sym))
+        if (gr_symbol_allowed(r, sym) || !gr_strset_add(&seen, sym))
+            continue;
+        bad++;
+        if (!gr_capped_take(&cap))
             continue;
         const char *why = gr_symbol_reason(sym);
-        gr_sb_printf(&msg, "%s is not allowed in this lab: %s.\n", sym,
+        gr_sb_printf(&msg, "%.80s is not allowed in this lab: %s.\n", sym,
                      why ? why : "it is not among the library functions the handout lists");
-        bad++;
     }
+    gr_strset_free(&seen);
+    gr_capped_end(&cap, "functions like these");
     if (of->ifunc) {
-        gr_sb_printf(&msg, "%s is declared as an indirect function (ifunc), which runs before "
+        gr_sb_printf(&msg, "%.80s is declared as an indirect function (ifunc), which runs before "
                      "the grader's checks; write an ordinary function.\n", of->ifunc);
         bad++;
     }
     if (of->bad_section) {
-        gr_sb_printf(&msg, "the object has a section named %s, which plain C does not make "
+        gr_sb_printf(&msg, "the object has a section named %.80s, which plain C does not make "
                      "(section attributes, LTO and loader sections are not allowed).\n",
                      of->bad_section);
         fail_with(c->out, GR_FORBIDDEN_CALL, gr_sb_take(&msg), c->out->log);

@@ -129,10 +129,12 @@ static void testcase(gr_strbuf *b, const gr_lab_result *lab, const gr_test_resul
     /* message: the verdict and the first line of the feedback message */
     gr_strbuf msg = {0};
     gr_sb_append(&msg, verdict);
-    if (t->message && *t->message) {
+    char *own = gr_test_message(lab, t);
+    if (own && *own) {
         gr_sb_append(&msg, ": ");
-        gr_sb_appendn(&msg, t->message, strcspn(t->message, "\n"));
+        gr_sb_appendn(&msg, own, strcspn(own, "\n"));
     }
+    free(own);
     char *message = gr_sb_take(&msg);
     char *feedback = gr_test_feedback(lab, t);
 

@@ -157,8 +157,8 @@ static lab_view view_of(const gr_lab_result *lab)
         const gr_test_result *t = &lab->tests[j];
         v.failing += t->verdict != GR_PASSED;
         v.stubbed += t->verdict == GR_NOT_IMPLEMENTED;
-        if (t->verdict != t0->verdict || !t->message != !t0->message ||
-            (t->message && strcmp(t->message, t0->message) != 0))
+        if (t->verdict != t0->verdict || (!lab->message && (!t->message != !t0->message ||
+            (t->message && strcmp(t->message, t0->message) != 0))))
             v.not_built = 0;
     }
     return v;
@@ -419,8 +419,9 @@ static void lab_block(gr_strbuf *b, const lab_view *v, int color, int verbose)
         term_text(b, lab->source_how, strlen(lab->source_how));
         gr_sb_append(b, "\n");
     }
-    if (v->not_built && lab->tests[0].message)
-        indented(b, "", lab->tests[0].message);     /* once, not once per test */
+    const char *why = lab->message ? lab->message : v->not_built ? lab->tests[0].message : NULL;
+    if (v->not_built && why)
+        indented(b, "", why);                       /* once, not once per test */
     if (v->not_built && lab->compile_log && *lab->compile_log) {
         gr_sb_append(b, "compiler output:\n");
         quoted(b, "", lab->compile_log);

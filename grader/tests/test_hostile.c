@@ -12,8 +12,9 @@
  * in a session of its own with TMPDIR=T/tmp, under a wall-clock cap, and asserts:
  *   - exit status 0 or 1, never a crash or 2, and no hang;
  *   - results.json exists, is under 64 KiB, parses, and has no raw control bytes;
- *   - every lab 1 test scored 0 with one of the case's verdicts (and says what
- *     the case says it must); every lab 2 test passed with full marks;
+ *   - every lab 1 test scored 0 with one of the case's verdicts, and the lab's
+ *     feedback says what the case says it must (a failure of the whole lab is
+ *     told once, under its lead test); every lab 2 test passed with full marks;
  *   - no marker of a file the attack reached for appears in results.json or on
  *     the terminal; the canary T/canary was not written and T holds nothing new;
  *   - T/tmp is empty again; no process of the session remains.
@@ -726,6 +727,7 @@ START_TEST(hostile_submission)
     check_nothing_written(&r, c->name);
 
     int n_hostile = 0, n_solution = 0;
+    gr_strbuf said = {0};
     for (int i = 0; i < res.n_tests; i++) {
         const json_test *t = &res.tests[i];
         char *v = verdict_of(t);
@@ -734,10 +736,7 @@ START_TEST(hostile_submission)
             ck_assert_msg(fk_is_one_of(v, c->verdicts), "%s: %s: verdict '%s', expected %s; output: %.1500s",
                           c->name, t->name, v, c->verdicts, t->output);
             ck_assert_msg(t->score == 0, "%s: %s scored %g", c->name, t->name, t->score);
-            ck_assert_msg(!c->says || fk_has_one_of(t->output, c->says), "%s: %s: output lacks '%s': %.1500s",
-                          c->name, t->name, c->says, t->output);
-            ck_assert_msg(!c->kind || fk_has_one_of(t->output, c->kind), "%s: %s: output does not say '%s': %.1500s",
-                          c->name, t->name, c->kind, t->output);
+            gr_sb_append(&said, t->output);   /* a lab's failure is told once, under its lead test */
         } else {
             ck_assert_msg(of_lab(t, SOLUTION_LAB), "%s: a test of neither lab: %s", c->name, t->name);
             n_solution++;
@@ -749,6 +748,11 @@ START_TEST(hostile_submission)
     }
     ck_assert_msg(n_hostile > 0 && n_solution > 0, "%s: %d tests of lab 1, %d of lab 2", c->name, n_hostile,
                   n_solution);
+    const char *lab1 = said.s ? said.s : "";
+    ck_assert_msg(!c->says || fk_has_one_of(lab1, c->says), "%s: lab 1 lacks '%s': %.1500s", c->name, c->says, lab1);
+    ck_assert_msg(!c->kind || fk_has_one_of(lab1, c->kind), "%s: lab 1 does not say '%s': %.1500s", c->name, c->kind,
+                  lab1);
+    free(said.s);
     free(json);
     free_results(&res);
     run_free(&r);

@@ -13,9 +13,10 @@
  *
  * under a wall-clock cap (timeout(1)), and asserts: exit status 0 or 1;
  * results.json under 1 MiB and read back by the grader's own reader; every lab
- * 1 test scored 0 with the case's verdict, the lab's feedback saying what the
- * case says; every lab 2 test passed with full marks; the terminal report
- * under a screenful for the two labs; no line of /etc/passwd in either.
+ * 1 test scored 0 with the case's verdict, and exactly one of them (the lab's
+ * failure is told once) saying what the case says; every lab 2 test passed
+ * with full marks; the terminal report under a screenful for the two labs; no
+ * line of /etc/passwd in either.
  * ATTNLAB_HOSTILE_CASE=name runs only the case called name.
  */
 #include <check.h>
@@ -88,6 +89,11 @@ static const scan_case cases[] = {
     {"line_marker_digraph", APPEND, "\n%: 1 \"/etc/passwd\"\nint hostile_broken = ;\n", 0, FORBIDDEN,
      "#line"},
     {"include_etc_passwd", APPEND, "\n#include \"/etc/passwd\"\n", 0, FORBIDDEN, "/etc/passwd"},
+
+    /* reports bounded whatever the input (graded with every layer only: the
+       layers do not change a report) */
+    {"flood_forbidden_includes", INCLUDES, NULL, 0, FORBIDDEN, "more #include lines like these"},
+    {"flood_unknown_functions", FUNCTIONS, NULL, 0, FORBIDDEN, "and 29995 more functions"},
 
 };
 
@@ -192,7 +198,7 @@ static void grade_case(const scan_case *c, int layers_off)
     gr_report r;
     char err[512];
     ck_assert_msg(gr_report_read_json(json_path, &r, err, sizeof err) == 0, "%s: %s", c->name, err);
-    int n1 = 0, n2 = 0, said = c->says == NULL;
+    int n1 = 0, n2 = 0, said_in = 0;
     for (int i = 0; i < r.n_labs; i++) {
         const gr_lab_result *lab = &r.labs[i];
         for (int j = 0; j < lab->n_tests; j++) {
@@ -209,14 +215,18 @@ static void grade_case(const scan_case *c, int layers_off)
             }
             n1 += lab->lab == 1;
             n2 += lab->lab == 2;
+            int said = 0;
             for (const char *a = c->says; a && !said; a = strchr(a, '|') ? strchr(a, '|') + 1 : NULL) {
                 char *alt = gr_xasprintf("%.*s", (int)strcspn(a, "|"), a);
                 said = lab->lab == 1 && t->feedback && strstr(t->feedback, alt);
                 free(alt);
             }
+            said_in += said;
         }
     }
-    ck_assert_msg(said, "%s (%s): no lab 1 feedback says '%s':\n%.3000s", c->name, how, c->says, out);
+    /* the lab's failure is told once, under one test, not copied into each */
+    ck_assert_msg(!c->says || said_in == 1, "%s (%s): %d lab 1 tests say '%s':\n%.3000s", c->name, how, said_in,
+                  c->says, out);
     ck_assert_msg(n1 > 0 && n2 > 0, "%s (%s): %d tests of lab 1, %d of lab 2", c->name, how, n1, n2);
     gr_report_free(&r);
     free(json);
@@ -235,7 +245,9 @@ START_TEST(hostile_scan_case)
     const char *only = getenv("ATTNLAB_HOSTILE_CASE");
     if (only && *only && strcmp(only, c->name) != 0)
         return;
-    grade_case(c, _i % 2);
+    int flood = c->how == INCLUDES || c->how == FUNCTIONS;
+    if (!flood || _i % 2 == 0)
+        grade_case(c, _i % 2);
 }
 END_TEST
 

@@ -1,11 +1,18 @@
-/* test_scan.c: the checks on the compiler's intermediate files (scan.c), on
- * hand-written preprocessor output and assembly, including the spellings an
- * attacker uses to slip a directive past a line-by-line reader.
+/* test_scan.c: the checks on the compiler's intermediate files (scan.c,
+ * asmscan.c), on hand-written preprocessor output and assembly, including the
+ * spellings an attacker uses to slip a directive past a line-by-line reader;
+ * the normalised copy of the lab file; and the bounded excerpts and lists a
+ * report shows of what the build found (shown.c).
  */
 #include <check.h>
 #include <string.h>
 
 #include "confined/scan.h"
+#include "confined/shown.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 
 Suite *test_suite(void);
 
@@ -231,6 +238,72 @@ START_TEST(normalised_copy)
 }
 END_TEST
 
+/* A compiler's output as a report shows it: paths in the student's names, the
+   source quotes of the student's file kept and those of any other file (a
+   header, or /etc/passwd named by a trick) dropped, at most 20 lines. */
+START_TEST(shown_log_quotes_only_the_students_file)
+{
+    const char *log =
+        "/w/build-lab01-x/lab01.c: In function 'f':\n"
+        "/w/build-lab01-x/lab01.c:4:9: error: 'y' undeclared\n"
+        "    4 |     x = y;\n"
+        "      |         ^\n"
+        "/etc/passwd:2:1: error: unknown type name 'daemon'\n"
+        "    2 | daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
+        "      | ^~~~~~\n"
+        "In file included from /w/build-lab01-x/lab01.c:1:\n"
+        "/w/build-lab01-x/inc/lab01.h:9:5: note: declared here\n"
+        "    9 | int lab_dot_scores(void);\n"
+        "lab01.c:7:1: warning: no newline\n"
+        "    7 | }\n";
+    char *shown = gr_shown_log(log, "/w/build-lab01-x", "/s", "lab01.c");
+    ck_assert_ptr_nonnull(shown);
+    ck_assert_ptr_nonnull(strstr(shown, "lab01.c:4:9: error: 'y' undeclared\n    4 |     x = y;\n"));
+    ck_assert_ptr_null(strstr(shown, "daemon"));
+    ck_assert_ptr_nonnull(strstr(shown, "(a message about a file outside the submission, left out)\n"));
+    ck_assert_ptr_null(strstr(shown, "int lab_dot_scores"));
+    ck_assert_ptr_nonnull(strstr(shown, "lab01.h:9:5: note"));
+    ck_assert_ptr_nonnull(strstr(shown, "    7 | }\n"));
+    ck_assert_ptr_null(strstr(shown, "/w/"));
+    free(shown);
+
+    gr_strbuf big = {0};
+    for (int i = 0; i < 100; i++)
+        gr_sb_printf(&big, "lab01.c:%d:1: error: x\n", i + 1);
+    shown = gr_shown_log(big.s, "/w", "/s", "lab01.c");
+    ck_assert_ptr_nonnull(strstr(shown, "... (80 more lines)\n"));
+    free(shown);
+    free(big.s);
+}
+END_TEST
+
+/* A capped list names a few items, then how many more; a string set names
+   each item once, for 30,000 items in linear time. */
+START_TEST(capped_lists_and_string_sets)
+{
+    gr_strbuf b = {0};
+    gr_capped cap;
+    gr_capped_init(&cap, &b, GR_CAPPED_ITEMS);
+    gr_strset seen = {0};
+    int fresh = 0;
+    for (int i = 0; i < 60000; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "hostile_f%d", i % 30000);
+        if (!gr_strset_add(&seen, name))
+            continue;
+        fresh++;
+        if (gr_capped_take(&cap))
+            gr_sb_printf(&b, "%s\n", name);
+    }
+    gr_capped_end(&cap, "functions like these");
+    ck_assert_int_eq(fresh, 30000);
+    ck_assert_str_eq(b.s, "hostile_f0\nhostile_f1\nhostile_f2\nhostile_f3\nhostile_f4\n"
+                          "... and 29995 more functions like these.\n");
+    gr_strset_free(&seen);
+    free(b.s);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("scan");
@@ -246,6 +319,10 @@ Suite *test_suite(void)
     tcase_add_loop_test(tc, forged_line_markers, 0, (int)(sizeof markers / sizeof markers[0]));
     tcase_add_test(tc, read_by_length);
     tcase_add_test(tc, normalised_copy);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("shown");
+    tcase_add_test(tc, shown_log_quotes_only_the_students_file);
+    tcase_add_test(tc, capped_lists_and_string_sets);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -226,6 +226,62 @@ START_TEST(prairielearn_compile_error_is_not_gradable)
 }
 END_TEST
 
+/* A lab that did not build: its message and compiler output are held once and
+   told once per report, under the first test a student sees at submission; the
+   lab's other tests name that test, and a hidden one is never the lead. */
+START_TEST(lab_message_told_once)
+{
+    gr_report r;
+    memset(&r, 0, sizeof r);
+    r.n_labs = 1;
+    r.labs = gr_xcalloc(1, sizeof *r.labs);
+    gr_lab_result *lab = &r.labs[0];
+    lab->lab = 1;
+    lab->name = gr_xstrdup("lab01-scores");
+    lab->message = gr_xstrdup("lab01.c:3: #include <unistd.h> is not allowed in this lab; remove it.\n"
+                              "... and 209570 more #include lines like these.");
+    lab->compile_log = gr_xstrdup("lab01.c:2:30: error: expected '}'");
+    lab->n_tests = 3;
+    lab->tests = gr_xcalloc(3, sizeof *lab->tests);
+    const gr_visibility vis[3] = {GR_HIDDEN, GR_VISIBLE, GR_VISIBLE};
+    for (int j = 0; j < 3; j++)
+        set_test(&lab->tests[j], j == 0 ? "hidden_first" : j == 1 ? "shown_lead" : "shown_other",
+                 GR_COMPILE_ERROR, 0, 2, vis[j], NULL);
+    ck_assert_ptr_eq(gr_lab_lead_test(lab), &lab->tests[1]);
+
+    char *json = gr_report_json_text(&r);
+    ck_assert(json_valid(json));
+    ck_assert_int_eq(count_of(json, "is not allowed in this lab"), 1);
+    ck_assert_int_eq(count_of(json, "expected '}'"), 1);
+    ck_assert_int_eq(count_of(json, "lab01-scores: what to fix is under its test shown_lead."), 2);
+    free(json);
+    char *xml = gr_report_junit_text(&r);
+    ck_assert_int_eq(count_of(xml, "is not allowed in this lab"), 2);   /* the attribute and the text */
+    ck_assert_int_eq(count_of(xml, "what to fix is under its test shown_lead"), 4);
+    free(xml);
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    gr_report_terminal(f, &r, 0);
+    long n = ftell(f);
+    rewind(f);
+    char *text = gr_xcalloc((size_t)n + 1, 1);
+    ck_assert_int_eq(fread(text, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    ck_assert_int_eq(count_of(text, "is not allowed in this lab"), 1);
+    ck_assert_int_eq(count_of(text, "expected '}'"), 1);
+    free(text);
+
+    /* through a worker's bytes and a student's copy, the message stays the lab's */
+    gr_report shown;
+    gr_report_copy_shown(&r, GR_SHOWN_AT_SUBMISSION, &shown);
+    ck_assert_int_eq(shown.labs[0].n_tests, 2);
+    ck_assert_str_eq(shown.labs[0].message, lab->message);
+    ck_assert_ptr_eq(gr_lab_lead_test(&shown.labs[0]), &shown.labs[0].tests[0]);
+    gr_report_free(&shown);
+    gr_report_free(&r);
+}
+END_TEST
+
 START_TEST(junit_marks_visibility_and_can_leave_details_out)
 {
     gr_report r;
@@ -288,6 +344,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, gradescope_output_hides_unseen_and_marks_practice);
     tcase_add_test(tc, prairielearn_lists_visible_sums_the_rest);
     tcase_add_test(tc, prairielearn_compile_error_is_not_gradable);
+    tcase_add_test(tc, lab_message_told_once);
     tcase_add_test(tc, junit_marks_visibility_and_can_leave_details_out);
     tcase_add_test(tc, practice_secret_unfit_for_named_students);
     suite_add_tcase(s, tc);
