@@ -43,7 +43,7 @@ int gr_test_rows(const gr_rubric_test *t, gr_case_variant what, int *rows, int *
         }
         return 0;
     }
-    if (gr_test_int(t, "rows", 4, 1, 1 << 20, rows, err, errlen) ||
+    if (gr_test_int(t, "rows", 4, 0, 1 << 20, rows, err, errlen) ||   /* 0 rows: nothing to do */
         gr_test_int(t, "n", 8, 1, 1 << 16, n, err, errlen))
         return -1;
     if ((long)*rows * *n > GR_MAX_ELEMS) {

@@ -17,9 +17,10 @@
  *                       padding draws lengths in [0, Tk] with a 0 and a Tk among
  *                       them when B allows; bool draws M with density (default
  *                       0.3) and params {bytes: 1} for blocking bytes other than 1
+ *                       (any size may be 0: LAB_OK, S untouched)
  *   causal_bad, padding_bad, bool_bad   LAB_BAD_ARG with S untouched: a negative
  *                       size, or for padding {bad: 1} a length Tk + 1, {bad: -1}
- *                       a length -1 (in the last batch element)
+ *                       a length -1 (in the last batch element; 2 and -2: the first)
  *   temperature         random scores (mask_frac pre-masked) divided by tau;
  *                       {worked: 1} uses the worked row
  *   temperature_bad     tau (param) <= 0, or {tau_special: 1} +inf, {tau_special: 2}
@@ -180,6 +181,8 @@ static int predict_softmax(const gr_case *c, void *out[PROTO_MAX_BUFS], sm_varia
     if (!is_softmax(c) || c->expected_status != LAB_OK)
         return -1;
     sm_view sv = softmax_view(c);
+    if (sv.rows == 0)
+        return -1;      /* no rows: no mistake of a row's shows */
     /* NaN rows show only where a row is fully masked, a miscount only where one is
        partly masked and the call counts */
     if (v == SM_NAN_ROWS && !count_rows(&sv, row_fully_masked))
@@ -455,6 +458,8 @@ static int make_softmax(const gr_rubric_test *t, uint32_t fn, gr_case_variant wh
         return -1;
     float *S = add_softmax_call(c, fn, rows, n);
     fill_softmax_scores(r, S, rows, n, &p);
+    if (rows == 0)
+        gr_fill_normal(r, S, 1, 1.0);   /* the one element sent, drawn as any input is */
     int len = snprintf(c->describe, sizeof c->describe, "lab_softmax(W, S, rows=%d, n=%d, %s), "
                        "scores ~ N(0, %g^2)", rows, n, softmax_how(fn), p.scale);
     if (p.shift != 0)
@@ -467,6 +472,8 @@ static int make_softmax(const gr_rubric_test *t, uint32_t fn, gr_case_variant wh
         snprintf(c->describe + len, sizeof c->describe - (size_t)len,
                  ", %d rows fully masked", p.masked_rows);
     expect_softmax(c);
+    if (rows == 0 && fn != LAB02_SOFTMAX_INPLACE)   /* no rows: W's one element stays as sent */
+        ((float *)c->expected[0])[0] = proto_out_fill(0);
     return 0;
 }
 
@@ -481,7 +488,7 @@ static const char *mask_name(uint32_t fn)
    the last one out of range. Their list goes to extra for the description. */
 static void add_lengths(gr_case *c, sup_rng *r, int B, int Tk, int bad, char *extra, size_t n)
 {
-    int32_t *len = gr_case_add_i32(c, PROTO_IN, B);
+    int32_t *len = gr_case_add_i32(c, PROTO_IN, B > 0 ? B : 0);
     gr_case_set_name(c, 1, "lengths");
     for (int b = 0; b < B; b++)
         len[b] = (int32_t)(sup_rng_uniform(r) * (float)(Tk + 1));
@@ -492,8 +499,8 @@ static void add_lengths(gr_case *c, sup_rng *r, int B, int Tk, int bad, char *ex
     }
     for (int b = 0; b < B; b++)
         if (len[b] > Tk) len[b] = Tk;
-    if (bad)
-        len[B - 1] = bad > 0 ? Tk + 1 : -1; /* last, so a lazy check has already written */
+    if (bad) /* last (bad 1, -1), so a lazy check has already written; or first (2, -2) */
+        len[bad == 2 || bad == -2 ? 0 : B - 1] = bad > 0 ? Tk + 1 : -1;
     int at = snprintf(extra, n, ", lengths [");
     for (int b = 0; b < B && at < (int)n - 16; b++)
         at += snprintf(extra + at, n - (size_t)at, "%s%d", b ? " " : "", (int)len[b]);
@@ -524,7 +531,8 @@ static int add_bool_mask(const gr_rubric_test *t, gr_case *c, sup_rng *r, long n
 static int make_mask(const gr_rubric_test *t, uint32_t fn, gr_case_variant what, sup_rng *r,
                      gr_case *c, char *err, size_t errlen)
 {
-    int B, Tq, Tk, bad = 0, lo = what == GR_VARIANT_BAD && fn != LAB02_PADDING_MASK ? -4 : 1;
+    /* zero sizes are the contract's (nothing to do); a bad test may make any size negative */
+    int B, Tq, Tk, bad = 0, lo = what == GR_VARIANT_BAD ? -4 : 0;
     if (gr_test_int(t, "B", 2, lo, 256, &B, err, errlen) ||
         gr_test_int(t, "Tq", 4, lo, 1024, &Tq, err, errlen) ||
         gr_test_int(t, "Tk", 4, lo, 1024, &Tk, err, errlen))
@@ -534,9 +542,10 @@ static int make_mask(const gr_rubric_test *t, uint32_t fn, gr_case_variant what,
         return -1;
     }
     if (what == GR_VARIANT_BAD) {
-        if (fn == LAB02_PADDING_MASK) {
-            if (gr_test_int(t, "bad", 1, -1, 1, &bad, err, errlen) || bad == 0) {
-                snprintf(err, errlen, "a padding_bad test needs bad: 1 (a length Tk + 1) or -1 (a length -1)");
+        if (fn == LAB02_PADDING_MASK && !(B < 0 || Tq < 0 || Tk < 0)) {
+            if (gr_test_int(t, "bad", 1, -2, 2, &bad, err, errlen) || bad == 0) {
+                snprintf(err, errlen, "a padding_bad test needs a negative size, or bad: 1 (the "
+                         "last length Tk + 1), -1 (the last length -1), 2 or -2 (the first)");
                 return -1;
             }
         } else if (!(B < 0 || Tq < 0 || Tk < 0)) {

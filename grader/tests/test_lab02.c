@@ -114,7 +114,7 @@ START_TEST(test_softmax_rows)
         if (c.expected_status != LAB_OK) {
             /* rejected: W and the count come back as the child starts them */
             for (uint64_t x = 0; x < c.call.bufs[0].count; x++)
-                ck_assert(isnan(W[x]));
+                ck_assert(isnan(proto_out_fill(x)) ? isnan(W[x]) : W[x] == proto_out_fill(x));
             if (cb >= 0)
                 ck_assert_int_eq(*(const int32_t *)c.expected[cb], 0x5A5A5A5A);
             ck_assert(rows < 0 || n < 1);
@@ -204,7 +204,8 @@ START_TEST(test_masks)
                     }
                 }
         }
-        ck_assert_msg(blocked > 0, "%s: the mask blocks nothing", c.describe);
+        ck_assert_msg(blocked > 0 || (long)B * Tq * Tk == 0, "%s: the mask blocks nothing",
+                      c.describe);
         if (f == 3)
             for (uint64_t x = 0; x < c.call.bufs[1].count; x++)
                 big_bytes |= ((const uint8_t *)c.call.bufs[1].data)[x] > 1;
