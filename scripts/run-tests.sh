@@ -4,6 +4,8 @@
 #   1. every Check suite (libattn, support code, grader modules)
 #   2. dev-check: each solution passes its lab's visible tests, each stub fails them cleanly
 #   3. attnlab validate: solutions score full marks, stubs zero, mutants diagnosed
+#   3b. attnlab mutate --lab 1,2: every mechanical mutant of those labs' solutions
+#      is killed by a test or listed as equivalent (make mutation: every lab)
 #   4. fuzz-regress: every seed and regression input of the fuzz targets
 #      (grader/fuzz/) runs clean, built with the normal compiler (no clang needed)
 #   5. install: libattn staged under BUILD/stage, examples/ built through pkg-config and run
@@ -22,6 +24,11 @@ echo "==> lab dev-check"
 echo "==> attnlab validate"
 { "$BUILD/attnlab" validate; echo $? > "$log.rc"; } 2>&1 | tee -a "$log"
 [ "$(cat "$log.rc")" = 0 ] || status=1
+# The mechanical mutants of the labs whose every survivor is closed or reviewed
+# (make mutation grades every lab's).
+echo "==> attnlab mutate --lab 1,2"
+{ "$BUILD/attnlab" mutate --lab 1,2; echo $? > "$log.rc"; } 2>&1 | tee -a "$log"
+[ "$(cat "$log.rc")" = 0 ] || status=1
 echo "==> fuzz regression inputs"
 { $MAKE -s fuzz-regress; echo $? > "$log.rc"; } 2>&1 | tee -a "$log"
 [ "$(cat "$log.rc")" = 0 ] || status=1
@@ -32,8 +39,8 @@ rm -f "$log.rc"
 
 # Add up: Check's "NN%: Checks: C, Failures: F, Errors: E" lines, and the
 # "name: P passed, F failed" lines of dev-check, validate, fuzz-regress and install.
-passed=$(awk '/^[0-9]+%: Checks: / { gsub(/,/, ""); c += $3 - $5 - $7 } /^(dev-check|validate|fuzz-regress|install): [0-9]+ passed, [0-9]+ failed/ { c += $2 } END { print c + 0 }' "$log")
-failed=$(awk '/^[0-9]+%: Checks: / { gsub(/,/, ""); f += $5 + $7 } /^(dev-check|validate|fuzz-regress|install): [0-9]+ passed, [0-9]+ failed/ { f += $4 } END { print f + 0 }' "$log")
+passed=$(awk '/^[0-9]+%: Checks: / { gsub(/,/, ""); c += $3 - $5 - $7 } /^(dev-check|validate|mutate|fuzz-regress|install): [0-9]+ passed, [0-9]+ failed/ { c += $2 } END { print c + 0 }' "$log")
+failed=$(awk '/^[0-9]+%: Checks: / { gsub(/,/, ""); f += $5 + $7 } /^(dev-check|validate|mutate|fuzz-regress|install): [0-9]+ passed, [0-9]+ failed/ { f += $4 } END { print f + 0 }' "$log")
 [ "$status" = 0 ] || [ "$failed" != 0 ] || failed=1   # a step failed without a count (e.g. did not build)
 echo "all tests ran in $(( $(date +%s) - start )) s"
 echo "tests: $passed passed, $failed failed"
