@@ -730,8 +730,6 @@ START_TEST(hostile_submission)
     gr_strbuf said = {0};
     for (int i = 0; i < res.n_tests; i++) {
         const json_test *t = &res.tests[i];
-        if (strcmp(t->name, "Your grade") == 0)
-            continue;                 /* the grade as Gradescope shows it first: no lab's test */
         char *v = verdict_of(t);
         if (of_lab(t, HOSTILE_LAB)) {
             n_hostile++;
