@@ -63,6 +63,10 @@ int gr_intake_read(const char *submission, const char *rel, size_t cap, char **t
     } else if (!S_ISREG(st.st_mode)) {
         gr_set_err(why, whylen, "%s is %s, not a regular file", rel, gr_file_kind(st.st_mode));
         rc = 1;
+    } else if (st.st_nlink > 1) {    /* another name, maybe outside: a grader's file */
+        gr_set_err(why, whylen, "%s is a hard link (the file has other names, perhaps outside "
+                   "the submission), not a file of its own", rel);
+        rc = 1;
     } else if ((size_t)st.st_size > cap) {
         gr_set_err(why, whylen, "%s has %lld bytes, more than the %zu read of a file here",
                    rel, (long long)st.st_size, cap);

@@ -1,8 +1,9 @@
 /* intake.h: finding and reading what a student handed in.
  *
  * Everything in a submission folder is the student's, so it is read in one
- * way only, gr_intake_read: a regular file, reached through real folders (no
- * link followed at any step), opened without blocking, no larger than a cap.
+ * way only, gr_intake_read: a regular file of one name (no hard link, which
+ * may be a file outside), reached through real folders (no symbolic link
+ * followed at any step), opened without blocking, no larger than a cap.
  * A FIFO, a device, a link, a folder or an oversized file is named in a
  * sentence and becomes that lab's verdict, never a hang or a grader fault.
  *

@@ -269,6 +269,18 @@ START_TEST(the_reader_names_what_it_refuses)
         ck_assert_ptr_null(text);
         ck_assert_msg(strstr(why, rel) && strstr(why, thing_says[t]), "%s: %s", rel, why);
     }
+    /* a hard link: the file may be anyone's (a grader's secret, say) */
+    char *mine = path_in(base, "not-the-students.c"), *hard = path_in(dir, "hard/lab01.c");
+    put(base, "not-the-students.c", "int secret;\n");
+    put(dir, "hard/", NULL);
+    ck_assert_int_eq(link(mine, hard), 0);
+    char *got = NULL, said[512] = "";
+    size_t got_len;
+    ck_assert_int_eq(gr_intake_read(dir, "hard/lab01.c", GR_INTAKE_MAX_FILE, &got, &got_len,
+                                    said, sizeof said), 1);
+    ck_assert_msg(strstr(said, "hard/lab01.c is a hard link"), "%s", said);
+    free(mine);
+    free(hard);
     /* a lab folder that is a link out of the submission */
     char *out_dir = fresh("elsewhere");
     put(out_dir, "lab01.c", "int x;\n");
