@@ -37,11 +37,12 @@ static int quote_line(const char *s, size_t n)
     return k > 0 && k + 1 < n && s[k] == ' ' && s[k + 1] == '|';
 }
 
-/* A diagnostic's location "FILE:LINE:" at the start of s[0..n): 1 with the
-   file's length in *fl, else 0. */
+/* A diagnostic's location "FILE:LINE:" at the start of s[0..n) (no space in
+   FILE: "In file included from ..." is not one): 1 with the file's length in
+   *fl, else 0. */
 static int located(const char *s, size_t n, size_t *fl)
 {
-    for (size_t k = 0; k + 1 < n; k++)
+    for (size_t k = 0; k + 1 < n && s[k] != ' '; k++)
         if (s[k] == ':' && isdigit((unsigned char)s[k + 1])) {
             *fl = k;
             return k > 0;

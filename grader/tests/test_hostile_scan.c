@@ -88,6 +88,8 @@ static const scan_case cases[] = {
      "#line"},
     {"line_marker_digraph", APPEND, "\n%: 1 \"/etc/passwd\"\nint hostile_broken = ;\n", 0, FORBIDDEN,
      "#line"},
+    {"bom_line_marker", PREPEND, "\xef\xbb\xbf# 1 \"/etc/passwd\"\nint hostile_broken = ;\n", 0, FORBIDDEN, "#line"},
+    {"lone_cr_line_marker", APPEND, "\r# 1 \"/etc/passwd\"\rint hostile_broken = ;\r", 0, FORBIDDEN, "#line"},
     {"include_etc_passwd", APPEND, "\n#include \"/etc/passwd\"\n", 0, FORBIDDEN, "/etc/passwd"},
 
     /* reports bounded whatever the input (graded with every layer only: the
@@ -215,13 +217,7 @@ static void grade_case(const scan_case *c, int layers_off)
             }
             n1 += lab->lab == 1;
             n2 += lab->lab == 2;
-            int said = 0;
-            for (const char *a = c->says; a && !said; a = strchr(a, '|') ? strchr(a, '|') + 1 : NULL) {
-                char *alt = gr_xasprintf("%.*s", (int)strcspn(a, "|"), a);
-                said = lab->lab == 1 && t->feedback && strstr(t->feedback, alt);
-                free(alt);
-            }
-            said_in += said;
+            said_in += c->says && lab->lab == 1 && t->feedback && fk_has_one_of(t->feedback, c->says);
         }
     }
     /* the lab's failure is told once, under one test, not copied into each */

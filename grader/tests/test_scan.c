@@ -251,7 +251,8 @@ START_TEST(shown_log_quotes_only_the_students_file)
         "/etc/passwd:2:1: error: unknown type name 'daemon'\n"
         "    2 | daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
         "      | ^~~~~~\n"
-        "In file included from /w/build-lab01-x/lab01.c:1:\n"
+        "In file included from /usr/include/stdio.h:3,\n"
+        "                 from /w/build-lab01-x/lab01.c:1:\n"
         "/w/build-lab01-x/inc/lab01.h:9:5: note: declared here\n"
         "    9 | int lab_dot_scores(void);\n"
         "lab01.c:7:1: warning: no newline\n"
@@ -263,6 +264,7 @@ START_TEST(shown_log_quotes_only_the_students_file)
     ck_assert_ptr_nonnull(strstr(shown, "(a message about a file outside the submission, left out)\n"));
     ck_assert_ptr_null(strstr(shown, "int lab_dot_scores"));
     ck_assert_ptr_nonnull(strstr(shown, "lab01.h:9:5: note"));
+    ck_assert_ptr_nonnull(strstr(shown, "In file included from /usr/include/stdio.h:3,\n"));
     ck_assert_ptr_nonnull(strstr(shown, "    7 | }\n"));
     ck_assert_ptr_null(strstr(shown, "/w/"));
     free(shown);
