@@ -215,7 +215,8 @@ void gr_scan_directives(const char *src, size_t len, gr_directive_scan *ds)
                 if (computed)
                     for (size_t q = k; q < eol && name.len < 80; q++)
                         gr_sb_appendn(&name, &u.v[q].c, 1);
-                ds->inc = gr_xrealloc(ds->inc, (size_t)(ds->n_inc + 1) * sizeof *ds->inc);
+                if ((ds->n_inc & (ds->n_inc - 1)) == 0)   /* 0, 1, 2, 4 ...: double the room */
+                    ds->inc = gr_xrealloc(ds->inc, (size_t)(ds->n_inc ? 2 * ds->n_inc : 1) * sizeof *ds->inc);
                 ds->inc[ds->n_inc].name = gr_sb_take(&name);
                 ds->inc[ds->n_inc].line = line;
                 ds->inc[ds->n_inc].computed = computed;
