@@ -246,17 +246,19 @@ static void test_feedback(gr_strbuf *b, const lab_view *v, const gr_test_result 
 {
     const gr_misconception *mc = misconception_of(v, t);
     const char *msg = t->message && *t->message ? t->message : NULL;
-    const char *callee = brief ? failing_callee(v, t) : NULL;
-    if (callee) {
-        /* The rubric says what the function may call; the student's may not. */
-        gr_sb_printf(b, FEEDBACK_INDENT "if your %s calls %s, fix %s first (above)\n",
-                     gr_lab_function_of(v->lab->lab, t->message)->name, callee, callee);
-        return;
-    }
+    /* A diagnosis of this test's own output comes first: it fits the code,
+       whether or not the function calls a failing one. */
+    const char *callee = brief && !mc ? failing_callee(v, t) : NULL;
     if (brief && mc && first_explained(v, mc) != t) {
         gr_sb_append(b, FEEDBACK_INDENT "the same mistake as ");
         term_text(b, first_explained(v, mc)->name, strlen(first_explained(v, mc)->name));
         gr_sb_printf(b, ": %s, explained below\n", mc->name);
+        return;
+    }
+    if (callee) {
+        /* The rubric says what the function may call; the student's may not. */
+        gr_sb_printf(b, FEEDBACK_INDENT "if your %s calls %s, fix %s first (above)\n",
+                     gr_lab_function_of(v->lab->lab, t->message)->name, callee, callee);
         return;
     }
     if (msg && mc && explained_by(v, mc) > 1) {

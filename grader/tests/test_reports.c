@@ -434,6 +434,18 @@ START_TEST(terminal_misconception_once_and_fix_first)
         "               Reread labs/lab04-entropy/README.md, section 3.\n"));
     ck_assert_ptr_nonnull(strstr(text, "   1.0   1.0   passed          experiment_bad\n"));
     free(text);
+
+    /* the experiment's own output shows the misconception: that diagnosis fits
+       the code whether or not it calls lab_row_entropy, so it comes first */
+    l->tests[2].misconception = gr_xstrdup("entropy_log2");
+    text = terminal_text(&r, 0);
+    gr_strbuf own = {0};
+    gr_sb_printf(&own, "   0.0   2.0   wrong answer    experiment_small\n"
+                 "               the same mistake as entropy_worked_rows: %s, explained below\n",
+                 log2->name);
+    ck_assert_msg(strstr(text, own.s) != NULL, "%s", text);
+    free(own.s);
+    free(text);
     free(want.s);
     free(advice.s);
     free(m0);
