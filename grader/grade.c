@@ -213,8 +213,8 @@ void gr_misconception_advice(gr_strbuf *out, const gr_misconception *mc)
 void gr_timeout_message(gr_strbuf *msg, const char *describe, long time_ms,
                         const gr_sandbox_result *run)
 {
-    /* the CPU budget, or the sandbox's wall-clock backstop (several times the
-       budget): say which, so the figures never contradict the sentence */
+    /* the CPU budget, or the sandbox's wall-clock limit (twice the budget plus
+       a second): say which, so the figures never contradict the sentence */
     if (run->term_signal == SIGXCPU || run->cpu_seconds * 1000.0 >= (double)time_ms)
         gr_sb_printf(msg, "%s\nstopped at the time limit of %ld ms of CPU time (it used %.2f s "
                      "of CPU in %.2f s of wall clock): an endless loop, or far more work than "
