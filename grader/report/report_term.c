@@ -294,8 +294,14 @@ static void test_feedback(gr_strbuf *b, const lab_view *v, const gr_test_result 
     }
 }
 
+/* The terminal tells a lab in a screenful: the first DETAIL_TESTS failing
+   tests in full, rows for the next up to ROW_TESTS, and how many more. */
+#define DETAIL_TESTS 3
+#define ROW_TESTS    12
+
+/* One test's row, and under it the feedback when detail says so. */
 static void test_row(gr_strbuf *b, const lab_view *v, const gr_test_result *t, int color,
-                     int verbose)
+                     int verbose, int detail)
 {
     char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
     const char *verdict = gr_verdict_name(t->verdict);
@@ -313,7 +319,7 @@ static void test_row(gr_strbuf *b, const lab_view *v, const gr_test_result *t, i
     else if (t->visibility == GR_AFTER_PUBLISHED)
         gr_sb_append(b, " (shown when grades are published)");
     gr_sb_append(b, "\n");
-    if (t->verdict != GR_PASSED && !v->not_built)
+    if (t->verdict != GR_PASSED && !v->not_built && detail)
         test_feedback(b, v, t, !verbose);
 }
 
@@ -430,17 +436,28 @@ static void lab_block(gr_strbuf *b, const lab_view *v, int color, int verbose)
     }
     if (!v->not_built)
         fix_first(b, v);
-    int rows = 0;
+    int rows = 0, detailed = 0, left = 0;
     for (int j = 0; j < lab->n_tests; j++) {
         const gr_test_result *t = &lab->tests[j];
         int shown = verbose || (!v->not_built && t->verdict != GR_PASSED &&
                                 t->verdict != GR_NOT_IMPLEMENTED);
         if (!shown)
             continue;
+        if (!verbose && rows >= ROW_TESTS) {        /* a screenful per lab, whatever failed */
+            left++;
+            continue;
+        }
         if (rows++ == 0)
             gr_sb_printf(b, "%6s%6s   %-*s%s\n", "Score", "Max", VERDICT_WIDTH, "Verdict", "Test");
-        test_row(b, v, t, color, verbose);
+        int detail = verbose || detailed < DETAIL_TESTS;
+        detailed += t->verdict != GR_PASSED;
+        test_row(b, v, t, color, verbose, detail);
     }
+    if (left)
+        gr_sb_printf(b, "... and %d more failing test%s (attnlab grade --verbose shows every test).\n",
+                     left, left == 1 ? "" : "s");
+    else if (!verbose && detailed > DETAIL_TESTS)
+        gr_sb_append(b, "(attnlab grade --verbose tells every failing test in full.)\n");
     if (!verbose && !v->not_built && v->stubbed > 0)
         stub_line(b, v);
     shared_misconceptions(b, v);

@@ -535,6 +535,40 @@ START_TEST(untouched_tree_fits_one_screen)
 }
 END_TEST
 
+/* A lab whose 40 tests all fail with a long wrong answer: a screenful on the
+   terminal (three told in full, rows for nine more, how many are left), every
+   test with --verbose. */
+START_TEST(failing_lab_fits_one_screen)
+{
+    gr_report r = {0};
+    r.n_labs = 1;
+    r.labs = gr_xcalloc(1, sizeof *r.labs);
+    gr_lab_result *l = &r.labs[0];
+    l->lab = 2;
+    l->name = gr_xstrdup("lab02-softmax");
+    l->n_tests = 40;
+    l->tests = gr_xcalloc(40, sizeof *l->tests);
+    for (int j = 0; j < 40; j++) {
+        char name[32];
+        snprintf(name, sizeof name, "t%02d", j);
+        set_test(&l->tests[j], name, GR_WRONG_ANSWER, 0, 1, GR_VISIBLE,
+                 "lab_softmax(W, S, rows=2, n=4)\n1\n2\n3\n4\n5\n6\n7\n8", 0);
+        l->max_score += 1;
+    }
+    r.max_score = l->max_score;
+    char *text = terminal_text(&r, 0);
+    ck_assert_int_le(count_of(text, "\n"), 60);
+    ck_assert_int_eq(count_of(text, "wrong answer    t"), 12);
+    ck_assert_int_eq(count_of(text, "rows=2"), 3);
+    ck_assert_ptr_nonnull(strstr(text, "... and 28 more failing tests (attnlab grade --verbose shows every test).\n"));
+    free(text);
+    text = terminal_text(&r, GR_TERM_VERBOSE);
+    ck_assert_int_eq(count_of(text, "rows=2"), 40);
+    free(text);
+    gr_report_free(&r);
+}
+END_TEST
+
 /* ---- colour choice ------------------------------------------------------------------ */
 
 START_TEST(colour_only_on_a_terminal)
@@ -927,6 +961,7 @@ Suite *test_suite(void)
     tc = tcase_create("one screen");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, untouched_tree_fits_one_screen);
+    tcase_add_test(tc, failing_lab_fits_one_screen);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("json");
