@@ -648,6 +648,27 @@ END_TEST
 
 /* ---- scale ------------------------------------------------------------------------------- */
 
+/* Student folders named like spreadsheet formulas: the CSV keeps them text
+   (a leading ', quoted), with CRLF line ends, and --csv-bom starts it with
+   the UTF-8 byte order mark. */
+START_TEST(csv_cells_a_spreadsheet_would_run_stay_text)
+{
+    class_dir = fk_mkdtemp("similarity-csv");
+    ck_assert_ptr_nonnull(class_dir);
+    put_tree_file("=SUM(1,2)/lab02.c", "solutions/lab02-softmax/lab02.c");
+    put_tree_file("@cmd/lab02-softmax/lab02.c", "solutions/lab02-softmax/lab02.c");
+    run_result r = SIMILARITY(class_dir, "--lab", "2", "--format", "csv", "--csv-bom");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_msg(strncmp(r.out, "\xEF\xBB\xBFlab,rank,", 12) == 0, "%.40s", r.out);
+    ck_assert_msg(strstr(r.out, "\r\n2,1,\"'=SUM(1,2)\",\"'@cmd\",1.000000,") ||
+                  strstr(r.out, "\r\n2,1,\"'@cmd\",\"'=SUM(1,2)\",1.000000,"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, ",\"'=SUM(1,2)/lab02.c\",") || strstr(r.out, ",\"'=SUM(1,2)/lab02.c\"\r"),
+                  "%s", r.out);
+    free_result(&r);
+    remove_class();
+}
+END_TEST
+
 /* 300 students of lab 2: each the rewrite or the solution with a different
    tenth of its lines left out, and one pair a copy of the same file. The copy
    ranks first, and the whole run stays within a CPU-time budget (CPU, not wall
@@ -739,6 +760,7 @@ Suite *test_suite(void)
     tc = tcase_create("scale");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, three_hundred_students);
+    tcase_add_test(tc, csv_cells_a_spreadsheet_would_run_stay_text);
     suite_add_tcase(s, tc);
     return s;
 }
