@@ -250,51 +250,79 @@ static int check_statement(stmt *st)
 
 /* ---- splitting the text into statements ---------------------------------------------- */
 
+/* The index of the quote closing the string that opens at text[i], or len
+   when it is not closed on its line or holds a control byte. */
+static size_t string_close(const char *text, size_t len, size_t i)
+{
+    size_t j = i + 1;
+    while (j < len && text[j] != '"' && text[j] != '\n' && (unsigned char)text[j] >= 0x20) {
+        if (text[j] == '\\' && j + 1 < len && text[j + 1] != '\n')
+            j++;
+        j++;
+    }
+    return j < len && text[j] == '"' ? j : len;
+}
+
+/* The index of the '/' closing the block comment that opens at text[i] (its
+   newlines added to *line), or len when it is not closed. */
+static size_t comment_close(const char *text, size_t len, size_t i, int *line)
+{
+    size_t j = i + 2;
+    while (j + 1 < len && !(text[j] == '*' && text[j + 1] == '/'))
+        *line += text[j++] == '\n';
+    return j + 1 < len ? j + 1 : len;
+}
+
+/* What a byte outside strings and comments that no compiler writes is, or NULL. */
+static const char *stray(unsigned char c, char *buf, size_t n)
+{
+    if (c == '\'')
+        return "a quote (') outside a string";
+    if (c == '\\')
+        return "a backslash outside a string";
+    if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
+        snprintf(buf, n, "the control byte 0x%02x", c);
+        return buf;
+    }
+    return NULL;
+}
+
 int gr_scan_assembly(const char *text, size_t len, char *why, size_t whylen)
 {
-    int line = 1, start_line = 1;
-    gr_strbuf cur = {0};
-    int rc = 0;
+    int line = 1, start_line = 1, rc = 0;
+    gr_strbuf cur = {0};                /* the statement so far: comments gone, strings whole */
+    char buf[32];
     for (size_t i = 0; i <= len && rc == 0; i++) {
         unsigned char c = i < len ? (unsigned char)text[i] : '\n';
-        if (c == '"') {               /* a string or quoted name: nothing inside ends a statement */
-            size_t j = i + 1;
-            while (j < len && text[j] != '"' && text[j] != '\n' && (unsigned char)text[j] >= 0x20) {
-                if (text[j] == '\\' && j + 1 < len && text[j + 1] != '\n')
-                    j++;
-                j++;
-            }
-            if (j >= len || text[j] != '"') {
+        const char *bad = c == '\n' ? NULL : stray(c, buf, sizeof buf);
+        size_t j;
+        if (bad) {
+            snprintf(why, whylen, "%s", bad);
+            rc = line;
+        } else if (c == '"') {          /* a string or quoted name: nothing inside ends a statement */
+            if ((j = string_close(text, len, i)) == len) {
                 snprintf(why, whylen, "an unterminated string, or a control byte in one");
                 rc = line;
-                break;
+            } else {
+                start_line = cur.len == 0 ? line : start_line;
+                gr_sb_appendn(&cur, text + i, j + 1 - i);
+                i = j;
             }
-            if (cur.len == 0)
-                start_line = line;
-            gr_sb_appendn(&cur, text + i, j + 1 - i);
-            i = j;
-        } else if (c == '#') {        /* a comment to the end of the line */
-            size_t j = i;
-            while (j < len && text[j] != '\n')
-                j++;
+        } else if (c == '#') {          /* a comment to the end of the line */
+            for (j = i; j < len && text[j] != '\n'; j++)
+                ;
             if ((j - i >= 4 && memcmp(text + i, "#APP", 4) == 0) ||
                 (j - i >= 7 && memcmp(text + i, "#NO_APP", 7) == 0)) {
                 snprintf(why, whylen, "inline assembly (%s)", text[i + 1] == 'A' ? "#APP" : "#NO_APP");
                 rc = line;
-                break;
             }
             i = j - 1;
         } else if (c == '/' && i + 1 < len && text[i + 1] == '*') {
-            size_t j = i + 2;         /* a block comment: one space, its newlines counted */
-            while (j + 1 < len && !(text[j] == '*' && text[j + 1] == '/'))
-                line += text[j++] == '\n';
-            if (j + 1 >= len) {
+            if ((i = comment_close(text, len, i, &line)) == len) {
                 snprintf(why, whylen, "an unterminated /* comment");
                 rc = line;
-                break;
             }
-            gr_sb_append(&cur, " ");
-            i = j + 1;
+            gr_sb_append(&cur, " ");    /* a block comment is one space */
         } else if (c == '\n' || c == ';') {
             stmt st = {cur.s ? cur.s : "", cur.len, why, whylen};
             if (check_statement(&st) != 0)
@@ -304,12 +332,6 @@ int gr_scan_assembly(const char *text, size_t len, char *why, size_t whylen)
                 cur.s[0] = '\0';
             line += c == '\n';
             start_line = line;
-        } else if (c == '\'' || c == '\\' || (c < 0x20 && c != '\t') || c == 0x7f) {
-            if (c == '\'' || c == '\\')
-                snprintf(why, whylen, "a %s outside a string", c == '\'' ? "quote (')" : "backslash");
-            else
-                snprintf(why, whylen, "the control byte 0x%02x", c);
-            rc = line;
         } else {
             if (cur.len == 0 && c != ' ' && c != '\t')
                 start_line = line;
