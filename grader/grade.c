@@ -401,7 +401,7 @@ static int grade_test(const gr_grade_opts *o, const gr_lab_module *mod, int lab,
     gr_case c;
     memset(&c, 0, sizeof c);
     char cerr[512];
-    if (mod->make_case(t, gr_seed(o->secret, o->student, lab, t->name), &c, cerr, sizeof cerr) != 0) {
+    if (mod->make_case(t, gr_test_seed(t, o->secret, o->student, lab), &c, cerr, sizeof cerr) != 0) {
         snprintf(err, errlen, "%s:%d: test '%s': %s", r->path, t->line, t->name, cerr);
         gr_case_free(&c);
         return GR_GRADE_BAD_INPUT;

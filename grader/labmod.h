@@ -167,6 +167,11 @@ void     gr_fill_normal(sup_rng *r, float *x, long n, double scale);
 /* Fill s[0..n) with scores shift + scale * N(0, 1), each -inf instead with probability
    mask_frac (one normal, then one uniform, per element). */
 void     gr_fill_scores(sup_rng *r, float *s, long n, float scale, float shift, double mask_frac);
+/* The seed test t's case is made from: param seed when the rubric gives one
+   (fixed inputs, the same for every student and secret: what a
+   misconception is sure to cost the same everywhere), else gr_seed's draw for
+   this student under secret. */
+uint64_t gr_test_seed(const gr_rubric_test *t, const char *secret, const char *student, int lab);
 /* A seed drawn from r for the student's own generator: 31 bits, so it prints the same
    everywhere and a student can paste it into a run of their own. */
 uint64_t gr_draw_seed(sup_rng *r);

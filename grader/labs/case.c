@@ -2,6 +2,7 @@
  * shares: test kinds, rubric sizes, random inputs, untouched outputs,
  * input-window text (see labmod.h). */
 #include "labmod.h"
+#include "seed.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -186,6 +187,12 @@ void gr_fill_scores(sup_rng *r, float *s, long n, float scale, float shift, doub
         float v = shift + scale * sup_rng_normal(r);
         s[k] = (double)sup_rng_uniform(r) < mask_frac ? -INFINITY : v;
     }
+}
+
+uint64_t gr_test_seed(const gr_rubric_test *t, const char *secret, const char *student, int lab)
+{
+    double fixed = gr_test_param(t, "seed", -1.0);
+    return fixed >= 0 ? (uint64_t)fixed : gr_seed(secret, student, lab, t->name);
 }
 
 uint64_t gr_draw_seed(sup_rng *r)

@@ -316,8 +316,29 @@ static int attend_spec_read(const gr_rubric_test *t, attend_spec *a, char *err, 
 /* Random scores and values, and lengths that differ per batch entry, each in
    [1, Tk] with at least one shorter than Tk so the mask matters (and one of 0
    for an empty test); with pad_score, the padded scores set to it and the
-   padded values to 1e30, which a correct mask never lets through. */
-static void attend_random(const attend_spec *a, sup_rng *r, float *S, int32_t *lengths, float *V)
+   padded values to 1e30, which a correct mask never lets through. A premask
+   test of large scores gets expose_padding's row. */
+/* Scores of magnitude 1e4 put a row's whole weight on its largest score, so a
+   padded key that leaks in (a padding score of 0, a length one too long)
+   changes O only when it outscores the row's real keys, which some students'
+   draws never do. Row 0 of the first padded batch entry makes it so for every
+   draw: its real scores negative, its first padded key's positive. */
+static void expose_padding(const attend_spec *a, float *S, const int32_t *lengths)
+{
+    for (int b = 0; b < a->B; b++) {
+        int L = lengths[b];
+        if (L < 1 || L >= a->Tk)
+            continue;
+        float *row = S + (long)b * a->Tq * a->Tk;
+        for (int j = 0; j < L; j++)
+            row[j] = -fabsf(row[j]);
+        row[L] = fabsf(row[L]);
+        return;
+    }
+}
+
+static void attend_random(const attend_spec *a, sup_rng *r, float *S, int32_t *lengths, float *V,
+                          int post)
 {
     int B = a->B, Tq = a->Tq, Tk = a->Tk, dv = a->dv;
     gr_fill_normal(r, S, (long)B * Tq * Tk, a->scale);
@@ -332,6 +353,8 @@ static void attend_random(const attend_spec *a, sup_rng *r, float *S, int32_t *l
         lengths[B - 1] = 0;
         if (lengths[0] == Tk) lengths[0] = Tk / 2 > 0 ? Tk / 2 : 1;
     }
+    if (!post && a->scale >= 100)
+        expose_padding(a, S, lengths);
     if (a->pad_score == 0.0)
         return;
     for (int b = 0; b < B; b++) {
@@ -357,7 +380,9 @@ static void attend_describe(gr_case *c, const attend_spec *a, int post, const in
         snprintf(c->describe, sizeof c->describe,
                  "%s(B=%d, Tq=%d, Tk=%d, dv=%d): lengths %s, scores ~ %g N(0,1)%s", fn, a->B,
                  a->Tq, a->Tk, a->dv, lens, a->scale,
-                 a->pad_score != 0.0 ? ", padded scores and values 1e30" : "");
+                 a->pad_score != 0.0 ? ", padded scores and values 1e30" :
+                 !post && a->scale >= 100 ? ", one padded row's first padding key scoring "
+                                            "above its real keys" : "");
 }
 
 static int gen_attend(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
@@ -395,7 +420,7 @@ static int gen_attend(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         lengths[0] = 3;
         for (int k = 0; k < 4; k++) V[k * 4 + k] = 1.0f;
     } else {
-        attend_random(&a, &r, S, lengths, V);
+        attend_random(&a, &r, S, lengths, V, post);
     }
     GR_CASE_ADD_INTS(c, B, Tq, Tk, dv);
     c->call.fn = post ? LAB05_ATTEND_POSTMASK : LAB05_ATTEND_PREMASK;

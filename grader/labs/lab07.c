@@ -220,6 +220,12 @@ static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint
     gr_fill_normal(&r, Q, (long)B * T * d, q_scale);
     sup_rng_fill_normal(&r, K, (long)B * T * d);
     sup_rng_fill_normal(&r, V, (long)B * T * dv);
+    /* Scores in the hundreds make nearly every softmax row one-hot, where a
+       wrong scale (none, 1/d) gives the same output for most draws. The last
+       query of batch 0, which sees every key, stays at scale 1: its weights are
+       spread, so every student's inputs show a scaling mistake. */
+    if (q_scale > 1.0)
+        gr_fill_normal(&r, Q + (long)(T - 1) * d, d, 1.0);
     GR_CASE_ADD_INTS(c, B, T, d, dv, tile, causal);
     c->call.fn = LAB07_ONLINE_ATTENTION;
     snprintf(c->describe, sizeof c->describe,
@@ -227,7 +233,9 @@ static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint
              B, T, d, dv, tile, causal,
              T >= 1024 ? ": a T x T float matrix would be " : "",
              tile < 1 ? ": tile < 1 must give LAB_BAD_ARG, O untouched" :
-             q_scale != 1.0 ? ", Q scaled so scores reach the hundreds" : "");
+             q_scale > 1.0 ? ", Q scaled so scores reach the hundreds (its last row of batch 0 "
+                             "left at scale 1)" :
+             q_scale != 1.0 ? ", Q scaled" : "");
     if (T >= 1024) {
         size_t at = strlen(c->describe);
         snprintf(c->describe + at, sizeof c->describe - at, "%ld MiB, over the heap limit",

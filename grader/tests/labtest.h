@@ -28,6 +28,10 @@
  *   is_worked(t)                t runs one of the handout's worked examples
  *                               (its kind has "_worked" in it)
  *   buf_bytes(&b)               the bytes of a protocol buffer's data
+ *   exposes(name, id, seed)     misconception id's prediction for test name's case
+ *                               of seed fails that test (the mistake shows)
+ *   assert_exposed(name, id, n) exposes(name, id, seed) for every seed below n:
+ *                               the mistake costs every student the test
  *   NEAR(x, want, tol)          ck_assert_double_eq_tol with floats widened
  *   check_hidden_shown_visible() every misconception a hidden test can show (its
  *                               prediction departs from the expected output),
@@ -198,6 +202,36 @@ static inline int is_worked(const gr_rubric_test *t)
 static inline size_t buf_bytes(const proto_buf *b)
 {
     return (size_t)b->count * proto_kind_size(b->kind);
+}
+
+/* 1 when misconception id's prediction for the case of test name under seed
+   differs from the expected output beyond the test's tolerance: a student
+   holding it loses the test on those inputs. The test fails when the module
+   has no such misconception or it does not apply. */
+static inline int exposes(const char *name, const char *id, uint64_t seed)
+{
+    const gr_rubric_test *t = find_test(name);
+    const gr_misconception *m = NULL;
+    for (int i = 0; i < MOD.n_misconceptions && !m; i++)
+        if (strcmp(MOD.misconceptions[i].id, id) == 0) m = &MOD.misconceptions[i];
+    ck_assert_msg(m != NULL, "no misconception %s", id);
+    gr_case c;
+    void *pred[PROTO_MAX_BUFS] = { 0 };
+    build_test(t, seed, &c);
+    ck_assert_msg(m->predict(&c, pred) == 0, "%s does not apply to %s", id, name);
+    long wrong = gr_compare(&c, c.expected, pred, t->abs_tol, t->rel_tol, NULL);
+    for (int i = 0; i < PROTO_MAX_BUFS; i++) free(pred[i]);
+    gr_case_free(&c);
+    return wrong > 0;
+}
+
+/* Every seed below n exposes misconception id on test name: what the mistake
+   costs does not depend on whose inputs they are. */
+static inline void assert_exposed(const char *name, const char *id, uint64_t n)
+{
+    for (uint64_t seed = 0; seed < n; seed++)
+        ck_assert_msg(exposes(name, id, seed), "%s: seed %llu hides %s", name,
+                      (unsigned long long)seed, id);
 }
 
 #endif

@@ -136,6 +136,16 @@ START_TEST(test_expected_attend_properties)
 }
 END_TEST
 
+/* Whatever the student's seed, the large-scores test catches a padded key that
+   leaks in (a padding score of 0, a length one too long): expose_padding plants
+   a padded key that outscores the real ones (without it seed 0 hid mask_zero). */
+START_TEST(test_large_scores_expose_leaked_padding_for_every_seed)
+{
+    assert_exposed("premask_large_scores", "mask_zero", 300);
+    assert_exposed("premask_large_scores", "pad_off_by_one", 300);
+}
+END_TEST
+
 /* The experiment: no padding leaves row sums at 1 and no drift; more padding
    (pads ascend) takes more of the mass, so row sums strictly fall. */
 START_TEST(test_expected_experiment_properties)
@@ -194,6 +204,7 @@ Suite *test_suite(void)
     tcase_add_loop_test(tc, test_expected_attend_properties, 0, 3);
     tcase_add_loop_test(tc, test_expected_experiment_properties, 0, 3);
     tcase_add_test(tc, test_input_window_shows_row_and_length);
+    tcase_add_test(tc, test_large_scores_expose_leaked_padding_for_every_seed);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -203,6 +203,16 @@ START_TEST(test_expected_4096_matches_row_by_row)
 }
 END_TEST
 
+/* Whatever the student's seed, the large-scores test catches a wrong scale:
+   its last query of batch 0 stays at scale 1, a softmax row that is not one-hot.
+   Without it seed 32, among others, hid the unscaled mistake. */
+START_TEST(test_large_scores_expose_a_wrong_scale_for_every_seed)
+{
+    assert_exposed("attention_large_scores", "unscaled", 300);
+    assert_exposed("attention_large_scores", "inv_d", 300);
+}
+END_TEST
+
 START_TEST(test_input_window_shows_the_row)
 {
     gr_case c;
@@ -246,6 +256,7 @@ Suite *test_suite(void)
     tcase_add_loop_test(tc, test_expected_attention_hull, 0, 3);
     tcase_add_test(tc, test_expected_4096_matches_row_by_row);
     tcase_add_test(tc, test_input_window_shows_the_row);
+    tcase_add_test(tc, test_large_scores_expose_a_wrong_scale_for_every_seed);
     suite_add_tcase(s, tc);
     return s;
 }

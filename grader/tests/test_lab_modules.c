@@ -97,11 +97,13 @@ static const char *where(const lab *L, int k, uint64_t seed)
     return buf;
 }
 
-/* Tests whose inputs the rubric fixes: the worked examples, and the lab's own. */
+/* Tests whose inputs the rubric fixes: the worked examples, a rubric seed
+   (gr_test_seed), and the lab's own. */
 static int fixed_inputs(const lab *L, const gr_rubric_test *t)
 {
     const lab_spec *s = L->spec;
-    if (strstr(t->kind, "_worked") || gr_test_param(t, "worked", 0) != 0)
+    if (strstr(t->kind, "_worked") || gr_test_param(t, "worked", 0) != 0 ||
+        gr_test_param(t, "seed", -1) >= 0)
         return 1;
     return s->fixed_by && gr_test_param(t, s->fixed_by, -1) >= 0 &&
            (!s->fixed_kind || strcmp(t->kind, s->fixed_kind) == 0);
@@ -123,7 +125,10 @@ static void build(const lab *L, int k, uint64_t seed, gr_case *c)
 {
     char err[512] = "";
     memset(c, 0, sizeof *c);
-    int rc = L->mod->make_case(&L->rubric.tests[k], seed, c, err, sizeof err);
+    /* a rubric seed is the seed of every student's case, as grading makes it */
+    double fixed = gr_test_param(&L->rubric.tests[k], "seed", -1);
+    int rc = L->mod->make_case(&L->rubric.tests[k], fixed >= 0 ? (uint64_t)fixed : seed, c,
+                               err, sizeof err);
     ck_assert_msg(rc == 0, "%s: make_case failed: %s", where(L, k, seed), err);
 }
 
