@@ -19,17 +19,19 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "fairness.h"
 #include "grade.h"
 #include "stop.h"
 #include "labmod.h"
 #include "mutants.h"
+#include "pool.h"
 #include "learn/progress.h"
 #include "rules.h"
 #include "seed.h"
 #include "util.h"
 
 static const char validate_usage[] =
-    "usage: attnlab validate [--lab N|all] [--verbose]\n"
+    "usage: attnlab validate [--lab N|all] [--students K] [--jobs N] [--verbose]\n"
     "\n"
     "Check the grader against known submissions: every stub's and handout's\n"
     "rules block is what 'attnlab rules' makes of the lab's rubric, every\n"
@@ -37,10 +39,16 @@ static const char validate_usage[] =
     "data/stubs/ scores 0 with 'not implemented' and no crash (the copies in\n"
     "labs/ are the student's and are never read), and every mutant in\n"
     "data/mutants/ gets the verdict and the misconception its manifest\n"
-    "expects. Prints one line per check and a last line\n"
-    "'validate: N passed, N failed'.\n"
+    "expects. A mistake must cost the same points whoever makes it: every\n"
+    "mutant is graded again for K student ids, under two secrets, and a\n"
+    "lab fails when a mutant's score differs between them (the line names the\n"
+    "mutant, its scores and the ids that got each). Only the tests whose\n"
+    "inputs differ between ids run again. Prints one line per check and a last\n"
+    "line 'validate: N passed, N failed'.\n"
     "\n"
     "  --lab N|all   which labs (default all)\n"
+    "  --students K  student ids each mutant is graded for (default 8)\n"
+    "  --jobs N      mutants graded at once (default: one per core)\n"
     "  -v, --verbose print the full report of every failing check\n"
     "\n"
     "Exit status: 0 all checks passed, 1 a check failed, 2 usage or data error.\n";
@@ -48,6 +56,10 @@ static const char validate_usage[] =
 typedef struct tally {
     int passed, failed;
     int verbose;
+    const gr_draw *draws;   /* the (student, secret) draws every mutant is graded under */
+    int n_draws;
+    int jobs;               /* mutants graded at once */
+    long runs;              /* test runs the draws took, for the summary */
 } tally;
 
 /* Grade one lab with src in place of the student's file. */
@@ -125,6 +137,232 @@ static void check_mutant(tally *t, const gr_lab_result *lr, const gr_mutant *m, 
     verdict_line(t, ok, what, lr, why);
 }
 
+/* ---- mutants, graded in parallel under every draw ---------------------------- */
+
+/* What the workers grading one lab's mutants share; the parent fills results. */
+typedef struct mutant_task {
+    const tally *t;
+    const gr_grade_opts *base;
+    int lab;
+    const gr_mutant_set *set;
+    const char *const *srcs;    /* each mutant's source file */
+    gr_lab_result *results;     /* [mutant]: the grade under validate's own id */
+    gr_fairness *fair;          /* [mutant]: the grades under every draw */
+} mutant_task;
+
+/* In a worker: grade mutant i as `attnlab grade` does, then under every draw.
+   Sends "runs fixed_points score score ...", the varying tests and the fixed
+   tests failed ("-" for none), a line each, then the encoded result. */
+static int mutant_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errlen)
+{
+    const mutant_task *mt = ctx;
+    int n = mt->t->n_draws;
+    gr_report r;
+    gr_fairness f;
+    int rc = grade_one(mt->base, mt->lab, mt->srcs[i], &r, err, errlen);
+    if (rc != 0)
+        return rc;
+    if (mt->set->mutants[i].verdict == GR_TIMED_OUT) {
+        /* each draw would wait out the time limit on every test that hangs: a
+           mutant meant to hang is graded under validate's id alone (runs -1) */
+        gr_sb_printf(out, "-1 0");
+        for (int k = 0; k < n; k++)
+            gr_sb_printf(out, " %.17g", r.labs[0].score);
+        gr_sb_append(out, "\n-\n-\n");
+        gr_lab_result_encode(&r.labs[0], out);
+        gr_report_free(&r);
+        return 0;
+    }
+    rc = gr_fairness_grade(mt->base, mt->lab, mt->srcs[i], mt->t->draws, n, &f, err, errlen);
+    if (rc == 0) {
+        gr_sb_printf(out, "%d %.17g", f.runs, f.fixed_points);
+        for (int k = 0; k < n; k++)
+            gr_sb_printf(out, " %.17g", f.scores[k]);
+        gr_sb_printf(out, "\n%s\n%s\n", f.varying ? f.varying : "-",
+                     f.fixed_failed ? f.fixed_failed : "-");
+        gr_lab_result_encode(&r.labs[0], out);
+    }
+    gr_fairness_free(&f);
+    gr_report_free(&r);
+    return rc;
+}
+
+/* The next line of bytes[*at..len) as a malloc'd string, NULL for "-" or none. */
+static char *take_line(const char *bytes, size_t len, size_t *at, int *ok)
+{
+    const char *nl = *at < len ? memchr(bytes + *at, '\n', len - *at) : NULL;
+    if (!nl) {
+        *ok = 0;
+        return NULL;
+    }
+    size_t n = (size_t)(nl - (bytes + *at));
+    char *s = NULL;
+    if (!(n == 1 && bytes[*at] == '-')) {
+        s = gr_xmalloc(n + 1);
+        memcpy(s, bytes + *at, n);
+        s[n] = '\0';
+    }
+    *at += n + 1;
+    return s;
+}
+
+static int mutant_done(void *ctx, int i, const char *bytes, size_t len, char *err,
+                       size_t errlen)
+{
+    mutant_task *mt = ctx;
+    gr_fairness *f = &mt->fair[i];
+    int n = mt->t->n_draws, ok = 1;
+    size_t at = 0;
+    char *head = take_line(bytes, len, &at, &ok), *end = head;
+    f->scores = gr_xcalloc((size_t)n, sizeof *f->scores);
+    if (ok && head) {
+        f->runs = (int)strtol(head, &end, 10);
+        f->fixed_points = strtod(end, &end);
+        for (int k = 0; k < n; k++)
+            f->scores[k] = strtod(end, &end);
+        ok = *end == '\0';
+    }
+    free(head);
+    f->varying = take_line(bytes, len, &at, &ok);
+    f->fixed_failed = take_line(bytes, len, &at, &ok);
+    if (!ok || gr_lab_result_decode(bytes + at, len - at, &mt->results[i]) != 0) {
+        gr_set_err(err, errlen, "the worker grading mutant %s sent a malformed result",
+                   mt->set->mutants[i].name);
+        return GR_GRADE_FAILED;
+    }
+    return 0;
+}
+
+static void mutant_name(void *ctx, int i, char *buf, size_t len)
+{
+    const mutant_task *mt = ctx;
+    snprintf(buf, len, "mutant %s of lab %d", mt->set->mutants[i].name, mt->lab);
+}
+
+/* Append "SCORE: id (secret 1), ..." for the draws of s[0..n) scoring s[k],
+   or "SCORE: N of the draws" when they are the most common score, at most. */
+static void draws_scoring(gr_strbuf *why, const tally *t, const double *s, int n, int k,
+                          int majority)
+{
+    int count = 0;
+    for (int j = k; j < n; j++)
+        count += s[j] == s[k];
+    gr_sb_printf(why, "        %g: ", s[k]);
+    if (majority) {
+        gr_sb_printf(why, "%d of the %d draws\n", count, n);
+        return;
+    }
+    for (int j = k, first = 1; j < n; j++)
+        if (s[j] == s[k]) {
+            gr_sb_printf(why, "%s%s (secret %d)", first ? "" : ", ", t->draws[j].student,
+                         j % 2 + 1);   /* draws alternate the two secrets */
+            first = 0;
+        }
+    gr_sb_append(why, "\n");
+}
+
+/* Why mutant i is unfair, appended to why: a score that differs between draws
+   (each score with the draws that got it, and the tests that varied), or a
+   mistake no test on fixed inputs catches; or to note, why it was not drawn. */
+static void mutant_unfair(const tally *t, const mutant_task *mt, int i, gr_strbuf *why,
+                          gr_strbuf *note)
+{
+    const gr_mutant *m = &mt->set->mutants[i];
+    const gr_fairness *f = &mt->fair[i];
+    const double *s = f->scores;
+    int n = t->n_draws, same = mt->results[i].score == s[0];
+    for (int k = 1; k < n; k++)
+        same &= s[k] == s[0];
+    if (!same) {
+        gr_sb_printf(why, "      mutant %s scores differently by student id (tests: %s;"
+                     " under validate's own id %g):\n", m->name,
+                     f->varying ? f->varying : "none", mt->results[i].score);
+        int most = 0, most_count = 0;   /* the most common score is only counted */
+        for (int k = 0; k < n; k++) {
+            int count = 0;
+            for (int j = 0; j < n; j++)
+                count += s[j] == s[k];
+            if (count > most_count)
+                most = k, most_count = count;
+        }
+        for (int k = 0; k < n; k++) {
+            int seen = 0;
+            for (int j = 0; j < k && !seen; j++)
+                seen = s[j] == s[k];
+            if (!seen)
+                draws_scoring(why, t, s, n, k, s[k] == s[most]);
+        }
+    }
+    if (f->runs < 0) {
+        gr_sb_printf(note, "      (mutant %s, meant to time out, is graded under validate's id "
+                     "only: each draw would wait out the time limit)\n", m->name);
+        return;
+    }
+    if (m->verdict != GR_PASSED && !f->fixed_failed && mt->results[i].n_tests > 0 &&
+        mt->results[i].tests[0].verdict != GR_COMPILE_ERROR &&
+        mt->results[i].tests[0].verdict != GR_FORBIDDEN_CALL)
+        gr_sb_printf(why, "      mutant %s is caught by no test on fixed inputs (the same "
+                     "for every student): only randomized tests see it\n", m->name);
+}
+
+/* One line for the lab: every mutant scores the same under every draw and under
+   validate's own id, and a test on fixed inputs catches it; else why not. */
+static void check_fairness(tally *t, const mutant_task *mt, const char *dir)
+{
+    gr_strbuf why = {0}, note = {0};
+    double fixed = 0;
+    for (int i = 0; i < mt->set->n; i++) {
+        mutant_unfair(t, mt, i, &why, &note);
+        if (mt->fair[i].fixed_points > fixed)   /* a mutant that did not build has none */
+            fixed = mt->fair[i].fixed_points;
+    }
+    int ok = why.len == 0;
+    printf("%s  %s: every mutant scores the same for %d student ids under 2 secrets and "
+           "fails a test on fixed inputs (they carry %g of %g points)\n", ok ? "ok  " : "FAIL",
+           dir, t->n_draws, fixed, mt->results[0].max_score);
+    if (note.s)
+        fputs(note.s, stdout);
+    if (ok)
+        t->passed++;
+    else
+        t->failed++, fputs(why.s, stdout);
+    free(why.s);
+    free(note.s);
+}
+
+/* Grade the mutants srcs[0..set->n) of lab in t->jobs workers, then check each
+   as its manifest says and all of them for fairness. -1 on a grader error. */
+static int grade_mutants(tally *t, const gr_grade_opts *base, int lab, const gr_mutant_set *set,
+                         const char *const *srcs, char *err, size_t errlen)
+{
+    const char *dir = gr_lab_modules[lab - 1]->dir;
+    mutant_task mt = {
+        .t = t, .base = base, .lab = lab, .set = set, .srcs = srcs,
+        .results = gr_xcalloc((size_t)set->n, sizeof *mt.results),
+        .fair = gr_xcalloc((size_t)set->n, sizeof *mt.fair),
+    };
+    gr_pool_task task = { mutant_work, mutant_done, mutant_name, &mt };
+    int rc = gr_pool_map(&task, set->n, t->jobs, err, errlen);
+    for (int i = 0; rc == 0 && i < set->n; i++) {
+        const gr_mutant *m = &set->mutants[i];
+        char *what = gr_xasprintf("%s: mutant %s -> %s%s%s", dir, m->name,
+                                  gr_verdict_name(m->verdict), m->misconception ? ", " : "",
+                                  m->misconception ? m->misconception : "");
+        check_mutant(t, &mt.results[i], m, what);
+        free(what);
+        t->runs += mt.fair[i].runs > 0 ? mt.fair[i].runs : 0;
+    }
+    if (rc == 0)
+        check_fairness(t, &mt, dir);
+    for (int i = 0; i < set->n; i++) {
+        gr_lab_result_free(&mt.results[i]);
+        gr_fairness_free(&mt.fair[i]);
+    }
+    free(mt.results);
+    free(mt.fair);
+    return rc == 0 ? 0 : -1;
+}
+
 /* The stub's and the handout's rules blocks say what the rubric says. -1 on a
    data error (a rubric or file that cannot be read). */
 static int check_rules(tally *t, const char *root, int lab, const char *dir, char *err,
@@ -193,22 +431,14 @@ static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err,
         rc = -1;
     /* Each mutant is the solution with its edits applied, written to the work folder. */
     src = gr_xasprintf("%s/solutions/%s/lab%02d.c", base->root, dir, lab);
-    for (int i = 0; rc == 0 && i < set.n; i++) {
-        const gr_mutant *m = &set.mutants[i];
-        char *mutant_src;
-        rc = gr_mutant_write(&set, m, src, work, &mutant_src, err, errlen);
-        if (rc != 0)
-            break;
-        what = gr_xasprintf("%s: mutant %s -> %s%s%s", dir, m->name, gr_verdict_name(m->verdict),
-                            m->misconception ? ", " : "", m->misconception ? m->misconception : "");
-        rc = grade_one(base, lab, mutant_src, &r, err, errlen);
-        if (rc == 0) {
-            check_mutant(t, &r.labs[0], m, what);
-            gr_report_free(&r);
-        }
-        free(what);
-        free(mutant_src);
-    }
+    char **srcs = gr_xcalloc((size_t)(set.n > 0 ? set.n : 1), sizeof *srcs);
+    for (int i = 0; rc == 0 && i < set.n; i++)
+        rc = gr_mutant_write(&set, &set.mutants[i], src, work, &srcs[i], err, errlen);
+    if (rc == 0 && set.n > 0)
+        rc = grade_mutants(t, base, lab, &set, (const char *const *)srcs, err, errlen);
+    for (int i = 0; i < set.n; i++)
+        free(srcs[i]);
+    free(srcs);
     free(src);
     gr_work_dir_remove(work);
     gr_mutants_free(&set);
@@ -216,16 +446,31 @@ static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err,
     return rc;
 }
 
+/* A whole number from 1 to 64 into *out: 0, or -1. */
+static int count_option(const char *text, int *out)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || v < 1 || v > 64)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
 int cmd_validate(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"lab", required_argument, 0, 'l'},
         {"verbose", no_argument, 0, 'v'},
+        {"students", required_argument, 0, 's'},
+        {"jobs", required_argument, 0, 'j'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     const char *labs = "all";
-    tally t = {0, 0, 0};
+    tally t = {0};
+    int students = 8;
+    t.jobs = gr_pool_cores();
     optind = 0;
     opterr = 0;
     int ch;
@@ -233,6 +478,16 @@ int cmd_validate(int argc, char **argv)
         switch (ch) {
         case 'l': labs = optarg; break;
         case 'v': t.verbose = 1; break;
+        case 's':
+            if (count_option(optarg, &students) != 0)
+                return gr_usage_error("validate", "--students takes a number of student ids "
+                                      "from 1 to 64 (got '%s')", optarg);
+            break;
+        case 'j':
+            if (count_option(optarg, &t.jobs) != 0)
+                return gr_usage_error("validate", "--jobs takes a number of mutants from 1 to "
+                                      "64 (got '%s')", optarg);
+            break;
         case 'h': fputs(validate_usage, stdout); return 0;
         default:  return gr_bad_option("validate", argv[optind - 1]);
         }
@@ -268,15 +523,38 @@ int cmd_validate(int argc, char **argv)
     o.student = "validate";
     o.secret = GR_PRACTICE_SECRET; /* validation must not depend on an instructor's secret */
 
+    /* Each mutant is graded for `students` ids, every other one under a second
+       secret besides the practice one, so neither the id nor the secret may
+       matter; validate's own id (practice secret) is one more. */
+    gr_draw *draws = gr_xcalloc((size_t)students, sizeof *draws);
+    char **ids = gr_xcalloc((size_t)students, sizeof *ids);
+    for (int i = 0; i < students; i++) {
+        ids[i] = gr_xasprintf("student%02d", i + 1);
+        draws[i] = (gr_draw){ ids[i], i % 2 ? "attnlab validate: a second secret"
+                                            : GR_PRACTICE_SECRET };
+    }
+    t.draws = draws;
+    t.n_draws = students;
+
     gr_stop_install();
+    int rc = 0;
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (want[lab - 1] && validate_lab(&t, &o, lab, err, sizeof err) != 0) {
             fprintf(stderr, "attnlab validate: %s\n", err);
-            if (gr_stop_requested())
-                gr_stop_reraise();
-            return 2;
+            rc = 2;
+            break;
         }
     }
-    printf("validate: %d passed, %d failed\n", t.passed, t.failed);
+    for (int i = 0; i < students; i++)
+        free(ids[i]);
+    free(ids);
+    free(draws);
+    if (rc != 0) {
+        if (gr_stop_requested())
+            gr_stop_reraise();
+        return rc;
+    }
+    printf("validate: %d passed, %d failed (the mutants' tests ran %ld more times for the "
+           "other ids)\n", t.passed, t.failed, t.runs);
     return t.failed ? 1 : 0;
 }
