@@ -5,8 +5,9 @@
  * program that reads the student's text runs confined to it (confine.h): as
  * user nobody, seeing only the toolchain and this folder, under limits.
  *
- *   labNN.c          a copy of the student's file, alone (read as a regular
- *                    file only, never through a link)
+ *   labNN.c          the one normalised copy of the student's file (read as a
+ *                    regular file only, never through a link): what every
+ *                    check (scan.h, srccheck.h) and the compiler read
  *   inc/labNN.h      pristine copies of the contract header and labsup.h
  *   inc/labsup.h
  *   stub/NAME.o      copies of the grader's protocol stub objects, so the linker
@@ -29,6 +30,7 @@
 #include "confined/objcheck.h"
 #include "confined/scan.h"
 #include "confined/shown.h"
+#include "confined/srccheck.h"
 #include "confined/tool.h"
 #include "util.h"
 
@@ -63,21 +65,6 @@
 static const char *const stub_names[] = {"stub_main.o", "dispatch", "sup_rng.o", "sup_tensor.o"};
 #define N_STUB 4
 
-static int in_list(char *const *list, int n, const char *s)
-{
-    for (int i = 0; i < n; i++)
-        if (list[i] && strcmp(list[i], s) == 0)
-            return 1;
-    return 0;
-}
-
-static void join_list(gr_strbuf *b, char *const *list, int n, const char *first, const char *second)
-{
-    gr_sb_printf(b, "%s, %s", first, second);
-    for (int i = 0; i < n; i++)
-        if (list[i] && strcmp(list[i], first) != 0 && strcmp(list[i], second) != 0)
-            gr_sb_printf(b, ", %s", list[i]);
-}
 /* ---- small helpers ----------------------------------------------------------------------- */
 
 static int copy_file(const char *from, const char *to)
@@ -409,21 +396,10 @@ static step_outcome prepare(build_ctx *c)
     return s == STEP_OK ? make_private_dir(c) : s;
 }
 
-/* Is an #include of name allowed: the contract, labsup.h or a rubric header? */
-static int header_allowed(const build_ctx *c, const char *name)
+/* The lab's include rules, for srccheck.h. */
+static gr_src_rules src_rules(const build_ctx *c)
 {
-    return strcmp(name, c->contract) == 0 || strcmp(name, "labsup.h") == 0 ||
-           in_list(c->r->allowed_headers, c->r->n_headers, name);
-}
-
-/* "Headers this lab allows: ..." after a refusal, and the verdict. */
-static step_outcome refuse_headers(build_ctx *c, gr_strbuf *msg)
-{
-    gr_sb_append(msg, "Headers this lab allows: ");
-    join_list(msg, c->r->allowed_headers, c->r->n_headers, c->contract, "labsup.h");
-    gr_sb_append(msg, ".");
-    fail_with(c->out, GR_FORBIDDEN_CALL, gr_sb_take(msg), NULL);
-    return STEP_VERDICT;
+    return (gr_src_rules){c->r, c->source, c->contract};
 }
 
 /* Step 1: every #include line must name an allowed header and there must be no
@@ -432,46 +408,12 @@ static step_outcome refuse_headers(build_ctx *c, gr_strbuf *msg)
 static step_outcome check_includes(build_ctx *c)
 {
     gr_scan_directives(c->text, c->text_len, &c->ds);
-    gr_strbuf msg = {0};
-    gr_capped cap;
-    gr_capped_init(&cap, &msg, GR_CAPPED_ITEMS);
-    int bad = 0;
-    for (int i = 0; i < c->ds.n_inc; i++) {
-        const gr_include_line *il = &c->ds.inc[i];
-        int computed = il->computed, refused = computed || !header_allowed(c, il->name);
-        bad += refused;
-        if (!refused || !gr_capped_take(&cap))
-            continue;
-        if (computed)
-            gr_sb_printf(&msg, "%s:%d: #include %s: the grader cannot check an #include written "
-                         "with a macro; write the header's name, e.g. #include <math.h>.\n",
-                         c->source, il->line, il->name);
-        else
-            gr_sb_printf(&msg, "%s:%d: #include <%.80s> is not allowed in this lab; remove it.\n",
-                         c->source, il->line, il->name);
-    }
-    gr_capped_end(&cap, "#include lines like these");
-    if (c->ds.line_directive) {
-        gr_sb_printf(&msg, "%s:%d: #line directives are not allowed in graded code; remove it.\n",
-                     c->source, c->ds.line_directive);
-        bad++;
-    }
-    return bad ? refuse_headers(c, &msg) : STEP_OK;
-}
-
-/* The file a direct include entered is the allowed header it names: the
-   pristine copy for the contract and labsup.h, a system header otherwise. */
-static int entered_allowed(const build_ctx *c, const char *path)
-{
-    if (strncmp(path, "inc/", 4) == 0)
-        return strcmp(path + 4, c->contract) == 0 || strcmp(path + 4, "labsup.h") == 0;
-    for (int i = 0; i < c->r->n_headers; i++) {
-        const char *h = c->r->allowed_headers[i];
-        size_t pl = strlen(path), hl = strlen(h);
-        if (pl > hl && path[pl - hl - 1] == '/' && strcmp(path + pl - hl, h) == 0)
-            return 1;
-    }
-    return 0;
+    gr_src_rules sr = src_rules(c);
+    char *msg = gr_refused_includes(&sr, &c->ds);
+    if (!msg)
+        return STEP_OK;
+    fail_with(c->out, GR_FORBIDDEN_CALL, msg, NULL);
+    return STEP_VERDICT;
 }
 
 /* Step 2a: the preprocessor's record of the very text that will be compiled:
@@ -479,36 +421,12 @@ static int entered_allowed(const build_ctx *c, const char *path)
    a GR_FORBIDDEN_CALL verdict naming what is refused. */
 static step_outcome check_preprocessed(build_ctx *c, const char *pre, size_t len)
 {
-    gr_pp_facts pf;
-    gr_scan_preprocessed(pre, len, c->source, "inc", &pf);
-    gr_strbuf msg = {0};
-    if (pf.refused_line)
-        gr_sb_printf(&msg, "%s:%d: %s is not allowed in graded code: write the lab in plain C.\n",
-                     c->source, pf.refused_line, pf.refused);
-    if (pf.foreign)
-        gr_sb_printf(&msg, "%s includes %.200s, which is neither the lab's contract nor a system "
-                     "header; graded code may include only the headers below.\n", c->source,
-                     pf.foreign);
-    gr_capped cap;
-    gr_capped_init(&cap, &msg, GR_CAPPED_ITEMS);
-    for (int i = 0; i < pf.n_direct; i++)
-        if (!entered_allowed(c, pf.direct[i].path) && gr_capped_take(&cap))
-            gr_sb_printf(&msg, "%s includes %.200s, which is not among the lab's headers.\n",
-                         c->source, pf.direct[i].path);
-    gr_capped_end(&cap, "headers like these");
-    if (pf.n_direct > c->ds.n_inc)
-        gr_sb_printf(&msg, "%s includes %d file(s) the grader could not find as #include "
-                     "lines; write each as #include <name.h> at the start of its own line.\n",
-                     c->source, pf.n_direct - c->ds.n_inc);
-    int refused = pf.refused_line != 0;
-    gr_pp_facts_free(&pf);
-    if (msg.len == 0)
+    gr_src_rules sr = src_rules(c);
+    char *msg = gr_refused_preprocessed(&sr, pre, len, c->ds.n_inc);
+    if (!msg)
         return STEP_OK;
-    if (refused) {
-        fail_with(c->out, GR_FORBIDDEN_CALL, gr_sb_take(&msg), NULL);
-        return STEP_VERDICT;
-    }
-    return refuse_headers(c, &msg);
+    fail_with(c->out, GR_FORBIDDEN_CALL, msg, NULL);
+    return STEP_VERDICT;
 }
 
 /* Step 2: preprocess once, with the compile's own flags, into labNN.i and
