@@ -377,6 +377,7 @@ typedef struct pp_where {
     char *files[PP_DEPTH];
     int depth;                        /* files[depth - 1] is the current file */
     int line;
+    int student_line;                 /* the last line read in the student's file */
 } pp_where;
 
 static const char *current(const pp_where *w)
@@ -439,7 +440,8 @@ static void linemarker(gr_pp_facts *pf, pp_where *w, const char *s, size_t n, co
         ok = strcmp(cur, name) == 0;
     }
     if (!ok) {
-        refuse(pf, w->line, "a line marker for another file", name, strlen(name));
+        refuse(pf, w->depth > 1 ? w->student_line : w->line, "a line marker for another file", name,
+               strlen(name));
         return;
     }
     w->line = (int)ln;
@@ -472,6 +474,8 @@ void gr_scan_preprocessed(const char *text, size_t len, const char *source, cons
                 refuse(pf, w.line, "", s, n);   /* #ident and the like reach the assembler */
             else if (mine)
                 scan_student_line(&st, pf, w.line, s, n);
+            if (mine)
+                w.student_line = w.line;
             w.line++;
         }
         i += n + (eol ? 1 : 0);

@@ -181,8 +181,8 @@ static const struct { const char *text; int line; const char *why; } markers[] =
     /* ... or a system header's, where asm is not looked for */
     {"# 1 \"lab01.c\"\nint a;\n# 7 \"/usr/include/stdio.h\"\nvoid f(void) { __asm__(\"\"); }\n", 2,
      "/usr/include/stdio.h"},
-    /* a return (flag 2) to a file that was never left */
-    {"# 1 \"lab01.c\"\n# 1 \"inc/lab01.h\" 1\nint x;\n# 9 \"/usr/include/math.h\" 2\n", 2,
+    /* a return (flag 2) to a file that was never left, told on the student's line */
+    {"# 1 \"lab01.c\"\nint a;\n# 1 \"inc/lab01.h\" 1\nint x;\n# 9 \"/usr/include/math.h\" 2\n", 1,
      "/usr/include/math.h"},
     /* a marker the grader cannot read */
     {"# 1 \"lab01.c\"\nint a;\n# 3 lab01.c\n", 2, "line marker"},
