@@ -210,11 +210,13 @@ START_TEST(status_one_screen)
     ck_assert_msg(r.rc == 1, "exit %d: %s%s", r.rc, r.out, r.err);   /* not every lab passes */
     ck_assert_str_eq(r.err, "");
     ck_assert_msg(strstr(r.out, "lab01-scores     partly passed      2/4         2/4\n"), "%s", r.out);
-    ck_assert_msg(strstr(r.out, "lab02-softmax    passed             6/6         4/4   since "),
-                  "%s", r.out);
+    /* lab 2's points are the rubric's (they move as tests are added): its row and the
+       total are checked for the state, the tests and that points are shown at all */
+    ck_assert_msg(strstr(r.out, "lab02-softmax    passed             6/6 "), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "   since "), "%s", r.out);
     ck_assert_msg(strstr(r.out, "lab10-heads      not started        0/4       0/4.5\n"), "%s", r.out);
-    ck_assert_ptr_nonnull(strstr(r.out, "1 of 10 labs pass their visible tests; 6 of 51.5 visible "
-                                        "points so far."));
+    ck_assert_msg(strstr(r.out, "1 of 10 labs pass their visible tests; ") &&
+                  strstr(r.out, " visible points so far."), "%s", r.out);
     ck_assert_ptr_nonnull(strstr(r.out, "Next: lab01-scores\n"));
     ck_assert_ptr_nonnull(strstr(r.out, "It looks like: divided by d instead of sqrt(d). Reread "
                                         "labs/lab01-scores/README.md, section 3."));
@@ -226,8 +228,8 @@ START_TEST(status_one_screen)
     free_result(&r);
 
     char *path = gr_xasprintf("%s/attnlab/progress.tsv", state), *real = realpath(sub, NULL);
-    char *text = read_text(path), *rec = gr_xasprintf("%s\t2\tpassed\t4\t4\t6\t6\t", real);
-    ck_assert_msg(strstr(text, rec), "%s", text);
+    char *text = read_text(path), *rec = gr_xasprintf("%s\t2\tpassed\t", real);
+    ck_assert_msg(strstr(text, rec) && strstr(strstr(text, rec), "\t6\t6\t"), "%s", text);
     free(text);
     free(rec);
 
