@@ -211,6 +211,21 @@ START_TEST(gradescope_solution_in_lab_folders)
 }
 END_TEST
 
+/* A zip of the student's repository: graded where it is, the report saying
+   which file and why, and no grader folder in what the student sees. */
+START_TEST(gradescope_zip_of_the_repository)
+{
+    upload("gs/submission", "attnlab-main/labs/lab01-scores/lab01.c",
+           "solutions/lab01-scores/lab01.c", NULL);
+    char *json = gradescope("{\"users\": [{\"email\": \"ada@example.edu\"}]}");
+    ck_assert_ptr_nonnull(strstr(json, "{\n  \"score\": 10,\n  \"max_score\": 10,\n"));
+    ck_assert_msg(strstr(json, "graded attnlab-main/labs/lab01-scores/lab01.c: inside the folder "
+                               "attnlab-main/labs"), "%.3000s", json);
+    ck_assert_msg(!strstr(json, base) && !strstr(json, "/tmp/"), "a grader path:\n%.3000s", json);
+    free(json);
+}
+END_TEST
+
 START_TEST(gradescope_stub_flat_upload)
 {
     upload("gs/submission", "lab01.c", "data/stubs/lab01.c", NULL);
@@ -442,6 +457,7 @@ Suite *test_suite(void)
     tcase_add_unchecked_fixture(tc, lay_out, NULL);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, gradescope_solution_in_lab_folders);
+    tcase_add_test(tc, gradescope_zip_of_the_repository);
     tcase_add_test(tc, gradescope_stub_flat_upload);
     tcase_add_test(tc, gradescope_broken_and_missing);
     tcase_add_test(tc, gradescope_export_regrade_gives_the_fleets_grade);
