@@ -46,6 +46,7 @@ void gr_lab_result_free(gr_lab_result *lab)
     free(lab->tests);
     free(lab->name);
     free(lab->compile_log);
+    free(lab->message);
     free(lab->source);
     free(lab->source_how);
     memset(lab, 0, sizeof *lab);
