@@ -306,8 +306,9 @@ static int attend_spec_read(const gr_rubric_test *t, attend_spec *a, char *err, 
                  "sits beside the fully masked one", t->name);
         return -1;
     }
-    if (!w && a->Tk < 2) {
-        snprintf(err, errlen, "test %s: Tk must be at least 2 so some key can be padding", t->name);
+    if (!w && a->Tk < 2 && !a->empty) {
+        snprintf(err, errlen, "test %s: Tk must be at least 2 so some key can be padding, or "
+                 "Tk = 1 with empty: 1 (lengths 1 and 0)", t->name);
         return -1;
     }
     return 0;
@@ -348,7 +349,7 @@ static void attend_random(const attend_spec *a, sup_rng *r, float *S, int32_t *l
         lengths[b] = 1 + (int32_t)(sup_rng_u64(r) % (uint64_t)Tk);
         if (lengths[b] < Tk) padded = 1;
     }
-    if (!padded) lengths[0] = Tk - 1 - (int32_t)(sup_rng_u64(r) % (uint64_t)(Tk - 1));
+    if (!padded && Tk > 1) lengths[0] = Tk - 1 - (int32_t)(sup_rng_u64(r) % (uint64_t)(Tk - 1));
     if (a->empty) {
         lengths[B - 1] = 0;
         if (lengths[0] == Tk) lengths[0] = Tk / 2 > 0 ? Tk / 2 : 1;
@@ -434,6 +435,60 @@ static int gen_attend(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     return 0;
 }
 
+/* A call the contract rejects: a size below 1, or with params bad 1 (a length
+   Tk + 1) or -1 (a length -1) in the last batch entry, 2 or -2 in the first.
+   Expect LAB_BAD_ARG with O (and rowsum) untouched. The inputs get at least
+   four elements each, drawn, so a call with no elements still has its own. */
+static int gen_attend_bad(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                          gr_case *c, char *err, size_t errlen)
+{
+    int post = kind->fn == LAB05_ATTEND_POSTMASK;
+    int B, Tq, Tk, dv, bad;
+    if (gr_test_int(t, "B", 2, -4, 64, &B, err, errlen) ||
+        gr_test_int(t, "Tq", 3, -4, 512, &Tq, err, errlen) ||
+        gr_test_int(t, "Tk", 5, -4, 512, &Tk, err, errlen) ||
+        gr_test_int(t, "dv", 4, -4, 256, &dv, err, errlen) ||
+        gr_test_int(t, "bad", 0, -2, 2, &bad, err, errlen))
+        return -1;
+    int small = B < 1 || Tq < 1 || Tk < 1 || dv < 1;
+    if (small == (bad != 0)) {
+        snprintf(err, errlen, "a %s test needs either a size below 1 or bad: 1, -1, 2 or -2 "
+                 "(a length Tk + 1 or -1, last or first)", t->kind);
+        return -1;
+    }
+    long nB = B > 0 ? B : 0, nQ = Tq > 0 ? Tq : 0, nK = Tk > 0 ? Tk : 0, nV = dv > 0 ? dv : 0;
+    long nS = nB * nQ * nK > 4 ? nB * nQ * nK : 4, nVal = nB * nK * nV > 4 ? nB * nK * nV : 4;
+    gr_case_add_f32(c, PROTO_OUT, nB * nQ * nV > 4 ? nB * nQ * nV : 4);     /* O */
+    if (post) gr_case_add_f32(c, PROTO_OUT, nB * nQ > 4 ? nB * nQ : 4);    /* rowsum */
+    float *S = gr_case_add_f32(c, PROTO_IN, nS);
+    int32_t *lengths = gr_case_add_i32(c, PROTO_IN, nB > 4 ? nB : 4);
+    float *V = gr_case_add_f32(c, PROTO_IN, nVal);
+    int nb = post ? 2 : 1;
+    gr_case_set_name(c, 0, "O");
+    if (post) gr_case_set_name(c, 1, "rowsum");
+    gr_case_set_name(c, nb, "S");
+    gr_case_set_name(c, nb + 1, "lengths");
+    gr_case_set_name(c, nb + 2, "V");
+    sup_rng r;
+    sup_rng_seed(&r, seed);
+    gr_fill_normal(&r, S, nS, 1.0);
+    sup_rng_fill_normal(&r, V, nVal);
+    for (long b = 0; b < (nB > 4 ? nB : 4); b++)
+        lengths[b] = (int32_t)(sup_rng_u64(&r) % (uint64_t)(nK + 1));
+    if (bad)
+        lengths[bad == 2 || bad == -2 ? 0 : B - 1] = bad > 0 ? Tk + 1 : -1;
+    GR_CASE_ADD_INTS(c, B, Tq, Tk, dv);
+    c->call.fn = kind->fn;
+    gr_case_expect_bad_arg(c);
+    char lens[96];
+    gr_format_ints(lens, sizeof lens, lengths, (int)nB, 8);
+    snprintf(c->describe, sizeof c->describe, "%s(B=%d, Tq=%d, Tk=%d, dv=%d): lengths %s: "
+             "breaks the contract, expect LAB_BAD_ARG with %s untouched",
+             post ? "lab_attend_postmask" : "lab_attend_premask", B, Tq, Tk, dv, lens,
+             post ? "O and rowsum" : "O");
+    return 0;
+}
+
 /* The experiment.
  *   sizes:  T, d, n_pads, max_pad
  *   params: bad_pad        1: the last pad is -1, which the contract rejects
@@ -514,6 +569,8 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
     static const gr_case_kind kinds[] = {
         { "premask", gen_attend, LAB05_ATTEND_PREMASK, 0 },
         { "postmask", gen_attend, LAB05_ATTEND_POSTMASK, 0 },
+        { "premask_bad", gen_attend_bad, LAB05_ATTEND_PREMASK, 0 },
+        { "postmask_bad", gen_attend_bad, LAB05_ATTEND_POSTMASK, 0 },
         { "experiment", gen_experiment, 0, 0 },
     };
     return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 5, t, seed, c,
@@ -531,8 +588,8 @@ static int predict_with(const gr_case *c, void *out[PROTO_MAX_BUFS], pre_mode pm
     attend_args a;
     experiment_args e;
     if (attend_unpack(c, &a) == 0) {
-        if (!a.some_padding)
-            return -1;
+        if (!a.some_padding || a.Tk < 2)
+            return -1;      /* one key: the mistakes' outputs coincide, none can be named */
         if (a.post) {
             if (qm == POST_RIGHT)
                 return -1;

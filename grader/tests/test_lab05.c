@@ -99,7 +99,10 @@ START_TEST(test_expected_attend_properties)
     for (int k = 0; k < rubric.n_tests; k++) {
         gr_case c;
         build(k, (uint64_t)_i + 100, &c);
-        if (c.call.fn == LAB05_MASKING_EXPERIMENT) { gr_case_free(&c); continue; }
+        if (c.call.fn == LAB05_MASKING_EXPERIMENT || c.expected_status != LAB_OK) {
+            gr_case_free(&c);   /* the experiment, or a rejected call (outputs untouched) */
+            continue;
+        }
         int post = c.call.fn == LAB05_ATTEND_POSTMASK, s = post ? 2 : 1;
         int B = (int)c.call.ints[0], Tq = (int)c.call.ints[1], Tk = (int)c.call.ints[2],
             dv = (int)c.call.ints[3];
@@ -128,7 +131,9 @@ START_TEST(test_expected_attend_properties)
                     ck_assert(r >= 0.0f && r <= 1.0f + 1e-6f);
                     if (len[b] == 0) ck_assert(r == 0.0f);
                     else if (len[b] == Tk) NEAR(r, 1.0f, 1e-6f);
-                    else ck_assert(r < 1.0f);
+                    /* padding keeps some weight out, unless scores of size 1e4 make
+                       the padded keys' weights underflow to 0 */
+                    else ck_assert(r < 1.0f || gr_test_param(&rubric.tests[k], "scale", 3) >= 100);
                 }
         }
         gr_case_free(&c);
