@@ -158,7 +158,7 @@ static int rd_visibility(yr_doc *d, const yaml_node_t *v, void *target)
    a new name adds it here (gr_test_param stops on a name not listed). */
 static const char *const param_names[] = {
     "B", "H", "H_max", "H_min", "Hkv", "T", "Tk", "Tq", "b", "bad", "bad_pad", "batch",
-    "bidirectional", "bottom_right", "bytes", "causal", "d", "density", "dk", "dk_max",
+    "bidirectional", "bottom_right", "bytes", "causal", "d", "density", "descending", "dk", "dk_max",
     "dk_min", "doubling_pads", "dq", "dropout", "dv", "empty", "empty_rows", "extra", "h",
     "inplace", "integers", "mask_frac", "masked", "masked_rows", "max_distance", "max_pad",
     "n", "n_dk", "n_pads", "no_sink", "nonpow2", "num_buckets", "odd", "p", "pad_score",

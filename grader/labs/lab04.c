@@ -11,7 +11,8 @@
  *                     masked_rows (rows of all zeros)
  *   entropy_bad       rows < 0 or n < 1: LAB_BAD_ARG, H untouched
  *   experiment        sizes dk_min, dk_max (dks = dk_min, 2 dk_min, ... up to
- *                     dk_max), T, trials; params {seed: S} fixes the seed (the
+ *                     dk_max; params {descending: 1} reverses them), T, trials;
+ *                     params {seed: S} fixes the seed (the
  *                     course's `make run` uses 1), otherwise it is the student's
  *   experiment_bad    params {bad: 1} T = 0, 2 trials = 0, 3 a d_k of 0, 4 n_dk = 0:
  *                     LAB_BAD_ARG, outputs untouched
@@ -366,6 +367,12 @@ static int make_experiment(const gr_rubric_test *t, gr_case_variant what, sup_rn
         snprintf(err, errlen, "dk_min must be <= dk_max (got %d, %d)", dk_min, dk_max);
         return -1;
     }
+    if (gr_test_param(t, "descending", 0) != 0)   /* the largest d_k first: no list is sorted */
+        for (int m = 0; m < n_dk / 2; m++) {
+            int32_t x = dks[m];
+            dks[m] = dks[n_dk - 1 - m];
+            dks[n_dk - 1 - m] = x;
+        }
     /* the child's work: trials * T * sum(dks) multiply-adds, twice softmax */
     double work = 0;
     for (int m = 0; m < n_dk; m++)
