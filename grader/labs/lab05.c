@@ -494,6 +494,7 @@ static int gen_attend_bad(const gr_case_kind *kind, const gr_rubric_test *t, uin
  *   params: bad_pad        1: the last pad is -1, which the contract rejects
  *           seed           the experiment's seed (default: drawn, the student's own)
  *           doubling_pads  1: pads 0, 1, 2, 4, ... as `make run` uses (n_pads <= 16)
+ *           descending     1: the same pads largest first (no list is sorted)
  * pads[0] = 0 (nothing padded: row sums 1, drift 0), then distinct random pad
  * counts in [1, max_pad], ascending. */
 static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
@@ -545,6 +546,12 @@ static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uin
         pads[k] = p;
     }
     if (bad_pad) pads[n_pads - 1] = -1;
+    if (gr_test_param(t, "descending", 0) != 0)   /* the largest first: no list is sorted */
+        for (int m = 0; m < n_pads / 2; m++) {
+            int32_t x = pads[m];
+            pads[m] = pads[n_pads - 1 - m];
+            pads[n_pads - 1 - m] = x;
+        }
 
     GR_CASE_ADD_INTS(c, n_pads, T, d, (int64_t)exp_seed);
     c->call.fn = LAB05_MASKING_EXPERIMENT;

@@ -167,6 +167,10 @@ START_TEST(test_expected_experiment_properties)
             continue;
         }
         int n = (int)c.call.ints[0];
+        if (gr_test_param(&rubric.tests[k], "descending", 0) != 0) {
+            gr_case_free(&c);   /* the same pads largest first: the checks below read them rising */
+            continue;
+        }
         const int32_t *pads = c.call.bufs[2].data;
         const float *rowsum = c.expected[0], *drift = c.expected[1];
         ck_assert_int_eq(pads[0], 0);
