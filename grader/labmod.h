@@ -216,6 +216,9 @@ int      gr_backward_sizes(const gr_rubric_test *t, int *worked, int *rows, int 
 /* An experiment's seed: one drawn from r (gr_draw_seed, the student's own), unless
    param seed fixes it, as `make run SEED=S` does; r advances either way. */
 uint64_t gr_experiment_seed(const gr_rubric_test *t, sup_rng *r);
+/* With params {descending: 1}, reverse x[0..n) (an experiment's rising d_k or pad
+   list, largest first: code that sizes buffers from the first entry shows). */
+void gr_test_descending(const gr_rubric_test *t, int32_t *x, int n);
 
 /* The score functions of labs 1 and 3, whose kinds are the variants. */
 

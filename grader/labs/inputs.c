@@ -74,6 +74,17 @@ uint64_t gr_experiment_seed(const gr_rubric_test *t, sup_rng *r)
     return fixed >= 0 ? (uint64_t)fixed : seed;
 }
 
+void gr_test_descending(const gr_rubric_test *t, int32_t *x, int n)
+{
+    if (gr_test_param(t, "descending", 0) == 0)
+        return;
+    for (int m = 0; m < n / 2; m++) {
+        int32_t v = x[m];
+        x[m] = x[n - 1 - m];
+        x[n - 1 - m] = v;
+    }
+}
+
 /* ---- the score functions (labs 1 and 3) ---------------------------------------- */
 
 int gr_scores_variant_fits(const gr_rubric_test *t, gr_case_variant what, int bad,

@@ -367,12 +367,7 @@ static int make_experiment(const gr_rubric_test *t, gr_case_variant what, sup_rn
         snprintf(err, errlen, "dk_min must be <= dk_max (got %d, %d)", dk_min, dk_max);
         return -1;
     }
-    if (gr_test_param(t, "descending", 0) != 0)   /* the largest d_k first: no list is sorted */
-        for (int m = 0; m < n_dk / 2; m++) {
-            int32_t x = dks[m];
-            dks[m] = dks[n_dk - 1 - m];
-            dks[n_dk - 1 - m] = x;
-        }
+    gr_test_descending(t, dks, n_dk);   /* the largest first: no list is sorted */
     /* the child's work: trials * T * sum(dks) multiply-adds, twice softmax */
     double work = 0;
     for (int m = 0; m < n_dk; m++)

@@ -546,12 +546,7 @@ static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uin
         pads[k] = p;
     }
     if (bad_pad) pads[n_pads - 1] = -1;
-    if (gr_test_param(t, "descending", 0) != 0)   /* the largest first: no list is sorted */
-        for (int m = 0; m < n_pads / 2; m++) {
-            int32_t x = pads[m];
-            pads[m] = pads[n_pads - 1 - m];
-            pads[n_pads - 1 - m] = x;
-        }
+    gr_test_descending(t, pads, n_pads);   /* the largest first: no list is sorted */
 
     GR_CASE_ADD_INTS(c, n_pads, T, d, (int64_t)exp_seed);
     c->call.fn = LAB05_MASKING_EXPERIMENT;

@@ -220,12 +220,7 @@ static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uin
         dks[m] = odd ? d + (int)(sup_rng_u64(&r) % (uint64_t)d) : d;
     }
     if (bad) dks[n_dk - 1] = 0;
-    if (gr_test_param(t, "descending", 0) != 0)   /* the largest first: no list is sorted */
-        for (int m = 0; m < n_dk / 2; m++) {
-            int32_t x = dks[m];
-            dks[m] = dks[n_dk - 1 - m];
-            dks[n_dk - 1 - m] = x;
-        }
+    gr_test_descending(t, dks, n_dk);   /* the largest first: no list is sorted */
     GR_CASE_ADD_INTS(c, n_dk, T, trials, (int64_t)exp_seed);
     c->call.fn = LAB08_GRADIENT_EXPERIMENT;
     char list[96];
