@@ -483,8 +483,30 @@ static const char *mask_name(uint32_t fn)
          : fn == LAB02_PADDING_MASK ? "lab_padding_mask" : "lab_bool_mask";
 }
 
+/* Lengths of 0 and Tk give the same mask on either axis (every key, or none),
+   so padding applied to query rows instead of keys shows only where some
+   length is in [1, Tk - 1]. When the draw has none (about 1 in 125 students
+   for B = 5, Tk = 9), one is set: beside the forced 0 and Tk when B >= 3, so
+   every student's inputs catch the mistake. A draw that has one is left as it
+   is, and nothing is drawn after the lengths. */
+static void make_one_partial(sup_rng *r, int32_t *len, int B, int Tk)
+{
+    if (B < 1 || Tk < 2)
+        return;
+    for (int b = 0; b < B; b++)
+        if (len[b] >= 1 && len[b] < Tk)
+            return;
+    int z = -1;                   /* the forced 0, when B >= 3 */
+    for (int b = 0; B >= 3 && b < B && z < 0; b++)
+        if (len[b] == 0 && len[(b + 1) % B] == Tk)
+            z = b;
+    int at = z >= 0 ? (z + 2) % B : (int)(sup_rng_u64(r) % (uint64_t)B);
+    len[at] = 1 + (int32_t)(sup_rng_u64(r) % (uint64_t)(Tk - 1));
+}
+
 /* Lengths in [0, Tk] for the padding mask, a 0 (a fully masked batch element)
-   and a Tk (no padding) among them when B allows, in random places; with bad,
+   and a Tk (no padding) among them when B allows, in random places, and one in
+   [1, Tk - 1] (make_one_partial); with bad,
    the last one out of range. Their list goes to extra for the description. */
 static void add_lengths(gr_case *c, sup_rng *r, int B, int Tk, int bad, char *extra, size_t n)
 {
@@ -499,6 +521,7 @@ static void add_lengths(gr_case *c, sup_rng *r, int B, int Tk, int bad, char *ex
     }
     for (int b = 0; b < B; b++)
         if (len[b] > Tk) len[b] = Tk;
+    make_one_partial(r, len, B, Tk);
     if (bad) /* last (bad 1, -1), so a lazy check has already written; or first (2, -2) */
         len[bad == 2 || bad == -2 ? 0 : B - 1] = bad > 0 ? Tk + 1 : -1;
     int at = snprintf(extra, n, ", lengths [");

@@ -263,6 +263,19 @@ START_TEST(test_input_window)
 }
 END_TEST
 
+/* Whatever the student's seed, the padding tests catch padding applied to query
+   rows (some length is in [1, Tk - 1]: make_one_partial) and a masked score of 0.
+   Without it 1 student in 125 kept padding_batched's points for the first. */
+START_TEST(test_padding_exposes_the_axis_for_every_seed)
+{
+    static const char *const tests[] = { "padding_batched", "padding_rectangular" };
+    for (int i = 0; i < 2; i++) {
+        assert_exposed(tests[i], "padding_query_axis", 1000);
+        assert_exposed(tests[i], "mask_zero", 1000);
+    }
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("lab02 module");
@@ -276,6 +289,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, test_masks);
     tcase_add_test(tc, test_temperature);
     tcase_add_test(tc, test_input_window);
+    tcase_add_test(tc, test_padding_exposes_the_axis_for_every_seed);
     suite_add_tcase(s, tc);
     return s;
 }
