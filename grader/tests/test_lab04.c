@@ -80,7 +80,7 @@ START_TEST(test_row_entropies)
             ck_assert_msg(H[r] >= 0.0f && (double)H[r] <= log((double)n) + 1e-6,
                           "%s: H[%d] = %g outside [0, log n]", c.describe, r, (double)H[r]);
         }
-        if (fixed_inputs(&rubric.tests[k])) {
+        if (is_worked(&rubric.tests[k])) {
             /* uniform: ln 4 = 1.386294; one-hot: 0; the worked weights:
                .7054 * .348993 + .2595 * 1.349004 + .0351 * 3.349553 = .713812;
                a fully masked row: 0 */
