@@ -226,6 +226,24 @@ void gr_timeout_message(gr_strbuf *msg, const char *describe, long time_ms,
                      describe, run->seconds, run->cpu_seconds, time_ms);
 }
 
+/* The call returned with scratch memory still allocated (the child's leak
+   record): a wrong answer, whatever it computed, since the contract forbids it. */
+static void leak_message(gr_strbuf *msg, const char *describe, const gr_sandbox_result *run,
+                         gr_outcome *out)
+{
+    uint64_t bytes, blocks;
+    char perr[256];
+    if (proto_decode_leak(run->response, run->response_len, &bytes, &blocks, perr, sizeof perr) != 0) {
+        gr_sb_printf(msg, "%s\nthe program ended without a valid answer (%s)", describe, perr);
+        return;
+    }
+    out->verdict = GR_WRONG_ANSWER;
+    gr_sb_printf(msg, "%s\nyour code returned with %llu byte%s in %llu block%s of scratch memory "
+                 "still allocated: free %s before returning (the contract's rule)", describe,
+                 (unsigned long long)bytes, bytes == 1 ? "" : "s", (unsigned long long)blocks,
+                 blocks == 1 ? "" : "s", blocks == 1 ? "it" : "them");
+}
+
 /* Decide the verdict of one case from how the child ended and what it answered;
    a parsed answer stays in out->got. */
 static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_case *c,
@@ -276,6 +294,8 @@ static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_ca
         out->verdict = GR_OUT_OF_MEMORY;
         gr_sb_printf(&msg, "%s\nthe stack overflowed: a local array too large for the stack? "
                      "Allocate large buffers with malloc, within the lab's memory limit", c->describe);
+    } else if (run->exit_code == PROTO_EXIT_LEAKED) {
+        leak_message(&msg, c->describe, run, out);
     } else if (run->exit_code != PROTO_EXIT_OK) {
         gr_sb_printf(&msg, "%s\nexited with status %d before answering (does the code call exit()?)",
                      c->describe, run->exit_code);

@@ -25,6 +25,10 @@
  *   u32 PROTO_END_MAGIC
  * The parent parses strictly: wrong magic, wrong counts, short or trailing bytes
  * are a bad response, never trusted.
+ * Leak record (instead of the response, with exit code PROTO_EXIT_LEAKED): the
+ * call returned with blocks it allocated still live, against every contract's
+ * rule that scratch memory is freed before returning:
+ *   u32 PROTO_LEAK_MAGIC, u64 bytes (as requested), u64 blocks, u32 PROTO_END_MAGIC
  */
 #ifndef GR_PROTOCOL_H
 #define GR_PROTOCOL_H
@@ -38,6 +42,8 @@
 #define PROTO_REQUEST_MAGIC  0x41544c51u  /* "QLTA" */
 #define PROTO_RESPONSE_MAGIC 0x41544c52u  /* "RLTA" */
 #define PROTO_END_MAGIC      0x454e4421u  /* "!DNE" */
+#define PROTO_LEAK_MAGIC     0x41544c4cu  /* "LLTA" */
+#define PROTO_LEAK_BYTES     24           /* a leak record's size */
 
 #define PROTO_MAX_INTS  16
 #define PROTO_MAX_REALS 8
@@ -50,6 +56,7 @@
 #define PROTO_EXIT_BAD_REQUEST  91  /* the request did not parse (a grader bug) */
 #define PROTO_EXIT_NO_SUCH_CALL 92  /* fn unknown to this lab's dispatch */
 #define PROTO_EXIT_STACK_OVERFLOW 93 /* the stack grew past its limit (deep recursion, huge local array) */
+#define PROTO_EXIT_LEAKED       94  /* returned with scratch memory still allocated (a leak record follows) */
 
 typedef enum proto_kind { PROTO_F32 = 1, PROTO_I32 = 2, PROTO_U8 = 3 } proto_kind;
 typedef enum proto_role { PROTO_IN = 1, PROTO_OUT = 2, PROTO_INOUT = 3 } proto_role;
@@ -96,6 +103,11 @@ int proto_encode_request(const proto_call *call, unsigned char **bytes, size_t *
 int proto_decode_response(const unsigned char *bytes, size_t len, const proto_call *call,
                           int32_t *status, proto_buf out[PROTO_MAX_BUFS],
                           char *err, size_t errlen);
+
+/* Parent: parse a leak record (the response of a child that exited
+   PROTO_EXIT_LEAKED) into *bytes and *blocks. 0, or -1 with why in err. */
+int proto_decode_leak(const unsigned char *bytes, size_t len, uint64_t *leak_bytes,
+                      uint64_t *leak_blocks, char *err, size_t errlen);
 
 /* Free the data decode_response allocated. */
 void proto_free_outputs(proto_buf out[PROTO_MAX_BUFS], int n_bufs);

@@ -470,7 +470,8 @@ static int take(run_ctx *r, int *fd, sink *s, size_t limit)
    KILL_GRACE_MS for the pipes. 0, or -1 with err when poll fails. */
 static int pump(run_ctx *r)
 {
-    r->response.keep = r->resp_cap + 1;   /* one byte over shows as "trailing bytes" */
+    /* one byte over shows as "trailing bytes"; a leak record may be the longer */
+    r->response.keep = (r->resp_cap > PROTO_LEAK_BYTES ? r->resp_cap : PROTO_LEAK_BYTES) + 1;
     r->output.keep = EXCERPT_BYTES;
     r->errsink.keep = 64;
     if (r->request_len == 0)

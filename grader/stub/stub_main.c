@@ -150,14 +150,15 @@ static void heap_sub(void *p)
 #define CANARY 0xA5
 #define CANARY_BYTES 16
 #define CANARY_SLOTS 4096                /* blocks tracked at once; more go unchecked */
-static struct { void *p; size_t n; } canary_tab[CANARY_SLOTS];
+static struct { void *p; size_t n; unsigned char in_call; } canary_tab[CANARY_SLOTS];
+static int in_call;                      /* the student's function is running */
 
 static size_t canary_slot(const void *p)
 {
     return ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15u >> 52 & (CANARY_SLOTS - 1);
 }
 
-static void canary_set(void *p, size_t n)
+static void canary_set(void *p, size_t n, int from_call)
 {
     if (!p || !stub_started)
         return;
@@ -168,6 +169,7 @@ static void canary_set(void *p, size_t n)
         if (!canary_tab[i].p) {
             canary_tab[i].p = p;
             canary_tab[i].n = n;
+            canary_tab[i].in_call = (unsigned char)from_call;
             return;
         }
 }
@@ -189,17 +191,19 @@ static void canary_check_block(const void *p, size_t n)
             canary_fail(n);
 }
 
-/* Forget p (being freed or moved), checking its canary first. */
-static void canary_take(const void *p)
+/* Forget p (being freed or moved), checking its canary first. Returns whether
+   it was allocated during the call (a block moved by realloc keeps its origin). */
+static int canary_take(const void *p)
 {
     if (!p)
-        return;
+        return in_call;
     for (size_t k = 0, i = canary_slot(p); k < 64; k++, i = (i + 1) & (CANARY_SLOTS - 1))
         if (canary_tab[i].p == p) {
             canary_check_block(p, canary_tab[i].n);
             canary_tab[i].p = NULL;
-            return;
+            return canary_tab[i].in_call;
         }
+    return in_call;
 }
 
 /* After the call: every live block's canary, then one allocation so the C
@@ -224,7 +228,7 @@ void *__wrap_malloc(size_t n)
         return NULL;
     }
     void *p = __real_malloc(padded(n));
-    canary_set(p, n);
+    canary_set(p, n, in_call);
     heap_add(p);
     return p;
 }
@@ -238,7 +242,7 @@ void *__wrap_calloc(size_t count, size_t size)
         return NULL;
     }
     void *p = __real_calloc(1, padded(n));
-    canary_set(p, n);
+    canary_set(p, n, in_call);
     heap_add(p);
     return p;
 }
@@ -255,10 +259,10 @@ void *__wrap_realloc(void *p, size_t n)
         errno = ENOMEM;
         return NULL;
     }
-    canary_take(p);
+    int from_call = canary_take(p);
     void *q = __real_realloc(p, n ? padded(n) : 0);
     if (q && n)
-        canary_set(q, n);
+        canary_set(q, n, from_call);
     if (q) {
         heap_live = others;
         heap_add(q);
@@ -284,7 +288,7 @@ void *__wrap_aligned_alloc(size_t align, size_t n)
         return NULL;
     }
     void *p = __real_aligned_alloc(align, padded(n));
-    canary_set(p, n);
+    canary_set(p, n, in_call);
     heap_add(p);
     return p;
 }
@@ -295,7 +299,7 @@ int __wrap_posix_memalign(void **pp, size_t align, size_t n)
         return ENOMEM;
     int rc = __real_posix_memalign(pp, align, padded(n));
     if (rc == 0) {
-        canary_set(*pp, n);
+        canary_set(*pp, n, in_call);
         heap_add(*pp);
     }
     return rc;
@@ -646,19 +650,56 @@ static void write_response(const proto_call *call, int32_t status)
     write_all(iov, n);
 }
 
+/* ---- leaks: scratch memory still held when the call returns ---------------------
+ * Every lab's contract says scratch memory is freed before returning. A tracked
+ * block allocated during the call and still live after it breaks that rule;
+ * its requested bytes and the block count go back to the parent in a leak
+ * record on the response pipe (protocol.h), which names the verdict. Blocks
+ * from before the call (a constructor's) are the student's business. stdout
+ * gets a static buffer before the call, so printing allocates nothing. */
+static void leak_report(void)
+{
+    uint64_t rec_bytes = 0, rec_blocks = 0;
+    for (size_t i = 0; i < CANARY_SLOTS; i++)
+        if (canary_tab[i].p && canary_tab[i].in_call) {
+            rec_bytes += canary_tab[i].n;
+            rec_blocks++;
+        }
+    if (rec_blocks == 0)
+        return;
+    static uint32_t head, tail;
+    static uint64_t body[2];
+    head = PROTO_LEAK_MAGIC;
+    body[0] = rec_bytes;
+    body[1] = rec_blocks;
+    tail = PROTO_END_MAGIC;
+    struct iovec iov[3] = {{&head, sizeof head}, {body, sizeof body}, {&tail, sizeof tail}};
+    fflush(NULL);
+    write_all(iov, 3);
+    _exit(PROTO_EXIT_LEAKED);
+}
+
 int main(void)
 {
     static proto_call call;
     read_request(&call);
 
+    /* printing during the call must not look like a leak: stdout's buffer is
+       static (stderr is unbuffered) */
+    static char out_buf[BUFSIZ];
+    setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
+
     int no_such_call = 0;
+    in_call = 1;
     int32_t status = stub_dispatch(&call, &no_such_call);
+    in_call = 0;
     if (no_such_call)
         _exit(PROTO_EXIT_NO_SUCH_CALL);
     if (heap_over)
         _exit(PROTO_EXIT_OUT_OF_MEMORY);
     check_below(&call);
     canary_check_all();
+    leak_report();
 
     /* whatever the student printed goes out before the answer (it is only ever
        shown as an excerpt; nothing in it is parsed) */

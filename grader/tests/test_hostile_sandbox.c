@@ -20,7 +20,8 @@
  * memory wall must hold with the whole score matrix stored), static data whose
  * alignment padding the linker adds, a self-SIGSTOP in every test, ten labs
  * that each stop themselves, syscall() through a function pointer, a nested
- * function's trampoline and a lab whose every test loops; and a rubric's
+ * function's trampoline, scratch memory never freed (a wrong answer, whatever
+ * was computed: the contract says free it) and a lab whose every test loops; and a rubric's
  * budget_s running out (the tests left are not run). The "layers" cases
  * check the linked-program check (objcheck.h) on programs built without the
  * build's rule checks. ATTNLAB_HOSTILE_CASE=name runs only the case called name.
@@ -91,6 +92,9 @@ static const sandbox_case cases[] = {
      "int nested(int x) { return x + B; }\n    int (*volatile f)(int) = nested;\n"
      "    if (f(0) < 0)\n        return 0;",
      NULL, "compile error", "trampoline"},
+    {"scratch_memory_left_allocated", 1, "body.c",
+     "char *volatile scratch = malloc(40);\n    if (scratch)\n        scratch[0] = 1;   /* never freed */",
+     NULL, "wrong answer", "40 bytes in 1 block of scratch memory still allocated"},
     {"endless_loop_every_test", 1, "body.c", "for (volatile int spin = 1; spin;) {}", NULL,
      "timed out", "time limit|wall-clock limit|not run: earlier tests timed out"},
 };

@@ -34,7 +34,7 @@ Suite *test_suite(void);
 static const char *const programs[] = {
     "good", "loop", "segv", "past_end", "oom", "oom_checked", "stack_array", "recurse",
     "print", "fakescore", "fopen", "open", "socket", "fork", "exec", "kill", "ctor", "uid",
-    "limits", "fds", "flood", "stop", "uncounted", NULL
+    "limits", "fds", "flood", "stop", "uncounted", "leak", NULL
 };
 
 static char *kit_dir;
@@ -323,6 +323,27 @@ START_TEST(malloc_over_the_limit_unchecked) { expect_exit("oom", PROTO_EXIT_OUT_
 END_TEST
 
 START_TEST(malloc_over_the_limit_checked) { expect_exit("oom_checked", PROTO_EXIT_OUT_OF_MEMORY); }
+END_TEST
+
+/* Scratch memory still allocated when the call returns: a leak record with
+   the live blocks' requested bytes (10 + 20 + 30) and count, no answer; the
+   freed block and the realloc'd one's old size do not count. ("good" mallocs,
+   frees and prints, and answers: correct_answer.) */
+START_TEST(scratch_memory_left_allocated_is_a_leak)
+{
+    proto_call c = fk_add_call(A4, B4, 4);
+    gr_sandbox_result r = run_call("leak", &c, default_limits);
+    ck_assert_msg(r.exited && r.exit_code == PROTO_EXIT_LEAKED, "exited %d code %d signal %d",
+                  r.exited, r.exit_code, r.term_signal);
+    uint64_t bytes = 0, blocks = 0;
+    char err[256] = "";
+    ck_assert_msg(proto_decode_leak(r.response, r.response_len, &bytes, &blocks, err, sizeof err) == 0,
+                  "%s", err);
+    ck_assert_uint_eq(bytes, 60);
+    ck_assert_uint_eq(blocks, 3);
+    ck_assert_str_eq(r.output, "lab_add: done\n");     /* printed before the record */
+    gr_sandbox_result_free(&r);
+}
 END_TEST
 
 /* 64 MiB on an 8 MiB stack, and endless recursion: the stub names it a stack
@@ -668,6 +689,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, write_past_the_end_hits_the_guard_page);
     tcase_add_test(tc, malloc_over_the_limit_unchecked);
     tcase_add_test(tc, malloc_over_the_limit_checked);
+    tcase_add_test(tc, scratch_memory_left_allocated_is_a_leak);
     tcase_add_test(tc, huge_stack_array);
     tcase_add_test(tc, endless_recursion);
     tcase_add_test(tc, ten_megabytes_of_output);
