@@ -210,9 +210,11 @@ void     gr_fill_weights(sup_rng *r, float *W, long rows, int n, double scale);
 int      gr_test_rows(const gr_rubric_test *t, gr_case_variant what, int *rows, int *n,
                       char *err, size_t errlen);
 /* Sizes rows and n of a backward-pass test (defaults 3, 6), and *worked from param
-   worked: the handout's two rows of 4, which the sizes must then be. 0, or -1 with err. */
-int      gr_backward_sizes(const gr_rubric_test *t, int *worked, int *rows, int *n,
-                           char *err, size_t errlen);
+   worked: the handout's two rows of 4, which the sizes must then be. For what
+   GR_VARIANT_BAD (defaults 2, 4): rows < 1 or n < 1, as the contract forbids, each
+   from -4. 0, or -1 with err. */
+int      gr_backward_sizes(const gr_rubric_test *t, gr_case_variant what, int *worked,
+                           int *rows, int *n, char *err, size_t errlen);
 /* An experiment's seed: one drawn from r (gr_draw_seed, the student's own), unless
    param seed fixes it, as `make run SEED=S` does; r advances either way. */
 uint64_t gr_experiment_seed(const gr_rubric_test *t, sup_rng *r);

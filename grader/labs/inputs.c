@@ -53,9 +53,20 @@ int gr_test_rows(const gr_rubric_test *t, gr_case_variant what, int *rows, int *
     return 0;
 }
 
-int gr_backward_sizes(const gr_rubric_test *t, int *worked, int *rows, int *n,
-                      char *err, size_t errlen)
+int gr_backward_sizes(const gr_rubric_test *t, gr_case_variant what, int *worked, int *rows,
+                      int *n, char *err, size_t errlen)
 {
+    if (what == GR_VARIANT_BAD) {
+        *worked = 0;
+        if (gr_test_int(t, "rows", 2, -4, 64, rows, err, errlen) ||
+            gr_test_int(t, "n", 4, -4, 64, n, err, errlen))
+            return -1;
+        if (*rows >= 1 && *n >= 1) {
+            snprintf(err, errlen, "a %s test needs rows < 1 or n < 1", t->kind);
+            return -1;
+        }
+        return 0;
+    }
     *worked = gr_test_param(t, "worked", 0) != 0;
     if (gr_test_int(t, "rows", *worked ? 2 : 3, 1, 4096, rows, err, errlen) ||
         gr_test_int(t, "n", *worked ? 4 : 6, 1, 4096, n, err, errlen))

@@ -124,7 +124,8 @@ static void experiment_ref(float *g_raw, float *g_scaled, const int32_t *dks, in
 
 /* ---- test generators -------------------------------------------------------- */
 
-/* backward: sizes {rows, n}; params:
+/* backward: sizes {rows, n}; kind backward_bad: rows < 1 or n < 1, LAB_BAD_ARG
+ * with dS untouched (4 drawn values in each array); params:
  *   worked   1: W = the worked row's weights [0.7054, 0.2595, 0.0351, 0] twice,
  *            with g = [1, 0, 0, 0] and [0.5, -1, 2, 3]
  *   scale    W = softmax(scale * N(0,1)); 30 is nearly one-hot (saturated)
@@ -133,14 +134,13 @@ static void experiment_ref(float *g_raw, float *g_scaled, const int32_t *dks, in
 static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                         gr_case *c, char *err, size_t errlen)
 {
-    (void)kind;
-    int worked, rows, n;
-    if (gr_backward_sizes(t, &worked, &rows, &n, err, errlen))
+    int bad = kind->what == GR_VARIANT_BAD, worked, rows, n;
+    if (gr_backward_sizes(t, kind->what, &worked, &rows, &n, err, errlen))
         return -1;
     double scale = gr_test_param(t, "scale", 2.0);
     int masked = gr_test_param(t, "masked", 0) != 0;
     int inplace = gr_test_param(t, "inplace", 0) != 0;
-    long count = (long)rows * n;
+    long count = bad ? 4 : (long)rows * n;
     float *W, *dW;
     int gbuf;
     if (inplace) {
@@ -155,7 +155,7 @@ static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint6
         gbuf = 0;
         gr_case_set_names(c, "dS", "W", "dW", NULL);
     }
-    for (int i = 0; i < c->call.n_bufs; i++) gr_case_set_shape2(c, i, rows, n);
+    for (int i = 0; i < c->call.n_bufs && !bad; i++) gr_case_set_shape2(c, i, rows, n);
 
     sup_rng r;
     sup_rng_seed(&r, seed);
@@ -165,6 +165,9 @@ static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint6
         const float g[8] = { 1.0f, 0.0f, 0.0f, 0.0f, 0.5f, -1.0f, 2.0f, 3.0f };
         attn_softmax(W, s, 2, 4);
         memcpy(dW, g, sizeof g);
+    } else if (bad) {
+        gr_fill_weights(&r, W, 1, 4, scale);
+        sup_rng_fill_normal(&r, dW, count);
     } else {
         gr_fill_normal(&r, W, count, scale);
         if (masked)
@@ -175,6 +178,12 @@ static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint6
     }
     GR_CASE_ADD_INTS(c, rows, n);
     c->call.fn = inplace ? LAB08_SOFTMAX_BACKWARD_INPLACE : LAB08_SOFTMAX_BACKWARD;
+    if (bad) {
+        snprintf(c->describe, sizeof c->describe, "lab_softmax_backward(%s, rows=%d, n=%d): "
+                 "sizes break the contract, expect LAB_BAD_ARG with dS untouched",
+                 inplace ? "dW, W, dW" : "dS, W, dW", rows, n);
+        return gr_case_expect_bad_arg(c);
+    }
     c->expected_status = LAB_OK;
     float *want = gr_case_expect(c, gbuf);
     attn_softmax_backward(want, W, dW, rows, n);
@@ -190,46 +199,51 @@ static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint6
 
 /* experiment: sizes {n_dk, T, trials, dk_min}; dks[m] = dk_min * 2^m, or with
    param odd 1 each moved up by a random amount below it (not powers of two);
-   param bad 1 makes the last d_k 0 (LAB_BAD_ARG, outputs untouched). The seed
-   is the student's own unless param seed fixes it. */
+   param bad 1 makes the last d_k 0, and an n_dk, T or trials below 1 breaks the
+   contract too (LAB_BAD_ARG, outputs untouched; with no d_k the arrays still
+   hold 4). The seed is the student's own unless param seed fixes it. */
 static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                           gr_case *c, char *err, size_t errlen)
 {
     (void)kind;
     int n_dk, T, trials, dk_min;
-    if (gr_test_int(t, "n_dk", 3, 1, 16, &n_dk, err, errlen) ||
-        gr_test_int(t, "T", 16, 1, 1024, &T, err, errlen) ||
-        gr_test_int(t, "trials", 20, 1, 2000, &trials, err, errlen) ||
-        gr_test_int(t, "dk_min", 8, 1, 1024, &dk_min, err, errlen))
+    if (gr_test_int(t, "n_dk", 3, -4, 16, &n_dk, err, errlen) ||
+        gr_test_int(t, "T", 16, -4, 1024, &T, err, errlen) ||
+        gr_test_int(t, "trials", 20, -4, 2000, &trials, err, errlen) ||
+        gr_test_int(t, "dk_min", 8, 1, 4096, &dk_min, err, errlen))
         return -1;
-    if ((long)dk_min << (n_dk - 1) > 4096) {
+    int nb = n_dk > 0 ? n_dk : 4;   /* the arrays' length */
+    if ((long)dk_min << (nb - 1) > 4096) {
         snprintf(err, errlen, "test %s: dk_min * 2^(n_dk - 1) = %ld is over 4096; use fewer "
-                 "or smaller d_k", t->name, (long)dk_min << (n_dk - 1));
+                 "or smaller d_k", t->name, (long)dk_min << (nb - 1));
         return -1;
     }
-    int odd = gr_test_param(t, "odd", 0) != 0, bad = gr_test_param(t, "bad", 0) != 0;
-    gr_case_add_f32(c, PROTO_OUT, n_dk);
-    gr_case_add_f32(c, PROTO_OUT, n_dk);
-    int32_t *dks = gr_case_add_i32(c, PROTO_IN, n_dk);
+    int odd = gr_test_param(t, "odd", 0) != 0;
+    int bad = gr_test_param(t, "bad", 0) != 0, small = n_dk < 1 || T < 1 || trials < 1;
+    gr_case_add_f32(c, PROTO_OUT, nb);
+    gr_case_add_f32(c, PROTO_OUT, nb);
+    int32_t *dks = gr_case_add_i32(c, PROTO_IN, nb);
     gr_case_set_names(c, "g_raw", "g_scaled", "dks", NULL);
     sup_rng r;
     sup_rng_seed(&r, seed);
     uint64_t exp_seed = gr_experiment_seed(t, &r);
-    for (int m = 0; m < n_dk; m++) {
+    for (int m = 0; m < nb; m++) {
         int d = dk_min << m;
         dks[m] = odd ? d + (int)(sup_rng_u64(&r) % (uint64_t)d) : d;
     }
-    if (bad) dks[n_dk - 1] = 0;
-    gr_test_descending(t, dks, n_dk);   /* the largest first: no list is sorted */
+    if (bad) dks[nb - 1] = 0;
+    gr_test_descending(t, dks, nb);   /* the largest first: no list is sorted */
     GR_CASE_ADD_INTS(c, n_dk, T, trials, (int64_t)exp_seed);
     c->call.fn = LAB08_GRADIENT_EXPERIMENT;
     char list[96];
-    gr_format_ints(list, sizeof list, dks, n_dk, 16);
+    gr_format_ints(list, sizeof list, dks, nb, 16);
     snprintf(c->describe, sizeof c->describe,
              "lab_gradient_experiment(dks=%s, n_dk=%d, T=%d, trials=%d, seed=%llu)%s",
              list, n_dk, T, trials, (unsigned long long)exp_seed,
-             bad ? ": a d_k of 0 must give LAB_BAD_ARG, outputs untouched" : "");
-    if (bad)
+             bad ? ": a d_k of 0 must give LAB_BAD_ARG, outputs untouched" :
+             small ? ": sizes break the contract, expect LAB_BAD_ARG with outputs untouched" :
+             T == 1 ? ": one key, whose weight is 1 and gradient 0 whatever its score" : "");
+    if (bad || small)
         return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     experiment_ref(gr_case_expect(c, 0), gr_case_expect(c, 1), dks, n_dk, T, trials, exp_seed,
@@ -242,6 +256,7 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
 {
     static const gr_case_kind kinds[] = {
         { "backward", gen_backward, 0, 0 },
+        { "backward_bad", gen_backward, 0, GR_VARIANT_BAD },
         { "experiment", gen_experiment, 0, 0 },
     };
     return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 8, t, seed, c,

@@ -256,7 +256,7 @@ static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint6
 {
     (void)kind;
     int worked, rows, n;
-    if (gr_backward_sizes(t, &worked, &rows, &n, err, errlen))
+    if (gr_backward_sizes(t, GR_VARIANT_NONE, &worked, &rows, &n, err, errlen))
         return -1;
     long count = (long)rows * n;
     gr_case_add_f32(c, PROTO_OUT, count);

@@ -65,6 +65,8 @@ START_TEST(test_case_errors_say_what_to_fix)
     t.params[1].value = 4;
     refuse_case(&t, err, sizeof err);
     ck_assert_msg(strstr(err, "over 4096") && strstr(err, "use"), "%s", err);
+    refuse_param("backward_bad", "rows", 1, err, sizeof err);
+    ck_assert_msg(strstr(err, "needs rows < 1 or n < 1"), "%s", err);
 }
 END_TEST
 
