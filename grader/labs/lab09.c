@@ -127,6 +127,18 @@ static void backward_ref(float *dS, const float *W, const float *dW, const uint8
 
 /* ---- test generators -------------------------------------------------------- */
 
+/* S (B, Tq, Tk), scores ~ N(0, 1) per student, for a mask call; 1 when a size
+   is below 1, and S then holds 4 drawn values the call must leave untouched. */
+static int mask_scores(gr_case *c, sup_rng *r, int B, int Tq, int Tk)
+{
+    int small = B < 1 || Tq < 1 || Tk < 1;
+    if (small)
+        gr_scores_add_out(c, r, B, Tq, Tk, 1);
+    else
+        gr_case_add_scores(c, r, B, Tq, Tk);
+    return small;
+}
+
 /* causal: sizes {batch, Tq, Tk}; params {bottom_right: 0 or 1; any other value
    must give LAB_BAD_ARG with S untouched}. */
 static int gen_causal(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
@@ -134,19 +146,20 @@ static int gen_causal(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
 {
     (void)kind;
     int B, Tq, Tk, br;
-    if (gr_test_int(t, "batch", 1, 1, 64, &B, err, errlen) ||
-        gr_test_int(t, "Tq", 3, 1, 512, &Tq, err, errlen) ||
-        gr_test_int(t, "Tk", 7, 1, 512, &Tk, err, errlen) ||
+    if (gr_test_int(t, "batch", 1, -4, 64, &B, err, errlen) ||
+        gr_test_int(t, "Tq", 3, -4, 512, &Tq, err, errlen) ||
+        gr_test_int(t, "Tk", 7, -4, 512, &Tk, err, errlen) ||
         gr_test_int(t, "bottom_right", 1, -1, 2, &br, err, errlen))
         return -1;
     sup_rng r;
     sup_rng_seed(&r, seed);
-    gr_case_add_scores(c, &r, B, Tq, Tk);  /* S ~ N(0,1) per student */
+    int small = mask_scores(c, &r, B, Tq, Tk);
     GR_CASE_ADD_INTS(c, B, Tq, Tk, br);
     c->call.fn = LAB09_CAUSAL_MASK;
-    int ok = br == 0 || br == 1;
+    int ok = (br == 0 || br == 1) && !small;
     snprintf(c->describe, sizeof c->describe,
              "lab_causal_mask_aligned(S, B=%d, Tq=%d, Tk=%d, bottom_right=%d)%s", B, Tq, Tk, br,
+             small ? ": a size below 1, so LAB_BAD_ARG and S untouched" :
              !ok ? ": bottom_right must be 0 or 1, so LAB_BAD_ARG and S untouched" :
              br ? ": query i sees keys j <= i + Tk - Tq" : ": query i sees keys j <= i");
     if (!ok)
@@ -156,27 +169,29 @@ static int gen_causal(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     return 0;
 }
 
-/* window: sizes {batch, Tq, Tk, window}; window 0 must give LAB_BAD_ARG. */
+/* window: sizes {batch, Tq, Tk, window}; a window or size below 1 must give
+   LAB_BAD_ARG. */
 static int gen_window(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                       gr_case *c, char *err, size_t errlen)
 {
     (void)kind;
     int B, Tq, Tk, w;
-    if (gr_test_int(t, "batch", 1, 1, 64, &B, err, errlen) ||
-        gr_test_int(t, "Tq", 2, 1, 512, &Tq, err, errlen) ||
-        gr_test_int(t, "Tk", 5, 1, 512, &Tk, err, errlen) ||
-        gr_test_int(t, "window", 2, 0, 512, &w, err, errlen))
+    if (gr_test_int(t, "batch", 1, -4, 64, &B, err, errlen) ||
+        gr_test_int(t, "Tq", 2, -4, 512, &Tq, err, errlen) ||
+        gr_test_int(t, "Tk", 5, -4, 512, &Tk, err, errlen) ||
+        gr_test_int(t, "window", 2, -4, 512, &w, err, errlen))
         return -1;
     sup_rng r;
     sup_rng_seed(&r, seed);
-    gr_case_add_scores(c, &r, B, Tq, Tk);  /* S ~ N(0,1) per student */
+    int small = mask_scores(c, &r, B, Tq, Tk);
     GR_CASE_ADD_INTS(c, B, Tq, Tk, w);
     c->call.fn = LAB09_SLIDING_WINDOW;
     snprintf(c->describe, sizeof c->describe,
              "lab_sliding_window_mask(S, B=%d, Tq=%d, Tk=%d, window=%d)%s", B, Tq, Tk, w,
+             small ? ": a size below 1, so LAB_BAD_ARG and S untouched" :
              w < 1 ? ": window < 1, so LAB_BAD_ARG and S untouched"
                    : ": key j visible iff i' - window < j <= i', i' = i + Tk - Tq");
-    if (w < 1)
+    if (w < 1 || small)
         return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_sliding_window_mask(gr_case_expect(c, 0), B, Tq, Tk, w);
@@ -187,6 +202,8 @@ static int gen_window(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
  *   worked      1: the handout's rows, scores [2, 1, -1, -inf] and all -inf, sink 1.5
  *   sink_shift, sink_scale   sink[h] = shift + scale * N(0,1) (defaults 0, 1.5);
  *               a shift of 1000 overflows exp(z - m) unless m includes the sink
+ *   scale       scores scale * N(0,1) (default 2); 100 puts keys far above the
+ *               sink and each other, so a max that skips a key overflows exp
  *   mask_frac   the share of -inf scores (default 0.2)
  *   empty_rows  1: every third row fully masked (all mass on the sink)
  *   no_sink     1: head 0's sink is -inf (plain softmax, zero-row policy) */
@@ -208,6 +225,7 @@ static int gen_sink(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t 
     }
     double shift = gr_test_param(t, "sink_shift", 0.0), scale = gr_test_param(t, "sink_scale", 1.5);
     double mask_frac = gr_test_param(t, "mask_frac", 0.2);
+    double score_scale = gr_test_param(t, "scale", 2.0);
     int empty = gr_test_param(t, "empty_rows", 0) != 0, no_sink = gr_test_param(t, "no_sink", 0) != 0;
     int B = batch * H;
     long count = (long)B * Tq * Tk;
@@ -226,7 +244,7 @@ static int gen_sink(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t 
         memcpy(S, rows, sizeof rows);
         sink[0] = 1.5f;
     } else {
-        gr_fill_scores(&r, S, count, 2.0f, 0.0f, mask_frac);
+        gr_fill_scores(&r, S, count, (float)score_scale, 0.0f, mask_frac);
         for (int h = 0; h < H; h++) sink[h] = (float)(shift + scale * (double)sup_rng_normal(&r));
         if (no_sink) sink[0] = -INFINITY;
         if (empty)
@@ -241,30 +259,68 @@ static int gen_sink(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t 
              "lab_sink_softmax(W, Wsink, S, sink, B=%d, H=%d, Tq=%d, Tk=%d)%s", B, H, Tq, Tk,
              worked ? ": the handout's rows, scores [2, 1, -1, -inf] and all -inf, sink 1.5" :
              shift >= 100 ? ": sinks near 1000, far above every score" :
+             score_scale >= 10 ? ": scores spread widely, keys far above each other and the sink" :
              no_sink ? ": head 0 has no sink (-inf), every third row fully masked" :
              empty ? ": every third row fully masked (all mass on the sink)" :
                      ": scores ~ N(0, 2^2), some -inf");
     return 0;
 }
 
-/* postmask_backward: sizes {rows, n}; W = softmax(N(0, 2^2)), keep zeroes about
-   a third of the keys after softmax, dW ~ N(0,1) (also at zeroed keys: dL/dW'
-   there is whatever the layer above sends). params {worked: 1}: the handout's
-   rows. */
-static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+/* sink_bad: sizes {batch, H, Tq, Tk}, B = batch * H (batch alone when H < 1), or
+   with param extra 1 one row more, so B % H != 0; each size from -4. A call
+   the contract rejects: LAB_BAD_ARG with W and Wsink untouched. Every array
+   holds at least 4 drawn values. */
+static int gen_sink_bad(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                         gr_case *c, char *err, size_t errlen)
 {
     (void)kind;
-    int worked, rows, n;
-    if (gr_backward_sizes(t, GR_VARIANT_NONE, &worked, &rows, &n, err, errlen))
+    int batch, H, Tq, Tk, ragged;
+    if (gr_test_int(t, "batch", 1, -4, 64, &batch, err, errlen) ||
+        gr_test_int(t, "H", 2, -4, 64, &H, err, errlen) ||
+        gr_test_int(t, "Tq", 2, -4, 512, &Tq, err, errlen) ||
+        gr_test_int(t, "Tk", 4, -4, 512, &Tk, err, errlen) ||
+        gr_test_int(t, "extra", 0, 0, 1, &ragged, err, errlen))
         return -1;
-    long count = (long)rows * n;
+    int B = batch * (H > 0 ? H : 1) + ragged;
+    if (!ragged && batch >= 1 && H >= 1 && Tq >= 1 && Tk >= 1) {
+        snprintf(err, errlen, "a %s test needs a size below 1 or extra: 1", t->kind);
+        return -1;
+    }
+    long nB = B > 0 ? B : 0, nQ = Tq > 0 ? Tq : 0, nK = Tk > 0 ? Tk : 0;
+    long n[4] = { nB * nQ * nK, nB * nQ, nB * nQ * nK, H > 0 ? H : 0 };
+    sup_rng r;
+    sup_rng_seed(&r, seed);
+    for (int k = 0; k < 4; k++) {
+        float *x = gr_case_add_f32(c, k < 2 ? PROTO_OUT : PROTO_IN, n[k] > 4 ? n[k] : 4);
+        if (k >= 2) sup_rng_fill_normal(&r, x, n[k] > 4 ? n[k] : 4);
+    }
+    gr_case_set_names(c, "W", "Wsink", "S", "sink", NULL);
+    GR_CASE_ADD_INTS(c, B, H, Tq, Tk);
+    c->call.fn = LAB09_SINK_SOFTMAX;
+    snprintf(c->describe, sizeof c->describe, "lab_sink_softmax(W, Wsink, S, sink, B=%d, H=%d, "
+             "Tq=%d, Tk=%d): %s, expect LAB_BAD_ARG with W and Wsink untouched", B, H, Tq, Tk,
+             ragged ? "B is not a multiple of H" : "a size below 1");
+    return gr_case_expect_bad_arg(c);
+}
+
+/* postmask_backward: sizes {rows, n}; W = softmax(N(0, 2^2)), keep zeroes about
+   a third of the keys after softmax, dW ~ N(0,1) (also at zeroed keys: dL/dW'
+   there is whatever the layer above sends). params {worked: 1}: the handout's
+   rows. Kind postmask_backward_bad: rows < 1 or n < 1, LAB_BAD_ARG with dS
+   untouched (4 drawn values in each array). */
+static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                        gr_case *c, char *err, size_t errlen)
+{
+    int bad = kind->what == GR_VARIANT_BAD, worked, rows, n;
+    if (gr_backward_sizes(t, kind->what, &worked, &rows, &n, err, errlen))
+        return -1;
+    long count = bad ? 4 : (long)rows * n;
     gr_case_add_f32(c, PROTO_OUT, count);
     float *W = gr_case_add_f32(c, PROTO_IN, count);
     float *dW = gr_case_add_f32(c, PROTO_IN, count);
     uint8_t *keep = gr_case_add_u8(c, PROTO_IN, count);
     gr_case_set_names(c, "dS", "W", "dW", "keep", NULL);
-    for (int k = 0; k < 4; k++) gr_case_set_shape2(c, k, rows, n);
+    for (int k = 0; k < 4 && !bad; k++) gr_case_set_shape2(c, k, rows, n);
     sup_rng r;
     sup_rng_seed(&r, seed);
     if (worked) {
@@ -276,12 +332,18 @@ static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint6
         memcpy(dW, g, sizeof g);
         memcpy(keep, k, sizeof k);
     } else {
-        gr_fill_weights(&r, W, rows, n, 2.0);
+        gr_fill_weights(&r, W, bad ? 1 : rows, bad ? 4 : n, 2.0);
         sup_rng_fill_normal(&r, dW, count);
         for (long k = 0; k < count; k++) keep[k] = sup_rng_uniform(&r) >= 0.33f;
     }
     GR_CASE_ADD_INTS(c, rows, n);
     c->call.fn = LAB09_POSTMASK_BACKWARD;
+    if (bad) {
+        snprintf(c->describe, sizeof c->describe, "lab_postmask_backward(dS, W, dW, keep, "
+                 "rows=%d, n=%d): sizes break the contract, expect LAB_BAD_ARG with dS untouched",
+                 rows, n);
+        return gr_case_expect_bad_arg(c);
+    }
     c->expected_status = LAB_OK;
     attn_postmask_backward(gr_case_expect(c, 0), W, dW, keep, rows, n);
     snprintf(c->describe, sizeof c->describe,
@@ -298,7 +360,9 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
         { "causal", gen_causal, 0, 0 },
         { "window", gen_window, 0, 0 },
         { "sink", gen_sink, 0, 0 },
+        { "sink_bad", gen_sink_bad, 0, 0 },
         { "postmask_backward", gen_backward, 0, 0 },
+        { "postmask_backward_bad", gen_backward, 0, GR_VARIANT_BAD },
     };
     return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 9, t, seed, c,
                                 err, errlen);
