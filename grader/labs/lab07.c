@@ -128,15 +128,31 @@ static void attention_sim(float *O, const float *Q, const float *K, const float 
  *   masked      1: about a quarter of the entries -inf, one row fully masked, and
  *               one row whose first tile is all -inf before finite scores
  *   worked      1: rows [2, 1, -1, 0.5], [2, 1, -1, -inf], [-inf x 4], tile 2
- * tile < 1 makes a LAB_BAD_ARG case (lse untouched). */
+ *   row_max     (0 or below) each row shifted so its max is exactly this: 0 catches a guard
+ *               that takes a max of 0 for "no finite score", -200 puts every
+ *               score below -104, where exp underflows unless the running max
+ *               starts at -inf
+ * rows, n or tile < 1 makes a LAB_BAD_ARG case (lse untouched; each buffer
+ * keeps at least four elements so a call with no elements still has its own). */
+/* Shift each row so its max is exactly `top` (rows of -inf stay as they are). */
+static void shift_rows_max(float *S, int rows, int n, float top)
+{
+    for (int r = 0; r < rows; r++) {
+        float *s = S + (long)r * n, mx = -INFINITY;
+        for (int j = 0; j < n; j++) if (s[j] > mx) mx = s[j];
+        if (mx == -INFINITY) continue;
+        for (int j = 0; j < n; j++) s[j] = s[j] == mx ? top : s[j] - mx + top;
+    }
+}
+
 static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                    gr_case *c, char *err, size_t errlen)
 {
     (void)kind;
     int worked = gr_test_param(t, "worked", 0) != 0;
     int rows, n, tile;
-    if (gr_test_int(t, "rows", worked ? 3 : 4, 1, 4096, &rows, err, errlen) ||
-        gr_test_int(t, "n", worked ? 4 : 16, 1, 1 << 16, &n, err, errlen) ||
+    if (gr_test_int(t, "rows", worked ? 3 : 4, 0, 4096, &rows, err, errlen) ||
+        gr_test_int(t, "n", worked ? 4 : 16, 0, 1 << 16, &n, err, errlen) ||
         gr_test_int(t, "tile", worked ? 2 : 4, 0, 1 << 16, &tile, err, errlen))
         return -1;
     double scale = gr_test_param(t, "scale", 3.0);
@@ -150,8 +166,14 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
                  "start with a fully masked tile", t->name);
         return -1;
     }
-    gr_case_add_f32(c, PROTO_OUT, rows);
-    float *S = gr_case_add_f32(c, PROTO_IN, (long)rows * n);
+    int bad = rows < 1 || n < 1 || tile < 1;
+    if (bad && (worked || masked)) {
+        snprintf(err, errlen, "test %s: a size below 1 goes without worked or masked", t->name);
+        return -1;
+    }
+    long nS = bad && (long)rows * n < 4 ? 4 : (long)rows * n;
+    gr_case_add_f32(c, PROTO_OUT, bad && rows < 4 ? 4 : rows);
+    float *S = gr_case_add_f32(c, PROTO_IN, nS);
     gr_case_set_names(c, "lse", "S", NULL);
     gr_case_set_shape2(c, 1, rows, n);
     sup_rng r;
@@ -165,7 +187,7 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
                                   -INFINITY, -INFINITY, -INFINITY, -INFINITY };
         memcpy(S, rowsv, sizeof rowsv);
     } else {
-        gr_fill_normal(&r, S, (long)rows * n, scale);
+        gr_fill_normal(&r, S, nS, scale);
         if (masked) {
             for (long k = 0; k < (long)rows * n; k++)
                 if (sup_rng_uniform(&r) < 0.25f) S[k] = -INFINITY;
@@ -176,16 +198,19 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
             for (int j = 0; j < tile; j++) S[(long)lead * n + j] = -INFINITY;
             S[(long)lead * n + tile] = (float)(scale * (double)sup_rng_normal(&r));
         }
+        if (!bad && gr_test_param(t, "row_max", 1.0) <= 0.0)
+            shift_rows_max(S, rows, n, (float)gr_test_param(t, "row_max", 0.0));
     }
     GR_CASE_ADD_INTS(c, rows, n, tile);
     c->call.fn = LAB07_ONLINE_LOGSUMEXP;
     snprintf(c->describe, sizeof c->describe,
              "lab_online_logsumexp(lse, S, rows=%d, n=%d, tile=%d)%s", rows, n, tile,
              worked ? ": [2, 1, -1, 0.5], [2, 1, -1, -inf], a fully masked row" :
-             tile < 1 ? ": tile < 1 must give LAB_BAD_ARG, lse untouched" :
+             bad ? ": a size < 1 must give LAB_BAD_ARG, lse untouched" :
              masked ? ": -inf scores, a fully masked row, a row starting with a masked tile" :
-             scale >= 100 ? ": scores of magnitude ~1e4, exp overflows without the max" : "");
-    if (tile < 1)
+             scale >= 100 ? ": scores of magnitude ~1e4, exp overflows without the max" :
+             gr_test_param(t, "row_max", 1.0) <= 0.0 ? ": each row's max set to row_max" : "");
+    if (bad)
         return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     attn_logsumexp_rows(gr_case_expect(c, 0), S, rows, n);
@@ -194,32 +219,49 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
 
 /* attention: sizes {B, T, d, dv, tile, causal}; params {q_scale}: Q is
    q_scale * N(0,1) (200 gives scores of a few hundred, where exp overflows
-   unless the max is subtracted). tile < 1 makes a LAB_BAD_ARG case. */
+   unless the max is subtracted); {low: 1}: the last column of Q is 20 and of K
+   -20, so every score of a row drops by 400/sqrt(d) (d <= 8: below -140, where
+   exp underflows unless the running max starts at -inf) and softmax, hence O,
+   is that of the other columns. A size < 1 makes a LAB_BAD_ARG case (each
+   buffer keeps at least four elements). */
 static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                          gr_case *c, char *err, size_t errlen)
 {
     (void)kind;
     int B, T, d, dv, tile, causal;
-    if (gr_test_int(t, "B", 1, 1, 64, &B, err, errlen) ||
-        gr_test_int(t, "T", 8, 1, 8192, &T, err, errlen) ||
-        gr_test_int(t, "d", 4, 1, 512, &d, err, errlen) ||
-        gr_test_int(t, "dv", 4, 1, 512, &dv, err, errlen) ||
+    if (gr_test_int(t, "B", 1, 0, 64, &B, err, errlen) ||
+        gr_test_int(t, "T", 8, 0, 8192, &T, err, errlen) ||
+        gr_test_int(t, "d", 4, 0, 512, &d, err, errlen) ||
+        gr_test_int(t, "dv", 4, 0, 512, &dv, err, errlen) ||
         gr_test_int(t, "tile", 4, 0, 8192, &tile, err, errlen) ||
         gr_test_int(t, "causal", 0, 0, 1, &causal, err, errlen))
         return -1;
     double q_scale = gr_test_param(t, "q_scale", 1.0);
-    gr_case_add_f32(c, PROTO_OUT, (long)B * T * dv);
-    float *Q = gr_case_add_f32(c, PROTO_IN, (long)B * T * d);
-    float *K = gr_case_add_f32(c, PROTO_IN, (long)B * T * d);
-    float *V = gr_case_add_f32(c, PROTO_IN, (long)B * T * dv);
+    int bad = B < 1 || T < 1 || d < 1 || dv < 1 || tile < 1;
+    int low = gr_test_param(t, "low", 0) != 0;
+    if (low && (bad || d < 2 || d > 8)) {
+        snprintf(err, errlen, "test %s: low = 1 needs 2 <= d <= 8 and sizes of at least 1",
+                 t->name);
+        return -1;
+    }
+    long nQ = bad && (long)B * T * d < 4 ? 4 : (long)B * T * d;
+    long nV = bad && (long)B * T * dv < 4 ? 4 : (long)B * T * dv;
+    gr_case_add_f32(c, PROTO_OUT, nV);
+    float *Q = gr_case_add_f32(c, PROTO_IN, nQ);
+    float *K = gr_case_add_f32(c, PROTO_IN, nQ);
+    float *V = gr_case_add_f32(c, PROTO_IN, nV);
     gr_case_set_names(c, "O", "Q", "K", "V", NULL);
     const int cols[4] = { dv, d, d, dv };
     for (int i = 0; i < 4; i++) gr_case_set_shape(c, i, B, T, cols[i]);
     sup_rng r;
     sup_rng_seed(&r, seed);
-    gr_fill_normal(&r, Q, (long)B * T * d, q_scale);
-    sup_rng_fill_normal(&r, K, (long)B * T * d);
-    sup_rng_fill_normal(&r, V, (long)B * T * dv);
+    gr_fill_normal(&r, Q, nQ, q_scale);
+    sup_rng_fill_normal(&r, K, nQ);
+    sup_rng_fill_normal(&r, V, nV);
+    for (long row = 0; low && row < (long)B * T; row++) {
+        Q[row * d + d - 1] = 20.0f;
+        K[row * d + d - 1] = -20.0f;
+    }
     /* Scores in the hundreds make nearly every softmax row one-hot, where a
        wrong scale (none, 1/d) gives the same output for most draws. The last
        query of batch 0, which sees every key, stays at scale 1: its weights are
@@ -232,7 +274,8 @@ static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint
              "lab_online_attention(O, Q, K, V, B=%d, T=%d, d=%d, dv=%d, tile=%d, causal=%d)%s%s",
              B, T, d, dv, tile, causal,
              T >= 1024 ? ": a T x T float matrix would be " : "",
-             tile < 1 ? ": tile < 1 must give LAB_BAD_ARG, O untouched" :
+             bad ? ": a size < 1 must give LAB_BAD_ARG, O untouched" :
+             low ? ", every score below -104 (Q's last column 20, K's -20)" :
              q_scale > 1.0 ? ", Q scaled so scores reach the hundreds (its last row of batch 0 "
                              "left at scale 1)" :
              q_scale != 1.0 ? ", Q scaled" : "");
@@ -241,7 +284,7 @@ static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint
         snprintf(c->describe + at, sizeof c->describe - at, "%ld MiB, over the heap limit",
                  (long)T * T * 4 / (1024 * 1024));
     }
-    if (tile < 1)
+    if (bad)
         return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
     float *O = gr_case_expect(c, 0);
@@ -394,9 +437,10 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
     }
     if (c->call.fn == LAB07_ONLINE_ATTENTION) {
         int T = I(1), d = I(2), dv = I(3), tile = I(4), causal = I(5);
-        if (tile < 1) {  /* nothing to stream: the call is refused */
-            gr_sb_printf(out, "  tile = %d < 1: the call must return LAB_BAD_ARG and leave O "
-                         "untouched\n", tile);
+        if (I(0) < 1 || T < 1 || d < 1 || dv < 1 || tile < 1) {  /* the call is refused */
+            gr_sb_printf(out, "  a size below 1 (B = %d, T = %d, d = %d, dv = %d, tile = %d): "
+                         "the call must return LAB_BAD_ARG and leave O untouched\n",
+                         I(0), T, d, dv, tile);
             return;
         }
         long row = index / dv;

@@ -236,7 +236,17 @@ START_TEST(test_input_window_shows_the_row)
     ck_assert_msg(MOD.make_case(&t, 1, &c, err, sizeof err) == 0, "%s", err);
     ck_assert_int_eq(c.expected_status, LAB_BAD_ARG);
     s = window_text(&c, 0, 3);
-    ck_assert_msg(strstr(s, "tile = 0 < 1: the call must return LAB_BAD_ARG"), "%s", s);
+    ck_assert_msg(strstr(s, "tile = 0): the call must return LAB_BAD_ARG"), "%s", s);
+    free(s);
+    gr_case_free(&c);
+    /* dv = 0 is refused the same way, without dividing by dv */
+    char dvkey[] = "dv";
+    t.params[0].key = dvkey;
+    memset(&c, 0, sizeof c);
+    ck_assert_msg(MOD.make_case(&t, 1, &c, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(c.expected_status, LAB_BAD_ARG);
+    s = window_text(&c, 0, 3);
+    ck_assert_msg(strstr(s, "dv = 0, tile = 4): the call must return LAB_BAD_ARG"), "%s", s);
     free(s);
     gr_case_free(&c);
 }
