@@ -260,31 +260,36 @@ static int gen_slopes(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     return 0;
 }
 
-/* alibi_bias: sizes {batch, H, Tq, Tk}; B = batch * H. params: causal 1 puts
-   -inf above the diagonal (it must stay -inf); bad 1 passes B = batch*H + 1,
-   not a multiple of H (LAB_BAD_ARG, S untouched). */
+/* alibi_bias: sizes {batch, H, Tq, Tk}; B = batch * H (batch when H = 0).
+   params: causal 1 puts -inf above the diagonal (it must stay -inf); bad 1
+   passes B = batch*H + 1, not a multiple of H. Either, or a size of 0, is a
+   LAB_BAD_ARG case with S untouched (S keeps four scores when it would be
+   empty). */
 static int gen_alibi(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                      gr_case *c, char *err, size_t errlen)
 {
     (void)kind;
     int batch, H, Tq, Tk;
-    if (gr_test_int(t, "batch", 2, 1, 64, &batch, err, errlen) ||
-        gr_test_int(t, "H", 4, 1, 64, &H, err, errlen) ||
-        gr_test_int(t, "Tq", 5, 1, 512, &Tq, err, errlen) ||
-        gr_test_int(t, "Tk", 5, 1, 512, &Tk, err, errlen))
+    if (gr_test_int(t, "batch", 2, 0, 64, &batch, err, errlen) ||
+        gr_test_int(t, "H", 4, 0, 64, &H, err, errlen) ||
+        gr_test_int(t, "Tq", 5, 0, 512, &Tq, err, errlen) ||
+        gr_test_int(t, "Tk", 5, 0, 512, &Tk, err, errlen))
         return -1;
     int causal = gr_test_param(t, "causal", 0) != 0, bad = gr_test_param(t, "bad", 0) != 0;
-    int B = batch * H + (bad ? 1 : 0);
+    int B = batch * (H > 0 ? H : 1) + (bad ? 1 : 0);
+    int empty = B < 1 || H < 1 || Tq < 1 || Tk < 1;
+    bad = bad || empty;
     sup_rng r;
     sup_rng_seed(&r, seed);
-    float *S = gr_case_add_scores(c, &r, B, Tq, Tk);
-    if (causal)
+    float *S = empty ? gr_case_add_scores(c, &r, 1, 1, 4) : gr_case_add_scores(c, &r, B, Tq, Tk);
+    if (causal && !empty)
         attn_causal_mask(S, B, Tq, Tk);
     GR_CASE_ADD_INTS(c, B, H, Tq, Tk);
     c->call.fn = LAB06_ALIBI_BIAS;
     snprintf(c->describe, sizeof c->describe,
              "lab_alibi_bias(S, B=%d, H=%d, Tq=%d, Tk=%d): scores ~ N(0,1)%s%s", B, H, Tq, Tk,
              causal ? ", -inf above the diagonal (causal)" : "",
+             empty ? ": a size of 0, so LAB_BAD_ARG and S untouched" :
              bad ? ": B is not a multiple of H, so LAB_BAD_ARG and S untouched" : "");
     if (bad)
         return gr_case_expect_bad_arg(c);
@@ -296,8 +301,9 @@ static int gen_alibi(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t
 /* t5_bucket: sizes {bidirectional, num_buckets, max_distance, range, extra}.
    rel holds every value in [-range, range] (shuffled, so every boundary where
    float and double disagree is in), then `extra` random far values and the two
-   extremes INT_MIN + 1 and INT_MAX. params: worked 1 gives the handout's rows.
-   Settings the contract rejects make a LAB_BAD_ARG case. */
+   extremes INT_MIN + 1 and INT_MAX. params: worked 1 gives the handout's rows;
+   n 0 or -1 passes that n with four rel values (0: LAB_OK with nothing written,
+   -1: LAB_BAD_ARG). Settings the contract rejects make a LAB_BAD_ARG case. */
 static int gen_t5(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                   gr_case *c, char *err, size_t errlen)
 {
@@ -310,9 +316,11 @@ static int gen_t5(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t se
         gr_test_int(t, "extra", 16, 0, 100000, &extra, err, errlen))
         return -1;
     int worked = gr_test_param(t, "worked", 0) != 0;
+    double n_call = gr_test_param(t, "n", 1.0);
+    int empty = n_call < 1.0;
     static const int worked_rel[] = { -3, 3, -20, -127, -1000, 0, 1, -8, 8, 16 };
     int nw = (int)(sizeof worked_rel / sizeof worked_rel[0]);
-    int n = worked ? nw : 2 * range + 1 + extra + 2;
+    int n = worked ? nw : empty ? 4 : 2 * range + 1 + extra + 2;
     gr_case_add_i32(c, PROTO_OUT, n);                               /* bucket */
     int32_t *rel = gr_case_add_i32(c, PROTO_IN, n);
     gr_case_set_names(c, "bucket", "rel", NULL);
@@ -320,6 +328,8 @@ static int gen_t5(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t se
     sup_rng_seed(&r, seed);
     if (worked) {
         for (int k = 0; k < n; k++) rel[k] = worked_rel[k];
+    } else if (empty) {  /* values the call must not read */
+        for (int k = 0; k < n; k++) rel[k] = (int32_t)(sup_rng_u64(&r) % 41) - 20;
     } else {
         int k = 0;
         for (int v = -range; v <= range; v++) rel[k++] = v;
@@ -335,14 +345,28 @@ static int gen_t5(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t se
             int32_t tmp = rel[q]; rel[q] = rel[p]; rel[p] = tmp;
         }
     }
+    int ok = bucket_settings_ok(bidir, nbk, maxd);
+    if (empty && ok) {
+        int nc = n_call < 0.0 ? -1 : 0;
+        GR_CASE_ADD_INTS(c, nc, bidir, nbk, maxd);
+        c->call.fn = LAB06_T5_BUCKET;
+        snprintf(c->describe, sizeof c->describe, "lab_t5_bucket(bucket, rel, n=%d, bidirectional=%d, "
+                 "num_buckets=%d, max_distance=%d): %s", nc, bidir, nbk, maxd,
+                 nc < 0 ? "n < 0, so LAB_BAD_ARG and bucket untouched"
+                        : "no rel to bucket, so LAB_OK and bucket untouched");
+        c->expected_status = nc < 0 ? LAB_BAD_ARG : LAB_OK;
+        gr_case_expect_untouched(c);
+        return 0;
+    }
     GR_CASE_ADD_INTS(c, n, bidir, nbk, maxd);
     c->call.fn = LAB06_T5_BUCKET;
-    int ok = bucket_settings_ok(bidir, nbk, maxd);
     snprintf(c->describe, sizeof c->describe,
              "lab_t5_bucket(bucket, rel, n=%d, bidirectional=%d, num_buckets=%d, max_distance=%d)%s",
              n, bidir, nbk, maxd,
              worked ? ": the handout's worked rows" :
              ok ? ": every rel in [-range, range], far ones and INT_MIN + 1, INT_MAX" :
+             (bidir ? nbk / 2 : nbk) < 2 ? ": fewer than 2 buckets per direction, so LAB_BAD_ARG "
+                                           "and bucket untouched" :
                   ": max_distance <= max_exact, so LAB_BAD_ARG and bucket untouched");
     if (!ok)
         return gr_case_expect_bad_arg(c);
@@ -533,6 +557,7 @@ static int predict_bucket(const gr_case *c, void *out[PROTO_MAX_BUFS], bucket_mo
         return -1;
     if (c->call.fn == LAB06_T5_BUCKET) {
         int n = I(0);
+        if (n < 1) return -1;  /* nothing to bucket: no mistake shows */
         const int32_t *rel = c->call.bufs[1].data;
         int32_t *b = out[0] = gr_case_alloc_like(c, 0);
         for (int k = 0; k < n; k++) b[k] = bucket_ref(rel[k], I(1), I(2), I(3), km);
@@ -650,6 +675,11 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
     case LAB06_ALIBI_BIAS:
     case LAB06_RELPOS_BIAS: {
         int H = I(1), Tq = I(2), Tk = I(3);
+        if (I(0) < 1 || H < 1 || Tq < 1 || Tk < 1) {  /* refused: nothing to divide by */
+            gr_sb_printf(out, "  a size of 0 (B = %d, H = %d, Tq = %d, Tk = %d): the call must "
+                         "return LAB_BAD_ARG and leave S untouched\n", I(0), H, Tq, Tk);
+            break;
+        }
         long b = index / ((long)Tq * Tk);
         int i = (int)(index / Tk % Tq), j = (int)(index % Tk);
         gr_sb_printf(out, "  S[%ld][%d][%d] was ", b, i, j);
