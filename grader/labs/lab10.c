@@ -112,45 +112,55 @@ static void add_qk(gr_case *c, sup_rng *r, int B, int H, int Hkv, int Tq, int Tk
 }
 
 /* heads and gqa: sizes {B, H, [Hkv,] Tq, Tk, d}, params {scale: s} (Q and K ~ s
-   N(0,1), default 1). gqa with H not a multiple of Hkv, or heads with param
-   bad: 1 (d = 0), is a contract-breaking call: LAB_BAD_ARG, W untouched. */
+   N(0,1), default 1). A size of 0 (each on its own), gqa with H not a multiple
+   of Hkv, or heads with param bad: 1 (d = 0), is a contract-breaking call:
+   LAB_BAD_ARG, W untouched. */
 static int gen_weights(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                        gr_case *c, char *err, size_t errlen)
 {
     int gqa = kind->fn == LAB10_GQA_WEIGHTS;
     int B, H, Hkv, Tq, Tk, d;
-    if (gr_test_int(t, "B", 2, 1, 64, &B, err, errlen) ||
-        gr_test_int(t, "H", 4, 1, 64, &H, err, errlen) ||
-        gr_test_int(t, "Hkv", gqa ? 2 : H, 1, 64, &Hkv, err, errlen) ||
-        gr_test_int(t, "Tq", 4, 1, 256, &Tq, err, errlen) ||
-        gr_test_int(t, "Tk", 6, 1, 256, &Tk, err, errlen) ||
-        gr_test_int(t, "d", 8, 1, 256, &d, err, errlen))
+    if (gr_test_int(t, "B", 2, 0, 64, &B, err, errlen) ||
+        gr_test_int(t, "H", 4, 0, 64, &H, err, errlen) ||
+        gr_test_int(t, "Hkv", gqa ? 2 : H, 0, 64, &Hkv, err, errlen) ||
+        gr_test_int(t, "Tq", 4, 0, 256, &Tq, err, errlen) ||
+        gr_test_int(t, "Tk", 6, 0, 256, &Tk, err, errlen) ||
+        gr_test_int(t, "d", 8, 0, 256, &d, err, errlen))
         return -1;
     if (!gqa && Hkv != H) {
         snprintf(err, errlen, "test %s: Hkv = %d is for kind gqa; kind heads has one key head "
                  "per query head, so leave Hkv out", t->name, Hkv);
         return -1;
     }
-    int bad = gr_test_param(t, "bad", 0) != 0;
+    if (gr_test_param(t, "bad", 0) != 0) d = 0;
+    int zero = B < 1 || H < 1 || Hkv < 1 || Tq < 1 || Tk < 1 || d < 1;
     double scale = gr_test_param(t, "scale", 1.0);
     sup_rng r;
     sup_rng_seed(&r, seed);
-    /* a contract-breaking call still gets buffers of the sizes it names */
-    int Hk = H % Hkv == 0 ? Hkv : H;
-    add_qk(c, &r, B, H, Hk, Tq, Tk, d, scale, gqa);
-    if (gqa) c->call.ints[2] = Hkv;
-    if (bad) c->call.ints[c->call.n_ints - 1] = 0;  /* d = 0 */
+    /* a contract-breaking call still gets buffers, sized as if each 0 were 1 */
+#define ONE(x) ((x) > 0 ? (x) : 1)
+    int Hk = Hkv > 0 && H % Hkv == 0 ? Hkv : ONE(H);
+    add_qk(c, &r, ONE(B), ONE(H), Hk, ONE(Tq), ONE(Tk), ONE(d), scale, gqa);
+#undef ONE
+    int k = 0;
+    c->call.ints[k++] = B;
+    c->call.ints[k++] = H;
+    if (gqa) c->call.ints[k++] = Hkv;
+    c->call.ints[k++] = Tq;
+    c->call.ints[k++] = Tk;
+    c->call.ints[k++] = d;
     c->call.fn = kind->fn;
-    int ok = !bad && H % Hkv == 0;
+    int ok = !zero && H % Hkv == 0;
+    const char *why = zero ? "a size is 0, so LAB_BAD_ARG and W untouched"
+                           : "H is not a multiple of Hkv, so LAB_BAD_ARG and W untouched";
     if (gqa)
         snprintf(c->describe, sizeof c->describe,
                  "lab_gqa_weights(W, Q, K, B=%d, H=%d, Hkv=%d, Tq=%d, Tk=%d, d=%d): %s", B, H,
-                 Hkv, Tq, Tk, d, ok ? "groups of H / Hkv query heads share a key head"
-                                    : "H is not a multiple of Hkv, so LAB_BAD_ARG and W untouched");
+                 Hkv, Tq, Tk, d, ok ? "groups of H / Hkv query heads share a key head" : why);
     else
         snprintf(c->describe, sizeof c->describe,
-                 "lab_head_weights(W, Q, K, B=%d, H=%d, Tq=%d, Tk=%d, d=%d): Q, K ~ %g N(0,1)%s",
-                 B, H, Tq, Tk, bad ? 0 : d, scale, bad ? ": d = 0, so LAB_BAD_ARG and W untouched" : "");
+                 "lab_head_weights(W, Q, K, B=%d, H=%d, Tq=%d, Tk=%d, d=%d): Q, K ~ %g N(0,1)%s%s",
+                 B, H, Tq, Tk, d, scale, ok ? "" : ": ", ok ? "" : why);
     if (!ok)
         return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
@@ -166,33 +176,37 @@ static const float worked_scores[2][2][3] = {
 };
 
 /* average: sizes {B, H, Tq, Tk}, params {scale: s} (S ~ s N(0,1), default 2);
-   worked: 1 gives the handout's two examples as B = 1, H = 2, Tq = 2, Tk = 3. */
+   worked: 1 gives the handout's two examples as B = 1, H = 2, Tq = 2, Tk = 3.
+   A size of 0 is a contract-breaking call: LAB_BAD_ARG, A, M and gap untouched
+   (the buffers are sized as if each 0 were 1). */
 static int gen_average(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                        gr_case *c, char *err, size_t errlen)
 {
     (void)kind;
     int B, H, Tq, Tk;
     int worked = gr_test_param(t, "worked", 0) != 0;
-    if (gr_test_int(t, "B", worked ? 1 : 2, 1, 64, &B, err, errlen) ||
-        gr_test_int(t, "H", worked ? 2 : 4, 1, 64, &H, err, errlen) ||
-        gr_test_int(t, "Tq", worked ? 2 : 4, 1, 256, &Tq, err, errlen) ||
-        gr_test_int(t, "Tk", worked ? 3 : 6, 1, 256, &Tk, err, errlen))
+    if (gr_test_int(t, "B", worked ? 1 : 2, 0, 64, &B, err, errlen) ||
+        gr_test_int(t, "H", worked ? 2 : 4, 0, 64, &H, err, errlen) ||
+        gr_test_int(t, "Tq", worked ? 2 : 4, 0, 256, &Tq, err, errlen) ||
+        gr_test_int(t, "Tk", worked ? 3 : 6, 0, 256, &Tk, err, errlen))
         return -1;
+    int zero = B < 1 || H < 1 || Tq < 1 || Tk < 1;
+    int nB = B > 0 ? B : 1, nH = H > 0 ? H : 1, nQ = Tq > 0 ? Tq : 1, nK = Tk > 0 ? Tk : 1;
     if (worked && (B != 1 || H != 2 || Tq != 2 || Tk != 3)) {
         snprintf(err, errlen, "test %s: the worked example is B = 1, H = 2, Tq = 2, Tk = 3; "
                  "leave the sizes out", t->name);
         return -1;
     }
-    long rows = (long)B * Tq, n = (long)B * H * Tq * Tk;
-    gr_case_add_f32(c, PROTO_OUT, rows * Tk);
-    gr_case_add_f32(c, PROTO_OUT, rows * Tk);
+    long rows = (long)nB * nQ, n = (long)nB * nH * nQ * nK;
+    gr_case_add_f32(c, PROTO_OUT, rows * nK);
+    gr_case_add_f32(c, PROTO_OUT, rows * nK);
     gr_case_add_f32(c, PROTO_OUT, rows * 2);
     float *S = gr_case_add_f32(c, PROTO_IN, n);
     gr_case_set_names(c, "A", "M", "gap", "S", NULL);
-    gr_case_set_shape(c, 0, B, Tq, Tk);
-    gr_case_set_shape(c, 1, B, Tq, Tk);
-    gr_case_set_shape(c, 2, B, Tq, 2);
-    gr_case_set_shape4(c, 3, B, H, Tq, Tk);
+    gr_case_set_shape(c, 0, nB, nQ, nK);
+    gr_case_set_shape(c, 1, nB, nQ, nK);
+    gr_case_set_shape(c, 2, nB, nQ, 2);
+    gr_case_set_shape4(c, 3, nB, nH, nQ, nK);
     sup_rng r;
     sup_rng_seed(&r, seed);
     if (worked)
@@ -201,6 +215,11 @@ static int gen_average(const gr_case_kind *kind, const gr_rubric_test *t, uint64
         gr_fill_normal(&r, S, n, gr_test_param(t, "scale", 2.0));
     GR_CASE_ADD_INTS(c, B, H, Tq, Tk);
     c->call.fn = LAB10_HEAD_AVERAGE;
+    if (zero) {
+        snprintf(c->describe, sizeof c->describe, "lab_head_average(A, M, gap, S, B=%d, H=%d, "
+                 "Tq=%d, Tk=%d): a size is 0, so LAB_BAD_ARG and A, M, gap untouched", B, H, Tq, Tk);
+        return gr_case_expect_bad_arg(c);
+    }
     c->expected_status = LAB_OK;
     float *W = gr_xmalloc((size_t)n * sizeof *W);
     float *A = gr_case_expect(c, 0), *M = gr_case_expect(c, 1), *gap = gr_case_expect(c, 2);
@@ -223,8 +242,8 @@ static int gen_average(const gr_case_kind *kind, const gr_rubric_test *t, uint64
 }
 
 /* extract: sizes {B, H, Tq, Tk, b, h}; W is per-head softmax weights of Q, K ~
-   1.5 N(0,1), d = 8 (a picture with structure). (b, h) outside the sizes is a
-   contract-breaking call: LAB_BAD_ARG, Wh untouched. */
+   1.5 N(0,1), d = 8 (a picture with structure). (b, h) outside the sizes, or
+   Tq or Tk 0, is a contract-breaking call: LAB_BAD_ARG, Wh untouched. */
 static int gen_extract(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                        gr_case *c, char *err, size_t errlen)
 {
@@ -233,33 +252,35 @@ static int gen_extract(const gr_case_kind *kind, const gr_rubric_test *t, uint64
     int B, H, Tq, Tk, b, h;
     if (gr_test_int(t, "B", 2, 1, 64, &B, err, errlen) ||
         gr_test_int(t, "H", 4, 1, 64, &H, err, errlen) ||
-        gr_test_int(t, "Tq", 6, 1, 256, &Tq, err, errlen) ||
-        gr_test_int(t, "Tk", 8, 1, 256, &Tk, err, errlen) ||
+        gr_test_int(t, "Tq", 6, 0, 256, &Tq, err, errlen) ||
+        gr_test_int(t, "Tk", 8, 0, 256, &Tk, err, errlen) ||
         gr_test_int(t, "b", B - 1, -1, 64, &b, err, errlen) ||
         gr_test_int(t, "h", H / 2, -1, 64, &h, err, errlen))
         return -1;
-    long plane = (long)Tq * Tk;
+    int nQ = Tq > 0 ? Tq : 1, nK = Tk > 0 ? Tk : 1;   /* a 0 gets buffers as if it were 1 */
+    long plane = (long)nQ * nK;
     gr_case_add_f32(c, PROTO_OUT, plane);
     float *W = gr_case_add_f32(c, PROTO_IN, (long)B * H * plane);
     gr_case_set_names(c, "Wh", "W", NULL);
-    gr_case_set_shape2(c, 0, Tq, Tk);
-    gr_case_set_shape4(c, 1, B, H, Tq, Tk);
-    float *Q = gr_xmalloc((size_t)B * H * Tq * d * sizeof *Q);
-    float *K = gr_xmalloc((size_t)B * H * Tk * d * sizeof *K);
+    gr_case_set_shape2(c, 0, nQ, nK);
+    gr_case_set_shape4(c, 1, B, H, nQ, nK);
+    float *Q = gr_xmalloc((size_t)B * H * nQ * d * sizeof *Q);
+    float *K = gr_xmalloc((size_t)B * H * nK * d * sizeof *K);
     sup_rng r;
     sup_rng_seed(&r, seed);
-    gr_fill_normal(&r, Q, (long)B * H * Tq * d, 1.5);
-    gr_fill_normal(&r, K, (long)B * H * Tk * d, 1.5);
-    attn_head_weights(W, Q, K, B, H, H, Tq, Tk, d);
+    gr_fill_normal(&r, Q, (long)B * H * nQ * d, 1.5);
+    gr_fill_normal(&r, K, (long)B * H * nK * d, 1.5);
+    attn_head_weights(W, Q, K, B, H, H, nQ, nK, d);
     free(Q);
     free(K);
     GR_CASE_ADD_INTS(c, B, H, Tq, Tk, b, h);
     c->call.fn = LAB10_EXTRACT_HEAD;
-    int ok = b >= 0 && b < B && h >= 0 && h < H;
+    int ok = b >= 0 && b < B && h >= 0 && h < H && Tq > 0 && Tk > 0;
     snprintf(c->describe, sizeof c->describe,
              "lab_extract_head(Wh, W, B=%d, H=%d, Tq=%d, Tk=%d, b=%d, h=%d): %s", B, H, Tq, Tk,
-             b, h, ok ? "W holds per-head softmax weights" : "(b, h) is outside (B, H), so "
-             "LAB_BAD_ARG and Wh untouched");
+             b, h, ok ? "W holds per-head softmax weights" : Tq > 0 && Tk > 0 ? "(b, h) is "
+             "outside (B, H), so LAB_BAD_ARG and Wh untouched" : "a size is 0, so LAB_BAD_ARG "
+             "and Wh untouched");
     if (!ok)
         return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;

@@ -88,7 +88,7 @@ START_TEST(test_case_errors_say_what_to_fix)
     char err[256] = "";
     refuse_param("heads", "Hkv", 2, err, sizeof err);
     ck_assert_msg(strstr(err, "Hkv") && strstr(err, "gqa"), "%s", err);
-    refuse_param("average", "Tq", 0, err, sizeof err);
+    refuse_param("average", "Tq", -1, err, sizeof err);   /* 0 is a bad call: LAB_BAD_ARG */
     ck_assert_msg(strstr(err, "Tq") && strstr(err, "use"), "%s", err);
     refuse_param("extract", "b", 65, err, sizeof err);
     ck_assert_msg(strstr(err, "b = 65"), "%s", err);
@@ -199,6 +199,32 @@ START_TEST(test_expected_extract_is_the_plane)
 }
 END_TEST
 
+/* Each size 0 on its own is refused (LAB_BAD_ARG, outputs untouched), with the
+   size named in the ints the call takes; every size 1 is an ordinary call. */
+START_TEST(test_zero_and_one_sizes)
+{
+    static const struct { const char *name; int arg, bad; } want[] = {
+        {"heads_no_batch", 0, 1}, {"heads_no_head", 1, 1}, {"heads_no_query", 2, 1},
+        {"heads_no_key", 3, 1}, {"heads_no_size", 4, 1}, {"gqa_no_key_head", 2, 1},
+        {"gqa_no_size", 5, 1}, {"average_no_key", 3, 1}, {"extract_no_query", 2, 1},
+        {"heads_all_ones", -1, 0}, {"gqa_all_ones", -1, 0}, {"average_all_ones", -1, 0},
+        {"extract_all_ones", -1, 0},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        gr_case c;
+        build_named(want[i].name, 1, &c);
+        ck_assert_msg(c.expected_status == (want[i].bad ? LAB_BAD_ARG : LAB_OK), "%s", want[i].name);
+        if (want[i].bad)
+            ck_assert_msg(c.call.ints[want[i].arg] == 0, "%s: int %d is %lld", want[i].name,
+                          want[i].arg, (long long)c.call.ints[want[i].arg]);
+        else
+            for (int k = 0; k < c.call.n_ints && k < 4; k++)
+                ck_assert_msg(c.call.ints[k] == 1, "%s: int %d", want[i].name, k);
+        gr_case_free(&c);
+    }
+}
+END_TEST
+
 START_TEST(test_input_window_names_the_head)
 {
     /* A GQA mismatch names the head and the key head it reads. */
@@ -245,6 +271,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, test_expected_average_worked);
     tcase_add_loop_test(tc, test_expected_average_random, 0, 3);
     tcase_add_test(tc, test_expected_extract_is_the_plane);
+    tcase_add_test(tc, test_zero_and_one_sizes);
     tcase_add_test(tc, test_input_window_names_the_head);
     tcase_add_test(tc, test_hidden_mistakes_show_on_visible_tests);
     suite_add_tcase(s, tc);
