@@ -377,16 +377,17 @@ static int gen_t5(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t se
 }
 
 /* relpos_bias: sizes {batch, H, Tq, Tk, bidirectional, num_buckets, max_distance};
-   B = batch * H; table ~ N(0,1) per student, S ~ N(0,1). */
+   B = batch * H (batch when H = 0); table ~ N(0,1) per student, S ~ N(0,1). A
+   size of 0 is a LAB_BAD_ARG case, S untouched (four scores, one table row). */
 static int gen_relpos(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                       gr_case *c, char *err, size_t errlen)
 {
     (void)kind;
     int batch, H, Tq, Tk, bidir, nbk, maxd;
-    if (gr_test_int(t, "batch", 1, 1, 64, &batch, err, errlen) ||
-        gr_test_int(t, "H", 2, 1, 64, &H, err, errlen) ||
-        gr_test_int(t, "Tq", 4, 1, 512, &Tq, err, errlen) ||
-        gr_test_int(t, "Tk", 6, 1, 512, &Tk, err, errlen) ||
+    if (gr_test_int(t, "batch", 1, 0, 64, &batch, err, errlen) ||
+        gr_test_int(t, "H", 2, 0, 64, &H, err, errlen) ||
+        gr_test_int(t, "Tq", 4, 0, 512, &Tq, err, errlen) ||
+        gr_test_int(t, "Tk", 6, 0, 512, &Tk, err, errlen) ||
         gr_test_int(t, "bidirectional", 1, 0, 1, &bidir, err, errlen) ||
         gr_test_int(t, "num_buckets", 8, 1, 4096, &nbk, err, errlen) ||
         gr_test_int(t, "max_distance", 16, 1, 1 << 20, &maxd, err, errlen))
@@ -396,21 +397,29 @@ static int gen_relpos(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
                  "use max_distance > num_buckets / %d", t->name, nbk, maxd, bidir ? 4 : 2);
         return -1;
     }
-    int B = batch * H;
+    int B = batch * (H > 0 ? H : 1);
+    int empty = B < 1 || H < 1 || Tq < 1 || Tk < 1;
     sup_rng r;
     sup_rng_seed(&r, seed);
-    gr_case_add_scores(c, &r, B, Tq, Tk);
-    float *table = gr_case_add_f32(c, PROTO_IN, (long)H * nbk);
+    if (empty)
+        gr_case_add_scores(c, &r, 1, 1, 4);
+    else
+        gr_case_add_scores(c, &r, B, Tq, Tk);
+    long nt = (long)(H > 0 ? H : 1) * nbk;
+    float *table = gr_case_add_f32(c, PROTO_IN, nt);
     gr_case_set_name(c, 1, "table");
-    gr_case_set_shape2(c, 1, H, nbk);
-    sup_rng_fill_normal(&r, table, (long)H * nbk);
+    gr_case_set_shape2(c, 1, H > 0 ? H : 1, nbk);
+    sup_rng_fill_normal(&r, table, nt);
     GR_CASE_ADD_INTS(c, B, H, Tq, Tk, bidir, nbk, maxd);
     c->call.fn = LAB06_RELPOS_BIAS;
-    c->expected_status = LAB_OK;
-    attn_relpos_bias(gr_case_expect(c, 0), table, B, H, Tq, Tk, bidir, nbk, maxd);
     snprintf(c->describe, sizeof c->describe,
              "lab_relpos_bias(S, table, B=%d, H=%d, Tq=%d, Tk=%d, bidirectional=%d, "
-             "num_buckets=%d, max_distance=%d)", B, H, Tq, Tk, bidir, nbk, maxd);
+             "num_buckets=%d, max_distance=%d)%s", B, H, Tq, Tk, bidir, nbk, maxd,
+             empty ? ": a size of 0, so LAB_BAD_ARG and S untouched" : "");
+    if (empty)
+        return gr_case_expect_bad_arg(c);
+    c->expected_status = LAB_OK;
+    attn_relpos_bias(gr_case_expect(c, 0), table, B, H, Tq, Tk, bidir, nbk, maxd);
     return 0;
 }
 
@@ -452,17 +461,37 @@ static int gen_dropout(const gr_case_kind *kind, const gr_rubric_test *t, uint64
 
 /* output: sizes {B, Tq, Tk, dv}; params {dropout: p} applies inverted dropout
    to W first, so rows no longer sum to 1. */
+/* A size of 0: LAB_BAD_ARG with O untouched; each buffer holds four values. */
+static int gen_output_bad(gr_case *c, uint64_t seed, int B, int Tq, int Tk, int dv)
+{
+    gr_case_add_f32(c, PROTO_OUT, 4);
+    float *W = gr_case_add_f32(c, PROTO_IN, 4);
+    float *V = gr_case_add_f32(c, PROTO_IN, 4);
+    gr_case_set_names(c, "O", "W", "V", NULL);
+    sup_rng r;
+    sup_rng_seed(&r, seed);
+    sup_rng_fill_normal(&r, W, 4);
+    sup_rng_fill_normal(&r, V, 4);
+    GR_CASE_ADD_INTS(c, B, Tq, Tk, dv);
+    c->call.fn = LAB06_ATTENTION_OUTPUT;
+    snprintf(c->describe, sizeof c->describe, "lab_attention_output(O, W, V, B=%d, Tq=%d, "
+             "Tk=%d, dv=%d): a size of 0, so LAB_BAD_ARG and O untouched", B, Tq, Tk, dv);
+    return gr_case_expect_bad_arg(c);
+}
+
 static int gen_output(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                       gr_case *c, char *err, size_t errlen)
 {
     (void)kind;
     int B, Tq, Tk, dv;
-    if (gr_test_int(t, "B", 2, 1, 64, &B, err, errlen) ||
-        gr_test_int(t, "Tq", 4, 1, 512, &Tq, err, errlen) ||
-        gr_test_int(t, "Tk", 4, 1, 512, &Tk, err, errlen) ||
-        gr_test_int(t, "dv", 5, 1, 512, &dv, err, errlen))
+    if (gr_test_int(t, "B", 2, 0, 64, &B, err, errlen) ||
+        gr_test_int(t, "Tq", 4, 0, 512, &Tq, err, errlen) ||
+        gr_test_int(t, "Tk", 4, 0, 512, &Tk, err, errlen) ||
+        gr_test_int(t, "dv", 5, 0, 512, &dv, err, errlen))
         return -1;
     double p = gr_test_param(t, "dropout", 0.0);
+    if (B < 1 || Tq < 1 || Tk < 1 || dv < 1)
+        return gen_output_bad(c, seed, B, Tq, Tk, dv);
     gr_case_add_f32(c, PROTO_OUT, (long)B * Tq * dv);
     float *W = gr_case_add_f32(c, PROTO_IN, (long)B * Tq * Tk);
     float *V = gr_case_add_f32(c, PROTO_IN, (long)B * Tk * dv);
@@ -719,6 +748,11 @@ static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
     }
     case LAB06_ATTENTION_OUTPUT: {
         int Tq = I(1), Tk = I(2), dv = I(3);
+        if (I(0) < 1 || Tq < 1 || Tk < 1 || dv < 1) {  /* refused: nothing to divide by */
+            gr_sb_printf(out, "  a size of 0 (B = %d, Tq = %d, Tk = %d, dv = %d): the call must "
+                         "return LAB_BAD_ARG and leave O untouched\n", I(0), Tq, Tk, dv);
+            break;
+        }
         long row = index / dv;
         const float *w = (const float *)c->call.bufs[1].data + row * Tk;
         gr_sb_printf(out, "  W[%ld][%ld]:", row / Tq, row % Tq);
