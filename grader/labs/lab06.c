@@ -426,34 +426,53 @@ static int gen_relpos(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
 /* dropout: sizes {rows, n} (W is rows softmax rows of n), params {p}. The
    student's seed is drawn per student. p outside [0, 1) must give LAB_BAD_ARG
    with W untouched. */
+/* dropout: sizes {rows, n}, the call's n is rows * n; rows 0 passes n = 0
+   (LAB_OK, W untouched) and rows -1 a negative n (LAB_BAD_ARG); W then holds
+   one row. params: p; p_tie 1 sets p to the first draw u of the dropout seed,
+   so weight 0 has u == p exactly and must be kept (dropped only when u < p). */
 static int gen_dropout(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                        gr_case *c, char *err, size_t errlen)
 {
     (void)kind;
     int rows, n;
-    if (gr_test_int(t, "rows", 4, 1, 4096, &rows, err, errlen) ||
+    if (gr_test_int(t, "rows", 4, -1, 4096, &rows, err, errlen) ||
         gr_test_int(t, "n", 4, 1, 4096, &n, err, errlen))
         return -1;
     double p = gr_test_param(t, "p", 0.25);
-    float pf = (float)p;  /* the contract's p is a float: the stub narrows it */
+    int tie = gr_test_param(t, "p_tie", 0) != 0;
     long count = (long)rows * n;
-    float *W = gr_case_add_f32(c, PROTO_INOUT, count);
+    int wrows = rows < 1 ? 1 : rows;
+    float *W = gr_case_add_f32(c, PROTO_INOUT, (long)wrows * n);
     gr_case_set_name(c, 0, "W");
-    gr_case_set_shape2(c, 0, rows, n);
+    gr_case_set_shape2(c, 0, wrows, n);
     sup_rng r;
     sup_rng_seed(&r, seed);
-    gr_fill_weights(&r, W, rows, n, 2.0);  /* scores ~ 2 N(0,1) */
+    gr_fill_weights(&r, W, wrows, n, 2.0);  /* scores ~ 2 N(0,1) */
     uint64_t drop_seed = gr_draw_seed(&r);
+    if (tie) {
+        sup_rng first;
+        sup_rng_seed(&first, drop_seed);
+        p = (double)sup_rng_uniform(&first);
+    }
+    float pf = (float)p;  /* the contract's p is a float: the stub narrows it */
     GR_CASE_ADD_INTS(c, (int64_t)drop_seed, count);
     gr_case_add_real(c, p);
     c->call.fn = LAB06_DROPOUT;
-    int ok = pf >= 0.0f && pf < 1.0f;
+    int ok = pf >= 0.0f && pf < 1.0f && count >= 0;
     snprintf(c->describe, sizeof c->describe,
-             "lab_dropout(W, p=%g, seed=%llu, n=%ld): W is %d softmax rows of %d%s", p,
-             (unsigned long long)drop_seed, count, rows, n,
+             "lab_dropout(W, p=%.9g, seed=%llu, n=%ld): W is %d softmax rows of %d%s", p,
+             (unsigned long long)drop_seed, count, wrows, n,
+             count < 0 ? ": n < 0 must give LAB_BAD_ARG, W untouched" :
+             count == 0 ? ": n = 0, nothing to drop: LAB_OK, W untouched" :
+             tie ? ": p is the first draw u exactly, so weight 0 stays (dropped only when u < p)" :
              ok ? "" : ": p outside [0, 1) must give LAB_BAD_ARG, W untouched");
     if (!ok)
         return gr_case_expect_bad_arg(c);
+    if (count == 0) {
+        c->expected_status = LAB_OK;
+        gr_case_expect_untouched(c);
+        return 0;
+    }
     c->expected_status = LAB_OK;
     attn_dropout(gr_case_expect(c, 0), pf, drop_seed, count);
     return 0;
