@@ -23,12 +23,6 @@
 
 Suite *test_suite(void);
 
-/* Tests whose inputs are fixed: the worked rows, and experiments with the
-   course's fixed seed (what `make run` prints). */
-static int fixed_inputs(const gr_rubric_test *t)
-{
-    return is_worked(t) || gr_test_param(t, "seed", -1) >= 0;
-}
 
 /* ---- the rubric -------------------------------------------------------------- */
 
