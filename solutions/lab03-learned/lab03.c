@@ -82,10 +82,9 @@ int lab_additive_scores(float *S, const float *Q, const float *K,
     // and each (i, j) pair then costs h additions and h tanh.
     float *pq = malloc((size_t)Tq * (size_t)h * sizeof *pq);
     float *pk = malloc((size_t)Tk * (size_t)h * sizeof *pk);
+    int rc = LAB_BAD_ARG;
     if (pq == NULL || pk == NULL) {
-        free(pq);
-        free(pk);
-        return LAB_BAD_ARG;
+        goto done;  // one way out: the frees below serve both paths
     }
     for (int b = 0; b < B; b++) {
         for (int i = 0; i < Tq; i++) {
@@ -109,7 +108,10 @@ int lab_additive_scores(float *S, const float *Q, const float *K,
             }
         }
     }
+    rc = LAB_OK;
+
+done:
     free(pq);
     free(pk);
-    return LAB_OK;
+    return rc;
 }

@@ -80,9 +80,9 @@ int lab_entropy_experiment(float *H_raw, float *H_scaled, const int *dks, int n_
     float *K = malloc((size_t)T * (size_t)dmax * sizeof *K);
     float *s = malloc((size_t)T * sizeof *s);
     float *w = malloc((size_t)T * sizeof *w);
+    int rc = LAB_BAD_ARG;
     if (q == NULL || K == NULL || s == NULL || w == NULL) {
-        free(q); free(K); free(s); free(w);
-        return LAB_BAD_ARG;
+        goto done;  // one way out: the frees below serve both paths
     }
 
     // one generator for the whole experiment: the draws for each d continue
@@ -117,7 +117,9 @@ int lab_entropy_experiment(float *H_raw, float *H_scaled, const int *dks, int n_
         H_raw[m] = (float)(sum_raw / trials);
         H_scaled[m] = (float)(sum_scaled / trials);
     }
+    rc = LAB_OK;
 
+done:
     free(q); free(K); free(s); free(w);
-    return LAB_OK;
+    return rc;
 }
