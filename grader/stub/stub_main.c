@@ -148,6 +148,7 @@ static void heap_sub(void *p)
  * (it lands in the block's slack). Reported as the C library reports heap
  * corruption: a line on stderr and SIGABRT. */
 #define CANARY 0xA5
+#define MALLOC_FILL 0xFF                 /* every float and double of it a NaN */
 #define CANARY_BYTES 16
 #define CANARY_SLOTS 4096                /* blocks tracked at once; more go unchecked */
 static struct { void *p; size_t n; unsigned char in_call; } canary_tab[CANARY_SLOTS];
@@ -228,6 +229,8 @@ void *__wrap_malloc(size_t n)
         return NULL;
     }
     void *p = __real_malloc(padded(n));
+    if (p && in_call)
+        memset(p, MALLOC_FILL, n);       /* what malloc gives is not zeros: a missing first value shows */
     canary_set(p, n, in_call);
     heap_add(p);
     return p;

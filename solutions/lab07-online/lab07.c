@@ -59,10 +59,9 @@ int lab_online_attention(float *O, const float *Q, const float *K, const float *
     int tile_len = tile < T ? tile : T;
     float *s = malloc((size_t)tile_len * sizeof(float));  // (tile) scores
     float *acc = malloc((size_t)dv * sizeof(float));      // (dv) running output a
+    int rc = LAB_BAD_ARG;
     if (!s || !acc) {
-        free(s);
-        free(acc);
-        return LAB_BAD_ARG;
+        goto done;  // one way out: the frees below serve both paths
     }
     float scale = 1.0f / sqrtf((float)d);
 
@@ -106,7 +105,10 @@ int lab_online_attention(float *O, const float *Q, const float *K, const float *
             for (int c = 0; c < dv; c++) o[c] = acc[c] / l;
         }
     }
+    rc = LAB_OK;
+
+done:
     free(s);
     free(acc);
-    return LAB_OK;
+    return rc;
 }
