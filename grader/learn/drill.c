@@ -209,8 +209,8 @@ static int rd_q_lesson(yr_doc *d, const yaml_node_t *v, void *t)
         return -1;
     int mod = 0, les = 0, used = 0;
     if (sscanf(r->q->lesson, "L%d.%d%n", &mod, &les, &used) != 2 ||
-        r->q->lesson[used] != '\0' || mod < 1 || mod > 10 || les < 1)
-        return yr_fail_at(d, v, "lesson is a syllabus lesson id like L2.3 (module 1 to 10, "
+        r->q->lesson[used] != '\0' || mod < 1 || mod > 99 || les < 1)
+        return yr_fail_at(d, v, "lesson is a syllabus lesson id like L2.3 (module 1 to 99, "
                           "then the lesson): %s", r->q->lesson);
     return 0;
 }

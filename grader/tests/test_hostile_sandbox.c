@@ -18,8 +18,8 @@
  *
  * The attacks: a heap limit forged in the test program's own memory (lab 7's
  * memory wall must hold with the whole score matrix stored), static data whose
- * alignment padding the linker adds, a self-SIGSTOP in every test, ten labs
- * that each stop themselves, syscall() through a function pointer, a nested
+ * alignment padding the linker adds, a self-SIGSTOP in every test, every lab
+ * stopping itself, syscall() through a function pointer, a nested
  * function's trampoline, scratch memory never freed (a wrong answer, whatever
  * was computed: the contract says free it) and a lab whose every test loops; and a rubric's
  * budget_s running out (the tests left are not run). The "layers" cases
@@ -46,7 +46,7 @@
 
 Suite *test_suite(void);
 
-#define CAP_SECONDS 60          /* the brief: ten self-stopping labs in under a minute */
+#define CAP_SECONDS 60          /* the brief: every lab self-stopping, in under a minute */
 #define ALL_LABS    0           /* a case's hostile lab: every lab, no solution beside */
 
 /* The attack appended to a solution: a constructor that stops the process

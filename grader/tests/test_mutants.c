@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "labmod.h"
 #include "mutants.h"
 #include "util.h"
 
@@ -199,8 +200,10 @@ END_TEST
 /* The manifest itself: its lab, its list, one document, syntax as file:line:column. */
 START_TEST(bad_manifest)
 {
-    load_fails("lab: 11\nmutants: []\n",
-               ":1:6: lab must be the number of one of the course's labs, 1 to 10, got 11");
+    char *beyond = gr_xasprintf(":1:6: lab must be the number of one of the course's labs, "
+                                "1 to %d, got 99", GR_N_LABS);   /* 99: in no course */
+    load_fails("lab: 99\nmutants: []\n", beyond);
+    free(beyond);
     load_fails("lab: one\nmutants: []\n", ":1:6: lab: expected a whole number, got \"one\"");
     load_fails("lab: 1\n", ":1:1: the manifest is missing the required key \"mutants\"");
     load_fails("lab: 1\nmutant: []\n",

@@ -139,8 +139,8 @@ START_TEST(terminal_colour_codes)
 }
 END_TEST
 
-/* The closing line speaks of the labs graded only: two passing labs of ten
-   are "the 2 labs graded", never "every lab". */
+/* The closing line speaks of the labs graded only: two passing labs of the
+   course's are "the 2 labs graded", never "every lab". */
 START_TEST(terminal_speaks_of_the_labs_graded)
 {
     gr_report r = {0};

@@ -612,7 +612,7 @@ static const struct {
     { { NULL }, 0, "give the folder of submissions" },
     { { "/nonexistent/attnlab-class" }, 1, "is not a folder" },
     { { "@", "@" }, 2, "unexpected argument" },
-    { { "@", "--lab", "11" }, 3, "--lab" },
+    { { "@", "--lab", "99" }, 3, "--lab" },               /* 99: in no course */
     { { "@", "--format", "xml" }, 3, "--format must be table or csv (got 'xml')" },
     { { "@", "--top", "-1" }, 3, "--top takes how many pairs" },
     { { "@", "--detail", "x" }, 3, "--detail takes how many pairs" },

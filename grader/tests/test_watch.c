@@ -18,6 +18,7 @@
 #include "capture.h"
 #include "cli/commands.h"
 #include "learner.h"
+#include "labmod.h"
 #include "learn/progress.h"
 
 Suite *test_suite(void);
@@ -221,8 +222,9 @@ static int cmd_watch_run_here(FILE *out, FILE *err, int argc, char **argv)
 START_TEST(watch_usage_errors)
 {
     stubs = test_stub_dir();
-    static const char *const cases[][3] = {
-        {"--lab", "11", "--lab takes one lab number from 1 to 10 (got '11')"},
+    char *beyond = gr_xasprintf("--lab takes one lab number from 1 to %d (got '99')", GR_N_LABS);
+    const char *const cases[][3] = {
+        {"--lab", "99", beyond},                                    /* 99: in no course */
         {"--lab", "x", "--lab takes one lab number"},
         {"--timeout", "0", "--timeout takes a number of seconds above 0 (got '0')"},
         {"--timeout", "soon", "--timeout takes a number of seconds"},
@@ -233,6 +235,7 @@ START_TEST(watch_usage_errors)
         check_usage_error(&r, i, "attnlab watch: ", cases[i][2]);
         free_result(&r);
     }
+    free(beyond);
     run_result r = CAPTURE(cmd_watch_run_here, "watch", "--help");
     ck_assert_int_eq(r.rc, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "usage: attnlab watch [--lab N]"));
