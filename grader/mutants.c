@@ -153,17 +153,21 @@ static const yr_field mutant_fields[] = {
 
 /* ---- the manifest ------------------------------------------------------------------ */
 
+int gr_mutants_read_lab(yr_doc *d, const yaml_node_t *v, int *lab)
+{
+    long n = 0;
+    if (yr_get_long(d, v, "lab", &n) != 0)
+        return -1;
+    if (n < 1 || n > GR_N_LABS)
+        return yr_fail_at(d, v, "lab must be the number of one of the course's labs, 1 to %d, "
+                          "got %ld", GR_N_LABS, n);
+    *lab = (int)n;
+    return 0;
+}
+
 static int rd_lab(yr_doc *d, const yaml_node_t *v, void *target)
 {
-    gr_mutant_set *s = target;
-    long lab = 0;
-    if (yr_get_long(d, v, "lab", &lab) != 0)
-        return -1;
-    if (lab < 1 || lab > GR_N_LABS)
-        return yr_fail_at(d, v, "lab must be the number of one of the course's labs, 1 to %d, "
-                          "got %ld", GR_N_LABS, lab);
-    s->lab = (int)lab;
-    return 0;
+    return gr_mutants_read_lab(d, v, &((gr_mutant_set *)target)->lab);
 }
 
 static int rd_mutants(yr_doc *d, const yaml_node_t *v, void *target)
@@ -196,38 +200,16 @@ static const yr_field manifest_fields[] = {
     {"mutants", 1, rd_mutants},
 };
 
-/* Walk the document's root into s. */
-static int read_manifest(yr_doc *d, gr_mutant_set *s)
-{
-    const yaml_node_t *root = yr_root(d);
-    if (!root) {
-        yaml_mark_t start = {0, 0, 0};
-        return yr_fail_mark(d, start, "the manifest is empty; it needs lab: N and a list "
-                            "mutants:");
-    }
-    if (yr_expect_end(d, "a manifest is one YAML document; remove this second one") != 0)
-        return -1;
-    return yr_walk(d, root, "the manifest", "the manifest", manifest_fields,
-                   YR_N_FIELDS(manifest_fields), s);
-}
-
 int gr_mutants_load(const char *path, gr_mutant_set *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    size_t len;
-    char *text = gr_read_file(path, &len);
-    if (!text) {
-        gr_set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
     mu_ctx c = {0};
-    yr_doc d;
-    int rc = yr_open(&d, path, text, len, err, errlen);
-    d.user = &c;
-    if (rc == 0)
-        rc = read_manifest(&d, out);
-    yr_close(&d);
-    free(text);
+    const yr_spec spec = {
+        "the manifest", "the manifest is empty; it needs lab: N and a list mutants:",
+        "a manifest is one YAML document; remove this second one", manifest_fields,
+        YR_N_FIELDS(manifest_fields), NULL, &c,
+    };
+    int rc = yr_load_file(path, &spec, out, err, errlen);
     if (rc == 0)
         out->path = gr_xstrdup(path);
     else

@@ -58,4 +58,11 @@ void gr_mutants_free(gr_mutant_set *s);
 /* The verdict named s ("wrong answer", ...), or -1. */
 int gr_verdict_from_name(const char *s);
 
+struct yr_doc;
+struct yaml_node_s;
+
+/* Read v, the lab: of a mutation data file (a manifest, equivalent.yaml), as
+   one of the course's labs: 0 with it in *lab, or -1 with the error at v. */
+int gr_mutants_read_lab(struct yr_doc *d, const struct yaml_node_s *v, int *lab);
+
 #endif

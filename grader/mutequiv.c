@@ -2,24 +2,16 @@
  * shared YAML reader, each entry walked against a table of its keys. */
 #include "mutequiv.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "labmod.h"
+#include "mutants.h"
 #include "sup_yamlread.h"
 #include "util.h"
 
 static int rd_lab(yr_doc *d, const yaml_node_t *v, void *target)
 {
-    gr_equiv *e = target;
-    long lab = 0;
-    if (yr_get_long(d, v, "lab", &lab) != 0)
-        return -1;
-    if (lab < 1 || lab > GR_N_LABS)
-        return yr_fail_at(d, v, "lab is a lab number, 1 to %d, got %ld", GR_N_LABS, lab);
-    e->lab = (int)lab;
-    return 0;
+    return gr_mutants_read_lab(d, v, &((gr_equiv *)target)->lab);
 }
 
 static int rd_text(yr_doc *d, const yaml_node_t *v, const char *label, char **out)
@@ -87,29 +79,16 @@ static const yr_field file_fields[] = {
     {"equivalent", 1, rd_equivalent},
 };
 
+static const yr_spec file_spec = {
+    "the list", "the file is empty; it needs a list equivalent:",
+    "the list is one YAML document; remove this second one", file_fields,
+    YR_N_FIELDS(file_fields), NULL, NULL,
+};
+
 int gr_equiv_load(const char *path, gr_equiv_set *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    size_t len;
-    char *text = gr_read_file(path, &len);
-    if (!text) {
-        gr_set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    yr_doc d;
-    int rc = yr_open(&d, path, text, len, err, errlen);
-    if (rc == 0) {
-        const yaml_node_t *root = yr_root(&d);
-        if (!root)
-            rc = yr_fail(&d, "the file is empty; it needs a list equivalent:");
-        else if (yr_expect_end(&d, "the list is one YAML document; remove this second one") == 0)
-            rc = yr_walk(&d, root, "the list", "the list", file_fields,
-                         YR_N_FIELDS(file_fields), out);
-        else
-            rc = -1;
-    }
-    yr_close(&d);
-    free(text);
+    int rc = yr_load_file(path, &file_spec, out, err, errlen);
     if (rc != 0)
         gr_equiv_free(out);
     return rc;

@@ -470,27 +470,15 @@ int gr_rubric_load(const char *path, gr_rubric *out, char *err, size_t errlen)
     return rc;
 }
 
-/* Walk the document's root into r; the lab's limits fill the tests' gaps. */
-static int read_rubric(yr_doc *d, gr_rubric *r)
+/* A test's limits override the lab's key by key: fill in the keys it left out. */
+static void inherit_limits(gr_rubric *r)
 {
-    const yaml_node_t *root = yr_root(d);
-    if (!root) {
-        yaml_mark_t start = {0, 0, 0};
-        return yr_fail_mark(d, start, "the rubric is empty; it needs lab, name, source and tests");
-    }
-    /* exactly one document: a second "---" is probably a pasting accident */
-    if (yr_expect_end(d, "a rubric is one YAML document; remove this second one") != 0 ||
-        yr_walk(d, root, "the rubric", "the rubric", rubric_fields,
-                YR_N_FIELDS(rubric_fields), r) != 0)
-        return -1;
-    /* a test's limits override the lab's key by key */
     for (int i = 0; i < r->n_tests; i++) {
         gr_limits *l = &r->tests[i].limits;
         if (l->time_ms == LIMIT_UNSET) l->time_ms = r->limits.time_ms;
         if (l->memory_bytes == LIMIT_UNSET) l->memory_bytes = r->limits.memory_bytes;
         if (l->output_bytes == LIMIT_UNSET) l->output_bytes = r->limits.output_bytes;
     }
-    return 0;
 }
 
 int gr_rubric_parse(const char *path, const char *buf, size_t len, gr_rubric *out,
@@ -506,16 +494,19 @@ int gr_rubric_parse(const char *path, const char *buf, size_t len, gr_rubric *ou
     r.budget_s = GR_DEFAULT_BUDGET_S;
 
     rb_ctx c = {0, NULL};
-    yr_doc d;
-    int rc = yr_open(&d, path, buf, len, err, errlen);
-    d.user = &c;
-    if (rc == 0)
-        rc = read_rubric(&d, &r);
-    yr_close(&d);
-    if (rc == 0)
+    /* exactly one document: a second "---" is probably a pasting accident */
+    const yr_spec spec = {
+        "the rubric", "the rubric is empty; it needs lab, name, source and tests",
+        "a rubric is one YAML document; remove this second one", rubric_fields,
+        YR_N_FIELDS(rubric_fields), NULL, &c,
+    };
+    int rc = yr_load(path, buf, len, &spec, &r, err, errlen);
+    if (rc == 0) {
+        inherit_limits(&r);
         *out = r;
-    else
+    } else {
         gr_rubric_free(&r);
+    }
     return rc;
 }
 

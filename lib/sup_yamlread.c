@@ -498,3 +498,39 @@ const yaml_node_t *yr_value(yr_doc *d, const yaml_node_t *map, const char *key)
     }
     return NULL;
 }
+
+/* ---- loading a whole input ------------------------------------------------------------ */
+
+int yr_load(const char *path, const char *text, size_t len, const yr_spec *s, void *target,
+            char *err, size_t errlen)
+{
+    yr_doc d;
+    int rc = yr_open(&d, path, text, len, err, errlen);
+    d.user = s->user;
+    const yaml_node_t *root = rc == 0 ? yr_root(&d) : NULL;
+    if (rc == 0 && !root && s->empty) {
+        yaml_mark_t start = {0, 0, 0};
+        rc = yr_fail_mark(&d, start, "%s", s->empty);
+    }
+    if (rc == 0 && s->one_doc)
+        rc = yr_expect_end(&d, s->one_doc);
+    if (rc == 0)
+        rc = s->fields ? yr_walk(&d, root, s->what, s->what, s->fields, s->n_fields, target)
+                       : s->read(&d, root, target);
+    yr_close(&d);
+    return rc;
+}
+
+int yr_load_file(const char *path, const yr_spec *s, void *target, char *err, size_t errlen)
+{
+    size_t len;
+    char *text = yr_read_file(path, &len);
+    if (!text) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = yr_load(path, text, len, s, target, err, errlen);
+    free(text);
+    return rc;
+}

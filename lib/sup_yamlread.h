@@ -4,7 +4,11 @@
  * manifest loaders share. It lives in lib/ so that the support code needs
  * nothing from the grader; its prefix is yr_ ("YAML reader").
  *
- * Use:
+ * Use, for a file whose document is one mapping of known keys:
+ *     static const yr_spec spec = {"the rubric", "the rubric is empty; ...",
+ *                                  "a rubric is one YAML document; ...", fields, n};
+ *     rc = yr_load_file(path, &spec, &out, err, errlen);
+ * or step by step, for a document of another shape:
  *     yr_doc d;
  *     if (yr_open(&d, path, text, len, err, errlen) != 0)    // syntax errors
  *         return -1;
@@ -188,6 +192,29 @@ const yaml_node_t *yr_earlier_key(yr_doc *d, const yaml_node_t *map,
    near name, "...; the known keys are a, b, c" from names[0..n). Returns -1. */
 int yr_unknown_key(yr_doc *d, const yaml_node_t *key, const char *where,
                    const char *const *names, int n);
+
+/* ---- loading a whole input ------------------------------------------------------ */
+
+/* What a loader expects of its input's one document, for yr_load. */
+typedef struct yr_spec {
+    const char *what;       /* names the top mapping in messages: "the manifest" */
+    const char *empty;      /* the error, at 1:1, for an input with no document;
+                               NULL hands read a NULL root instead */
+    const char *one_doc;    /* the error at a second document; NULL lets one follow */
+    const yr_field *fields; /* the top mapping's keys, walked with yr_walk ... */
+    int n_fields;
+    int (*read)(yr_doc *d, const yaml_node_t *root, void *target);  /* ... or this */
+    void *user;             /* d->user while the handlers run */
+} yr_spec;
+
+/* Parse text[0..len) (path names it in messages) and read its document into
+   target as s says: the empty check, the one-document check, then the field
+   table or s->read. 0, or -1 with "path:line:column: ..." in err. */
+int yr_load(const char *path, const char *text, size_t len, const yr_spec *s, void *target,
+            char *err, size_t errlen);
+
+/* yr_load of the file at path; "path: cannot open: why" when it cannot be read. */
+int yr_load_file(const char *path, const yr_spec *s, void *target, char *err, size_t errlen);
 
 /* ---- suggestions --------------------------------------------------------------------- */
 

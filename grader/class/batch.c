@@ -142,22 +142,11 @@ static const yr_field roster_fields[] = {
    folder as rows of their own. 0, or -1 with "path:line:column: ..." in err. */
 static int load_roster(const char *path, gr_class *c, char *err, size_t errlen)
 {
-    size_t len;
-    char *text = gr_read_file(path, &len);
-    if (!text) {
-        gr_set_err(err, errlen, "%s: cannot open the roster: %s", path, strerror(errno));
-        return -1;
-    }
-    yr_doc d;
-    int rc = yr_open(&d, path, text, len, err, errlen);
-    if (rc == 0) {
-        const yaml_node_t *root = yr_root(&d);
-        rc = root ? yr_walk(&d, root, "the roster", "the roster", roster_fields,
-                            YR_N_FIELDS(roster_fields), c)
-                  : yr_fail(&d, "the roster is empty; it needs students: [{id: ..., name: ...}]");
-    }
-    yr_close(&d);
-    free(text);
+    static const yr_spec spec = {
+        "the roster", "the roster is empty; it needs students: [{id: ..., name: ...}]", NULL,
+        roster_fields, YR_N_FIELDS(roster_fields), NULL, NULL,
+    };
+    int rc = yr_load_file(path, &spec, c, err, errlen);
     qsort(c->students, (size_t)c->n, sizeof *c->students, by_id);
     return rc;
 }

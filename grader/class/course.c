@@ -3,7 +3,6 @@
 #include "class/course.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,24 +238,12 @@ int gr_course_load(const char *path, gr_course *out, char *err, size_t errlen)
     memset(out, 0, sizeof *out);
     out->max_late_days = -1;
     out->path = gr_xstrdup(path);
-    size_t len;
-    char *text = gr_read_file(path, &len);
-    if (!text) {
-        gr_set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    yr_doc d;
-    int rc = yr_open(&d, path, text, len, err, errlen);
-    if (rc == 0) {
-        const yaml_node_t *root = yr_root(&d);
-        if (!root)
-            rc = yr_fail(&d, "the course policy is empty; it needs at least due: with a date per lab");
-        else
-            rc = yr_walk(&d, root, "the course policy", "the course policy", course_fields,
-                         YR_N_FIELDS(course_fields), out);
-    }
-    yr_close(&d);
-    free(text);
+    static const yr_spec spec = {
+        "the course policy",
+        "the course policy is empty; it needs at least due: with a date per lab", NULL,
+        course_fields, YR_N_FIELDS(course_fields), NULL, NULL,
+    };
+    int rc = yr_load_file(path, &spec, out, err, errlen);
     if (rc == 0)
         rc = check_extensions(path, out, err, errlen);
     if (rc != 0)

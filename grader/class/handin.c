@@ -91,9 +91,9 @@ static int read_submission(yr_doc *d, const yaml_node_t *k, const yaml_node_t *v
 }
 
 /* Every submission of the document's root mapping into x. 0 or -1. */
-static int read_export(yr_doc *d, gr_export *x)
+static int read_export(yr_doc *d, const yaml_node_t *root, void *target)
 {
-    const yaml_node_t *root = yr_root(d);
+    gr_export *x = target;
     if (!root || root->type != YAML_MAPPING_NODE)
         return yr_fail(d, "expected a mapping of submission folder to its :submitters and "
                        ":created_at, as a Gradescope export writes it");
@@ -113,11 +113,8 @@ int gr_export_parse(const char *path, const char *text, size_t len, gr_export *x
 {
     memset(x, 0, sizeof *x);
     x->path = gr_xstrdup(path);
-    yr_doc d;
-    int rc = yr_open(&d, path, text, len, err, errlen);
-    if (rc == 0)
-        rc = read_export(&d, x);
-    yr_close(&d);
+    static const yr_spec spec = {"the export", NULL, NULL, NULL, 0, read_export, NULL};
+    int rc = yr_load(path, text, len, &spec, x, err, errlen);
     if (rc != 0)
         gr_export_free(x);
     return rc;
@@ -192,31 +189,35 @@ static int add_time(gr_times *t, const char *id, time_t when, int line, int colu
 static const char time_like[] = "an ISO 8601 time with its UTC offset, like "
                                 "2025-02-07T23:41:00-05:00 or 2025-02-08T04:41Z";
 
+/* The id: time lines of the document's root mapping into the times target. 0 or -1. */
+static int read_times(yr_doc *d, const yaml_node_t *root, void *target)
+{
+    gr_times *t = target;
+    if (!root || root->type != YAML_MAPPING_NODE)
+        return yr_fail(d, "expected a mapping of student id to hand-in time "
+                       "(s001: 2025-02-07T23:41:00-05:00)");
+    for (const yaml_node_pair_t *p = root->data.mapping.pairs.start;
+         p < root->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k, *v = yr_node(d, p->value);
+        const char *s;
+        time_t when;
+        if (yr_key(d, root, p, "the times", &k) != 0 ||
+            yr_get_string(d, v, yr_text(k), YR_NONEMPTY, &s) != 0)
+            return -1;
+        if (gr_parse_time(s, &when) != 0)
+            return yr_fail_at(d, v, "%s: \"%s\" is not %s", yr_text(k), s, time_like);
+        if (add_time(t, yr_text(k), when, (int)yr_pos_of(k).line, (int)yr_pos_of(k).column,
+                     d->err, d->errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* id: time lines of a YAML mapping. 0 or -1. */
 static int times_yaml(gr_times *t, const char *text, size_t len, char *err, size_t errlen)
 {
-    yr_doc d;
-    int rc = yr_open(&d, t->path, text, len, err, errlen);
-    const yaml_node_t *root = rc == 0 ? yr_root(&d) : NULL;
-    if (rc == 0 && (!root || root->type != YAML_MAPPING_NODE))
-        rc = yr_fail(&d, "expected a mapping of student id to hand-in time "
-                     "(s001: 2025-02-07T23:41:00-05:00)");
-    for (const yaml_node_pair_t *p = rc == 0 ? root->data.mapping.pairs.start : NULL;
-         p && p < root->data.mapping.pairs.top && rc == 0; p++) {
-        const yaml_node_t *k, *v = yr_node(&d, p->value);
-        const char *s;
-        time_t when;
-        if (yr_key(&d, root, p, "the times", &k) != 0 ||
-            yr_get_string(&d, v, yr_text(k), YR_NONEMPTY, &s) != 0)
-            rc = -1;
-        else if (gr_parse_time(s, &when) != 0)
-            rc = yr_fail_at(&d, v, "%s: \"%s\" is not %s", yr_text(k), s, time_like);
-        else
-            rc = add_time(t, yr_text(k), when, (int)yr_pos_of(k).line, (int)yr_pos_of(k).column,
-                          err, errlen);
-    }
-    yr_close(&d);
-    return rc;
+    static const yr_spec spec = {"the times", NULL, NULL, NULL, 0, read_times, NULL};
+    return yr_load(t->path, text, len, &spec, t, err, errlen);
 }
 
 /* A CSV cell text[0..n) without spaces around it or the quotes of a simple

@@ -462,24 +462,12 @@ int gr_drill_parse(const char *path, const char *text, size_t len, gr_drill_bank
     memset(out, 0, sizeof *out);
     char *expect = name_of_path(path);
     bank_ctx c = { out, expect };
-    yr_doc d;
-    int rc = yr_open(&d, path, text, len, err, errlen);
-    d.user = &c;
-    if (rc == 0) {
-        const yaml_node_t *root = yr_root(&d);
-        if (!root) {
-            yaml_mark_t start = {0, 0, 0};
-            rc = yr_fail_mark(&d, start, "the bank is empty; it needs bank:, title: and "
-                              "questions:");
-        } else if (yr_expect_end(&d, "a bank is one YAML document; remove this second one")
-                   != 0) {
-            rc = -1;
-        } else {
-            rc = yr_walk(&d, root, "the bank", "the bank", bank_fields,
-                         YR_N_FIELDS(bank_fields), out);
-        }
-    }
-    yr_close(&d);
+    const yr_spec spec = {
+        "the bank", "the bank is empty; it needs bank:, title: and questions:",
+        "a bank is one YAML document; remove this second one", bank_fields,
+        YR_N_FIELDS(bank_fields), NULL, &c,
+    };
+    int rc = yr_load(path, text, len, &spec, out, err, errlen);
     if (rc == 0) {
         out->path = gr_xstrdup(path);
         /* Progress is kept by bank/id, unique across banks. */

@@ -9,7 +9,6 @@
  */
 #include "report/report.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,9 +164,9 @@ static int read_test(yr_doc *d, const yaml_node_t *obj, int i, gr_report *r)
 }
 
 /* The document's root into r. 0 or -1. */
-static int read_results(yr_doc *d, gr_report *r)
+static int read_results(yr_doc *d, const yaml_node_t *root, void *target)
 {
-    const yaml_node_t *root = yr_root(d);
+    gr_report *r = target;
     if (!root || root->type != YAML_MAPPING_NODE)
         return yr_fail(d, "not a results.json: expected one JSON object");
     const yaml_node_t *x, *tests, *v;
@@ -194,18 +193,8 @@ static int read_results(yr_doc *d, gr_report *r)
 int gr_report_read_json(const char *path, gr_report *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    size_t len;
-    char *text = gr_read_file(path, &len);
-    if (!text) {
-        gr_set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        return -1;
-    }
-    yr_doc d;
-    int rc = yr_open(&d, path, text, len, err, errlen);
-    if (rc == 0)
-        rc = read_results(&d, out);
-    yr_close(&d);
-    free(text);
+    static const yr_spec spec = {"the results", NULL, NULL, NULL, 0, read_results, NULL};
+    int rc = yr_load_file(path, &spec, out, err, errlen);
     if (rc != 0)
         gr_report_free(out);
     return rc;

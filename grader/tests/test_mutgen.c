@@ -200,7 +200,7 @@ START_TEST(equivalent_list_mistakes_fail_at_their_place)
         {"equivalent:\n  - lab: 1\n    line: x\n    mutation: y\n",
          "equivalent.yaml:2:5: "},
         {"equivalent:\n  - lab: 11\n    line: x\n    mutation: y\n    reason: z\n",
-         "equivalent.yaml:2:10: lab is a lab number"},
+         "equivalent.yaml:2:10: lab must be the number of one of the course's labs"},
         {"equivalent:\n  - lab: 1\n    line: x\n    mutation: y\n    reason: z\n    why: w\n",
          "equivalent.yaml:6:5: unknown key"},
         {"equivalent:\n  - {lab: 1, line: x, mutation: y, reason: z}\n"

@@ -90,23 +90,17 @@ static const yr_field cfg_fields[] = {
     {"inner", 0, rd_inner},
 };
 
+static const yr_spec cfg_spec = {
+    "the config", "empty", "one document, please", cfg_fields, YR_N_FIELDS(cfg_fields),
+    NULL, NULL,
+};
+
 /* Read text as "t.yaml" into *c (strings point into the closed document, so
    only numbers are compared after it returns). 0, or -1 with err. */
 static int load(const char *text, cfg *c, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
-    yr_doc d;
-    int rc = yr_open(&d, "t.yaml", text, strlen(text), err, errlen);
-    if (rc == 0 && !yr_root(&d))
-        rc = yr_fail(&d, "empty");
-    if (rc == 0)
-        rc = yr_expect_end(&d, "one document, please");
-    if (rc == 0)
-        rc = yr_walk(&d, yr_root(&d), "the config", "the config", cfg_fields,
-                     YR_N_FIELDS(cfg_fields), c);
-    yr_close(&d);
-    yr_close(&d);                   /* closing twice is harmless */
-    return rc;
+    return yr_load("t.yaml", text, strlen(text), &cfg_spec, c, err, errlen);
 }
 
 /* ---- a good document ------------------------------------------------------------- */
@@ -166,7 +160,7 @@ static const struct bad_doc {
     /* byte 0xff after "name: " (6 characters) */
     {"name: \xff\n", ":1:7: the file is not UTF-8 text (invalid leading UTF-8 octet); "
      "save it as UTF-8"},
-    {"", "t.yaml: empty"},
+    {"", ":1:1: empty"},
     {"name: x\n---\nname: y\n", ":3:1: one document, please"},
     {"- a\n", ":1:1: the config: expected a mapping (key: value lines), got a list"},
     /* unknown keys: a typo gets the nearest key, anything else the list */
@@ -323,6 +317,49 @@ START_TEST(read_file_whole)
 }
 END_TEST
 
+/* A reader of the whole root, as yr_load hands it over: NULL for no document. */
+static int count_root(yr_doc *d, const yaml_node_t *root, void *target)
+{
+    *(int *)target = root ? yr_count(root) : -1;
+    return *(int *)d->user == 0 ? 0 : yr_fail_at(d, root, "refused");
+}
+
+START_TEST(load_file_reads_and_reports)
+{
+    char path[] = "/tmp/attnlab-test-yamlread-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char *text = "name: x\nsize: 4\n---\nname: y\n";
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char err[256], want[512];
+    cfg c = {0};
+    /* the one-document check reports at the second document's root */
+    ck_assert_int_eq(yr_load_file(path, &cfg_spec, &c, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:4:1: one document, please", path);
+    ck_assert_str_eq(err, want);
+    /* without it the first document is read, into numbers that outlive it */
+    yr_spec lenient = cfg_spec;
+    lenient.one_doc = NULL;
+    ck_assert_msg(yr_load_file(path, &lenient, &c, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(c.size, 4);
+    /* a reader of its own gets the root and the user context */
+    int refuse = 0, n = 0;
+    yr_spec whole = {"the list", NULL, NULL, NULL, 0, count_root, &refuse};
+    ck_assert_int_eq(yr_load("t.yaml", "[1, 2, 3]", 9, &whole, &n, err, sizeof err), 0);
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(yr_load("t.yaml", "", 0, &whole, &n, err, sizeof err), 0);
+    ck_assert_int_eq(n, -1);
+    refuse = 1;
+    ck_assert_int_eq(yr_load("t.yaml", "\n  [1]", 6, &whole, &n, err, sizeof err), -1);
+    ck_assert_str_eq(err, "t.yaml:2:3: refused");
+    unlink(path);
+    ck_assert_int_eq(yr_load_file(path, &cfg_spec, &c, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: cannot open: No such file or directory", path);
+    ck_assert_str_eq(err, want);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("yamlread");
@@ -330,6 +367,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, good_document_loads_every_value);
     tcase_add_loop_test(tc, bad_document_is_pinpointed, 0, (int)(sizeof bad / sizeof *bad));
     tcase_add_test(tc, short_error_buffer);
+    tcase_add_test(tc, load_file_reads_and_reports);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("pieces");
