@@ -79,6 +79,7 @@ static int list_students(const gr_batch_opts *o, gr_class *c, char *err, size_t 
 /* One roster entry as read. */
 typedef struct roster_entry {
     const char *id, *name, *email;
+    const char *sis_user_id, *sis_login_id, *section;   /* for an LMS export (export.h) */
 } roster_entry;
 
 static int rd_str(yr_doc *d, const yaml_node_t *v, const char *label, const char **out)
@@ -88,11 +89,17 @@ static int rd_str(yr_doc *d, const yaml_node_t *v, const char *label, const char
 static int rd_id(yr_doc *d, const yaml_node_t *v, void *t) { return rd_str(d, v, "id", &((roster_entry *)t)->id); }
 static int rd_name(yr_doc *d, const yaml_node_t *v, void *t) { return rd_str(d, v, "name", &((roster_entry *)t)->name); }
 static int rd_email(yr_doc *d, const yaml_node_t *v, void *t) { return rd_str(d, v, "email", &((roster_entry *)t)->email); }
+static int rd_sis_user(yr_doc *d, const yaml_node_t *v, void *t) { return rd_str(d, v, "sis_user_id", &((roster_entry *)t)->sis_user_id); }
+static int rd_sis_login(yr_doc *d, const yaml_node_t *v, void *t) { return rd_str(d, v, "sis_login_id", &((roster_entry *)t)->sis_login_id); }
+static int rd_section(yr_doc *d, const yaml_node_t *v, void *t) { return rd_str(d, v, "section", &((roster_entry *)t)->section); }
 
 static const yr_field entry_fields[] = {
     {"id", 1, rd_id},
     {"name", 0, rd_name},
     {"email", 0, rd_email},
+    {"sis_user_id", 0, rd_sis_user},
+    {"sis_login_id", 0, rd_sis_login},
+    {"section", 0, rd_section},
 };
 
 /* The student of c with this id, added (without a submission) when new. */
@@ -130,6 +137,9 @@ static int rd_students(yr_doc *d, const yaml_node_t *v, void *target)
         free(s->email);
         s->name = gr_xstrdup(e.name ? e.name : "");
         s->email = gr_xstrdup(e.email ? e.email : "");
+        s->sis_user_id = e.sis_user_id ? gr_xstrdup(e.sis_user_id) : NULL;
+        s->sis_login_id = e.sis_login_id ? gr_xstrdup(e.sis_login_id) : NULL;
+        s->section = e.section ? gr_xstrdup(e.section) : NULL;
     }
     return 0;
 }
@@ -138,9 +148,7 @@ static const yr_field roster_fields[] = {
     {"students", 1, rd_students},
 };
 
-/* Read the roster into c: names and emails, and roster students without a
-   folder as rows of their own. 0, or -1 with "path:line:column: ..." in err. */
-static int load_roster(const char *path, gr_class *c, char *err, size_t errlen)
+int gr_roster_load(const char *path, gr_class *c, char *err, size_t errlen)
 {
     static const yr_spec spec = {
         "the roster", "the roster is empty; it needs students: [{id: ..., name: ...}]", NULL,
@@ -212,7 +220,7 @@ static int who_and_when(const gr_batch_opts *o, gr_class *c, time_t start, char 
     if (rc == 0 && is_export)
         rc = gr_batch_ids(o, c, &x, err, errlen);
     if (rc == 0 && o->roster)
-        rc = load_roster(o->roster, c, err, errlen);
+        rc = gr_roster_load(o->roster, c, err, errlen);
     if (rc == 0 && is_export)
         gr_batch_export_names(c, &x);
     if (rc == 0 && o->times)
@@ -659,6 +667,9 @@ void gr_class_free(gr_class *c)
         free(c->students[i].same_as);
         free(c->students[i].name);
         free(c->students[i].email);
+        free(c->students[i].sis_user_id);
+        free(c->students[i].sis_login_id);
+        free(c->students[i].section);
         gr_intake_free(&c->students[i].intake);
         gr_report_free(&c->students[i].report);
     }

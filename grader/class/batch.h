@@ -60,6 +60,7 @@ typedef struct gr_student {
     char *folder;                 /* the submission folder's name, or NULL: none */
     char *same_as;                /* a group's other submitter: the id graded, else NULL */
     char *name, *email;           /* from the roster (or an export), or NULL */
+    char *sis_user_id, *sis_login_id, *section;   /* from the roster, or NULL (export.h) */
     int on_roster;
     int submitted;                /* 0: on the roster without a folder */
     int resumed;                  /* its results.json was read from an earlier run */
@@ -99,6 +100,12 @@ double gr_student_adjusted(const gr_class *c, const gr_student *s, int lab);
    each lab's missing files and the files not graded (ambiguous, or not a
    regular file), each line with its count and the first few ids. */
 void gr_batch_warnings(gr_strbuf *b, const gr_class *c, int md);
+
+/* Read the roster at path into c: each student's name, email and the
+   optional sis_user_id, sis_login_id and section (an LMS export's columns);
+   roster students without a folder become rows of their own. 0, or -1 with
+   "path:line:column: ..." in err. */
+int gr_roster_load(const char *path, gr_class *c, char *err, size_t errlen);
 
 void gr_class_free(gr_class *c);
 

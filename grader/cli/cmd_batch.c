@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "class/course.h"
+#include "class/export.h"
 #include "grade.h"
 #include "pool.h"
 #include "seed.h"
@@ -23,7 +24,7 @@ static const char batch_usage[] =
     "usage: attnlab batch SUBMISSIONS --out DIR [--jobs N] [--roster FILE]\n"
     "                     [--course FILE] [--times FILE | --file-times] [--accept-late]\n"
     "                     [--lab N|all] [--rubrics DIR] [--restart]\n"
-    "                     [--csv-bom] [-q]\n"
+    "                     [--csv-bom] [--export canvas|moodle|generic] [-q]\n"
     "\n"
     "Grade a class: each folder of SUBMISSIONS is one student, named by their id,\n"
     "with the labs in the labs/ layout (lab01-scores/lab01.c) or flat (lab01.c),\n"
@@ -44,7 +45,8 @@ static const char batch_usage[] =
     "\n"
     "  --out DIR        where the results go (made if missing)\n"
     "  --jobs N         students graded at once (default: one per core)\n"
-    "  --roster FILE    YAML: students: [{id: s001, name: ..., email: ...}]\n"
+    "  --roster FILE    YAML: students: [{id: s001, name: ..., email: ...}], and for\n"
+    "                   --export sis_user_id, sis_login_id and section\n"
     "  --course FILE    course.yaml, the late policy: due dates per lab, grace_minutes,\n"
     "                   late_penalty_percent (per day), max_late_days, extensions per\n"
     "                   student (data/course.example.yaml); the gradebook then has\n"
@@ -61,6 +63,9 @@ static const char batch_usage[] =
     "  --restart        regrade every student, ignoring results already in DIR\n"
     "  --csv-bom        start gradebook.csv with a UTF-8 byte order mark, so that\n"
     "                   Excel shows non-ASCII names right (LMS imports need none)\n"
+    "  --export FORMAT  also write DIR/canvas.csv, moodle.csv or generic.csv for an\n"
+    "                   LMS import, as attnlab export DIR --format FORMAT (with\n"
+    "                   --roster, its SIS ids and sections)\n"
     "  -q, --quiet      no progress on stderr\n"
     "\n"
     "Stopped (Ctrl-C, kill, even kill -9) and run again with the same options, it\n"
@@ -82,6 +87,7 @@ typedef struct batch_args {
     const char *labs, *course, *out;
     int quiet;
     int csv_bom;      /* --csv-bom */
+    const char *export_format;   /* --export, or NULL */
 } batch_args;
 
 static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
@@ -98,6 +104,7 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         {"file-times", no_argument, 0, 'F'},
         {"accept-late", no_argument, 0, 'A'},
         {"csv-bom", no_argument, 0, 'B'},
+        {"export", required_argument, 0, 'X'},
         {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -117,6 +124,7 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         case 'F': o->file_times = 1; break;
         case 'A': o->accept_late = 1; break;
         case 'B': a->csv_bom = 1; break;
+        case 'X': a->export_format = optarg; break;
         case 'q': a->quiet = 1; break;
         case 'J': {
             char *end;
@@ -142,6 +150,10 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
     if (o->times && o->file_times)
         return gr_usage_error("batch", "--times FILE and --file-times are two sources of the "
                               "hand-in times; give one");
+    gr_lms_format f;
+    if (a->export_format && gr_lms_format_parse(a->export_format, &f) != 0)
+        return gr_usage_error("batch", "--export takes canvas, moodle or generic (got '%s')",
+                              a->export_format);
     char err[256];
     if (gr_parse_labs(a->labs, o->labs, err, sizeof err) != 0)
         return gr_usage_error("batch", "%s", err);
@@ -183,12 +195,27 @@ static int write_class(const gr_class *c, const char *root, const char *out, int
     return rc;
 }
 
+/* --export FORMAT: the gradebook just written, as the LMS imports it. */
+static int export_class(const gr_batch_opts *o, const batch_args *a)
+{
+    gr_lms_format f;
+    char err[1024], *written = NULL;
+    gr_lms_format_parse(a->export_format, &f);
+    if (gr_lms_export(a->out, o->roster, f, "attnlab", NULL, &written, err, sizeof err) != 0) {
+        fprintf(stderr, "attnlab batch: --export %s: %s\n", a->export_format, err);
+        return GR_EXIT_FAILED;
+    }
+    printf("wrote %s\n", written);
+    free(written);
+    return GR_EXIT_OK;
+}
+
 int cmd_batch(int argc, char **argv)
 {
     gr_batch_opts o;
     memset(&o, 0, sizeof o);
     o.jobs = gr_pool_cores();
-    batch_args a = {"all", NULL, NULL, 0, 0};
+    batch_args a = {"all", NULL, NULL, 0, 0, NULL};
     int rc = parse_args(argc, argv, &o, &a);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
@@ -224,6 +251,8 @@ int cmd_batch(int argc, char **argv)
         return rc == GR_GRADE_BAD_INPUT ? GR_EXIT_USAGE : GR_EXIT_FAILED;
     }
     rc = write_class(&c, root, a.out, a.csv_bom);
+    if (rc == GR_EXIT_OK && a.export_format)
+        rc = export_class(&o, &a);
     gr_class_free(&c);
     if (a.course)
         gr_course_free(&course);

@@ -36,6 +36,9 @@ int cmd_grade(int argc, char **argv);
 /* attnlab batch: grade a class into per-student results, a gradebook and a class report. */
 int cmd_batch(int argc, char **argv);
 
+/* attnlab export: a batch's gradebook as the CSV an LMS imports (Canvas, Moodle, generic). */
+int cmd_export(int argc, char **argv);
+
 /* attnlab validate: solutions full marks, stubs zero, mutants diagnosed. */
 int cmd_validate(int argc, char **argv);
 

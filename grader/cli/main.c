@@ -24,6 +24,8 @@ static const gr_command commands[] = {
       cmd_doctor },
     { "batch", "grade a class: per-student results, gradebook.csv and a class report",
       cmd_batch },
+    { "export", "a batch's grades as the CSV Canvas, Moodle or a spreadsheet imports",
+      cmd_export },
     { "validate", "check the grader: solutions full marks, stubs zero, mutants diagnosed",
       cmd_validate },
     { "mutate", "measure the tests: mechanical mutants of each solution, none may survive",
