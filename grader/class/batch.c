@@ -155,7 +155,8 @@ int gr_roster_load(const char *path, gr_class *c, char *err, size_t errlen)
         roster_fields, YR_N_FIELDS(roster_fields), NULL, NULL,
     };
     int rc = yr_load_file(path, &spec, c, err, errlen);
-    qsort(c->students, (size_t)c->n, sizeof *c->students, by_id);
+    if (c->n > 1)                          /* an empty class has no array to sort */
+        qsort(c->students, (size_t)c->n, sizeof *c->students, by_id);
     return rc;
 }
 
