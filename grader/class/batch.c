@@ -2,6 +2,7 @@
 #include "class/batch.h"
 #include "class/batch_handin.h"
 #include "class/classreport.h"
+#include "class/shard.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -279,22 +280,31 @@ static void add_file(gr_strbuf *m, const char *tag, const char *path)
     free(data);
 }
 
-/* Two SipHash-2-4 values of data under fixed public keys, as 32 hex digits. */
-static char *digest_hex(const char *data, size_t len)
+char *gr_batch_digest(const char *data, size_t len)
 {
     static const unsigned char k1[16] = "attnlab digest 1", k2[16] = "attnlab digest 2";
     return gr_xasprintf("%016llx%016llx", (unsigned long long)gr_siphash24(k1, data, len),
                         (unsigned long long)gr_siphash24(k2, data, len));
 }
 
-/* The running attnlab program's digest: a rebuilt grader may grade otherwise. */
-static char *program_digest(void)
+char *gr_batch_program_digest(void)
 {
     size_t len = 0;
     char *exe = gr_read_file("/proc/self/exe", &len);
-    char *hex = exe ? digest_hex(exe, len) : gr_xstrdup("unknown");
+    char *hex = exe ? gr_batch_digest(exe, len) : gr_xstrdup("unknown");
     free(exe);
     return hex;
+}
+
+void gr_batch_lab_files(gr_strbuf *m, const gr_batch_opts *o, int lab)
+{
+    char *rubric = gr_rubric_path(o->root, o->rubrics, lab);
+    char *header = gr_xasprintf("%s/labs/%s/lab%02d.h", o->root, gr_lab_modules[lab - 1]->dir, lab);
+    gr_sb_printf(m, "lab %d\n", lab);
+    add_file(m, "rubric", rubric);
+    add_file(m, "header", header);
+    free(rubric);
+    free(header);
 }
 
 /* The key of a student's grade: everything the grade follows from (attnlab
@@ -311,18 +321,11 @@ static char *grading_key(const gr_batch_opts *o, const char *program, const gr_s
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!o->labs[lab - 1])
             continue;
-        const char *ldir = gr_lab_modules[lab - 1]->dir;
-        char *rubric = gr_rubric_path(o->root, o->rubrics, lab);
-        char *header = gr_xasprintf("%s/labs/%s/lab%02d.h", o->root, ldir, lab);
-        gr_sb_printf(&m, "lab %d\n", lab);
-        add_file(&m, "rubric", rubric);
-        add_file(&m, "header", header);
+        gr_batch_lab_files(&m, o, lab);
         add_source(&m, dir, &s->intake.labs[lab - 1]);
-        free(rubric);
-        free(header);
     }
     free(dir);
-    char *hex = digest_hex(m.s, m.len);
+    char *hex = gr_batch_digest(m.s, m.len);
     free(m.s);
     char *key = gr_xasprintf("%016llx", (unsigned long long)gr_seed(o->secret, id, 0, hex));
     free(hex);
@@ -501,14 +504,20 @@ static void student_name(void *ctx, int i, char *buf, size_t len)
 
 /* ---- the class ------------------------------------------------------------------------ */
 
+/* Whether s is graded by this run: the whole class, or its shard's slice. */
+static int in_slice(const gr_batch_opts *o, const gr_student *s)
+{
+    return gr_shard_has(o->shard_k, o->shard_n, s->id);
+}
+
 /* A group submission's other submitters get the grade of its first
    (batch_handin.h): their report is the one graded, read back. */
 static void group_grades(const gr_batch_opts *o, gr_class *c)
 {
     for (int i = 0; i < c->n; i++) {
         gr_student *s = &c->students[i];
-        if (!s->same_as)
-            continue;
+        if (!s->same_as || !in_slice(o, s) || !gr_shard_has(o->shard_k, o->shard_n, s->same_as))
+            continue;               /* another shard's: attnlab merge joins them (merge.h) */
         char *js = student_file(o, s->same_as, "results.json"), err[512];
         if (gr_report_read_json(js, &s->report, err, sizeof err) != 0 && o->progress)
             fprintf(o->progress, "attnlab batch: %s shares the grade of %s, which does not "
@@ -534,7 +543,7 @@ static int make_dirs(const gr_batch_opts *o, const gr_class *c, char *err, size_
     if (rc == 0)
         rc = make_dir(st, err, errlen);
     for (int i = 0; i < c->n && rc == 0; i++) {
-        if (!c->students[i].submitted || c->students[i].same_as)
+        if (!c->students[i].submitted || c->students[i].same_as || !in_slice(o, &c->students[i]))
             continue;
         char *p = gr_xasprintf("%s/%s", st, c->students[i].id);
         rc = make_dir(p, err, errlen);
@@ -553,7 +562,7 @@ static int feedback_headers(const gr_batch_opts *o, const gr_class *c, char *err
     int rc = 0;
     for (int i = 0; i < c->n && rc == 0; i++) {
         const gr_student *s = &c->students[i];
-        if (!s->submitted || s->same_as)      /* a group's others: no folder of their own */
+        if (!s->submitted || s->same_as || !in_slice(o, s))   /* a group's others: no folder */
             continue;
         char *fb = student_file(o, s->id, "feedback.txt");
         size_t len = 0;
@@ -581,6 +590,16 @@ static int feedback_headers(const gr_batch_opts *o, const gr_class *c, char *err
     return rc;
 }
 
+/* run.txt last (shard.h): what this output holds and what it was graded from. */
+static int run_record(const gr_batch_opts *o, const gr_class *c, char *err, size_t errlen)
+{
+    gr_run r;
+    gr_run_identify(o, c, &r);
+    int rc = gr_run_write(o->out, &r, c, o->course_file, err, errlen);
+    gr_run_free(&r);
+    return rc;
+}
+
 int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
@@ -599,10 +618,10 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
 
     batch_ctx b = {o, c, gr_xcalloc((size_t)c->n + 1, sizeof(int)),
                    gr_xcalloc((size_t)c->n + 1, sizeof(char *)), 0, 0, 0};
-    char *program = program_digest();      /* once for the run */
+    char *program = gr_batch_program_digest();      /* once for the run */
     for (int i = 0; i < c->n; i++) {
         gr_student *s = &c->students[i];
-        if (!s->submitted || s->same_as)
+        if (!s->submitted || s->same_as || !in_slice(o, s))
             continue;
         char why[1024] = "";
         /* the key before any grading reads the files it covers: a file that
@@ -640,6 +659,8 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
     if (rc == 0)
         group_grades(o, c);
     if (rc == 0 && feedback_headers(o, c, err, errlen) != 0)
+        rc = GR_GRADE_FAILED;
+    if (rc == 0 && run_record(o, c, err, errlen) != 0)
         rc = GR_GRADE_FAILED;
     c->seconds = gr_now_seconds() - t0;
     return rc;

@@ -52,6 +52,9 @@ typedef struct gr_batch_opts {
     int accept_late;              /* 1: grade even when the guard rails would refuse */
     FILE *progress;               /* progress and notes, or NULL */
     int progress_bar;             /* 1: a bar redrawn in place (a terminal), 0: lines */
+    int shard_k, shard_n;         /* --shard K/N: only the students of slice K (shard.h);
+                                     0 0: the whole class */
+    const char *course_file;      /* the course.yaml of course, copied into out (shard.h) */
 } gr_batch_opts;
 
 /* One row of the gradebook. */
@@ -87,6 +90,18 @@ typedef struct gr_class {
    roster or rubric is GR_GRADE_BAD_INPUT, a stop GR_GRADE_STOPPED (every
    student graded so far keeps their results.json). */
 int gr_batch_run(const gr_batch_opts *o, gr_class *cls, char *err, size_t errlen);
+
+/* The digest a key is made of: two SipHash-2-4 values of data under fixed
+   public keys, as 32 hex digits (malloc'd). */
+char *gr_batch_digest(const char *data, size_t len);
+
+/* The digest of the running attnlab program (malloc'd): a rebuilt grader may
+   grade otherwise. */
+char *gr_batch_program_digest(void);
+
+/* Lab lab's rubric and contract header, tagged with their lengths, into m:
+   what every key of the lab covers besides the student's file. */
+void gr_batch_lab_files(gr_strbuf *m, const gr_batch_opts *o, int lab);
 
 /* The lab result of lab in s's report, or NULL when it was not graded. */
 const gr_lab_result *gr_student_lab(const gr_student *s, int lab);

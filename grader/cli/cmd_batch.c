@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "class/batch.h"
-#include "class/classreport.h"
+#include "class/classout.h"
+#include "class/shard.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "class/course.h"
@@ -24,7 +25,8 @@ static const char batch_usage[] =
     "usage: attnlab batch SUBMISSIONS --out DIR [--jobs N] [--roster FILE]\n"
     "                     [--course FILE] [--times FILE | --file-times] [--accept-late]\n"
     "                     [--lab N|all] [--rubrics DIR] [--restart]\n"
-    "                     [--csv-bom] [--export canvas|moodle|generic] [-q]\n"
+    "                     [--csv-bom] [--export canvas|moodle|generic]\n"
+    "                     [--shard K/N] [-q]\n"
     "\n"
     "Grade a class: each folder of SUBMISSIONS is one student, named by their id,\n"
     "with the labs in the labs/ layout (lab01-scores/lab01.c) or flat (lab01.c),\n"
@@ -66,6 +68,10 @@ static const char batch_usage[] =
     "  --export FORMAT  also write DIR/canvas.csv, moodle.csv or generic.csv for an\n"
     "                   LMS import, as attnlab export DIR --format FORMAT (with\n"
     "                   --roster, its SIS ids and sections)\n"
+    "  --shard K/N      grade only the K-th of N slices of the class (K from 1), for\n"
+    "                   a batch spread over machines: each student's slice follows\n"
+    "                   from their id alone; DIR then holds that slice and run.txt,\n"
+    "                   and attnlab merge joins the N folders into one gradebook\n"
     "  -q, --quiet      no progress on stderr\n"
     "\n"
     "Stopped (Ctrl-C, kill, even kill -9) and run again with the same options, it\n"
@@ -78,6 +84,8 @@ static const char batch_usage[] =
     "submission_metadata.yml, else none (no one is late); a file in a student's\n"
     "folder is never read for a time or an id. The report says where they came from.\n"
     "The instructor's secret comes from ATTNLAB_SECRET, as for grade.\n"
+    "Every run writes DIR/run.txt last: what it was graded from (digests of attnlab,\n"
+    "the secret, rubrics, course policy, roster and times) and its students.\n"
     "Exit status: 0 graded, 1 the grader failed or a file could not be written,\n"
     "2 usage, roster, course, times or rubric error or a refused late policy, 128+N\n"
     "stopped by signal N.\n";
@@ -105,6 +113,7 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         {"accept-late", no_argument, 0, 'A'},
         {"csv-bom", no_argument, 0, 'B'},
         {"export", required_argument, 0, 'X'},
+        {"shard", required_argument, 0, 'K'},
         {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -126,6 +135,12 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         case 'B': a->csv_bom = 1; break;
         case 'X': a->export_format = optarg; break;
         case 'q': a->quiet = 1; break;
+        case 'K': {
+            char err[256];
+            if (gr_shard_parse(optarg, &o->shard_k, &o->shard_n, err, sizeof err) != 0)
+                return gr_usage_error("batch", "%s", err);
+            break;
+        }
         case 'J': {
             char *end;
             long j = strtol(optarg, &end, 10);
@@ -154,6 +169,9 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
     if (a->export_format && gr_lms_format_parse(a->export_format, &f) != 0)
         return gr_usage_error("batch", "--export takes canvas, moodle or generic (got '%s')",
                               a->export_format);
+    if (a->export_format && o->shard_n > 1)
+        return gr_usage_error("batch", "--export needs the whole class's gradebook, which a "
+                              "shard does not write: run attnlab export on the merged folder");
     char err[256];
     if (gr_parse_labs(a->labs, o->labs, err, sizeof err) != 0)
         return gr_usage_error("batch", "%s", err);
@@ -166,33 +184,6 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
                               o->rubrics);
     o->out = a->out;
     return 0;
-}
-
-/* gradebook.csv and report.md in DIR, the report on stdout, the histogram:
-   0, or GR_EXIT_FAILED when a file could not be written. */
-static int write_class(const gr_class *c, const char *root, const char *out, int bom)
-{
-    int rc = GR_EXIT_OK;
-    char *csv = gr_gradebook_csv(c, bom), *md = gr_class_report(c, 1), *text = gr_class_report(c, 0);
-    char *csv_path = gr_xasprintf("%s/gradebook.csv", out);
-    char *md_path = gr_xasprintf("%s/report.md", out);
-    if (gr_write_file_atomic(csv_path, csv, strlen(csv)) != 0 ||
-        gr_write_file_atomic(md_path, md, strlen(md)) != 0) {
-        fprintf(stderr, "attnlab batch: cannot write the gradebook or report in %s: %s\n", out,
-                strerror(errno));
-        rc = GR_EXIT_FAILED;
-    }
-    fputs(text, stdout);
-    if (gr_class_histogram(stderr, c, root, out) == 0)
-        printf("\nwrote %s, %s and %s/histogram.png\n", csv_path, md_path, out);
-    else
-        printf("\nwrote %s and %s (no histogram PNG: see above)\n", csv_path, md_path);
-    free(csv);
-    free(md);
-    free(text);
-    free(csv_path);
-    free(md_path);
-    return rc;
 }
 
 /* --export FORMAT: the gradebook just written, as the LMS imports it. */
@@ -233,6 +224,7 @@ int cmd_batch(int argc, char **argv)
             return GR_EXIT_USAGE;
         }
         o.course = &course;
+        o.course_file = a.course;
     }
     o.secret = gr_secret_from_env();
     o.progress = a.quiet ? NULL : stderr;
@@ -250,9 +242,23 @@ int cmd_batch(int argc, char **argv)
             gr_stop_reraise();
         return rc == GR_GRADE_BAD_INPUT ? GR_EXIT_USAGE : GR_EXIT_FAILED;
     }
-    rc = write_class(&c, root, a.out, a.csv_bom);
-    if (rc == GR_EXIT_OK && a.export_format)
-        rc = export_class(&o, &a);
+    if (o.shard_n > 1) {             /* a slice: the class files come from attnlab merge */
+        int mine = 0;
+        for (int i = 0; i < c.n; i++)
+            mine += gr_shard_has(o.shard_k, o.shard_n, c.students[i].id);
+        printf("shard %d/%d: %d of the class's %d students in %s (%d graded now, %d read "
+               "back); join the %d shards with attnlab merge\n", o.shard_k, o.shard_n, mine,
+               c.n, a.out, c.graded_now, c.resumed, o.shard_n);
+    } else {
+        int w = gr_class_write(&c, root, a.out, a.csv_bom, stderr, err, sizeof err);
+        if (w < 0) {
+            fprintf(stderr, "attnlab batch: %s\n", err);
+            rc = GR_EXIT_FAILED;
+        }
+        gr_class_print(stdout, &c, a.out, w == 0);
+        if (rc == GR_EXIT_OK && a.export_format)
+            rc = export_class(&o, &a);
+    }
     gr_class_free(&c);
     if (a.course)
         gr_course_free(&course);

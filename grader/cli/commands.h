@@ -39,6 +39,9 @@ int cmd_batch(int argc, char **argv);
 /* attnlab export: a batch's gradebook as the CSV an LMS imports (Canvas, Moodle, generic). */
 int cmd_export(int argc, char **argv);
 
+/* attnlab merge: join the shards of a batch into one gradebook and class report. */
+int cmd_merge(int argc, char **argv);
+
 /* attnlab validate: solutions full marks, stubs zero, mutants diagnosed. */
 int cmd_validate(int argc, char **argv);
 

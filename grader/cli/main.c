@@ -26,6 +26,8 @@ static const gr_command commands[] = {
       cmd_batch },
     { "export", "a batch's grades as the CSV Canvas, Moodle or a spreadsheet imports",
       cmd_export },
+    { "merge", "join the shards of a batch (batch --shard K/N) into one gradebook and report",
+      cmd_merge },
     { "validate", "check the grader: solutions full marks, stubs zero, mutants diagnosed",
       cmd_validate },
     { "mutate", "measure the tests: mechanical mutants of each solution, none may survive",

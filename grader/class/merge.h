@@ -1,0 +1,40 @@
+/* merge.h: the shards of a class joined into one batch output (attnlab merge).
+ *
+ * Each DIR is the output of `attnlab batch ... --shard K/N` (or of a whole
+ * batch, 1/1); its run.txt (shard.h) says which slice it holds and what it
+ * was graded from. The merge refuses, before writing anything, folders that
+ * are not batch outputs, shards graded differently (another secret, rubric,
+ * course policy, roster, hand-in times, class or attnlab build), two folders
+ * of one slice, a missing slice (naming it), and a results.json that is not
+ * a regular file, does not name its student, holds other labs or scores
+ * outside 0..max. Then it builds the class from the records and the
+ * results.json files and writes it as batch does (classout.h): a merged
+ * gradebook.csv is the single run's byte for byte, and so is report.md when
+ * every shard graded its students in one go (its first line counts the
+ * students graded in this run and read back, summed over the shards).
+ *
+ * OUT is written whole or not at all: everything goes into a new folder
+ * beside it, renamed to OUT at the end; OUT must not exist or be empty. It
+ * holds students/ID/ (results.json, feedback.txt, key), the class files and
+ * a run.txt of its own (1/1), so it is a batch output like any other.
+ */
+#ifndef GR_MERGE_H
+#define GR_MERGE_H
+
+#include <stdio.h>
+
+typedef struct gr_merge_opts {
+    const char *const *dirs;      /* the shards' output folders */
+    int n_dirs;
+    const char *out;              /* the merged output folder */
+    const char *root;             /* the attnlab tree (the histogram's gnuplot script) */
+    int bom;                      /* gradebook.csv with a UTF-8 byte order mark */
+    FILE *text;                   /* the class report as text, or NULL */
+    FILE *notes;                  /* notes (no gnuplot ...) */
+} gr_merge_opts;
+
+/* Merge m->dirs into m->out. 0; GR_GRADE_BAD_INPUT (grade.h) when the shards
+   are refused, GR_GRADE_FAILED when OUT cannot be written; err says why. */
+int gr_merge(const gr_merge_opts *m, char *err, size_t errlen);
+
+#endif

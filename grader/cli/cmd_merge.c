@@ -1,0 +1,84 @@
+/* cmd_merge.c: `attnlab merge`, the shards of a class joined into one
+ * gradebook and class report (merge.h). */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "class/merge.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "grade.h"
+#include "util.h"
+
+static const char merge_usage[] =
+    "usage: attnlab merge DIR... --out DIR [--csv-bom] [-q]\n"
+    "\n"
+    "Join the output folders of `attnlab batch ... --shard K/N` (K = 1 .. N, one\n"
+    "folder each, on any machines) into one batch output: students/ID/ for every\n"
+    "student, gradebook.csv, report.md (also printed), histogram.dat and .png, and\n"
+    "run.txt, written exactly as one batch of the whole class writes them:\n"
+    "gradebook.csv is the single run's byte for byte.\n"
+    "Refused before anything is written: a folder that is not a batch output,\n"
+    "shards graded with different secrets, rubrics, course policies, rosters,\n"
+    "hand-in times or builds of attnlab, or from a different set of students, two\n"
+    "folders of one shard, a missing shard (named), and results that are not this\n"
+    "run's grade of their student (a link, another student, scores out of range).\n"
+    "\n"
+    "  --out DIR        the merged output: a new folder, or an empty one; written\n"
+    "                   beside it and renamed into place, so it is whole or absent\n"
+    "  --csv-bom        start gradebook.csv with a UTF-8 byte order mark (as batch)\n"
+    "  -q, --quiet      no class report on stdout\n"
+    "\n"
+    "Exit status: 0 merged, 1 a file could not be written, 2 usage or refused shards.\n";
+
+int cmd_merge(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"out", required_argument, 0, 'o'},
+        {"csv-bom", no_argument, 0, 'B'},
+        {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    gr_merge_opts m;
+    memset(&m, 0, sizeof m);
+    char *out = NULL;
+    int quiet = 0, ch;
+    optind = 0;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "q", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'o': free(out); out = gr_xstrdup(optarg); break;
+        case 'B': m.bom = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h': fputs(merge_usage, stdout); free(out); return 0;
+        default: free(out); return gr_bad_option("merge", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc || !out || !*out) {
+        free(out);
+        return gr_usage_error("merge", optind >= argc ? "give the shards' output folders"
+                              : "give the folder for the merged output with --out DIR");
+    }
+    for (size_t n = strlen(out); n > 1 && out[n - 1] == '/'; n--)
+        out[n - 1] = '\0';          /* OUT/ names OUT: its temporary folder goes beside it */
+    char root[PATH_MAX], stub_dir[PATH_MAX], err[2048];
+    if (gr_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
+        fprintf(stderr, "attnlab merge: %s\n", err);
+        free(out);
+        return GR_EXIT_USAGE;
+    }
+    m.dirs = (const char *const *)(argv + optind);
+    m.n_dirs = argc - optind;
+    m.out = out;
+    m.root = root;
+    m.text = quiet ? NULL : stdout;
+    m.notes = stderr;
+    int rc = gr_merge(&m, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "attnlab merge: %s\n", err);
+    free(out);
+    return rc == 0 ? GR_EXIT_OK : rc == GR_GRADE_BAD_INPUT ? GR_EXIT_USAGE : GR_EXIT_FAILED;
+}
