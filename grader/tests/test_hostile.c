@@ -29,7 +29,6 @@
  * nothing. ATTNLAB_HOSTILE_CASE=name runs only the case called name.
  */
 #include <check.h>
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -294,47 +293,6 @@ static char *attnlab_path(void)
     return p;
 }
 
-/* Every process whose session is sid, at most max of them, into pids. */
-static int session_pids(pid_t sid, pid_t *pids, int max)
-{
-    int n = 0;
-    DIR *d = opendir("/proc");
-    ck_assert_ptr_nonnull(d);
-    for (struct dirent *e; (e = readdir(d)) != NULL && n < max;) {
-        if (!isdigit((unsigned char)e->d_name[0]))
-            continue;
-        char path[300];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        char *stat = gr_read_file(path, NULL);
-        if (!stat)
-            continue;                          /* gone meanwhile */
-        /* pid (comm) state ppid pgrp session ...; comm may hold spaces and ')' */
-        const char *rp = strrchr(stat, ')');
-        char state;
-        int ppid, pgrp, session;
-        if (rp && sscanf(rp + 1, " %c %d %d %d", &state, &ppid, &pgrp, &session) == 4 && session == sid)
-            pids[n++] = (pid_t)atoi(e->d_name);
-        free(stat);
-    }
-    closedir(d);
-    return n;
-}
-
-static void kill_session(pid_t sid)
-{
-    pid_t pids[256];
-    int n = session_pids(sid, pids, 256);
-    for (int i = 0; i < n; i++)
-        kill(pids[i], SIGKILL);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* ---- one grading run -------------------------------------------------------------------- */
 
 /* A grading run's folder and what it left. */
@@ -395,7 +353,7 @@ static void run_grade(run *r, const char *name, int cap, const char *const *args
 {
     char *exe = attnlab_path();
     char *out = gr_xasprintf("%s/out.txt", r->dir), *err = gr_xasprintf("%s/err.txt", r->dir);
-    double t0 = now();
+    double t0 = fk_now();
     char *argv[16] = {exe, gr_xstrdup("grade")};
     for (int i = 0; i < n_args && i < 13; i++)
         argv[2 + i] = gr_xstrdup(args[i]);
@@ -403,20 +361,9 @@ static void run_grade(run *r, const char *name, int cap, const char *const *args
     for (int i = 1; argv[i]; i++)
         free(argv[i]);
     ck_assert_int_ge(pid, 0);
-    int status = 0, done = 0;
-    while (!done && now() - t0 < cap) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        ck_assert_int_ge(w, 0);
-        done = w == pid;
-        if (!done)
-            usleep(20000);
-    }
-    if (!done) {
-        kill_session(pid);
-        waitpid(pid, &status, 0);
-        kill_session(pid);
-    }
-    r->seconds = now() - t0;
+    int status = 0, done = fk_wait_capped(pid, cap, &status);
+    ck_assert_int_ge(done, 0);
+    r->seconds = fk_now() - t0;
     r->status = status;
     r->out = gr_read_file(out, NULL);
     r->err = gr_read_file(err, NULL);
@@ -427,10 +374,10 @@ static void run_grade(run *r, const char *name, int cap, const char *const *args
     /* the sandbox kills and reaps its children; give the kernel a moment */
     pid_t left[16];
     int n_left = 0;
-    for (int tries = 0; tries < 100 && (n_left = session_pids(pid, left, 16)) > 0; tries++)
+    for (int tries = 0; tries < 100 && (n_left = fk_session_pids(pid, left, 16)) > 0; tries++)
         usleep(20000);
     if (n_left)
-        kill_session(pid);
+        fk_kill_session(pid);
     ck_assert_msg(n_left == 0, "%s: %d process(es) of the grading session remain, e.g. pid %d", name,
                   n_left, n_left ? (int)left[0] : 0);
     free(exe);

@@ -17,7 +17,6 @@
  *     and says what the file is, and writes nothing.
  */
 #include <check.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -77,26 +76,10 @@ static int batch_capped(const char *t, char **out, ...)
         argv[n++] = a;
     va_end(ap);
     argv[n] = NULL;
-    pid_t pid = fork();
+    pid_t pid = fk_spawn_session(argv, log, NULL, NULL, 0);
     ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        setsid();
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        execv(prog, argv);
-        _exit(127);
-    }
-    int st = 0, done = 0;
-    for (int i = 0; i < CAP_SECONDS * 10 && !done; i++) {
-        done = waitpid(pid, &st, WNOHANG) == pid;
-        if (!done)
-            usleep(100000);
-    }
-    if (!done) {
-        kill(-pid, SIGKILL);
-        waitpid(pid, &st, 0);
-    }
+    int st = 0, done = fk_wait_capped(pid, CAP_SECONDS, &st);
+    ck_assert_int_ge(done, 0);
     *out = gr_read_file(log, NULL);
     ck_assert_ptr_nonnull(*out);
     ck_assert_msg(done, "the batch hung past %d s:\n%s", CAP_SECONDS, *out);

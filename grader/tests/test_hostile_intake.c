@@ -346,7 +346,6 @@ static int run_attnlab(const char *const *args, const char *out, const char *err
 {
     char *exe = fk_attnlab();
     ck_assert_ptr_nonnull(exe);
-    time_t t0 = time(NULL);
     char *argv[24] = {exe};
     for (int i = 0; args[i] && i < 22; i++)
         argv[1 + i] = gr_xstrdup(args[i]);
@@ -354,18 +353,12 @@ static int run_attnlab(const char *const *args, const char *out, const char *err
     for (int i = 1; argv[i]; i++)
         free(argv[i]);
     ck_assert_int_ge(pid, 0);
-    int status = 0;
-    pid_t w = 0;
-    while ((w = waitpid(pid, &status, WNOHANG)) == 0 && time(NULL) - t0 < CAP_SECONDS)
-        usleep(50000);
-    if (w == 0) {
-        kill(-pid, SIGKILL);
-        waitpid(pid, &status, 0);
-    }
+    int status = 0, done = fk_wait_capped(pid, CAP_SECONDS, &status);
+    ck_assert_int_ge(done, 0);
     char *log = gr_read_file(err, NULL);
-    ck_assert_msg(w == pid, "attnlab %s still ran after %d s (killed); stderr: %.2000s", args[0],
+    ck_assert_msg(done, "attnlab %s still ran after %d s (killed); stderr: %.2000s", args[0],
                   CAP_SECONDS, log ? log : "");
-    kill(-pid, SIGKILL);                       /* nothing of the session may stay */
+    fk_kill_session(pid);                      /* nothing of the session may stay */
     ck_assert_msg(WIFEXITED(status), "attnlab %s died with signal %d; stderr: %.2000s", args[0],
                   WTERMSIG(status), log ? log : "");
     free(log);

@@ -146,13 +146,6 @@ static void write_lab(const char *sub, int lab, const sandbox_case *c, int hosti
     free(dir);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Run attnlab grade with args in a session of its own, output to T/log.txt,
    without the namespace and Landlock layers when walls is 0; kill the session
    and fail after CAP_SECONDS. The exit status; *seconds. */
@@ -162,38 +155,18 @@ static int run_grade(const char *dir, const char *const *args, int n, int walls,
     ck_assert_msg(exe != NULL, "build/attnlab is missing: run make first");
     char *log = gr_xasprintf("%s/log.txt", dir), *tmp = gr_xasprintf("%s/tmp", dir);
     ck_assert_int_eq(mkdir(tmp, 0755), 0);
-    char *tmpdir = gr_xasprintf("TMPDIR=%s", tmp);
-    double t0 = now();
-    pid_t pid = fork();
+    char *argv[16] = {exe, gr_xstrdup("grade")};
+    for (int i = 0; i < n && i < 13; i++)
+        argv[2 + i] = gr_xstrdup(args[i]);
+    double t0 = fk_now();
+    pid_t pid = fk_spawn_session_env(argv, log, NULL, tmp, 0,
+                                     walls ? NULL : "ATTNLAB_CONFINE_DISABLE=namespace,landlock");
+    for (int i = 1; argv[i]; i++)
+        free(argv[i]);
     ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        setsid();
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-            _exit(126);
-        putenv(tmpdir);
-        static char no_walls[] = "ATTNLAB_CONFINE_DISABLE=namespace,landlock";
-        if (!walls)
-            putenv(no_walls);
-        char *argv[16] = {exe, gr_xstrdup("grade")};
-        for (int i = 0; i < n && i < 13; i++)
-            argv[2 + i] = gr_xstrdup(args[i]);
-        execv(exe, argv);
-        _exit(127);
-    }
-    int status = 0, done = 0;
-    while (!done && now() - t0 < CAP_SECONDS) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        ck_assert_int_ge(w, 0);
-        done = w == pid;
-        if (!done)
-            usleep(20000);
-    }
-    if (!done) {
-        kill(-pid, SIGKILL);
-        waitpid(pid, &status, 0);
-    }
-    *seconds = now() - t0;
+    int status = 0, done = fk_wait_capped(pid, CAP_SECONDS, &status);
+    ck_assert_int_ge(done, 0);
+    *seconds = fk_now() - t0;
     char *out = gr_read_file(log, NULL);
     ck_assert_msg(done, "attnlab grade still ran after %d s (killed); its output: %.2000s", CAP_SECONDS,
                   out ? out : "");
@@ -203,7 +176,6 @@ static int run_grade(const char *dir, const char *const *args, int n, int walls,
     free(exe);
     free(log);
     free(tmp);
-    free(tmpdir);
     return WEXITSTATUS(status);
 }
 
