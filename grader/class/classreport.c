@@ -2,6 +2,7 @@
  * classreport.h). Statistics are over the students with a submission; the
  * roster's students without one are gradebook rows with empty lab cells. */
 #include "class/classreport.h"
+#include "class/items.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,8 +14,9 @@
 #include "gnuplot.h"
 #include "util.h"
 
-#define N_BINS 11            /* 0-9 %, 10-19 %, ..., 90-99 %, and 100 % (full marks) */
+#define N_BINS GR_CLASS_BINS
 #define TOP_TESTS 10         /* the tests most often failed, listed */
+#define IDS_SHOWN 5          /* ids a cell names before "and N more" */
 
 /* ---- numbers ---------------------------------------------------------------- */
 
@@ -40,11 +42,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* Mean, median, min, max and the distribution of x[0..n) (sorted in place)
    in percent of max (bins of N_BINS). */
-typedef struct stats {
-    int n;
-    double mean, median, min, max, max_points;
-    int bins[N_BINS];
-} stats;
+typedef gr_class_stats stats;
 
 static stats stats_of(double *x, int n, double max_points)
 {
@@ -80,8 +78,7 @@ static double lab_max(const gr_class *c, int lab)
     return 0;
 }
 
-/* Scores of every submitted student for lab (0: the total), raw or adjusted. */
-static stats class_stats(const gr_class *c, int lab, int adjusted)
+gr_class_stats gr_class_stats_of(const gr_class *c, int lab, int adjusted)
 {
     double *x = gr_xcalloc((size_t)c->n + 1, sizeof *x);
     double max = 0;
@@ -154,6 +151,15 @@ static void gradebook_possible(gr_strbuf *b, const gr_class *c)
     gr_sb_append(b, "\r\n");
 }
 
+void gr_csv_student(gr_strbuf *b, const gr_student *s)
+{
+    gr_csv_text(b, s->id);
+    gr_sb_append(b, ",");
+    gr_csv_text(b, s->name);
+    gr_sb_append(b, ",");
+    gr_csv_text(b, s->email);
+}
+
 char *gr_gradebook_csv(const gr_class *c, int bom)
 {
     gr_strbuf b = {0};
@@ -163,11 +169,7 @@ char *gr_gradebook_csv(const gr_class *c, int bom)
     gradebook_possible(&b, c);
     for (int i = 0; i < c->n; i++) {
         const gr_student *s = &c->students[i];
-        gr_csv_text(&b, s->id);
-        gr_sb_append(&b, ",");
-        gr_csv_text(&b, s->name);
-        gr_sb_append(&b, ",");
-        gr_csv_text(&b, s->email);
+        gr_csv_student(&b, s);
         double raw = 0, adj = 0;
         for (int lab = 1; lab <= GR_N_LABS; lab++) {
             if (!c->labs[lab - 1])
@@ -339,160 +341,134 @@ static void section_scores(gr_strbuf *b, const gr_class *c, int md)
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!c->labs[lab - 1])
             continue;
-        stats s = class_stats(c, lab, 0);
+        stats s = gr_class_stats_of(c, lab, 0);
         score_row(&t, gr_lab_modules[lab - 1]->dir, s);
         dist_row(&d, gr_lab_modules[lab - 1]->dir, s);
     }
-    stats total = class_stats(c, 0, 0);
+    stats total = gr_class_stats_of(c, 0, 0);
     score_row(&t, "total", total);
     dist_row(&d, "total", total);
     if (c->course)
-        score_row(&t, "total after late penalties", class_stats(c, 0, 1));
+        score_row(&t, "total after late penalties", gr_class_stats_of(c, 0, 1));
     table_put(b, &t, md);
     heading(b, md, "Distribution (students per band of the lab's maximum)");
     table_put(b, &d, md);
 }
 
-/* How many students failed each test: entries (lab, test) sorted by count. */
-typedef struct failed {
-    int lab;
-    const char *test;
-    int students;
-    int verdicts[GR_VERDICT_COUNT];
-} failed;
-
-static int by_students(const void *a, const void *b)
+/* The students of a list as "a, b, c, d, e and 3 more". */
+static char *id_list(const char *const *ids, int n)
 {
-    const failed *x = a, *y = b;
-    if (x->students != y->students)
-        return y->students - x->students;
+    gr_strbuf b = {0};
+    gr_sb_append(&b, "");
+    for (int k = 0; k < n && k < IDS_SHOWN; k++)
+        gr_sb_printf(&b, "%s%s", k ? ", " : "", ids[k]);
+    if (n > IDS_SHOWN)
+        gr_sb_printf(&b, " and %d more", n - IDS_SHOWN);
+    return gr_sb_take(&b);
+}
+
+/* Most failed first: the share of those who attempted the lab that failed,
+   then how many students that is, then the points at stake. */
+static int by_failed(const void *a, const void *b)
+{
+    const gr_item *x = *(const gr_item *const *)a, *y = *(const gr_item *const *)b;
+    double fx = (double)x->failed / x->attempted, fy = (double)y->failed / y->attempted;
+    if (fx != fy)
+        return fx < fy ? 1 : -1;
+    if (x->failed != y->failed)
+        return y->failed - x->failed;
+    if (x->max_score != y->max_score)
+        return x->max_score < y->max_score ? 1 : -1;
     return x->lab != y->lab ? x->lab - y->lab : strcmp(x->test, y->test);
 }
 
-static void section_failed(gr_strbuf *b, const gr_class *c, int md)
+/* The tests most often failed by the students who attempted their lab: a lab
+   handed in empty, missing or as the untouched stub says nothing of a test
+   (the warnings and the verdicts list those). */
+static void section_failed(gr_strbuf *b, const gr_items *it, int md)
 {
-    failed *f = NULL;
+    const gr_item **f = gr_xcalloc((size_t)it->n + 1, sizeof *f);
     int n = 0;
-    for (int i = 0; i < c->n; i++) {
-        const gr_report *r = &c->students[i].report;
-        for (int l = 0; l < r->n_labs; l++)
-            for (int j = 0; j < r->labs[l].n_tests; j++) {
-                const gr_test_result *t = &r->labs[l].tests[j];
-                /* a lab whose file was not taken says nothing of a test: Warnings lists it */
-                if (t->verdict == GR_PASSED || t->verdict == GR_MISSING ||
-                    t->verdict == GR_AMBIGUOUS || t->verdict == GR_UNREADABLE)
-                    continue;
-                int k = 0;
-                while (k < n && !(f[k].lab == r->labs[l].lab && strcmp(f[k].test, t->name) == 0))
-                    k++;
-                if (k == n) {
-                    f = gr_xrealloc(f, (size_t)(n + 1) * sizeof *f);
-                    memset(&f[n], 0, sizeof *f);
-                    f[n].lab = r->labs[l].lab;
-                    f[n++].test = t->name;
-                }
-                f[k].students++;
-                f[k].verdicts[t->verdict]++;
-            }
-    }
-    if (n > 0)                       /* qsort's array may not be NULL */
-        qsort(f, (size_t)n, sizeof *f, by_students);
-    heading(b, md, "Tests most often failed");
+    for (int k = 0; k < it->n; k++)
+        if (it->items[k].failed > 0)
+            f[n++] = &it->items[k];
+    if (n > 0)
+        qsort(f, (size_t)n, sizeof *f, by_failed);
+    heading(b, md, "Tests most often failed (by the students who attempted the lab)");
     if (n == 0)
-        gr_sb_append(b, md ? "Every test passed in every lab file graded.\n"
-                            : "  every test passed in every lab file graded\n");
-    table t = {NULL, 0, 4};
-    const char *h[] = {"students", "lab", "test", "most common verdict"};
+        gr_sb_append(b, md ? "Every test passed in every lab attempted.\n"
+                            : "  every test passed in every lab attempted\n");
+    table t = {NULL, 0, 6};
+    const char *h[] = {"failed", "of attempted", "lab", "test", "points", "most common verdict"};
     if (n)
         row_add(&t, h);
     for (int k = 0; k < n && k < TOP_TESTS; k++) {
-        int v = 0;
+        int v = 1;
         for (int j = 1; j < GR_VERDICT_COUNT; j++)
-            if (f[k].verdicts[j] > f[k].verdicts[v])
+            if (f[k]->verdicts[j] > f[k]->verdicts[v])
                 v = j;
-        char *cnt = gr_xasprintf("%d", f[k].students);
-        const char *cells[] = {cnt, gr_lab_modules[f[k].lab - 1]->dir, f[k].test,
+        char *cnt = gr_xasprintf("%d", f[k]->failed), *of = gr_xasprintf("%d", f[k]->attempted);
+        char *pts = num(f[k]->max_score);
+        const char *cells[] = {cnt, of, gr_lab_modules[f[k]->lab - 1]->dir, f[k]->test, pts,
                                gr_verdict_name((gr_verdict)v)};
         row_add(&t, cells);
         free(cnt);
+        free(of);
+        free(pts);
     }
     if (n)
         table_put(b, &t, md);
     free(f);
 }
 
-/* The misconception with this id in lab's module, or NULL. */
-static const gr_misconception *misconception_of(int lab, const char *id)
+/* Time-outs, crashes, forbidden calls, compile errors, limits and missing
+   files: per lab, how many students got each, and who. */
+static void section_verdicts(gr_strbuf *b, const gr_items *it, int md)
 {
-    const gr_lab_module *m = gr_lab_modules[lab - 1];
-    for (int i = 0; i < m->n_misconceptions; i++)
-        if (strcmp(m->misconceptions[i].id, id) == 0)
-            return &m->misconceptions[i];
-    return NULL;
-}
-
-/* Students showing each misconception (each student counted once). */
-typedef struct shown {
-    int lab;
-    const char *id;
-    int students;
-    int last;            /* the last student counted, so one is counted once */
-} shown;
-
-static int by_shown(const void *a, const void *b)
-{
-    const shown *x = a, *y = b;
-    if (x->students != y->students)
-        return y->students - x->students;
-    return x->lab != y->lab ? x->lab - y->lab : strcmp(x->id, y->id);
-}
-
-static void section_misconceptions(gr_strbuf *b, const gr_class *c, int md)
-{
-    shown *m = NULL;
-    int n = 0;
-    for (int i = 0; i < c->n; i++) {
-        const gr_report *r = &c->students[i].report;
-        for (int l = 0; l < r->n_labs; l++)
-            for (int j = 0; j < r->labs[l].n_tests; j++) {
-                const char *id = r->labs[l].tests[j].misconception;
-                if (!id)
-                    continue;
-                int k = 0;
-                while (k < n && !(m[k].lab == r->labs[l].lab && strcmp(m[k].id, id) == 0))
-                    k++;
-                if (k == n) {
-                    m = gr_xrealloc(m, (size_t)(n + 1) * sizeof *m);
-                    m[n] = (shown){r->labs[l].lab, id, 0, -1};
-                    n++;
-                }
-                if (m[k].last != i) {
-                    m[k].students++;
-                    m[k].last = i;
-                }
-            }
+    heading(b, md, "Verdicts across the class (besides wrong answers)");
+    if (it->n_verdicts == 0) {
+        gr_sb_append(b, md ? "No time-out, crash, forbidden call, compile error or missing file.\n"
+                           : "  no time-out, crash, forbidden call, compile error or missing file\n");
+        return;
     }
-    if (n > 0)                       /* qsort's array may not be NULL */
-        qsort(m, (size_t)n, sizeof *m, by_shown);
-    heading(b, md, "Misconceptions diagnosed (students showing each, and what to reteach)");
-    if (n == 0)
-        gr_sb_append(b, md ? "No wrong answer matched a known misconception.\n"
-                           : "  no wrong answer matched a known misconception\n");
     table t = {NULL, 0, 4};
-    const char *h[] = {"students", "misconception", "what it is", "reteach"};
-    if (n)
-        row_add(&t, h);
-    for (int k = 0; k < n; k++) {
-        const gr_misconception *mc = misconception_of(m[k].lab, m[k].id);
-        char *cnt = gr_xasprintf("%d", m[k].students);
-        const char *cells[] = {cnt, m[k].id, mc ? mc->name : "(not in this attnlab's lab modules)",
-                               mc ? mc->handout : gr_lab_modules[m[k].lab - 1]->dir};
+    const char *h[] = {"lab", "verdict", "students", "who"};
+    row_add(&t, h);
+    for (int k = 0; k < it->n_verdicts; k++) {
+        const gr_item_verdict *v = &it->verdicts[k];
+        char *cnt = gr_xasprintf("%d", v->n), *who = id_list(v->students, v->n);
+        const char *cells[] = {gr_lab_modules[v->lab - 1]->dir, gr_verdict_name(v->verdict), cnt, who};
         row_add(&t, cells);
         free(cnt);
+        free(who);
     }
-    if (n)
-        table_put(b, &t, md);
-    free(m);
+    table_put(b, &t, md);
+}
+
+static void section_misconceptions(gr_strbuf *b, const gr_items *it, int md)
+{
+    heading(b, md, "Misconceptions diagnosed (students showing each, of those who attempted "
+                   "the lab, and what to reteach)");
+    if (it->n_shown == 0) {
+        gr_sb_append(b, md ? "No wrong answer matched a known misconception.\n"
+                           : "  no wrong answer matched a known misconception\n");
+        return;
+    }
+    table t = {NULL, 0, 6};
+    const char *h[] = {"students", "of attempted", "misconception", "what it is", "reteach", "who"};
+    row_add(&t, h);
+    for (int k = 0; k < it->n_shown; k++) {
+        const gr_item_shown *m = &it->shown[k];
+        char *cnt = gr_xasprintf("%d", m->n), *of = gr_xasprintf("%d", it->attempted[m->lab - 1]);
+        char *who = id_list(m->students, m->n);
+        const char *cells[] = {cnt, of, m->id, m->mc ? m->mc->name : "(not in this attnlab's lab modules)",
+                               m->mc ? m->mc->handout : gr_lab_modules[m->lab - 1]->dir, who};
+        row_add(&t, cells);
+        free(cnt);
+        free(of);
+        free(who);
+    }
+    table_put(b, &t, md);
 }
 
 static void section_late(gr_strbuf *b, const gr_class *c, int md)
@@ -557,8 +533,12 @@ char *gr_class_report(const gr_class *c, int md)
     gr_batch_warnings(&b, c, md);
     section_times(&b, c, md);
     section_scores(&b, c, md);
-    section_failed(&b, c, md);
-    section_misconceptions(&b, c, md);
+    gr_items it;
+    gr_items_analyse(c, &it);
+    section_failed(&b, &it, md);
+    section_verdicts(&b, &it, md);
+    section_misconceptions(&b, &it, md);
+    gr_items_free(&it);
     section_late(&b, c, md);
     return gr_sb_take(&b);
 }
@@ -567,7 +547,7 @@ char *gr_class_report(const gr_class *c, int md)
 
 int gr_class_histogram(FILE *err, const gr_class *c, const char *root, const char *out)
 {
-    stats s = class_stats(c, 0, 0);
+    stats s = gr_class_stats_of(c, 0, 0);
     gr_strbuf b = {0};
     gr_sb_append(&b, "# attnlab batch: students per band of the total, in percent of the maximum\n"
                      "# band_low band_high students\n");

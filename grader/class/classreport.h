@@ -10,9 +10,13 @@
  *                       hidden tests' count and points
  *   gr_class_report     the class report, as Markdown (report.md) or aligned
  *                       text for a terminal: per lab and overall mean, median,
- *                       range and distribution; the tests most often failed;
- *                       the misconceptions diagnosed, ranked by how many
- *                       students show each, with the handout section to reteach
+ *                       range and distribution; the tests most often failed
+ *                       by those who attempted the lab (share failing, then
+ *                       students, then points); time-outs, crashes, forbidden
+ *                       calls, compile errors and missing files per lab, with
+ *                       the students; the misconceptions diagnosed in attempted
+ *                       labs, ranked by how many students show each, with the
+ *                       handout section to reteach and the students (items.h)
  *   gr_class_histogram  histogram.dat and, with gnuplot, histogram.png: the
  *                       students' totals in percent of the maximum
  */
@@ -29,11 +33,29 @@
    a UTF-8 byte order mark first, for Excel. */
 char *gr_gradebook_csv(const gr_class *c, int bom);
 
+/* A row's first three cells: the student's id, name and email (gr_csv_text),
+   as every class CSV starts its rows. */
+void gr_csv_student(gr_strbuf *b, const gr_student *s);
+
 /* The lines each student's feedback.txt starts with, then a blank line
    (malloc'd): "Final score: X/Y" with the total exactly as the gradebook has
    it, a "Late penalty:" line per late lab, and a "Hidden tests:" line saying
    how many and the points earned, never what they check. */
 char *gr_feedback_header(const gr_class *c, const gr_student *s);
+
+/* Bands of the distribution: 0-9 %, 10-19 %, ..., 90-99 %, and 100 % (full marks). */
+#define GR_CLASS_BINS 11
+
+/* Scores of the students with a submission in one lab or in all. */
+typedef struct gr_class_stats {
+    int n;                        /* students */
+    double mean, median, min, max, max_points;
+    int bins[GR_CLASS_BINS];      /* students per band of max_points */
+} gr_class_stats;
+
+/* The statistics of every submitted student's score in lab (0: the total),
+   raw or after the late policy (adjusted 1). */
+gr_class_stats gr_class_stats_of(const gr_class *c, int lab, int adjusted);
 
 /* The class report: Markdown when markdown is 1, else aligned text (malloc'd). */
 char *gr_class_report(const gr_class *c, int markdown);
