@@ -8,6 +8,10 @@
 #                          optional, for the test that opens gradebook.csv as
 #                          an instructor would (test_gradebook skips it, saying
 #                          so, without soffice)
+#   install-deps.sh browser  that, and Chromium: optional, for the test that
+#                          renders report.html headless (test_report_html skips
+#                          its browser checks, saying so, without chromium)
+# Extras combine: install-deps.sh spreadsheet browser
 set -u
 missing=""
 need() { # need PACKAGE TEST-COMMAND...
@@ -54,9 +58,12 @@ if [ "${1:-}" = fuzz ]; then
     fi
 fi
 
-if [ "${1:-}" = spreadsheet ]; then
-    need libreoffice-calc-nogui command -v soffice
-fi
+for extra in "$@"; do
+    case $extra in
+    spreadsheet) need libreoffice-calc-nogui command -v soffice ;;
+    browser) need chromium command -v chromium ;;
+    esac
+done
 
 [ -z "$missing" ] && exit 0
 cmd="apt-get install -y --no-install-recommends$missing"

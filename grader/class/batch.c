@@ -613,6 +613,7 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
     if (who_and_when(o, c, start, err, errlen) != 0)
         return GR_GRADE_BAD_INPUT;
     c->roster = o->roster != NULL;
+    c->submissions = o->submissions;
     if (make_dirs(o, c, err, errlen) != 0)
         return GR_GRADE_FAILED;
 

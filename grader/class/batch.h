@@ -83,6 +83,8 @@ typedef struct gr_class {
     int graded_now, resumed;      /* how many were graded by this run, read back */
     int roster;                   /* 1: a roster was read (a folder not on it is noted) */
     double seconds;               /* wall time of this run */
+    const char *submissions;      /* the students' folders (batch's, borrowed), or NULL (a
+                                     merge): report.html's similar pairs read them */
 } gr_class;
 
 /* Grade every student of o->submissions into o->out and fill cls (free with

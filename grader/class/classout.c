@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "class/classhtml.h"
 #include "class/classreport.h"
+#include "class/items.h"
 #include "util.h"
 
 int gr_class_write(const gr_class *c, const char *root, const char *out, int bom, FILE *notes,
@@ -21,8 +23,27 @@ int gr_class_write(const gr_class *c, const char *root, const char *out, int bom
                    strerror(errno));
         rc = -1;
     }
+    gr_items it;
+    gr_items_analyse(c, &it);
+    char *tests = gr_items_csv(c, &it, bom), *tests_path = gr_xasprintf("%s/tests.csv", out);
+    gr_items_free(&it);
+    if (rc == 0 && gr_write_file_atomic(tests_path, tests, strlen(tests)) != 0) {
+        gr_set_err(err, errlen, "cannot write %s: %s", tests_path, strerror(errno));
+        rc = -1;
+    }
     if (rc == 0 && gr_class_histogram(notes, c, root, out) != 0)
         rc = 1;
+    /* after the histogram, which it embeds */
+    gr_html_opts ho = {root, c->submissions, out};
+    char *html = rc >= 0 ? gr_class_html(c, &ho) : NULL, *html_path = gr_xasprintf("%s/report.html", out);
+    if (html && gr_write_file_atomic(html_path, html, strlen(html)) != 0) {
+        gr_set_err(err, errlen, "cannot write %s: %s", html_path, strerror(errno));
+        rc = -1;
+    }
+    free(html);
+    free(html_path);
+    free(tests);
+    free(tests_path);
     free(csv);
     free(md);
     free(csv_path);
@@ -34,10 +55,7 @@ void gr_class_print(FILE *f, const gr_class *c, const char *out, int png)
 {
     char *text = gr_class_report(c, 0);
     fputs(text, f);
-    if (png)
-        fprintf(f, "\nwrote %s/gradebook.csv, %s/report.md and %s/histogram.png\n", out, out, out);
-    else
-        fprintf(f, "\nwrote %s/gradebook.csv and %s/report.md (no histogram PNG: see above)\n",
-                out, out);
+    fprintf(f, "\nwrote %s/gradebook.csv, tests.csv, report.md, report.html and %s\n", out,
+            png ? "histogram.png" : "no histogram PNG (see above)");
     free(text);
 }

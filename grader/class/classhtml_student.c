@@ -1,0 +1,253 @@
+/* classhtml_student.c: report.html's section of each student, and the
+ * similar pairs of lab files it lists (see classhtml.h). */
+#include "class/classhtml_parts.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "class/similarity.h"
+#include "report/report.h"
+
+#define SIM_TOP 100           /* pairs listed per lab, most similar first */
+
+/* ---- similar pairs ----------------------------------------------------------------- */
+
+/* The index in names[0..n) of name, or -1. */
+static int name_index(char *const *names, int n, const char *name)
+{
+    for (int k = 0; k < n; k++)
+        if (strcmp(names[k], name) == 0)
+            return k;
+    return -1;
+}
+
+/* One lab's pairs at GR_HTML_SIM_MIN or more into sim; who[k] is the class
+   index of the student whose folder is names[k]. */
+static void lab_pairs(gr_html_sim *sim, const gr_sim_lab *l, char *const *names, const int *who, int n)
+{
+    for (long p = 0; p < l->n_pairs && p < SIM_TOP; p++) {
+        const gr_sim_pair *q = &l->pairs[p];
+        if (q->jaccard < GR_HTML_SIM_MIN)
+            break;                           /* most similar first */
+        int a = name_index(names, n, l->docs[q->a].student), b = name_index(names, n, l->docs[q->b].student);
+        if (a < 0 || b < 0)
+            continue;
+        sim->pairs = gr_xrealloc(sim->pairs, (size_t)(sim->n + 1) * sizeof *sim->pairs);
+        sim->pairs[sim->n++] = (gr_html_pair){l->lab, who[a], who[b], q->jaccard, q->shared};
+    }
+}
+
+void gr_html_sim_load(gr_html_sim *sim, const gr_class *c, const gr_html_opts *o)
+{
+    memset(sim, 0, sizeof *sim);
+    if (!o->submissions || !o->root)
+        return;
+    char **names = gr_xcalloc((size_t)c->n + 1, sizeof *names);
+    int *who = gr_xcalloc((size_t)c->n + 1, sizeof *who), n = 0;
+    for (int i = 0; i < c->n; i++)
+        if (c->students[i].submitted && c->students[i].folder) {
+            names[n] = c->students[i].folder;
+            who[n++] = i;
+        }
+    /* files skipped (links, too large) are the warnings block's and the verdicts' news */
+    char *skipped = NULL;
+    size_t len = 0;
+    FILE *warn = open_memstream(&skipped, &len);
+    for (int lab = 1; warn && lab <= GR_N_LABS; lab++) {
+        if (!c->labs[lab - 1])
+            continue;
+        gr_sim_lab l;
+        char err[512];
+        if (gr_sim_lab_load(&l, o->root, o->submissions, names, n, lab, GR_SIM_K, GR_SIM_W, warn,
+                            err, sizeof err) != 0)
+            continue;
+        lab_pairs(sim, &l, names, who, n);
+        gr_sim_lab_free(&l);
+    }
+    if (warn)
+        fclose(warn);
+    free(skipped);
+    free(names);
+    free(who);
+}
+
+void gr_html_sim_free(gr_html_sim *sim)
+{
+    free(sim->pairs);
+    memset(sim, 0, sizeof *sim);
+}
+
+/* ---- one student -------------------------------------------------------------------- */
+
+static int lab_level(gr_verdict v)
+{
+    return v == GR_COMPILE_ERROR || v == GR_MISSING || v == GR_AMBIGUOUS || v == GR_UNREADABLE ||
+           v == GR_NOT_IMPLEMENTED || v == GR_FORBIDDEN_CALL;
+}
+
+/* What a test's visibility means for the student, or NULL when they see it. */
+static const char *shown_tag(gr_visibility v)
+{
+    switch (v) {
+    case GR_HIDDEN: return "<span class=\"tag hidden\">hidden: never shown to the student</span>";
+    case GR_AFTER_DUE_DATE: return "<span class=\"tag\">shown after the due date</span>";
+    case GR_AFTER_PUBLISHED: return "<span class=\"tag\">shown once grades are published</span>";
+    default: return NULL;
+    }
+}
+
+static void feedback(gr_strbuf *b, const gr_lab_result *l, const gr_test_result *t)
+{
+    char *text = gr_test_feedback(l, t);
+    gr_sb_append(b, "<pre>");
+    gr_html_esc(b, text);
+    gr_sb_append(b, "</pre>\n");
+    free(text);
+}
+
+/* Each test of l not passed: verdict and diagnosis; a lab every test of which
+   failed one way (it did not build, its file is missing, the stub) once. */
+static void failing_tests(gr_strbuf *b, const gr_lab_result *l)
+{
+    int failing = 0, same = l->n_tests > 0;
+    for (int j = 0; j < l->n_tests; j++) {
+        failing += l->tests[j].verdict != GR_PASSED;
+        same &= l->tests[j].verdict == l->tests[0].verdict;
+    }
+    if (failing == 0)
+        return;
+    if (same && lab_level(l->tests[0].verdict)) {
+        gr_sb_printf(b, "<div class=\"fail\"><h4>%s: every test (%d), %s</h4>\n", gr_lab_modules[l->lab - 1]->dir,
+                     l->n_tests, gr_verdict_name(l->tests[0].verdict));
+        feedback(b, l, gr_lab_lead_test(l));
+        gr_sb_append(b, "</div>\n");
+        return;
+    }
+    for (int j = 0; j < l->n_tests; j++) {
+        const gr_test_result *t = &l->tests[j];
+        if (t->verdict == GR_PASSED)
+            continue;
+        const char *tag = shown_tag(t->visibility);
+        gr_sb_printf(b, "<div class=\"fail\"><h4>%s: ", gr_lab_modules[l->lab - 1]->dir);
+        gr_html_esc(b, t->name);
+        gr_sb_printf(b, "%s, %s (", tag ? tag : "", gr_verdict_name(t->verdict));
+        gr_html_points(b, t->score);
+        gr_sb_append(b, " of ");
+        gr_html_points(b, t->max_score);
+        gr_sb_append(b, ")</h4>\n");
+        feedback(b, l, t);
+        gr_sb_append(b, "</div>\n");
+    }
+}
+
+/* A lab's status in a few words. */
+static void lab_status(gr_strbuf *b, const gr_lab_result *l)
+{
+    int failing = 0;
+    for (int j = 0; l && j < l->n_tests; j++)
+        failing += l->tests[j].verdict != GR_PASSED;
+    if (!l || l->n_tests == 0)
+        gr_sb_append(b, "not graded");
+    else if (gr_items_attempted(l))
+        failing ? gr_sb_printf(b, "%d of %d tests not passed", failing, l->n_tests)
+                : gr_sb_append(b, "passed");
+    else if (l->tests[0].verdict == GR_NOT_IMPLEMENTED)
+        gr_sb_append(b, "not started (the stub as handed out)");
+    else
+        gr_sb_append(b, gr_verdict_name(l->tests[0].verdict));
+    if (l && l->source_how) {
+        gr_sb_append(b, "<br><span class=\"muted\">");
+        gr_html_esc(b, l->source);
+        gr_sb_append(b, ": ");
+        gr_html_esc(b, l->source_how);
+        gr_sb_append(b, "</span>");
+    }
+}
+
+static void lab_rows(gr_strbuf *b, const gr_class *c, const gr_student *s)
+{
+    gr_sb_append(b, "<table class=\"student-labs\"><thead><tr><th>lab</th><th class=\"n\">score"
+                    "</th><th class=\"n\">out of</th><th class=\"n\">days late</th><th class=\"n\">"
+                    "penalty</th><th class=\"n\">final</th><th>status</th></tr></thead>\n<tbody>\n");
+    for (int lab = 1; lab <= GR_N_LABS; lab++) {
+        if (!c->labs[lab - 1])
+            continue;
+        const gr_lab_result *l = gr_student_lab(s, lab);
+        double raw = l ? l->score : 0, adj = gr_student_adjusted(c, s, lab);
+        gr_sb_printf(b, "<tr><td>%s</td><td class=\"n\">", gr_lab_modules[lab - 1]->dir);
+        gr_html_points(b, raw);
+        gr_sb_append(b, "</td><td class=\"n\">");
+        gr_html_points(b, l ? l->max_score : 0);
+        gr_sb_printf(b, "</td><td class=\"n\">%d</td><td class=\"n\">", s->days_late[lab - 1]);
+        gr_html_points(b, raw - adj);
+        gr_sb_append(b, "</td><td class=\"n\">");
+        gr_html_points(b, adj);
+        gr_sb_append(b, "</td><td>");
+        lab_status(b, l);
+        gr_sb_append(b, "</td></tr>\n");
+    }
+    gr_sb_append(b, "</tbody></table>\n");
+}
+
+static void similar(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *sim)
+{
+    int n = 0;
+    for (int k = 0; k < sim->n; k++) {
+        const gr_html_pair *p = &sim->pairs[k];
+        if (p->a != i && p->b != i)
+            continue;
+        gr_sb_append(b, n++ ? ", " : "<p class=\"similar\">Similar lab files: ");
+        gr_html_student_link(b, c, c->students[p->a == i ? p->b : p->a].id);
+        gr_sb_printf(b, " (%s, %.0f%%)", gr_lab_modules[p->lab - 1]->dir, 100 * p->jaccard);
+    }
+    if (n)
+        gr_sb_append(b, "</p>\n");
+}
+
+void gr_html_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *sim)
+{
+    const gr_student *s = &c->students[i];
+    gr_sb_printf(b, "<section class=\"student\" id=\"s%d\"><h3>", i);
+    gr_html_esc(b, s->id);
+    if (s->name && *s->name) {
+        gr_sb_append(b, " <span class=\"muted\">");
+        gr_html_esc(b, s->name);
+        gr_sb_append(b, "</span>");
+    }
+    gr_sb_append(b, "</h3>\n");
+    if (!s->submitted) {
+        gr_sb_append(b, "<p>On the roster, no submission: empty cells in the gradebook.</p>\n");
+    } else {
+        if (s->same_as) {
+            gr_sb_append(b, "<p>A group's submission: the grade of ");
+            gr_html_student_link(b, c, s->same_as);
+            gr_sb_append(b, ".</p>\n");
+        }
+        double raw = 0, adj = 0, max = 0;
+        for (int lab = 1; lab <= GR_N_LABS; lab++) {
+            const gr_lab_result *l = c->labs[lab - 1] ? gr_student_lab(s, lab) : NULL;
+            raw += l ? l->score : 0;
+            adj += c->labs[lab - 1] ? gr_student_adjusted(c, s, lab) : 0;
+            max += l ? l->max_score : 0;
+        }
+        gr_sb_append(b, "<p class=\"total\">Total: <b class=\"points\">");
+        gr_html_points(b, adj);
+        gr_sb_append(b, "</b> of ");
+        gr_html_points(b, max);
+        if (adj != raw) {
+            gr_sb_append(b, " (");
+            gr_html_points(b, raw);
+            gr_sb_append(b, " before late penalties)");
+        }
+        gr_sb_append(b, "</p>\n");
+        lab_rows(b, c, s);
+        for (int lab = 1; lab <= GR_N_LABS; lab++) {
+            const gr_lab_result *l = c->labs[lab - 1] ? gr_student_lab(s, lab) : NULL;
+            if (l)
+                failing_tests(b, l);
+        }
+        similar(b, c, i, sim);
+    }
+    gr_sb_append(b, "<p class=\"back\"><a href=\"#toc\">Contents</a></p></section>\n");
+}
