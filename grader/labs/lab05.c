@@ -565,6 +565,42 @@ static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uin
     return 0;
 }
 
+/* An experiment call the contract rejects: n_pads, T or d below 1 (sizes may go
+   down to -4). Expect LAB_BAD_ARG with rowsum and drift untouched; the buffers
+   get at least four entries, pads valid counts, so only the size is wrong. */
+static int gen_experiment_bad(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
+                              gr_case *c, char *err, size_t errlen)
+{
+    (void)kind;
+    int T, d, n_pads;
+    if (gr_test_int(t, "T", 8, -4, 256, &T, err, errlen) ||
+        gr_test_int(t, "d", 16, -4, 512, &d, err, errlen) ||
+        gr_test_int(t, "n_pads", 3, -4, 64, &n_pads, err, errlen))
+        return -1;
+    if (T >= 1 && d >= 1 && n_pads >= 1) {
+        snprintf(err, errlen, "test %s: an experiment_bad test needs n_pads, T or d below 1",
+                 t->name);
+        return -1;
+    }
+    int n = n_pads > 4 ? n_pads : 4;
+    gr_case_add_f32(c, PROTO_OUT, n);
+    gr_case_add_f32(c, PROTO_OUT, n);
+    int32_t *pads = gr_case_add_i32(c, PROTO_IN, n);
+    gr_case_set_names(c, "rowsum", "drift", "pads", NULL);
+    sup_rng r;
+    sup_rng_seed(&r, seed);
+    uint64_t exp_seed = gr_experiment_seed(t, &r);
+    for (int m = 0; m < n; m++)
+        pads[m] = 2 * m;
+    GR_CASE_ADD_INTS(c, n_pads, T, d, (int64_t)exp_seed);
+    c->call.fn = LAB05_MASKING_EXPERIMENT;
+    snprintf(c->describe, sizeof c->describe,
+             "lab_masking_experiment(n_pads=%d, T=%d, d=%d, seed=%llu): breaks the contract, "
+             "expect LAB_BAD_ARG with rowsum and drift untouched",
+             n_pads, T, d, (unsigned long long)exp_seed);
+    return gr_case_expect_bad_arg(c);
+}
+
 static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
                      char *err, size_t errlen)
 {
@@ -574,6 +610,7 @@ static int make_case(const gr_rubric_test *t, uint64_t seed, gr_case *c,
         { "premask_bad", gen_attend_bad, LAB05_ATTEND_PREMASK, 0 },
         { "postmask_bad", gen_attend_bad, LAB05_ATTEND_POSTMASK, 0 },
         { "experiment", gen_experiment, 0, 0 },
+        { "experiment_bad", gen_experiment_bad, 0, 0 },
     };
     return gr_make_case_by_kind(kinds, GR_N_KINDS(kinds), 5, t, seed, c,
                                 err, errlen);

@@ -141,17 +141,25 @@ static void heap_sub(void *p)
 
 /* ---- heap canaries: a write past the end of a student's block ------------------
  * Each block of the student's gets CANARY_BYTES more than asked for, and the
- * bytes from the requested end to the usable end hold CANARY. The block is
+ * bytes from the requested end to the usable end hold a canary byte. The block is
  * remembered (pointer and requested size) in a fixed table, checked when it
  * is freed or reallocated and, for the blocks still live, after the call
  * returns: a changed byte is an overflow the C library alone may never see
  * (it lands in the block's slack). Reported as the C library reports heap
- * corruption: a line on stderr and SIGABRT. */
-#define CANARY 0xA5
+ * corruption: a line on stderr and SIGABRT.
+ * The canary byte differs from block to block (0x70..0x7F in turn, in the
+ * order of allocation, so a run is repeatable): read as a float, int or double
+ * it is huge (1e29 to 3e38), so a read one past the end poisons a sum instead
+ * of adding a tiny value, and reading past the ends of two blocks at once
+ * (O_post[n] - O_pre[n]) does not cancel out. */
+/* The slack below the call's buffers: huge as a float (1.3e36), so reading
+   x[-1] poisons what it touches too. */
+#define CANARY 0x7B
 #define MALLOC_FILL 0xFF                 /* every float and double of it a NaN */
 #define CANARY_BYTES 16
 #define CANARY_SLOTS 4096                /* blocks tracked at once; more go unchecked */
-static struct { void *p; size_t n; unsigned char in_call; } canary_tab[CANARY_SLOTS];
+static struct { void *p; size_t n; unsigned char in_call, byte; } canary_tab[CANARY_SLOTS];
+static unsigned canary_count;            /* blocks given a canary so far */
 static int in_call;                      /* the student's function is running */
 
 static size_t canary_slot(const void *p)
@@ -164,13 +172,15 @@ static void canary_set(void *p, size_t n, int from_call)
     if (!p || !stub_started)
         return;
     size_t u = malloc_usable_size(p);
+    unsigned char byte = (unsigned char)(0x70 | (canary_count++ & 0x0F));
     if (u > n)
-        memset((unsigned char *)p + n, CANARY, u - n);
+        memset((unsigned char *)p + n, byte, u - n);
     for (size_t k = 0, i = canary_slot(p); k < 64; k++, i = (i + 1) & (CANARY_SLOTS - 1))
         if (!canary_tab[i].p) {
             canary_tab[i].p = p;
             canary_tab[i].n = n;
             canary_tab[i].in_call = (unsigned char)from_call;
+            canary_tab[i].byte = byte;
             return;
         }
 }
@@ -184,11 +194,11 @@ static void canary_fail(size_t n)
     abort();
 }
 
-static void canary_check_block(const void *p, size_t n)
+static void canary_check_block(const void *p, size_t n, unsigned char byte)
 {
     size_t u = malloc_usable_size((void *)(uintptr_t)p);
     for (size_t k = n; k < u; k++)
-        if (((const unsigned char *)p)[k] != CANARY)
+        if (((const unsigned char *)p)[k] != byte)
             canary_fail(n);
 }
 
@@ -200,7 +210,7 @@ static int canary_take(const void *p)
         return in_call;
     for (size_t k = 0, i = canary_slot(p); k < 64; k++, i = (i + 1) & (CANARY_SLOTS - 1))
         if (canary_tab[i].p == p) {
-            canary_check_block(p, canary_tab[i].n);
+            canary_check_block(p, canary_tab[i].n, canary_tab[i].byte);
             canary_tab[i].p = NULL;
             return canary_tab[i].in_call;
         }
@@ -213,7 +223,7 @@ static void canary_check_all(void)
 {
     for (size_t i = 0; i < CANARY_SLOTS; i++)
         if (canary_tab[i].p)
-            canary_check_block(canary_tab[i].p, canary_tab[i].n);
+            canary_check_block(canary_tab[i].p, canary_tab[i].n, canary_tab[i].byte);
     __real_free(__real_malloc(4096));
 }
 

@@ -109,10 +109,9 @@ int lab_masking_experiment(float *rowsum, float *drift, const int *pads, int n_p
     float *O_pre = malloc((size_t)T * d * sizeof(float));
     float *O_post = malloc((size_t)T * d * sizeof(float));
     float *sums = malloc((size_t)T * sizeof(float));
-    int rc = LAB_OK;
+    int rc = LAB_BAD_ARG;  // too large to allocate, until every block is there
     if (!Q || !K || !V || !kp || !vp || !S || !O_pre || !O_post || !sums) {
-        rc = LAB_BAD_ARG;  // too large to allocate
-        goto done;
+        goto done;  // one way out: the frees below serve both paths
     }
 
     // The draws, in the order the contract fixes: Q, K, V, kp, vp.
@@ -153,6 +152,7 @@ int lab_masking_experiment(float *rowsum, float *drift, const int *pads, int n_p
         rowsum[m] = mean / (float)T;
         drift[m] = worst;
     }
+    rc = LAB_OK;
 
 done:
     free(Q); free(K); free(V); free(kp); free(vp);
