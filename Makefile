@@ -259,7 +259,7 @@ INCDIR  := $(DESTDIR)$(PREFIX)/include
 PCDIR   := $(LIBDIR)/pkgconfig
 MANDIR  := $(DESTDIR)$(PREFIX)/share/man/man1
 
-# What attnlab reads at run time, found from PREFIX/bin by gr_locate: the stub
+# What attnlab reads at run time, found from PREFIX/bin by gr_layout_locate: the stub
 # objects it links students' code with, and the course data, laid out as in
 # the tree (data/..., labs/<dir>/labNN.h, lib/labsup.h). World-readable (644,
 # folders 755): every user of the machine runs attnlab from them, and the

@@ -427,7 +427,7 @@ int gr_student_case_run(int lab, const char *kind, const gr_case *c, const gr_ex
     } else if (!b.ok) {
         out->verdict = b.verdict;
         out->why = first_line(b.message ? b.message : "the lab did not build");
-    } else if ((rc = gr_run_case(b.exe, mod, t, c, &out->oc, err, errlen)) == 0) {
+    } else if ((rc = gr_judge_case(b.exe, mod, t, c, &out->oc, err, errlen)) == 0) {
         out->ran = 1;
         out->verdict = out->oc.verdict;
         if (out->verdict != GR_PASSED)
@@ -442,7 +442,7 @@ int gr_student_case_run(int lab, const char *kind, const gr_case *c, const gr_ex
 void gr_student_case_free(gr_student_case *s)
 {
     if (s->ran)
-        gr_outcome_free(&s->oc);
+        gr_judge_outcome_free(&s->oc);
     free(s->why);
     free(s->source);
     memset(s, 0, sizeof *s);

@@ -25,6 +25,7 @@
 #include <stdio.h>
 
 #include "grade.h"
+#include "judge.h"
 #include "labmod.h"
 #include "result.h"
 

@@ -6,11 +6,12 @@
 #include <string.h>
 
 #include "confined/build.h"
+#include "judge.h"
 #include "stop.h"
 
 /* The case of test t for draw d (in c) as request bytes (malloc'd in *req) with
    its expected status appended: two draws with equal bytes get the same
-   verdict. 0, or GR_GRADE_BAD_INPUT with err. */
+   verdict. 0, or GR_STATUS_BAD_INPUT with err. */
 static int make_request(const gr_lab_module *mod, int lab, const gr_rubric_test *t,
                         const gr_draw *d, gr_case *c, unsigned char **req, size_t *len,
                         char *err, size_t errlen)
@@ -20,11 +21,11 @@ static int make_request(const gr_lab_module *mod, int lab, const gr_rubric_test 
     if (mod->make_case(t, gr_test_seed(t, d->secret, d->student, lab), c, cerr,
                        sizeof cerr) != 0) {
         gr_set_err(err, errlen, "test '%s': %s", t->name, cerr);
-        return GR_GRADE_BAD_INPUT;
+        return GR_STATUS_BAD_INPUT;
     }
     if (proto_encode_request(&c->call, req, len) != 0) {
         gr_set_err(err, errlen, "test '%s': its case is not a well-formed call", t->name);
-        return GR_GRADE_BAD_INPUT;
+        return GR_STATUS_BAD_INPUT;
     }
     *req = gr_xrealloc(*req, *len + sizeof c->expected_status);
     memcpy(*req + *len, &c->expected_status, sizeof c->expected_status);
@@ -58,11 +59,11 @@ static int grade_test(const char *exe, const gr_lab_module *mod, int lab,
         int same = first && len == first_len && memcmp(req, first, len) == 0;
         if (rc == 0 && !same) {
             gr_outcome oc;
-            if (gr_run_case(exe, mod, t, &c, &oc, err, errlen) != 0) {
-                rc = gr_stop_requested() ? GR_GRADE_STOPPED : GR_GRADE_FAILED;
+            if (gr_judge_case(exe, mod, t, &c, &oc, err, errlen) != 0) {
+                rc = gr_stop_requested() ? GR_STATUS_STOPPED : GR_STATUS_FAILED;
             } else {
                 points = oc.verdict == GR_PASSED ? t->points : 0;
-                gr_outcome_free(&oc);
+                gr_judge_outcome_free(&oc);
                 f->runs++;
             }
         }
@@ -102,20 +103,20 @@ int gr_fairness_grade(const gr_grade_opts *base, int lab, const char *src,
     int rc = gr_rubric_load(path, &r, err, errlen);
     free(path);
     if (rc != 0)
-        return GR_GRADE_BAD_INPUT;
+        return GR_STATUS_BAD_INPUT;
     char *work = gr_work_dir_make("fairness", err, errlen);
     if (!work) {
         gr_rubric_free(&r);
-        return GR_GRADE_FAILED;
+        return GR_STATUS_FAILED;
     }
     gr_paths paths = { .root = base->root, .stub_dir = base->stub_dir, .work_dir = work };
     gr_build b;
-    rc = gr_build_lab(&r, mod->dir, src, &paths, &b, err, errlen) != 0 ? GR_GRADE_FAILED : 0;
+    rc = gr_build_lab(&r, mod->dir, src, &paths, &b, err, errlen) != 0 ? GR_STATUS_FAILED : 0;
     for (int i = 0; rc == 0 && b.ok && i < r.n_tests; i++) {
         test_draws td;
         rc = grade_test(b.exe, mod, lab, &r.tests[i], draws, n, out, &td, err, errlen);
         if (rc == 0 && gr_stop_requested())
-            rc = GR_GRADE_STOPPED;
+            rc = GR_STATUS_STOPPED;
         if (rc != 0)
             break;
         if (td.fixed)

@@ -35,7 +35,7 @@ typedef struct gr_fairness {
 /* Grade lab `lab` of src (built once, under base's root, stub_dir and rubrics)
    under each of draws[0..n) into out (free with gr_fairness_free). A lab that
    does not build scores 0 everywhere and fails no test on fixed inputs. 0, or a
-   gr_grade error code (grade.h) with err set. */
+   GR_STATUS_* code (grade.h) with err set. */
 int gr_fairness_grade(const gr_grade_opts *base, int lab, const char *src,
                       const gr_draw *draws, int n, gr_fairness *out, char *err, size_t errlen);
 

@@ -14,6 +14,8 @@
 #include "confined/confine.h"
 #include "compare.h"
 #include "intake.h"
+#include "judge.h"
+#include "layout.h"
 #include "labmod.h"
 #include "labsup.h"
 #include "pool.h"
@@ -23,352 +25,7 @@
 #include "util.h"
 #include "confined/workdir.h"
 
-#define EXCERPT_MAX 1024   /* bytes of a child's output kept in a report */
 #define TIMEOUTS_TO_STOP 2 /* time-outs in a lab after which its other tests are not run */
-
-/* ---- locating the tree -------------------------------------------------------- */
-
-static int is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* dir's parent into out ("/usr/local/bin" -> "/usr/local", "/bin" -> ""). */
-static void parent_of(char *out, size_t len, const char *dir)
-{
-    snprintf(out, len, "%s", dir);
-    char *slash = strrchr(out, '/');
-    if (slash)
-        *slash = '\0';
-}
-
-/* The nearest folder at or above dir holding data/rubrics into root: 0, or -1. */
-static int walk_up(char *root, size_t root_len, const char *dir)
-{
-    char d[PATH_MAX], probe[PATH_MAX + 16];
-    snprintf(d, sizeof d, "%s", dir);
-    for (;;) {
-        snprintf(probe, sizeof probe, "%s/data/rubrics", d);
-        if (is_dir(probe)) {
-            snprintf(root, root_len, "%s", d);
-            return 0;
-        }
-        char *slash = strrchr(d, '/');
-        if (!slash || slash == d)
-            return -1;
-        *slash = '\0';
-    }
-}
-
-/* Two layouts, both found from the folder that holds the running program:
-     a build    <tree>/build/attnlab, stub objects in build/grader/stub, the
-                course data in the tree above (the nearest data/rubrics)
-     installed  PREFIX/bin/attnlab, stub objects in PREFIX/lib/attnlab/stub,
-                the course data in PREFIX/share/attnlab (make install)
-   The installed data wins over a tree above it, so a staged or relocated
-   install always reads its own copy. */
-int gr_locate(char *root, size_t root_len, char *stub_dir, size_t stub_len,
-              char *err, size_t errlen)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n < 0) {
-        snprintf(err, errlen, "cannot find the attnlab program itself: %s", strerror(errno));
-        return -1;
-    }
-    exe[n] = '\0';
-    *strrchr(exe, '/') = '\0'; /* the folder of the program: <tree>/build or PREFIX/bin */
-    char prefix[PATH_MAX], share[PATH_MAX + 32], probe[PATH_MAX + 64];
-    parent_of(prefix, sizeof prefix, exe);
-    snprintf(share, sizeof share, "%s/share/attnlab", prefix);
-    snprintf(probe, sizeof probe, "%s/data/rubrics", share);
-
-    /* root first: cmd_drill needs only the course data, and reads root even
-       when the stub objects are missing */
-    const char *env = getenv("ATTNLAB_ROOT");
-    if (env && *env) {
-        snprintf(root, root_len, "%s", env);
-    } else if (is_dir(probe)) {
-        snprintf(root, root_len, "%s", share);
-    } else if (walk_up(root, root_len, exe) != 0) {
-        snprintf(err, errlen, "cannot find attnlab's course data (data/rubrics): not in %s "
-                 "(an install) nor in any folder above %s (a source tree); install with "
-                 "'make install PREFIX=...', or set ATTNLAB_ROOT to a source tree or to "
-                 "PREFIX/share/attnlab", share, exe);
-        return -1;
-    }
-
-    char built[PATH_MAX + 16], installed[PATH_MAX + 32];
-    snprintf(built, sizeof built, "%s/grader/stub", exe);
-    snprintf(installed, sizeof installed, "%s/lib/attnlab/stub", prefix);
-    snprintf(stub_dir, stub_len, "%s", is_dir(built) || !is_dir(installed) ? built : installed);
-    if (!is_dir(stub_dir)) {
-        snprintf(err, errlen, "the grader's stub objects are missing: not in %s (a build) nor "
-                 "in %s (an install); run 'make' in the source tree, or 'make install' again",
-                 built, installed);
-        return -1;
-    }
-    return 0;
-}
-
-int gr_root_has_labs(const char *root)
-{
-    for (int lab = 1; lab <= GR_N_LABS; lab++) {
-        char *file = gr_xasprintf("%s/labs/%s/lab%02d.c", root, gr_lab_modules[lab - 1]->dir, lab);
-        int found = access(file, F_OK) == 0;
-        free(file);
-        if (found)
-            return 1;
-    }
-    return 0;
-}
-
-char *gr_default_submission(const char *root, char *err, size_t errlen)
-{
-    if (gr_root_has_labs(root))
-        return gr_xasprintf("%s/labs", root);
-    if (is_dir("labs"))
-        return gr_xstrdup("labs");
-    snprintf(err, errlen, "no labs/ here to grade: this attnlab is installed (course data in "
-             "%s), so pass --submission DIR, the folder that holds labNN-name/labNN.c", root);
-    return NULL;
-}
-
-int gr_parse_labs(const char *s, int labs[GR_N_LABS], char *err, size_t errlen)
-{
-    memset(labs, 0, GR_N_LABS * sizeof labs[0]);
-    if (strcmp(s, "all") == 0) {
-        for (int i = 0; i < GR_N_LABS; i++)
-            labs[i] = 1;
-        return 0;
-    }
-    const char *p = s;
-    for (;;) {
-        char *end;
-        long n = strtol(p, &end, 10);
-        if (end == p || n < 1 || n > GR_N_LABS || (*end != ',' && *end != '\0')) {
-            snprintf(err, errlen, "--lab takes 'all', a lab number 1 to %d, or a list like 1,3 (got '%s')",
-                     GR_N_LABS, s);
-            return -1;
-        }
-        labs[n - 1] = 1;
-        if (*end == '\0')
-            return 0;
-        p = end + 1;
-    }
-}
-
-/* ---- turning a child's fate into a verdict ------------------------------------- */
-
-static const char *signal_story(int sig)
-{
-    switch (sig) {
-    case SIGSEGV: return "SIGSEGV, segmentation fault: a read or write outside an array (check loop bounds and strides), or through a NULL pointer";
-    case SIGBUS:  return "SIGBUS, bus error: a bad memory access";
-    case SIGFPE:  return "SIGFPE, arithmetic exception: an integer division by zero?";
-    case SIGABRT: return "SIGABRT, aborted: a failed assert() or corrupted heap (a write past a malloc'd block?)";
-    case SIGILL:  return "SIGILL, illegal instruction";
-    case SIGKILL: return "SIGKILL, killed";
-    default:      return NULL;
-    }
-}
-
-/* Keep a bounded, printable excerpt of what the child printed: control bytes
-   become '?', so nothing a student prints can drive a terminal or a report. */
-static char *excerpt(const gr_sandbox_result *run)
-{
-    if (run->output_len == 0 || !run->output)
-        return NULL;
-    gr_strbuf b = {0};
-    size_t n = strlen(run->output);
-    if (n > EXCERPT_MAX)
-        n = EXCERPT_MAX;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)run->output[i];
-        char safe = (ch == '\n' || ch == '\t' || (ch >= 0x20 && ch < 0x7f)) ? (char)ch : '?';
-        gr_sb_appendn(&b, &safe, 1);
-    }
-    if (run->output_len > n)
-        gr_sb_printf(&b, "\n[... %zu bytes in all]", run->output_len);
-    return gr_sb_take(&b);
-}
-
-static const char *status_name(int32_t s)
-{
-    switch (s) {
-    case LAB_OK:              return "LAB_OK";
-    case LAB_NOT_IMPLEMENTED: return "LAB_NOT_IMPLEMENTED";
-    case LAB_BAD_ARG:         return "LAB_BAD_ARG";
-    default:                  return "an undefined code";
-    }
-}
-
-void gr_misconception_advice(gr_strbuf *out, const gr_misconception *mc)
-{
-    gr_sb_printf(out, "This is exactly what %s gives. %s\nReread %s.\n", mc->name, mc->explain,
-                 mc->handout);
-}
-
-void gr_timeout_message(gr_strbuf *msg, const char *describe, long time_ms,
-                        const gr_sandbox_result *run)
-{
-    /* the CPU budget, or the sandbox's wall-clock limit (twice the budget plus
-       a second): say which, so the figures never contradict the sentence */
-    if (run->term_signal == SIGXCPU || run->cpu_seconds * 1000.0 >= (double)time_ms)
-        gr_sb_printf(msg, "%s\nstopped at the time limit of %ld ms of CPU time (it used %.2f s "
-                     "of CPU in %.2f s of wall clock): an endless loop, or far more work than "
-                     "needed", describe, time_ms, run->cpu_seconds, run->seconds);
-    else
-        gr_sb_printf(msg, "%s\nstopped by the wall-clock limit after %.2f s, having used only "
-                     "%.2f s of its %ld ms of CPU time: it was waiting rather than computing "
-                     "(sleeping, or blocked reading input), or the machine was overloaded",
-                     describe, run->seconds, run->cpu_seconds, time_ms);
-}
-
-/* The call returned with scratch memory still allocated (the child's leak
-   record): a wrong answer, whatever it computed, since the contract forbids it. */
-static void leak_message(gr_strbuf *msg, const char *describe, const gr_sandbox_result *run,
-                         gr_outcome *out)
-{
-    uint64_t bytes, blocks;
-    char perr[256];
-    if (proto_decode_leak(run->response, run->response_len, &bytes, &blocks, perr, sizeof perr) != 0) {
-        gr_sb_printf(msg, "%s\nthe program ended without a valid answer (%s)", describe, perr);
-        return;
-    }
-    out->verdict = GR_WRONG_ANSWER;
-    gr_sb_printf(msg, "%s\nyour code returned with %llu byte%s in %llu block%s of scratch memory "
-                 "still allocated: free %s before returning (the contract's rule)", describe,
-                 (unsigned long long)bytes, bytes == 1 ? "" : "s", (unsigned long long)blocks,
-                 blocks == 1 ? "" : "s", blocks == 1 ? "it" : "them");
-}
-
-/* Decide the verdict of one case from how the child ended and what it answered;
-   a parsed answer stays in out->got. */
-static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_case *c,
-                  const gr_sandbox_result *run, gr_outcome *out)
-{
-    gr_strbuf msg = {0};
-    out->verdict = GR_CRASHED;
-    if (run->exec_errno) {
-        gr_sb_printf(&msg, "%s\nthe test program could not start: %s (the kernel would not load "
-                     "it; graded code must be plain C)", c->describe, strerror(run->exec_errno));
-    } else if (run->stopped) {
-        out->verdict = GR_TIMED_OUT;
-        gr_sb_printf(&msg, "%s\nstopped itself (a stop signal) instead of computing; it was ended at "
-                     "once and counts as timed out", c->describe);
-    } else if (run->out_of_memory) {
-        out->verdict = GR_OUT_OF_MEMORY;
-        if (run->peak_bytes)
-            gr_sb_printf(&msg, "%s\nused more memory than the lab allows (%ld KiB of heap and static "
-                         "data; its peak was %zu KiB)", c->describe, t->limits.memory_bytes / 1024,
-                         run->peak_bytes / 1024);
-        else
-            gr_sb_printf(&msg, "%s\nits static arrays alone are larger than the lab's memory limit of "
-                         "%ld KiB; allocate what you need with malloc, within the limit", c->describe,
-                         t->limits.memory_bytes / 1024);
-    } else if (run->timed_out || (!run->exited && run->term_signal == SIGXCPU)) {
-        out->verdict = GR_TIMED_OUT;
-        gr_timeout_message(&msg, c->describe, t->limits.time_ms, run);
-    } else if (run->output_limit) {
-        out->verdict = GR_OUTPUT_LIMIT;
-        gr_sb_printf(&msg, "printed more than the limit of %ld bytes; remove debugging output from loops",
-                     t->limits.output_bytes);
-    } else if (!run->exited && run->term_signal == SIGSYS) {
-        out->verdict = GR_FORBIDDEN_CALL;
-        gr_sb_append(&msg, "the sandbox stopped a system call the lab does not allow (opening files, "
-                           "starting processes or networking); lab code only computes on its arguments");
-    } else if (!run->exited) {
-        const char *story = signal_story(run->term_signal);
-        if (story)
-            gr_sb_printf(&msg, "%s\ncrashed with %s", c->describe, story);
-        else
-            gr_sb_printf(&msg, "%s\ncrashed with signal %d (%s)", c->describe, run->term_signal,
-                         strsignal(run->term_signal));
-    } else if (run->exit_code == PROTO_EXIT_OUT_OF_MEMORY) {
-        out->verdict = GR_OUT_OF_MEMORY;
-        gr_sb_printf(&msg, "%s\nasked for more memory than the lab allows (%ld KiB of heap); "
-                     "see the handout's rules on memory", c->describe, t->limits.memory_bytes / 1024);
-    } else if (run->exit_code == PROTO_EXIT_STACK_OVERFLOW) {
-        out->verdict = GR_OUT_OF_MEMORY;
-        gr_sb_printf(&msg, "%s\nthe stack overflowed: a local array too large for the stack? "
-                     "Allocate large buffers with malloc, within the lab's memory limit", c->describe);
-    } else if (run->exit_code == PROTO_EXIT_LEAKED) {
-        leak_message(&msg, c->describe, run, out);
-    } else if (run->exit_code != PROTO_EXIT_OK) {
-        gr_sb_printf(&msg, "%s\nexited with status %d before answering (does the code call exit()?)",
-                     c->describe, run->exit_code);
-    } else {
-        proto_buf bufs[PROTO_MAX_BUFS];
-        char perr[256];
-        if (proto_decode_response(run->response, run->response_len, &c->call, &out->status, bufs,
-                                  perr, sizeof perr) != 0) {
-            gr_sb_printf(&msg, "%s\nthe program ended without a valid answer (%s)", c->describe, perr);
-        } else {
-            out->answered = 1;
-            for (int i = 0; i < c->call.n_bufs; i++)
-                out->got[i] = bufs[i].data;      /* the outcome owns them now */
-            int32_t status = out->status;
-            gr_mismatch m;
-            if (status == LAB_NOT_IMPLEMENTED && c->expected_status != LAB_NOT_IMPLEMENTED) {
-                /* One line: the function's name is all a student needs here. */
-                out->verdict = GR_NOT_IMPLEMENTED;
-                int name_len = (int)strcspn(c->describe, "(:, ");
-                gr_sb_printf(&msg, "%.*s still returns LAB_NOT_IMPLEMENTED (the stub)", name_len, c->describe);
-            } else if (status != c->expected_status) {
-                out->verdict = GR_WRONG_ANSWER;
-                gr_sb_printf(&msg, "%s\nreturned %d (%s), expected %d (%s)", c->describe, status,
-                             status_name(status), c->expected_status, status_name(c->expected_status));
-            } else if (gr_compare(c, c->expected, out->got, t->abs_tol, t->rel_tol, &m) == 0) {
-                out->verdict = GR_PASSED;
-            } else {
-                out->verdict = GR_WRONG_ANSWER;
-                gr_explain_mismatch(mod, c, out->got, &m, &msg);
-                gr_sb_printf(&msg, "(tolerance: |got - expected| <= %g + %g * |expected|)\n", t->abs_tol, t->rel_tol);
-                const gr_misconception *mc = gr_diagnose(mod, c, out->got, t->abs_tol, t->rel_tol);
-                if (mc) {
-                    out->misconception = gr_xstrdup(mc->id);
-                    gr_misconception_advice(&msg, mc);
-                }
-            }
-        }
-    }
-    out->message = out->verdict == GR_PASSED ? NULL : gr_sb_take(&msg);
-    free(msg.s);
-}
-
-int gr_run_case(const char *exe, const gr_lab_module *mod, const gr_rubric_test *t,
-                const gr_case *c, gr_outcome *out, char *err, size_t errlen)
-{
-    memset(out, 0, sizeof *out);
-    unsigned char *req;
-    size_t req_len;
-    if (proto_encode_request(&c->call, &req, &req_len) != 0) {
-        snprintf(err, errlen, "test '%s': the case does not encode (a lab module bug)", t->name);
-        return -1;
-    }
-    gr_sandbox_result run;
-    int rc = gr_sandbox_run(exe, req, req_len, &t->limits, &run, err, errlen);
-    free(req);
-    if (rc != 0)
-        return -1;
-    judge(mod, t, c, &run, out);
-    out->output = excerpt(&run);
-    out->seconds = run.seconds;
-    gr_sandbox_result_free(&run);
-    return 0;
-}
-
-void gr_outcome_free(gr_outcome *o)
-{
-    free(o->message);
-    free(o->misconception);
-    free(o->output);
-    for (int i = 0; i < PROTO_MAX_BUFS; i++)
-        free(o->got[i]);
-    memset(o, 0, sizeof *o);
-}
 
 /* ---- one lab ------------------------------------------------------------------- */
 
@@ -412,7 +69,7 @@ static char *not_run_reason(const budget *bg, int timeouts)
     return NULL;
 }
 
-/* Make, run and score one rubric test. 0, or a gr_grade error code when
+/* Make, run and score one rubric test. 0, or a GR_STATUS_* code (status.h) when
    grading cannot go on (err says why). */
 static int grade_test(const gr_grade_opts *o, const gr_lab_module *mod, int lab,
                       const gr_rubric *r, const gr_rubric_test *t, const char *exe,
@@ -424,13 +81,13 @@ static int grade_test(const gr_grade_opts *o, const gr_lab_module *mod, int lab,
     if (mod->make_case(t, gr_test_seed(t, o->secret, o->student, lab), &c, cerr, sizeof cerr) != 0) {
         snprintf(err, errlen, "%s:%d: test '%s': %s", r->path, t->line, t->name, cerr);
         gr_case_free(&c);
-        return GR_GRADE_BAD_INPUT;
+        return GR_STATUS_BAD_INPUT;
     }
     gr_outcome oc;
-    int rc = gr_run_case(exe, mod, t, &c, &oc, err, errlen);
+    int rc = gr_judge_case(exe, mod, t, &c, &oc, err, errlen);
     gr_case_free(&c);
     if (rc != 0)
-        return gr_stop_requested() ? GR_GRADE_STOPPED : GR_GRADE_FAILED;
+        return gr_stop_requested() ? GR_STATUS_STOPPED : GR_STATUS_FAILED;
     tr->verdict = oc.verdict;
     tr->message = oc.message;
     tr->misconception = oc.misconception;
@@ -438,7 +95,7 @@ static int grade_test(const gr_grade_opts *o, const gr_lab_module *mod, int lab,
     tr->seconds = oc.seconds;
     tr->score = oc.verdict == GR_PASSED ? tr->max_score : 0;
     oc.message = oc.misconception = oc.output = NULL;   /* the result owns them now */
-    gr_outcome_free(&oc);
+    gr_judge_outcome_free(&oc);
     return 0;
 }
 
@@ -495,13 +152,13 @@ static int grade_lab(const gr_grade_opts *o, const gr_intake *in, const budget *
     int rc = gr_rubric_load(path, &r, err, errlen);
     free(path);
     if (rc != 0)
-        return GR_GRADE_BAD_INPUT;
+        return GR_STATUS_BAD_INPUT;
     if (o->visible_only)
         gr_rubric_keep_visible(&r);
     int n_all = r.n_tests;
     if (o->only_test && keep_only(&r, o->only_test, err, errlen) != 0) {
         gr_rubric_free(&r);
-        return GR_GRADE_BAD_INPUT;
+        return GR_STATUS_BAD_INPUT;
     }
 
     lr->lab = lab;
@@ -530,7 +187,7 @@ static int grade_lab(const gr_grade_opts *o, const gr_intake *in, const budget *
     gr_paths paths = { .root = o->root, .stub_dir = o->stub_dir, .work_dir = work };
     gr_build b;
     if (gr_build_lab(&r, mod->dir, src, &paths, &b, err, errlen) != 0) {
-        rc = GR_GRADE_FAILED;
+        rc = GR_STATUS_FAILED;
         goto done;
     }
     lr->build_seconds = b.compile_seconds;
@@ -549,7 +206,7 @@ static int grade_lab(const gr_grade_opts *o, const gr_intake *in, const budget *
         rc = grade_test(o, mod, lab, &r, &r.tests[i], b.exe, &lr->tests[i], err, errlen);
         timeouts += rc == 0 && lr->tests[i].verdict == GR_TIMED_OUT;
         if (rc == 0 && gr_stop_requested())
-            rc = GR_GRADE_STOPPED;
+            rc = GR_STATUS_STOPPED;
         lr->test_seconds += lr->tests[i].seconds;
         lr->score += lr->tests[i].score;
         if (o->first_failure && lr->tests[i].verdict != GR_PASSED)
@@ -581,7 +238,7 @@ static int lab_job(void *ctx, int lab, gr_lab_result *lr, char *err, size_t errl
     int rc = grade_lab(lc->o, lc->in, &lc->bg, lab, lc->work, lr, err, errlen);
     lr->seconds = gr_now_seconds() - t0;
     if (rc == 0 && gr_stop_requested())
-        rc = GR_GRADE_STOPPED;
+        rc = GR_STATUS_STOPPED;
     if (rc == 0 && lc->o->progress)
         fprintf(lc->o->progress, "attnlab: graded %s: built in %.2f s, %d tests ran in %.2f s\n",
                 lr->name, lr->build_seconds, lr->n_tests, lr->test_seconds);
@@ -638,7 +295,7 @@ int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
     double t0 = gr_now_seconds();
     char *work = gr_work_dir_make("grade", err, errlen);
     if (!work)
-        return GR_GRADE_FAILED;
+        return GR_STATUS_FAILED;
     out->student = gr_xstrdup(o->student);
     out->practice_secret = gr_secret_unfit(o->secret, o->student);
     out->labs = gr_xcalloc(GR_N_LABS, sizeof *out->labs);
@@ -665,11 +322,11 @@ int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
     gr_intake_free(&in);
     gr_work_dir_remove(work);
     out->seconds = gr_now_seconds() - t0;
-    if (rc == GR_GRADE_STOPPED)
+    if (rc == GR_STATUS_STOPPED)
         snprintf(err, errlen, "stopped by signal %d before every lab was graded; no report written",
                  gr_stop_requested());
     if (rc != 0) {
-        gr_report_free(out);
+        gr_result_free(out);
         memset(out, 0, sizeof *out);
     }
     return rc;

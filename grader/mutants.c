@@ -19,7 +19,7 @@
 int gr_verdict_from_name(const char *s)
 {
     for (int v = 0; v < GR_VERDICT_COUNT; v++)
-        if (strcmp(s, gr_verdict_name((gr_verdict)v)) == 0)
+        if (strcmp(s, gr_result_verdict_name((gr_verdict)v)) == 0)
             return v;
     return -1;
 }

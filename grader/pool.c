@@ -1,6 +1,6 @@
 /* pool.c: see pool.h. */
 #include "pool.h"
-#include "grade.h"
+#include "status.h"
 #include "stop.h"
 #include "util.h"
 
@@ -97,7 +97,7 @@ static int start_worker(const gr_pool_task *t, int i, worker *w, char *err, size
 }
 
 /* The worker has closed its pipe: reap it and hand its result to t->done.
-   0, or a gr_grade code with err. */
+   0, or a GR_STATUS_* code with err. */
 static int finish_worker(const gr_pool_task *t, worker *w, char *err, size_t errlen)
 {
     int st = 0;
@@ -118,12 +118,12 @@ static int finish_worker(const gr_pool_task *t, worker *w, char *err, size_t err
     t->name(t->ctx, w->index, what, sizeof what);
     if (!ok) {
         if (gr_stop_requested())
-            return GR_GRADE_STOPPED;
+            return GR_STATUS_STOPPED;
         gr_set_err(err, errlen, "the grading worker for %s died (%s %d) without a result; "
                    "this is the grader's fault: run it alone with --jobs 1 to see why",
                    what, WIFSIGNALED(st) ? "signal" : "exit status",
                    WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
-        return GR_GRADE_FAILED;
+        return GR_STATUS_FAILED;
     }
     if (rc != 0) {
         snprintf(err, errlen, "%.*s", (int)elen, p + 8);
@@ -176,7 +176,7 @@ int gr_pool_map(const gr_pool_task *t, int n, int jobs, char *err, size_t errlen
     while (next < n || running > 0) {
         while (next < n && running < jobs && first_rc == 0 && !gr_stop_requested()) {
             if (start_worker(t, next, &ws[running], err, errlen) != 0) {
-                first_rc = GR_GRADE_FAILED;
+                first_rc = GR_STATUS_FAILED;
                 break;
             }
             running++;
@@ -186,7 +186,7 @@ int gr_pool_map(const gr_pool_task *t, int n, int jobs, char *err, size_t errlen
             break;
         if (collect(t, ws, &running, &first_rc, err, errlen) != 0) {
             gr_set_err(err, errlen, "cannot wait for the grading workers: %s", strerror(errno));
-            first_rc = GR_GRADE_FAILED;
+            first_rc = GR_STATUS_FAILED;
             for (int i = 0; i < running; i++) {   /* stop them: none is left running */
                 kill(ws[i].pid, SIGTERM);
                 close(ws[i].fd);
@@ -199,7 +199,7 @@ int gr_pool_map(const gr_pool_task *t, int n, int jobs, char *err, size_t errlen
         }
     }
     if (first_rc == 0 && gr_stop_requested())
-        first_rc = GR_GRADE_STOPPED;
+        first_rc = GR_STATUS_STOPPED;
     return first_rc;
 }
 
@@ -220,17 +220,17 @@ static int lab_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errlen)
     memset(&lr, 0, sizeof lr);
     int rc = lt->job(lt->ctx, lt->labs[i], &lr, err, errlen);
     if (rc == 0)
-        gr_lab_result_encode(&lr, out);
+        gr_result_lab_encode(&lr, out);
     return rc;
 }
 
 static int lab_done(void *ctx, int i, const char *bytes, size_t len, char *err, size_t errlen)
 {
     const lab_task *lt = ctx;
-    if (gr_lab_result_decode(bytes, len, &lt->out[i]) != 0) {
+    if (gr_result_lab_decode(bytes, len, &lt->out[i]) != 0) {
         gr_set_err(err, errlen, "the grading worker for lab %d sent a result that does not "
                    "read back", lt->labs[i]);
-        return GR_GRADE_FAILED;
+        return GR_STATUS_FAILED;
     }
     return 0;
 }

@@ -19,11 +19,11 @@
 
 /* n jobs, numbered 0..n-1, and what to do with each. */
 typedef struct gr_pool_task {
-    /* In a worker: do job i, append its result to out; 0 or a gr_grade error
-       code (grade.h) with err set. */
+    /* In a worker: do job i, append its result to out; 0 or a GR_STATUS_*
+       code (status.h) with err set. */
     int (*work)(void *ctx, int i, gr_strbuf *out, char *err, size_t errlen);
     /* In the parent, as job i finishes: take its bytes[0..len); 0, or a
-       gr_grade error code with err set. */
+       GR_STATUS_* code with err set. */
     int (*done)(void *ctx, int i, const char *bytes, size_t len, char *err, size_t errlen);
     /* Job i for a person, in messages: "lab 3", "student s012". */
     void (*name)(void *ctx, int i, char *buf, size_t len);
@@ -35,8 +35,7 @@ typedef struct gr_pool_task {
    signal, and the running ones are finished or stopped, never left running. */
 int gr_pool_map(const gr_pool_task *t, int n, int jobs, char *err, size_t errlen);
 
-/* The work of one lab, run inside a worker: fill lr, return 0 or a gr_grade
-   error code with err set. */
+/* The work of one lab, run inside a worker: fill lr, return 0 or a GR_STATUS_* code with err set. */
 typedef int (*gr_lab_job)(void *ctx, int lab, gr_lab_result *lr, char *err, size_t errlen);
 
 /* Run job for each of labs[0..n) in at most jobs workers at once; out[i] gets

@@ -24,7 +24,7 @@ typedef enum gr_verdict {
 } gr_verdict;
 
 /* Lower-case name of a verdict: "passed", "wrong answer", ... */
-const char *gr_verdict_name(gr_verdict v);
+const char *gr_result_verdict_name(gr_verdict v);
 
 typedef struct gr_test_result {
     char *name;
@@ -72,34 +72,23 @@ typedef struct gr_report {
                                     secret (gr_secret_unfit): inputs anyone can predict */
 } gr_report;
 
-/* Append lr to out as bytes gr_lab_result_decode reads back (to carry a lab's
+/* Append lr to out as bytes gr_result_lab_decode reads back (to carry a lab's
    result from a worker process to its parent). */
-void gr_lab_result_encode(const gr_lab_result *lr, gr_strbuf *out);
+void gr_result_lab_encode(const gr_lab_result *lr, gr_strbuf *out);
 
-/* Read a result written by gr_lab_result_encode from buf[0..len) into lr (free
-   with gr_lab_result_free): 0, or -1 when the bytes are not one. */
-int gr_lab_result_decode(const char *buf, size_t len, gr_lab_result *lr);
+/* Read a result written by gr_result_lab_encode from buf[0..len) into lr (free
+   with gr_result_lab_free): 0, or -1 when the bytes are not one. */
+int gr_result_lab_decode(const char *buf, size_t len, gr_lab_result *lr);
 
 /* A deep copy of r holding only the tests a student may see at moment
    (gr_visibility_shown), lab and total points summed over them: what feedback
-   handed to a student is made from. Free with gr_report_free. */
-void gr_report_copy_shown(const gr_report *r, int moment, gr_report *out);
-
-/* The test that carries lab's message (gr_lab_result.message) in every
-   report: the first test a student sees at submission, else the first; the
-   others refer to it, so the message is written once per lab. NULL for a lab
-   without tests. */
-const gr_test_result *gr_lab_lead_test(const gr_lab_result *lab);
-
-/* What test t of lab is told (malloc'd, or NULL for nothing): its own
-   message; for a lab with a message of its own, that message on the lead test
-   and one line naming the lead test on the others. */
-char *gr_test_message(const gr_lab_result *lab, const gr_test_result *t);
+   handed to a student is made from. Free with gr_result_free. */
+void gr_result_copy_shown(const gr_report *r, int moment, gr_report *out);
 
 /* Free everything one lab's result owns (not the struct itself). */
-void gr_lab_result_free(gr_lab_result *lr);
+void gr_result_lab_free(gr_lab_result *lr);
 
 /* Free everything a report owns (not the struct itself). */
-void gr_report_free(gr_report *r);
+void gr_result_free(gr_report *r);
 
 #endif

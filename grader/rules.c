@@ -1,6 +1,6 @@
 /* rules.c: a lab's rules text from its rubric, and the blocks that hold it
  * (see rules.h). */
-#include "learn/progress.h"
+#include "layout.h"
 #include "rules.h"
 #include "labmod.h"
 #include "result.h"
@@ -244,7 +244,7 @@ char *gr_rules_text(const gr_rubric *r, const char *contract, char *err, size_t 
     char *v[4];
     const gr_verdict said[4] = {GR_FORBIDDEN_CALL, GR_TIMED_OUT, GR_OUT_OF_MEMORY, GR_OUTPUT_LIMIT};
     for (int i = 0; i < 4; i++) {
-        v[i] = gr_xstrdup(gr_verdict_name(said[i]));
+        v[i] = gr_xstrdup(gr_result_verdict_name(said[i]));
         for (char *p = v[i]; *p; p++)
             *p = *p == ' ' ? NBSP : *p;
     }
@@ -501,7 +501,7 @@ char *gr_rules_for_lab(const char *root, int lab, char **rubric_name, char *file
         return NULL;
     }
     const char *dir = gr_lab_modules[lab - 1]->dir;
-    files[0] = gr_stub_path(root, lab);
+    files[0] = gr_layout_stub(root, lab);
     files[1] = gr_xasprintf("%s/labs/%s/README.md", root, dir);
     *rubric_name = name;
     return text;

@@ -382,9 +382,9 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     if (f) {
         /* what the student may be handed: the tests they may see at submission */
         gr_report shown;
-        gr_report_copy_shown(&r, GR_SHOWN_AT_SUBMISSION, &shown);
-        gr_report_terminal(f, &shown, 0);
-        gr_report_free(&shown);
+        gr_result_copy_shown(&r, GR_SHOWN_AT_SUBMISSION, &shown);
+        gr_report_term(f, &shown, 0);
+        gr_result_free(&shown);
         fclose(f);
     }
     char *fb = student_file(o, s->id, "feedback.txt");
@@ -396,14 +396,14 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
         gr_write_file_atomic(kf, line, strlen(line)) != 0) {
         gr_set_err(err, errlen, "cannot write the results of student %s in %s/students/%s: %s",
                    s->id, o->out, s->id, strerror(errno));
-        rc = GR_GRADE_FAILED;
+        rc = GR_STATUS_FAILED;
     }
     free(text);
     free(fb);
     free(js);
     free(kf);
     free(line);
-    gr_report_free(&r);
+    gr_result_free(&r);
     return rc;
 }
 
@@ -445,7 +445,7 @@ static int read_back(const gr_batch_opts *o, const char *key, gr_student *s, cha
         if (same)
             rc = 0;
         else
-            gr_report_free(&s->report);
+            gr_result_free(&s->report);
     }
     free(js);
     return rc;
@@ -489,7 +489,7 @@ static int student_done(void *ctx, int i, const char *bytes, size_t len, char *e
     if (read_back(b->o, NULL, s, why, sizeof why) != 0) {   /* just graded: no key check */
         gr_set_err(err, errlen, "the results of student %s do not read back: %s", s->id,
                    *why ? why : "no results.json");
-        return GR_GRADE_FAILED;
+        return GR_STATUS_FAILED;
     }
     b->done++;
     progress(b, s);
@@ -608,14 +608,14 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
     c->course = o->course;
     time_t start = time(NULL);
     if (list_students(o, c, err, errlen) != 0)
-        return GR_GRADE_BAD_INPUT;
+        return GR_STATUS_BAD_INPUT;
     find_labs(o, c);
     if (who_and_when(o, c, start, err, errlen) != 0)
-        return GR_GRADE_BAD_INPUT;
+        return GR_STATUS_BAD_INPUT;
     c->roster = o->roster != NULL;
     c->submissions = o->submissions;
     if (make_dirs(o, c, err, errlen) != 0)
-        return GR_GRADE_FAILED;
+        return GR_STATUS_FAILED;
 
     batch_ctx b = {o, c, gr_xcalloc((size_t)c->n + 1, sizeof(int)),
                    gr_xcalloc((size_t)c->n + 1, sizeof(char *)), 0, 0, 0};
@@ -653,16 +653,16 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
         free(b.keys[k]);
     free(b.keys);
     free(b.todo);
-    if (rc == GR_GRADE_STOPPED)
+    if (rc == GR_STATUS_STOPPED)
         gr_set_err(err, errlen, "stopped by signal %d after grading %d students; the %d graded "
                    "keep their results, and running the same command again grades the rest",
                    gr_stop_requested(), c->resumed + c->graded_now, c->resumed + c->graded_now);
     if (rc == 0)
         group_grades(o, c);
     if (rc == 0 && feedback_headers(o, c, err, errlen) != 0)
-        rc = GR_GRADE_FAILED;
+        rc = GR_STATUS_FAILED;
     if (rc == 0 && run_record(o, c, err, errlen) != 0)
-        rc = GR_GRADE_FAILED;
+        rc = GR_STATUS_FAILED;
     c->seconds = gr_now_seconds() - t0;
     return rc;
 }
@@ -694,7 +694,7 @@ void gr_class_free(gr_class *c)
         free(c->students[i].sis_login_id);
         free(c->students[i].section);
         gr_intake_free(&c->students[i].intake);
-        gr_report_free(&c->students[i].report);
+        gr_result_free(&c->students[i].report);
     }
     free(c->students);
     free(c->times_from);

@@ -37,7 +37,7 @@
 #include "result.h"
 
 typedef struct gr_batch_opts {
-    const char *root, *stub_dir;  /* the attnlab tree and the stub objects (gr_locate) */
+    const char *root, *stub_dir;  /* the attnlab tree and the stub objects (gr_layout_locate) */
     const char *rubrics;          /* folder of rubrics, or NULL: the course's */
     const char *secret;           /* instructor secret, part of every seed */
     const char *submissions;      /* one folder per student */
@@ -88,8 +88,8 @@ typedef struct gr_class {
 } gr_class;
 
 /* Grade every student of o->submissions into o->out and fill cls (free with
-   gr_class_free). 0, or a gr_grade error code (grade.h) with err: a bad
-   roster or rubric is GR_GRADE_BAD_INPUT, a stop GR_GRADE_STOPPED (every
+   gr_class_free). 0, or a GR_STATUS_* code (status.h) with err: a bad
+   roster or rubric is GR_STATUS_BAD_INPUT, a stop GR_STATUS_STOPPED (every
    student graded so far keeps their results.json). */
 int gr_batch_run(const gr_batch_opts *o, gr_class *cls, char *err, size_t errlen);
 

@@ -16,7 +16,7 @@
 
 void gr_html_esc(gr_strbuf *b, const char *s)
 {
-    gr_xml_text(b, s ? s : "");
+    gr_report_junit_xml_text(b, s ? s : "");
 }
 
 void gr_html_points(gr_strbuf *b, double x)
@@ -281,7 +281,7 @@ static void section_verdicts(gr_strbuf *b, const gr_class *c, const gr_items *it
     for (int k = 0; k < it->n_verdicts; k++) {
         const gr_item_verdict *v = &it->verdicts[k];
         gr_sb_printf(b, "<tr><td>%s</td><td>%s</td><td class=\"n\">%d</td><td>", lab_dir(v->lab),
-                     gr_verdict_name(v->verdict), v->n);
+                     gr_result_verdict_name(v->verdict), v->n);
         student_links(b, c, v->students, v->n);
         gr_sb_append(b, "</td></tr>\n");
     }

@@ -17,7 +17,7 @@
  *     penalty, each failing test's verdict and diagnosis (tests a student
  *     does not see marked as such), and the similarity pairs they are in.
  * Every byte that comes from a submission, a roster or a report (ids, names,
- * file names, messages, output excerpts) is HTML-escaped (gr_xml_text).
+ * file names, messages, output excerpts) is HTML-escaped (gr_report_junit_xml_text).
  */
 #ifndef GR_CLASSHTML_H
 #define GR_CLASSHTML_H

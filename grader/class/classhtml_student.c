@@ -99,7 +99,7 @@ static const char *shown_tag(gr_visibility v)
 
 static void feedback(gr_strbuf *b, const gr_lab_result *l, const gr_test_result *t)
 {
-    char *text = gr_test_feedback(l, t);
+    char *text = gr_report_text_feedback(l, t);
     gr_sb_append(b, "<pre>");
     gr_html_esc(b, text);
     gr_sb_append(b, "</pre>\n");
@@ -119,8 +119,8 @@ static void failing_tests(gr_strbuf *b, const gr_lab_result *l)
         return;
     if (same && lab_level(l->tests[0].verdict)) {
         gr_sb_printf(b, "<div class=\"fail\"><h4>%s: every test (%d), %s</h4>\n", gr_lab_modules[l->lab - 1]->dir,
-                     l->n_tests, gr_verdict_name(l->tests[0].verdict));
-        feedback(b, l, gr_lab_lead_test(l));
+                     l->n_tests, gr_result_verdict_name(l->tests[0].verdict));
+        feedback(b, l, gr_report_text_lead_test(l));
         gr_sb_append(b, "</div>\n");
         return;
     }
@@ -131,7 +131,7 @@ static void failing_tests(gr_strbuf *b, const gr_lab_result *l)
         const char *tag = shown_tag(t->visibility);
         gr_sb_printf(b, "<div class=\"fail\"><h4>%s: ", gr_lab_modules[l->lab - 1]->dir);
         gr_html_esc(b, t->name);
-        gr_sb_printf(b, "%s, %s (", tag ? tag : "", gr_verdict_name(t->verdict));
+        gr_sb_printf(b, "%s, %s (", tag ? tag : "", gr_result_verdict_name(t->verdict));
         gr_html_points(b, t->score);
         gr_sb_append(b, " of ");
         gr_html_points(b, t->max_score);
@@ -155,7 +155,7 @@ static void lab_status(gr_strbuf *b, const gr_lab_result *l)
     else if (l->tests[0].verdict == GR_NOT_IMPLEMENTED)
         gr_sb_append(b, "not started (the stub as handed out)");
     else
-        gr_sb_append(b, gr_verdict_name(l->tests[0].verdict));
+        gr_sb_append(b, gr_result_verdict_name(l->tests[0].verdict));
     if (l && l->source_how) {
         gr_sb_append(b, "<br><span class=\"muted\">");
         gr_html_esc(b, l->source);

@@ -220,7 +220,7 @@ char *gr_feedback_header(const gr_class *c, const gr_student *s)
                          s->days_late[lab - 1], s->days_late[lab - 1] == 1 ? "" : "s",
                          gr_points(p1, (l ? l->score : 0) - adj), gr_points(p2, l ? l->score : 0));
     }
-    char *head = gr_report_grade_header(&s->report, total, max, late.s);
+    char *head = gr_report_text_grade_header(&s->report, total, max, late.s);
     free(late.s);
     return head;
 }
@@ -410,7 +410,7 @@ static void section_failed(gr_strbuf *b, const gr_items *it, int md)
         char *cnt = gr_xasprintf("%d", f[k]->failed), *of = gr_xasprintf("%d", f[k]->attempted);
         char *pts = num(f[k]->max_score);
         const char *cells[] = {cnt, of, gr_lab_modules[f[k]->lab - 1]->dir, f[k]->test, pts,
-                               gr_verdict_name((gr_verdict)v)};
+                               gr_result_verdict_name((gr_verdict)v)};
         row_add(&t, cells);
         free(cnt);
         free(of);
@@ -437,7 +437,7 @@ static void section_verdicts(gr_strbuf *b, const gr_items *it, int md)
     for (int k = 0; k < it->n_verdicts; k++) {
         const gr_item_verdict *v = &it->verdicts[k];
         char *cnt = gr_xasprintf("%d", v->n), *who = id_list(v->students, v->n);
-        const char *cells[] = {gr_lab_modules[v->lab - 1]->dir, gr_verdict_name(v->verdict), cnt, who};
+        const char *cells[] = {gr_lab_modules[v->lab - 1]->dir, gr_result_verdict_name(v->verdict), cnt, who};
         row_add(&t, cells);
         free(cnt);
         free(who);

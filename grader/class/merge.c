@@ -247,7 +247,7 @@ static int read_report(const char *dir, const char *id, const int labs[GR_N_LABS
     char *path = student_path(dir, id, "results.json", why, sizeof why);
     int rc = path ? gr_report_read_json(path, r, why, sizeof why) : -1;
     if (rc == 0 && !report_fits(r, id, labs, why, sizeof why)) {
-        gr_report_free(r);
+        gr_result_free(r);
         rc = -1;
     }
     if (rc != 0)
@@ -380,7 +380,7 @@ static int out_free(const char *out, char *err, size_t errlen)
     return -1;
 }
 
-/* Write the class of sh into m->out by way of a new folder beside it. 0 or GR_GRADE_FAILED. */
+/* Write the class of sh into m->out by way of a new folder beside it. 0 or GR_STATUS_FAILED. */
 static int write_out(const shards *sh, char *err, size_t errlen)
 {
     const gr_merge_opts *m = sh->m;
@@ -388,7 +388,7 @@ static int write_out(const shards *sh, char *err, size_t errlen)
     if (!mkdtemp(tmp)) {
         gr_set_err(err, errlen, "cannot make a folder beside %s: %s", m->out, strerror(errno));
         free(tmp);
-        return GR_GRADE_FAILED;
+        return GR_STATUS_FAILED;
     }
     chmod(tmp, 0755);
     int png = 0, rc = write_tmp(sh, tmp, &png, err, errlen);
@@ -403,7 +403,7 @@ static int write_out(const shards *sh, char *err, size_t errlen)
     else if (m->text)
         gr_class_print(m->text, &sh->c, m->out, png);
     free(tmp);
-    return rc == 0 ? 0 : GR_GRADE_FAILED;
+    return rc == 0 ? 0 : GR_STATUS_FAILED;
 }
 
 int gr_merge(const gr_merge_opts *m, char *err, size_t errlen)
@@ -415,7 +415,7 @@ int gr_merge(const gr_merge_opts *m, char *err, size_t errlen)
     sh.parts = gr_xcalloc((size_t)m->n_dirs, sizeof *sh.parts);
     int rc = out_free(m->out, err, errlen) == 0 && read_runs(&sh, err, errlen) == 0 &&
              join_students(&sh, err, errlen) == 0 && class_facts(&sh, err, errlen) == 0 &&
-             read_reports(&sh, err, errlen) == 0 ? 0 : GR_GRADE_BAD_INPUT;
+             read_reports(&sh, err, errlen) == 0 ? 0 : GR_STATUS_BAD_INPUT;
     if (rc == 0)
         rc = write_out(&sh, err, errlen);
     sh.c.course = NULL;

@@ -33,8 +33,8 @@ typedef struct gr_merge_opts {
     FILE *notes;                  /* notes (no gnuplot ...) */
 } gr_merge_opts;
 
-/* Merge m->dirs into m->out. 0; GR_GRADE_BAD_INPUT (grade.h) when the shards
-   are refused, GR_GRADE_FAILED when OUT cannot be written; err says why. */
+/* Merge m->dirs into m->out. 0; GR_STATUS_BAD_INPUT (grade.h) when the shards
+   are refused, GR_STATUS_FAILED when OUT cannot be written; err says why. */
 int gr_merge(const gr_merge_opts *m, char *err, size_t errlen);
 
 #endif

@@ -20,6 +20,7 @@
 #include "pool.h"
 #include "seed.h"
 #include "stop.h"
+#include "layout.h"
 
 static const char batch_usage[] =
     "usage: attnlab batch SUBMISSIONS --out DIR [--jobs N] [--roster FILE]\n"
@@ -181,7 +182,7 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         return gr_usage_error("batch", "--export needs the whole class's gradebook, which a "
                               "shard does not write: run attnlab export on the merged folder");
     char err[256];
-    if (gr_parse_labs(a->labs, o->labs, err, sizeof err) != 0)
+    if (gr_layout_parse_labs(a->labs, o->labs, err, sizeof err) != 0)
         return gr_usage_error("batch", "%s", err);
     struct stat st;
     if (stat(o->submissions, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -219,7 +220,7 @@ int cmd_batch(int argc, char **argv)
     if (rc != 0)
         return rc < 0 ? 0 : rc;
     char root[PATH_MAX], stub_dir[PATH_MAX], err[1024];
-    if (gr_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
+    if (gr_layout_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab batch: %s\n", err);
         return GR_EXIT_USAGE;
     }
@@ -246,9 +247,9 @@ int cmd_batch(int argc, char **argv)
         gr_class_free(&c);
         if (a.course)
             gr_course_free(&course);
-        if (rc == GR_GRADE_STOPPED)
+        if (rc == GR_STATUS_STOPPED)
             gr_stop_reraise();
-        return rc == GR_GRADE_BAD_INPUT ? GR_EXIT_USAGE : GR_EXIT_FAILED;
+        return rc == GR_STATUS_BAD_INPUT ? GR_EXIT_USAGE : GR_EXIT_FAILED;
     }
     if (o.shard_n > 1) {             /* a slice: the class files come from attnlab merge */
         int mine = 0;

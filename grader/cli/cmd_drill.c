@@ -35,6 +35,7 @@
 #include "sup_yamlread.h"
 #include "util.h"
 #include "learn/worked.h"
+#include "layout.h"
 
 static const char drill_usage[] =
     "usage: attnlab drill [--bank NAME] [--count N] [--seed S] [--stats]\n"
@@ -458,10 +459,10 @@ int cmd_drill_run_in(FILE *in, FILE *out, FILE *err, const char *root, const cha
 
     char root_buf[PATH_MAX], stub_buf[PATH_MAX], msg[1024];
     if (!root) {
-        /* Drills need only the tree; gr_locate fills root before it checks for the
+        /* Drills need only the tree; gr_layout_locate fills root before it checks for the
            stub objects that grading needs, so their absence is no failure here. */
         root_buf[0] = '\0';
-        if (gr_locate(root_buf, sizeof root_buf, stub_buf, sizeof stub_buf, msg, sizeof msg)
+        if (gr_layout_locate(root_buf, sizeof root_buf, stub_buf, sizeof stub_buf, msg, sizeof msg)
             != 0 && !root_buf[0]) {
             fprintf(err, "attnlab drill: %s\n", msg);
             return GR_EXIT_FAILED;

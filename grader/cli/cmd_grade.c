@@ -16,6 +16,7 @@
 #include "report/report.h"
 #include "seed.h"
 #include "stop.h"
+#include "layout.h"
 
 static const char grade_usage[] =
     "usage: attnlab grade [--lab N|all] [--submission DIR] [--student ID]\n"
@@ -137,7 +138,7 @@ static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
     char err[256];
     if (optind < argc)
         return gr_usage_error("grade", "unexpected argument '%s'", argv[optind]);
-    if (gr_parse_labs(a->labs, o->labs, err, sizeof err) != 0)
+    if (gr_layout_parse_labs(a->labs, o->labs, err, sizeof err) != 0)
         return gr_usage_error("grade", "%s", err);
     if (!*o->student)
         return gr_usage_error("grade", "--student needs a non-empty id");
@@ -171,14 +172,14 @@ static int check_regrade(const gr_grade_opts *o, const grade_args *a)
 static int locate(gr_grade_opts *o, char *root, char *stub_dir, char *labs_dir)
 {
     char err[1024];
-    if (gr_locate(root, PATH_MAX, stub_dir, PATH_MAX, err, sizeof err) != 0) {
+    if (gr_layout_locate(root, PATH_MAX, stub_dir, PATH_MAX, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab grade: %s\n", err);
         return GR_EXIT_USAGE;
     }
     o->root = root;
     o->stub_dir = stub_dir;
     if (!o->submission) {
-        char *labs = gr_default_submission(root, err, sizeof err);
+        char *labs = gr_layout_default_submission(root, err, sizeof err);
         if (!labs) {
             fprintf(stderr, "attnlab grade: %s\n", err);
             return GR_EXIT_USAGE;
@@ -239,7 +240,7 @@ static int merge_json(const gr_report *r, const char *path)
                 "regrade with --student %s\n", path, old.student, r->student, old.student);
         rc = GR_EXIT_FAILED;
     } else {
-        gr_report_merge(&old, r);
+        gr_report_read_merge(&old, r);
         if (gr_report_json(path, &old) != 0) {
             fprintf(stderr, "attnlab grade: cannot write %s: %s\n", path, strerror(errno));
             rc = GR_EXIT_FAILED;
@@ -250,14 +251,14 @@ static int merge_json(const gr_report *r, const char *path)
                     gr_points(p2, old.max_score));
         }
     }
-    gr_report_free(&old);
+    gr_result_free(&old);
     return rc;
 }
 
 /* The terminal report, and the files asked for: 0, or 1 when one cannot be written. */
 static int write_reports(const gr_report *r, const grade_args *a)
 {
-    gr_report_terminal(stdout, r, (gr_color_wanted(stdout) ? GR_TERM_COLOR : 0) |
+    gr_report_term(stdout, r, (gr_report_term_color_wanted(stdout) ? GR_TERM_COLOR : 0) |
                                   (a->verbose ? GR_TERM_VERBOSE : 0));
     if (a->timing)
         print_timing(r);
@@ -305,11 +306,11 @@ int cmd_grade(int argc, char **argv)
     int graded = gr_grade(&o, &r, err, sizeof err);
     if (graded != 0) {
         fprintf(stderr, "attnlab grade: %s\n", err);
-        if (graded == GR_GRADE_STOPPED)
+        if (graded == GR_STATUS_STOPPED)
             gr_stop_reraise();
-        return graded == GR_GRADE_BAD_INPUT ? GR_EXIT_USAGE : GR_EXIT_FAILED;
+        return graded == GR_STATUS_BAD_INPUT ? GR_EXIT_USAGE : GR_EXIT_FAILED;
     }
     rc = write_reports(&r, &a);
-    gr_report_free(&r);
+    gr_result_free(&r);
     return rc;
 }

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "grade.h"
 #include "util.h"
+#include "layout.h"
 
 static const char merge_usage[] =
     "usage: attnlab merge DIR... --out DIR [--csv-bom] [-q]\n"
@@ -65,7 +66,7 @@ int cmd_merge(int argc, char **argv)
     for (size_t n = strlen(out); n > 1 && out[n - 1] == '/'; n--)
         out[n - 1] = '\0';          /* OUT/ names OUT: its temporary folder goes beside it */
     char root[PATH_MAX], stub_dir[PATH_MAX], err[2048];
-    if (gr_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
+    if (gr_layout_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab merge: %s\n", err);
         free(out);
         return GR_EXIT_USAGE;
@@ -80,5 +81,5 @@ int cmd_merge(int argc, char **argv)
     if (rc != 0)
         fprintf(stderr, "attnlab merge: %s\n", err);
     free(out);
-    return rc == 0 ? GR_EXIT_OK : rc == GR_GRADE_BAD_INPUT ? GR_EXIT_USAGE : GR_EXIT_FAILED;
+    return rc == 0 ? GR_EXIT_OK : rc == GR_STATUS_BAD_INPUT ? GR_EXIT_USAGE : GR_EXIT_FAILED;
 }

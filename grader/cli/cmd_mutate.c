@@ -25,6 +25,7 @@
 #include "seed.h"
 #include "stop.h"
 #include "util.h"
+#include "layout.h"
 
 static const char mutate_usage[] =
     "usage: attnlab mutate [--lab N|all] [--list] [--jobs N] [--part I/N] [--verbose]\n"
@@ -75,7 +76,7 @@ static int mutate_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errle
     job *j = &r->jobs[i];
     char *text = gr_mutation_apply(j->src, j->src_len, j->m);
     char *path = gr_xasprintf("%s/m%05d.c", r->work, i);
-    int rc = GR_GRADE_FAILED;
+    int rc = GR_STATUS_FAILED;
     if (gr_write_file_atomic(path, text, strlen(text)) != 0) {
         gr_set_err(err, errlen, "%s: cannot write a mutant", path);
         goto out;
@@ -103,10 +104,10 @@ static int mutate_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errle
     if (!compiled)
         gr_sb_append(out, "C");
     else if (bad)
-        gr_sb_printf(out, "K%s: %s", bad->name, gr_verdict_name(bad->verdict));
+        gr_sb_printf(out, "K%s: %s", bad->name, gr_result_verdict_name(bad->verdict));
     else
         gr_sb_append(out, "S");
-    gr_report_free(&rep);
+    gr_result_free(&rep);
 out:
     unlink(path);
     free(path);
@@ -119,7 +120,7 @@ static int mutate_done(void *ctx, int i, const char *bytes, size_t len, char *er
     run *r = ctx;
     if (len == 0) {
         gr_set_err(err, errlen, "mutant %d: the worker sent no result", i);
-        return GR_GRADE_FAILED;
+        return GR_STATUS_FAILED;
     }
     job *j = &r->jobs[i];
     j->result = bytes[0];
@@ -194,7 +195,7 @@ static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want,
         fprintf(stderr, "attnlab mutate: %s\n", err);
         if (gr_stop_requested())
             gr_stop_reraise();
-        return rc == GR_GRADE_BAD_INPUT ? 2 : 1;
+        return rc == GR_STATUS_BAD_INPUT ? 2 : 1;
     }
     int survivors = 0;
     for (int i = 0; i < r.n; i++) {
@@ -289,11 +290,11 @@ int cmd_mutate(int argc, char **argv)
     char err[1024], root[PATH_MAX], stub_dir[PATH_MAX];
     gr_grade_opts o;
     memset(&o, 0, sizeof o);
-    if (gr_parse_labs(labs_arg, o.labs, err, sizeof err) != 0)
+    if (gr_layout_parse_labs(labs_arg, o.labs, err, sizeof err) != 0)
         return gr_usage_error("mutate", "%s", err);
     int want[GR_N_LABS];
     memcpy(want, o.labs, sizeof want);
-    if (gr_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
+    if (gr_layout_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab mutate: %s\n", err);
         return 2;
     }

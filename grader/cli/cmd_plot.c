@@ -41,6 +41,7 @@
 #include "labsup.h"
 #include "confined/tool.h"
 #include "util.h"
+#include "layout.h"
 
 
 /* The heatmap's example: T queries and keys of size d, the last PAD keys padding. */
@@ -359,7 +360,7 @@ static int write_and_draw(FILE *out, FILE *err, const char *root, const char *sc
         return GR_EXIT_FAILED;
     char *note2 = verdict == GR_PASSED
         ? gr_xasprintf("yours: %s (passed)", source)
-        : gr_xasprintf("yours: %s (%s)%s", source, gr_verdict_name(verdict),
+        : gr_xasprintf("yours: %s (%s)%s", source, gr_result_verdict_name(verdict),
                        have ? "" : ", so only the answer key is drawn");
     int rc = draw(err, root, script, dat, png, note, note2, have) != 0 ? GR_EXIT_FAILED : GR_EXIT_OK;
     if (rc == GR_EXIT_OK)
@@ -376,8 +377,8 @@ static char *student_line(const gr_exp_student *s, int lab)
                             s->source);
     if (s->have)
         return gr_xasprintf("%s: %s: %s (attnlab grade --lab %d explains)", s->source,
-                            gr_verdict_name(s->verdict), s->why, lab);
-    return gr_xasprintf("%s: %s: %s", s->source, gr_verdict_name(s->verdict), s->why);
+                            gr_result_verdict_name(s->verdict), s->why, lab);
+    return gr_xasprintf("%s: %s: %s", s->source, gr_result_verdict_name(s->verdict), s->why);
 }
 
 static int plot_experiment(FILE *out, FILE *err, const plot_opts *o, const char *root,
@@ -487,8 +488,8 @@ static char *heads_line(const gr_student_case *sc)
     const gr_misconception *mc = gr_student_case_misconception(HEADS_LAB, sc);
     if (mc)
         return gr_xasprintf("%s: %s: this is what %s gives (%s)", sc->source,
-                            gr_verdict_name(sc->verdict), mc->name, mc->handout);
-    return gr_xasprintf("%s: %s: %s", sc->source, gr_verdict_name(sc->verdict),
+                            gr_result_verdict_name(sc->verdict), mc->name, mc->handout);
+    return gr_xasprintf("%s: %s: %s", sc->source, gr_result_verdict_name(sc->verdict),
                         sc->why ? sc->why : "(no message)");
 }
 
@@ -541,7 +542,7 @@ int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir
 
     char root_buf[PATH_MAX], stub_buf[PATH_MAX], msg[1024];
     if (!root || !stub_dir) {
-        if (gr_locate(root_buf, sizeof root_buf, stub_buf, sizeof stub_buf, msg, sizeof msg) != 0) {
+        if (gr_layout_locate(root_buf, sizeof root_buf, stub_buf, sizeof stub_buf, msg, sizeof msg) != 0) {
             fprintf(err, "attnlab plot: %s\n", msg);
             return GR_EXIT_FAILED;
         }
@@ -550,7 +551,7 @@ int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir
     }
     /* a tree's labs/ and build/plots; for an installed attnlab, the current
        folder's (no labs/ there: the plot says the student's curve is missing) */
-    int tree = gr_root_has_labs(root);
+    int tree = gr_layout_root_has_labs(root);
     char *submission = o.submission ? gr_xstrdup(o.submission)
                      : tree ? gr_xasprintf("%s/labs", root) : gr_xstrdup("labs");
     char *out_dir = o.out_dir ? gr_xstrdup(o.out_dir)

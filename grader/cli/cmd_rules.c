@@ -17,6 +17,7 @@
 #include "learn/progress.h"
 #include "rules.h"
 #include "util.h"
+#include "layout.h"
 
 static const char rules_usage[] =
     "usage: attnlab rules [--lab N|all] [--write | --check]\n"
@@ -55,7 +56,7 @@ static int follow_stub(FILE *out, const char *root, int lab, const char *copy, c
 {
     if (gr_stub_untouched(root, lab, copy) == 1)
         return 0;
-    char *stub = gr_stub_path(root, lab);
+    char *stub = gr_layout_stub(root, lab);
     size_t len;
     char *text = gr_read_file(stub, &len);
     int rc = text && gr_write_file_atomic(copy, text, len) == 0 ? 0 : -1;
@@ -146,20 +147,20 @@ int cmd_rules_run(FILE *out, FILE *err, const char *root, int argc, char **argv)
     if (modes > 1)
         return gr_usage_error("rules", "give --write or --check, not both");
     char msg[1024], found[PATH_MAX], stub_dir[PATH_MAX];
-    if (!root && gr_locate(found, sizeof found, stub_dir, sizeof stub_dir, msg, sizeof msg) != 0) {
+    if (!root && gr_layout_locate(found, sizeof found, stub_dir, sizeof stub_dir, msg, sizeof msg) != 0) {
         fprintf(err, "attnlab rules: %s\n", msg);
         return GR_EXIT_USAGE;
     }
     if (!root)
         root = found;
-    if (mode != RULES_PRINT && !gr_root_has_labs(root)) {
+    if (mode != RULES_PRINT && !gr_layout_root_has_labs(root)) {
         fprintf(err, "attnlab rules: --write and --check work on a source tree's stubs and "
                 "handouts, and %s is an installed copy: run it in the tree, or set "
                 "ATTNLAB_ROOT to one\n", root);
         return GR_EXIT_USAGE;
     }
     int want[GR_N_LABS];
-    if (gr_parse_labs(labs, want, msg, sizeof msg) != 0)
+    if (gr_layout_parse_labs(labs, want, msg, sizeof msg) != 0)
         return gr_usage_error("rules", "%s", msg);
     int rc = GR_EXIT_OK;
     for (int lab = 1; lab <= GR_N_LABS; lab++) {

@@ -18,6 +18,7 @@
 #include "grade.h"
 #include "class/similarity.h"
 #include "util.h"
+#include "layout.h"
 
 /* The help; its numbers are the defaults GR_SIM_K and GR_SIM_W (printf arguments). */
 #define SIMILARITY_USAGE \
@@ -201,9 +202,9 @@ int cmd_similarity_run(FILE *out, FILE *err, const char *root, int argc, char **
         return p > 0 ? GR_EXIT_OK : -p;
     int want[GR_N_LABS];
     char msg[1024], found[PATH_MAX], stub_dir[PATH_MAX];
-    if (gr_parse_labs(o.labs, want, msg, sizeof msg) != 0)
+    if (gr_layout_parse_labs(o.labs, want, msg, sizeof msg) != 0)
         return usage(err, "%s", msg);
-    if (!root && gr_locate(found, sizeof found, stub_dir, sizeof stub_dir, msg, sizeof msg) != 0) {
+    if (!root && gr_layout_locate(found, sizeof found, stub_dir, sizeof stub_dir, msg, sizeof msg) != 0) {
         fprintf(err, "attnlab similarity: %s\n", msg);
         return GR_EXIT_FAILED;
     }

@@ -105,7 +105,7 @@ int cmd_status_run(FILE *out, FILE *err, const char *root, const char *stub_dir,
         return rc;
     }
 
-    int colour = gr_color_wanted(out), passed = 0;
+    int colour = gr_report_term_color_wanted(out), passed = 0;
     fprintf(out, "attnlab status: %s (visible tests; 'attnlab grade' adds the hidden ones)\n\n",
             L.tree);
     fprintf(out, "  %-16s %-15s %6s %11s\n", "lab", "state", "tests", "points");
@@ -127,7 +127,7 @@ int cmd_status_run(FILE *out, FILE *err, const char *root, const char *stub_dir,
         fprintf(out, "  'attnlab watch --lab %d' reruns its tests each time you save lab%02d.c.\n",
                 next, next);
     }
-    gr_report_free(&r);
+    gr_result_free(&r);
     gr_learner_close(&L);
     return next == 0 ? GR_EXIT_OK : GR_EXIT_FAILED;
 }

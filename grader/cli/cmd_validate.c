@@ -29,6 +29,7 @@
 #include "rules.h"
 #include "seed.h"
 #include "util.h"
+#include "layout.h"
 
 static const char validate_usage[] =
     "usage: attnlab validate [--lab N|all] [--students K] [--jobs N] [--verbose]\n"
@@ -91,7 +92,7 @@ static void verdict_line(tally *t, int ok, const char *what, const gr_lab_result
         printf("%s\n", lr->message);
     for (int i = 0; i < lr->n_tests; i++) {
         const gr_test_result *tr = &lr->tests[i];
-        printf("      %-28s %-16s %s\n", tr->name, gr_verdict_name(tr->verdict),
+        printf("      %-28s %-16s %s\n", tr->name, gr_result_verdict_name(tr->verdict),
                tr->misconception ? tr->misconception : "");
         if (t->verbose && tr->message)
             printf("%s\n", tr->message);
@@ -133,7 +134,7 @@ static void check_mutant(tally *t, const gr_lab_result *lr, const gr_mutant *m, 
     } else {
         ok = shown && !other && lr->score < lr->max_score;
         snprintf(why, sizeof why, "expected a test with verdict '%s'%s%s%s, no other misconception, and less than full marks (the mutant: %s)",
-                 gr_verdict_name(m->verdict), m->misconception ? " naming misconception '" : "",
+                 gr_result_verdict_name(m->verdict), m->misconception ? " naming misconception '" : "",
                  m->misconception ? m->misconception : "", m->misconception ? "'" : "", m->why);
     }
     verdict_line(t, ok, what, lr, why);
@@ -171,8 +172,8 @@ static int mutant_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errle
         for (int k = 0; k < n; k++)
             gr_sb_printf(out, " %.17g", r.labs[0].score);
         gr_sb_append(out, "\n-\n-\n");
-        gr_lab_result_encode(&r.labs[0], out);
-        gr_report_free(&r);
+        gr_result_lab_encode(&r.labs[0], out);
+        gr_result_free(&r);
         return 0;
     }
     rc = gr_fairness_grade(mt->base, mt->lab, mt->srcs[i], mt->t->draws, n, &f, err, errlen);
@@ -182,10 +183,10 @@ static int mutant_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errle
             gr_sb_printf(out, " %.17g", f.scores[k]);
         gr_sb_printf(out, "\n%s\n%s\n", f.varying ? f.varying : "-",
                      f.fixed_failed ? f.fixed_failed : "-");
-        gr_lab_result_encode(&r.labs[0], out);
+        gr_result_lab_encode(&r.labs[0], out);
     }
     gr_fairness_free(&f);
-    gr_report_free(&r);
+    gr_result_free(&r);
     return rc;
 }
 
@@ -227,10 +228,10 @@ static int mutant_done(void *ctx, int i, const char *bytes, size_t len, char *er
     free(head);
     f->varying = take_line(bytes, len, &at, &ok);
     f->fixed_failed = take_line(bytes, len, &at, &ok);
-    if (!ok || gr_lab_result_decode(bytes + at, len - at, &mt->results[i]) != 0) {
+    if (!ok || gr_result_lab_decode(bytes + at, len - at, &mt->results[i]) != 0) {
         gr_set_err(err, errlen, "the worker grading mutant %s sent a malformed result",
                    mt->set->mutants[i].name);
-        return GR_GRADE_FAILED;
+        return GR_STATUS_FAILED;
     }
     return 0;
 }
@@ -348,7 +349,7 @@ static int grade_mutants(tally *t, const gr_grade_opts *base, int lab, const gr_
     for (int i = 0; rc == 0 && i < set->n; i++) {
         const gr_mutant *m = &set->mutants[i];
         char *what = gr_xasprintf("%s: mutant %s -> %s%s%s", dir, m->name,
-                                  gr_verdict_name(m->verdict), m->misconception ? ", " : "",
+                                  gr_result_verdict_name(m->verdict), m->misconception ? ", " : "",
                                   m->misconception ? m->misconception : "");
         check_mutant(t, &mt.results[i], m, what);
         free(what);
@@ -357,7 +358,7 @@ static int grade_mutants(tally *t, const gr_grade_opts *base, int lab, const gr_
     if (rc == 0)
         check_fairness(t, &mt, dir);
     for (int i = 0; i < set->n; i++) {
-        gr_lab_result_free(&mt.results[i]);
+        gr_result_lab_free(&mt.results[i]);
         gr_fairness_free(&mt.fair[i]);
     }
     free(mt.results);
@@ -397,7 +398,7 @@ static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err,
     int rc = grade_one(base, lab, src, &r, err, errlen);
     if (rc == 0) {
         check_solution(t, &r.labs[0], what);
-        gr_report_free(&r);
+        gr_result_free(&r);
     }
     free(src);
     free(what);
@@ -405,12 +406,12 @@ static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err,
         return -1;
 
     /* the pristine stub, never the copy in labs/ that a student edits */
-    src = gr_stub_path(base->root, lab);
+    src = gr_layout_stub(base->root, lab);
     what = gr_xasprintf("%s: stub data/stubs/lab%02d.c scores 0, not implemented", dir, lab);
     rc = grade_one(base, lab, src, &r, err, errlen);
     if (rc == 0) {
         check_stub(t, &r.labs[0], what);
-        gr_report_free(&r);
+        gr_result_free(&r);
     }
     free(src);
     free(what);
@@ -500,11 +501,11 @@ int cmd_validate(int argc, char **argv)
     char err[1024], root[PATH_MAX], stub_dir[PATH_MAX];
     gr_grade_opts o;
     memset(&o, 0, sizeof o);
-    if (gr_parse_labs(labs, o.labs, err, sizeof err) != 0)
+    if (gr_layout_parse_labs(labs, o.labs, err, sizeof err) != 0)
         return gr_usage_error("validate", "%s", err);
     int want[GR_N_LABS];
     memcpy(want, o.labs, sizeof want);
-    if (gr_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
+    if (gr_layout_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab validate: %s\n", err);
         return 2;
     }

@@ -159,7 +159,7 @@ static int grade_and_show(FILE *out, FILE *err, gr_learner *L, int lab, const ch
     const gr_test_result *first = NULL;
     for (int i = 0; i < lr->n_tests; i++) {
         const gr_test_result *t = &lr->tests[i];
-        fprintf(out, "  %-16s %s\n", gr_verdict_name(t->verdict), t->name);
+        fprintf(out, "  %-16s %s\n", gr_result_verdict_name(t->verdict), t->name);
         if (!first && t->verdict != GR_PASSED)
             first = t;
     }
@@ -173,7 +173,7 @@ static int grade_and_show(FILE *out, FILE *err, gr_learner *L, int lab, const ch
         gr_learner_hint(out, lr, "  ");
     }
     fflush(out);
-    gr_report_free(&r);
+    gr_result_free(&r);
     *passed = s == GR_LAB_PASSED;
     return 0;
 }

@@ -14,6 +14,7 @@
 #include "seed.h"
 #include "stop.h"
 #include "util.h"
+#include "layout.h"
 
 int gr_learner_open(gr_learner *L, FILE *err, const char *cmd, const char *root,
                     const char *stub_dir, const char *submission)
@@ -24,12 +25,12 @@ int gr_learner_open(gr_learner *L, FILE *err, const char *cmd, const char *root,
     if (root) {
         snprintf(L->root, sizeof L->root, "%s", root);
         snprintf(L->stub_dir, sizeof L->stub_dir, "%s", stub_dir);
-    } else if (gr_locate(L->root, sizeof L->root, L->stub_dir, sizeof L->stub_dir, msg,
+    } else if (gr_layout_locate(L->root, sizeof L->root, L->stub_dir, sizeof L->stub_dir, msg,
                          sizeof msg) != 0) {
         fprintf(err, "attnlab %s: %s\n", cmd, msg);
         return GR_EXIT_USAGE;
     }
-    char *labs = submission ? NULL : gr_default_submission(L->root, msg, sizeof msg);
+    char *labs = submission ? NULL : gr_layout_default_submission(L->root, msg, sizeof msg);
     if (!submission && !labs) {
         fprintf(err, "attnlab %s: %s\n", cmd, msg);
         return GR_EXIT_USAGE;
@@ -104,7 +105,7 @@ static int grade_touched(gr_learner *L, const int want[GR_N_LABS], gr_report *r,
     int touched[GR_N_LABS], n_touched = 0;
     gr_intake in;
     if (gr_intake_scan(L->tree, &in, err, errlen) != 0)
-        return GR_GRADE_BAD_INPUT;
+        return GR_STATUS_BAD_INPUT;
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         /* a lab missing, ambiguous or not a regular file is graded: its verdict says so */
         const gr_intake_lab *il = &in.labs[lab - 1];
@@ -140,8 +141,8 @@ static int grade_touched(gr_learner *L, const int want[GR_N_LABS], gr_report *r,
     if (!r->student)
         r->student = gr_xstrdup(L->opts.student);
     if (rc != 0) {
-        gr_report_free(r);
-        return GR_GRADE_BAD_INPUT;
+        gr_result_free(r);
+        return GR_STATUS_BAD_INPUT;
     }
     return 0;
 }
@@ -152,9 +153,9 @@ int gr_learner_grade(gr_learner *L, FILE *err, const int want[GR_N_LABS], gr_rep
     int rc = grade_touched(L, want, r, msg, sizeof msg);
     if (rc != 0) {
         fprintf(err, "attnlab %s: %s\n", L->cmd, msg);
-        if (rc == GR_GRADE_STOPPED)
+        if (rc == GR_STATUS_STOPPED)
             gr_stop_reraise();
-        return rc == GR_GRADE_BAD_INPUT ? GR_EXIT_USAGE : GR_EXIT_FAILED;
+        return rc == GR_STATUS_BAD_INPUT ? GR_EXIT_USAGE : GR_EXIT_FAILED;
     }
     long long now = (long long)time(NULL);
     for (int i = 0; i < r->n_labs; i++)
@@ -194,7 +195,7 @@ static void put_first_line(FILE *out, const char *indent, const char *s)
 {
     char *line = strndup(s ? s : "", strcspn(s ? s : "", "\n"));
     gr_strbuf b = {0};
-    gr_term_text(&b, line ? line : "");
+    gr_report_term_text(&b, line ? line : "");
     fprintf(out, "%s%s\n", indent, b.s ? b.s : "");
     free(b.s);
     free(line);
@@ -203,10 +204,10 @@ static void put_first_line(FILE *out, const char *indent, const char *s)
 void gr_learner_feedback(FILE *out, const gr_lab_result *lr, const gr_test_result *t,
                          const char *indent)
 {
-    char *text = gr_test_feedback(lr, t);
+    char *text = gr_report_text_feedback(lr, t);
     gr_strbuf safe = {0}, lines = {0};
-    gr_term_text(&safe, text);
-    gr_result_lines(&lines, indent, NULL, safe.s ? safe.s : "");
+    gr_report_term_text(&safe, text);
+    gr_report_text_lines(&lines, indent, NULL, safe.s ? safe.s : "");
     fputs(lines.s ? lines.s : "", out);
     free(lines.s);
     free(safe.s);
@@ -235,7 +236,7 @@ void gr_learner_hint(FILE *out, const gr_lab_result *lr, const char *indent)
         fprintf(out, "%sLab %d %s (%s), so none of its tests ran:\n", indent, lab,
                 first->verdict == GR_MISSING || first->verdict == GR_AMBIGUOUS ||
                         first->verdict == GR_UNREADABLE ? "was not graded" : "does not build",
-                gr_verdict_name(first->verdict));
+                gr_result_verdict_name(first->verdict));
         put_first_line(out, indent, lr->message ? lr->message
                                     : first->message ? first->message : lr->compile_log);
         return;
@@ -245,7 +246,7 @@ void gr_learner_hint(FILE *out, const gr_lab_result *lr, const char *indent)
     }
     fprintf(out, "%sLab %d: %d of %d visible test%s fail%s; the first is %s (%s).\n", indent, lab,
             failing, lr->n_tests, lr->n_tests == 1 ? "" : "s", failing == 1 ? "s" : "",
-            first->name, gr_verdict_name(first->verdict));
+            first->name, gr_result_verdict_name(first->verdict));
     const gr_misconception *mc = find_misconception(lab, first->misconception);
     if (mc)
         fprintf(out, "%sIt looks like: %s. Reread %s.\n", indent, mc->name, mc->handout);

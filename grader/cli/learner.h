@@ -22,7 +22,7 @@ typedef struct gr_learner {
 
 /* Set L up for command cmd: the tree at root and the stub objects in stub_dir
    (both NULL: found from where attnlab lives), the submission folder
-   submission (NULL: gr_default_submission), and its saved progress. A progress
+   submission (NULL: gr_layout_default_submission), and its saved progress. A progress
    file that cannot be read is said on err and then ignored. 0, or
    GR_EXIT_USAGE after one line on err. */
 int gr_learner_open(gr_learner *L, FILE *err, const char *cmd, const char *root,

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "learn/progress.h"
+#include "layout.h"
 #include "util.h"
 
 #define PROGRESS_HEADER \
@@ -264,14 +265,9 @@ void gr_progress_free(gr_progress *p)
 
 /* ---- the pristine stubs -------------------------------------------------------- */
 
-char *gr_stub_path(const char *root, int lab)
-{
-    return gr_xasprintf("%s/data/stubs/lab%02d.c", root, lab);
-}
-
 int gr_stub_untouched(const char *root, int lab, const char *path)
 {
-    char *stub_path = gr_stub_path(root, lab);
+    char *stub_path = gr_layout_stub(root, lab);
     size_t stub_len, len = 0;
     char *stub = gr_read_file(stub_path, &stub_len);
     char *text = NULL, why[128];

@@ -88,9 +88,6 @@ int gr_progress_next(const gr_progress *p);
 
 void gr_progress_free(gr_progress *p);
 
-/* The pristine stub of lab lab under root: root/data/stubs/labNN.c (malloc'd). */
-char *gr_stub_path(const char *root, int lab);
-
 /* 1 when the file at path is lab lab's pristine stub byte for byte, 0 when
    it differs, -1 when either cannot be read (errno set): path is read only
    as a regular file of at most the stub's size, never through a link or a

@@ -1,13 +1,15 @@
 /* report.h: the ways a grading run is reported.
  *
- *   gr_report_terminal  for a person at a terminal, in the spirit of CS:APP's
+ *   gr_report_term      for a person at a terminal, in the spirit of CS:APP's
  *                       driver: Score / Max / Verdict / Test rows, feedback under
  *                       each failing test, "Total points: x/y"   (report_term.c)
  *   gr_report_json      Gradescope's results.json                (report_json.c)
  *   gr_report_junit     JUnit XML for CI servers                 (report_junit.c)
  *   gr_report_prairielearn  PrairieLearn's results.json   (report_prairielearn.c)
  *
- * and a results.json is read back by gr_report_read_json (report_read.c).
+ * and a results.json is read back by gr_report_read_json (report_read.c); the
+ * text they all share is report_text.c's. Each file report_X.c names its
+ * functions gr_report_X_*.
  *
  * All take a finished gr_report (result.h) and never change it. Text that
  * may hold bytes from a student's program (messages, output excerpts) is made
@@ -28,9 +30,9 @@
 
 /* ---- terminal (report_term.c) --------------------------------------------- */
 
-/* Flags of gr_report_terminal. */
+/* Flags of gr_report_term. */
 enum {
-    GR_TERM_COLOR = 1,    /* ANSI colours (gr_color_wanted says when) */
+    GR_TERM_COLOR = 1,    /* ANSI colours (gr_report_term_color_wanted says when) */
     GR_TERM_VERBOSE = 2   /* every test of every lab, passed ones too */
 };
 
@@ -41,15 +43,15 @@ enum {
    line, each misconception shared by several tests named once, "fix X first"
    when a function fails with one it calls, and a compile error once. flags:
    GR_TERM_COLOR, GR_TERM_VERBOSE (every lab, every test). */
-void gr_report_terminal(FILE *f, const gr_report *r, int flags);
+void gr_report_term(FILE *f, const gr_report *r, int flags);
 
 /* 1 when output to f should be coloured: f is a terminal, NO_COLOR is unset or
    empty (https://no-color.org) and TERM is not "dumb"; otherwise 0. */
-int gr_color_wanted(FILE *f);
+int gr_report_term_color_wanted(FILE *f);
 
 /* Append s to b made safe for a terminal: printable UTF-8, tabs and newlines
    kept; control bytes, C1 controls and invalid UTF-8 shown as \xNN per byte. */
-void gr_term_text(gr_strbuf *b, const char *s);
+void gr_report_term_text(gr_strbuf *b, const char *s);
 
 /* ---- Gradescope results.json (report_json.c) -------------------------------- */
 
@@ -61,7 +63,7 @@ int gr_report_json(const char *path, const gr_report *r);
 char *gr_report_json_text(const gr_report *r);
 
 /* Read a results.json that gr_report_json wrote back into out (free with
-   gr_report_free): the student, the walls, and per lab (grouped by each
+   gr_result_free): the student, the walls, and per lab (grouped by each
    test's extra_data.lab, in the file's order) its tests with score, maximum,
    visibility, verdict, misconception and whole feedback (gr_test_result's
    feedback, so writing out again gives the same tests); lab and report
@@ -73,16 +75,16 @@ int gr_report_read_json(const char *path, gr_report *out, char *err, size_t errl
    the test of the same lab and name, or is added after its lab's tests (and
    the lab after the others when into has none of it); into's totals and test
    numbers are made again. from is not changed (report_read.c). */
-void gr_report_merge(gr_report *into, const gr_report *from);
+void gr_report_read_merge(gr_report *into, const gr_report *from);
 
 /* Append s to b as a JSON string literal, quotes included: " and \ escaped,
    control characters as \n, \t, \r or \u00XX, invalid UTF-8 as \ufffd. */
-void gr_json_string(gr_strbuf *b, const char *s);
+void gr_report_json_string(gr_strbuf *b, const char *s);
 
 /* Append x to b as the shortest %g form that reads back as exactly x (whole
    numbers without exponent); 0 for NaN or infinity, which JSON cannot hold (a
    score is never either unless the grader is wrong). */
-void gr_json_number(gr_strbuf *b, double x);
+void gr_report_json_number(gr_strbuf *b, double x);
 
 /* ---- PrairieLearn results.json (report_prairielearn.c) ------------------------ */
 
@@ -125,29 +127,41 @@ char *gr_report_junit_shown_text(const gr_report *r, int moment);
 /* Append s to b escaped for XML text and attributes: & < > " ' as entities,
    control characters other than tab and newline dropped, invalid UTF-8 and
    code points XML forbids replaced by U+FFFD. */
-void gr_xml_text(gr_strbuf *b, const char *s);
+void gr_report_junit_xml_text(gr_strbuf *b, const char *s);
 
-/* ---- shared by the writers (result.c) ---------------------------------------- */
+/* ---- shared by the writers (report_text.c) ----------------------------------- */
+
+/* The test that carries lab's message (gr_lab_result.message) in every
+   report: the first test a student sees at submission, else the first; the
+   others refer to it, so the message is written once per lab. NULL for a lab
+   without tests. */
+const gr_test_result *gr_report_text_lead_test(const gr_lab_result *lab);
+
+/* What test t of lab is told (malloc'd, or NULL for nothing): its own
+   message; for a lab with a message of its own, that message on the lead test
+   and one line naming the lead test on the others. */
+char *gr_report_text_message(const gr_lab_result *lab, const gr_test_result *t);
+
 
 /* The summary a student may always see (malloc'd, never NULL): the points of
    the tests shown at moment (GR_SHOWN_* flags, rubric.h), in all and per lab,
    a line saying more tests count when some are not shown (never how many or
    how many points), and a line when the results are marked practice_secret.
    Results that a student reads from submission on pass GR_SHOWN_AT_SUBMISSION. */
-char *gr_report_summary(const gr_report *r, int moment);
+char *gr_report_text_summary(const gr_report *r, int moment);
 
 /* The lines a student's grade opens with, then a blank line (malloc'd):
    "Final score: total/max" exactly, the late lines as given (NULL: none), and,
    when r has tests not shown at submission, "Hidden tests: N tests, P of Q
    points earned" (never what they check). feedback.txt starts with it, and
    Gradescope shows it once grades are published (report_json.c). */
-char *gr_report_grade_header(const gr_report *r, double total, double max, const char *late);
+char *gr_report_text_grade_header(const gr_report *r, double total, double max, const char *late);
 
 /* Decode one UTF-8 character from s[0..n): its length (1..4) with *cp set, or
    0 when s does not start with a valid, shortest-form encoding of a Unicode
    scalar value (overlong forms, surrogates and values above U+10FFFF are
    invalid). n must be at least 1. */
-int gr_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+int gr_report_text_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 
 /* The feedback of test t of lab as plain text, the same in every file: the
    verdict alone for a passed test; otherwise the verdict, then the message, the misconception, the labelled excerpt of the
@@ -155,20 +169,20 @@ int gr_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
    when there is one (malloc'd, never NULL). Not escaped: each writer escapes
    it for its medium. A test read back from a results.json gives its feedback
    as read. */
-char *gr_test_feedback(const gr_lab_result *lab, const gr_test_result *t);
+char *gr_report_text_feedback(const gr_lab_result *lab, const gr_test_result *t);
 
 /* Each line of text (one trailing newline dropped) on a line of its own after
    indent, and after mark and a space when mark is not NULL (mark alone on an
    empty line). */
-void gr_result_lines(gr_strbuf *b, const char *indent, const char *mark, const char *text);
+void gr_report_text_lines(gr_strbuf *b, const char *indent, const char *mark, const char *text);
 
 /* Write text to path atomically and free it: 0, or -1 with errno set (path is
    left as it was). The one way every writer puts its file down. */
-int gr_report_write(const char *path, char *text);
+int gr_report_text_write(const char *path, char *text);
 
 /* Append text to b with every line prefixed by indent and "| ", the label
    that marks text from the student's program or the compiler (one trailing
    newline dropped, so it does not make an empty line). */
-void gr_result_quoted_lines(gr_strbuf *b, const char *indent, const char *text);
+void gr_report_text_quoted(gr_strbuf *b, const char *indent, const char *text);
 
 #endif

@@ -9,7 +9,7 @@
  *     "execution_time": 2,           whole seconds of the grading run
  *     "output": "attnlab: ...",      the summary students always see: the points of
  *                                    the visible tests only, in all and per lab
- *                                    (gr_report_summary), never a hidden test's
+ *                                    (gr_report_text_summary), never a hidden test's
  *     "visibility": "visible",       the default of tests that set none
  *     "stdout_visibility": "hidden", the grader's own stdout may describe hidden
  *                                    tests, so students never see it
@@ -42,7 +42,7 @@
  * When some tests are not visible at submission, a last entry of no points,
  * shown once grades are published, gives the grade as feedback.txt opens with
  * it: the final score and the hidden tests' count and points earned
- * (gr_report_grade_header); readers skip it.
+ * (gr_report_text_grade_header); readers skip it.
  *
  * "number" is lab.test (1-based), so Gradescope sorts tests by lab. Test output
  * is plain text ("output_format": "text"), so nothing a student's program
@@ -56,7 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gr_json_string(gr_strbuf *b, const char *s)
+void gr_report_json_string(gr_strbuf *b, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     size_t n = strlen((const char *)p);
@@ -64,7 +64,7 @@ void gr_json_string(gr_strbuf *b, const char *s)
     size_t i = 0;
     while (i < n) {
         uint32_t cp;
-        int len = gr_utf8_decode(p + i, n - i, &cp);
+        int len = gr_report_text_utf8_decode(p + i, n - i, &cp);
         if (len == 0) {                       /* invalid byte: one U+FFFD each */
             gr_sb_append(b, "\\ufffd");
             i++;
@@ -89,7 +89,7 @@ void gr_json_string(gr_strbuf *b, const char *s)
     gr_sb_append(b, "\"");
 }
 
-void gr_json_number(gr_strbuf *b, double x)
+void gr_report_json_number(gr_strbuf *b, double x)
 {
     if (!isfinite(x)) {
         gr_sb_append(b, "0");
@@ -113,14 +113,14 @@ static void field_string(gr_strbuf *b, const char *indent, const char *key, cons
                          int last)
 {
     gr_sb_printf(b, "%s\"%s\": ", indent, key);
-    gr_json_string(b, value);
+    gr_report_json_string(b, value);
     gr_sb_append(b, last ? "\n" : ",\n");
 }
 
 static void field_number(gr_strbuf *b, const char *indent, const char *key, double value)
 {
     gr_sb_printf(b, "%s\"%s\": ", indent, key);
-    gr_json_number(b, value);
+    gr_report_json_number(b, value);
     gr_sb_append(b, ",\n");
 }
 
@@ -131,7 +131,7 @@ static void test_object(gr_strbuf *b, const gr_lab_result *lab, int j, int last)
     char *name = gr_xasprintf("%s: %s", lab->name ? lab->name : "lab", t->name ? t->name : "?");
     char number[32];
     snprintf(number, sizeof number, "%d.%d", lab->lab, j + 1);
-    char *feedback = gr_test_feedback(lab, t);
+    char *feedback = gr_report_text_feedback(lab, t);
 
     gr_sb_append(b, "    {\n");
     field_string(b, in, "name", name, 0);
@@ -143,12 +143,12 @@ static void test_object(gr_strbuf *b, const gr_lab_result *lab, int j, int last)
     field_string(b, in, "output", feedback, 0);
     field_string(b, in, "output_format", "text", 0);
     gr_sb_printf(b, "%s\"extra_data\": {\"lab\": %d, \"test\": ", in, lab->lab);
-    gr_json_string(b, t->name ? t->name : "?");
+    gr_report_json_string(b, t->name ? t->name : "?");
     gr_sb_append(b, ", \"verdict\": ");
-    gr_json_string(b, gr_verdict_name(t->verdict));
+    gr_report_json_string(b, gr_result_verdict_name(t->verdict));
     gr_sb_append(b, ", \"misconception\": ");
     if (t->misconception)
-        gr_json_string(b, t->misconception);
+        gr_report_json_string(b, t->misconception);
     else
         gr_sb_append(b, "null");
     gr_sb_append(b, "}\n");
@@ -164,7 +164,7 @@ static void test_object(gr_strbuf *b, const gr_lab_result *lab, int j, int last)
 static void grade_object(gr_strbuf *b, const gr_report *r)
 {
     const char *in = "      ";
-    char *text = gr_report_grade_header(r, r->score, r->max_score, NULL);
+    char *text = gr_report_text_grade_header(r, r->score, r->max_score, NULL);
     gr_sb_append(b, "    {\n");
     field_string(b, in, "name", "Your grade", 0);
     field_number(b, in, "score", 0);
@@ -184,7 +184,7 @@ char *gr_report_json_text(const gr_report *r)
     field_number(&b, in, "score", r->score);
     field_number(&b, in, "max_score", r->max_score);
     field_number(&b, in, "execution_time", r->seconds > 0 ? floor(r->seconds + 0.5) : 0);
-    char *out = gr_report_summary(r, GR_SHOWN_AT_SUBMISSION);
+    char *out = gr_report_text_summary(r, GR_SHOWN_AT_SUBMISSION);
     field_string(&b, in, "output", out, 0);
     free(out);
     field_string(&b, in, "visibility", "visible", 0);
@@ -217,5 +217,5 @@ char *gr_report_json_text(const gr_report *r)
 
 int gr_report_json(const char *path, const gr_report *r)
 {
-    return gr_report_write(path, gr_report_json_text(r));
+    return gr_report_text_write(path, gr_report_json_text(r));
 }

@@ -29,14 +29,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gr_xml_text(gr_strbuf *b, const char *s)
+void gr_report_junit_xml_text(gr_strbuf *b, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     size_t n = strlen((const char *)p);
     size_t i = 0;
     while (i < n) {
         uint32_t cp;
-        int len = gr_utf8_decode(p + i, n - i, &cp);
+        int len = gr_report_text_utf8_decode(p + i, n - i, &cp);
         if (len == 0 || cp == 0xfffe || cp == 0xffff) {
             gr_sb_append(b, "\xef\xbf\xbd");       /* U+FFFD */
             i += len ? (size_t)len : 1;
@@ -101,7 +101,7 @@ static void untold_testcase(gr_strbuf *b, const gr_lab_result *lab, const gr_tes
                             int hidden_number)
 {
     gr_sb_printf(b, "    <testcase name=\"hidden test %d\" classname=\"", hidden_number);
-    gr_xml_text(b, lab->name ? lab->name : "lab");
+    gr_report_junit_xml_text(b, lab->name ? lab->name : "lab");
     gr_sb_printf(b, "\" time=\"0.000\">\n"
                  "      <properties><property name=\"visibility\" value=\"%s\"/></properties>\n",
                  gr_visibility_name(t->visibility));
@@ -113,9 +113,9 @@ static void untold_testcase(gr_strbuf *b, const gr_lab_result *lab, const gr_tes
 static void testcase(gr_strbuf *b, const gr_lab_result *lab, const gr_test_result *t)
 {
     gr_sb_append(b, "    <testcase name=\"");
-    gr_xml_text(b, t->name ? t->name : "?");
+    gr_report_junit_xml_text(b, t->name ? t->name : "?");
     gr_sb_append(b, "\" classname=\"");
-    gr_xml_text(b, lab->name ? lab->name : "lab");
+    gr_report_junit_xml_text(b, lab->name ? lab->name : "lab");
     gr_sb_printf(b, "\" time=\"%.3f\">\n"
                  "      <properties><property name=\"visibility\" value=\"%s\"/></properties>\n",
                  t->seconds, gr_visibility_name(t->visibility));
@@ -124,26 +124,26 @@ static void testcase(gr_strbuf *b, const gr_lab_result *lab, const gr_test_resul
         return;
     }
     const char *tag = is_error(t->verdict) ? "error" : "failure";
-    const char *verdict = gr_verdict_name(t->verdict);
+    const char *verdict = gr_result_verdict_name(t->verdict);
 
     /* message: the verdict and the first line of the feedback message */
     gr_strbuf msg = {0};
     gr_sb_append(&msg, verdict);
-    char *own = gr_test_message(lab, t);
+    char *own = gr_report_text_message(lab, t);
     if (own && *own) {
         gr_sb_append(&msg, ": ");
         gr_sb_appendn(&msg, own, strcspn(own, "\n"));
     }
     free(own);
     char *message = gr_sb_take(&msg);
-    char *feedback = gr_test_feedback(lab, t);
+    char *feedback = gr_report_text_feedback(lab, t);
 
     gr_sb_printf(b, "      <%s message=\"", tag);
-    gr_xml_text(b, message);
+    gr_report_junit_xml_text(b, message);
     gr_sb_append(b, "\" type=\"");
-    gr_xml_text(b, verdict);
+    gr_report_junit_xml_text(b, verdict);
     gr_sb_append(b, "\">");
-    gr_xml_text(b, feedback);
+    gr_report_junit_xml_text(b, feedback);
     gr_sb_printf(b, "</%s>\n    </testcase>\n", tag);
     free(message);
     free(feedback);
@@ -167,7 +167,7 @@ char *gr_report_junit_shown_text(const gr_report *r, int moment)
         const gr_lab_result *lab = &r->labs[i];
         suite_sums s = sums(lab, moment);
         gr_sb_append(&b, "  <testsuite name=\"");
-        gr_xml_text(&b, lab->name ? lab->name : "lab");
+        gr_report_junit_xml_text(&b, lab->name ? lab->name : "lab");
         gr_sb_printf(&b, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\" "
                      "time=\"%.3f\">\n", lab->n_tests, s.failures, s.errors, s.seconds);
         gr_sb_printf(&b, "    <properties>\n"
@@ -193,7 +193,7 @@ char *gr_report_junit_text(const gr_report *r)
 
 int gr_report_junit_shown(const char *path, const gr_report *r, int moment)
 {
-    return gr_report_write(path, gr_report_junit_shown_text(r, moment));
+    return gr_report_text_write(path, gr_report_junit_shown_text(r, moment));
 }
 
 int gr_report_junit(const char *path, const gr_report *r)

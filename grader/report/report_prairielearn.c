@@ -7,7 +7,7 @@
  *     "gradable": true,
  *     "score": 0.25,                 points earned over points possible, in [0, 1]
  *     "message": "attnlab: 3.5/14.0 points on the tests you can see now",
- *     "output": "attnlab: ...",      the summary: visible tests only (gr_report_summary)
+ *     "output": "attnlab: ...",      the summary: visible tests only (gr_report_text_summary)
  *     "tests": [
  *       { "name": "lab01-scores: dot_worked_example", "points": 2, "max_points": 2,
  *         "message": "passed", "output": "passed\n" }, ...
@@ -22,7 +22,7 @@
  * test (hidden, after_due_date, after_published) is summed into one last entry
  * that names none of them. That entry says no more than the score does (score
  * times the total, less the visible tests' points). "score" counts every test,
- * as a grade must. Strings are escaped as for Gradescope (gr_json_string).
+ * as a grade must. Strings are escaped as for Gradescope (gr_report_json_string).
  *
  * Code that does not compile is, by default, not gradable: PrairieLearn then
  * charges no attempt and shows format_errors, one per lab that did not
@@ -44,14 +44,14 @@
 static void pl_number(gr_strbuf *b, const char *indent, const char *key, double v, int last)
 {
     gr_sb_printf(b, "%s\"%s\": ", indent, key);
-    gr_json_number(b, v);
+    gr_report_json_number(b, v);
     gr_sb_append(b, last ? "\n" : ",\n");
 }
 
 static void pl_string(gr_strbuf *b, const char *indent, const char *key, const char *v, int last)
 {
     gr_sb_printf(b, "%s\"%s\": ", indent, key);
-    gr_json_string(b, v);
+    gr_report_json_string(b, v);
     gr_sb_append(b, last ? "\n" : ",\n");
 }
 
@@ -110,7 +110,7 @@ static char *not_gradable(const gr_report *r)
                                   lab->compile_log ? "\ncompiler output:\n" : "",
                                   lab->compile_log ? lab->compile_log : "");
         gr_sb_append(&b, "    ");
-        gr_json_string(&b, text);
+        gr_report_json_string(&b, text);
         free(text);
     }
     if (n == 0)
@@ -127,7 +127,7 @@ char *gr_report_prairielearn_text(const gr_report *r, int compile_errors_graded)
         return ungradable;
     gr_strbuf b = {0};
     const char *in = "  ";
-    char *summary = gr_report_summary(r, GR_SHOWN_AT_SUBMISSION);
+    char *summary = gr_report_text_summary(r, GR_SHOWN_AT_SUBMISSION);
     gr_sb_append(&b, "{\n  \"gradable\": true,\n");
     pl_number(&b, in, "score", r->max_score > 0 ? r->score / r->max_score : 0, 0);
     char *first_line = gr_xasprintf("%.*s", (int)strcspn(summary, "\n"), summary);
@@ -150,9 +150,9 @@ char *gr_report_prairielearn_text(const gr_report *r, int compile_errors_graded)
             }
             char *name = gr_xasprintf("%s: %s", lab->name ? lab->name : "lab",
                                       t->name ? t->name : "?");
-            char *feedback = gr_test_feedback(lab, t);
+            char *feedback = gr_report_text_feedback(lab, t);
             pl_test(&b, &first, name, NULL, t->score, t->max_score,
-                    gr_verdict_name(t->verdict), feedback);
+                    gr_result_verdict_name(t->verdict), feedback);
             free(name);
             free(feedback);
         }
@@ -169,5 +169,5 @@ char *gr_report_prairielearn_text(const gr_report *r, int compile_errors_graded)
 
 int gr_report_prairielearn(const char *path, const gr_report *r, int compile_errors_graded)
 {
-    return gr_report_write(path, gr_report_prairielearn_text(r, compile_errors_graded));
+    return gr_report_text_write(path, gr_report_prairielearn_text(r, compile_errors_graded));
 }

@@ -196,7 +196,7 @@ int gr_report_read_json(const char *path, gr_report *out, char *err, size_t errl
     static const yr_spec spec = {"the results", NULL, NULL, NULL, 0, read_results, NULL};
     int rc = yr_load_file(path, &spec, out, err, errlen);
     if (rc != 0)
-        gr_report_free(out);
+        gr_result_free(out);
     return rc;
 }
 
@@ -211,11 +211,11 @@ static gr_test_result copy_test(const gr_lab_result *lab, const gr_test_result *
     c.message = t->message ? gr_xstrdup(t->message) : NULL;
     c.misconception = t->misconception ? gr_xstrdup(t->misconception) : NULL;
     c.student_output = t->student_output ? gr_xstrdup(t->student_output) : NULL;
-    c.feedback = gr_test_feedback(lab, t);
+    c.feedback = gr_report_text_feedback(lab, t);
     return c;
 }
 
-void gr_report_merge(gr_report *into, const gr_report *from)
+void gr_report_read_merge(gr_report *into, const gr_report *from)
 {
     for (int i = 0; i < from->n_labs; i++) {
         const gr_lab_result *fl = &from->labs[i];

@@ -37,6 +37,7 @@
 
 #include "cells.h"
 #include "grade.h"
+#include "judge.h"
 #include "labmod.h"
 
 #define ANSI_RESET  "\033[0m"
@@ -48,7 +49,7 @@
 #define VERDICT_WIDTH 16                 /* "not implemented" and a space */
 #define FEEDBACK_INDENT "               " /* 6 + 6 + 3: under the Verdict column */
 
-int gr_color_wanted(FILE *f)
+int gr_report_term_color_wanted(FILE *f)
 {
     int fd = f ? fileno(f) : -1;
     if (fd < 0 || !isatty(fd))
@@ -79,7 +80,7 @@ static void term_text(gr_strbuf *b, const char *s, size_t n)
     size_t i = 0;
     while (i < n) {
         uint32_t cp;
-        int len = gr_utf8_decode(p + i, n - i, &cp);
+        int len = gr_report_text_utf8_decode(p + i, n - i, &cp);
         int safe = len > 0 && (cp >= 0x20 || cp == '\t' || cp == '\n') &&
                    cp != 0x7f && !(cp >= 0x80 && cp < 0xa0);
         if (safe) {
@@ -94,7 +95,7 @@ static void term_text(gr_strbuf *b, const char *s, size_t n)
     }
 }
 
-void gr_term_text(gr_strbuf *b, const char *s)
+void gr_report_term_text(gr_strbuf *b, const char *s)
 {
     term_text(b, s, strlen(s));
 }
@@ -106,7 +107,7 @@ static void safe_lines(gr_strbuf *b, const char *indent, const char *mark, const
     gr_strbuf safe = {0};
     term_text(&safe, text, strlen(text));
     char *s = gr_sb_take(&safe);
-    gr_result_lines(b, indent, mark, s);
+    gr_report_text_lines(b, indent, mark, s);
     free(s);
 }
 
@@ -115,7 +116,7 @@ static void indented(gr_strbuf *b, const char *indent, const char *text)
     safe_lines(b, indent, NULL, text);
 }
 
-/* Like gr_result_quoted_lines, but made safe for the terminal. */
+/* Like gr_report_text_quoted, but made safe for the terminal. */
 static void quoted(gr_strbuf *b, const char *indent, const char *text)
 {
     safe_lines(b, indent, "|", text);
@@ -212,7 +213,7 @@ static void status_text(gr_strbuf *b, const lab_view *v)
     else if (v->failing == 0)
         gr_sb_append(b, "passed");
     else if (v->not_built)
-        gr_sb_printf(b, "%s, none of its %s ran", gr_verdict_name(lab->tests[0].verdict),
+        gr_sb_printf(b, "%s, none of its %s ran", gr_result_verdict_name(lab->tests[0].verdict),
                      count(c, lab->n_tests, "test"));
     else if (v->stubbed == lab->n_tests)
         gr_sb_append(b, "not started");
@@ -264,7 +265,7 @@ static void test_feedback(gr_strbuf *b, const lab_view *v, const gr_test_result 
     if (msg && mc && explained_by(v, mc) > 1) {
         /* named once below the rows, with every test it explains */
         gr_strbuf advice = {0};
-        gr_misconception_advice(&advice, mc);
+        gr_judge_misconception_advice(&advice, mc);
         size_t n = strlen(msg), a = advice.len;
         char *cut = gr_xstrdup(msg);
         if (a <= n && strcmp(msg + n - a, advice.s) == 0)
@@ -304,7 +305,7 @@ static void test_row(gr_strbuf *b, const lab_view *v, const gr_test_result *t, i
                      int verbose, int detail)
 {
     char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
-    const char *verdict = gr_verdict_name(t->verdict);
+    const char *verdict = gr_result_verdict_name(t->verdict);
     gr_sb_printf(b, "%6s%6s   ", gr_points1(p1, t->score), gr_points1(p2, t->max_score));
     paint(b, color, verdict_color(t->verdict));
     gr_sb_append(b, verdict);
@@ -402,7 +403,7 @@ static void shared_misconceptions(gr_strbuf *b, const lab_view *v)
         }
         gr_sb_append(b, ".\n");
         gr_strbuf advice = {0};
-        gr_misconception_advice(&advice, mc);
+        gr_judge_misconception_advice(&advice, mc);
         indented(b, "  ", advice.s);
         free(advice.s);
     }
@@ -534,7 +535,7 @@ static void next_step(gr_strbuf *b, const lab_view *views, int n)
     }
 }
 
-void gr_report_terminal(FILE *f, const gr_report *r, int flags)
+void gr_report_term(FILE *f, const gr_report *r, int flags)
 {
     int color = (flags & GR_TERM_COLOR) != 0, verbose = (flags & GR_TERM_VERBOSE) != 0;
     gr_strbuf b = {0};

@@ -186,7 +186,7 @@ static void check_lab(const sandbox_case *c, const gr_lab_result *lr, int hostil
     int judged = 0, said = 0;
     for (int i = 0; i < lr->n_tests; i++) {
         const gr_test_result *t = &lr->tests[i];
-        const char *v = gr_verdict_name(t->verdict);
+        const char *v = gr_result_verdict_name(t->verdict);
         const char *msg = t->feedback ? t->feedback : t->message ? t->message : "";
         if (!hostile) {
             ck_assert_msg(t->verdict == GR_PASSED && t->score == t->max_score,
@@ -255,7 +255,7 @@ START_TEST(hostile_sandbox_submission)
     ck_assert_int_eq(seen, c->lab == ALL_LABS ? GR_N_LABS : 2);
     fprintf(stderr, "hostile_sandbox %s (%s): graded in %.1f s\n", c->name,
             walls ? "every layer" : "no namespace, no Landlock", seconds);
-    gr_report_free(&rep);
+    gr_result_free(&rep);
     fk_rm_rf(dir);
     free(dir);
     free(sub);
@@ -299,7 +299,7 @@ START_TEST(budget_runs_out)
     }
     ck_assert_msg(not_run == lr->n_tests - 1, "%d of %d tests not run for the budget", not_run,
                   lr->n_tests);
-    gr_report_free(&rep);
+    gr_result_free(&rep);
     fk_rm_rf(dir);
     free(text);
     free(tight);

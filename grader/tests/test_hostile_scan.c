@@ -205,7 +205,7 @@ static void grade_case(const scan_case *c, int layers_off)
         const gr_lab_result *lab = &r.labs[i];
         for (int j = 0; j < lab->n_tests; j++) {
             const gr_test_result *t = &lab->tests[j];
-            const char *v = gr_verdict_name(t->verdict);
+            const char *v = gr_result_verdict_name(t->verdict);
             if (lab->lab == 2 || strcmp(c->verdict, "passed") == 0) {
                 ck_assert_msg(t->verdict == GR_PASSED && t->score == t->max_score,
                               "%s (%s): lab %d %s: %s %g/%g: %.1500s", c->name, how, lab->lab, t->name, v,
@@ -224,7 +224,7 @@ static void grade_case(const scan_case *c, int layers_off)
     ck_assert_msg(!c->says || said_in == 1, "%s (%s): %d lab 1 tests say '%s':\n%.3000s", c->name, how, said_in,
                   c->says, out);
     ck_assert_msg(n1 > 0 && n2 > 0, "%s (%s): %d tests of lab 1, %d of lab 2", c->name, how, n1, n2);
-    gr_report_free(&r);
+    gr_result_free(&r);
     free(json);
     free(out);
     free(json_path);

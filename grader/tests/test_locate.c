@@ -1,5 +1,5 @@
 /* test_locate.c: which course data and which submission a command uses when
- * it is given none (grade.c): a tree whose labs/ holds lab files grades its
+ * it is given none (layout.c): a tree whose labs/ holds lab files grades its
  * own labs/; an installed copy (make install's share/attnlab: the contract
  * headers, no lab files) grades ./labs, and without one says to pass
  * --submission; status, rules --check and validate on an installed copy.
@@ -17,6 +17,7 @@
 #include "grade.h"
 #include "labmod.h"
 #include "util.h"
+#include "layout.h"
 
 Suite *test_suite(void);
 
@@ -67,8 +68,8 @@ static void teardown(void)
 START_TEST(tree_grades_its_own_labs)
 {
     char err[512] = "";
-    ck_assert_int_eq(gr_root_has_labs(tree), 1);
-    char *sub = gr_default_submission(tree, err, sizeof err);
+    ck_assert_int_eq(gr_layout_root_has_labs(tree), 1);
+    char *sub = gr_layout_default_submission(tree, err, sizeof err);
     char *want = gr_xasprintf("%s/labs", tree);
     ck_assert_ptr_nonnull(sub);
     ck_assert_str_eq(sub, want);
@@ -80,14 +81,14 @@ END_TEST
 START_TEST(installed_grades_labs_here)
 {
     char err[512] = "";
-    ck_assert_int_eq(gr_root_has_labs(installed), 0);
+    ck_assert_int_eq(gr_layout_root_has_labs(installed), 0);
     /* no labs/ here: say what to pass */
-    ck_assert_ptr_null(gr_default_submission(installed, err, sizeof err));
+    ck_assert_ptr_null(gr_layout_default_submission(installed, err, sizeof err));
     ck_assert_msg(strstr(err, "pass --submission DIR") && strstr(err, installed), "%s", err);
     ck_assert_ptr_null(strchr(err, '\n'));
     /* a student's folder with labs/ */
     make_dir("labs");
-    char *sub = gr_default_submission(installed, err, sizeof err);
+    char *sub = gr_layout_default_submission(installed, err, sizeof err);
     ck_assert_ptr_nonnull(sub);
     ck_assert_str_eq(sub, "labs");
     free(sub);
@@ -97,7 +98,7 @@ START_TEST(installed_grades_labs_here)
     ck_assert_ptr_nonnull(f);
     fclose(f);
     free(c);
-    ck_assert_int_eq(gr_root_has_labs(installed), 1);
+    ck_assert_int_eq(gr_layout_root_has_labs(installed), 1);
 }
 END_TEST
 

@@ -1,5 +1,5 @@
 /* test_pool.c: grading labs in worker processes (pool.c) and carrying a lab's
- * result between processes (gr_lab_result_encode/decode in result.c).
+ * result between processes (gr_result_lab_encode/decode in result.c).
  *
  * The jobs here are fakes that fill a result from the lab number, fail, or
  * die, so the pool's own behaviour is what is tested: every result arrives at
@@ -56,7 +56,7 @@ static int job_fails_on_3(void *ctx, int lab, gr_lab_result *lr, char *err, size
     (void)ctx;
     if (lab == 3) {
         snprintf(err, errlen, "data/rubrics/lab03.yaml:4:5: points must be a number");
-        return GR_GRADE_BAD_INPUT;
+        return GR_STATUS_BAD_INPUT;
     }
     fake_result(lab, lr);
     return 0;
@@ -77,8 +77,8 @@ START_TEST(round_trip_is_exact)
     memset(&a, 0, sizeof a);
     fake_result(5, &a);
     gr_strbuf w = {0};
-    gr_lab_result_encode(&a, &w);
-    ck_assert_int_eq(gr_lab_result_decode(w.s, w.len, &b), 0);
+    gr_result_lab_encode(&a, &w);
+    ck_assert_int_eq(gr_result_lab_decode(w.s, w.len, &b), 0);
     ck_assert_int_eq(b.lab, 5);
     ck_assert_str_eq(b.name, a.name);
     ck_assert_str_eq(b.compile_log, a.compile_log);
@@ -95,10 +95,10 @@ START_TEST(round_trip_is_exact)
     }
     /* every truncation, and a byte too many, is refused */
     for (size_t n = 0; n < w.len; n += 7)
-        ck_assert_int_eq(gr_lab_result_decode(w.s, n, &b), -1);
+        ck_assert_int_eq(gr_result_lab_decode(w.s, n, &b), -1);
     gr_sb_appendn(&w, "x", 1);
-    ck_assert_int_eq(gr_lab_result_decode(w.s, w.len, &b), -1);
-    gr_lab_result_free(&a);
+    ck_assert_int_eq(gr_result_lab_decode(w.s, w.len, &b), -1);
+    gr_result_lab_free(&a);
     free(w.s);
 }
 END_TEST
@@ -113,13 +113,13 @@ START_TEST(student_copy_drops_unseen_tests)
     fake_result(4, &r.labs[0]);                 /* every test hidden */
     r.labs[0].tests[1].visibility = GR_VISIBLE;
     r.labs[0].tests[2].visibility = GR_AFTER_DUE_DATE;
-    gr_report_copy_shown(&r, GR_SHOWN_AT_SUBMISSION, &shown);
+    gr_result_copy_shown(&r, GR_SHOWN_AT_SUBMISSION, &shown);
     ck_assert_int_eq(shown.n_labs, 1);
     ck_assert_int_eq(shown.labs[0].n_tests, 1);
     ck_assert_str_eq(shown.labs[0].tests[0].name, "t1");
     ck_assert(shown.max_score == 0.5 && shown.score == 0.5);
-    gr_report_free(&shown);
-    gr_report_free(&r);
+    gr_result_free(&shown);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -133,7 +133,7 @@ START_TEST(results_arrive_in_order)
     for (int i = 0; i < 7; i++) {
         ck_assert_int_eq(out[i].lab, labs[i]);
         ck_assert_int_eq(out[i].n_tests, labs[i]);
-        gr_lab_result_free(&out[i]);
+        gr_result_lab_free(&out[i]);
     }
 }
 END_TEST
@@ -145,10 +145,10 @@ START_TEST(first_failure_is_reported)
     memset(out, 0, sizeof out);
     char err[256] = "";
     ck_assert_int_eq(gr_pool_run(job_fails_on_3, NULL, labs, 4, 2, out, err, sizeof err),
-                     GR_GRADE_BAD_INPUT);
+                     GR_STATUS_BAD_INPUT);
     ck_assert_str_eq(err, "data/rubrics/lab03.yaml:4:5: points must be a number");
     for (int i = 0; i < 4; i++)
-        gr_lab_result_free(&out[i]);
+        gr_result_lab_free(&out[i]);
 }
 END_TEST
 
@@ -159,10 +159,10 @@ START_TEST(a_dead_worker_is_the_graders_failure)
     memset(out, 0, sizeof out);
     char err[256] = "";
     ck_assert_int_eq(gr_pool_run(job_dies_on_2, NULL, labs, 3, 2, out, err, sizeof err),
-                     GR_GRADE_FAILED);
+                     GR_STATUS_FAILED);
     ck_assert_msg(strstr(err, "worker for lab 2 died (signal 9)") != NULL, "err: %s", err);
     for (int i = 0; i < 3; i++)
-        gr_lab_result_free(&out[i]);
+        gr_result_lab_free(&out[i]);
 }
 END_TEST
 
@@ -207,8 +207,8 @@ START_TEST(parallel_grading_equals_sequential)
             ck_assert_int_eq(par.labs[i].tests[j].verdict, seq.labs[i].tests[j].verdict);
         }
     }
-    gr_report_free(&seq);
-    gr_report_free(&par);
+    gr_result_free(&seq);
+    gr_result_free(&par);
     free(stubs);
 }
 END_TEST

@@ -13,6 +13,7 @@
 #include "learn/progress.h"
 #include "cells.h"
 #include "rubricsum.h"
+#include "layout.h"
 
 Suite *test_suite(void);
 
@@ -50,7 +51,7 @@ START_TEST(states_from_verdicts)
         gr_lab_result lr = lab_with(1, 3, cases[i].v);
         ck_assert_msg(gr_lab_state_of(&lr) == cases[i].want, "case %zu: %s", i,
                       gr_lab_state_name(gr_lab_state_of(&lr)));
-        gr_lab_result_free(&lr);
+        gr_result_lab_free(&lr);
     }
     ck_assert_str_eq(gr_lab_state_name(GR_LAB_PARTLY), "partly passed");
 }
@@ -121,9 +122,9 @@ START_TEST(save_and_load_two_trees)
     ck_assert_msg(strncmp(text, "# attnlab progress 1:", 21) == 0, "%s", text);
     ck_assert_ptr_nonnull(strstr(text, "/tree/a\t1\tpartly\t1\t2\t1\t2\t1000\t3000\t2\n"));
     free(text);
-    gr_lab_result_free(&l1);
-    gr_lab_result_free(&l2);
-    gr_lab_result_free(&l1_bad);
+    gr_result_lab_free(&l1);
+    gr_result_lab_free(&l2);
+    gr_result_lab_free(&l1_bad);
     free(path);
     remove_tree(dir);
     free(dir);
@@ -159,7 +160,7 @@ END_TEST
 
 START_TEST(pristine_stub_comparison)
 {
-    char *stub = gr_stub_path(".", 1);
+    char *stub = gr_layout_stub(".", 1);
     ck_assert_str_eq(stub, "./data/stubs/lab01.c");
     ck_assert_int_eq(gr_stub_untouched(".", 1, stub), 1);
     ck_assert_int_eq(gr_stub_untouched(".", 1, "solutions/lab01-scores/lab01.c"), 0);
@@ -212,7 +213,7 @@ START_TEST(status_one_screen)
     put_text(file, sol);
     put_lab(sub, 2, "solutions/lab02-softmax/lab02.c");
     for (int lab = 3; lab <= GR_N_LABS; lab++) {
-        char *from = gr_stub_path(".", lab);
+        char *from = gr_layout_stub(".", lab);
         put_lab(sub, lab, from);
         free(from);
     }

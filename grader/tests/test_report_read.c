@@ -105,8 +105,8 @@ START_TEST(written_read_and_written_again_is_the_same)
     ck_assert_msg(a[k] == b[k], "differs at byte %zu: wrote '%.60s', again '%.60s'", k, a + k, b + k);
     free(a);
     free(b);
-    gr_report_free(&back);
-    gr_report_free(&r);
+    gr_result_free(&back);
+    gr_result_free(&r);
     unlink(path);
     free(path);
 }
@@ -128,7 +128,7 @@ START_TEST(a_regrade_replaces_one_test_and_sums_again)
     re.labs[0].tests[0].name = gr_xstrdup("t0_2");
     re.labs[0].tests[0].max_score = re.labs[0].tests[0].score = 2.25;
     double before = r.score;
-    gr_report_merge(&r, &re);
+    gr_report_read_merge(&r, &re);
     ck_assert_int_eq(r.labs[0].n_tests, 3);
     ck_assert_int_eq(r.labs[0].tests[2].verdict, GR_PASSED);
     ck_assert_ptr_null(r.labs[0].tests[2].misconception);
@@ -138,11 +138,11 @@ START_TEST(a_regrade_replaces_one_test_and_sums_again)
     /* a test the file did not have is added to its lab */
     free(re.labs[0].tests[0].name);
     re.labs[0].tests[0].name = gr_xstrdup("new_test");
-    gr_report_merge(&r, &re);
+    gr_report_read_merge(&r, &re);
     ck_assert_int_eq(r.labs[0].n_tests, 4);
     ck_assert(r.max_score == 0.25 + 1.25 + 2.25 + 2.25 + 0.25 + 1.25 + 2.25);
-    gr_report_free(&r);
-    gr_report_free(&re);
+    gr_result_free(&r);
+    gr_result_free(&re);
 }
 END_TEST
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "grade.h"
+#include "judge.h"
 #include "labmod.h"
 #include "textcheck.h"
 #include "report/report.h"
@@ -138,7 +139,7 @@ START_TEST(json_fields_totals_and_escapes)
     free(path);
     free(dir);
     free(json);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -147,7 +148,7 @@ START_TEST(json_string_escapes)
     gr_strbuf b = {0};
     /* " \ / newline CR tab BS DEL, e-acute (c3 a9), euro (e2 82 ac), U+2028,
        an overlong '/' (c0 af), a lone surrogate (ed a0 80), a truncated euro */
-    gr_json_string(&b, "\"\\/\n\r\t\b\x7f\xc3\xa9\xe2\x82\xac\xe2\x80\xa8\xc0\xaf\xed\xa0\x80\xe2\x82");
+    gr_report_json_string(&b, "\"\\/\n\r\t\b\x7f\xc3\xa9\xe2\x82\xac\xe2\x80\xa8\xc0\xaf\xed\xa0\x80\xe2\x82");
     ck_assert_str_eq(b.s, "\"\\\"\\\\/\\n\\r\\t\\u0008\\u007f\xc3\xa9\xe2\x82\xac\\u2028"
                           "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"");
     ck_assert(json_valid(b.s));
@@ -219,14 +220,14 @@ START_TEST(junit_counts_and_escapes)
     free(path);
     free(dir);
     free(xml);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
 START_TEST(xml_text_escapes)
 {
     gr_strbuf b = {0};
-    gr_xml_text(&b, "a&b<c>d\"e'f\x01g\x1b[0m\th\ni\x7f\xff\xef\xbf\xbfj");
+    gr_report_junit_xml_text(&b, "a&b<c>d\"e'f\x01g\x1b[0m\th\ni\x7f\xff\xef\xbf\xbfj");
     ck_assert_str_eq(b.s, "a&amp;b&lt;c&gt;d&quot;e&apos;fg[0m\th\ni\xef\xbf\xbd\xef\xbf\xbdj");
     free(b.s);
 }
@@ -252,7 +253,7 @@ START_TEST(write_into_missing_folder_fails_cleanly)
     ck_assert_int_eq(rmdir(dir), 0);
     free(path);
     free(dir);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -273,7 +274,7 @@ START_TEST(write_replaces_old_file)
     free(back);
     free(path);
     free(dir);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -282,23 +283,23 @@ END_TEST
 START_TEST(utf8_decoding)
 {
     uint32_t cp = 0;
-    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"A", 1, &cp), 1);
+    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"A", 1, &cp), 1);
     ck_assert_uint_eq(cp, 0x41);
-    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xc3\xa9", 2, &cp), 2);
+    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xc3\xa9", 2, &cp), 2);
     ck_assert_uint_eq(cp, 0xe9);                     /* e-acute */
-    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xe2\x82\xac", 3, &cp), 3);
+    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xe2\x82\xac", 3, &cp), 3);
     ck_assert_uint_eq(cp, 0x20ac);                   /* euro sign */
-    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xf0\x9f\x98\x80", 4, &cp), 4);
+    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xf0\x9f\x98\x80", 4, &cp), 4);
     ck_assert_uint_eq(cp, 0x1f600);
-    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xf4\x8f\xbf\xbf", 4, &cp), 4);
+    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xf4\x8f\xbf\xbf", 4, &cp), 4);
     ck_assert_uint_eq(cp, 0x10ffff);                 /* the last code point */
-    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xc0\xaf", 2, &cp), 0);         /* overlong */
-    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xe0\x80\xaf", 3, &cp), 0);     /* overlong */
-    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xed\xa0\x80", 3, &cp), 0);     /* surrogate */
-    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xf4\x90\x80\x80", 4, &cp), 0); /* > U+10FFFF */
-    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xe2\x82", 2, &cp), 0);         /* truncated */
-    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\x80", 1, &cp), 0);             /* continuation */
-    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xff", 1, &cp), 0);
+    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xc0\xaf", 2, &cp), 0);         /* overlong */
+    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xe0\x80\xaf", 3, &cp), 0);     /* overlong */
+    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xed\xa0\x80", 3, &cp), 0);     /* surrogate */
+    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xf4\x90\x80\x80", 4, &cp), 0); /* > U+10FFFF */
+    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xe2\x82", 2, &cp), 0);         /* truncated */
+    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\x80", 1, &cp), 0);             /* continuation */
+    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xff", 1, &cp), 0);
 }
 END_TEST
 
@@ -310,8 +311,8 @@ START_TEST(verdict_names)
         "unreadable file",
     };
     for (int v = 0; v < GR_VERDICT_COUNT; v++)
-        ck_assert_str_eq(gr_verdict_name((gr_verdict)v), names[v]);
-    ck_assert_str_eq(gr_verdict_name(GR_VERDICT_COUNT), "unknown verdict");
+        ck_assert_str_eq(gr_result_verdict_name((gr_verdict)v), names[v]);
+    ck_assert_str_eq(gr_result_verdict_name(GR_VERDICT_COUNT), "unknown verdict");
 }
 END_TEST
 
@@ -319,13 +320,13 @@ START_TEST(feedback_of_a_passed_test_is_one_word)
 {
     gr_report r;
     build_report(&r);
-    char *fb = gr_test_feedback(&r.labs[0], &r.labs[0].tests[0]);
+    char *fb = gr_report_text_feedback(&r.labs[0], &r.labs[0].tests[0]);
     ck_assert_str_eq(fb, "passed\n");   /* its debug output is not repeated */
     free(fb);
-    gr_report_free(&r);
+    gr_result_free(&r);
     ck_assert_ptr_null(r.labs);
     ck_assert_int_eq(r.n_labs, 0);
-    gr_report_free(&r);                  /* freeing twice is harmless */
+    gr_result_free(&r);                  /* freeing twice is harmless */
 }
 END_TEST
 
@@ -341,7 +342,7 @@ START_TEST(timeout_message_names_the_limit)
     run.cpu_seconds = 1.72;
     run.seconds = 10.0;
     gr_strbuf b = {0};
-    gr_timeout_message(&b, "lab_x(n=3)", 2000, &run);
+    gr_judge_timeout_message(&b, "lab_x(n=3)", 2000, &run);
     ck_assert_str_eq(b.s, "lab_x(n=3)\nstopped by the wall-clock limit after 10.00 s, having "
                           "used only 1.72 s of its 2000 ms of CPU time: it was waiting rather "
                           "than computing (sleeping, or blocked reading input), or the machine "
@@ -349,7 +350,7 @@ START_TEST(timeout_message_names_the_limit)
     free(gr_sb_take(&b));
     run.cpu_seconds = 2.01;
     run.seconds = 2.3;
-    gr_timeout_message(&b, "lab_x(n=3)", 2000, &run);
+    gr_judge_timeout_message(&b, "lab_x(n=3)", 2000, &run);
     ck_assert_str_eq(b.s, "lab_x(n=3)\nstopped at the time limit of 2000 ms of CPU time (it "
                           "used 2.01 s of CPU in 2.30 s of wall clock): an endless loop, or far "
                           "more work than needed");
@@ -357,7 +358,7 @@ START_TEST(timeout_message_names_the_limit)
     run.timed_out = 0;                    /* the kernel's SIGXCPU, whatever rusage rounds to */
     run.term_signal = SIGXCPU;
     run.cpu_seconds = 1.999;
-    gr_timeout_message(&b, "f()", 2000, &run);
+    gr_judge_timeout_message(&b, "f()", 2000, &run);
     ck_assert_ptr_nonnull(strstr(b.s, "stopped at the time limit of 2000 ms of CPU time"));
     free(gr_sb_take(&b));
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "grade.h"
+#include "judge.h"
 #include "labmod.h"
 #include "textcheck.h"
 #include "report/report.h"
@@ -33,7 +34,7 @@ static char *terminal_text(const gr_report *r, int flags)
 {
     FILE *f = tmpfile();
     ck_assert_ptr_nonnull(f);
-    gr_report_terminal(f, r, flags);
+    gr_report_term(f, r, flags);
     rewind(f);
     gr_strbuf b = {0};
     char chunk[4096];
@@ -87,7 +88,7 @@ START_TEST(terminal_exact_text)
     ck_assert_str_eq(text, expected_terminal);
     ck_assert_ptr_null(strchr(text, '\x1b'));   /* no escape byte at all */
     free(text);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -111,7 +112,7 @@ START_TEST(terminal_verbose_shows_every_test)
     ck_assert_ptr_null(strstr(text, "still stubs"));    /* each stubbed test has its row */
     ck_assert_ptr_null(strstr(text, "debug: hello"));   /* a passed test's output stays out */
     free(text);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -135,7 +136,7 @@ START_TEST(terminal_colour_codes)
        total, each opened and reset */
     ck_assert_int_eq(count_of(text, "\033"), 2 * (8 + 2 + 2 + 1));
     free(text);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -159,7 +160,7 @@ START_TEST(terminal_speaks_of_the_labs_graded)
     ck_assert_msg(strstr(text, "The 2 labs graded pass.\n") && !strstr(text, "Every lab"),
                   "%s", text);
     free(text);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -187,7 +188,7 @@ START_TEST(terminal_quarter_points)
         "  0.25  0.25   passed          alibi_causal\n"
         "lab06-biases: 0.25/0.25\n");
     free(text);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -217,7 +218,7 @@ START_TEST(terminal_warnings_of_a_built_lab)
         "| lab01.c:9:11: warning: unused variable 'k' [-Wunused-variable]\n"
         "lab01-scores: 2.0/2.0\n");
     free(text);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -261,7 +262,7 @@ START_TEST(terminal_compile_error_and_empty)
     ck_assert_ptr_nonnull(strstr(xml, "<failure message=\"compile error: lab03.c did not compile; "
                                       "fix the first error below\" type=\"compile error\">"));
     free(xml);
-    gr_report_free(&r);
+    gr_result_free(&r);
 
     gr_report empty = {0};
     text = terminal_text(&empty, 0);
@@ -281,7 +282,7 @@ static char *wrong_message(const char *call, const gr_misconception *mc)
     gr_strbuf b = {0};
     gr_sb_printf(&b, "%s\nH[0]: expected 1.38629, got 2 (relative error 0.443)\n", call);
     if (mc)
-        gr_misconception_advice(&b, mc);
+        gr_judge_misconception_advice(&b, mc);
     return gr_sb_take(&b);
 }
 
@@ -323,7 +324,7 @@ START_TEST(terminal_misconception_once_and_fix_first)
     l->max_score = r.max_score = 5;
 
     gr_strbuf advice = {0};
-    gr_misconception_advice(&advice, log2);
+    gr_judge_misconception_advice(&advice, log2);
     char *text = terminal_text(&r, 0);
     gr_strbuf want = {0};
     gr_sb_printf(&want,
@@ -340,7 +341,7 @@ START_TEST(terminal_misconception_once_and_fix_first)
         "               if your lab_entropy_experiment calls lab_row_entropy, fix lab_row_entropy first (above)\n"
         "%s explains 2 tests: entropy_worked_rows, entropy_small.\n",
         log2->name, log2->name, log2->name);
-    gr_result_lines(&want, "  ", NULL, advice.s);
+    gr_report_text_lines(&want, "  ", NULL, advice.s);
     gr_sb_append(&want, "lab04-entropy: 1.0/5.0\n");
     ck_assert_str_eq(strstr(text, "lab04-entropy: 3 of 4"), want.s);
     ck_assert_int_eq(count_of(text, log2->explain), 1);    /* explained once */
@@ -373,7 +374,7 @@ START_TEST(terminal_misconception_once_and_fix_first)
     free(m0);
     free(m1);
     free(m2);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -453,7 +454,7 @@ START_TEST(untouched_tree_fits_one_screen)
     text = terminal_text(&r, GR_TERM_VERBOSE);
     ck_assert_int_ge(count_of(text, "not implemented "), tests);   /* one row each */
     free(text);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -487,7 +488,7 @@ START_TEST(failing_lab_fits_one_screen)
     text = terminal_text(&r, GR_TERM_VERBOSE);
     ck_assert_int_eq(count_of(text, "rows=2"), 40);
     free(text);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -499,7 +500,7 @@ START_TEST(colour_only_on_a_terminal)
     setenv("TERM", "xterm", 1);
     FILE *f = tmpfile();
     ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(gr_color_wanted(f), 0);    /* a file is not a terminal */
+    ck_assert_int_eq(gr_report_term_color_wanted(f), 0);    /* a file is not a terminal */
     fclose(f);
 
     int master = posix_openpt(O_RDWR | O_NOCTTY);
@@ -511,14 +512,14 @@ START_TEST(colour_only_on_a_terminal)
     }
     FILE *tty = fopen(ptsname(master), "w");
     ck_assert_ptr_nonnull(tty);
-    ck_assert_int_eq(gr_color_wanted(tty), 1);
+    ck_assert_int_eq(gr_report_term_color_wanted(tty), 1);
     setenv("NO_COLOR", "1", 1);
-    ck_assert_int_eq(gr_color_wanted(tty), 0);
+    ck_assert_int_eq(gr_report_term_color_wanted(tty), 0);
     setenv("NO_COLOR", "", 1);                  /* empty counts as unset */
-    ck_assert_int_eq(gr_color_wanted(tty), 1);
+    ck_assert_int_eq(gr_report_term_color_wanted(tty), 1);
     unsetenv("NO_COLOR");
     setenv("TERM", "dumb", 1);
-    ck_assert_int_eq(gr_color_wanted(tty), 0);
+    ck_assert_int_eq(gr_report_term_color_wanted(tty), 0);
     fclose(tty);
     close(master);
 }

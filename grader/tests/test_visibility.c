@@ -99,7 +99,7 @@ START_TEST(summary_counts_what_is_shown)
 {
     gr_report r;
     build_report(&r);
-    char *s = gr_report_summary(&r, GR_SHOWN_AT_SUBMISSION);
+    char *s = gr_report_text_summary(&r, GR_SHOWN_AT_SUBMISSION);
     /* visible only: 2 + 0 of 2 + 3 */
     ck_assert_ptr_nonnull(strstr(s, "attnlab: 2.0/5.0 points on the tests you can see now\n"
                                     "lab01-scores: 2.0/5.0\nMore tests are graded"));
@@ -108,23 +108,23 @@ START_TEST(summary_counts_what_is_shown)
     assert_reveals_nothing_unseen(s);
     free(s);
     /* after the due date: + due_probe 4/4 -> 6/9 */
-    s = gr_report_summary(&r, GR_SHOWN_DUE_PASSED);
+    s = gr_report_text_summary(&r, GR_SHOWN_DUE_PASSED);
     ck_assert_ptr_nonnull(strstr(s, "attnlab: 6.0/9.0 points on the tests you can see now\n"));
     free(s);
     /* due and published: + pub_probe 0/6 -> 6/15; hidden still out */
-    s = gr_report_summary(&r, GR_SHOWN_DUE_PASSED | GR_SHOWN_PUBLISHED);
+    s = gr_report_text_summary(&r, GR_SHOWN_DUE_PASSED | GR_SHOWN_PUBLISHED);
     ck_assert_ptr_nonnull(strstr(s, "attnlab: 6.0/15.0 points on the tests you can see now\n"));
     free(s);
-    gr_report_free(&r);
+    gr_result_free(&r);
 
     /* every test visible: no "more tests" line, no "can see now" */
     build_report(&r);
     for (int j = 0; j < r.labs[0].n_tests; j++)
         r.labs[0].tests[j].visibility = GR_VISIBLE;
-    s = gr_report_summary(&r, GR_SHOWN_AT_SUBMISSION);
+    s = gr_report_text_summary(&r, GR_SHOWN_AT_SUBMISSION);
     ck_assert_str_eq(s, "attnlab: 6.0/20.0 points\nlab01-scores: 6.0/20.0\n");
     free(s);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -147,7 +147,7 @@ START_TEST(gradescope_output_hides_unseen_and_marks_practice)
     ck_assert_ptr_nonnull(strstr(json, "\"practice_secret\": false,"));
     ck_assert_ptr_null(strstr(json, "Graded with the public practice secret"));
     free(json);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -175,7 +175,7 @@ START_TEST(prairielearn_lists_visible_sums_the_rest)
     ck_assert_ptr_nonnull(strstr(json, "\"student\": \"s123\",\n    \"practice_secret\": false\n"));
     assert_reveals_nothing_unseen(json);
     free(json);
-    gr_report_free(&r);
+    gr_result_free(&r);
 
     /* nothing graded: score 0, an empty list, still valid */
     memset(&r, 0, sizeof r);
@@ -222,7 +222,7 @@ START_TEST(prairielearn_compile_error_is_not_gradable)
     ck_assert_msg(json_valid(json), "%s", json);
     ck_assert_ptr_nonnull(strstr(json, "{\n  \"gradable\": true,\n  \"score\": 0,\n"));
     free(json);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -247,7 +247,7 @@ START_TEST(lab_message_told_once)
     for (int j = 0; j < 3; j++)
         set_test(&lab->tests[j], j == 0 ? "hidden_first" : j == 1 ? "shown_lead" : "shown_other",
                  GR_COMPILE_ERROR, 0, 2, vis[j], NULL);
-    ck_assert_ptr_eq(gr_lab_lead_test(lab), &lab->tests[1]);
+    ck_assert_ptr_eq(gr_report_text_lead_test(lab), &lab->tests[1]);
 
     char *json = gr_report_json_text(&r);
     ck_assert(json_valid(json));
@@ -261,7 +261,7 @@ START_TEST(lab_message_told_once)
     free(xml);
     FILE *f = tmpfile();
     ck_assert_ptr_nonnull(f);
-    gr_report_terminal(f, &r, 0);
+    gr_report_term(f, &r, 0);
     long n = ftell(f);
     rewind(f);
     char *text = gr_xcalloc((size_t)n + 1, 1);
@@ -273,12 +273,12 @@ START_TEST(lab_message_told_once)
 
     /* through a worker's bytes and a student's copy, the message stays the lab's */
     gr_report shown;
-    gr_report_copy_shown(&r, GR_SHOWN_AT_SUBMISSION, &shown);
+    gr_result_copy_shown(&r, GR_SHOWN_AT_SUBMISSION, &shown);
     ck_assert_int_eq(shown.labs[0].n_tests, 2);
     ck_assert_str_eq(shown.labs[0].message, lab->message);
-    ck_assert_ptr_eq(gr_lab_lead_test(&shown.labs[0]), &shown.labs[0].tests[0]);
-    gr_report_free(&shown);
-    gr_report_free(&r);
+    ck_assert_ptr_eq(gr_report_text_lead_test(&shown.labs[0]), &shown.labs[0].tests[0]);
+    gr_result_free(&shown);
+    gr_result_free(&r);
 }
 END_TEST
 
@@ -320,7 +320,7 @@ START_TEST(junit_marks_visibility_and_can_leave_details_out)
     ck_assert_ptr_nonnull(strstr(xml, "due_probe"));
     ck_assert_ptr_null(strstr(xml, "pub_probe"));
     free(xml);
-    gr_report_free(&r);
+    gr_result_free(&r);
 }
 END_TEST
 

@@ -20,6 +20,7 @@
 #include "learner.h"
 #include "labmod.h"
 #include "learn/progress.h"
+#include "layout.h"
 
 Suite *test_suite(void);
 
@@ -122,7 +123,7 @@ START_TEST(watch_regrades_each_save_until_it_passes)
     char *sub = gr_xasprintf("%s/labs", dir), *state = gr_xasprintf("%s/state", dir);
     ck_assert_int_eq(mkdir(sub, 0755), 0);
     setenv("XDG_STATE_HOME", state, 1);
-    char *stub = gr_stub_path(".", 1);
+    char *stub = gr_layout_stub(".", 1);
     put_lab(sub, 1, stub);
     char *file = gr_xasprintf("%s/lab01-scores/lab01.c", sub);
 
@@ -198,7 +199,7 @@ START_TEST(watch_times_out_without_a_pass)
     char *sub = gr_xasprintf("%s/labs", dir), *state = gr_xasprintf("%s/state", dir);
     ck_assert_int_eq(mkdir(sub, 0755), 0);
     setenv("XDG_STATE_HOME", state, 1);
-    char *stub = gr_stub_path(".", 1);
+    char *stub = gr_layout_stub(".", 1);
     put_lab(sub, 1, stub);
     watcher w;
     start_watch(&w, 4, (const char *[]){"--submission", sub, "--timeout", "1"});

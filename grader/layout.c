@@ -1,0 +1,233 @@
+/* layout.c: where everything of a lab lives (see layout.h). */
+#include "layout.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "labmod.h"
+#include "util.h"
+
+/* ---- a lab's files --------------------------------------------------------------- */
+
+const char *gr_layout_dir(int lab)
+{
+    return lab >= 1 && lab <= GR_N_LABS ? gr_lab_modules[lab - 1]->dir : NULL;
+}
+
+char *gr_layout_name(int lab, const char *ext)
+{
+    return gr_layout_dir(lab) ? gr_xasprintf("lab%02d%s", lab, ext) : NULL;
+}
+
+/* root/rel (rel alone for no root), taking rel; NULL stays NULL. */
+static char *under(const char *root, char *rel)
+{
+    if (!rel || !root || !*root)
+        return rel;
+    char *path = gr_xasprintf("%s/%s", root, rel);
+    free(rel);
+    return path;
+}
+
+/* labs/<dir>/labNN<ext>, or labs/<dir>/<file> when file is not NULL. */
+static char *in_folder(const char *root, int lab, const char *ext, const char *file)
+{
+    const char *dir = gr_layout_dir(lab);
+    if (!dir)
+        return NULL;
+    return under(root, file ? gr_xasprintf("labs/%s/%s", dir, file)
+                            : gr_xasprintf("labs/%s/lab%02d%s", dir, lab, ext));
+}
+
+char *gr_layout_folder(const char *root, int lab)
+{
+    const char *dir = gr_layout_dir(lab);
+    return dir ? under(root, gr_xasprintf("labs/%s", dir)) : NULL;
+}
+
+char *gr_layout_student(const char *root, int lab) { return in_folder(root, lab, ".c", NULL); }
+char *gr_layout_contract(const char *root, int lab) { return in_folder(root, lab, ".h", NULL); }
+char *gr_layout_handout(const char *root, int lab) { return in_folder(root, lab, NULL, "README.md"); }
+
+char *gr_layout_kit_expected(const char *root, int lab)
+{
+    const char *dir = gr_layout_dir(lab);
+    return dir ? under(root, gr_xasprintf("labs/%s/expected_lab%02d.h", dir, lab)) : NULL;
+}
+
+char *gr_layout_stub(const char *root, int lab)
+{
+    return gr_layout_dir(lab) ? under(root, gr_xasprintf("data/stubs/lab%02d.c", lab)) : NULL;
+}
+
+char *gr_layout_rubric(const char *root, int lab)
+{
+    return gr_layout_dir(lab) ? under(root, gr_xasprintf("data/rubrics/lab%02d.yaml", lab)) : NULL;
+}
+
+char *gr_layout_mutants(const char *root, int lab)
+{
+    return gr_layout_dir(lab) ? under(root, gr_xasprintf("data/mutants/lab%02d", lab)) : NULL;
+}
+
+char *gr_layout_mutant_manifest(const char *root, int lab)
+{
+    return gr_layout_dir(lab) ? under(root, gr_xasprintf("data/mutants/lab%02d/manifest.yaml", lab))
+                              : NULL;
+}
+
+char *gr_layout_solution(const char *root, int lab)
+{
+    const char *dir = gr_layout_dir(lab);
+    return dir ? under(root, gr_xasprintf("solutions/%s/lab%02d.c", dir, lab)) : NULL;
+}
+
+char *gr_layout_folder_of(const char *root, const char *what)
+{
+    static const char *const folders[][2] = {
+        { "labs", "labs" }, { "stubs", "data/stubs" }, { "rubrics", "data/rubrics" },
+        { "mutants", "data/mutants" }, { "solutions", "solutions" },
+    };
+    for (size_t i = 0; i < sizeof folders / sizeof folders[0]; i++)
+        if (strcmp(what, folders[i][0]) == 0)
+            return under(root, gr_xstrdup(folders[i][1]));
+    return NULL;
+}
+
+/* ---- finding the root ------------------------------------------------------------ */
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* dir's parent into out ("/usr/local/bin" -> "/usr/local", "/bin" -> ""). */
+static void parent_of(char *out, size_t len, const char *dir)
+{
+    snprintf(out, len, "%s", dir);
+    char *slash = strrchr(out, '/');
+    if (slash)
+        *slash = '\0';
+}
+
+/* The nearest folder at or above dir holding data/rubrics into root: 0, or -1. */
+static int walk_up(char *root, size_t root_len, const char *dir)
+{
+    char d[PATH_MAX], probe[PATH_MAX + 16];
+    snprintf(d, sizeof d, "%s", dir);
+    for (;;) {
+        snprintf(probe, sizeof probe, "%s/data/rubrics", d);
+        if (is_dir(probe)) {
+            snprintf(root, root_len, "%s", d);
+            return 0;
+        }
+        char *slash = strrchr(d, '/');
+        if (!slash || slash == d)
+            return -1;
+        *slash = '\0';
+    }
+}
+
+/* Two layouts, both found from the folder that holds the running program:
+     a build    <tree>/build/attnlab, stub objects in build/grader/stub, the
+                course data in the tree above (the nearest data/rubrics)
+     installed  PREFIX/bin/attnlab, stub objects in PREFIX/lib/attnlab/stub,
+                the course data in PREFIX/share/attnlab (make install)
+   The installed data wins over a tree above it, so a staged or relocated
+   install always reads its own copy. */
+int gr_layout_locate(char *root, size_t root_len, char *stub_dir, size_t stub_len,
+                     char *err, size_t errlen)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n < 0) {
+        snprintf(err, errlen, "cannot find the attnlab program itself: %s", strerror(errno));
+        return -1;
+    }
+    exe[n] = '\0';
+    *strrchr(exe, '/') = '\0'; /* the folder of the program: <tree>/build or PREFIX/bin */
+    char prefix[PATH_MAX], share[PATH_MAX + 32], probe[PATH_MAX + 64];
+    parent_of(prefix, sizeof prefix, exe);
+    snprintf(share, sizeof share, "%s/share/attnlab", prefix);
+    snprintf(probe, sizeof probe, "%s/data/rubrics", share);
+
+    /* root first: cmd_drill needs only the course data, and reads root even
+       when the stub objects are missing */
+    const char *env = getenv("ATTNLAB_ROOT");
+    if (env && *env) {
+        snprintf(root, root_len, "%s", env);
+    } else if (is_dir(probe)) {
+        snprintf(root, root_len, "%s", share);
+    } else if (walk_up(root, root_len, exe) != 0) {
+        snprintf(err, errlen, "cannot find attnlab's course data (data/rubrics): not in %s "
+                 "(an install) nor in any folder above %s (a source tree); install with "
+                 "'make install PREFIX=...', or set ATTNLAB_ROOT to a source tree or to "
+                 "PREFIX/share/attnlab", share, exe);
+        return -1;
+    }
+
+    char built[PATH_MAX + 16], installed[PATH_MAX + 32];
+    snprintf(built, sizeof built, "%s/grader/stub", exe);
+    snprintf(installed, sizeof installed, "%s/lib/attnlab/stub", prefix);
+    snprintf(stub_dir, stub_len, "%s", is_dir(built) || !is_dir(installed) ? built : installed);
+    if (!is_dir(stub_dir)) {
+        snprintf(err, errlen, "the grader's stub objects are missing: not in %s (a build) nor "
+                 "in %s (an install); run 'make' in the source tree, or 'make install' again",
+                 built, installed);
+        return -1;
+    }
+    return 0;
+}
+
+int gr_layout_root_has_labs(const char *root)
+{
+    for (int lab = 1; lab <= GR_N_LABS; lab++) {
+        char *file = gr_layout_student(root, lab);
+        int found = access(file, F_OK) == 0;
+        free(file);
+        if (found)
+            return 1;
+    }
+    return 0;
+}
+
+char *gr_layout_default_submission(const char *root, char *err, size_t errlen)
+{
+    if (gr_layout_root_has_labs(root))
+        return gr_layout_folder_of(root, "labs");
+    if (is_dir("labs"))
+        return gr_xstrdup("labs");
+    snprintf(err, errlen, "no labs/ here to grade: this attnlab is installed (course data in "
+             "%s), so pass --submission DIR, the folder that holds labNN-name/labNN.c", root);
+    return NULL;
+}
+
+int gr_layout_parse_labs(const char *s, int *labs, char *err, size_t errlen)
+{
+    memset(labs, 0, GR_N_LABS * sizeof labs[0]);
+    if (strcmp(s, "all") == 0) {
+        for (int i = 0; i < GR_N_LABS; i++)
+            labs[i] = 1;
+        return 0;
+    }
+    const char *p = s;
+    for (;;) {
+        char *end;
+        long n = strtol(p, &end, 10);
+        if (end == p || n < 1 || n > GR_N_LABS || (*end != ',' && *end != '\0')) {
+            snprintf(err, errlen, "--lab takes 'all', a lab number 1 to %d, or a list like 1,3 (got '%s')",
+                     GR_N_LABS, s);
+            return -1;
+        }
+        labs[n - 1] = 1;
+        if (*end == '\0')
+            return 0;
+        p = end + 1;
+    }
+}

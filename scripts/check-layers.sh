@@ -1,0 +1,84 @@
+#!/bin/sh
+# check-layers.sh [ROOT]: no #include climbs from a lower layer of the grader
+# to a higher one. The layers, lowest first (a file may include its own layer
+# and any below it):
+#   0 lib        lib/ (libattn, the support code) and the course's contract
+#                headers (labs/<dir>/labNN.h)
+#   1 base       what every layer shares: grader/util, stop, status, protocol,
+#                rubric, result, cells, pool, labmod.h and layout (every lab path)
+#   2 child      grader/child/ (or grader/stub/): the test child, built apart;
+#                it includes lib, protocol.h and the contract headers only
+#   3 confined   grader/confined/: the confined toolchain and the sandbox
+#   4 engine     the rest of grader/*.c and grader/labs/: the grading loop,
+#                judging, intake, rules, mutants, the lab modules
+#   5 report     grader/report/ and grader/learn/ (they never include each other)
+#   6 class      grader/class/ (batch, gradebook, class report)
+#   7 cli        grader/cli/: main and one file per command
+# grader/tests/, grader/fuzz/, grader/tools/ and lib/tests/ sit on top and are
+# not checked. Each include is resolved as the compiler does (-Ilib -Igrader):
+# beside the file first, then grader/, then lib/. Prints each climbing include
+# as file:line, then "layers: N passed, F failed" (files); exit 1 on any.
+ROOT=${1:-.}
+cd "$ROOT" || exit 2
+files=$(find lib grader -name '*.[ch]' ! -path 'lib/tests/*' ! -path 'grader/tests/*' \
+             ! -path 'grader/fuzz/*' ! -path 'grader/tools/*' 2>/dev/null | LC_ALL=C sort)
+[ -n "$files" ] || { echo "check-layers: no lib/ or grader/ sources under $ROOT" >&2; exit 2; }
+# Every file and the folders an include may resolve to, for the awk below.
+{ for f in $files; do echo "F $f"; done
+  grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $files /dev/null; } | awk '
+function norm(p,   n, i, k, part, out) {   # a/b/../c -> a/c, ./ dropped
+    n = split(p, part, "/"); k = 0
+    for (i = 1; i <= n; i++) {
+        if (part[i] == "." || part[i] == "") continue
+        if (part[i] == ".." && k > 0 && out[k] != "..") { k--; continue }
+        out[++k] = part[i]
+    }
+    p = ""
+    for (i = 1; i <= k; i++) p = p (i > 1 ? "/" : "") out[i]
+    return p
+}
+function layer(f,   base) {
+    if (f ~ /^lib\// || f ~ /^labs\/[^\/]+\/lab[0-9]+\.h$/) return 0
+    if (f ~ /^grader\/(child|stub)\//) return 2
+    if (f ~ /^grader\/confined\//) return 3
+    if (f ~ /^grader\/labs\//) return 4
+    if (f ~ /^grader\/(report|learn)\//) return 5
+    if (f ~ /^grader\/class\//) return 6
+    if (f ~ /^grader\/cli\//) return 7
+    if (f ~ /^grader\/[^\/]+$/) {
+        base = f; sub(/^grader\//, "", base); sub(/\.[ch]$/, "", base)
+        if (base ~ /^(util|stop|status|protocol|rubric|result|cells|pool|labmod|layout)$/) return 1
+        return 4
+    }
+    return -1                              # outside the layers (a system header, tests)
+}
+BEGIN { split("lib base child confined engine report/learn class cli", name, " ") }
+$1 == "F" { known[$2] = 1; next }
+{
+    f = $0; sub(/:.*/, "", f)
+    rest = substr($0, length(f) + 2); ln = rest; sub(/:.*/, "", ln)
+    inc = rest; sub(/^[^"]*"/, "", inc); sub(/".*/, "", inc)
+    dir = f; sub(/\/[^\/]*$/, "", dir)
+    target = norm(dir "/" inc)
+    if (!(target in known)) {
+        if ((("grader/" inc) in known)) target = norm("grader/" inc)
+        else if ((("lib/" inc) in known)) target = norm("lib/" inc)
+    }
+    from = layer(f); to = layer(target)
+    if (from < 0 || to < 0 || to < from) next
+    if (to == from) {                      # report/ and learn/ share a rank, not each other
+        if (from != 5 || substr(f, 1, 12) == substr(target, 1, 12)) next
+        printf "%s:%s: #include \"%s\" reaches sideways from %s to %s\n", f, ln, inc,
+               substr(f, 8, 5) == "learn" ? "learn/" : "report/", target
+    } else {
+        printf "%s:%s: #include \"%s\" climbs from the %s layer up to the %s layer (%s)\n",
+               f, ln, inc, name[from + 1], name[to + 1], target
+    }
+    bad[f] = 1
+}
+END {
+    nbad = 0; n = 0
+    for (f in known) { n++; if (f in bad) nbad++ }
+    printf "layers: %d passed, %d failed\n", n - nbad, nbad
+    exit nbad > 0
+}'
