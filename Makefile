@@ -30,7 +30,7 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wcast-qual -Wwrite-strings -Wundef -Wformat=2 \
            -Wold-style-definition -Wdouble-promotion -Wvla
 OPT     ?= -O2 -g
-CFLAGS  += -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -MMD -MP -Ilib -Igrader
+CFLAGS  += -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -MMD -MP -Ilib -Igrader -I$(BUILD)/gen
 LDLIBS  += -lm -ldl
 
 ifeq ($(SANITIZE),1)
@@ -54,11 +54,23 @@ GRADER_SRC := $(wildcard grader/*.c grader/labs/*.c grader/cli/*.c grader/report
 STUB_SRC   := $(wildcard grader/stub/*.c)
 TEST_SRC   := $(wildcard lib/tests/test_*.c grader/tests/test_*.c)
 
+# What the labs' manifests define (data/rubrics/labNN.yaml's top block): labgen
+# (grader/tools/) reads every rubric, checks it against the lab's contract
+# header, handout and the syllabus, and writes the call numbers, the child's
+# dispatch, the module registry, the function table and GR_N_LABS into $(GEN).
+# A lab is found by its files: nothing here lists the labs.
+GEN        := $(BUILD)/gen
+LAB_NUMS   := $(patsubst data/rubrics/lab%.yaml,%,$(wildcard data/rubrics/lab[0-9][0-9].yaml))
+LABGEN     := $(BUILD)/labgen
+GEN_STAMP  := $(GEN)/.stamp
+GEN_INPUTS := $(wildcard data/rubrics/lab[0-9][0-9].yaml labs/lab[0-9][0-9]-*/lab[0-9][0-9].h \
+                         labs/lab[0-9][0-9]-*/README.md grader/labs/lab[0-9][0-9].c) syllabus.md
+
 ATTN_OBJ   := $(ATTN_SRC:%.c=$(BUILD)/%.o)
 SUP_OBJ    := $(SUP_SRC:%.c=$(BUILD)/%.o)
-GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o)
+GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o) $(GEN)/labs_gen.o
 # The child also gets the support RNG and tensor code (never libattn, never YAML).
-STUB_OBJ   := $(STUB_SRC:%.c=$(BUILD)/%.o) \
+STUB_OBJ   := $(STUB_SRC:%.c=$(BUILD)/%.o) $(LAB_NUMS:%=$(BUILD)/grader/stub/lab%_dispatch.o) \
               $(patsubst lib/%.c,$(BUILD)/grader/stub/%.o,$(filter-out lib/sup_yaml.c lib/sup_yamlread.c,$(SUP_SRC)))
 TEST_BIN   := $(TEST_SRC:%.c=$(BUILD)/%)
 CHECK_MAIN := $(BUILD)/lib/tests/check_main.o
@@ -101,6 +113,24 @@ $(BUILD)/lib/attn_%.o: lib/attn_%.c
 $(LIBSUP): $(SUP_OBJ)
 	$(AR) rcs $@ $^
 
+# ---- generated from the labs' manifests ---------------------------------------
+LABGEN_OBJ := $(addprefix $(BUILD)/grader/tools/,labgen.o manifest.o manifest_check.o)
+$(LABGEN): $(LABGEN_OBJ) $(LIBSUP)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+# labgen rewrites only the files whose text changed, so an edit of a rubric's
+# tests rebuilds nothing.
+$(GEN_STAMP): $(LABGEN) $(GEN_INPUTS)
+	@mkdir -p $(@D)
+	$(LABGEN) . $(GEN)
+	@touch $@
+$(GEN)/%.o: $(GEN)/%.c | $(DEPS_OK)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+$(GEN)/labs_gen.c $(LAB_NUMS:%=$(GEN)/lab%_dispatch.c): $(GEN_STAMP) ;
+# Everything that includes labmod.h or a call table waits for them.
+$(filter-out $(GEN)/%,$(GRADER_OBJ)) $(TEST_SRC:%.c=$(BUILD)/%.o) $(CHECK_MAIN) \
+  $(patsubst %.c,$(BUILD)/%.o,$(wildcard grader/fuzz/*.c)) $(STUB_SRC:%.c=$(BUILD)/%.o): | $(GEN_STAMP)
+$(BUILD)/grader/tests/test_manifest: $(addprefix $(BUILD)/grader/tools/,manifest.o manifest_check.o)
+
 # ---- the attnlab program --------------------------------------------------
 # The grader compiles students' code with the labs' own warning list.
 include labs/warnings.mk
@@ -122,6 +152,10 @@ $(BUILD)/grader/stub/%.o: grader/stub/%.c | $(DEPS_OK)
 $(BUILD)/grader/stub/sup_%.o: lib/sup_%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(STUB_CFLAGS) -c -o $@ $<
+# Each lab's dispatch, generated from its manifest, includes its contract header.
+$(BUILD)/grader/stub/lab%_dispatch.o: $(GEN)/lab%_dispatch.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(STUB_CFLAGS) -I. -Igrader/stub -I$(GEN) -c -o $@ $<
 
 # The fused path's kernels: each file alone is compiled for its instruction
 # set, and runs only where the CPU has it (attn_online.c checks at run time).
@@ -200,14 +234,14 @@ fuzz-regress: $(FUZZ_DRIVERS)
 FUZZ_CC     ?= clang
 FUZZ_DIR    := build/libfuzzer
 FUZZ_SAN    := -fsanitize=fuzzer,address,undefined
-FUZZ_CFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -MMD -MP -Ilib -Igrader $(FUZZ_SAN) \
+FUZZ_CFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -MMD -MP -Ilib -Igrader -I$(GEN) $(FUZZ_SAN) \
                -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OBJ    := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(FUZZ_PARSERS) $(ATTN_SRC) $(SUP_SRC))
 
 $(FUZZ_DIR)/.clang-ok:
 	@sh scripts/install-deps.sh fuzz
 	@mkdir -p $(@D) && touch $@
-$(FUZZ_DIR)/%.o: %.c | $(DEPS_OK) $(FUZZ_DIR)/.clang-ok
+$(FUZZ_DIR)/%.o: %.c | $(DEPS_OK) $(FUZZ_DIR)/.clang-ok $(GEN_STAMP)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/grader/fuzz/fuzz_%.o $(FUZZ_OBJ)

@@ -52,17 +52,25 @@ typedef struct gr_lab_module {
     void (*input_window)(const gr_case *c, int buf, long index, gr_strbuf *out);
 } gr_lab_module;
 
-/* The modules (grader/labs/labNN.c), and the table indexed by lab number - 1
-   (grader/labs/modules.c). */
-extern const gr_lab_module gr_lab01_module, gr_lab02_module, gr_lab03_module,
-    gr_lab04_module, gr_lab05_module, gr_lab06_module, gr_lab07_module, gr_lab08_module,
-    gr_lab09_module, gr_lab10_module;
-/* How many labs the course has: lab numbers run 1..GR_N_LABS. A new lab adds its
-   module here and in modules.c. */
-#define GR_N_LABS 10
+/* What make generates from the labs' manifests (data/rubrics/labNN.yaml, written
+   by grader/tools/labgen.c into build/gen/labs_gen.h): GR_N_LABS, how many labs
+   the course has (lab numbers run 1..GR_N_LABS, one per rubric), GR_MAX_USES,
+   and each module's declaration (gr_lab01_module, ...). A new lab adds files only. */
+#include "labs_gen.h"
+/* Every lab's module, indexed by lab number - 1 (generated: build/gen/labs_gen.c). */
 extern const gr_lab_module *const gr_lab_modules[GR_N_LABS];
 
-/* The misconception called id in lab's module (labs/modules.c), or NULL (also for
+/* A lab as its manifest names it (generated), indexed by lab number - 1. */
+typedef struct gr_lab_info {
+    int number;                 /* 1..GR_N_LABS */
+    const char *name;           /* "softmax" */
+    const char *dir;            /* "lab02-softmax" */
+    const char *title;          /* "masks and softmax" */
+    const char *source;         /* "lab02.c" */
+} gr_lab_info;
+extern const gr_lab_info gr_labs[GR_N_LABS];
+
+/* The misconception called id in lab's module (grader/labs/functions.c), or NULL (also for
    a lab outside 1..GR_N_LABS or a NULL id). */
 const gr_misconception *gr_misconception_of(int lab, const char *id);
 
@@ -239,15 +247,18 @@ float   *gr_scores_add_out(gr_case *c, sup_rng *r, int B, int Tq, int Tk, int un
    says so for the description. */
 const char *gr_scores_expect_nothing(gr_case *c, gr_case_variant what);
 
-/* The student functions of every lab (grader/labs/functions.c): where the
-   handout teaches each one, and which earlier functions of its lab it calls,
-   so a report can say "fix lab_row_entropy first". */
-#define GR_MAX_USES 2
+/* The student functions of every lab, in the order of their manifests (generated
+   into build/gen/labs_gen.c): where the handout teaches each one, which other
+   functions of its lab it calls, so a report can say "fix lab_row_entropy
+   first", its points, and its wire calls (labNN_calls.h): first_call, then its
+   variants (the same function with its arrays arranged another way). */
 typedef struct gr_lab_function {
     int lab;                              /* 1..GR_N_LABS */
     const char *name;                     /* "lab_entropy_experiment" */
     const char *handout;                  /* "labs/lab04-entropy/README.md, section 3" */
     const char *uses[GR_MAX_USES];        /* functions of the same lab it calls; NULL ends */
+    double points;                        /* the points of the tests that call it */
+    uint32_t first_call, n_calls;         /* its calls: first_call .. first_call + n_calls - 1 */
 } gr_lab_function;
 extern const gr_lab_function gr_lab_functions[];
 extern const int gr_n_lab_functions;
@@ -258,5 +269,10 @@ const gr_lab_function *gr_lab_function_named(int lab, const char *name, size_t l
 /* The function a test's feedback is about (feedback opens with its call,
    "lab_softmax(W, S, ...)"), or NULL when message names none of lab's. */
 const gr_lab_function *gr_lab_function_of(int lab, const char *message);
+
+/* Each student function of lab is worth in rubric r what its manifest says: the
+   points of the tests whose case (built with seed 1) calls it. 0, or -1 with err
+   naming the function and both sums (or the test whose case cannot be built). */
+int gr_lab_function_points_check(int lab, const gr_rubric *r, char *err, size_t errlen);
 
 #endif

@@ -386,11 +386,36 @@ static int check_rules(tally *t, const char *root, int lab, const char *dir, cha
     return 0;
 }
 
-/* Validate one lab: rules blocks, solution, stub, mutants. -1 on a data error. */
+/* Each function's tests are worth the points its manifest gives. -1 on a data
+   error (a rubric that cannot be read). */
+static int check_points(tally *t, const char *root, int lab, const char *dir, char *err,
+                        size_t errlen)
+{
+    gr_rubric r;
+    char *path = gr_rubric_path(root, NULL, lab), why[1024];
+    int rc = gr_rubric_load(path, &r, err, errlen);
+    free(path);
+    if (rc != 0)
+        return -1;
+    rc = gr_lab_function_points_check(lab, &r, why, sizeof why);
+    gr_rubric_free(&r);
+    printf("%s  %s: each function's tests are worth its points in the manifest\n",
+           rc == 0 ? "ok  " : "FAIL", dir);
+    if (rc == 0) {
+        t->passed++;
+    } else {
+        t->failed++;
+        printf("      %s\n", why);
+    }
+    return 0;
+}
+
+/* Validate one lab: rules blocks, points, solution, stub, mutants. -1 on a data error. */
 static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err, size_t errlen)
 {
     const char *dir = gr_lab_modules[lab - 1]->dir;
-    if (check_rules(t, base->root, lab, dir, err, errlen) != 0)
+    if (check_rules(t, base->root, lab, dir, err, errlen) != 0 ||
+        check_points(t, base->root, lab, dir, err, errlen) != 0)
         return -1;
     gr_report r;
     char *src = gr_xasprintf("%s/solutions/%s/lab%02d.c", base->root, dir, lab);

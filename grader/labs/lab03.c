@@ -24,7 +24,7 @@
 
 #include "attn.h"
 #include "labsup.h"
-#include "../stub/lab03_calls.h"
+#include "lab03_calls.h"
 
 /* Buffer positions, in the contract's argument order. */
 enum { BUF_S = 0, BUF_Q = 1 };

@@ -29,7 +29,7 @@
 
 #include "attn.h"
 #include "labsup.h"
-#include "../stub/lab04_calls.h"
+#include "lab04_calls.h"
 
 #define MAX_DKS 16
 

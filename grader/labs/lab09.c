@@ -11,7 +11,7 @@
  * each misconception recomputes the same function with one known mistake.
  */
 #include "labmod.h"
-#include "../stub/lab09_calls.h"
+#include "lab09_calls.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -155,7 +155,7 @@ static int gen_causal(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     sup_rng_seed(&r, seed);
     int small = mask_scores(c, &r, B, Tq, Tk);
     GR_CASE_ADD_INTS(c, B, Tq, Tk, br);
-    c->call.fn = LAB09_CAUSAL_MASK;
+    c->call.fn = LAB09_CAUSAL_MASK_ALIGNED;
     int ok = (br == 0 || br == 1) && !small;
     snprintf(c->describe, sizeof c->describe,
              "lab_causal_mask_aligned(S, B=%d, Tq=%d, Tk=%d, bottom_right=%d)%s", B, Tq, Tk, br,
@@ -185,7 +185,7 @@ static int gen_window(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     sup_rng_seed(&r, seed);
     int small = mask_scores(c, &r, B, Tq, Tk);
     GR_CASE_ADD_INTS(c, B, Tq, Tk, w);
-    c->call.fn = LAB09_SLIDING_WINDOW;
+    c->call.fn = LAB09_SLIDING_WINDOW_MASK;
     snprintf(c->describe, sizeof c->describe,
              "lab_sliding_window_mask(S, B=%d, Tq=%d, Tk=%d, window=%d)%s", B, Tq, Tk, w,
              small ? ": a size below 1, so LAB_BAD_ARG and S untouched" :
@@ -379,8 +379,8 @@ static int predict_mask(const gr_case *c, void *out[PROTO_MAX_BUFS], mask_mode m
     if (c->expected_status != LAB_OK)
         return -1;
     int B = I(0), Tq = I(1), Tk = I(2);
-    int is_window = c->call.fn == LAB09_SLIDING_WINDOW;
-    if (c->call.fn != LAB09_CAUSAL_MASK && !is_window)
+    int is_window = c->call.fn == LAB09_SLIDING_WINDOW_MASK;
+    if (c->call.fn != LAB09_CAUSAL_MASK_ALIGNED && !is_window)
         return -1;
     int br = is_window ? 1 : I(3), window = is_window ? I(3) : 0;
     /* alignment mistakes show only when Tq != Tk and the other alignment was asked */
@@ -476,10 +476,10 @@ static const gr_misconception misconceptions[] = {
 static void input_window(const gr_case *c, int buf, long index, gr_strbuf *out)
 {
     switch (c->call.fn) {
-    case LAB09_CAUSAL_MASK:
-    case LAB09_SLIDING_WINDOW: {
-        int Tq = I(1), Tk = I(2), window = c->call.fn == LAB09_SLIDING_WINDOW ? I(3) : 0;
-        int br = c->call.fn == LAB09_SLIDING_WINDOW ? 1 : I(3);
+    case LAB09_CAUSAL_MASK_ALIGNED:
+    case LAB09_SLIDING_WINDOW_MASK: {
+        int Tq = I(1), Tk = I(2), window = c->call.fn == LAB09_SLIDING_WINDOW_MASK ? I(3) : 0;
+        int br = c->call.fn == LAB09_SLIDING_WINDOW_MASK ? 1 : I(3);
         int i = (int)(index / Tk % Tq), j = (int)(index % Tk);
         long last = br ? (long)i + Tk - Tq : i;
         gr_sb_printf(out, "  query i = %d of Tq = %d, key j = %d of Tk = %d: %s, last visible "

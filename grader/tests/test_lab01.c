@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../stub/lab01_calls.h"
+#include "lab01_calls.h"
 #include "labsup.h"
 
 #define RUBRIC "data/rubrics/lab01.yaml"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../stub/lab02_calls.h"
+#include "lab02_calls.h"
 #include "labsup.h"
 
 #define RUBRIC "data/rubrics/lab02.yaml"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../stub/lab03_calls.h"
+#include "lab03_calls.h"
 #include "labsup.h"
 
 #define RUBRIC "data/rubrics/lab03.yaml"

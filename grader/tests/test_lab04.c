@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../stub/lab04_calls.h"
+#include "lab04_calls.h"
 #include "labsup.h"
 
 #define RUBRIC "data/rubrics/lab04.yaml"

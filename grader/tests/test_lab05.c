@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../stub/lab05_calls.h"
+#include "lab05_calls.h"
 #include "labsup.h"
 
 #define RUBRIC "data/rubrics/lab05.yaml"

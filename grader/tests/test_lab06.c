@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../stub/lab06_calls.h"
+#include "lab06_calls.h"
 #include "attn.h"
 #include "labsup.h"
 

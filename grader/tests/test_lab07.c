@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../stub/lab07_calls.h"
+#include "lab07_calls.h"
 #include "attn.h"
 #include "labsup.h"
 

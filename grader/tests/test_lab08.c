@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../stub/lab08_calls.h"
+#include "lab08_calls.h"
 #include "attn.h"
 #include "labsup.h"
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../stub/lab10_calls.h"
+#include "lab10_calls.h"
 #include "attn.h"
 #include "labsup.h"
 

@@ -1,5 +1,5 @@
 /* test_lab_modules.c: what every lab module must do, checked for every lab
- * (grader/labs/modules.c) against their rubrics (data/rubrics/labNN.yaml).
+ * (the registry labgen makes from data/rubrics, see labmod.h) against their rubrics.
  * Run from the repository root.
  *
  * What must hold for the grading of any lab to be fair:
@@ -284,6 +284,28 @@ START_TEST(test_unknown_kind_is_refused)
 }
 END_TEST
 
+/* ---- the manifest (data/rubrics/labNN.yaml's top block) ------------------------ */
+
+/* The module agrees with the lab's manifest, and each function's tests are worth
+   its points there: moving a point from one function's test elsewhere is caught. */
+START_TEST(test_points_follow_the_manifest)
+{
+    lab L;
+    open_lab(&L, _i);
+    const gr_lab_info *info = &gr_labs[_i];
+    ck_assert_int_eq(info->number, L.number);
+    ck_assert_str_eq(info->dir, L.mod->dir);
+    ck_assert_str_eq(info->name, L.rubric.name);
+    char err[1024] = "";
+    ck_assert_msg(gr_lab_function_points_check(L.number, &L.rubric, err, sizeof err) == 0,
+                  "lab %d: %s", L.number, err);
+    L.rubric.tests[0].points += 0.5;
+    ck_assert_int_eq(gr_lab_function_points_check(L.number, &L.rubric, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "are worth") && strstr(err, "its manifest says"), "%s", err);
+    gr_rubric_free(&L.rubric);
+}
+END_TEST
+
 /* ---- every rubric test builds and is seeded ---------------------------------- */
 
 START_TEST(test_every_test_builds_and_is_seeded)
@@ -422,6 +444,7 @@ Suite *test_suite(void)
     tcase_add_loop_test(tc, test_misconceptions_are_described, 0, GR_N_LABS);
     tcase_add_loop_test(tc, test_unknown_kind_is_refused, 0, GR_N_LABS);
     tcase_add_loop_test(tc, test_every_test_builds_and_is_seeded, 0, GR_N_LABS);
+    tcase_add_loop_test(tc, test_points_follow_the_manifest, 0, GR_N_LABS);
     tcase_add_loop_test(tc, test_misconceptions_are_diagnosable, 0, GR_N_LABS);
     tcase_add_loop_test(tc, test_misconceptions_are_distinct, 0, GR_N_LABS);
     tcase_add_loop_test(tc, test_diagnose_names_the_misconception, 0, GR_N_LABS);
