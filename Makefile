@@ -201,6 +201,8 @@ check: | $(DEPS_OK)
 
 # test_stubs runs the built attnlab on a copy of the tree.
 $(BUILD)/grader/tests/test_stubs: | $(ATTNLAB)
+# test_clusters batches a class with the built attnlab.
+$(BUILD)/grader/tests/test_clusters: | $(ATTNLAB)
 
 test-labs: $(LIBSUP)
 	@sh scripts/dev-check.sh

@@ -63,14 +63,14 @@ long gr_compare(const gr_case *c, void *const want[PROTO_MAX_BUFS],
 
 /* ---- explaining a mismatch ------------------------------------------------ */
 
-static void append_value(gr_strbuf *out, const proto_buf *b, const void *data, long k)
+void gr_compare_value(gr_strbuf *out, const proto_buf *b, const void *data, long k, int digits)
 {
     switch (b->kind) {
     case PROTO_F32: {
         float v = ((const float *)data)[k];
         if (isnan(v))      gr_sb_append(out, "nan");
         else if (isinf(v)) gr_sb_append(out, v > 0 ? "inf" : "-inf");
-        else               gr_sb_printf(out, "%.6g", (double)v);
+        else               gr_sb_printf(out, "%.*g", digits, (double)v);
         break;
     }
     case PROTO_I32: gr_sb_printf(out, "%d", (int)((const int32_t *)data)[k]); break;
@@ -78,9 +78,7 @@ static void append_value(gr_strbuf *out, const proto_buf *b, const void *data, l
     }
 }
 
-/* "S[1][2][3]" from the buffer's shape as its contract spells it: "W[r][c]" for
-   a 2-D array, "W[b][h][i][j]" for a per-head one, "S[k]" when flat. */
-static void append_index(gr_strbuf *out, const gr_case *c, int buf, long k)
+void gr_compare_index_name(gr_strbuf *out, const gr_case *c, int buf, long k)
 {
     const char *name = c->buf_name[buf];
     if (name)
@@ -111,11 +109,11 @@ void gr_explain_mismatch(const gr_lab_module *mod, const gr_case *c,
 
     gr_sb_printf(out, "%s\n", c->describe);
     gr_sb_printf(out, "%ld of %ld output values wrong; the first is ", m->n_wrong, m->n_total);
-    append_index(out, c, i, k);
+    gr_compare_index_name(out, c, i, k);
     gr_sb_append(out, ":\n  expected ");
-    append_value(out, b, want, k);
+    gr_compare_value(out, b, want, k, 6);
     gr_sb_append(out, ", got ");
-    append_value(out, b, got[i], k);
+    gr_compare_value(out, b, got[i], k, 6);
     if (b->kind == PROTO_F32) {
         double w = (double)((const float *)want)[k], g = (double)((const float *)got[i])[k];
         if (isfinite(w) && isfinite(g) && w != 0)
@@ -130,11 +128,11 @@ void gr_explain_mismatch(const gr_lab_module *mod, const gr_case *c,
     if (hi > row0 + cols - 1) hi = row0 + cols - 1;
     if (hi > lo) {
         gr_sb_append(out, "  row around it, from ");
-        append_index(out, c, i, lo);
+        gr_compare_index_name(out, c, i, lo);
         gr_sb_append(out, ":\n    expected:");
-        for (long j = lo; j <= hi; j++) { gr_sb_append(out, " "); append_value(out, b, want, j); }
+        for (long j = lo; j <= hi; j++) { gr_sb_append(out, " "); gr_compare_value(out, b, want, j, 6); }
         gr_sb_append(out, "\n    got:     ");
-        for (long j = lo; j <= hi; j++) { gr_sb_append(out, " "); append_value(out, b, got[i], j); }
+        for (long j = lo; j <= hi; j++) { gr_sb_append(out, " "); gr_compare_value(out, b, got[i], j, 6); }
         gr_sb_append(out, "\n");
     }
     if (mod->input_window)

@@ -13,6 +13,7 @@
 #include "confined/build.h"
 #include "confined/confine.h"
 #include "compare.h"
+#include "digest.h"
 #include "intake.h"
 #include "judge.h"
 #include "layout.h"
@@ -85,15 +86,19 @@ static int grade_test(const gr_grade_opts *o, const gr_lab_module *mod, int lab,
     }
     gr_outcome oc;
     int rc = gr_judge_case(exe, mod, t, &c, &oc, err, errlen);
-    gr_case_free(&c);
-    if (rc != 0)
+    if (rc != 0) {
+        gr_case_free(&c);
         return gr_stop_requested() ? GR_STATUS_STOPPED : GR_STATUS_FAILED;
+    }
     tr->verdict = oc.verdict;
     tr->message = oc.message;
     tr->misconception = oc.misconception;
     tr->student_output = oc.output;
     tr->seconds = oc.seconds;
     tr->score = oc.verdict == GR_PASSED ? tr->max_score : 0;
+    if (oc.answered)        /* a mistake nobody catalogued, kept for the class's clusters */
+        gr_digest_keep(mod, t, &c, o->secret, lab, oc.status, oc.got, tr);
+    gr_case_free(&c);
     oc.message = oc.misconception = oc.output = NULL;   /* the result owns them now */
     gr_judge_outcome_free(&oc);
     return 0;

@@ -38,6 +38,9 @@ void gr_result_lab_free(gr_lab_result *lab)
         free(t->misconception);
         free(t->student_output);
         free(t->feedback);
+        free(t->digest);
+        free(t->excerpt);
+        free(t->relation);
     }
     free(lab->tests);
     free(lab->name);
@@ -76,6 +79,9 @@ static void keep_shown(gr_lab_result *lr, int moment)
             free(t->misconception);
             free(t->student_output);
             free(t->feedback);
+            free(t->digest);
+            free(t->excerpt);
+            free(t->relation);
             continue;
         }
         lr->score += t->score;
@@ -149,6 +155,9 @@ void gr_result_lab_encode(const gr_lab_result *lr, gr_strbuf *out)
         put_str(out, t->misconception);
         put_str(out, t->student_output);
         put_str(out, t->feedback);
+        put_str(out, t->digest);
+        put_str(out, t->excerpt);
+        put_str(out, t->relation);
         put_f64(out, t->seconds);
     }
 }
@@ -223,6 +232,9 @@ int gr_result_lab_decode(const char *buf, size_t len, gr_lab_result *lr)
         t->misconception = get_str(&w);
         t->student_output = get_str(&w);
         t->feedback = get_str(&w);
+        t->digest = get_str(&w);
+        t->excerpt = get_str(&w);
+        t->relation = get_str(&w);
         t->seconds = get_f64(&w);
         if (t->verdict >= GR_VERDICT_COUNT || t->visibility >= GR_VISIBILITY_COUNT)
             w.bad = 1;

@@ -38,6 +38,10 @@ typedef struct gr_test_result {
     char *feedback;              /* read back from a results.json (report_read.c): the
                                     test's whole feedback, written again as it was; NULL
                                     for a test graded in this run */
+    char *digest;                /* a wrong answer on fixed inputs that no misconception
+                                    matched (digest.h): the keyed digest of its output, */
+    char *excerpt;               /* its first mismatch ("W[0][2]: expected .., got .."), */
+    char *relation;              /* and how it relates to the expected output; else NULL */
     double seconds;
 } gr_test_result;
 

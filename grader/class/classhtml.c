@@ -9,6 +9,7 @@
 
 #include "cells.h"
 #include "class/classreport.h"
+#include "class/clusters.h"
 #include "report/report.h"
 #include "util.h"
 
@@ -119,7 +120,8 @@ static void toc(gr_strbuf *b, const gr_class *c, int similarity)
                     "<li><a href=\"#scores\">Scores and distribution</a></li>\n"
                     "<li><a href=\"#items\">Item analysis</a></li>\n"
                     "<li><a href=\"#verdicts\">Verdicts across the class</a></li>\n"
-                    "<li><a href=\"#misconceptions\">Misconceptions to reteach</a></li>\n");
+                    "<li><a href=\"#misconceptions\">Misconceptions to reteach</a></li>\n"
+                    "<li><a href=\"#clusters\">Mistakes not in the catalogue</a></li>\n");
     if (similarity)
         gr_sb_append(b, "<li><a href=\"#similarity\">Similar lab files</a></li>\n");
     gr_sb_append(b, "</ol>\n<h3>Students</h3>\n<ol>\n");
@@ -365,8 +367,7 @@ char *gr_class_html(const gr_class *c, const gr_html_opts *o)
     section_items(&b, &it);
     section_verdicts(&b, c, &it);
     section_misconceptions(&b, c, &it);
-    /* HOOK (uncatalogued mistakes, clusters.c): its section goes here, after the
-       catalogued misconceptions, with an entry in toc() */
+    gr_clusters_html(&b, c);           /* the uncatalogued ones (clusters.h) */
     if (o->submissions)
         section_similarity(&b, c, &sim);
     gr_sb_append(&b, "<section id=\"students\"><h2>Students</h2>\n");

@@ -7,6 +7,7 @@
 
 #include "class/classhtml.h"
 #include "class/classreport.h"
+#include "class/clusters.h"
 #include "class/items.h"
 #include "util.h"
 
@@ -31,6 +32,8 @@ int gr_class_write(const gr_class *c, const char *root, const char *out, int bom
         gr_set_err(err, errlen, "cannot write %s: %s", tests_path, strerror(errno));
         rc = -1;
     }
+    if (rc == 0 && gr_clusters_write(c, out, err, errlen) != 0)
+        rc = -1;
     if (rc == 0 && gr_class_histogram(notes, c, root, out) != 0)
         rc = 1;
     /* after the histogram, which it embeds */
@@ -55,7 +58,7 @@ void gr_class_print(FILE *f, const gr_class *c, const char *out, int png)
 {
     char *text = gr_class_report(c, 0);
     fputs(text, f);
-    fprintf(f, "\nwrote %s/gradebook.csv, tests.csv, report.md, report.html and %s\n", out,
+    fprintf(f, "\nwrote %s/gradebook.csv, tests.csv, report.md, clusters.json, report.html and %s\n", out,
             png ? "histogram.png" : "no histogram PNG (see above)");
     free(text);
 }

@@ -1,7 +1,8 @@
 /* classout.h: the class files of a batch output folder, written one way
  * whether the class was just graded (attnlab batch) or joined from shards
  * (attnlab merge, merge.h): gradebook.csv, tests.csv (items.h), report.md
- * (also printed), histogram.dat with its PNG (classreport.h), and report.html
+ * (also printed), clusters.json (clusters.h), histogram.dat with its PNG
+ * (classreport.h), and report.html
  * (classhtml.h; its similar pairs only when c->submissions is known). Both commands call
  * gr_class_write, so a merged gradebook is a single run's byte for byte. */
 #ifndef GR_CLASSOUT_H

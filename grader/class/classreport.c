@@ -3,6 +3,7 @@
  * roster's students without one are gradebook rows with empty lab cells. */
 #include "class/classreport.h"
 #include "class/items.h"
+#include "class/clusters.h"
 
 #include <errno.h>
 #include <math.h>
@@ -538,6 +539,7 @@ char *gr_class_report(const gr_class *c, int md)
     section_failed(&b, &it, md);
     section_verdicts(&b, &it, md);
     section_misconceptions(&b, &it, md);
+    gr_clusters_section(&b, c, md);
     gr_items_free(&it);
     section_late(&b, c, md);
     return gr_sb_take(&b);

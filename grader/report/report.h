@@ -65,7 +65,9 @@ char *gr_report_json_text(const gr_report *r);
 /* Read a results.json that gr_report_json wrote back into out (free with
    gr_result_free): the student, the walls, and per lab (grouped by each
    test's extra_data.lab, in the file's order) its tests with score, maximum,
-   visibility, verdict, misconception and whole feedback (gr_test_result's
+   visibility, verdict, misconception, digest, excerpt and relation (digest.h;
+   a malformed digest is left out, an excerpt cut to GR_EXCERPT_MAX) and whole
+   feedback (gr_test_result's
    feedback, so writing out again gives the same tests); lab and report
    totals are the sums of their tests. Keys it does not need are skipped.
    0, or -1 with "path:line:column: what is wrong" in err (report_read.c). */

@@ -37,7 +37,9 @@
  * them without parsing text (attnlab batch's class report ranks
  * misconceptions by it, and reads results.json back with report_read.c):
  * the lab number, the rubric's test name, the verdict's name (result.h) and
- * the id of the misconception the wrong answer matched (labmod.h), or null.
+ * the id of the misconception the wrong answer matched (labmod.h), or null;
+ * and for a wrong answer on fixed inputs that matched none, "digest",
+ * "excerpt" and "relation" (digest.h), which attnlab batch clusters.
  *
  * When some tests are not visible at submission, a last entry of no points,
  * shown once grades are published, gives the grade as feedback.txt opens with
@@ -124,6 +126,21 @@ static void field_number(gr_strbuf *b, const char *indent, const char *key, doub
     gr_sb_append(b, ",\n");
 }
 
+/* A test's digest, excerpt and relation (null when none), for the class's
+   clusters (class/clusters.h). */
+static void cluster_fields(gr_strbuf *b, const gr_test_result *t)
+{
+    gr_sb_append(b, ", \"digest\": ");
+    gr_report_json_string(b, t->digest);
+    gr_sb_append(b, ", \"excerpt\": ");
+    gr_report_json_string(b, t->excerpt ? t->excerpt : "");
+    gr_sb_append(b, ", \"relation\": ");
+    if (t->relation)
+        gr_report_json_string(b, t->relation);
+    else
+        gr_sb_append(b, "null");
+}
+
 static void test_object(gr_strbuf *b, const gr_lab_result *lab, int j, int last)
 {
     const gr_test_result *t = &lab->tests[j];
@@ -151,6 +168,8 @@ static void test_object(gr_strbuf *b, const gr_lab_result *lab, int j, int last)
         gr_report_json_string(b, t->misconception);
     else
         gr_sb_append(b, "null");
+    if (t->digest)                   /* an uncatalogued mistake on fixed inputs (digest.h) */
+        cluster_fields(b, t);
     gr_sb_append(b, "}\n");
     gr_sb_append(b, last ? "    }\n" : "    },\n");
     free(name);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "digest.h"
 #include "labmod.h"
 #include "mutants.h"
 #include "sup_yamlread.h"
@@ -55,6 +56,9 @@ static void test_free(gr_test_result *t)
     free(t->misconception);
     free(t->student_output);
     free(t->feedback);
+    free(t->digest);
+    free(t->excerpt);
+    free(t->relation);
 }
 
 /* The lab of report r numbered lab, added at the end when it is new. */
@@ -68,6 +72,35 @@ static gr_lab_result *lab_of(gr_report *r, int lab)
     memset(l, 0, sizeof *l);
     l->lab = lab;
     return l;
+}
+
+/* Optional string key of x, cut to max bytes (at a UTF-8 boundary), or NULL. */
+static char *optional_string(yr_doc *d, const yaml_node_t *x, const char *key, size_t max)
+{
+    const yaml_node_t *v = yr_value(d, x, key);
+    const char *s;
+    if (!v || yr_is_null(v) || yr_get_string(d, v, key, YR_MAY_BE_EMPTY, &s) != 0)
+        return NULL;
+    size_t n = strlen(s);
+    if (n > max)
+        for (n = max; n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; n--)
+            ;
+    return gr_xasprintf("%.*s", (int)n, s);
+}
+
+/* The digest, excerpt and relation of an uncatalogued mistake (digest.h),
+   when x holds a well-formed digest; anything else there is left out. */
+static void read_cluster_fields(yr_doc *d, const yaml_node_t *x, gr_test_result *t)
+{
+    char *digest = optional_string(d, x, "digest", GR_DIGEST_HEX + 1);
+    if (!digest || strlen(digest) != GR_DIGEST_HEX ||
+        strspn(digest, "0123456789abcdef") != GR_DIGEST_HEX) {
+        free(digest);
+        return;
+    }
+    t->digest = digest;
+    t->excerpt = optional_string(d, x, "excerpt", GR_EXCERPT_MAX);
+    t->relation = optional_string(d, x, "relation", GR_EXCERPT_MAX);
 }
 
 /* The test's extra_data into t, and its lab number into *lab. 0 or -1. */
@@ -94,6 +127,7 @@ static int read_extra(yr_doc *d, const yaml_node_t *x, const char *where, gr_tes
             return -1;
         t->misconception = gr_xstrdup(s);
     }
+    read_cluster_fields(d, x, t);
     return 0;
 }
 
@@ -211,6 +245,9 @@ static gr_test_result copy_test(const gr_lab_result *lab, const gr_test_result *
     c.message = t->message ? gr_xstrdup(t->message) : NULL;
     c.misconception = t->misconception ? gr_xstrdup(t->misconception) : NULL;
     c.student_output = t->student_output ? gr_xstrdup(t->student_output) : NULL;
+    c.digest = t->digest ? gr_xstrdup(t->digest) : NULL;
+    c.excerpt = t->excerpt ? gr_xstrdup(t->excerpt) : NULL;
+    c.relation = t->relation ? gr_xstrdup(t->relation) : NULL;
     c.feedback = gr_report_text_feedback(lab, t);
     return c;
 }
