@@ -37,8 +37,11 @@ static void put_stat(gr_strbuf *b, double x)
 
 int gr_html_student_index(const gr_class *c, const char *id)
 {
+    for (int i = 0; i < c->n; i++)          /* lists borrow the class's own ids */
+        if (c->students[i].id == id)
+            return i;
     for (int i = 0; i < c->n; i++)
-        if (c->students[i].id == id || strcmp(c->students[i].id, id) == 0)
+        if (strcmp(c->students[i].id, id) == 0)
             return i;
     return -1;
 }

@@ -34,40 +34,34 @@ double gr_items_point_biserial(const double *x, const double *y, int n)
     return sxy / sqrt(sxx * syy);
 }
 
+static int descending(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
 /* Mean x of the g places at one end of the ranking: sign 1 the highest ranks,
    -1 the lowest. Students strictly inside the group count whole; those tied
    at its edge share the places left equally. */
 static double group_mean(const double *x, const double *rank, int n, int g, int sign)
 {
-    /* the edge: the g-th rank from that end */
     double *r = gr_xmalloc((size_t)n * sizeof *r);
     for (int i = 0; i < n; i++)
         r[i] = sign * rank[i];
-    /* selection of the g-th largest of r by counting (n is a class, not a crowd) */
-    double edge = 0;
-    for (int i = 0; i < n; i++) {
-        int above = 0, at = 0;
-        for (int j = 0; j < n; j++) {
-            above += r[j] > r[i];
-            at += r[j] == r[i];
-        }
-        if (above < g && above + at >= g) {
-            edge = r[i];
-            break;
-        }
-    }
+    qsort(r, (size_t)n, sizeof *r, descending);
+    double edge = r[g - 1];                  /* the g-th place from that end */
+    free(r);
     int inside = 0, tied = 0;
     double sum_in = 0, sum_tied = 0;
     for (int i = 0; i < n; i++) {
-        if (r[i] > edge) {
+        if (sign * rank[i] > edge) {
             inside++;
             sum_in += x[i];
-        } else if (r[i] == edge) {
+        } else if (sign * rank[i] == edge) {
             tied++;
             sum_tied += x[i];
         }
     }
-    free(r);
     return (sum_in + sum_tied * (double)(g - inside) / tied) / g;
 }
 
