@@ -291,7 +291,17 @@ START_TEST(batch_writes_report_html_that_chromium_renders)
     ck_assert_msg(strstr(html, "<link") == NULL && strstr(html, "http://") == NULL &&
                   strstr(html, "https://") == NULL, "report.html refers to something outside it");
 
-    char *csv = gr_read_file(gr_xasprintf("%s/out/tests.csv", dir), NULL);
+    /* report.md: the broken test tops "most failed" (7 of the 16 who attempted lab 1; the
+       empty folder and the stub are no attempt), and the verdicts have their line */
+    char *md_path = gr_xasprintf("%s/out/report.md", dir), *md = gr_read_file(md_path, NULL);
+    ck_assert_ptr_nonnull(md);
+    ck_assert_msg(strstr(md, "|---|---|---|---|---|---|\n| 7 | 16 | lab01-scores | dot_broken_memory | 1 "
+                             "| out of memory |\n") != NULL, "%s", md);
+    ck_assert_msg(strstr(md, "| lab05-masking | compile error | 1 | \"><svg onload=alert(2)> |\n") != NULL,
+                  "%s", md);
+    free(md);
+    free(md_path);
+    char *csv_path = gr_xasprintf("%s/out/tests.csv", dir), *csv = gr_read_file(csv_path, NULL);
     ck_assert_ptr_nonnull(csv);
     ck_assert_ptr_nonnull(strstr(csv, ",lab01-scores.dot_broken_memory,lab05-masking."));
     ck_assert_ptr_nonnull(strstr(csv, "\r\nPoints possible,,,1,1,"));
@@ -299,6 +309,7 @@ START_TEST(batch_writes_report_html_that_chromium_renders)
     ck_assert_ptr_nonnull(strstr(csv, "\r\nsol00,<script>alert(1)</script>,,1,1,"));
     ck_assert_ptr_nonnull(strstr(csv, "\r\nabsent,Absent,,,,"));
     free(csv);
+    free(csv_path);
 
     if (!have_chromium()) {
         fprintf(stderr, "test_report_html: SKIP the browser checks: no chromium on PATH "
