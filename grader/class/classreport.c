@@ -422,6 +422,41 @@ static void section_failed(gr_strbuf *b, const gr_items *it, int md)
     free(f);
 }
 
+/* Item analysis in brief (report.html has every test): the tests stronger
+   students fail more than weaker ones, then how many tell no one apart. */
+static void section_items(gr_strbuf *b, const gr_items *it, int md)
+{
+    heading(b, md, "Tests to check (item analysis over the students who attempted the lab)");
+    table t = {NULL, 0, 5};
+    const char *h[] = {"lab", "test", "passed", "of attempted", "r with the rest of the lab"};
+    int all = 0, none = 0;
+    for (int k = 0; k < it->n; k++) {
+        const gr_item *m = &it->items[k];
+        all += (m->flags & GR_ITEM_ALL_PASS) != 0;
+        none += (m->flags & GR_ITEM_NONE_PASS) != 0;
+        if (!(m->flags & GR_ITEM_NEGATIVE))
+            continue;
+        if (t.rows == 0)
+            row_add(&t, h);
+        char *p = gr_xasprintf("%d", m->passed), *of = gr_xasprintf("%d", m->attempted);
+        char *r = gr_xasprintf("%.2f", m->r_pb);
+        const char *cells[] = {gr_lab_modules[m->lab - 1]->dir, m->test, p, of, r};
+        row_add(&t, cells);
+        free(p);
+        free(of);
+        free(r);
+    }
+    if (t.rows) {
+        gr_sb_printf(b, "%sDiscriminating negatively (stronger students fail them more than weaker "
+                        "ones; check their rubric entries):\n%s", md ? "" : "  ", md ? "\n" : "");
+        table_put(b, &t, md);
+    } else {
+        gr_sb_append(b, md ? "No test discriminates negatively.\n" : "  no test discriminates negatively\n");
+    }
+    gr_sb_printf(b, "%s%d of %d tests passed by everyone who attempted their lab, %d by no one "
+                    "(they tell no student apart).\n", md ? "\n" : "  ", all, it->n, none);
+}
+
 /* Time-outs, crashes, forbidden calls, compile errors, limits and missing
    files: per lab, how many students got each, and who. */
 static void section_verdicts(gr_strbuf *b, const gr_items *it, int md)
@@ -537,6 +572,7 @@ char *gr_class_report(const gr_class *c, int md)
     gr_items it;
     gr_items_analyse(c, &it);
     section_failed(&b, &it, md);
+    section_items(&b, &it, md);
     section_verdicts(&b, &it, md);
     section_misconceptions(&b, &it, md);
     gr_clusters_section(&b, c, md);

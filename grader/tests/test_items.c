@@ -226,6 +226,10 @@ START_TEST(class_report_ranks_over_attempted_labs)
                              "| 3 | 5 | lab01-scores | T3 | 2 | wrong answer |\n"
                              "| 2 | 5 | lab01-scores | T2 | 1 | wrong answer |\n"
                              "| 1 | 5 | lab01-scores | T1 | 1 | timed out |\n") != NULL, "%s", md);
+    ck_assert_msg(strstr(md, "| lab | test | passed | of attempted | r with the rest of the lab |\n"
+                             "|---|---|---|---|---|\n| lab01-scores | T1 | 4 | 5 | -0.59 |\n") != NULL,
+                  "%s", md);
+    ck_assert_ptr_nonnull(strstr(md, "1 of 5 tests passed by everyone who attempted their lab, 1 by no one"));
     ck_assert_ptr_nonnull(strstr(md, "| lab01-scores | crashed | 1 | e |\n"));
     ck_assert_ptr_nonnull(strstr(md, "| lab01-scores | timed out | 1 | d |\n"));
     ck_assert_ptr_nonnull(strstr(md, "| lab01-scores | missing | 1 | empty |\n"));

@@ -299,6 +299,7 @@ START_TEST(batch_writes_report_html_that_chromium_renders)
                              "| out of memory |\n") != NULL, "%s", md);
     ck_assert_msg(strstr(md, "| lab05-masking | compile error | 1 | \"><svg onload=alert(2)> |\n") != NULL,
                   "%s", md);
+    ck_assert_msg(strstr(md, "| lab01-scores | dot_broken_memory | 9 | 16 | -0.58 |\n") != NULL, "%s", md);
     free(md);
     free(md_path);
     char *csv_path = gr_xasprintf("%s/out/tests.csv", dir), *csv = gr_read_file(csv_path, NULL);
