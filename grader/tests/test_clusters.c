@@ -8,8 +8,9 @@
  * three with one no misconception predicts (every weight divided by n once
  * more), one with another (the sum starts at 1), batched by the built
  * attnlab: exactly one cluster, of those three, its relation named on each
- * test, in report.md, report.html and clusters.json, and a student id that is
- * markup shown as text in each.
+ * test, in report.md, report.html (as written and as headless Chromium
+ * renders it, when chromium is installed) and clusters.json, and a student id
+ * that is markup shown as text in each.
  */
 #include <check.h>
 #include <math.h>
@@ -19,7 +20,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "class/clusters.h"
 #include "digest.h"
+#include "fixtures/fixture_kit.h"
 #include "labmod.h"
 #include "layout.h"
 #include "relation.h"
@@ -263,6 +266,119 @@ START_TEST(read_back_digests_are_checked_and_bounded)
 }
 END_TEST
 
+/* ---- grouping a class, by hand ------------------------------------------------------ */
+
+/* One uncatalogued wrong answer: student, lab, test (its place in the lab), digest. */
+typedef struct planted {
+    const char *id, *same_as;
+    int lab, place;
+    const char *test, *digest;
+} planted;
+
+/* A class of the students of p[0..n) in order (ids sorted), each lab's tests
+   in their places, all wrong with the digest given (NULL: none). */
+static void hand_class(gr_class *c, const planted *p, int n)
+{
+    memset(c, 0, sizeof *c);
+    c->students = gr_xcalloc((size_t)n, sizeof *c->students);
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        while (k < c->n && strcmp(c->students[k].id, p[i].id) != 0)
+            k++;
+        gr_student *s = &c->students[k];
+        if (k == c->n) {
+            c->n++;
+            s->id = gr_xstrdup(p[i].id);
+            s->same_as = p[i].same_as ? gr_xstrdup(p[i].same_as) : NULL;
+            s->submitted = 1;
+        }
+        gr_report *r = &s->report;
+        int l = 0;
+        while (l < r->n_labs && r->labs[l].lab != p[i].lab)
+            l++;
+        if (l == r->n_labs) {
+            r->labs = gr_xrealloc(r->labs, (size_t)(l + 1) * sizeof *r->labs);
+            memset(&r->labs[l], 0, sizeof r->labs[l]);
+            r->labs[l].lab = p[i].lab;
+            r->labs[l].tests = gr_xcalloc(4, sizeof *r->labs[l].tests);
+            r->labs[l].n_tests = 4;
+            for (int j = 0; j < 4; j++)
+                r->labs[l].tests[j].name = gr_xasprintf("t%d", j);
+            r->n_labs++;
+        }
+        gr_test_result *t = &r->labs[l].tests[p[i].place];
+        free(t->name);
+        t->name = gr_xstrdup(p[i].test);
+        t->verdict = GR_WRONG_ANSWER;
+        t->digest = p[i].digest ? gr_xstrdup(p[i].digest) : NULL;
+        t->excerpt = gr_xasprintf("excerpt of %s", p[i].id);
+    }
+}
+
+static void hand_class_free(gr_class *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        free(c->students[i].id);
+        free(c->students[i].same_as);
+        gr_result_free(&c->students[i].report);
+    }
+    free(c->students);
+}
+
+START_TEST(clusters_group_by_output_and_join_the_same_students)
+{
+    static const planted p[] = {
+        /* a, b, c alike on two tests of lab 2 (listed out of the rubric's order) */
+        {"a", NULL, 2, 3, "late", "d2"}, {"a", NULL, 2, 1, "early", "d1"},
+        {"b", NULL, 2, 1, "early", "d1"}, {"b", NULL, 2, 3, "late", "d2"},
+        {"c", NULL, 2, 1, "early", "d1"}, {"c", NULL, 2, 3, "late", "d2"},
+        /* d, e another output of "early"; f the first output of "early" only */
+        {"d", NULL, 2, 1, "early", "d3"}, {"e", NULL, 2, 1, "early", "d3"},
+        {"f", NULL, 2, 1, "early", "d1"},
+        /* a group's other member: a's files, never counted twice */
+        {"g", "a", 2, 1, "early", "d1"},
+        /* the same digest text in another lab is another mistake; one alone is none */
+        {"h", NULL, 3, 1, "early", "d1"}, {"i", NULL, 2, 2, "mid", "d9"},
+        {"j", NULL, 2, 2, "mid", NULL},
+    };
+    gr_class c;
+    hand_class(&c, p, (int)(sizeof p / sizeof p[0]));
+    gr_clusters cl;
+    gr_clusters_find(&c, &cl);
+    ck_assert_int_eq(cl.n, 3);
+    /* largest first: early/d1 of a, b, c, f; late/d2 of a, b, c; early/d3 of d, e */
+    ck_assert_int_eq(cl.c[0].n_students, 4);
+    ck_assert_int_eq(cl.c[0].n_tests, 1);
+    ck_assert_str_eq(cl.c[0].tests[0].digest, "d1");
+    ck_assert_str_eq(cl.c[0].students[3], "f");
+    ck_assert_int_eq(cl.c[1].n_students, 3);
+    ck_assert_str_eq(cl.c[1].tests[0].test, "late");
+    ck_assert_int_eq(cl.c[2].n_students, 2);
+    ck_assert_str_eq(cl.c[2].students[0], "d");
+    gr_clusters_free(&cl);
+    hand_class_free(&c);
+
+    /* without f, a, b, c made one mistake seen on two tests: one cluster, in
+       the rubric's order */
+    static const planted q[] = {
+        {"a", NULL, 2, 3, "late", "d2"}, {"a", NULL, 2, 1, "early", "d1"},
+        {"b", NULL, 2, 3, "late", "d2"}, {"b", NULL, 2, 1, "early", "d1"},
+    };
+    hand_class(&c, q, 4);
+    gr_clusters_find(&c, &cl);
+    ck_assert_int_eq(cl.n, 1);
+    ck_assert_int_eq(cl.c[0].n_tests, 2);
+    ck_assert_str_eq(cl.c[0].tests[0].test, "early");
+    ck_assert_str_eq(cl.c[0].tests[1].test, "late");
+    char *json = gr_clusters_json(&cl);
+    ck_assert_ptr_nonnull(strstr(json, "\"size\": 2"));
+    ck_assert_ptr_nonnull(strstr(json, "\"students\": [\"a\", \"b\"]"));
+    free(json);
+    gr_clusters_free(&cl);
+    hand_class_free(&c);
+}
+END_TEST
+
 /* ---- a class of lab 2 -------------------------------------------------------------- */
 
 static char root[4096];
@@ -364,6 +480,45 @@ static int digests_of(const char *id)
     return n;
 }
 
+/* report.html's section: one cluster (one row), its relation, the hostile id
+   as text, linked to the student's section. */
+static void check_html(const char *page, const char *what)
+{
+    ck_assert_msg(strstr(page, "<a href=\"#clusters\">"), "%s: no entry in the contents", what);
+    const char *sec = strstr(page, "<section id=\"clusters\">");
+    ck_assert_msg(sec != NULL, "%s: no clusters section", what);
+    const char *body = strstr(sec, "<tbody>"), *end = body ? strstr(body, "</tbody>") : NULL;
+    ck_assert_msg(body && end, "%s: no clusters table", what);
+    int rows = 0;
+    for (const char *p = body; (p = strstr(p, "<tr>")) != NULL && p < end; p++)
+        rows++;
+    ck_assert_msg(rows == 1, "%s: %d cluster rows", what, rows);
+    ck_assert_msg(strstr(sec, "every value is 0.25 x the expected"), "%s: the relation", what);
+    ck_assert_msg(strstr(sec, "divn`&lt;b&gt;c|</a>"), "%s: the id as text", what);
+    ck_assert_msg(!strstr(page, "divn`<b>"), "%s: an element a student's id made", what);
+}
+
+/* tmp/out/report.html as headless Chromium's DOM (malloc'd), or NULL without
+   chromium (said on stderr: the written page is still checked). */
+static char *chromium_dom(void)
+{
+    if (system("command -v chromium >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "test_clusters: SKIP the browser check: no chromium on PATH "
+                        "(scripts/install-deps.sh browser)\n");
+        return NULL;
+    }
+    char *log = gr_xasprintf("%s/chromium.log", tmp), *dom_path = gr_xasprintf("%s/dom.html", tmp);
+    int st = fk_sh(log, "HOME='%s' timeout -s KILL 60 chromium --headless --no-sandbox "
+                   "--disable-gpu --user-data-dir='%s/profile' --dump-dom 'file://%s/out/report.html' "
+                   ">'%s'", tmp, tmp, tmp, dom_path);
+    ck_assert_msg(st == 0, "chromium --dump-dom did not finish (status %d): see %s", st, log);
+    char *dom = gr_read_file(dom_path, NULL);
+    ck_assert_msg(dom && strstr(dom, "</html>"), "no DOM from chromium");
+    free(log);
+    free(dom_path);
+    return dom;
+}
+
 START_TEST(a_planted_mistake_is_one_cluster_of_three)
 {
     char *log;
@@ -419,14 +574,13 @@ START_TEST(a_planted_mistake_is_one_cluster_of_three)
     ck_assert_ptr_nonnull(strstr(md, "`divn'<b>c|`"));
     ck_assert_ptr_null(strstr(md, "### 2."));
     ck_assert_msg(strstr(md, "divn`") == NULL, "a backtick of an id closed its code span");
-    /* and report.html's, the id escaped */
+    /* and report.html's, as written and as Chromium renders it */
     char *html = out_file("report.html");
-    const char *sec = strstr(html, "<section id=\"clusters\">");
-    ck_assert_ptr_nonnull(sec);
-    ck_assert_ptr_nonnull(strstr(html, "<a href=\"#clusters\">"));
-    ck_assert_ptr_nonnull(strstr(sec, "every value is 0.25 x the expected"));
-    ck_assert_ptr_nonnull(strstr(sec, "divn`&lt;b&gt;c|"));
-    ck_assert_ptr_null(strstr(html, "divn`<b>"));
+    check_html(html, "report.html");
+    char *dom = chromium_dom();
+    if (dom)
+        check_html(dom, "Chromium's DOM");
+    free(dom);
     free(html);
     free(json);
     free(md);
@@ -445,6 +599,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, digest_rounds_float_noise_and_is_keyed);
     tcase_add_test(tc, excerpt_names_the_first_mismatch_and_the_relation);
     tcase_add_test(tc, read_back_digests_are_checked_and_bounded);
+    tcase_add_test(tc, clusters_group_by_output_and_join_the_same_students);
     suite_add_tcase(s, tc);
     TCase *cls = tcase_create("class");
     tcase_add_checked_fixture(cls, class_setup, class_teardown);
