@@ -64,7 +64,7 @@ LAB_NUMS   := $(patsubst data/rubrics/lab%.yaml,%,$(wildcard data/rubrics/lab[0-
 LABGEN     := $(BUILD)/labgen
 GEN_STAMP  := $(GEN)/.stamp
 GEN_INPUTS := $(wildcard data/rubrics/lab[0-9][0-9].yaml labs/lab[0-9][0-9]-*/lab[0-9][0-9].h \
-                         labs/lab[0-9][0-9]-*/README.md grader/labs/lab[0-9][0-9].c) syllabus.md
+                         labs/lab[0-9][0-9]-*/README.md grader/labs/lab[0-9][0-9].c syllabus.md)
 
 ATTN_OBJ   := $(ATTN_SRC:%.c=$(BUILD)/%.o)
 SUP_OBJ    := $(SUP_SRC:%.c=$(BUILD)/%.o)

@@ -57,7 +57,7 @@ for rubric in "$root"/data/rubrics/lab[0-9][0-9].yaml; do
                   { flush(); in_tests = 0; print }
         END       { flush() }' "$rubric" > "$cut"
     want=$(grep -c '^    visibility: *visible *\(#.*\)\?$' "$rubric" || true)
-    got=$(grep -c '^  - name:' "$cut" || true)
+    got=$(sed -n '/^tests:/,$p' "$cut" | grep -c '^  - name:' || true)
     if [ "$want" != "$got" ] || grep -Eq 'visibility: *(hidden|after_)' "$cut"; then
         echo "attnlab student-kit: cutting $rubric kept $got tests, it has $want visible" >&2
         exit 1

@@ -363,7 +363,10 @@ static int check_all(const char *root, const mf_lab *labs, int n)
             return -1;
         }
     }
+    /* a tree without the syllabus (the Gradescope bundle) builds without its check */
     snprintf(path, sizeof path, "%s/syllabus.md", root);
+    if (stat(path, &st) != 0)
+        return 0;
     if (mf_check_syllabus(path, labs, n, warn, sizeof warn, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         return -1;
