@@ -168,6 +168,13 @@ static const hostile_case cases[] = {
      "long n = (long)B * Tq * Tk;\n    for (long i = 0; i < n; i++)\n"
      "        S[i] = i % 2 ? __builtin_nanf(\"\") : __builtin_inff();\n    if (n > 0)\n        return LAB_OK;",
      0, "wrong answer", NULL, NULL, PLAIN, NULL, 0},
+    /* for the uncatalogued-mistake digest and relation finders (digest.h): a
+       signalling NaN with a payload, -0, the least subnormal and FLT_MAX */
+    {"digest_edge_values", "body.c",
+     "long n = (long)B * Tq * Tk;\n    for (long i = 0; i < n; i++) {\n"
+     "        unsigned u = i % 4 == 0 ? 0x7f800001u : i % 4 == 1 ? 0x80000000u : i % 4 == 2 ? 1u : 0x7f7fffffu;\n"
+     "        memcpy(&S[i], &u, sizeof u);\n    }\n    if (n > 0)\n        return LAB_OK;",
+     0, "wrong answer", NULL, NULL, PLAIN, NULL, 0},
     {"inputs_overwritten", "body.c",
      "long nq = (long)B * Tq * d, nk = (long)B * Tk * d, ns = (long)B * Tq * Tk;\n"
      "    if (nq > 0 && nk > 0) {\n        memset((void *)Q, 0, (size_t)nq * sizeof *Q);\n"
