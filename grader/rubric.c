@@ -175,6 +175,11 @@ static int is_param_name(const char *s)
     return 0;
 }
 
+int gr_rubric_param_known(const char *name)
+{
+    return name && is_param_name(name);
+}
+
 /* One value of sizes (whole) or params (real) into t's list of named values. */
 static int read_value(yr_doc *d, const yaml_node_t *k, const yaml_node_t *v,
                       gr_rubric_test *t, int whole, const char *section)

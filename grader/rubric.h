@@ -47,7 +47,7 @@ enum {
 };
 
 /* A lab's share of a submission's wall-clock budget when its rubric sets no
-   budget_s: a submission of all ten labs gets 300 s, whatever it does. */
+   budget_s: each lab graded adds 30 s, whatever it does. */
 #define GR_DEFAULT_BUDGET_S 30
 
 typedef struct gr_limits {
@@ -113,6 +113,10 @@ void gr_rubric_keep_visible(gr_rubric *r);
    key must be one of the names rubric.c knows (it aborts otherwise: a rubric
    could never set it). */
 double gr_test_param(const gr_rubric_test *t, const char *key, double dflt);
+
+/* 1 when name may be a test's size or param (some generator reads it), else 0:
+   what `attnlab new-lab` asks of a new function's argument names. */
+int gr_rubric_param_known(const char *name);
 
 /* Name of a visibility as written in YAML and results.json. */
 const char *gr_visibility_name(gr_visibility v);

@@ -48,6 +48,12 @@ int cmd_validate(int argc, char **argv);
 /* attnlab mutate: mechanical mutants of each solution graded; fails on a survivor. */
 int cmd_mutate(int argc, char **argv);
 
+/* attnlab new-lab: scaffold the next lab from its functions' signatures and shapes. */
+int cmd_newlab(int argc, char **argv);
+
+/* The same in the tree at root (NULL: find it as the other commands do). */
+int cmd_newlab_run(FILE *out, FILE *err, const char *root, int argc, char **argv);
+
 /* attnlab explain: softmax of one row of scores, step by step, on stdout. */
 int cmd_explain(int argc, char **argv);
 

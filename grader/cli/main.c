@@ -34,6 +34,8 @@ static const gr_command commands[] = {
       cmd_mutate },
     { "rules", "print a lab's rules from its rubric, or write or check them in stub and handout",
       cmd_rules },
+    { "new-lab", "scaffold the next lab: handout, contract, stub, tests, rubric, grader module",
+      cmd_newlab },
     { "explain", "show softmax turning one row of scores into weights, step by step",
       cmd_explain },
     { "drill", "practise: questions with answers and worked solutions, progress kept",
