@@ -133,6 +133,19 @@ static int join_students(shards *sh, char *err, size_t errlen)
     return 0;
 }
 
+/* Where report.html's similar pairs read the students' files: --submissions,
+   else the folder the shards graded when this machine has it, else nowhere. */
+static void similar_from(shards *sh)
+{
+    const char *dir = sh->m->submissions ? sh->m->submissions : sh->runs[0].submissions;
+    struct stat st;
+    if (dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+        sh->c.submissions = dir;
+    else if (sh->m->notes)
+        fprintf(sh->m->notes, "attnlab merge: report.html has no similar pairs: the students' "
+                "folder %s is not here (give it with --submissions DIR)\n", dir ? dir : "");
+}
+
 /* The class's own facts: the same in every shard; counts summed. 0 or -1. */
 static int class_facts(shards *sh, char *err, size_t errlen)
 {
@@ -153,6 +166,7 @@ static int class_facts(shards *sh, char *err, size_t errlen)
         c->graded_now += p->graded_now;
         c->resumed += p->resumed;
     }
+    similar_from(sh);
     if (strcmp(sh->runs[0].course, "none") == 0)
         return 0;
     /* the policy the shards were graded under: their copy, as run.txt digested it */

@@ -17,6 +17,9 @@
  * beside it, renamed to OUT at the end; OUT must not exist or be empty. It
  * holds students/ID/ (results.json, feedback.txt, key), the class files and
  * a run.txt of its own (1/1), so it is a batch output like any other.
+ * report.html's similar pairs read the students' own files: from the folder
+ * the shards graded (on a file system they share with the merge) or
+ * m->submissions; without one it has no similarity section, and says so.
  */
 #ifndef GR_MERGE_H
 #define GR_MERGE_H
@@ -29,6 +32,9 @@ typedef struct gr_merge_opts {
     const char *out;              /* the merged output folder */
     const char *root;             /* the attnlab tree (the histogram's gnuplot script) */
     int bom;                      /* gradebook.csv with a UTF-8 byte order mark */
+    const char *submissions;      /* the students' folders for report.html's similar pairs,
+                                     or NULL: the folder the first shard's run.txt names,
+                                     when it is one here */
     FILE *text;                   /* the class report as text, or NULL */
     FILE *notes;                  /* notes (no gnuplot ...) */
 } gr_merge_opts;

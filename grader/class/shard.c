@@ -131,6 +131,7 @@ void gr_run_free(gr_run *r)
     free(r->roster);
     free(r->times);
     free(r->class_ids);
+    free(r->submissions);
     memset(r, 0, sizeof *r);
 }
 
@@ -159,6 +160,9 @@ static const field student_fields[] = {
     {"same_as", STR, ST(same_as), 0},
     {"name", STR, ST(name), 0},
     {"email", STR, ST(email), 0},
+    {"sis_user_id", STR, ST(sis_user_id), 0},
+    {"sis_login_id", STR, ST(sis_login_id), 0},
+    {"section", STR, ST(section), 0},
     {"on_roster", INT, ST(on_roster), 1},
     {"submitted", INT, ST(submitted), 1},
     {"resumed", INT, ST(resumed), 1},
@@ -264,6 +268,13 @@ int gr_run_write(const char *out, const gr_run *r, const gr_class *c, const char
         gr_sb_append(&b, "\n");
     }
     gr_sb_printf(&b, "roster_read %d\ngraded %d %d\n", c->roster, c->graded_now, c->resumed);
+    char *real = c->submissions ? realpath(c->submissions, NULL) : NULL;
+    if (real || c->submissions) {
+        gr_sb_append(&b, "submissions ");
+        put_enc(&b, real ? real : c->submissions);
+        gr_sb_append(&b, "\n");
+    }
+    free(real);
     for (int i = 0; i < c->n; i++) {
         const gr_student *s = &c->students[i];
         if (!gr_shard_has(r->k, r->n, s->id))
@@ -392,6 +403,9 @@ static void free_student(gr_student *s)
     free(s->same_as);
     free(s->name);
     free(s->email);
+    free(s->sis_user_id);
+    free(s->sis_login_id);
+    free(s->section);
     gr_intake_free(&s->intake);
 }
 
@@ -444,10 +458,10 @@ static int read_lab(reader *rd, char *rest, gr_class *c)
 
 /* The run's own lines, each once. */
 enum { L_SHARD, L_PROGRAM, L_SECRET, L_RUBRICS, L_COURSE, L_ROSTER, L_TIMES, L_LABS, L_CLASS,
-       L_TIMES_FROM, L_ROSTER_READ, L_GRADED, L_COUNT };
+       L_TIMES_FROM, L_ROSTER_READ, L_GRADED, L_SUBMISSIONS, L_COUNT };
 static const char *const run_keys[L_COUNT] = {
     "shard", "program", "secret", "rubrics", "course", "roster", "times", "labs", "class",
-    "times_from", "roster_read", "graded",
+    "times_from", "roster_read", "graded", "submissions",
 };
 
 /* "a b" into two numbers in [lo, hi]. 0 or -1. */
@@ -496,6 +510,9 @@ static int read_run_line(reader *rd, int k, char *rest, gr_run *r, gr_class *c)
     } else if (k == L_TIMES_FROM) {
         if (!(c->times_from = dec(rest)))
             return bad(rd, "%s", "times_from: a bad %XX escape");
+    } else if (k == L_SUBMISSIONS) {
+        if (!(r->submissions = dec(rest)) || !*r->submissions)
+            return bad(rd, "%s", "submissions: a bad %XX escape or nothing");
     } else if (k == L_ROSTER_READ) {
         if (strcmp(rest, "0") != 0 && strcmp(rest, "1") != 0)
             return bad(rd, "%s", "roster_read: not 0 or 1");
@@ -548,7 +565,7 @@ static int read_lines(reader *rd, char *text, gr_run *r, gr_class *c)
     if (!ended)
         return bad(rd, "%s", "it stops before its end line");
     for (int k = 0; k < L_COUNT; k++)
-        if (!seen[k] && k != L_TIMES_FROM && k != L_ROSTER_READ)
+        if (!seen[k] && k != L_TIMES_FROM && k != L_ROSTER_READ && k != L_SUBMISSIONS)
             return bad(rd, "no %s line", run_keys[k]);
     return 0;
 }

@@ -22,6 +22,8 @@
  *                                 hand-in times' sources, and the labs graded
  *   class N DIGEST                the whole class: how many ids, and their digest
  *   times_from, roster_read, graded   the class report's own facts
+ *   submissions                   the students' folders (report.html's similar
+ *                                 pairs read them)
  *   student id=... ...            one per student of the slice, then a lab
  *   lab N ...                     line per lab: hand-in time, days late, where
  *                                 its file was found (intake.h)
@@ -51,6 +53,8 @@ typedef struct gr_run {
     int labs[GR_N_LABS];          /* the labs graded */
     int class_n;                  /* students in the whole class ... */
     char *class_ids;              /* ... and the digest of their ids, sorted */
+    char *submissions;            /* read back: the students' folders as the run saw them
+                                     (its real path), or NULL; not part of its identity */
 } gr_run;
 
 /* The gr_run of the batch o that graded c (slice o->shard_k of o->shard_n). */

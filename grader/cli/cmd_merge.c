@@ -14,13 +14,15 @@
 #include "layout.h"
 
 static const char merge_usage[] =
-    "usage: attnlab merge DIR... --out DIR [--csv-bom] [-q]\n"
+    "usage: attnlab merge DIR... --out DIR [--submissions DIR] [--csv-bom] [-q]\n"
     "\n"
     "Join the output folders of `attnlab batch ... --shard K/N` (K = 1 .. N, one\n"
     "folder each, on any machines) into one batch output: students/ID/ for every\n"
-    "student, gradebook.csv, report.md (also printed), histogram.dat and .png, and\n"
-    "run.txt, written exactly as one batch of the whole class writes them:\n"
-    "gradebook.csv is the single run's byte for byte.\n"
+    "student and the class files (gradebook.csv, tests.csv, report.md, also\n"
+    "printed, report.html, clusters.json, the histogram), and run.txt, written\n"
+    "by the code one batch of the whole class runs:\n"
+    "gradebook.csv, tests.csv, report.md and report.html are the single run's\n"
+    "byte for byte.\n"
     "Refused before anything is written: a folder that is not a batch output,\n"
     "shards graded with different secrets, rubrics, course policies, rosters,\n"
     "hand-in times or builds of attnlab, or from a different set of students, two\n"
@@ -29,6 +31,9 @@ static const char merge_usage[] =
     "\n"
     "  --out DIR        the merged output: a new folder, or an empty one; written\n"
     "                   beside it and renamed into place, so it is whole or absent\n"
+    "  --submissions DIR  the students' folders, for report.html's similar pairs\n"
+    "                   (default: the folder the shards graded, named in their\n"
+    "                   run.txt, when this machine has it)\n"
     "  --csv-bom        start gradebook.csv with a UTF-8 byte order mark (as batch)\n"
     "  -q, --quiet      no class report on stdout\n"
     "\n"
@@ -39,6 +44,7 @@ int cmd_merge(int argc, char **argv)
     static const struct option longopts[] = {
         {"out", required_argument, 0, 'o'},
         {"csv-bom", no_argument, 0, 'B'},
+        {"submissions", required_argument, 0, 'S'},
         {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -53,6 +59,7 @@ int cmd_merge(int argc, char **argv)
         switch (ch) {
         case 'o': free(out); out = gr_xstrdup(optarg); break;
         case 'B': m.bom = 1; break;
+        case 'S': m.submissions = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': fputs(merge_usage, stdout); free(out); return 0;
         default: free(out); return gr_bad_option("merge", argv[optind - 1]);

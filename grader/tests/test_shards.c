@@ -4,8 +4,8 @@
  * rule, a stub, a mutant, an empty folder, a late hand-in, a roster student
  * with no folder) is graded four ways at once: as three shards, each its own
  * process as on three machines, and as one batch. The shards merged give the
- * single run's gradebook.csv, report.md, histogram.dat and run.txt byte for
- * byte, in any order. Bad --shard specs, and shards that are not one run's
+ * single run's class files byte for byte (gradebook.csv, tests.csv,
+ * report.md, report.html, clusters.json, histogram.dat, run.txt), in any order. Bad --shard specs, and shards that are not one run's
  * (another secret, rubric or course policy, a slice missing or given twice, a
  * folder that is no batch output, another N) are refused, leaving nothing.
  */
@@ -235,7 +235,8 @@ END_TEST
 
 START_TEST(three_shards_merged_are_the_single_run_byte_for_byte)
 {
-    static const char *const files[] = {"gradebook.csv", "report.md", "histogram.dat", "run.txt"};
+    static const char *const files[] = {"gradebook.csv", "tests.csv", "report.md", "report.html",
+                                        "clusters.json", "histogram.dat", "run.txt"};
     static const char *const orders[2][3] = {{"sh1", "sh2", "sh3"}, {"sh3", "sh1", "sh2"}};
     for (int o = 0; o < 2; o++) {
         char *sh[3], *out = gr_xasprintf("%s/merged%d", tmp, o), *text;
