@@ -8,6 +8,8 @@
  * report.md, report.html, clusters.json, histogram.dat, run.txt), in any order. Bad --shard specs, and shards that are not one run's
  * (another secret, rubric or course policy, a slice missing or given twice, a
  * folder that is no batch output, another N) are refused, leaving nothing.
+ * A Gradescope export whose group of four lands in more than one shard merges
+ * to the single run's gradebook, every member with the group's grade.
  */
 #include <check.h>
 #include <dirent.h>
@@ -384,6 +386,88 @@ START_TEST(shards_of_other_runs_are_refused)
 }
 END_TEST
 
+/* A Gradescope export with a group of three: its other submitters share the
+   grade of the first, wherever the slicing rule puts each of them. */
+static const char group_yml[] =
+    "submission_1:\n  :submitters:\n  - :name: Ada\n    :email: ada@example.edu\n"
+    "  :created_at: 2025-02-07 23:59:00.000000000 -05:00\n"
+    "submission_2:\n  :submitters:\n  - :name: Bob\n    :email: bob@example.edu\n"
+    "  :created_at: 2025-02-07 22:00:00.000000000 -05:00\n"
+    "submission_3:\n  :submitters:\n  - :name: Carol\n    :email: carol@example.edu\n"
+    "  - :name: Dan\n    :email: dan@example.edu\n  - :name: Eve\n    :email: eve@example.edu\n"
+    "  - :name: Frank\n    :email: frank@example.edu\n"
+    "  :created_at: 2025-02-07 21:00:00.000000000 -05:00\n";
+
+START_TEST(a_group_split_across_shards_merges_whole)
+{
+    static const char *const members[] = {"dan@example.edu", "eve@example.edu",
+                                           "frank@example.edu"};
+    int apart = 0;
+    for (int i = 0; i < 3; i++)
+        apart += gr_shard_of(members[i], 3) != gr_shard_of("carol@example.edu", 3);
+    ck_assert_msg(apart > 0, "the group would not be split: pick other names");
+    char *gs = in_tmp("gs"), *p, *sol = gr_xasprintf("%s/solutions/lab01-scores/lab01.c", root);
+    ck_assert_int_eq(mkdir(gs, 0755), 0);
+    put_file((p = in_tmp("gs/submission_metadata.yml")), group_yml);
+    free(p);
+    for (int i = 1; i <= 3; i++) {
+        char *d = gr_xasprintf("%s/submission_%d", gs, i), *text = gr_read_file(sol, NULL);
+        ck_assert_int_eq(mkdir(d, 0755), 0);
+        put_file((p = gr_xasprintf("%s/lab01.c", d)), i == 2 ? "int x;\n" : text);
+        free(p);
+        free(text);
+        free(d);
+    }
+    pid_t pid[4];
+    char *out[4];
+    for (int k = 0; k < 4; k++) {
+        char spec[8], *log;
+        snprintf(spec, sizeof spec, "%d/3", k + 1);
+        out[k] = gr_xasprintf("%s/g%d", tmp, k + 1);
+        log = gr_xasprintf("%s.log", out[k]);
+        const char *args[] = {"batch", gs, "--out", out[k], "--lab", "1", "--jobs", "1",
+                              k < 3 ? "--shard" : NULL, spec, NULL};
+        pid[k] = spawn(log, "shards-test-secret", args);
+        free(log);
+    }
+    for (int k = 0; k < 4; k++)
+        ck_assert_int_eq(spawn_exit(pid[k]), 0);
+    char *merged = in_tmp("gmerged"), *text;
+    const char *args[] = {"merge", out[0], out[1], out[2], "--out", merged, "-q", NULL};
+    ck_assert_msg(run(&text, args) == 0, "%s", text);
+    static const char *const files[] = {"gradebook.csv", "report.md", "run.txt"};
+    for (int f = 0; f < 3; f++) {
+        char *a = gr_xasprintf("%s/%s", out[3], files[f]), *b = gr_xasprintf("%s/%s", merged, files[f]);
+        ck_assert_msg(same_file(a, b), "%s differs from %s", b, a);
+        free(a);
+        free(b);
+    }
+    /* every member of the group has the group's full marks: their row ends with
+       the points-possible row's scores */
+    char *csv = gr_read_file((p = gr_xasprintf("%s/gradebook.csv", merged)), NULL);
+    ck_assert_ptr_nonnull(csv);
+    const char *possible = strstr(csv, "Points possible,,,");
+    ck_assert_ptr_nonnull(possible);
+    possible += strlen("Points possible,,");              /* ",10,10" */
+    size_t plen = strcspn(possible, "\r");
+    for (int i = 0; i < 3; i++) {
+        char *start = gr_xasprintf("\n%s,", members[i]);
+        const char *row = strstr(csv, start), *end = row ? strchr(row, '\r') : NULL;
+        ck_assert_msg(end && (size_t)(end - row) > plen && strncmp(end - plen, possible, plen) == 0,
+                      "%s lacks the group's full marks: %s", members[i], csv);
+        free(start);
+    }
+    free(csv);
+    free(p);
+    free(text);
+    free(merged);
+    for (int k = 0; k < 4; k++)
+        free(out[k]);
+    free(sol);
+    free(gs);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("shards");
@@ -396,6 +480,7 @@ Suite *test_suite(void)
     tcase_add_test(cls, three_shards_merged_are_the_single_run_byte_for_byte);
     tcase_add_test(cls, bad_shard_specs_are_refused);
     tcase_add_test(cls, shards_of_other_runs_are_refused);
+    tcase_add_test(cls, a_group_split_across_shards_merges_whole);
     suite_add_tcase(s, cls);
     return s;
 }
