@@ -30,12 +30,16 @@ int gr_shard_parse(const char *spec, int *k, int *n, char *err, size_t errlen)
                    "(--shard 2/4), not '%s'", spec ? spec : "");
         return -1;
     }
-    if (nn < 1 || nn > GR_SHARD_MAX || kk < 1 || kk > nn) {
-        gr_set_err(err, errlen, "--shard %s: K counts from 1 to N and N from 1 to %d "
-                   "(a Kubernetes JOB_COMPLETION_INDEX counts from 0: give $((i + 1)))",
-                   spec, GR_SHARD_MAX);
+    if (nn < 1 || nn > GR_SHARD_MAX)
+        gr_set_err(err, errlen, "--shard %s: N, the number of shards, is from 1 to %d", spec,
+                   GR_SHARD_MAX);
+    else if (kk < 1)
+        gr_set_err(err, errlen, "--shard %s: K counts from 1 (a Kubernetes JOB_COMPLETION_INDEX "
+                   "counts from 0: give $((JOB_COMPLETION_INDEX + 1))/%ld)", spec, nn);
+    else if (kk > nn)
+        gr_set_err(err, errlen, "--shard %s: K is at most N, here %ld", spec, nn);
+    if (nn < 1 || nn > GR_SHARD_MAX || kk < 1 || kk > nn)
         return -1;
-    }
     *k = (int)kk;
     *n = (int)nn;
     return 0;
