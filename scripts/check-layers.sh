@@ -5,7 +5,9 @@
 #   0 lib        lib/ (libattn, the support code) and the course's contract
 #                headers (labs/<dir>/labNN.h)
 #   1 base       what every layer shares: grader/util, stop, status, protocol,
-#                rubric, result, cells, pool, labmod.h and layout (every lab path)
+#                rubric, result, cells, pool, labmod.h and layout (every lab path),
+#                and what labgen generates from the manifests into build/gen/
+#                (labs_gen.h, labNN_calls.h): an include found nowhere in the tree
 #   2 child      grader/child/ (or grader/stub/): the test child, built apart;
 #                it includes lib, protocol.h and the contract headers only
 #   3 confined   grader/confined/: the confined toolchain and the sandbox
@@ -39,6 +41,7 @@ function norm(p,   n, i, k, part, out) {   # a/b/../c -> a/c, ./ dropped
 }
 function layer(f,   base) {
     if (f ~ /^lib\// || f ~ /^labs\/[^\/]+\/lab[0-9]+\.h$/) return 0
+    if (f ~ /^build\/gen\//) return 1
     if (f ~ /^grader\/(child|stub)\//) return 2
     if (f ~ /^grader\/confined\//) return 3
     if (f ~ /^grader\/labs\//) return 4
@@ -63,6 +66,7 @@ $1 == "F" { known[$2] = 1; next }
     if (!(target in known)) {
         if ((("grader/" inc) in known)) target = norm("grader/" inc)
         else if ((("lib/" inc) in known)) target = norm("lib/" inc)
+        else target = "build/gen/" inc
     }
     from = layer(f); to = layer(target)
     if (from < 0 || to < 0 || to < from) next
