@@ -25,6 +25,7 @@ int gr_digest_fixed_inputs(const gr_lab_module *mod, const gr_rubric_test *t, co
     /* a student id no roster holds: its seed is unlike any student's */
     uint64_t other = gr_seed(secret, "\x01" "attnlab fixed-input probe", lab, t->name);
     gr_case probe;
+    memset(&probe, 0, sizeof probe);     /* freed below even when make_case fails early */
     char err[256];
     unsigned char *a = NULL, *b = NULL;
     size_t alen = 0, blen = 0;
