@@ -11,7 +11,9 @@
  * same copy new-lab refuses a lab that exists and a number out of turn, and
  * writes nothing then. The description's own errors (signatures, shapes, the
  * --from file) are checked in process.
- * Runs the built attnlab (build/attnlab beside this test's build folder). */
+ * Runs the built attnlab (build/attnlab beside this test's build folder). The
+ * copy's one build takes most of the test's time: 79 to 90 s measured on two
+ * busy cores, the whole test 83 to 97 s. */
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
