@@ -211,7 +211,7 @@ START_TEST(course_example_and_extensions)
     static const struct { const char *text, *says; } bad[] = {
         {"due: {1: 2025-02-07T23:59Z}\nextensions: [s001]\n", ":2:13: extensions: expected a mapping"},
         {"due: {1: 2025-02-07T23:59Z}\nextensions:\n  s001: 2\n", ":3:9: extensions: s001: expected a mapping"},
-        {"due: {1: 2025-02-07T23:59Z}\nextensions:\n  s001: {11: 2}\n", ":3:10: extensions: s001: a key is a lab number"},
+        {"due: {1: 2025-02-07T23:59Z}\nextensions:\n  s001: {99: 2}\n", ":3:10: extensions: s001: a key is a lab number"},   /* 99: in no course */
         {"due: {1: 2025-02-07T23:59Z}\nextensions:\n  s001: {1: -2}\n", ":3:13: extensions: s001: lab 1: a number of days"},
         {"due: {1: 2025-02-07T23:59Z}\nextensions:\n  s001: {1: two}\n", ":3:13: extension days"},
         {"extensions:\n  s001: {2: 1}\ndue: {1: 2025-02-07T23:59Z}\n", ":2:10: extensions: s001: lab 2 has no due date"},

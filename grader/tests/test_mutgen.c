@@ -199,7 +199,7 @@ START_TEST(equivalent_list_mistakes_fail_at_their_place)
     static const struct { const char *text, *want; } cases[] = {
         {"equivalent:\n  - lab: 1\n    line: x\n    mutation: y\n",
          "equivalent.yaml:2:5: "},
-        {"equivalent:\n  - lab: 11\n    line: x\n    mutation: y\n    reason: z\n",
+        {"equivalent:\n  - lab: 99\n    line: x\n    mutation: y\n    reason: z\n",   /* in no course */
          "equivalent.yaml:2:10: lab must be the number of one of the course's labs"},
         {"equivalent:\n  - lab: 1\n    line: x\n    mutation: y\n    reason: z\n    why: w\n",
          "equivalent.yaml:6:5: unknown key"},
