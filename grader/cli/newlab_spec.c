@@ -219,6 +219,7 @@ typedef struct fn_read {
     nl_lab *lab;
     int fn;                     /* the function being read, once its signature is */
     const yaml_node_t *shapes;  /* read after the signature, whatever the order */
+    const yaml_node_t *name;    /* the manifest's name, checked against the signature's */
     double points;
     int has_points;
 } fn_read;
@@ -242,6 +243,15 @@ static int rd_shapes(yr_doc *d, const yaml_node_t *v, void *t)
         return yr_fail_at(d, v, "shapes: expected a mapping like {out: [rows], W: [rows, n]}, "
                           "got %s", yr_kind_name(v));
     ((fn_read *)t)->shapes = v;
+    return 0;
+}
+
+static int rd_name(yr_doc *d, const yaml_node_t *v, void *t)
+{
+    const char *s;
+    if (yr_get_string(d, v, "name", YR_NONEMPTY, &s) != 0)
+        return -1;
+    ((fn_read *)t)->name = v;
     return 0;
 }
 
@@ -292,6 +302,7 @@ static int read_shapes(yr_doc *d, fn_read *r)
 static int rd_function(yr_doc *d, const yaml_node_t *item, nl_lab *lab)
 {
     static const yr_field fields[] = {
+        {"name", 0, rd_name},
         {"signature", 1, rd_signature},
         {"shapes", 0, rd_shapes},
         {"points", 0, rd_points},
@@ -299,6 +310,9 @@ static int rd_function(yr_doc *d, const yaml_node_t *item, nl_lab *lab)
     fn_read r = {.lab = lab, .fn = -1};
     if (yr_walk(d, item, "functions", "a function", fields, YR_N_FIELDS(fields), &r) != 0)
         return -1;
+    if (r.name && strcmp(yr_text(r.name), lab->fns[r.fn].name) != 0)
+        return yr_fail_at(d, r.name, "name: %s, but the signature declares %s", yr_text(r.name),
+                          lab->fns[r.fn].name);
     if (r.has_points)
         lab->fns[r.fn].points = r.points;
     return r.shapes ? read_shapes(d, &r) : 0;

@@ -284,6 +284,8 @@ START_TEST(description_file_errors_name_the_place)
         {"title: x\n", "functions"},
         {"functions:\n  - signature: \"int lab_f(float *o, int n)\"\n    points: -1\n",
          ":3:13: points"},
+        {"functions:\n  - name: lab_g\n    signature: \"int lab_f(float *o, int n)\"\n",
+         ":2:11: name: lab_g, but the signature declares lab_f"},
     };
     char *dir = fk_mkdtemp("newlab-desc");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -342,6 +344,41 @@ START_TEST(usage_errors)
 }
 END_TEST
 
+/* A template that does not expand stops new-lab with nothing of the lab written
+   and no staging folder left: a fake tree with the templates (one broken) and
+   a lab file of the course, so it counts as a source tree. */
+static const char *fake_root;
+
+static int cmd_newlab_fake(FILE *out, FILE *err, int argc, char **argv)
+{
+    return cmd_newlab_run(out, err, fake_root, argc, argv);
+}
+
+START_TEST(a_failure_writes_nothing)
+{
+    char *dir = fk_mkdtemp("newlab-fake"), *log = gr_xasprintf("%s.log", dir);
+    fake_root = dir;
+    int rc = fk_sh(log, "mkdir -p '%s/data/newlab' '%s/grader/labs' '%s/labs/%s' && "
+                   "touch '%s/labs/%s/lab02.c' && cp '%s'/data/newlab/*.in '%s/data/newlab/' && "
+                   "echo @BOGUS@ >>'%s/data/newlab/module.c.in' && "
+                   "cd '%s' && find . | LC_ALL=C sort >'%s.before'",
+                   dir, dir, dir, gr_lab_modules[1]->dir, dir, gr_lab_modules[1]->dir, fk_root(),
+                   dir, dir, dir, dir);
+    ck_assert_msg(rc == 0, "cannot make the fake tree (see %s)", log);
+    run_result r = CAPTURE(cmd_newlab_fake, "new-lab", "1", "first", "--function",
+                           "int lab_f(float *o, int n)", "--shape", "o=n");
+    ck_assert_msg(r.rc == 1 && strstr(r.err, "data/newlab/module.c.in:") &&
+                  strstr(r.err, "unknown key @BOGUS@"), "%d: %s", r.rc, r.err);
+    ck_assert_str_eq(r.out, "");
+    rc = fk_sh(log, "cd '%s' && find . | LC_ALL=C sort | cmp -s - '%s.before'", dir, dir);
+    ck_assert_msg(rc == 0, "new-lab left files behind in %s", dir);
+    free_result(&r);
+    fk_rm_rf(dir);
+    free(log);
+    free(dir);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("newlab");
@@ -350,6 +387,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, bad_descriptions_say_what_to_fix);
     tcase_add_test(tc, description_file_errors_name_the_place);
     tcase_add_test(tc, usage_errors);
+    tcase_add_test(tc, a_failure_writes_nothing);
     suite_add_tcase(s, tc);
     /* one build of the whole copy: minutes on a loaded machine */
     TCase *toy = tcase_create("toy");
