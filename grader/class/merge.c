@@ -28,6 +28,7 @@ typedef struct shards {
     const char **from;            /* from[i]: the folder of c.students[i] */
     gr_course course;
     int has_course;
+    char *log, *state;            /* regrades.log joined, rubrics.state (read_audit), or NULL */
 } shards;
 
 /* ---- the runs: one class, graded one way, every slice once ------------------------ */
@@ -355,11 +356,91 @@ static int copy_students(const shards *sh, const char *tmp, char *err, size_t er
     return rc;
 }
 
+/* dir/name when it is a regular file of at most STUDENT_FILE_MAX: 0 with its
+   text; 1 when there is none; -1 with err when it is something else. */
+static int read_dir_file(const char *dir, const char *name, char **text, char *err,
+                         size_t errlen)
+{
+    char *path = gr_xasprintf("%s/%s", dir, name), why[256] = "";
+    size_t len = 0;
+    int rc = gr_read_regular(path, STUDENT_FILE_MAX, text, &len, why, sizeof why);
+    if (rc < 0 && errno == ENOENT)
+        rc = 1;
+    else if (rc != 0) {
+        gr_set_err(err, errlen, "%s: %s", path, rc > 0 ? why : strerror(errno));
+        rc = -1;
+    }
+    free(path);
+    return rc;
+}
+
+static int by_line(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The shards' audit of regrades (regrade.h), read before anything is
+   written: their regrades.log as one, the header once and every line in time
+   order (each starts with its UTC time), and shard 1's rubrics.state (one
+   run's rubrics). 0, or -1 with err (a log that is not a regular file ...). */
+static int read_audit(shards *sh, char *err, size_t errlen)
+{
+    const gr_merge_opts *m = sh->m;
+    char **lines = NULL, *header = NULL;
+    int n = 0, rc = 0, first = 0;
+    for (int i = 0; i < m->n_dirs && rc >= 0; i++) {
+        char *t = NULL, *save = NULL;
+        if ((rc = read_dir_file(m->dirs[i], "regrades.log", &t, err, errlen)) != 0)
+            continue;
+        for (char *l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+            if (l != t) {
+                lines = gr_xrealloc(lines, (size_t)(n + 1) * sizeof *lines);
+                lines[n++] = gr_xasprintf("%s\n", l);
+            } else if (!header) {
+                header = gr_xasprintf("%s\n", l);
+            }
+        }
+        free(t);
+    }
+    if (rc >= 0 && header) {
+        if (n > 0)
+            qsort(lines, (size_t)n, sizeof *lines, by_line);
+        gr_strbuf b = {0};
+        gr_sb_append(&b, header);
+        for (int i = 0; i < n; i++)
+            gr_sb_append(&b, lines[i]);
+        sh->log = gr_sb_take(&b);
+    }
+    for (int i = 0; i < n; i++)
+        free(lines[i]);
+    free(lines);
+    free(header);
+    while (sh->runs[first].k != 1)
+        first++;
+    if (rc >= 0)
+        rc = read_dir_file(m->dirs[first], "rubrics.state", &sh->state, err, errlen);
+    return rc < 0 ? -1 : 0;
+}
+
+/* text (or nothing when NULL) as tmp/name. 0, or -1 with err. */
+static int write_text(const char *tmp, const char *name, const char *text, char *err,
+                      size_t errlen)
+{
+    char *path = gr_xasprintf("%s/%s", tmp, name);
+    int rc = text ? gr_write_file_atomic(path, text, strlen(text)) : 0;
+    if (rc != 0)
+        gr_set_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    free(path);
+    return rc;
+}
+
 /* The merged output in tmp: students, class files, run.txt. 0 or -1 (png: the PNG was drawn). */
 static int write_tmp(const shards *sh, const char *tmp, int *png, char *err, size_t errlen)
 {
     const gr_merge_opts *m = sh->m;
-    if (copy_students(sh, tmp, err, errlen) != 0)
+    if (copy_students(sh, tmp, err, errlen) != 0 ||
+        write_text(tmp, "regrades.log", sh->log, err, errlen) != 0 ||
+        write_text(tmp, "rubrics.state", sh->state, err, errlen) != 0)
         return -1;
     int w = gr_class_write(&sh->c, m->root, tmp, m->bom, m->notes, err, errlen);
     if (w < 0)
@@ -429,7 +510,8 @@ int gr_merge(const gr_merge_opts *m, char *err, size_t errlen)
     sh.parts = gr_xcalloc((size_t)m->n_dirs, sizeof *sh.parts);
     int rc = out_free(m->out, err, errlen) == 0 && read_runs(&sh, err, errlen) == 0 &&
              join_students(&sh, err, errlen) == 0 && class_facts(&sh, err, errlen) == 0 &&
-             read_reports(&sh, err, errlen) == 0 ? 0 : GR_STATUS_BAD_INPUT;
+             read_reports(&sh, err, errlen) == 0 && read_audit(&sh, err, errlen) == 0
+             ? 0 : GR_STATUS_BAD_INPUT;
     if (rc == 0)
         rc = write_out(&sh, err, errlen);
     sh.c.course = NULL;
@@ -443,5 +525,7 @@ int gr_merge(const gr_merge_opts *m, char *err, size_t errlen)
     free(sh.runs);
     free(sh.parts);
     free(sh.from);
+    free(sh.log);
+    free(sh.state);
     return rc;
 }

@@ -15,8 +15,9 @@
  *
  * OUT is written whole or not at all: everything goes into a new folder
  * beside it, renamed to OUT at the end; OUT must not exist or be empty. It
- * holds students/ID/ (results.json, feedback.txt, key), the class files and
- * a run.txt of its own (1/1), so it is a batch output like any other.
+ * holds students/ID/ (results.json, feedback.txt, key), the class files,
+ * the shards' regrades.log joined in time order and shard 1's rubrics.state
+ * (regrade.h), and a run.txt of its own (1/1): a batch output like any other.
  * report.html's similar pairs read the students' own files: from the folder
  * the shards graded (on a file system they share with the merge) or
  * m->submissions; without one it has no similarity section, and says so.

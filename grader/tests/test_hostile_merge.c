@@ -4,6 +4,7 @@
  * batch output (a stub and an empty folder, lab 1) is copied and forged a
  * way per case: results.json with a score past its maximum, a negative one,
  * another student's name, 100 MB, a link, a link for the student's folder;
+ * regrades.log a link;
  * run.txt as a link, a FIFO, with an id that climbs out of the folder, a NUL
  * escape, an unknown field, a class count that lies. Each merge is refused
  * (exit 2) saying what is wrong, within the test's time limit, and leaves no
@@ -171,6 +172,11 @@ START_TEST(links_fifos_and_huge_files_are_refused)
 
     dir = copy_good();
     sh(gr_xasprintf("rm -rf '%s/students/stub' && ln -s /etc '%s/students/stub'", dir, dir));
+    refused(dir, "symbolic link");
+    free(dir);
+
+    dir = copy_good();                              /* the audit log a link out */
+    sh(gr_xasprintf("ln -s /etc/passwd '%s/regrades.log'", dir));
     refused(dir, "symbolic link");
     free(dir);
 

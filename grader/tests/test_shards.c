@@ -386,6 +386,51 @@ START_TEST(shards_of_other_runs_are_refused)
 }
 END_TEST
 
+START_TEST(the_shards_regrade_logs_merge_in_time_order)
+{
+    static const char head[] = "when\tstudent\tlab\ttest\told\tnew\treason\tchange\n";
+    static const char *const logs[3] = {
+        "2026-03-02T10:00:00Z\tada\tlab01-scores\tdot_small\t0\t1\ttypo\t-\n"
+        "2026-03-04T09:00:00Z\tken\tlab01-scores\tdot_small\t1\t1\tcheck\t-\n",
+        NULL,
+        "2026-03-03T08:00:00Z\tgrace\tlab01-scores\tscaled\t2\t3\tpoints\tpoints 2 -> 3\n"};
+    char *dirs[3], *out = in_tmp("logged"), *text, *p;
+    for (int k = 0; k < 3; k++) {
+        char from[8], to[8];
+        snprintf(from, sizeof from, "sh%d", k + 1);
+        snprintf(to, sizeof to, "lg%d", k + 1);
+        dirs[k] = forged(from, to, "attnlab run", "attnlab run 1");   /* a plain copy */
+        if (logs[k]) {
+            char *text_k = gr_xasprintf("%s%s", head, logs[k]);
+            put_file((p = gr_xasprintf("%s/regrades.log", dirs[k])), text_k);
+            free(p);
+            free(text_k);
+        }
+    }
+    put_file((p = gr_xasprintf("%s/rubrics.state", dirs[0])), "attnlab rubrics.state 1\n");
+    free(p);
+    const char *args[] = {"merge", dirs[2], dirs[0], dirs[1], "--out", out, "-q", NULL};
+    ck_assert_msg(run(&text, args) == 0, "%s", text);
+    free(text);
+    char *log = gr_read_file((p = gr_xasprintf("%s/regrades.log", out)), NULL);
+    free(p);
+    char *want = gr_xasprintf("%s%s%s%s", head,
+                              "2026-03-02T10:00:00Z\tada\tlab01-scores\tdot_small\t0\t1\ttypo\t-\n",
+                              logs[2],
+                              "2026-03-04T09:00:00Z\tken\tlab01-scores\tdot_small\t1\t1\tcheck\t-\n");
+    ck_assert_msg(log && strcmp(log, want) == 0, "regrades.log: %s", log ? log : "(none)");
+    char *state = gr_read_file((p = gr_xasprintf("%s/rubrics.state", out)), NULL);
+    ck_assert_msg(state && strcmp(state, "attnlab rubrics.state 1\n") == 0, "rubrics.state");
+    free(p);
+    free(state);
+    free(want);
+    free(log);
+    for (int k = 0; k < 3; k++)
+        free(dirs[k]);
+    free(out);
+}
+END_TEST
+
 /* A Gradescope export with a group of three: its other submitters share the
    grade of the first, wherever the slicing rule puts each of them. */
 static const char group_yml[] =
@@ -481,6 +526,7 @@ Suite *test_suite(void)
     tcase_add_test(cls, bad_shard_specs_are_refused);
     tcase_add_test(cls, shards_of_other_runs_are_refused);
     tcase_add_test(cls, a_group_split_across_shards_merges_whole);
+    tcase_add_test(cls, the_shards_regrade_logs_merge_in_time_order);
     suite_add_tcase(s, cls);
     return s;
 }
