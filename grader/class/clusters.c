@@ -56,10 +56,18 @@ typedef struct group {
     int *students, n;            /* ascending */
 } group;
 
-static int same_students(const group *a, const group *b)
+/* Groups of one lab and the same students next to each other. */
+static int by_students(const void *a, const void *b)
 {
-    return a->first->lab == b->first->lab && a->n == b->n &&
-           memcmp(a->students, b->students, (size_t)a->n * sizeof *a->students) == 0;
+    const group *x = a, *y = b;
+    if (x->first->lab != y->first->lab)
+        return x->first->lab - y->first->lab;
+    if (x->n != y->n)
+        return x->n - y->n;
+    for (int i = 0; i < x->n; i++)
+        if (x->students[i] != y->students[i])
+            return x->students[i] - y->students[i];
+    return 0;
 }
 
 static group *groups_of(const entry *e, int n, int *ng)
@@ -98,25 +106,21 @@ static int by_size(const void *a, const void *b)
     return d ? d : strcmp(x->tests[0].digest, y->tests[0].digest);
 }
 
-/* One cluster from the groups of g[0..ng) with g[at]'s students (marked done). */
-static gr_cluster join(const gr_class *c, group *g, int ng, int at, int *done)
+/* One cluster from the groups g[0..n) (one lab, the same students). */
+static gr_cluster join(const gr_class *c, const group *g, int n)
 {
-    gr_cluster k = {g[at].first->lab, g[at].n, gr_xcalloc((size_t)g[at].n, sizeof(char *)), 0, NULL};
-    for (int s = 0; s < g[at].n; s++)
-        k.students[s] = c->students[g[at].students[s]].id;
-    int *order = NULL;
-    for (int i = at; i < ng; i++) {
-        if (done[i] || !same_students(&g[at], &g[i]))
-            continue;
-        done[i] = 1;
+    gr_cluster k = {g[0].first->lab, g[0].n, gr_xcalloc((size_t)g[0].n, sizeof(char *)), n,
+                    gr_xcalloc((size_t)n, sizeof(gr_cluster_test))};
+    for (int s = 0; s < g[0].n; s++)
+        k.students[s] = c->students[g[0].students[s]].id;
+    int *order = gr_xcalloc((size_t)n, sizeof *order);
+    for (int i = 0; i < n; i++) {
         const gr_test_result *t = g[i].first->t;
-        k.tests = gr_xrealloc(k.tests, (size_t)(k.n_tests + 1) * sizeof *k.tests);
-        order = gr_xrealloc(order, (size_t)(k.n_tests + 1) * sizeof *order);
-        order[k.n_tests] = g[i].first->order;
-        k.tests[k.n_tests++] = (gr_cluster_test){t->name, t->digest, t->excerpt, t->relation};
+        order[i] = g[i].first->order;
+        k.tests[i] = (gr_cluster_test){t->name, t->digest, t->excerpt, t->relation};
     }
     /* the rubric's order: insertion sort by each test's place in the lab */
-    for (int i = 1; i < k.n_tests; i++)
+    for (int i = 1; i < n; i++)
         for (int j = i; j > 0 && order[j - 1] > order[j]; j--) {
             int o = order[j]; order[j] = order[j - 1]; order[j - 1] = o;
             gr_cluster_test t = k.tests[j]; k.tests[j] = k.tests[j - 1]; k.tests[j - 1] = t;
@@ -133,22 +137,21 @@ void gr_clusters_find(const gr_class *c, gr_clusters *out)
     if (n > 1)
         qsort(e, (size_t)n, sizeof *e, by_output);
     group *g = groups_of(e, n, &ng);
-    int *done = gr_xcalloc((size_t)ng + 1, sizeof *done);
-    for (int i = 0; i < ng; i++) {
-        if (done[i])
-            continue;
+    if (ng > 1)
+        qsort(g, (size_t)ng, sizeof *g, by_students);
+    for (int i = 0, j; i < ng; i = j) {
+        for (j = i + 1; j < ng && by_students(&g[i], &g[j]) == 0; j++)
+            ;
         out->c = gr_xrealloc(out->c, (size_t)(out->n + 1) * sizeof *out->c);
-        out->c[out->n++] = join(c, g, ng, i, done);
+        out->c[out->n++] = join(c, &g[i], j - i);
     }
     if (out->n > 1)
         qsort(out->c, (size_t)out->n, sizeof *out->c, by_size);
     for (int i = 0; i < ng; i++)
         free(g[i].students);
     free(g);
-    free(done);
     free(e);
 }
-
 void gr_clusters_free(gr_clusters *cl)
 {
     for (int i = 0; i < cl->n; i++) {
