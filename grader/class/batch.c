@@ -614,7 +614,7 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
         return GR_STATUS_BAD_INPUT;
     c->roster = o->roster != NULL;
     c->submissions = o->submissions;
-    if (make_dirs(o, c, err, errlen) != 0)
+    if (make_dirs(o, c, err, errlen) != 0 || gr_run_clear(o->out, err, errlen) != 0)
         return GR_STATUS_FAILED;
 
     batch_ctx b = {o, c, gr_xcalloc((size_t)c->n + 1, sizeof(int)),

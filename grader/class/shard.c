@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "seed.h"
 #include "util.h"
@@ -240,6 +241,16 @@ static void put_labs(gr_strbuf *b, const gr_student *s)
             gr_sb_append(b, " when=0");
         gr_sb_append(b, "\n");
     }
+}
+
+int gr_run_clear(const char *out, char *err, size_t errlen)
+{
+    char *path = gr_xasprintf("%s/" RUN_FILE, out);
+    int rc = unlink(path) == 0 || errno == ENOENT ? 0 : -1;
+    if (rc != 0)
+        gr_set_err(err, errlen, "cannot remove %s: %s", path, strerror(errno));
+    free(path);
+    return rc;
 }
 
 int gr_run_write(const char *out, const gr_run *r, const gr_class *c, const char *course_file,

@@ -10,7 +10,8 @@
  * who is whose without talking to each other, and a merge can check every
  * student is where the rule puts them.
  *
- * Every batch (sharded or not) writes run.txt last, atomically: one line
+ * Every batch (sharded or not) removes run.txt as it starts and writes it
+ * last, atomically: one line
  * per fact, `key value`, each text value percent-encoded (a byte below 0x21,
  * 0x7f or '%' as %XX) so that any id or file name reads back as it was.
  *   attnlab run 1                 the format
@@ -64,6 +65,10 @@ void gr_run_identify(const gr_batch_opts *o, const gr_class *c, gr_run *r);
    slice; with a late policy, out/course.yaml from course_file. 0, or -1 with err. */
 int gr_run_write(const char *out, const gr_run *r, const gr_class *c, const char *course_file,
                  char *err, size_t errlen);
+
+/* Remove out/run.txt as a run starts, so that a run stopped part-way leaves
+   an output merge refuses until it is run to the end. 0, or -1 with err. */
+int gr_run_clear(const char *out, char *err, size_t errlen);
 
 /* Read dir/run.txt into r and its students into c (appended, reports left
    empty; c's class facts set). 0; 1 when dir has no run.txt (not a batch

@@ -8,11 +8,14 @@
  * report.md, report.html, clusters.json, histogram.dat, run.txt), in any order. Bad --shard specs, and shards that are not one run's
  * (another secret, rubric or course policy, a slice missing or given twice, a
  * folder that is no batch output, another N) are refused, leaving nothing.
+ * A shard killed part-way through a new run is refused until it is run to the
+ * end; the shards' regrades.log are joined in time order.
  * A Gradescope export whose group of four lands in more than one shard merges
  * to the single run's gradebook, every member with the group's grade.
  */
 #include <check.h>
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,6 +389,33 @@ START_TEST(shards_of_other_runs_are_refused)
 }
 END_TEST
 
+START_TEST(a_shard_stopped_part_way_is_refused)
+{
+    /* run shard 1 again from scratch over a copy of its output, and kill it once
+       it has started (its run.txt is gone): what is left is no batch output */
+    char *dir = forged("sh1", "stopped", "attnlab run", "attnlab run 1"), *course = in_tmp("course.yaml");
+    char *run_txt = gr_xasprintf("%s/run.txt", dir), *log = gr_xasprintf("%s.log", dir);
+    char *sub = in_tmp("sub"), *roster = in_tmp("roster.yaml"), *times = in_tmp("times.yaml");
+    const char *args[] = {"batch", sub, "--out", dir, "--lab", "1", "--jobs", "1", "--roster",
+                          roster, "--times", times, "--course", course, "--shard", "1/3",
+                          "--restart", NULL};
+    pid_t pid = spawn(log, "shards-test-secret", args);
+    for (int i = 0; i < 6000 && exists(run_txt); i++)
+        usleep(10000);                  /* at most a minute for the run to start */
+    ck_assert_msg(!exists(run_txt), "the run kept its old run.txt");
+    kill(pid, SIGKILL);
+    ck_assert_int_eq(spawn_exit(pid), -1);
+    refused("stopped is not the output of attnlab batch", (const char *const[]){"stopped", "sh2", "sh3", NULL});
+    free(run_txt);
+    free(log);
+    free(sub);
+    free(roster);
+    free(times);
+    free(course);
+    free(dir);
+}
+END_TEST
+
 START_TEST(the_shards_regrade_logs_merge_in_time_order)
 {
     static const char head[] = "when\tstudent\tlab\ttest\told\tnew\treason\tchange\n";
@@ -527,6 +557,7 @@ Suite *test_suite(void)
     tcase_add_test(cls, shards_of_other_runs_are_refused);
     tcase_add_test(cls, a_group_split_across_shards_merges_whole);
     tcase_add_test(cls, the_shards_regrade_logs_merge_in_time_order);
+    tcase_add_test(cls, a_shard_stopped_part_way_is_refused);
     suite_add_tcase(s, cls);
     return s;
 }
