@@ -64,6 +64,17 @@ typedef struct gr_lab_result {
     int n_tests;
 } gr_lab_result;
 
+/* One regrade of one test, as results.json keeps it (regrade.h). */
+typedef struct gr_regrade {
+    char *when;                  /* UTC, ISO 8601: 2026-12-02T03:40:00Z */
+    int lab;
+    char *test;
+    int has_old, has_new;        /* 0: the test was added (no old score) or removed (no new) */
+    double old_score, new_score;
+    char *reason;                /* --reason, or "no reason given" */
+    char *change;                /* what changed in the rubric, or NULL (a --test regrade) */
+} gr_regrade;
+
 typedef struct gr_report {
     char *student;               /* student id, or "local" */
     double score, max_score;
@@ -74,6 +85,8 @@ typedef struct gr_report {
     char *sandbox;               /* the test children's (sandbox.h), or NULL */
     int practice_secret;         /* 1: a named student graded with the public practice
                                     secret (gr_secret_unfit): inputs anyone can predict */
+    gr_regrade *regrades;        /* every regrade of this student's results, oldest first */
+    int n_regrades;
 } gr_report;
 
 /* Append lr to out as bytes gr_result_lab_decode reads back (to carry a lab's
@@ -91,6 +104,9 @@ void gr_result_copy_shown(const gr_report *r, int moment, gr_report *out);
 
 /* Free everything one lab's result owns (not the struct itself). */
 void gr_result_lab_free(gr_lab_result *lr);
+
+/* Free what one regrade owns (not the struct itself). */
+void gr_regrade_free(gr_regrade *g);
 
 /* Free everything a report owns (not the struct itself). */
 void gr_result_free(gr_report *r);

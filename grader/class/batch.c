@@ -2,6 +2,7 @@
 #include "class/batch.h"
 #include "class/batch_handin.h"
 #include "class/classreport.h"
+#include "class/regrade.h"
 #include "class/shard.h"
 
 #include <dirent.h>
@@ -311,8 +312,11 @@ void gr_batch_lab_files(gr_strbuf *m, const gr_batch_opts *o, int lab)
    itself, the labs asked for, and for each the rubric, the contract header
    and the student's file as found now), hashed, then keyed with the secret
    and the id as every seed is (seed.h), so the key file tells nothing of the
-   secret. A results.json is only reused under the same key. */
-static char *grading_key(const gr_batch_opts *o, const char *program, const gr_student *s)
+   secret. A results.json is only reused under the same key. Without
+   rubrics, the key leaves the rubrics and contract headers out: when only
+   that key holds, only they changed (regrade.h). */
+static char *grading_key(const gr_batch_opts *o, const char *program, const gr_student *s,
+                         int rubrics)
 {
     const char *id = s->id;
     gr_strbuf m = {0};
@@ -321,7 +325,10 @@ static char *grading_key(const gr_batch_opts *o, const char *program, const gr_s
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!o->labs[lab - 1])
             continue;
-        gr_batch_lab_files(&m, o, lab);
+        if (rubrics)
+            gr_batch_lab_files(&m, o, lab);
+        else
+            gr_sb_printf(&m, "lab %d\n", lab);
         add_source(&m, dir, &s->intake.labs[lab - 1]);
     }
     free(dir);
@@ -340,6 +347,9 @@ typedef struct batch_ctx {
     gr_class *c;
     int *todo;          /* indexes into c->students of those to grade */
     char **keys;        /* keys[k]: grading_key of todo[k], made before it is graded */
+    char **sides;       /* sides[k]: the same without the rubrics (regrade.h) */
+    int *partial;       /* partial[k]: regrade only the labs whose rubric changed */
+    const gr_regrade_plan *plan;
     int n_todo;
     int done;           /* finished in this run */
     double t0;
@@ -369,12 +379,22 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     char *dir = student_dir(o, s);
     g.submission = dir;
     memcpy(g.labs, o->labs, sizeof g.labs);
+    for (int l = 0; l < GR_N_LABS && b->partial[i]; l++)
+        g.labs[l] = o->labs[l] && b->plan->changed[l];   /* only what the rubrics changed */
     g.jobs = 1;
     gr_report r;
     int rc = gr_grade(&g, &r, err, errlen);     /* finds each lab's file as intake.h says */
     free(dir);
     if (rc != 0)
         return rc;
+    char *js = student_file(o, s->id, "results.json"), *log = NULL;
+    if (!b->partial[i])
+        gr_regrade_carry(js, &r);               /* the regrades so far stay on record */
+    else if (gr_regrade_merge(b->plan, o->out, s->id, &r, &log, err, errlen) != 0) {
+        free(js);
+        gr_result_free(&r);
+        return GR_STATUS_FAILED;
+    }
     /* feedback first: a results.json that exists always has its feedback beside it */
     char *text = NULL;
     size_t len = 0;
@@ -388,9 +408,8 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
         fclose(f);
     }
     char *fb = student_file(o, s->id, "feedback.txt");
-    char *js = student_file(o, s->id, "results.json");
     char *kf = student_file(o, s->id, "key");
-    char *line = gr_xasprintf("%s\n", key);
+    char *line = gr_xasprintf("%s\n%s\n", key, b->sides[i]);
     /* the key last: a results.json without its key is graded again */
     if (!f || gr_write_file_atomic(fb, text, len) != 0 || gr_report_json(js, &r) != 0 ||
         gr_write_file_atomic(kf, line, strlen(line)) != 0) {
@@ -398,6 +417,9 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
                    s->id, o->out, s->id, strerror(errno));
         rc = GR_STATUS_FAILED;
     }
+    if (rc == 0 && log && gr_regrade_log_append(o->out, log, err, errlen) != 0)
+        rc = GR_STATUS_FAILED;
+    free(log);
     free(text);
     free(fb);
     free(js);
@@ -407,15 +429,19 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     return rc;
 }
 
-/* Whether the key file of s holds key: 1, or 0 with why (no file: graded by
-   an attnlab from before keys, or stopped between results.json and key). */
-static int same_key(const gr_batch_opts *o, const gr_student *s, const char *key, char *why,
-                    size_t whylen)
+/* Whether line n (0: the key, 1: the key without rubrics) of the key file of
+   s is key: 1, or 0 with why (no file: graded by an attnlab from before keys,
+   or stopped between results.json and key). */
+static int same_key(const gr_batch_opts *o, const gr_student *s, const char *key, int n,
+                    char *why, size_t whylen)
 {
     char *kf = student_file(o, s->id, "key");
     size_t len = 0;
     char *text = gr_read_file(kf, &len);
-    int same = text && len == strlen(key) + 1 && memcmp(text, key, len - 1) == 0;
+    const char *at = text;
+    for (int k = 0; k < n && at; k++)
+        at = (at = strchr(at, '\n')) ? at + 1 : NULL;
+    int same = at && strncmp(at, key, strlen(key)) == 0 && at[strlen(key)] == '\n';
     if (!text)
         gr_set_err(why, whylen, "its results have no key of what they were graded from");
     else if (!same)
@@ -435,7 +461,7 @@ static int read_back(const gr_batch_opts *o, const char *key, gr_student *s, cha
 {
     char *js = student_file(o, s->id, "results.json");
     int rc = -1;
-    if (access(js, F_OK) == 0 && (!key || same_key(o, s, key, err, errlen)) &&
+    if (access(js, F_OK) == 0 && (!key || same_key(o, s, key, 0, err, errlen)) &&
         gr_report_read_json(js, &s->report, err, errlen) == 0) {
         int labs[GR_N_LABS] = {0}, same = strcmp(s->report.student, s->id) == 0;
         for (int i = 0; i < s->report.n_labs; i++)
@@ -600,6 +626,51 @@ static int run_record(const gr_batch_opts *o, const gr_class *c, char *err, size
     return rc;
 }
 
+/* Whether only s's labs whose rubric changed need grading: their results
+   read back, and the key without rubrics (side) still holds. */
+static int only_rubrics_changed(const batch_ctx *b, gr_student *s, const char *side)
+{
+    char why[256];
+    if (!b->plan->any || b->o->restart || !same_key(b->o, s, side, 1, why, sizeof why) ||
+        read_back(b->o, NULL, s, why, sizeof why) != 0)
+        return 0;
+    gr_result_free(&s->report);     /* the worker reads it again, and the parent after */
+    return 1;
+}
+
+/* Who is graded, and how: each student of this slice whose results no
+   longer hold (their key), in full, or only in the labs whose rubric
+   changed (regrade.h). */
+static void what_to_grade(batch_ctx *b)
+{
+    const gr_batch_opts *o = b->o;
+    gr_class *c = b->c;
+    char *program = gr_batch_program_digest();      /* once for the run */
+    for (int i = 0; i < c->n; i++) {
+        gr_student *s = &c->students[i];
+        if (!s->submitted || s->same_as || !in_slice(o, s))
+            continue;
+        char why[1024] = "";
+        /* the key before any grading reads the files it covers: a file that
+           changes meanwhile leaves a key that no longer holds next run */
+        char *key = grading_key(o, program, s, 1), *side = grading_key(o, program, s, 0);
+        if (!o->restart && read_back(o, key, s, why, sizeof why) == 0) {
+            s->resumed = 1;
+            c->resumed++;
+            free(key);
+            free(side);
+            continue;
+        }
+        b->partial[b->n_todo] = only_rubrics_changed(b, s, side);
+        if (*why && o->progress && !b->partial[b->n_todo])
+            fprintf(o->progress, "attnlab batch: regrading %s: %s\n", s->id, why);
+        b->keys[b->n_todo] = key;
+        b->sides[b->n_todo] = side;
+        b->todo[b->n_todo++] = i;
+    }
+    free(program);
+}
+
 int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
@@ -617,29 +688,15 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
     if (make_dirs(o, c, err, errlen) != 0 || gr_run_clear(o->out, err, errlen) != 0)
         return GR_STATUS_FAILED;
 
-    batch_ctx b = {o, c, gr_xcalloc((size_t)c->n + 1, sizeof(int)),
-                   gr_xcalloc((size_t)c->n + 1, sizeof(char *)), 0, 0, 0};
-    char *program = gr_batch_program_digest();      /* once for the run */
-    for (int i = 0; i < c->n; i++) {
-        gr_student *s = &c->students[i];
-        if (!s->submitted || s->same_as || !in_slice(o, s))
-            continue;
-        char why[1024] = "";
-        /* the key before any grading reads the files it covers: a file that
-           changes meanwhile leaves a key that no longer holds next run */
-        char *key = grading_key(o, program, s);
-        if (!o->restart && read_back(o, key, s, why, sizeof why) == 0) {
-            s->resumed = 1;
-            c->resumed++;
-            free(key);
-        } else {
-            if (*why && o->progress)
-                fprintf(o->progress, "attnlab batch: regrading %s: %s\n", s->id, why);
-            b.keys[b.n_todo] = key;
-            b.todo[b.n_todo++] = i;
-        }
+    gr_regrade_plan plan;
+    if (gr_regrade_plan_make(&plan, o, o->progress, err, errlen) != 0) {
+        gr_regrade_plan_free(&plan);
+        return GR_STATUS_BAD_INPUT;
     }
-    free(program);
+    size_t n = (size_t)c->n + 1;
+    batch_ctx b = {o, c, gr_xcalloc(n, sizeof(int)), gr_xcalloc(n, sizeof(char *)),
+                   gr_xcalloc(n, sizeof(char *)), gr_xcalloc(n, sizeof(int)), &plan, 0, 0, 0};
+    what_to_grade(&b);
     if (o->progress)
         fprintf(o->progress, "attnlab batch: %d students; %d graded before, %d to grade in %d "
                 "worker%s\n", c->n, c->resumed, b.n_todo, o->jobs, o->jobs == 1 ? "" : "s");
@@ -649,10 +706,20 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
     if (rc != 0 && o->progress && o->progress_bar)
         fputc('\n', o->progress);
     c->graded_now = b.done;
-    for (int k = 0; k < b.n_todo; k++)
+    for (int k = 0; k < b.n_todo; k++) {
         free(b.keys[k]);
+        free(b.sides[k]);
+    }
     free(b.keys);
+    free(b.sides);
+    free(b.partial);
     free(b.todo);
+    /* what the results now follow from, for the next run to compare */
+    if (rc == 0 && gr_rubric_snap_write(o->out, &plan.now) != 0) {
+        gr_set_err(err, errlen, "cannot write %s/rubrics.state: %s", o->out, strerror(errno));
+        rc = GR_STATUS_FAILED;
+    }
+    gr_regrade_plan_free(&plan);
     if (rc == GR_STATUS_STOPPED)
         gr_set_err(err, errlen, "stopped by signal %d after grading %d students; the %d graded "
                    "keep their results, and running the same command again grades the rest",

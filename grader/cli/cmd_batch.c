@@ -25,7 +25,7 @@
 static const char batch_usage[] =
     "usage: attnlab batch SUBMISSIONS --out DIR [--jobs N] [--roster FILE]\n"
     "                     [--course FILE] [--times FILE | --file-times] [--accept-late]\n"
-    "                     [--lab N|all] [--rubrics DIR] [--restart]\n"
+    "                     [--lab N|all] [--rubrics DIR [--reason TEXT]] [--restart]\n"
     "                     [--csv-bom] [--export canvas|moodle|generic]\n"
     "                     [--shard K/N] [-q]\n"
     "\n"
@@ -75,6 +75,8 @@ static const char batch_usage[] =
     "                   a time is after the batch started (refused otherwise)\n"
     "  --lab N|all      which labs (default all)\n"
     "  --rubrics DIR    grade against the rubrics DIR/labNN.yaml instead of the course's\n"
+    "  --reason TEXT    why the rubrics changed, recorded with each regrade (default\n"
+    "                   \"no reason given\")\n"
     "  --restart        regrade every student, ignoring results already in DIR\n"
     "  --csv-bom        start gradebook.csv with a UTF-8 byte order mark, so that\n"
     "                   Excel shows non-ASCII names right (LMS imports need none)\n"
@@ -92,7 +94,12 @@ static const char batch_usage[] =
     "at all. A results.json is reused only while what it was graded from holds\n"
     "(students/ID/key: the student's files, the rubrics and contract headers, the\n"
     "secret and attnlab itself); a student who handed in again, a fixed rubric or\n"
-    "a new secret is graded again, with a line saying so. Hand-in times come from\n"
+    "a new secret is graded again, with a line saying so. When only a lab's rubric\n"
+    "or contract header changed (an edited rubric, --rubrics DIR), only that lab is\n"
+    "regraded, and every test whose score changed is recorded in DIR/regrades.log\n"
+    "and the student's results.json (extra_data.regrades: when, lab, test, old,\n"
+    "new, reason, what changed in the rubric); DIR/rubrics.state keeps what each\n"
+    "lab was graded with. Hand-in times come from\n"
     "the instructor's side only: --times FILE, else the export's\n"
     "submission_metadata.yml, else none (no one is late); a file in a student's\n"
     "folder is never read for a time or an id. The report says where they came from.\n"
@@ -121,6 +128,7 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         {"lab", required_argument, 0, 'l'},
         {"rubrics", required_argument, 0, 'R'},
         {"restart", no_argument, 0, 'S'},
+        {"reason", required_argument, 0, 'W'},
         {"times", required_argument, 0, 'T'},
         {"file-times", no_argument, 0, 'F'},
         {"accept-late", no_argument, 0, 'A'},
@@ -142,6 +150,7 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         case 'l': a->labs = optarg; break;
         case 'R': o->rubrics = optarg; break;
         case 'S': o->restart = 1; break;
+        case 'W': o->reason = optarg; break;
         case 'T': o->times = optarg; break;
         case 'F': o->file_times = 1; break;
         case 'A': o->accept_late = 1; break;

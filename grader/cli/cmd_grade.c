@@ -11,6 +11,7 @@
 #include "cells.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "class/regrade.h"
 #include "grade.h"
 #include "pool.h"
 #include "report/report.h"
@@ -23,7 +24,7 @@ static const char grade_usage[] =
     "                     [--json FILE] [--junit FILE] [--junit-public]\n"
     "                     [--prairielearn FILE] [--prairielearn-compile-errors HOW]\n"
     "                     [--jobs N] [--timing] [--verbose] [--rubrics DIR]\n"
-    "                     [--test NAME]\n"
+    "                     [--test NAME [--reason TEXT]]\n"
     "\n"
     "Grade a submission: for each lab, check the sources against the rubric\n"
     "(data/rubrics/labNN.yaml), compile them with the grader's protocol stub,\n"
@@ -49,7 +50,11 @@ static const char grade_usage[] =
     "  --rubrics DIR      grade against the rubrics DIR/labNN.yaml instead of the\n"
     "                     course's data/rubrics (the contract headers stay the course's)\n"
     "  --test NAME        regrade only test NAME of one lab (--lab N) and merge it\n"
-    "                     into the existing results.json given with --json\n"
+    "                     into the existing results.json given with --json; the\n"
+    "                     regrade (old and new score, when, why) is recorded in it\n"
+    "                     and in regrades.log (DIR/regrades.log for a batch's\n"
+    "                     DIR/students/ID/results.json, else beside it)\n"
+    "  --reason TEXT      why, recorded with the regrade (default \"no reason given\")\n"
     "  --timing           say where the time went: building, the tests, and the\n"
     "                     grader's own work (expected values, diagnoses), per lab\n"
     "  -v, --verbose      every test of every lab in full (default: a line per lab,\n"
@@ -70,6 +75,7 @@ static const char grade_usage[] =
 typedef struct grade_args {
     const char *labs, *json, *junit, *prairielearn;
     const char *only_test;      /* --test: merge into json instead of writing it */
+    const char *reason;         /* --reason: recorded with a --test regrade */
     int quiet, timing, verbose, junit_public;
     int pl_compile_graded;      /* --prairielearn-compile-errors graded */
 } grade_args;
@@ -95,6 +101,7 @@ static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
         {"verbose", no_argument, 0, 'v'},
         {"rubrics", required_argument, 0, 'R'},
         {"test", required_argument, 0, 't'},
+        {"reason", required_argument, 0, 'W'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -121,6 +128,7 @@ static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
         case 'v': a->verbose = 1; break;
         case 'R': o->rubrics = optarg; break;
         case 't': o->only_test = optarg; break;
+        case 'W': a->reason = optarg; break;
         case 'J': {
             char *end;
             long j = strtol(optarg, &end, 10);
@@ -150,6 +158,8 @@ static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
 /* --test NAME: one lab, and a results.json to merge into. 0, or GR_EXIT_USAGE. */
 static int check_regrade(const gr_grade_opts *o, const grade_args *a)
 {
+    if (!o->only_test && a->reason)
+        return gr_usage_error("grade", "--reason is recorded with a regrade: give --test NAME");
     if (!o->only_test)
         return 0;
     int n = 0;
@@ -225,7 +235,7 @@ static void print_timing(const gr_report *r)
 
 /* Merge the regraded test of r into the results.json at path: 0, or
    GR_EXIT_FAILED after saying why. */
-static int merge_json(const gr_report *r, const char *path)
+static int merge_json(const gr_report *r, const char *path, const char *reason)
 {
     gr_report old;
     char err[1024];
@@ -240,9 +250,12 @@ static int merge_json(const gr_report *r, const char *path)
                 "regrade with --student %s\n", path, old.student, r->student, old.student);
         rc = GR_EXIT_FAILED;
     } else {
-        gr_report_read_merge(&old, r);
+        char *log = gr_regrade_test(&old, r, reason), *dir = gr_regrade_log_dir(path);
         if (gr_report_json(path, &old) != 0) {
             fprintf(stderr, "attnlab grade: cannot write %s: %s\n", path, strerror(errno));
+            rc = GR_EXIT_FAILED;
+        } else if (gr_regrade_log_append(dir, log, err, sizeof err) != 0) {
+            fprintf(stderr, "attnlab grade: %s\n", err);
             rc = GR_EXIT_FAILED;
         } else {
             char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
@@ -250,6 +263,8 @@ static int merge_json(const gr_report *r, const char *path)
                     r->labs[0].tests[0].name, path, gr_points(p1, old.score),
                     gr_points(p2, old.max_score));
         }
+        free(log);
+        free(dir);
     }
     gr_result_free(&old);
     return rc;
@@ -264,7 +279,7 @@ static int write_reports(const gr_report *r, const grade_args *a)
         print_timing(r);
     int rc = 0;
     if (a->json && r->n_labs && a->only_test)
-        return merge_json(r, a->json);
+        return merge_json(r, a->json, a->reason);
     if (a->json && gr_report_json(a->json, r) != 0) {
         fprintf(stderr, "attnlab grade: cannot write %s: %s\n", a->json, strerror(errno));
         rc = GR_EXIT_FAILED;
@@ -287,7 +302,7 @@ int cmd_grade(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.student = GR_LOCAL_STUDENT;
     o.jobs = gr_pool_cores();
-    grade_args a = {"all", NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0};
+    grade_args a = {"all", NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0};
     int rc = parse_args(argc, argv, &o, &a);
     if (rc != 0)
         return rc < 0 ? 0 : rc;

@@ -17,7 +17,9 @@
  *                     "toolchain_confinement": "user nobody, mount+network namespace, ...",
  *                     "test_sandbox": "user nobody, seccomp allow-list ..." },
  *                                    who was graded, whether with the public practice
- *                                    secret, and which kernel walls were up
+ *                                    secret, and which kernel walls were up; after a
+ *                                    regrade also "regrades": [{"when", "lab", "test",
+ *                                    "old", "new", "reason", "change"}] (regrade.h)
  *     "tests": [ { "name": "lab01-scores: dot_worked_example", "number": "1.1",
  *                  "score": 2, "max_score": 2, "status": "passed",
  *                  "visibility": "visible", "output": "passed\n",
@@ -195,6 +197,41 @@ static void grade_object(gr_strbuf *b, const gr_report *r)
     free(text);
 }
 
+/* A score, or null when the test had none (added, or removed, by the regrade). */
+static void score_or_null(gr_strbuf *b, int has, double x)
+{
+    if (has)
+        gr_report_json_number(b, x);
+    else
+        gr_sb_append(b, "null");
+}
+
+/* extra_data's "regrades": every regrade of the student's results, oldest first. */
+static void regrades_array(gr_strbuf *b, const gr_report *r)
+{
+    gr_sb_append(b, "    \"regrades\": [\n");
+    for (int i = 0; i < r->n_regrades; i++) {
+        const gr_regrade *g = &r->regrades[i];
+        gr_sb_append(b, "      {\"when\": ");
+        gr_report_json_string(b, g->when ? g->when : "");
+        gr_sb_printf(b, ", \"lab\": %d, \"test\": ", g->lab);
+        gr_report_json_string(b, g->test ? g->test : "");
+        gr_sb_append(b, ", \"old\": ");
+        score_or_null(b, g->has_old, g->old_score);
+        gr_sb_append(b, ", \"new\": ");
+        score_or_null(b, g->has_new, g->new_score);
+        gr_sb_append(b, ", \"reason\": ");
+        gr_report_json_string(b, g->reason ? g->reason : "");
+        gr_sb_append(b, ", \"change\": ");
+        if (g->change)
+            gr_report_json_string(b, g->change);
+        else
+            gr_sb_append(b, "null");
+        gr_sb_append(b, i + 1 < r->n_regrades ? "},\n" : "}\n");
+    }
+    gr_sb_append(b, "    ]\n");
+}
+
 char *gr_report_json_text(const gr_report *r)
 {
     gr_strbuf b = {0};
@@ -212,7 +249,9 @@ char *gr_report_json_text(const gr_report *r)
     field_string(&b, "    ", "student", r->student ? r->student : "", 0);
     gr_sb_printf(&b, "    \"practice_secret\": %s,\n", r->practice_secret ? "true" : "false");
     field_string(&b, "    ", "toolchain_confinement", r->confinement ? r->confinement : "", 0);
-    field_string(&b, "    ", "test_sandbox", r->sandbox ? r->sandbox : "", 1);
+    field_string(&b, "    ", "test_sandbox", r->sandbox ? r->sandbox : "", !r->n_regrades);
+    if (r->n_regrades)
+        regrades_array(&b, r);
     gr_sb_append(&b, "  },\n");
 
     int total = 0, unseen = 0;

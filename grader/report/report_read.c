@@ -197,6 +197,71 @@ static int read_test(yr_doc *d, const yaml_node_t *obj, int i, gr_report *r)
     return 0;
 }
 
+/* A regrade's text, at most 1000 bytes kept: the file is the instructor's,
+   but an edited one must not make every later report huge. */
+static char *bounded(const char *s)
+{
+    return strlen(s) > 1000 ? gr_xasprintf("%.1000s...", s) : gr_xstrdup(s);
+}
+
+/* A regrade's score: a number, or null (*has 0). 0 or -1. */
+static int read_score(yr_doc *d, const yaml_node_t *map, const char *key, int *has, double *x)
+{
+    const yaml_node_t *v = yr_value(d, map, key);
+    *has = v && !yr_is_null(v);
+    return *has ? yr_get_double(d, v, key, x) : 0;
+}
+
+/* One entry of extra_data's "regrades" (report.h) into g. 0 or -1. */
+static int read_regrade(yr_doc *d, const yaml_node_t *m, gr_regrade *g)
+{
+    const yaml_node_t *v;
+    const char *s;
+    long lab = 0;
+    if (!m || m->type != YAML_MAPPING_NODE)
+        return yr_fail_at(d, m, "regrades: expected {when, lab, test, old, new, reason}");
+    if (need(d, m, "lab", "a regrade", &v) != 0 || yr_get_long(d, v, "lab", &lab) != 0)
+        return -1;
+    if (lab < 1 || lab > GR_N_LABS)
+        return yr_fail_at(d, v, "lab must be 1 to %d, got %ld", GR_N_LABS, lab);
+    g->lab = (int)lab;
+    static const char *const keys[] = {"when", "test", "reason"};
+    char **out[] = {&g->when, &g->test, &g->reason};
+    for (int k = 0; k < 3; k++) {
+        if (need(d, m, keys[k], "a regrade", &v) != 0 ||
+            yr_get_string(d, v, keys[k], YR_MAY_BE_EMPTY, &s) != 0)
+            return -1;
+        *out[k] = bounded(s);
+    }
+    if ((v = yr_value(d, m, "change")) && !yr_is_null(v)) {
+        if (yr_get_string(d, v, "change", YR_MAY_BE_EMPTY, &s) != 0)
+            return -1;
+        g->change = bounded(s);
+    }
+    if (read_score(d, m, "old", &g->has_old, &g->old_score) != 0 ||
+        read_score(d, m, "new", &g->has_new, &g->new_score) != 0)
+        return -1;
+    return 0;
+}
+
+/* extra_data's "regrades" into r, at most 10,000 of them. 0 or -1. */
+static int read_regrades(yr_doc *d, const yaml_node_t *v, gr_report *r)
+{
+    int n = 0;
+    if (yr_get_seq(d, v, "regrades", "[{when: ..., lab: 1, test: ..., ...}]", &n) != 0)
+        return -1;
+    if (n > 10000)
+        return yr_fail_at(d, v, "regrades: %d entries, more than the 10000 attnlab keeps", n);
+    r->regrades = gr_xcalloc((size_t)n + 1, sizeof *r->regrades);
+    for (int i = 0; i < n; i++) {
+        int rc = read_regrade(d, yr_item(d, v, i), &r->regrades[i]);
+        r->n_regrades++;          /* freed with the report, whole or not */
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* The document's root into r. 0 or -1. */
 static int read_results(yr_doc *d, const yaml_node_t *root, void *target)
 {
@@ -213,6 +278,8 @@ static int read_results(yr_doc *d, const yaml_node_t *root, void *target)
     if ((v = yr_value(d, x, "test_sandbox")) && yr_get_string(d, v, "test_sandbox", YR_MAY_BE_EMPTY, &s) == 0)
         r->sandbox = gr_xstrdup(s);
     if ((v = yr_value(d, root, "execution_time")) && yr_get_double(d, v, "execution_time", &r->seconds) != 0)
+        return -1;
+    if ((v = yr_value(d, x, "regrades")) && read_regrades(d, v, r) != 0)
         return -1;
     int n = 0;
     if (need(d, root, "tests", "the results", &tests) != 0 ||

@@ -8,6 +8,12 @@
  * closed, each gets an error naming the place (never a hang
  * or a crash), and nothing is written; 50,000 students with formula-like ids
  * export with every id kept as text.
+ *
+ * A student's results.json edited to hold hostile regrades (regrade.h): a
+ * reason of a megabyte with line ends, tabs and terminal escapes keeps each
+ * regrades.log line one line of bounded length; 20,000 entries, a lab out
+ * of range or a reason that is a list are errors naming the place, and
+ * `attnlab grade --test` then changes nothing.
  */
 #include <check.h>
 #include <fcntl.h>
@@ -18,6 +24,8 @@
 #include <unistd.h>
 
 #include "class/export.h"
+#include "class/regrade.h"
+#include "report/report.h"
 #include "fixtures/fixture_kit.h"
 #include "util.h"
 
@@ -123,6 +131,149 @@ START_TEST(a_large_class_of_formula_ids)
 }
 END_TEST
 
+/* ---- results.json ------------------------------------------------------------------- */
+
+/* Student s1's report: lab 1's dot_worked_example at score of 1 point. */
+static void one_test(gr_report *r, double score)
+{
+    memset(r, 0, sizeof *r);
+    r->student = gr_xstrdup("s1");
+    r->n_labs = 1;
+    r->labs = gr_xcalloc(1, sizeof *r->labs);
+    r->labs[0].lab = 1;
+    r->labs[0].name = gr_xstrdup("lab01-scores");
+    r->labs[0].n_tests = 1;
+    r->labs[0].tests = gr_xcalloc(1, sizeof *r->labs[0].tests);
+    r->labs[0].tests[0].name = gr_xstrdup("dot_worked_example");
+    r->labs[0].tests[0].max_score = 1;
+    r->labs[0].tests[0].score = score;
+    r->labs[0].tests[0].verdict = score == 1 ? GR_PASSED : GR_WRONG_ANSWER;
+    r->labs[0].score = r->score = score;
+    r->labs[0].max_score = r->max_score = 1;
+}
+
+/* dir/students/s1/results.json: one_test at 0, extra_data's regrades the
+   text given. Returns its path. */
+static char *results_with(const char *dir, const char *regrades)
+{
+    gr_report r;
+    one_test(&r, 0);
+    char *json = gr_report_json_text(&r), *with = gr_xasprintf("\"test_sandbox\": \"\", \"regrades\": %s",
+                                                                regrades);
+    char *text = fk_replace(json, "\"test_sandbox\": \"\"", with);
+    char *sd = gr_xasprintf("%s/students/s1", dir), *path = gr_xasprintf("%s/results.json", sd);
+    ck_assert_int_eq(fk_sh("/dev/null", "mkdir -p '%s'", sd), 0);
+    ck_assert_int_eq(gr_write_file_atomic(path, text, strlen(text)), 0);
+    free(sd);
+    free(text);
+    free(with);
+    free(json);
+    gr_result_free(&r);
+    return path;
+}
+
+START_TEST(hostile_regrades_stay_bounded)
+{
+    char *dir = fk_mkdtemp("hostile-regrade");
+    gr_strbuf b = {0};
+    gr_sb_append(&b, "[{\"when\": \"2026\\n\\u001b[2J\", \"lab\": 1, \"test\": \"t\\tx\", "
+                     "\"old\": 1, \"new\": null, \"change\": null, \"reason\": \"");
+    for (int i = 0; i < (1 << 20) / 8; i++)
+        gr_sb_append(&b, "a\\nb\\tc\\u001b");
+    gr_sb_append(&b, "\"}]");
+    char *path = results_with(dir, b.s);
+    free(b.s);
+    gr_report r;
+    char err[512];
+    ck_assert_msg(gr_report_read_json(path, &r, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(r.n_regrades, 1);
+    ck_assert_int_le((int)strlen(r.regrades[0].reason), 1003);
+    /* a --test regrade on top: every log line one line, bounded */
+    gr_report from;
+    one_test(&from, 1);
+    char *log = gr_regrade_test(&r, &from, "fix\n\033[31mred");
+    ck_assert_int_eq(r.n_regrades, 2);
+    char *all = gr_regrade_log_lines("s1", &r, 0);
+    int lines = 0;
+    for (const char *p = all; *p; p++)
+        lines += *p == '\n';
+    ck_assert_int_eq(lines, 2);
+    ck_assert_int_lt((int)strlen(all), 1300);
+    ck_assert_ptr_null(strchr(all, '\033'));
+    ck_assert_ptr_nonnull(strstr(log, "\t0\t1\tfix  [31mred\t-\n"));
+    char *json = gr_report_json_text(&r);
+    ck_assert_int_lt((int)strlen(json), 8000);
+    free(json);
+    free(all);
+    free(log);
+    gr_result_free(&from);
+    gr_result_free(&r);
+    free(path);
+    fk_rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
+static const struct { const char *regrades, *says; } bad_regrades[] = {
+    {"[{\"when\": \"w\", \"lab\": 99, \"test\": \"t\", \"reason\": \"r\"}]",
+     "lab must be 1 to"},
+    {"[{\"when\": \"w\", \"lab\": 1, \"test\": \"t\", \"reason\": [1, 2]}]", "reason"},
+    {"{\"when\": \"w\"}", "regrades"},
+    {"[{\"lab\": 1, \"test\": \"t\", \"reason\": \"r\"}]", "has no \"when\""},
+    {"[{\"when\": \"w\", \"lab\": 1, \"test\": \"t\", \"reason\": \"r\", \"old\": 1e999}]",
+     "must be a finite number"},
+};
+
+START_TEST(damaged_regrades_are_an_error)
+{
+    char *dir = fk_mkdtemp("hostile-regrade");
+    char *path = results_with(dir, bad_regrades[_i].regrades);
+    gr_report r;
+    char err[512] = "";
+    ck_assert_int_eq(gr_report_read_json(path, &r, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, bad_regrades[_i].says) && strstr(err, "results.json:"),
+                  "case %d: %s", _i, err);
+    free(path);
+    fk_rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
+/* 20,000 regrades: refused, and attnlab grade --test changes nothing. */
+START_TEST(too_many_regrades_and_grade_changes_nothing)
+{
+    char *dir = fk_mkdtemp("hostile-regrade"), *attnlab = fk_attnlab();
+    gr_strbuf b = {0};
+    gr_sb_append(&b, "[");
+    for (int i = 0; i < 20000; i++)
+        gr_sb_printf(&b, "%s{\"when\": \"w\", \"lab\": 1, \"test\": \"t\", \"reason\": \"r\"}",
+                     i ? "," : "");
+    gr_sb_append(&b, "]");
+    char *path = results_with(dir, b.s), *before = gr_read_file(path, NULL);
+    free(b.s);
+    char *log = gr_xasprintf("%s/log", dir);
+    ck_assert_int_eq(fk_sh(log, "mkdir -p %s/sub && cp %s/solutions/lab01-scores/lab01.c %s/sub/",
+                           dir, fk_root(), dir), 0);
+    int rc = fk_sh(log, "%s grade --lab 1 --test dot_worked_example --submission %s/sub "
+                   "--student s1 --json %s --reason x -q", attnlab, dir, path);
+    ck_assert_int_eq(rc, 1);
+    char *said = gr_read_file(log, NULL), *after = gr_read_file(path, NULL);
+    ck_assert_msg(strstr(said, "more than the 10000 attnlab keeps"), "%s", said);
+    ck_assert_str_eq(after, before);
+    char *rl = gr_xasprintf("%s/regrades.log", dir);
+    ck_assert_int_ne(access(rl, F_OK), 0);
+    free(rl);
+    free(said);
+    free(after);
+    free(before);
+    free(log);
+    free(path);
+    free(attnlab);
+    fk_rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("hostile_export");
@@ -131,6 +282,14 @@ Suite *test_suite(void)
     tcase_add_test(tc, oversized_link_and_fifo_gradebooks);
     tcase_add_test(tc, huge_and_broken_cells);
     tcase_add_test(tc, a_large_class_of_formula_ids);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("results_json");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, hostile_regrades_stay_bounded);
+    tcase_add_loop_test(tc, damaged_regrades_are_an_error, 0,
+                        (int)(sizeof bad_regrades / sizeof bad_regrades[0]));
+    tcase_add_test(tc, too_many_regrades_and_grade_changes_nothing);
     suite_add_tcase(s, tc);
     return s;
 }

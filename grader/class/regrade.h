@@ -1,0 +1,124 @@
+/* regrade.h: every regrade recorded, and a rubric change regrading only what
+ * it changed.
+ *
+ * A regrade is a test whose score changed after the student was graded:
+ * `attnlab grade --test NAME --json .../results.json` (always recorded, the
+ * score changed or not), or `attnlab batch` run again after a lab's rubric or
+ * contract header changed (`--rubrics DIR`, or an edited rubric). Each is
+ * kept twice:
+ *   - in the student's results.json, extra_data "regrades": [{when, lab,
+ *     test, old, new, reason, change}] (result.h's gr_regrade), kept across
+ *     later gradings;
+ *   - as one line of DIR/regrades.log, tab-separated under a header line:
+ *     when (UTC), student, lab, test, old, new, reason, change ("-" for a
+ *     score the test did not have: added or removed).
+ * The reason is --reason TEXT, else "no reason given".
+ *
+ * Batch keeps DIR/rubrics.state: per lab, a digest of its rubric and
+ * contract header and its tests' points and tolerances. Run again, a lab
+ * whose digest changed is regraded alone for each student whose own files,
+ * the secret and attnlab are as they were (the key file's second line, a
+ * key without the rubrics); their other labs keep their results. Which tests
+ * changed (added, removed, points, tolerance, other settings) is said on the
+ * progress stream and in each regrade's "change".
+ */
+#ifndef GR_REGRADE_H
+#define GR_REGRADE_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "class/batch.h"
+#include "labmod.h"
+#include "result.h"
+
+#define GR_NO_REASON "no reason given"
+
+/* The UTC time now as 2026-12-02T03:40:00Z. Returns buf. */
+const char *gr_regrade_now(char buf[32]);
+
+/* One test of a lab's rubric, as rubrics.state keeps it. */
+typedef struct gr_rubric_snap_test {
+    char *name;
+    double points, abs_tol, rel_tol;
+} gr_rubric_snap_test;
+
+/* The rubrics of the labs graded, as rubrics.state keeps them. */
+typedef struct gr_rubric_snap {
+    int have[GR_N_LABS];
+    char *digest[GR_N_LABS];          /* of the rubric's and contract header's bytes */
+    gr_rubric_snap_test *tests[GR_N_LABS];
+    int n_tests[GR_N_LABS];
+} gr_rubric_snap;
+
+/* The rubrics of the labs o grades, now (o's root and rubrics). 0, or -1
+   with err (a rubric that does not load). */
+int gr_rubric_snap_make(const gr_batch_opts *o, gr_rubric_snap *s, char *err, size_t errlen);
+
+/* dir/rubrics.state into s: 0, or -1 when there is none or it is damaged
+   (then every lab counts as unknown, and nothing is regraded in part). */
+int gr_rubric_snap_read(const char *dir, gr_rubric_snap *s);
+
+/* s into dir/rubrics.state, atomically: 0, or -1 with errno. */
+int gr_rubric_snap_write(const char *dir, const gr_rubric_snap *s);
+
+void gr_rubric_snap_free(gr_rubric_snap *s);
+
+/* What changed in lab's rubric between old and now (malloc'd), tests first:
+   "softmax_random: points 2 -> 3; causal added; padding removed"; "the
+   rubric's other settings or the contract header" when no test changed; NULL
+   when the digests are the same. */
+char *gr_rubric_lab_change(const gr_rubric_snap *old, const gr_rubric_snap *now, int lab);
+
+/* What a batch run regrades in part. */
+typedef struct gr_regrade_plan {
+    gr_rubric_snap old, now;
+    int changed[GR_N_LABS];           /* 1: lab's rubric or header changed since last run */
+    int any;
+    const char *reason;               /* --reason, or NULL */
+    char when[32];
+} gr_regrade_plan;
+
+/* The plan of batch run o (into o->out): the rubrics now against its
+   rubrics.state; each changed lab said on progress (NULL: quiet). 0, or -1
+   with err. Free with gr_regrade_plan_free. */
+int gr_regrade_plan_make(gr_regrade_plan *p, const gr_batch_opts *o, FILE *progress, char *err,
+                         size_t errlen);
+
+void gr_regrade_plan_free(gr_regrade_plan *p);
+
+/* r holds the changed labs of student id, just regraded: merge them into the
+   student's results.json under dir (their other labs as they were), record
+   a regrade for each test whose score changed, and leave the merged report
+   in r. *log gets the lines for regrades.log (malloc'd, or NULL). 0, or -1
+   with err (results.json does not read back). */
+int gr_regrade_merge(const gr_regrade_plan *p, const char *dir, const char *id, gr_report *r,
+                     char **log, char *err, size_t errlen);
+
+/* Merge from (a regrade of some tests, attnlab grade --test) into into, as
+   gr_report_merge does, recording on into each test's old and new score with
+   reason (NULL: GR_NO_REASON). Returns the regrades.log lines (malloc'd). */
+char *gr_regrade_test(gr_report *into, const gr_report *from, const char *reason);
+
+/* The regrades of the student's results.json at path (if it reads back)
+   put before r's own: a full regrade keeps the history. */
+void gr_regrade_carry(const char *path, gr_report *r);
+
+/* Record on r the regrade of test of lab from old to r's score now (has_old
+   0: it had none), at when, with reason (NULL: GR_NO_REASON) and change
+   (NULL: none). */
+void gr_regrade_add(gr_report *r, int lab, const char *test, int has_old, double old_score,
+                    int has_new, double new_score, const char *when, const char *reason,
+                    const char *change);
+
+/* regrades.log lines of r's regrades from index from on (malloc'd). */
+char *gr_regrade_log_lines(const char *student, const gr_report *r, int from);
+
+/* Append lines to dir/regrades.log (made with its header when new) in one
+   write. 0, or -1 with err. */
+int gr_regrade_log_append(const char *dir, const char *lines, char *err, size_t errlen);
+
+/* The folder whose regrades.log a results.json's regrade goes to (malloc'd):
+   DIR for DIR/students/ID/results.json (a batch's), else its own folder. */
+char *gr_regrade_log_dir(const char *json_path);
+
+#endif
