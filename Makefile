@@ -16,7 +16,7 @@
 #   make kit-data   labs/*/expected_labNN.h again: the numbers the visible tests compare with
 #   make libattn    just libattn (static and shared): needs a C compiler and libm only
 #   make install    PREFIX=/usr/local (and DESTDIR): libattn, attn.h, attn.pc,
-#                   attnlab, its man page, stub objects and course data (grading
+#                   attnlab, its man page, child objects and course data (grading
 #                   from any folder, no source tree); make uninstall removes them
 #   make clean
 # Build outputs go to build/ only.
@@ -51,7 +51,7 @@ SUP_SRC    := $(wildcard lib/sup_*.c)
 # and the tools built on the engine for learners (learn/) and classes (class/).
 GRADER_SRC := $(wildcard grader/*.c grader/labs/*.c grader/cli/*.c grader/report/*.c \
                          grader/confined/*.c grader/learn/*.c grader/class/*.c)
-STUB_SRC   := $(wildcard grader/stub/*.c)
+CHILD_SRC   := $(wildcard grader/child/*.c)
 TEST_SRC   := $(wildcard lib/tests/test_*.c grader/tests/test_*.c)
 
 # What the labs' manifests define (data/rubrics/labNN.yaml's top block): labgen
@@ -70,8 +70,8 @@ ATTN_OBJ   := $(ATTN_SRC:%.c=$(BUILD)/%.o)
 SUP_OBJ    := $(SUP_SRC:%.c=$(BUILD)/%.o)
 GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o) $(GEN)/labs_gen.o
 # The child also gets the support RNG and tensor code (never libattn, never YAML).
-STUB_OBJ   := $(STUB_SRC:%.c=$(BUILD)/%.o) $(LAB_NUMS:%=$(BUILD)/grader/stub/lab%_dispatch.o) \
-              $(patsubst lib/%.c,$(BUILD)/grader/stub/%.o,$(filter-out lib/sup_yaml.c lib/sup_yamlread.c,$(SUP_SRC)))
+CHILD_OBJ   := $(CHILD_SRC:%.c=$(BUILD)/%.o) $(LAB_NUMS:%=$(BUILD)/grader/child/lab%_dispatch.o) \
+              $(patsubst lib/%.c,$(BUILD)/grader/child/%.o,$(filter-out lib/sup_yaml.c lib/sup_yamlread.c,$(SUP_SRC)))
 TEST_BIN   := $(TEST_SRC:%.c=$(BUILD)/%)
 CHECK_MAIN := $(BUILD)/lib/tests/check_main.o
 
@@ -87,7 +87,7 @@ ATTNLAB    := $(BUILD)/attnlab
         fuzz-regress grade validate mutation bench plots gradescope student-kit kit-data clean
 # Keep test objects between builds (make would delete them as intermediates).
 .SECONDARY:
-all: $(ATTNLAB) $(STUB_OBJ) $(LIBATTN_SO)
+all: $(ATTNLAB) $(CHILD_OBJ) $(LIBATTN_SO)
 
 # ---- system packages: install when root, otherwise say the exact command --
 deps: $(DEPS_OK)
@@ -128,7 +128,7 @@ $(GEN)/%.o: $(GEN)/%.c | $(DEPS_OK)
 $(GEN)/labs_gen.c $(LAB_NUMS:%=$(GEN)/lab%_dispatch.c): $(GEN_STAMP) ;
 # Everything that includes labmod.h or a call table waits for them.
 $(filter-out $(GEN)/%,$(GRADER_OBJ)) $(TEST_SRC:%.c=$(BUILD)/%.o) $(CHECK_MAIN) \
-  $(patsubst %.c,$(BUILD)/%.o,$(wildcard grader/fuzz/*.c)) $(STUB_SRC:%.c=$(BUILD)/%.o): | $(GEN_STAMP)
+  $(patsubst %.c,$(BUILD)/%.o,$(wildcard grader/fuzz/*.c)) $(CHILD_SRC:%.c=$(BUILD)/%.o): | $(GEN_STAMP)
 $(BUILD)/grader/tests/test_manifest: $(addprefix $(BUILD)/grader/tools/,manifest.o manifest_check.o)
 
 # ---- the attnlab program --------------------------------------------------
@@ -143,19 +143,19 @@ $(BUILD)/grader/confined/build.o: labs/warnings.mk
 $(ATTNLAB): $(GRADER_OBJ) $(LIBATTN) $(LIBSUP)
 	$(CC) $(LDFLAGS) -o $@ $(GRADER_OBJ) $(LIBATTN) $(LIBSUP) $(PKG_LIBS) $(LDLIBS)
 
-# Objects of the sandboxed test child (protocol stub), linked with a student's
+# Objects of the sandboxed test child (grader/child), linked with a student's
 # code at grading time. Never sanitized: the child is linked statically.
-STUB_CFLAGS := -std=c11 -O2 -g $(WARN) -D_GNU_SOURCE -MMD -MP -Ilib -fno-stack-protector
-$(BUILD)/grader/stub/%.o: grader/stub/%.c | $(DEPS_OK)
+CHILD_CFLAGS := -std=c11 -O2 -g $(WARN) -D_GNU_SOURCE -MMD -MP -Ilib -fno-stack-protector
+$(BUILD)/grader/child/%.o: grader/child/%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(STUB_CFLAGS) -c -o $@ $<
-$(BUILD)/grader/stub/sup_%.o: lib/sup_%.c | $(DEPS_OK)
+	$(CC) $(CHILD_CFLAGS) -c -o $@ $<
+$(BUILD)/grader/child/sup_%.o: lib/sup_%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(STUB_CFLAGS) -c -o $@ $<
+	$(CC) $(CHILD_CFLAGS) -c -o $@ $<
 # Each lab's dispatch, generated from its manifest, includes its contract header.
-$(BUILD)/grader/stub/lab%_dispatch.o: $(GEN)/lab%_dispatch.c | $(DEPS_OK)
+$(BUILD)/grader/child/lab%_dispatch.o: $(GEN)/lab%_dispatch.c | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(STUB_CFLAGS) -I. -Igrader/stub -I$(GEN) -c -o $@ $<
+	$(CC) $(CHILD_CFLAGS) -I. -Igrader/child -I$(GEN) -c -o $@ $<
 
 # The fused path's kernels: each file alone is compiled for its instruction
 # set, and runs only where the CPU has it (attn_online.c checks at run time).
@@ -295,7 +295,7 @@ INCDIR  := $(DESTDIR)$(PREFIX)/include
 PCDIR   := $(LIBDIR)/pkgconfig
 MANDIR  := $(DESTDIR)$(PREFIX)/share/man/man1
 
-# What attnlab reads at run time, found from PREFIX/bin by gr_layout_locate: the stub
+# What attnlab reads at run time, found from PREFIX/bin by gr_layout_locate: the child
 # objects it links students' code with, and the course data, laid out as in
 # the tree (data/..., labs/<dir>/labNN.h, lib/labsup.h). World-readable (644,
 # folders 755): every user of the machine runs attnlab from them, and the
@@ -310,10 +310,10 @@ COURSE_DATA := $(wildcard data/rubrics/*.yaml data/stubs/*.c data/plots/*.gp dat
 COURSE_DIRS := $(sort $(patsubst %/,%,$(dir $(COURSE_DATA))))
 COURSE_DIRS := $(sort $(COURSE_DIRS) $(filter-out .,$(patsubst %/,%,$(dir $(COURSE_DIRS)))))
 
-# Only libattn, the attnlab binary and its stub objects are built first:
+# Only libattn, the attnlab binary and its child objects are built first:
 # install never runs tests. attn.pc is written from lib/attn.pc.in with this
 # PREFIX each time.
-install: $(LIBATTN) $(LIBATTN_SO) $(ATTNLAB) $(STUB_OBJ)
+install: $(LIBATTN) $(LIBATTN_SO) $(ATTNLAB) $(CHILD_OBJ)
 	install -d $(BINDIR) $(LIBDIR) $(INCDIR) $(PCDIR) $(MANDIR)
 	install -m 644 lib/attn.h $(INCDIR)/attn.h
 	install -m 644 $(LIBATTN) $(LIBDIR)/libattn.a
@@ -323,19 +323,19 @@ install: $(LIBATTN) $(LIBATTN_SO) $(ATTNLAB) $(STUB_OBJ)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ATTN_VERSION)|' lib/attn.pc.in > $(PCDIR)/attn.pc
 	install -m 755 $(ATTNLAB) $(BINDIR)/attnlab
 	install -m 644 doc/attnlab.1 $(MANDIR)/attnlab.1
-	install -d -m 755 $(PKGLIBDIR) $(PKGLIBDIR)/stub $(SHAREDIR) $(addprefix $(SHAREDIR)/,$(COURSE_DIRS))
-	install -m 644 $(STUB_OBJ) $(PKGLIBDIR)/stub
+	install -d -m 755 $(PKGLIBDIR) $(PKGLIBDIR)/child $(SHAREDIR) $(addprefix $(SHAREDIR)/,$(COURSE_DIRS))
+	install -m 644 $(CHILD_OBJ) $(PKGLIBDIR)/child
 	@for f in $(COURSE_DATA); do install -m 644 $$f $(SHAREDIR)/$$f || exit 1; done
-	@echo "installed the course data in $(SHAREDIR) and the stub objects in $(PKGLIBDIR)/stub"
+	@echo "installed the course data in $(SHAREDIR) and the child objects in $(PKGLIBDIR)/child"
 
 # Removes what install put there, and the attnlab folders once they are empty.
 uninstall:
 	rm -f $(INCDIR)/attn.h $(LIBDIR)/libattn.a $(LIBDIR)/libattn.so \
 	      $(LIBDIR)/libattn.so.$(ATTN_MAJOR) $(LIBDIR)/libattn.so.$(ATTN_VERSION) \
 	      $(PCDIR)/attn.pc $(BINDIR)/attnlab $(MANDIR)/attnlab.1
-	rm -f $(addprefix $(PKGLIBDIR)/stub/,$(notdir $(STUB_OBJ))) $(addprefix $(SHAREDIR)/,$(COURSE_DATA))
+	rm -f $(addprefix $(PKGLIBDIR)/child/,$(notdir $(CHILD_OBJ))) $(addprefix $(SHAREDIR)/,$(COURSE_DATA))
 	@for d in $$(printf '%s\n' $(addprefix $(SHAREDIR)/,$(COURSE_DIRS)) | sort -r) \
-	          $(SHAREDIR) $(PKGLIBDIR)/stub $(PKGLIBDIR); do \
+	          $(SHAREDIR) $(PKGLIBDIR)/child $(PKGLIBDIR); do \
 	    [ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d || exit 1; \
 	done
 

@@ -83,10 +83,10 @@ typedef struct gr_exp_student {
     double y[2][GR_EXP_MAX_ROWS]; /* NaN where the student wrote nothing finite */
 } gr_exp_student;
 
-/* Where the tree, the stub objects and the submission are. */
+/* Where the tree, the child objects and the submission are. */
 typedef struct gr_exp_paths {
     const char *root;             /* the attnlab tree: data/rubrics, labs/ */
-    const char *stub_dir;         /* prebuilt stub objects */
+    const char *stub_dir;         /* prebuilt child objects */
     const char *submission;       /* a folder laid out like labs/ */
 } gr_exp_paths;
 

@@ -21,7 +21,7 @@ typedef struct gr_grade_opts {
     const char *root;           /* the attnlab tree (labs/, lib/, data/) */
     const char *rubrics;        /* folder of labNN.yaml rubrics; NULL: root/data/rubrics */
     const char *only_test;      /* grade only the rubric test of this name, or NULL: all */
-    const char *stub_dir;       /* prebuilt stub objects */
+    const char *stub_dir;       /* prebuilt child objects */
     const char *submission;     /* folder laid out like labs/ */
     const char *sources[GR_N_LABS];     /* optional: grade this file for lab i+1 instead */
     const char *student;        /* student id, part of every seed */

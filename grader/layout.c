@@ -135,9 +135,9 @@ static int walk_up(char *root, size_t root_len, const char *dir)
 }
 
 /* Two layouts, both found from the folder that holds the running program:
-     a build    <tree>/build/attnlab, stub objects in build/grader/stub, the
+     a build    <tree>/build/attnlab, child objects in build/grader/child, the
                 course data in the tree above (the nearest data/rubrics)
-     installed  PREFIX/bin/attnlab, stub objects in PREFIX/lib/attnlab/stub,
+     installed  PREFIX/bin/attnlab, child objects in PREFIX/lib/attnlab/child,
                 the course data in PREFIX/share/attnlab (make install)
    The installed data wins over a tree above it, so a staged or relocated
    install always reads its own copy. */
@@ -158,7 +158,7 @@ int gr_layout_locate(char *root, size_t root_len, char *stub_dir, size_t stub_le
     snprintf(probe, sizeof probe, "%s/data/rubrics", share);
 
     /* root first: cmd_drill needs only the course data, and reads root even
-       when the stub objects are missing */
+       when the child objects are missing */
     const char *env = getenv("ATTNLAB_ROOT");
     if (env && *env) {
         snprintf(root, root_len, "%s", env);
@@ -173,11 +173,11 @@ int gr_layout_locate(char *root, size_t root_len, char *stub_dir, size_t stub_le
     }
 
     char built[PATH_MAX + 16], installed[PATH_MAX + 32];
-    snprintf(built, sizeof built, "%s/grader/stub", exe);
-    snprintf(installed, sizeof installed, "%s/lib/attnlab/stub", prefix);
+    snprintf(built, sizeof built, "%s/grader/child", exe);
+    snprintf(installed, sizeof installed, "%s/lib/attnlab/child", prefix);
     snprintf(stub_dir, stub_len, "%s", is_dir(built) || !is_dir(installed) ? built : installed);
     if (!is_dir(stub_dir)) {
-        snprintf(err, errlen, "the grader's stub objects are missing: not in %s (a build) nor "
+        snprintf(err, errlen, "the grader's child objects are missing: not in %s (a build) nor "
                  "in %s (an install); run 'make' in the source tree, or 'make install' again",
                  built, installed);
         return -1;

@@ -45,11 +45,11 @@ char *gr_layout_solution(const char *root, int lab);      /* solutions/<dir>/lab
 char *gr_layout_folder_of(const char *root, const char *what);
 
 /* Find the course data (root: data/rubrics, data/stubs, the contract headers,
-   lib/labsup.h ...) and the stub objects from where the running attnlab
-   lives: PREFIX/share/attnlab and PREFIX/lib/attnlab/stub beside an installed
+   lib/labsup.h ...) and the child objects from where the running attnlab
+   lives: PREFIX/share/attnlab and PREFIX/lib/attnlab/child beside an installed
    PREFIX/bin/attnlab, else the source tree above the build folder and its
-   build/grader/stub. ATTNLAB_ROOT, when set, names root. root is filled
-   before the stub objects are looked for. 0, or -1 with err naming the paths
+   build/grader/child. ATTNLAB_ROOT, when set, names root. root is filled
+   before the child objects are looked for. 0, or -1 with err naming the paths
    tried. */
 int gr_layout_locate(char *root, size_t root_len, char *stub_dir, size_t stub_len,
                      char *err, size_t errlen);

@@ -5,7 +5,7 @@
  * count and length is checked against the call the parent itself made, and
  * anything short, long or different is a bad response with a reason.
  * (The child's half, reading requests and writing responses, is in
- * grader/stub/stub_main.c: it streams straight into guarded buffers.)
+ * grader/child/child_main.c: it streams straight into guarded buffers.)
  */
 #include "protocol.h"
 #include "util.h"

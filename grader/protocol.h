@@ -1,5 +1,5 @@
 /* protocol.h: the wire format between attnlab (the parent) and one sandboxed
- * test child (the student's code linked with grader/stub/).
+ * test child (the student's code linked with grader/child/).
  *
  * One child runs one call. The parent writes a request on the child's fd 3
  * (PROTO_FD_REQUEST) and closes it; the child writes one response on fd 4

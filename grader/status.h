@@ -8,7 +8,7 @@
 
 enum {
     GR_STATUS_BAD_INPUT = -1,  /* a rubric error: "data/rubrics/lab02.yaml:14:7: ..." */
-    GR_STATUS_FAILED = -2,     /* the grader itself (missing stub objects, no work dir ...) */
+    GR_STATUS_FAILED = -2,     /* the grader itself (missing child objects, no work dir ...) */
     GR_STATUS_STOPPED = -3     /* a stop signal arrived (stop.h) */
 };
 

@@ -8,7 +8,7 @@
 #                rubric, result, cells, pool, labmod.h and layout (every lab path),
 #                and what labgen generates from the manifests into build/gen/
 #                (labs_gen.h, labNN_calls.h): an include found nowhere in the tree
-#   2 child      grader/child/ (or grader/stub/): the test child, built apart;
+#   2 child      grader/child/: the test child, built apart;
 #                it includes lib, protocol.h and the contract headers only
 #   3 confined   grader/confined/: the confined toolchain and the sandbox
 #   4 engine     the rest of grader/*.c and grader/labs/: the grading loop,
@@ -42,7 +42,7 @@ function norm(p,   n, i, k, part, out) {   # a/b/../c -> a/c, ./ dropped
 function layer(f,   base) {
     if (f ~ /^lib\// || f ~ /^labs\/[^\/]+\/lab[0-9]+\.h$/) return 0
     if (f ~ /^build\/gen\//) return 1
-    if (f ~ /^grader\/(child|stub)\//) return 2
+    if (f ~ /^grader\/child\//) return 2
     if (f ~ /^grader\/confined\//) return 3
     if (f ~ /^grader\/labs\//) return 4
     if (f ~ /^grader\/(report|learn)\//) return 5

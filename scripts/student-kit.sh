@@ -6,7 +6,7 @@
 #   lib/             the support code students may use (labsup.h, sup_rng.c, sup_tensor.c)
 #   data/rubrics/    each lab's rubric cut down to its visible tests
 #   data/plots/      the gnuplot scripts of attnlab plot
-#   bin/attnlab      attnlab built in BUILD, with its stub objects in bin/grader/stub/:
+#   bin/attnlab      attnlab built in BUILD, with its child objects in bin/grader/child/:
 #                    it grades what the rubrics hold, so the visible tests only
 #   syllabus.md, README.md, Makefile (make check, make grade)
 #
@@ -23,8 +23,8 @@ if [ $# -ne 2 ]; then
 fi
 build=$1 out=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
-if [ ! -x "$build/attnlab" ] || [ ! -d "$build/grader/stub" ]; then
-    echo "attnlab student-kit: $build/attnlab or its stub objects are missing; run make first" >&2
+if [ ! -x "$build/attnlab" ] || [ ! -d "$build/grader/child" ]; then
+    echo "attnlab student-kit: $build/attnlab or its child objects are missing; run make first" >&2
     exit 1
 fi
 kit=$out/attnlab-kit
@@ -39,7 +39,7 @@ for stub in "$kit"/data/stubs/lab[0-9][0-9].c; do
     cp "$stub" "$kit"/labs/"$tag"-*/"$tag.c"
 done
 cp "$build/attnlab" "$kit/bin/attnlab"
-cp -R "$build/grader/stub" "$kit/bin/grader/stub"
+cp -R "$build/grader/child" "$kit/bin/grader/child"
 
 # A rubric's tests list, visible items only: an item runs from its "  - name:"
 # line to the next item or the end of the list; comment lines inside the list

@@ -59,7 +59,7 @@ attnlab="$inst/bin/attnlab"
 above=$(cd "$tmp" && while :; do [ ! -d data/rubrics ] || { pwd; break; }; [ "$(pwd)" != / ] || break; cd ..; done)
 [ -z "$above" ] && ok || fail "$tmp lies inside a tree ($above holds data/rubrics): set TMPDIR elsewhere"
 
-for f in lib/attnlab/stub/stub_main.o share/attnlab/data/rubrics/lab01.yaml \
+for f in lib/attnlab/child/child_main.o share/attnlab/data/rubrics/lab01.yaml \
          share/attnlab/data/stubs/lab01.c share/attnlab/labs/lab01-scores/lab01.h \
          share/attnlab/lib/labsup.h share/attnlab/data/plots/entropy.gp share/attnlab/data/drills/softmax.yaml; do
     [ -e "$inst/$f" ] && ok || fail "$PREFIX/$f was not installed"

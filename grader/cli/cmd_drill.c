@@ -460,7 +460,7 @@ int cmd_drill_run_in(FILE *in, FILE *out, FILE *err, const char *root, const cha
     char root_buf[PATH_MAX], stub_buf[PATH_MAX], msg[1024];
     if (!root) {
         /* Drills need only the tree; gr_layout_locate fills root before it checks for the
-           stub objects that grading needs, so their absence is no failure here. */
+           child objects that grading needs, so their absence is no failure here. */
         root_buf[0] = '\0';
         if (gr_layout_locate(root_buf, sizeof root_buf, stub_buf, sizeof stub_buf, msg, sizeof msg)
             != 0 && !root_buf[0]) {

@@ -27,7 +27,7 @@ static const char grade_usage[] =
     "                     [--test NAME [--reason TEXT]]\n"
     "\n"
     "Grade a submission: for each lab, check the sources against the rubric\n"
-    "(data/rubrics/labNN.yaml), compile them with the grader's protocol stub,\n"
+    "(data/rubrics/labNN.yaml), compile them with the grader's test child,\n"
     "run every test in a sandboxed child and compare with the answer key.\n"
     "\n"
     "  --lab N|all        which labs: a lab number, a list like 1,3, or all (default)\n"
@@ -177,7 +177,7 @@ static int check_regrade(const gr_grade_opts *o, const grade_args *a)
     return 0;
 }
 
-/* The tree, the stub objects and the submission folder (which must exist and be
+/* The tree, the child objects and the submission folder (which must exist and be
    a folder): 0, or GR_EXIT_USAGE after saying why. */
 static int locate(gr_grade_opts *o, char *root, char *stub_dir, char *labs_dir)
 {

@@ -88,8 +88,8 @@ int cmd_plot(int argc, char **argv);
 /* The same, writing messages to out and errors to err (what tests call). */
 int cmd_plot_run(FILE *out, FILE *err, int argc, char **argv);
 
-/* cmd_plot_run with the tree and the stub objects given (tests build their own
-   stub objects); NULL finds them from where attnlab lives, as cmd_plot_run does. */
+/* cmd_plot_run with the tree and the child objects given (tests build their own
+   child objects); NULL finds them from where attnlab lives, as cmd_plot_run does. */
 int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir,
                     int argc, char **argv);
 
@@ -104,7 +104,7 @@ int cmd_rules_run(FILE *out, FILE *err, const char *root, int argc, char **argv)
 /* attnlab status: every lab's visible tests, state, points and the next step. */
 int cmd_status(int argc, char **argv);
 
-/* The same, writing to out and err, for the tree at root with the stub objects in
+/* The same, writing to out and err, for the tree at root with the child objects in
    stub_dir (both NULL: find them from where attnlab lives). What tests call. */
 int cmd_status_run(FILE *out, FILE *err, const char *root, const char *stub_dir, int argc,
                    char **argv);
@@ -112,7 +112,7 @@ int cmd_status_run(FILE *out, FILE *err, const char *root, const char *stub_dir,
 /* attnlab watch: regrade one lab's visible tests on each save until it passes. */
 int cmd_watch(int argc, char **argv);
 
-/* The same, writing to out and err, for the tree at root with the stub objects in
+/* The same, writing to out and err, for the tree at root with the child objects in
    stub_dir (both NULL: find them). What tests call. */
 int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *stub_dir, int argc,
                   char **argv);

@@ -13,14 +13,14 @@
 typedef struct gr_learner {
     const char *cmd;                 /* "status", "watch": named in every message */
     char root[PATH_MAX];             /* the attnlab tree */
-    char stub_dir[PATH_MAX];         /* the grader's prebuilt stub objects */
+    char stub_dir[PATH_MAX];         /* the grader's prebuilt child objects */
     char tree[PATH_MAX];             /* the submission's real path, the progress key */
     char *progress_path;             /* the progress file, or NULL when there is none */
     gr_progress progress;            /* this tree's records */
     gr_grade_opts opts;              /* visible tests only, one worker per core */
 } gr_learner;
 
-/* Set L up for command cmd: the tree at root and the stub objects in stub_dir
+/* Set L up for command cmd: the tree at root and the child objects in stub_dir
    (both NULL: found from where attnlab lives), the submission folder
    submission (NULL: gr_layout_default_submission), and its saved progress. A progress
    file that cannot be read is said on err and then ignored. 0, or

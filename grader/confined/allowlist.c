@@ -63,7 +63,7 @@ static int allow_io_and_memory(scmp_filter_ctx ctx, struct scmp_arg_cmp none, in
     return bad;
 }
 
-/* Signals a process ending in a crash or abort() sends itself (the stub's
+/* Signals a process ending in a crash or abort() sends itself (the test child's
    fault handler re-raises what it caught). Never a stop (SIGSTOP, SIGTSTP,
    SIGTTIN, SIGTTOU) nor any other signal: a child that stopped itself would
    wait out the wall clock at no CPU cost. */
@@ -93,7 +93,7 @@ static int allow_process(scmp_filter_ctx ctx, struct scmp_arg_cmp none, pid_t ch
     return bad;
 }
 
-/* The stub stacks a stricter filter (no exec) before any student code runs
+/* The test child stacks a stricter filter (no exec) before any student code runs
    (adding filters can only take permissions away); the one exec: of fd 6, with
    this exact path pointer, AT_EMPTY_PATH; and questions glibc asks in passing
    and copes with a "no" to (file status of stdout for its buffer size, the
@@ -119,7 +119,7 @@ static int allow_exec_and_questions(scmp_filter_ctx ctx, struct scmp_arg_cmp non
 /* The allow-list. Everything not named here kills the whole process with
    SIGSYS. Found by strace of a static glibc 2.36 program (start-up, stdio,
    malloc of small and large blocks, realloc, printf of floats, abort), plus
-   what the stub itself does. */
+   what the test child itself does. */
 scmp_filter_ctx gr_allowlist_build(pid_t child, const gr_allowlist_fds *fds)
 {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);

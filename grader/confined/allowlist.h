@@ -2,7 +2,7 @@
  * sandbox.c installs before exec).
  *
  * Everything not named kills the whole process with SIGSYS. The list holds
- * what static glibc and the protocol stub need: I/O on the child's own
+ * what static glibc and the test child need: I/O on the child's own
  * descriptors, private non-executable memory, the signals a crash or abort()
  * sends the process itself (never a stop: a child cannot pause to wait out
  * the wall clock), clocks and ids, leaving, and the one exec of its program.

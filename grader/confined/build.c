@@ -10,14 +10,14 @@
  *                    check (scan.h, srccheck.h) and the compiler read
  *   inc/labNN.h      pristine copies of the contract header and labsup.h
  *   inc/labsup.h
- *   stub/NAME.o      copies of the grader's protocol stub objects, so the linker
+ *   child/NAME.o     copies of the grader's test child's objects, so the linker
  *                    needs nothing of the grader's tree
  *   labNN.i          the preprocessed source: checked, then compiled as it is
  *   labNN.s          the compiler's assembly: checked, then assembled as it is
  *   labNN.o          the object: sections and external symbols checked
  *   labNN.local.o    the same object with every global but lab_* made local,
- *                    so student code cannot replace a C library or stub function
- *                    (getenv, malloc_usable_size, write ...) that the stub relies on
+ *                    so student code cannot replace a C library or test child function
+ *                    (getenv, malloc_usable_size, write ...) that the test child relies on
  *   labNN-test       the static test executable: no interpreter, no dynamic part
  *
  * What is checked is what is compiled: the preprocessor runs once with the
@@ -61,8 +61,8 @@
 #define COMPILE_FLAGS "-std=c11", "-O2", "-fno-stack-protector", "-fno-common", \
     "-U_FORTIFY_SOURCE", "-fno-lto", "-fdiagnostics-color=never", "-Werror=trampolines", GR_LAB_WARN
 
-/* The stub objects linked with every lab's object (labNN_dispatch.o is the lab's). */
-static const char *const stub_names[] = {"stub_main.o", "dispatch", "sup_rng.o", "sup_tensor.o"};
+/* The child objects linked with every lab's object (labNN_dispatch.o is the lab's). */
+static const char *const stub_names[] = {"child_main.o", "dispatch", "sup_rng.o", "sup_tensor.o"};
 #define N_STUB 4
 
 /* ---- small helpers ----------------------------------------------------------------------- */
@@ -138,8 +138,8 @@ typedef struct build_ctx {
     char *source;               /* the rubric's source file name, or labNN.c */
     char *contract;             /* labNN.h */
     char *cc;                   /* the C compiler: $ATTNLAB_CC or cc */
-    char *stub_from[N_STUB];    /* the grader's stub objects in its build folder */
-    char *stub_to[N_STUB];      /* their copies in priv/stub, as the linker is given them */
+    char *stub_from[N_STUB];    /* the grader's child objects in its build folder */
+    char *stub_to[N_STUB];      /* their copies in priv/child, as the linker is given them */
     char *hdr_from, *sup_from;  /* the pristine contract header and labsup.h in the tree */
 
     /* made by the steps */
@@ -169,7 +169,7 @@ static int ctx_init(build_ctx *c, const gr_rubric *r, const char *lab_dir_name, 
     c->errlen = errlen;
     if (!realpath(paths->root, c->root_abs) || !realpath(paths->stub_dir, c->stub_abs) ||
         !realpath(paths->work_dir, c->work_abs)) {
-        gr_set_err(err, errlen, "build: cannot resolve the tree %s, stub folder %s or work folder %s: %s",
+        gr_set_err(err, errlen, "build: cannot resolve the tree %s, child folder %s or work folder %s: %s",
                    paths->root, paths->stub_dir, paths->work_dir, strerror(errno));
         return -1;
     }
@@ -182,7 +182,7 @@ static int ctx_init(build_ctx *c, const gr_rubric *r, const char *lab_dir_name, 
     for (int i = 0; i < N_STUB; i++) {
         char *name = i == 1 ? gr_xasprintf("%s_dispatch.o", c->tag) : gr_xstrdup(stub_names[i]);
         c->stub_from[i] = gr_xasprintf("%s/%s", c->paths.stub_dir, name);
-        c->stub_to[i] = gr_xasprintf("stub/%s", name);
+        c->stub_to[i] = gr_xasprintf("child/%s", name);
         free(name);
     }
     c->hdr_from = gr_xasprintf("%s/labs/%s/%s", c->paths.root, lab_dir_name, c->contract);
@@ -326,7 +326,7 @@ static step_outcome read_source(build_ctx *c)
 }
 
 /* A fresh private directory holding the student's text, the pristine headers
-   and the stub objects, and the walls its tools run in; STEP_FAIL if the
+   and the child objects, and the walls its tools run in; STEP_FAIL if the
    grader cannot make them. */
 static step_outcome make_private_dir(build_ctx *c)
 {
@@ -338,7 +338,7 @@ static step_outcome make_private_dir(build_ctx *c)
         c->priv = NULL;
         return STEP_FAIL;
     }
-    char *inc = gr_xasprintf("%s/inc", c->priv), *stub = gr_xasprintf("%s/stub", c->priv);
+    char *inc = gr_xasprintf("%s/inc", c->priv), *stub = gr_xasprintf("%s/child", c->priv);
     char *hdr_to = gr_xasprintf("%s/%s", inc, c->contract);
     char *sup_to = gr_xasprintf("%s/labsup.h", inc);
     char *src_to = gr_xasprintf("%s/%s", c->priv, c->source);
@@ -370,7 +370,7 @@ static step_outcome make_private_dir(build_ctx *c)
     return STEP_OK;
 }
 
-/* Check that the grader's own stub objects and pristine headers exist (STEP_FAIL
+/* Check that the grader's own child objects and pristine headers exist (STEP_FAIL
    if not), read the student's file and make the private directory. */
 static step_outcome prepare(build_ctx *c)
 {
@@ -584,9 +584,9 @@ static step_outcome tool_failed(build_ctx *c, const char *what, const gr_tool_ru
 #define WRAP_FLAGS "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free," \
                    "--wrap=aligned_alloc,--wrap=posix_memalign"
 
-/* The writable bytes of the stub objects linked alone (lab_* left unresolved):
+/* The writable bytes of the child objects linked alone (lab_* left unresolved):
    what a program holds before the student's static data. The same for every
-   lab (no dispatch object has writable data), so it is measured once per stub
+   lab (no dispatch object has writable data), so it is measured once per child
    folder and kept here and, for the run's other worker processes, in the work
    folder (the grader's: its tools, as nobody, cannot write there). */
 static struct {
@@ -594,7 +594,7 @@ static struct {
     unsigned long long writable;
 } baseline;
 
-/* Link the stub objects alone and measure them into baseline: STEP_OK, or
+/* Link the child objects alone and measure them into baseline: STEP_OK, or
    STEP_FAIL (the grader's own objects do not link: its fault). */
 static step_outcome link_baseline(build_ctx *c)
 {
@@ -608,7 +608,7 @@ static step_outcome link_baseline(build_ctx *c)
     int ok = gr_tool_ok(&tr) && gr_exe_check(exe, &baseline.writable, why, sizeof why) == 0;
     free(exe);
     if (!ok)
-        gr_set_err(c->err, c->errlen, "build: the stub objects alone do not link into a plain "
+        gr_set_err(c->err, c->errlen, "build: the child objects alone do not link into a plain "
                    "static program (%s); rebuild the grader (make)",
                    gr_tool_ok(&tr) ? why : tr.log ? tr.log : "no output");
     free(tr.log);
@@ -620,7 +620,7 @@ static step_outcome link_baseline(build_ctx *c)
 static step_outcome measure_static(build_ctx *c, unsigned long long writable)
 {
     if (strcmp(baseline.stub_dir, c->paths.stub_dir) != 0) {
-        char *kept = gr_xasprintf("%s/stub-writable-bytes", c->paths.work_dir);
+        char *kept = gr_xasprintf("%s/child-writable-bytes", c->paths.work_dir);
         char *text = gr_read_file(kept, NULL), *end = NULL;
         unsigned long long v = text ? strtoull(text, &end, 10) : 0;
         if (text && end != text && *end == '\n') {
@@ -643,14 +643,14 @@ static step_outcome measure_static(build_ctx *c, unsigned long long writable)
 }
 
 /* Step 6: with every global but lab_* made local (objcopy), the object must link
-   statically with the stub objects and the allocator wrappers into an executable
+   statically with the child objects and the allocator wrappers into an executable
    others may run, with no interpreter, no executable stack or data and none of
    the functions no lab needs (gr_exe_check); a GR_COMPILE_ERROR verdict if it
    does not link, GR_FORBIDDEN_CALL if it would not load as a plain program. Its
    static data is measured from its segments (measure_static). */
 static step_outcome link_executable(build_ctx *c)
 {
-    /* student code cannot replace a C library or stub function the stub relies on */
+    /* student code cannot replace a C library or test child function the test child relies on */
     char *lfile = gr_xasprintf("%s.local.o", c->tag);
     const char *objcopy = getenv("ATTNLAB_OBJCOPY");
     const char *oc_argv[] = {objcopy && *objcopy ? objcopy : "objcopy", "--wildcard",
@@ -665,7 +665,7 @@ static step_outcome link_executable(build_ctx *c)
         s = tool_failed(c, "objcopy", &tr);
     free(tr.log);
     char *exe = gr_xasprintf("%s-test", c->tag);
-    char *defsym = gr_xasprintf("-Wl,--defsym=stub_student_static_bytes=%llu", c->of.static_bytes);
+    char *defsym = gr_xasprintf("-Wl,--defsym=child_student_static_bytes=%llu", c->of.static_bytes);
     const char *argv[] = {c->cc, LINK_FLAGS, "-o", exe, c->stub_to[0], lfile, c->stub_to[1],
                           c->stub_to[2], c->stub_to[3], WRAP_FLAGS, defsym, "-lm", NULL};
     if (s == STEP_OK && run_confined(c, argv, &tr) != 0)

@@ -19,9 +19,9 @@
  *   4. assemble that assembly; the object's sections must be those of plain C
  *      (no LTO, loader or note sections), no ifunc, and every external symbol
  *      in allowed_symbols or the support code -> GR_FORBIDDEN_CALL (names them)
- *   5. link statically, without LTO, with the protocol stub, the lab's dispatch
+ *   5. link statically, without LTO, with the test child, the lab's dispatch
  *      and the support RNG/tensor objects (never libattn), wrapping the
- *      allocator so the stub can enforce the memory limit -> GR_COMPILE_ERROR;
+ *      allocator so the test child can enforce the memory limit -> GR_COMPILE_ERROR;
  *      the program must load without an interpreter -> GR_FORBIDDEN_CALL
  */
 #ifndef GR_BUILD_H
@@ -32,7 +32,7 @@
 
 typedef struct gr_paths {
     const char *root;        /* the attnlab tree: labs/, lib/, data/ */
-    const char *stub_dir;    /* prebuilt stub objects: build/grader/stub */
+    const char *stub_dir;    /* prebuilt child objects: build/grader/child */
     const char *work_dir;    /* private scratch dir for this grading run */
 } gr_paths;
 
@@ -43,7 +43,7 @@ typedef struct gr_build {
     char *log;               /* trimmed compiler output, or NULL */
     char *exe;               /* path of the test executable */
     long static_bytes;       /* the student's static data: the program's writable segments
-                                beyond those of the stub alone, alignment padding included */
+                                beyond those of the test child alone, alignment padding included */
     double compile_seconds;
 } gr_build;
 

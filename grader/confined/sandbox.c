@@ -166,7 +166,7 @@ static int walk_request(const unsigned char *req, size_t len, size_t *resp_bytes
 
 /* Memory the executable's image needs (its PT_LOAD segments, bss included), read
    from the open file, so a large static array fits the address-space limit and
-   the stub can report it as out of memory instead of exec failing; *writable
+   the test child can report it as out of memory instead of exec failing; *writable
    gets the part RLIMIT_DATA counts (writable segments, alignment padding
    included). */
 static size_t image_bytes(int fd, size_t *writable)
@@ -433,7 +433,7 @@ static void kill_run(run_ctx *r)
 }
 
 /* Write what the child will take of the request now; close it at the end (EOF
-   after the end magic, as the stub checks). */
+   after the end magic, as the test child checks). */
 static void feed_request(run_ctx *r)
 {
     while (r->req_off < r->request_len) {

@@ -19,7 +19,7 @@
  * Memory is limited by the kernel, never by counts kept in the child: the
  * address space, and RLIMIT_DATA (heap, private mappings and writable image)
  * at the heap limit plus the request's buffers, the program's own writable
- * data and 2 MiB for the C library. The stub's count of the heap, in the
+ * data and 2 MiB for the C library. The test child's count of the heap, in the
  * child's memory, only names a verdict precisely for code that plays fair.
  * The parent reads the child's peak resident memory from wait4.
  */

@@ -14,7 +14,7 @@
 #include "util.h"
 
 /* The first lines of a tool's output log (at most 20 lines and 2 KiB, then
-   "... (N more lines)"), with the private folder priv and the stub folder
+   "... (N more lines)"), with the private folder priv and the test child folder
    rewritten to the names the student knows. A compiler quotes the source line
    of each diagnostic: those quotes are kept only under a diagnostic in the
    student's file source, and a diagnostic about a file outside the submission

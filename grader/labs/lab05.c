@@ -1,6 +1,6 @@
 /* lab05.c: what the grader knows about lab 5, pre- versus post-softmax masking.
  *
- * Three functions are graded (grader/stub/lab05_calls.h numbers them):
+ * Three functions are graded (lab05_calls.h, generated from the manifest, numbers them):
  *   lab_attend_premask      mask the scores (-inf), softmax, O = W V
  *   lab_attend_postmask     softmax over every key, zero the padded weights
  *                           (the bug, on purpose), O = W V and the row sums

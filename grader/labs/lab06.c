@@ -1,6 +1,6 @@
 /* lab06.c: what the grader knows about lab 6, position biases and dropout.
  *
- * Six functions are graded (grader/stub/lab06_calls.h numbers them):
+ * Six functions are graded (lab06_calls.h, generated from the manifest, numbers them):
  *   lab_alibi_slopes, lab_alibi_bias        ALiBi, added to SCORES
  *   lab_t5_bucket, lab_relpos_bias          T5 relative-position buckets, on SCORES
  *   lab_dropout                             inverted dropout on WEIGHTS

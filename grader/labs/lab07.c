@@ -1,6 +1,6 @@
 /* lab07.c: what the grader knows about lab 7, online softmax.
  *
- * Two functions are graded (grader/stub/lab07_calls.h numbers them):
+ * Two functions are graded (lab07_calls.h, generated from the manifest, numbers them):
  *   lab_online_logsumexp   streaming log-sum-exp, tile by tile (the warm-up)
  *   lab_online_attention   scaled dot-product self-attention by online softmax,
  *                          graded at T = 4096 under a 1 MiB heap limit, where a

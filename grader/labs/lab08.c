@@ -1,6 +1,6 @@
 /* lab08.c: what the grader knows about lab 8, the gradient through softmax.
  *
- * Two functions are graded (grader/stub/lab08_calls.h numbers the calls):
+ * Two functions are graded (lab08_calls.h, generated from the manifest, numbers the calls):
  *   lab_softmax_backward      ds = w * (g - <w, g>), row by row; also called in
  *                             place (dS the same array as dW), as the contract allows
  *   lab_gradient_experiment   mean ||ds|| for raw and scaled scores as d_k grows

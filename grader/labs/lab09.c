@@ -1,6 +1,6 @@
 /* lab09.c: what the grader knows about lab 9, masks and denominators in decoding.
  *
- * Four functions are graded (grader/stub/lab09_calls.h numbers them):
+ * Four functions are graded (lab09_calls.h, generated from the manifest, numbers them):
  *   lab_causal_mask_aligned    causal mask for Tq != Tk, top-left or bottom-right
  *   lab_sliding_window_mask    bottom-right window of w keys, on SCORES
  *   lab_sink_softmax           one sink logit per head in the DENOMINATOR

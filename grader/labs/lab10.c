@@ -1,6 +1,6 @@
 /* lab10.c: what the grader knows about lab 10, heads and what is plotted.
  *
- * Four functions are graded (grader/stub/lab10_calls.h numbers them):
+ * Four functions are graded (lab10_calls.h, generated from the manifest, numbers them):
  *   lab_head_weights     per-head softmax weights (B, H, Tq, Tk)
  *   lab_gqa_weights      the same with Hkv shared key heads
  *   lab_head_average     average of weights vs softmax of mean scores, and the gap

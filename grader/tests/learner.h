@@ -1,12 +1,12 @@
 /* learner.h (tests): what the suites of status, watch and the pristine
  * stubs share: a scratch folder, a submission folder made of chosen files,
- * the grader's stub objects, and reading a whole file.
+ * the grader's child objects, and reading a whole file.
  *
  *   char *dir = scratch_dir("status");          a fresh folder under /tmp
  *   put_lab(sub, 1, "solutions/lab01-scores/lab01.c")
  *                                               sub/lab01-scores/lab01.c, a copy
  *   put_text(path, text)                        write text to path
- *   char *stubs = test_stub_dir();              build/grader/stub beside this test
+ *   char *stubs = test_stub_dir();              build/grader/child beside this test
  *   char *s = read_text(path);                  the whole file (fails the test when missing)
  *   remove_tree(dir)                            rm -rf dir
  *
@@ -57,8 +57,8 @@ static inline void put_lab(const char *sub, int lab, const char *from)
     free(dir);
 }
 
-/* The stub objects beside this test program's build folder (build/grader/stub,
-   or build/asan/grader/stub under the sanitizers). */
+/* The child objects beside this test program's build folder (build/grader/child,
+   or build/asan/grader/child under the sanitizers). */
 static inline char *test_stub_dir(void)
 {
     char exe[4096];
@@ -66,7 +66,7 @@ static inline char *test_stub_dir(void)
     ck_assert_int_gt(n, 0);
     exe[n] = '\0';
     *strrchr(exe, '/') = '\0';                 /* .../grader/tests */
-    return gr_xasprintf("%s/../stub", exe);
+    return gr_xasprintf("%s/../child", exe);
 }
 
 static inline void remove_tree(const char *dir)

@@ -22,7 +22,7 @@
 
 Suite *test_suite(void);
 
-/* ---- the fake tree, the stub objects and the rubric ------------------------------------- */
+/* ---- the fake tree, the child objects and the rubric ------------------------------------- */
 
 static char *kit_dir, *tree_dir, *stub_dir, *work_dir;
 static int kit_ok;
@@ -610,7 +610,7 @@ START_TEST(missing_stub_objects_are_the_graders_problem)
     char err[512] = "";
     char *src = gr_xasprintf("%s/grader/tests/fixtures/good.c", fk_root());
     ck_assert_int_eq(gr_build_lab(&r, "lab99-fixture", src, &p, &b, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "stub_main.o is missing") != NULL, "err: %s", err);
+    ck_assert_msg(strstr(err, "child_main.o is missing") != NULL, "err: %s", err);
     ck_assert_int_eq(b.ok, 0);
     ck_assert_ptr_null(b.exe);
     free(src);

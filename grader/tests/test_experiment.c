@@ -19,7 +19,7 @@
  *   - heatmap --lab 10: the solution's head equals the answer key's, rows
  *     summing to 1; a head read from the wrong plane is drawn, marked and
  *     named; the stub's head is missing and the command says why.
- * The sandboxed runs need stub objects: the suite compiles its own (as
+ * The sandboxed runs need child objects: the suite compiles its own (as
  * test_build.c does), so it depends on nothing built in build/ but itself.
  */
 #include <check.h>
@@ -64,9 +64,9 @@ static const exp_spec specs[3] = {
 
 /* ---- running a command --------------------------------------------------------------------------- */
 
-static char *stub_dir;    /* the suite's own stub objects (kit_setup) */
+static char *stub_dir;    /* the suite's own child objects (kit_setup) */
 
-/* `attnlab plot` against this suite's tree and stub objects. */
+/* `attnlab plot` against this suite's tree and child objects. */
 static int plot_in_kit(FILE *out, FILE *err, int argc, char **argv)
 {
     return cmd_plot_run_in(out, err, fk_root(), stub_dir, argc, argv);
@@ -212,7 +212,7 @@ static void module_case(const exp_spec *s, uint64_t seed, gr_case *c)
     ck_assert_msg(rc == 0, "lab %d: make_case: %s", s->lab, err);
 }
 
-/* ---- the suite's stub objects ------------------------------------------------------------------------ */
+/* ---- the suite's child objects ------------------------------------------------------------------------ */
 
 static char *kit_dir, *out_root;
 static pid_t kit_owner;
@@ -224,8 +224,8 @@ static void kit_cleanup(void)
         fk_rm_rf(kit_dir);
 }
 
-/* Compile the protocol stub, the three labs' dispatch and the support code into
-   a private stub folder, as the Makefile compiles build/grader/stub. */
+/* Compile the test child, the three labs' dispatch and the support code into
+   a private stub folder, as the Makefile compiles build/grader/child. */
 static void kit_setup(void)
 {
     if (kit_dir)
@@ -253,7 +253,7 @@ static void kit_setup(void)
     exe[n] = '\0';
     *strrchr(exe, '/') = '\0';                 /* <build>/grader/tests */
     static const char *const parts[][2] = {
-        { "grader/stub/stub_main.c", "stub_main.o" },
+        { "grader/child/child_main.c", "child_main.o" },
         { "gen/lab04_dispatch.c", "lab04_dispatch.o" },
         { "gen/lab05_dispatch.c", "lab05_dispatch.o" },
         { "gen/lab08_dispatch.c", "lab08_dispatch.o" },

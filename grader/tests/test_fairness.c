@@ -30,7 +30,7 @@ static void make_dir(void)
     dir = fk_suite_dir("fairness");
 }
 
-/* The stub objects beside this test program's build folder. */
+/* The child objects beside this test program's build folder. */
 static char *stub_dir(void)
 {
     char exe[4096];
@@ -38,7 +38,7 @@ static char *stub_dir(void)
     ck_assert_int_gt(n, 0);
     exe[n] = '\0';
     *strrchr(exe, '/') = '\0';                 /* .../grader/tests */
-    return gr_xasprintf("%s/../stub", exe);
+    return gr_xasprintf("%s/../child", exe);
 }
 
 /* Grade src as lab 1 under every draw into f. */

@@ -44,7 +44,7 @@ static char *log_path;
 /* Carry out the COPY lines of the Dockerfile's last stage into T/image:
    "--from=build /stage/..." from a make install into T/stage (the first
    stage's PREFIX=/opt/attnlab DESTDIR=/stage), the others from the tree.
-   Each source is also checked: only the installed program, stub objects and
+   Each source is also checked: only the installed program, child objects and
    course data, and the two entry scripts. 1 when all went. */
 static int copy_image(const char *root, const char *attnlab)
 {
@@ -69,7 +69,7 @@ static int copy_image(const char *root, const char *attnlab)
             for (int i = 0; i < 3; i++)
                 known |= strcmp(src, allowed[i]) == 0;
             ck_assert_msg(strcmp(from, "build") == 0 && known, "the image copies %s from %s: "
-                          "only the installed program, stub objects and course data", src, from);
+                          "only the installed program, child objects and course data", src, from);
             ok = sh("mkdir -p %s/image$(dirname %s) && cp -R %s%s %s/image%s", base, dst, base, src,
                     base, dst) == 0;
             copies++;
@@ -87,7 +87,7 @@ static int copy_image(const char *root, const char *attnlab)
 }
 
 /* Lay out T/gs (the unpacked bundle) and T/image (PrairieLearn's image): the
-   bundle gets this build's attnlab and stub objects under build/. */
+   bundle gets this build's attnlab and child objects under build/. */
 static void lay_out(void)
 {
     if (base)
@@ -99,7 +99,7 @@ static void lay_out(void)
     if (!attnlab)
         return;
     char *bin = gr_xstrdup(attnlab);
-    *strrchr(bin, '/') = '\0';      /* the build folder: attnlab, grader/stub/ */
+    *strrchr(bin, '/') = '\0';      /* the build folder: attnlab, grader/child/ */
     const char *root = fk_root();
     laid_out =
         sh("cd %s && ATTNLAB_SECRET=fleet-test-secret sh scripts/gradescope/bundle.sh %s/out 1",
@@ -108,7 +108,7 @@ static void lay_out(void)
            base, base, base, base) == 0 &&
         sh("cp %s/gs/source/run_autograder %s/gs/", base, base) == 0 &&
         sh("mkdir -p %s/gs/source/build/grader && cp %s %s/gs/source/build/ && "
-           "cp -R %s/grader/stub %s/gs/source/build/grader/", base, attnlab, base, bin, base) == 0 &&
+           "cp -R %s/grader/child %s/gs/source/build/grader/", base, attnlab, base, bin, base) == 0 &&
         copy_image(root, attnlab);
     free(bin);
     free(attnlab);
@@ -447,7 +447,7 @@ START_TEST(prairielearn_image_holds_no_answers)
     /* and what grading needs is there */
     ck_assert_int_eq(sh("test -x %s/image/opt/attnlab/bin/attnlab && "
                         "test -f %s/image/opt/attnlab/share/attnlab/data/rubrics/lab01.yaml && "
-                        "ls %s/image/opt/attnlab/lib/attnlab/stub/*.o >/dev/null", base, base, base), 0);
+                        "ls %s/image/opt/attnlab/lib/attnlab/child/*.o >/dev/null", base, base, base), 0);
 }
 END_TEST
 

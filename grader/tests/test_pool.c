@@ -166,8 +166,8 @@ START_TEST(a_dead_worker_is_the_graders_failure)
 }
 END_TEST
 
-/* The stub objects beside this test program's build folder (build/grader/stub,
-   or build/asan/grader/stub under the sanitizers). */
+/* The child objects beside this test program's build folder (build/grader/child,
+   or build/asan/grader/child under the sanitizers). */
 static char *stub_dir(void)
 {
     char exe[4096];
@@ -175,7 +175,7 @@ static char *stub_dir(void)
     ck_assert_int_gt(n, 0);
     exe[n] = '\0';
     *strrchr(exe, '/') = '\0';                 /* .../grader/tests */
-    return gr_xasprintf("%s/../stub", exe);
+    return gr_xasprintf("%s/../child", exe);
 }
 
 /* Grading the solutions of three labs in two workers gives the report one by

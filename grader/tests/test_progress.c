@@ -172,7 +172,7 @@ END_TEST
 
 /* ---- attnlab status ----------------------------------------------------------------- */
 
-static char *stubs;     /* the grader's stub objects beside this test (test_stub_dir) */
+static char *stubs;     /* the grader's child objects beside this test (test_stub_dir) */
 
 /* cmd_status_run on this tree, as a capture_fn. */
 static int cmd_status_run_here(FILE *out, FILE *err, int argc, char **argv)

@@ -1,5 +1,5 @@
-/* test_sandbox.c: the sandbox (sandbox.c) and the protocol stub
- * (stub/stub_main.c), end to end, with real test programs.
+/* test_sandbox.c: the sandbox (sandbox.c) and the test child
+ * (stub/child_main.c), end to end, with real test programs.
  *
  * The programs are the fake lab 99 (fixtures/lab99.h): the real stub and the
  * fixture's dispatch linked with one "student" file each, built at test time

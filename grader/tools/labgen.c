@@ -5,7 +5,7 @@
  *                      against the tree (contract header, handout, syllabus),
  *                      and write into OUT:
  *     labNN_calls.h      the lab's call numbers for the wire (enum labNN_call)
- *     labNN_dispatch.c   the child's stub_dispatch: a call into the student's function
+ *     labNN_dispatch.c   the child's child_dispatch: a call into the student's function
  *     labs_gen.h         GR_N_LABS (the labs found), GR_MAX_USES, the modules' names
  *     labs_gen.c         the module registry and the function table (labmod.h)
  *
@@ -122,7 +122,7 @@ static void dim_expr(const mf_function *f, const wire *w, const char *dim, char 
         snprintf(out, len, "%s", dim);
 }
 
-/* The element count of a's shape: stub_elems of three sizes at a time. */
+/* The element count of a's shape: child_elems of three sizes at a time. */
 static void shape_expr(FILE *o, const mf_function *f, const wire *w, const mf_arg *a)
 {
     char d[MF_MAX_DIMS + 2][64];
@@ -132,14 +132,14 @@ static void shape_expr(FILE *o, const mf_function *f, const wire *w, const mf_ar
     while (n % 3 != 0 && n != 1)
         snprintf(d[n++], sizeof d[0], "1");
     if (n == 1) {
-        fprintf(o, "stub_elems(%s, 1, 1)", d[0]);
+        fprintf(o, "child_elems(%s, 1, 1)", d[0]);
         return;
     }
     if (n == 6)
-        fprintf(o, "stub_elems(stub_elems(%s, %s, %s), stub_elems(%s, %s, %s), 1)", d[0], d[1],
+        fprintf(o, "child_elems(child_elems(%s, %s, %s), child_elems(%s, %s, %s), 1)", d[0], d[1],
                 d[2], d[3], d[4], d[5]);
     else
-        fprintf(o, "stub_elems(%s, %s, %s)", d[0], d[1], d[2]);
+        fprintf(o, "child_elems(%s, %s, %s)", d[0], d[1], d[2]);
 }
 
 static void emit_case(FILE *o, const mf_lab *lab, const mf_function *f, int v)
@@ -156,12 +156,12 @@ static void emit_case(FILE *o, const mf_lab *lab, const mf_function *f, int v)
             fprintf(o, "        /* %s == %s: one array for both, as the contract allows */\n",
                     var->same, var->same_as);
     }
-    fprintf(o, "        if (!stub_call_shape(call, %d, %d, \"%s\")", w.n_ints, w.n_reals, w.kinds);
+    fprintf(o, "        if (!child_call_shape(call, %d, %d, \"%s\")", w.n_ints, w.n_reals, w.kinds);
     for (int k = 0; k < f->n_args; k++) {
         const mf_arg *a = &f->args[k];
         if (a->kind == 'n' || a->kind == 'r' || w.slot[k] < 0 || a->n_dims == 0)
             continue;
-        fprintf(o, " ||\n            !stub_holds(&buf[%d], ", w.slot[k]);
+        fprintf(o, " ||\n            !child_holds(&buf[%d], ", w.slot[k]);
         shape_expr(o, f, &w, a);
         fprintf(o, ")");
     }
@@ -193,7 +193,7 @@ static void emit_dispatch(const char *out, const mf_lab *lab, const char *rubric
             " * into the student's function, after checking its arguments' count and kinds\n"
             " * and that each array holds what its shape needs. No answers live here. */\n"
             "#include \"dispatch.h\"\n#include \"lab%02d_calls.h\"\n#include \"labs/%s/lab%02d.h\"\n\n"
-            "int stub_dispatch(const proto_call *call, int *no_such_call)\n{\n"
+            "int child_dispatch(const proto_call *call, int *no_such_call)\n{\n"
             "    const proto_buf *buf = call->bufs;\n    const int64_t *n = call->ints;\n"
             "    (void)buf;\n    (void)n;\n    switch (call->fn) {\n",
             lab->lab, lab->title, lab->lab, lab->lab, lab->dir, lab->lab);

@@ -28,7 +28,7 @@
 typedef struct mf_arg {
     char name[MF_NAME_LEN];     /* "S" */
     char type[MF_NAME_LEN];     /* the C type without const and '*': "float", "uint64_t" */
-    char kind;                  /* a buffer: 'f' float, 'i' int32, 'u' uint8 (stub_call_shape's
+    char kind;                  /* a buffer: 'f' float, 'i' int32, 'u' uint8 (child_call_shape's
                                    letters); a scalar: 'n' an int of the wire, 'r' a real */
     int n_dims;                 /* its shape (buffers only; 0: none given, not checked) */
     char dims[MF_MAX_DIMS][MF_NAME_LEN];   /* each an int argument's name or a whole number */

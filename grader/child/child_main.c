@@ -1,4 +1,4 @@
-/* stub_main.c: the child's side of one test call, linked into every test
+/* child_main.c: the child's side of one test call, linked into every test
  * executable (with the student's object, the lab's dispatch and the support
  * RNG/tensor code; never libattn).
  *
@@ -11,14 +11,14 @@
  *                 its own mapping between two PROT_NONE guard pages (the data
  *                 ends exactly at the upper guard, so one element past the end
  *                 faults; the slack below the data holds a canary), call
- *                 stub_dispatch, check the canaries below the buffers and
+ *                 child_dispatch, check the canaries below the buffers and
  *                 after the student's heap blocks, write the response on fd 4
  *                 in one writev loop, _exit(0).
  *
  * Memory: the student's object is linked with --wrap=malloc,calloc,realloc,
  * free,aligned_alloc,posix_memalign, so every allocation comes through the
  * __wrap_ functions below, which count live bytes (plus the student's static
- * data, passed in by the build as the absolute symbol stub_student_static_bytes)
+ * data, passed in by the build as the absolute symbol child_student_static_bytes)
  * against ATTNLAB_HEAP_LIMIT. Going over returns NULL and raises a flag; a
  * crash or a return with the flag raised exits PROTO_EXIT_OUT_OF_MEMORY. The
  * count lives in the student's memory, so it only names the verdict precisely
@@ -67,10 +67,10 @@ void __wrap_free(void *p);
 void *__wrap_aligned_alloc(size_t align, size_t n);
 int __wrap_posix_memalign(void **pp, size_t align, size_t n);
 
-/* The build links with --defsym=stub_student_static_bytes=N: the address of this
+/* The build links with --defsym=child_student_static_bytes=N: the address of this
    symbol IS the size of the student's code and static data. Weak, so a link
-   without it (tests of the stub itself) reads 0. */
-extern char stub_student_static_bytes[] __attribute__((weak));
+   without it (tests of the test child itself) reads 0. */
+extern char child_student_static_bytes[] __attribute__((weak));
 
 static size_t heap_limit = SIZE_MAX;     /* bytes the student may hold, static data included */
 static size_t heap_live;                 /* usable bytes of live allocations + static data */
@@ -84,7 +84,7 @@ static void heap_init(void)
     if (heap_ready)
         return;
     heap_ready = 1;
-    heap_live = (size_t)(uintptr_t)stub_student_static_bytes;
+    heap_live = (size_t)(uintptr_t)child_student_static_bytes;
     const char *s = getenv("ATTNLAB_HEAP_LIMIT");
     if (!s || !*s)
         return;                          /* run by hand, outside the grader: no limit */
@@ -101,16 +101,16 @@ static void heap_init(void)
 
 /* May n more bytes be allocated? If not, raise the flag (the test will end in
    "out of memory" whatever the student does with the NULL). */
-static int stub_started;                 /* the .preinit_array hook has run */
+static int child_started;                 /* the .preinit_array hook has run */
 
 static int heap_allow(size_t n)
 {
     heap_init();
     if (heap_live > heap_limit || n > heap_limit - heap_live) {
-        /* Before the stub's hook only the C library's own start-up allocates
+        /* Before the test child's hook only the C library's own start-up allocates
            (a few hundred bytes); refusing it would crash start-up before any
            handler exists. Only the student's static data can be that big. */
-        if (!stub_started)
+        if (!child_started)
             _exit(PROTO_EXIT_OUT_OF_MEMORY);
         heap_over = 1;
         return 0;
@@ -169,7 +169,7 @@ static size_t canary_slot(const void *p)
 
 static void canary_set(void *p, size_t n, int from_call)
 {
-    if (!p || !stub_started)
+    if (!p || !child_started)
         return;
     size_t u = malloc_usable_size(p);
     unsigned char byte = (unsigned char)(0x70 | (canary_count++ & 0x0F));
@@ -422,9 +422,9 @@ static void forbid_exec(void)
 #endif
 }
 
-/* Runs before every constructor of the student's (stub_main.o is linked first,
+/* Runs before every constructor of the student's (child_main.o is linked first,
    so its .preinit_array entry comes first), and before main. */
-static void stub_preinit(int argc, char **argv, char **envp)
+static void child_preinit(int argc, char **argv, char **envp)
 {
     (void)argc;
     (void)argv;
@@ -434,11 +434,11 @@ static void stub_preinit(int argc, char **argv, char **envp)
     heap_init();
     if (heap_live > heap_limit)
         _exit(PROTO_EXIT_OUT_OF_MEMORY);   /* the student's static arrays alone are too big */
-    stub_started = 1;
+    child_started = 1;
 }
 
 __attribute__((used, section(".preinit_array")))
-static void (*const stub_preinit_entry)(int, char **, char **) = stub_preinit;
+static void (*const child_preinit_entry)(int, char **, char **) = child_preinit;
 
 /* ---- the request ---------------------------------------------------------------- */
 
@@ -581,17 +581,17 @@ static void read_request(proto_call *call)
         bad_request();
 }
 
-int64_t stub_elems(int64_t a, int64_t b, int64_t c)
+int64_t child_elems(int64_t a, int64_t b, int64_t c)
 {
     return (a > 0 ? a : 0) * (b > 0 ? b : 0) * (c > 0 ? c : 0);
 }
 
-int stub_holds(const proto_buf *b, int64_t n)
+int child_holds(const proto_buf *b, int64_t n)
 {
     return (int64_t)b->count >= (n > 0 ? n : 0);
 }
 
-int stub_call_shape(const proto_call *call, int n_ints, int n_reals, const char *kinds)
+int child_call_shape(const proto_call *call, int n_ints, int n_reals, const char *kinds)
 {
     if (!call || !kinds || call->n_ints != n_ints || call->n_reals != n_reals)
         return 0;
@@ -704,7 +704,7 @@ int main(void)
 
     int no_such_call = 0;
     in_call = 1;
-    int32_t status = stub_dispatch(&call, &no_such_call);
+    int32_t status = child_dispatch(&call, &no_such_call);
     in_call = 0;
     if (no_such_call)
         _exit(PROTO_EXIT_NO_SUCH_CALL);
