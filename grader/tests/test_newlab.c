@@ -356,7 +356,8 @@ static int cmd_newlab_fake(FILE *out, FILE *err, int argc, char **argv)
 
 START_TEST(a_failure_writes_nothing)
 {
-    char *dir = fk_mkdtemp("newlab-fake"), *log = gr_xasprintf("%s.log", dir);
+    char *top = fk_mkdtemp("newlab-fake"), *log = gr_xasprintf("%s/log", top);
+    char *dir = gr_xasprintf("%s/tree", top);
     fake_root = dir;
     int rc = fk_sh(log, "mkdir -p '%s/data/newlab' '%s/grader/labs' '%s/labs/%s' && "
                    "touch '%s/labs/%s/lab02.c' && cp '%s'/data/newlab/*.in '%s/data/newlab/' && "
@@ -373,7 +374,8 @@ START_TEST(a_failure_writes_nothing)
     rc = fk_sh(log, "cd '%s' && find . | LC_ALL=C sort | cmp -s - '%s.before'", dir, dir);
     ck_assert_msg(rc == 0, "new-lab left files behind in %s", dir);
     free_result(&r);
-    fk_rm_rf(dir);
+    fk_rm_rf(top);
+    free(top);
     free(log);
     free(dir);
 }
