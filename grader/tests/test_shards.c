@@ -74,6 +74,11 @@ static pid_t start_batch(const char *out, const char *shard, const char *secret,
     return pid;
 }
 
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* Whether the two files are the same bytes (both readable). */
 static int same_file(const char *a, const char *b)
 {
@@ -303,11 +308,18 @@ START_TEST(bad_shard_specs_are_refused)
 END_TEST
 
 /* A copy of shard dir as name, its run.txt line starting with key replaced by line. */
-static char *forged(const char *dir, const char *name, const char *key, const char *line)
+/* A copy of the output tmp/dir as tmp/name (its path). */
+static char *copied(const char *dir, const char *name)
 {
     char *copy = in_tmp(name), *cmd = gr_xasprintf("cp -a '%s/%s' '%s'", tmp, dir, copy);
     ck_assert_int_eq(system(cmd), 0);
     free(cmd);
+    return copy;
+}
+
+static char *forged(const char *dir, const char *name, const char *key, const char *line)
+{
+    char *copy = copied(dir, name);
     char *path = gr_xasprintf("%s/run.txt", copy), *text = gr_read_file(path, NULL);
     ck_assert_ptr_nonnull(text);
     gr_strbuf b = {0};
@@ -393,7 +405,7 @@ START_TEST(a_shard_stopped_part_way_is_refused)
 {
     /* run shard 1 again from scratch over a copy of its output, and kill it once
        it has started (its run.txt is gone): what is left is no batch output */
-    char *dir = forged("sh1", "stopped", "attnlab run", "attnlab run 1"), *course = in_tmp("course.yaml");
+    char *dir = copied("sh1", "stopped"), *course = in_tmp("course.yaml");
     char *run_txt = gr_xasprintf("%s/run.txt", dir), *log = gr_xasprintf("%s.log", dir);
     char *sub = in_tmp("sub"), *roster = in_tmp("roster.yaml"), *times = in_tmp("times.yaml");
     const char *args[] = {"batch", sub, "--out", dir, "--lab", "1", "--jobs", "1", "--roster",
@@ -429,7 +441,7 @@ START_TEST(the_shards_regrade_logs_merge_in_time_order)
         char from[8], to[8];
         snprintf(from, sizeof from, "sh%d", k + 1);
         snprintf(to, sizeof to, "lg%d", k + 1);
-        dirs[k] = forged(from, to, "attnlab run", "attnlab run 1");   /* a plain copy */
+        dirs[k] = copied(from, to);
         if (logs[k]) {
             char *text_k = gr_xasprintf("%s%s", head, logs[k]);
             put_file((p = gr_xasprintf("%s/regrades.log", dirs[k])), text_k);
@@ -458,6 +470,86 @@ START_TEST(the_shards_regrade_logs_merge_in_time_order)
     for (int k = 0; k < 3; k++)
         free(dirs[k]);
     free(out);
+}
+END_TEST
+
+/* The lines of the regrades.log at path without their time (malloc'd), sorted. */
+static char *log_lines(const char *path)
+{
+    char *text = gr_read_file(path, NULL), *save = NULL, *lines[64];
+    int n = 0;
+    ck_assert_msg(text != NULL, "no %s", path);
+    for (char *l = strtok_r(text, "\n", &save); l && n < 64; l = strtok_r(NULL, "\n", &save))
+        lines[n++] = strchr(l, '\t') ? strchr(l, '\t') : l;
+    qsort(lines + 1, (size_t)(n - 1), sizeof *lines, by_text);
+    gr_strbuf b = {0};
+    for (int i = 0; i < n; i++)
+        gr_sb_printf(&b, "%s\n", lines[i]);
+    free(text);
+    return gr_sb_take(&b);
+}
+
+START_TEST(a_rubric_change_regraded_in_shards_merges_as_one_run)
+{
+    /* lab 1's first test worth 2 points, not 1: every shard and the whole class
+       regraded in part (regrade.h), each logging its regrades */
+    char *rub = in_tmp("rub"), *p, *text;
+    char *cmd = gr_xasprintf("mkdir '%s' && cp '%s/data/rubrics/lab01.yaml' '%s/'", rub, root, rub);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+    char *yaml = gr_read_file((p = gr_xasprintf("%s/lab01.yaml", rub)), NULL), *at;
+    ck_assert_ptr_nonnull(yaml);
+    ck_assert_ptr_nonnull(at = strstr(yaml, "kind: dot_worked\n    points: 1"));
+    at[strlen("kind: dot_worked\n    points: ")] = '2';
+    put_file(p, yaml);
+    free(p);
+    free(yaml);
+    static const char *const from[4] = {"sh1", "sh2", "sh3", "one"};
+    char *dirs[4], *course = in_tmp("course.yaml");
+    pid_t pid[4];
+    for (int k = 0; k < 4; k++) {
+        char name[16], spec[8];
+        snprintf(name, sizeof name, "rg-%s", from[k]);
+        snprintf(spec, sizeof spec, "%d/3", k + 1);
+        dirs[k] = copied(from[k], name);
+        char *sub = in_tmp("sub"), *roster = in_tmp("roster.yaml"), *times = in_tmp("times.yaml");
+        char *log = gr_xasprintf("%s.log", dirs[k]);
+        const char *args[] = {"batch", sub, "--out", dirs[k], "--lab", "1", "--jobs", "1",
+                              "--roster", roster, "--times", times, "--course", course,
+                              "--rubrics", rub, k < 3 ? "--shard" : NULL, spec, NULL};
+        pid[k] = spawn(log, "shards-test-secret", args);
+        free(sub);
+        free(roster);
+        free(times);
+        free(log);
+    }
+    for (int k = 0; k < 4; k++)
+        ck_assert_int_eq(spawn_exit(pid[k]), 0);
+    char *out = in_tmp("rg-merged");
+    const char *args[] = {"merge", dirs[0], dirs[1], dirs[2], "--out", out, "-q", NULL};
+    ck_assert_msg(run(&text, args) == 0, "%s", text);
+    free(text);
+    static const char *const files[] = {"gradebook.csv", "report.md", "rubrics.state", "run.txt"};
+    for (int f = 0; f < 4; f++) {
+        char *a = gr_xasprintf("%s/%s", dirs[3], files[f]), *b = gr_xasprintf("%s/%s", out, files[f]);
+        ck_assert_msg(same_file(a, b), "%s differs from %s", b, a);
+        free(a);
+        free(b);
+    }
+    /* the same regrades, each at its own time */
+    char *la = log_lines((p = gr_xasprintf("%s/regrades.log", dirs[3])));
+    free(p);
+    char *lb = log_lines((p = gr_xasprintf("%s/regrades.log", out)));
+    free(p);
+    ck_assert_msg(strstr(la, "dot_worked_example") && strcmp(la, lb) == 0,
+                  "single run:\n%s\nmerged:\n%s", la, lb);
+    free(la);
+    free(lb);
+    for (int k = 0; k < 4; k++)
+        free(dirs[k]);
+    free(out);
+    free(course);
+    free(rub);
 }
 END_TEST
 
@@ -558,6 +650,7 @@ Suite *test_suite(void)
     tcase_add_test(cls, a_group_split_across_shards_merges_whole);
     tcase_add_test(cls, the_shards_regrade_logs_merge_in_time_order);
     tcase_add_test(cls, a_shard_stopped_part_way_is_refused);
+    tcase_add_test(cls, a_rubric_change_regraded_in_shards_merges_as_one_run);
     suite_add_tcase(s, cls);
     return s;
 }
