@@ -307,8 +307,14 @@ int gr_regrade_merge(const gr_regrade_plan *p, const char *dir, const char *id, 
     }
     gr_report none;
     memset(&none, 0, sizeof none);
-    gr_report_read_merge(&old, &none);             /* merging nothing makes totals and numbers again */
+    gr_report_read_merge(&old, &none);   /* merging nothing makes totals and numbers again */
     old.seconds = r->seconds;
+    /* the walls up now, as the labs just graded were built and run inside them */
+    char *walls[2] = {old.confinement, old.sandbox};
+    old.confinement = r->confinement;
+    old.sandbox = r->sandbox;
+    r->confinement = walls[0];
+    r->sandbox = walls[1];
     if (log && old.n_regrades > from)
         *log = gr_regrade_log_lines(id, &old, from);
     gr_result_free(r);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "class/classreport.h"
+#include "cells.h"
 #include "class/export.h"
 #include "fixtures/fixture_kit.h"
 #include "util.h"
@@ -139,6 +140,28 @@ START_TEST(generic_has_points_possible_and_percent)
         "bob,bob@example.edu,Bob,0,10,0\r\n"
         "cy,cy@example.edu,Cy,,,\r\n");
     free(csv);
+}
+END_TEST
+
+/* With a late policy the gradebook has raw, days late and adjusted columns:
+   the export takes the final Total, the penalty applied. */
+START_TEST(the_total_after_late_penalties_is_exported)
+{
+    static const char gb[] =
+        GR_CSV_BOM "Student ID,Name,Email,lab01-scores raw,lab01-scores days late,lab01-scores,"
+        "Total raw,Total\r\n"
+        "Points possible,,,10,,10,10,10\r\n"
+        "late,,,8.75,2,7,8.75,7\r\n";
+    gr_lms_book b;
+    char err[256];
+    ck_assert_msg(gr_lms_book_parse(gb, sizeof gb - 1, "gradebook.csv", &b, err, sizeof err) == 0,
+                  "%s", err);
+    ck_assert_int_eq(b.n, 1);
+    ck_assert(b.possible == 10 && b.rows[0].graded && b.rows[0].points == 7);
+    char *csv = gr_lms_csv(&b, NULL, GR_LMS_GENERIC, "attnlab");
+    ck_assert_str_eq(csv, "id,email,name,points,possible,percent\r\nlate,,,7,10,70\r\n");
+    free(csv);
+    gr_lms_book_free(&b);
 }
 END_TEST
 
@@ -276,6 +299,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, canvas_is_the_documented_import_layout);
     tcase_add_test(tc, moodle_has_an_identifier_and_a_grade);
     tcase_add_test(tc, generic_has_points_possible_and_percent);
+    tcase_add_test(tc, the_total_after_late_penalties_is_exported);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("errors");
