@@ -6,12 +6,14 @@
  * row): nothing is graded again. Each format is one gradebook column:
  *
  *   canvas   Canvas's gradebook import CSV (Instructor Guide, "How do I
- *            import grades in the Gradebook?"): Student, ID, SIS User ID,
+ *            import grades in the Gradebook?", community.canvaslms.com
+ *            .../Instructor-Guide/How-do-I-import-grades-in-the-Gradebook/ta-p/807): Student, ID, SIS User ID,
  *            SIS Login ID, Section, then the assignment's column, and a
  *            "Points Possible" row second. Canvas matches a row by its ID,
  *            SIS User ID or SIS Login ID; a column named "NAME (N)" updates
  *            the assignment of id N, any other name makes a new assignment.
- *   moodle   Moodle's grade import CSV (MoodleDocs, "Grade import"): Email
+ *   moodle   Moodle's grade import CSV (MoodleDocs, "Grade import",
+ *            docs.moodle.org/311/en/Grade_import): Email
  *            address and ID number, either to map to the user field of that
  *            name ("Map from" / "Map to"), and the grade column.
  *   generic  id, email, name, points, possible, percent.
