@@ -222,12 +222,18 @@ void gr_lms_book_free(gr_lms_book *b)
 
 /* ---- writing the export -------------------------------------------------------------- */
 
+static int by_id(const void *key, const void *s)
+{
+    return strcmp(key, ((const gr_student *)s)->id);
+}
+
+/* The roster's student of this id, or NULL (gr_roster_load sorts by id, so a
+   class of thousands is looked up in log time). */
 static const gr_student *on_roster(const gr_class *roster, const char *id)
 {
-    for (int i = 0; roster && i < roster->n; i++)
-        if (roster->students[i].on_roster && strcmp(roster->students[i].id, id) == 0)
-            return &roster->students[i];
-    return NULL;
+    if (!roster || roster->n == 0)
+        return NULL;
+    return bsearch(id, roster->students, (size_t)roster->n, sizeof *roster->students, by_id);
 }
 
 /* The first of a, b that is set and not empty, else c. */
