@@ -2,6 +2,7 @@
  * the standard run, its expected outputs as the reference, and a student's lab
  * file run on the same case (see experiment.h). */
 #include "experiment.h"
+#include "layout.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -44,7 +45,7 @@ typedef struct exp_def {
 
 static const exp_def defs[] = {
     { { "entropy", 4, "entropy of the attention weights vs d_k, raw and scaled scores",
-        { "H_raw", "H_scaled" }, "make -C labs/lab04-entropy run",
+        { "H_raw", "H_scaled" },
         "H_raw, H_scaled: mean entropy of a row of weights (nats) for raw q.k and scaled\n"
         "q.k/sqrt(d_k) scores; ln T is uniform weights, 0 one-hot.\n"
         "pred_raw = max(0, ln T - d_k/2), pred_scaled = ln T - 1/2: the analytic curve\n"
@@ -52,7 +53,7 @@ static const exp_def defs[] = {
       "experiment", { { "dk_min", 8 }, { "dk_max", 512 }, { "T", 64 }, { "trials", 200 } },
       1, "d_k", 0, entropy_columns },
     { { "masking", 5, "post-softmax masking: row sum and output drift vs pad keys",
-        { "rowsum", "drift" }, "make -C labs/lab05-masking run",
+        { "rowsum", "drift" },
         "rowsum: mean row sum of the weights masked after softmax (1 when masking is right).\n"
         "rowsum_predicted: Z / (Z + p exp(a)) per query, the closed form of lab 5's\n"
         "handout, section 3 (Z: the real keys' exp-scores, a: the pad key's score).\n"
@@ -60,7 +61,7 @@ static const exp_def defs[] = {
       "experiment", { { "T", 16 }, { "d", 32 }, { "n_pads", 8 }, { "doubling_pads", 1 } },
       1, "pads", 1, masking_columns },
     { { "saturation", 8, "gradient through softmax vs d_k, raw and scaled scores",
-        { "g_raw", "g_scaled" }, "make -C labs/lab08-gradients run",
+        { "g_raw", "g_scaled" },
         "g_raw, g_scaled: mean ||ds|| of softmax backward, ds = w (g - <w, g>), for raw\n"
         "and scaled scores; ratio = g_raw / g_scaled.\n"
         "uniform = 1/sqrt(T): ||ds|| of a uniform row (lab 8 handout, section 3); a\n"
@@ -362,8 +363,11 @@ static void describe_outcome(const gr_exp_run *ref, const gr_student_case *sc,
                  ref->v[0][m.index], ref->e->out[m.buf], (double)g[m.index],
                  (double)w[m.index]);
     const gr_misconception *mc = gr_student_case_misconception(ref->e->lab, sc);
-    if (mc)
-        gr_sb_printf(&b, "; this is what %s gives (%s)", mc->name, mc->handout);
+    if (mc) {
+        char *handout = gr_layout_handout_at(mc->handout.lab, mc->handout.section);
+        gr_sb_printf(&b, "; this is what %s gives (%s)", mc->name, handout);
+        free(handout);
+    }
     out->why = gr_sb_take(&b);
 }
 
@@ -382,7 +386,7 @@ int gr_student_case_run(int lab, const char *kind, const gr_case *c, const gr_ex
     memset(out, 0, sizeof *out);
     out->verdict = GR_CRASHED;
     const gr_lab_module *mod = gr_lab_modules[lab - 1];
-    char *path = gr_rubric_path(paths->root, NULL, lab);
+    char *path = gr_layout_rubric_from(paths->root, NULL, lab);
     gr_rubric r;
     int rc = gr_rubric_load(path, &r, err, errlen);
     free(path);

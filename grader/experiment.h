@@ -38,7 +38,6 @@ typedef struct gr_experiment {
     int lab;                  /* 4, 5 or 8 */
     const char *what;         /* one line: "entropy of the weights vs d_k, raw and scaled" */
     const char *out[2];       /* the case's two outputs, as the lab's run CSV names them */
-    const char *run_cmd;      /* the lab's own run: "make -C labs/lab04-entropy run" */
     const char *notes;        /* what the columns mean, a few lines for people */
 } gr_experiment;
 

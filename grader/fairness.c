@@ -1,6 +1,7 @@
 /* fairness.c: one lab's score under several seed draws, each test run only
  * for the draws whose inputs differ (see fairness.h). */
 #include "fairness.h"
+#include "layout.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +99,7 @@ int gr_fairness_grade(const gr_grade_opts *base, int lab, const char *src,
     const gr_lab_module *mod = gr_lab_modules[lab - 1];
     memset(out, 0, sizeof *out);
     out->scores = gr_xcalloc((size_t)(n > 0 ? n : 1), sizeof *out->scores);
-    char *path = gr_rubric_path(base->root, base->rubrics, lab);
+    char *path = gr_layout_rubric_from(base->root, base->rubrics, lab);
     gr_rubric r;
     int rc = gr_rubric_load(path, &r, err, errlen);
     free(path);

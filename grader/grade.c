@@ -152,7 +152,7 @@ static int grade_lab(const gr_grade_opts *o, const gr_intake *in, const budget *
                      const char *work, gr_lab_result *lr, char *err, size_t errlen)
 {
     const gr_lab_module *mod = gr_lab_modules[lab - 1];
-    char *path = gr_rubric_path(o->root, o->rubrics, lab);
+    char *path = gr_layout_rubric_from(o->root, o->rubrics, lab);
     gr_rubric r;
     int rc = gr_rubric_load(path, &r, err, errlen);
     free(path);
@@ -256,7 +256,7 @@ static budget submission_budget(const gr_grade_opts *o, const int *labs, int n, 
 {
     budget bg = {t0, 0};
     for (int i = 0; i < n; i++) {
-        char *path = gr_rubric_path(o->root, o->rubrics, labs[i]), e[16];
+        char *path = gr_layout_rubric_from(o->root, o->rubrics, labs[i]), e[16];
         gr_rubric r;
         if (gr_rubric_load(path, &r, e, sizeof e) == 0) {
             bg.seconds += r.budget_s;

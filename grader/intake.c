@@ -1,5 +1,6 @@
 /* intake.c: finding and reading what a student handed in (see intake.h). */
 #include "intake.h"
+#include "layout.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -204,7 +205,7 @@ static void lab_cands(int fd, const char *base, const listing *l, int lab, int l
 {
     char file[16];
     gr_intake_file_name(lab, file);
-    const char *dir = gr_lab_modules[lab - 1]->dir;
+    const char *dir = gr_layout_dir(lab);
     memset(c, 0, sizeof *c);
     for (int i = 0; i < l->n; i++) {
         const char *name = l->names[i];
@@ -233,7 +234,9 @@ static void cands_free(cands *c)
 
 const char *gr_intake_file_name(int lab, char buf[16])
 {
-    snprintf(buf, 16, "lab%02d.c", lab);
+    char *name = gr_layout_name(lab, ".c");
+    snprintf(buf, 16, "%s", name ? name : "");
+    free(name);
     return buf;
 }
 
@@ -248,7 +251,7 @@ static char *how_of(const char *base, const char *rel, int rule, int lab)
     const char *here = rel + (*base ? strlen(base) + 1 : 0);
     if (rule & GR_INTAKE_CASE)
         gr_sb_printf(&b, "%sits name in another case, %s for %s%s%s", b.len ? "; " : "", here,
-                     strchr(here, '/') ? gr_lab_modules[lab - 1]->dir : "",
+                     strchr(here, '/') ? gr_layout_dir(lab) : "",
                      strchr(here, '/') ? "/" : "", file);
     return gr_sb_take(&b);
 }
@@ -404,7 +407,7 @@ char *gr_intake_problem(const gr_intake_lab *l, int lab)
 {
     char file[16];
     gr_intake_file_name(lab, file);
-    const char *dir = gr_lab_modules[lab - 1]->dir;
+    const char *dir = gr_layout_dir(lab);
     if (l->status == GR_INTAKE_AMBIGUOUS)
         return gr_xasprintf("two files could be lab %d's, %s and %s, and attnlab does not "
                             "guess which: keep one (%s/%s or %s) and submit again", lab,

@@ -1,5 +1,6 @@
 /* judge.c: one case run and judged (see judge.h). */
 #include "judge.h"
+#include "layout.h"
 
 #include <signal.h>
 #include <stdint.h>
@@ -59,8 +60,10 @@ static const char *status_name(int32_t s)
 
 void gr_judge_misconception_advice(gr_strbuf *out, const gr_misconception *mc)
 {
+    char *handout = gr_layout_handout_at(mc->handout.lab, mc->handout.section);
     gr_sb_printf(out, "This is exactly what %s gives. %s\nReread %s.\n", mc->name, mc->explain,
-                 mc->handout);
+                 handout);
+    free(handout);
 }
 
 void gr_judge_timeout_message(gr_strbuf *msg, const char *describe, long time_ms,

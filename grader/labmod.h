@@ -26,6 +26,13 @@ typedef struct gr_case {
     const char *buf_name[PROTO_MAX_BUFS]; /* optional argument name of each buffer ("S", "W"), for messages */
 } gr_case;
 
+/* Where a handout teaches something: section of lab's handout (labs/<dir>/
+   README.md; gr_layout_handout_at spells it). */
+typedef struct gr_handout_ref {
+    int lab;
+    const char *section;    /* "3" */
+} gr_handout_ref;
+
 /* A known mistake. predict fills out[i] (malloc'd, same layout as expected[i]) with
    what a student holding it would return for c, and returns 0; or returns -1 when
    the mistake does not apply to this case. */
@@ -33,7 +40,7 @@ typedef struct gr_misconception {
     const char *id;         /* short stable id used by data/mutants/manifest.yaml: "postmask" */
     const char *name;       /* "mask applied after softmax" */
     const char *explain;    /* one or two sentences: what the code does wrong and why it matters */
-    const char *handout;    /* where to reread: "labs/lab05-masking/README.md, section 2" */
+    gr_handout_ref handout; /* where to reread: { 5, "2" }, lab 5's handout, section 2 */
     int (*predict)(const gr_case *c, void *out[PROTO_MAX_BUFS]);
 } gr_misconception;
 

@@ -34,57 +34,68 @@ static char *under(const char *root, char *rel)
     return path;
 }
 
-/* labs/<dir>/labNN<ext>, or labs/<dir>/<file> when file is not NULL. */
-static char *in_folder(const char *root, int lab, const char *ext, const char *file)
+char *gr_layout_path_of(const char *root, const char *dir, int lab, gr_layout_file what)
+{
+    char *rel;
+    switch (what) {
+    case GR_LAYOUT_FOLDER:        rel = gr_xasprintf("labs/%s", dir); break;
+    case GR_LAYOUT_STUDENT:       rel = gr_xasprintf("labs/%s/lab%02d.c", dir, lab); break;
+    case GR_LAYOUT_CONTRACT:      rel = gr_xasprintf("labs/%s/lab%02d.h", dir, lab); break;
+    case GR_LAYOUT_HANDOUT:       rel = gr_xasprintf("labs/%s/README.md", dir); break;
+    case GR_LAYOUT_VISIBLE_TESTS: rel = gr_xasprintf("labs/%s/test_lab%02d.c", dir, lab); break;
+    case GR_LAYOUT_LAB_MAKEFILE:  rel = gr_xasprintf("labs/%s/Makefile", dir); break;
+    case GR_LAYOUT_KIT_EXPECTED:  rel = gr_xasprintf("labs/%s/expected_lab%02d.h", dir, lab); break;
+    case GR_LAYOUT_STUB:          rel = gr_xasprintf("data/stubs/lab%02d.c", lab); break;
+    case GR_LAYOUT_RUBRIC:        rel = gr_xasprintf("data/rubrics/lab%02d.yaml", lab); break;
+    case GR_LAYOUT_MUTANTS:       rel = gr_xasprintf("data/mutants/lab%02d", lab); break;
+    case GR_LAYOUT_MUTANT_MANIFEST: rel = gr_xasprintf("data/mutants/lab%02d/manifest.yaml", lab); break;
+    case GR_LAYOUT_SOLUTION_FOLDER: rel = gr_xasprintf("solutions/%s", dir); break;
+    case GR_LAYOUT_SOLUTION:      rel = gr_xasprintf("solutions/%s/lab%02d.c", dir, lab); break;
+    case GR_LAYOUT_SOLUTION_MAKEFILE: rel = gr_xasprintf("solutions/%s/Makefile", dir); break;
+    case GR_LAYOUT_MODULE:        rel = gr_xasprintf("grader/labs/lab%02d.c", lab); break;
+    default:                      return NULL;
+    }
+    return under(root, rel);
+}
+
+/* what of a lab of the course, or NULL for no such lab. */
+static char *of_lab(const char *root, int lab, gr_layout_file what)
 {
     const char *dir = gr_layout_dir(lab);
-    if (!dir)
-        return NULL;
-    return under(root, file ? gr_xasprintf("labs/%s/%s", dir, file)
-                            : gr_xasprintf("labs/%s/lab%02d%s", dir, lab, ext));
+    return dir ? gr_layout_path_of(root, dir, lab, what) : NULL;
 }
 
-char *gr_layout_folder(const char *root, int lab)
-{
-    const char *dir = gr_layout_dir(lab);
-    return dir ? under(root, gr_xasprintf("labs/%s", dir)) : NULL;
-}
-
-char *gr_layout_student(const char *root, int lab) { return in_folder(root, lab, ".c", NULL); }
-char *gr_layout_contract(const char *root, int lab) { return in_folder(root, lab, ".h", NULL); }
-char *gr_layout_handout(const char *root, int lab) { return in_folder(root, lab, NULL, "README.md"); }
-
-char *gr_layout_kit_expected(const char *root, int lab)
-{
-    const char *dir = gr_layout_dir(lab);
-    return dir ? under(root, gr_xasprintf("labs/%s/expected_lab%02d.h", dir, lab)) : NULL;
-}
-
-char *gr_layout_stub(const char *root, int lab)
-{
-    return gr_layout_dir(lab) ? under(root, gr_xasprintf("data/stubs/lab%02d.c", lab)) : NULL;
-}
-
-char *gr_layout_rubric(const char *root, int lab)
-{
-    return gr_layout_dir(lab) ? under(root, gr_xasprintf("data/rubrics/lab%02d.yaml", lab)) : NULL;
-}
-
-char *gr_layout_mutants(const char *root, int lab)
-{
-    return gr_layout_dir(lab) ? under(root, gr_xasprintf("data/mutants/lab%02d", lab)) : NULL;
-}
+char *gr_layout_folder(const char *root, int lab) { return of_lab(root, lab, GR_LAYOUT_FOLDER); }
+char *gr_layout_student(const char *root, int lab) { return of_lab(root, lab, GR_LAYOUT_STUDENT); }
+char *gr_layout_contract(const char *root, int lab) { return of_lab(root, lab, GR_LAYOUT_CONTRACT); }
+char *gr_layout_handout(const char *root, int lab) { return of_lab(root, lab, GR_LAYOUT_HANDOUT); }
+char *gr_layout_kit_expected(const char *root, int lab) { return of_lab(root, lab, GR_LAYOUT_KIT_EXPECTED); }
+char *gr_layout_stub(const char *root, int lab) { return of_lab(root, lab, GR_LAYOUT_STUB); }
+char *gr_layout_rubric(const char *root, int lab) { return of_lab(root, lab, GR_LAYOUT_RUBRIC); }
+char *gr_layout_mutants(const char *root, int lab) { return of_lab(root, lab, GR_LAYOUT_MUTANTS); }
+char *gr_layout_solution(const char *root, int lab) { return of_lab(root, lab, GR_LAYOUT_SOLUTION); }
 
 char *gr_layout_mutant_manifest(const char *root, int lab)
 {
-    return gr_layout_dir(lab) ? under(root, gr_xasprintf("data/mutants/lab%02d/manifest.yaml", lab))
-                              : NULL;
+    return of_lab(root, lab, GR_LAYOUT_MUTANT_MANIFEST);
 }
 
-char *gr_layout_solution(const char *root, int lab)
+char *gr_layout_handout_at(int lab, const char *section)
 {
-    const char *dir = gr_layout_dir(lab);
-    return dir ? under(root, gr_xasprintf("solutions/%s/lab%02d.c", dir, lab)) : NULL;
+    char *handout = gr_layout_handout(NULL, lab);
+    char *at = handout ? gr_xasprintf("%s, section %s", handout, section) : NULL;
+    free(handout);
+    return at;
+}
+
+char *gr_layout_rubric_from(const char *root, const char *rubrics, int lab)
+{
+    return rubrics ? under(rubrics, gr_layout_name(lab, ".yaml")) : gr_layout_rubric(root, lab);
+}
+
+char *gr_layout_in_folder(const char *root, const char *dir, const char *file)
+{
+    return under(root, gr_xasprintf("labs/%s/%s", dir, file));
 }
 
 char *gr_layout_folder_of(const char *root, const char *what)

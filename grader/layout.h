@@ -36,9 +36,44 @@ char *gr_layout_handout(const char *root, int lab);       /* labs/<dir>/README.m
 char *gr_layout_kit_expected(const char *root, int lab);  /* labs/<dir>/expected_labNN.h */
 char *gr_layout_stub(const char *root, int lab);          /* data/stubs/labNN.c */
 char *gr_layout_rubric(const char *root, int lab);        /* data/rubrics/labNN.yaml */
+/* Where lab's rubric is read from: rubrics/labNN.yaml (grade --rubrics), or
+   with rubrics NULL the course's root/data/rubrics/labNN.yaml. */
+char *gr_layout_rubric_from(const char *root, const char *rubrics, int lab);
 char *gr_layout_mutants(const char *root, int lab);       /* data/mutants/labNN */
 char *gr_layout_mutant_manifest(const char *root, int lab); /* data/mutants/labNN/manifest.yaml */
 char *gr_layout_solution(const char *root, int lab);      /* solutions/<dir>/labNN.c */
+
+/* Where to reread, for a person: "labs/<dir>/README.md, section N" (malloc'd;
+   NULL for no such lab). */
+char *gr_layout_handout_at(int lab, const char *section);
+
+/* The files of a lab, for gr_layout_path_of. */
+typedef enum gr_layout_file {
+    GR_LAYOUT_FOLDER,             /* labs/<dir> */
+    GR_LAYOUT_STUDENT,            /* labs/<dir>/labNN.c */
+    GR_LAYOUT_CONTRACT,           /* labs/<dir>/labNN.h */
+    GR_LAYOUT_HANDOUT,            /* labs/<dir>/README.md */
+    GR_LAYOUT_VISIBLE_TESTS,      /* labs/<dir>/test_labNN.c */
+    GR_LAYOUT_LAB_MAKEFILE,       /* labs/<dir>/Makefile */
+    GR_LAYOUT_KIT_EXPECTED,       /* labs/<dir>/expected_labNN.h */
+    GR_LAYOUT_STUB,               /* data/stubs/labNN.c */
+    GR_LAYOUT_RUBRIC,             /* data/rubrics/labNN.yaml */
+    GR_LAYOUT_MUTANTS,            /* data/mutants/labNN */
+    GR_LAYOUT_MUTANT_MANIFEST,    /* data/mutants/labNN/manifest.yaml */
+    GR_LAYOUT_SOLUTION_FOLDER,    /* solutions/<dir> */
+    GR_LAYOUT_SOLUTION,           /* solutions/<dir>/labNN.c */
+    GR_LAYOUT_SOLUTION_MAKEFILE,  /* solutions/<dir>/Makefile */
+    GR_LAYOUT_MODULE              /* grader/labs/labNN.c, the grader's module */
+} gr_layout_file;
+
+/* what of lab number lab whose folder is dir, under root (malloc'd; NULL for
+   an unknown what): for a lab the course does not have yet (new-lab), the
+   functions above being for the course's labs. */
+char *gr_layout_path_of(const char *root, const char *dir, int lab, gr_layout_file what);
+
+/* labs/<dir>/<file> under root, for a lab folder named by the caller (a
+   course's, or a test's own fake lab); malloc'd, never NULL. */
+char *gr_layout_in_folder(const char *root, const char *dir, const char *file);
 
 /* The course's folders under root (malloc'd, never NULL): what= "labs",
    "stubs", "rubrics", "mutants" or "solutions"; NULL for another word. */

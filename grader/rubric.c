@@ -464,12 +464,6 @@ static const yr_field rubric_fields[] = {
 
 /* ---- loading ------------------------------------------------------------------------- */
 
-char *gr_rubric_path(const char *root, const char *rubrics, int lab)
-{
-    return rubrics ? gr_xasprintf("%s/lab%02d.yaml", rubrics, lab)
-                   : gr_xasprintf("%s/data/rubrics/lab%02d.yaml", root, lab);
-}
-
 int gr_rubric_load(const char *path, gr_rubric *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);

@@ -93,9 +93,6 @@ typedef struct gr_rubric {
 /* Load and check a rubric. 0 on success; -1 with "file:line:column: ..." in err. */
 int gr_rubric_load(const char *path, gr_rubric *out, char *err, size_t errlen);
 
-/* Where lab's rubric is (malloc'd): rubrics/labNN.yaml, or with rubrics NULL
-   the course's root/data/rubrics/labNN.yaml. */
-char *gr_rubric_path(const char *root, const char *rubrics, int lab);
 
 /* The same for a rubric already in memory: buf[0..len) is the file's text (it
    need not end in NUL), path only names it in messages. */

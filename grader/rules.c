@@ -485,12 +485,12 @@ out:
 char *gr_rules_for_lab(const char *root, int lab, char **rubric_name, char *files[2],
                        char *err, size_t errlen)
 {
-    char *name = gr_xasprintf("data/rubrics/lab%02d.yaml", lab);
-    char *path = gr_xasprintf("%s/%s", root, name);
+    char *name = gr_layout_rubric(NULL, lab);
+    char *path = gr_layout_rubric(root, lab);
     gr_rubric r;
     char *text = NULL;
     if (gr_rubric_load(path, &r, err, errlen) == 0) {
-        char *contract = gr_xasprintf("lab%02d.h", lab);
+        char *contract = gr_layout_name(lab, ".h");
         text = gr_rules_text(&r, contract, err, errlen);
         free(contract);
         gr_rubric_free(&r);
@@ -500,9 +500,8 @@ char *gr_rules_for_lab(const char *root, int lab, char **rubric_name, char *file
         free(name);
         return NULL;
     }
-    const char *dir = gr_lab_modules[lab - 1]->dir;
     files[0] = gr_layout_stub(root, lab);
-    files[1] = gr_xasprintf("%s/labs/%s/README.md", root, dir);
+    files[1] = gr_layout_handout(root, lab);
     *rubric_name = name;
     return text;
 }

@@ -2,7 +2,8 @@
 # run-tests.sh MAKE BUILD: everything `make test` runs, in order, then one
 # closing line that adds them up: "tests: N passed, N failed".
 #   0. layers: no #include climbs from a lower layer to a higher one
-#      (scripts/check-layers.sh says the order)
+#      (scripts/check-layers.sh says the order); paths: no C file but
+#      grader/layout.c spells a lab's path (scripts/check-paths.sh)
 #   1. every Check suite (libattn, support code, grader modules)
 #   2. dev-check: each solution passes its lab's visible tests, each stub fails them cleanly
 #   3. attnlab validate: solutions score full marks, stubs zero, mutants diagnosed
@@ -19,6 +20,9 @@ start=$(date +%s)
 
 echo "==> layers"
 { sh scripts/check-layers.sh; echo $? > "$log.rc"; } 2>&1 | tee -a "$log"
+[ "$(cat "$log.rc")" = 0 ] || status=1
+echo "==> lab paths"
+{ sh scripts/check-paths.sh; echo $? > "$log.rc"; } 2>&1 | tee -a "$log"
 [ "$(cat "$log.rc")" = 0 ] || status=1
 echo "==> Check suites"
 { $MAKE -s test-unit; echo $? > "$log.rc"; } 2>&1 | tee -a "$log"
@@ -41,9 +45,9 @@ echo "==> installed libattn"
 rm -f "$log.rc"
 
 # Add up: Check's "NN%: Checks: C, Failures: F, Errors: E" lines, and the
-# "name: P passed, F failed" lines of layers, dev-check, validate, fuzz-regress and install.
-passed=$(awk '/^[0-9]+%: Checks: / { gsub(/,/, ""); c += $3 - $5 - $7 } /^(layers|dev-check|validate|mutate|fuzz-regress|install): [0-9]+ passed, [0-9]+ failed/ { c += $2 } END { print c + 0 }' "$log")
-failed=$(awk '/^[0-9]+%: Checks: / { gsub(/,/, ""); f += $5 + $7 } /^(layers|dev-check|validate|mutate|fuzz-regress|install): [0-9]+ passed, [0-9]+ failed/ { f += $4 } END { print f + 0 }' "$log")
+# "name: P passed, F failed" lines of layers, paths, dev-check, validate, fuzz-regress and install.
+passed=$(awk '/^[0-9]+%: Checks: / { gsub(/,/, ""); c += $3 - $5 - $7 } /^(layers|paths|dev-check|validate|mutate|fuzz-regress|install): [0-9]+ passed, [0-9]+ failed/ { c += $2 } END { print c + 0 }' "$log")
+failed=$(awk '/^[0-9]+%: Checks: / { gsub(/,/, ""); f += $5 + $7 } /^(layers|paths|dev-check|validate|mutate|fuzz-regress|install): [0-9]+ passed, [0-9]+ failed/ { f += $4 } END { print f + 0 }' "$log")
 [ "$status" = 0 ] || [ "$failed" != 0 ] || failed=1   # a step failed without a count (e.g. did not build)
 echo "all tests ran in $(( $(date +%s) - start )) s"
 echo "tests: $passed passed, $failed failed"

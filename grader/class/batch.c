@@ -4,6 +4,7 @@
 #include "class/classreport.h"
 #include "class/regrade.h"
 #include "class/shard.h"
+#include "layout.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -299,8 +300,8 @@ char *gr_batch_program_digest(void)
 
 void gr_batch_lab_files(gr_strbuf *m, const gr_batch_opts *o, int lab)
 {
-    char *rubric = gr_rubric_path(o->root, o->rubrics, lab);
-    char *header = gr_xasprintf("%s/labs/%s/lab%02d.h", o->root, gr_lab_modules[lab - 1]->dir, lab);
+    char *rubric = gr_layout_rubric_from(o->root, o->rubrics, lab);
+    char *header = gr_layout_contract(o->root, lab);
     gr_sb_printf(m, "lab %d\n", lab);
     add_file(m, "rubric", rubric);
     add_file(m, "header", header);

@@ -2,6 +2,7 @@
  * student's section is classhtml_student.c's. */
 #include "class/classhtml.h"
 #include "class/classhtml_parts.h"
+#include "layout.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -67,7 +68,7 @@ static void student_links(gr_strbuf *b, const gr_class *c, const char *const *id
 
 static const char *lab_dir(int lab)
 {
-    return gr_lab_modules[lab - 1]->dir;
+    return gr_layout_dir(lab);
 }
 
 /* ---- the page ------------------------------------------------------------------------ */
@@ -318,7 +319,10 @@ static void section_misconceptions(gr_strbuf *b, const gr_class *c, const gr_ite
             gr_sb_append(b, "</span>");
         }
         gr_sb_append(b, "</td><td>");
-        gr_html_esc(b, m->mc ? m->mc->handout : lab_dir(m->lab));
+        char *handout = m->mc ? gr_layout_handout_at(m->mc->handout.lab, m->mc->handout.section)
+                              : NULL;
+        gr_html_esc(b, handout ? handout : lab_dir(m->lab));
+        free(handout);
         gr_sb_append(b, "</td><td>");
         student_links(b, c, m->students, m->n);
         gr_sb_append(b, "</td></tr>\n");

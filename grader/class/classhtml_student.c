@@ -1,6 +1,7 @@
 /* classhtml_student.c: report.html's section of each student, and the
  * similar pairs of lab files it lists (see classhtml.h). */
 #include "class/classhtml_parts.h"
+#include "layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,7 +119,7 @@ static void failing_tests(gr_strbuf *b, const gr_lab_result *l)
     if (failing == 0)
         return;
     if (same && lab_level(l->tests[0].verdict)) {
-        gr_sb_printf(b, "<div class=\"fail\"><h4>%s: every test (%d), %s</h4>\n", gr_lab_modules[l->lab - 1]->dir,
+        gr_sb_printf(b, "<div class=\"fail\"><h4>%s: every test (%d), %s</h4>\n", gr_layout_dir(l->lab),
                      l->n_tests, gr_result_verdict_name(l->tests[0].verdict));
         feedback(b, l, gr_report_text_lead_test(l));
         gr_sb_append(b, "</div>\n");
@@ -129,7 +130,7 @@ static void failing_tests(gr_strbuf *b, const gr_lab_result *l)
         if (t->verdict == GR_PASSED)
             continue;
         const char *tag = shown_tag(t->visibility);
-        gr_sb_printf(b, "<div class=\"fail\"><h4>%s: ", gr_lab_modules[l->lab - 1]->dir);
+        gr_sb_printf(b, "<div class=\"fail\"><h4>%s: ", gr_layout_dir(l->lab));
         gr_html_esc(b, t->name);
         gr_sb_printf(b, "%s, %s (", tag ? tag : "", gr_result_verdict_name(t->verdict));
         gr_html_points(b, t->score);
@@ -175,7 +176,7 @@ static void lab_rows(gr_strbuf *b, const gr_class *c, const gr_student *s)
             continue;
         const gr_lab_result *l = gr_student_lab(s, lab);
         double raw = l ? l->score : 0, adj = gr_student_adjusted(c, s, lab);
-        gr_sb_printf(b, "<tr><td>%s</td><td class=\"n\">", gr_lab_modules[lab - 1]->dir);
+        gr_sb_printf(b, "<tr><td>%s</td><td class=\"n\">", gr_layout_dir(lab));
         gr_html_points(b, raw);
         gr_sb_append(b, "</td><td class=\"n\">");
         gr_html_points(b, l ? l->max_score : 0);
@@ -199,7 +200,7 @@ static void similar(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *s
             continue;
         gr_sb_append(b, n++ ? ", " : "<p class=\"similar\">Similar lab files: ");
         gr_html_student_link(b, c, c->students[p->a == i ? p->b : p->a].id);
-        gr_sb_printf(b, " (%s, %.0f%%)", gr_lab_modules[p->lab - 1]->dir, 100 * p->jaccard);
+        gr_sb_printf(b, " (%s, %.0f%%)", gr_layout_dir(p->lab), 100 * p->jaccard);
     }
     if (n)
         gr_sb_append(b, "</p>\n");

@@ -4,6 +4,7 @@
 #include "class/classreport.h"
 #include "class/items.h"
 #include "class/clusters.h"
+#include "layout.h"
 
 #include <errno.h>
 #include <math.h>
@@ -121,7 +122,7 @@ static void gradebook_header(gr_strbuf *b, const gr_class *c)
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!c->labs[lab - 1])
             continue;
-        const char *dir = gr_lab_modules[lab - 1]->dir;
+        const char *dir = gr_layout_dir(lab);
         if (c->course)
             gr_sb_printf(b, ",%s raw,%s days late", dir, dir);
         gr_sb_printf(b, ",%s", dir);
@@ -217,7 +218,7 @@ char *gr_feedback_header(const gr_class *c, const gr_student *s)
         max += lab_max(c, lab);
         if (c->course && s->days_late[lab - 1] > 0)
             gr_sb_printf(&late, "Late penalty: %s handed in %d day%s late, %s points taken "
-                         "(%s before the penalty)\n", gr_lab_modules[lab - 1]->dir,
+                         "(%s before the penalty)\n", gr_layout_dir(lab),
                          s->days_late[lab - 1], s->days_late[lab - 1] == 1 ? "" : "s",
                          gr_points(p1, (l ? l->score : 0) - adj), gr_points(p2, l ? l->score : 0));
     }
@@ -343,8 +344,8 @@ static void section_scores(gr_strbuf *b, const gr_class *c, int md)
         if (!c->labs[lab - 1])
             continue;
         stats s = gr_class_stats_of(c, lab, 0);
-        score_row(&t, gr_lab_modules[lab - 1]->dir, s);
-        dist_row(&d, gr_lab_modules[lab - 1]->dir, s);
+        score_row(&t, gr_layout_dir(lab), s);
+        dist_row(&d, gr_layout_dir(lab), s);
     }
     stats total = gr_class_stats_of(c, 0, 0);
     score_row(&t, "total", total);
@@ -410,7 +411,7 @@ static void section_failed(gr_strbuf *b, const gr_items *it, int md)
                 v = j;
         char *cnt = gr_xasprintf("%d", f[k]->failed), *of = gr_xasprintf("%d", f[k]->attempted);
         char *pts = num(f[k]->max_score);
-        const char *cells[] = {cnt, of, gr_lab_modules[f[k]->lab - 1]->dir, f[k]->test, pts,
+        const char *cells[] = {cnt, of, gr_layout_dir(f[k]->lab), f[k]->test, pts,
                                gr_result_verdict_name((gr_verdict)v)};
         row_add(&t, cells);
         free(cnt);
@@ -440,7 +441,7 @@ static void section_items(gr_strbuf *b, const gr_items *it, int md)
             row_add(&t, h);
         char *p = gr_xasprintf("%d", m->passed), *of = gr_xasprintf("%d", m->attempted);
         char *r = gr_xasprintf("%.2f", m->r_pb);
-        const char *cells[] = {gr_lab_modules[m->lab - 1]->dir, m->test, p, of, r};
+        const char *cells[] = {gr_layout_dir(m->lab), m->test, p, of, r};
         row_add(&t, cells);
         free(p);
         free(of);
@@ -473,7 +474,7 @@ static void section_verdicts(gr_strbuf *b, const gr_items *it, int md)
     for (int k = 0; k < it->n_verdicts; k++) {
         const gr_item_verdict *v = &it->verdicts[k];
         char *cnt = gr_xasprintf("%d", v->n), *who = id_list(v->students, v->n);
-        const char *cells[] = {gr_lab_modules[v->lab - 1]->dir, gr_result_verdict_name(v->verdict), cnt, who};
+        const char *cells[] = {gr_layout_dir(v->lab), gr_result_verdict_name(v->verdict), cnt, who};
         row_add(&t, cells);
         free(cnt);
         free(who);
@@ -497,12 +498,15 @@ static void section_misconceptions(gr_strbuf *b, const gr_items *it, int md)
         const gr_item_shown *m = &it->shown[k];
         char *cnt = gr_xasprintf("%d", m->n), *of = gr_xasprintf("%d", it->attempted[m->lab - 1]);
         char *who = id_list(m->students, m->n);
+        char *handout = m->mc ? gr_layout_handout_at(m->mc->handout.lab, m->mc->handout.section)
+                              : NULL;
         const char *cells[] = {cnt, of, m->id, m->mc ? m->mc->name : "(not in this attnlab's lab modules)",
-                               m->mc ? m->mc->handout : gr_lab_modules[m->lab - 1]->dir, who};
+                               handout ? handout : gr_layout_dir(m->lab), who};
         row_add(&t, cells);
         free(cnt);
         free(of);
         free(who);
+        free(handout);
     }
     table_put(b, &t, md);
 }
@@ -527,7 +531,7 @@ static void section_late(gr_strbuf *b, const gr_class *c, int md)
             lost += (l ? l->score : 0) - gr_student_adjusted(c, s, lab);
         }
         char *nl = gr_xasprintf("%d", late), *pl = num(lost);
-        const char *cells[] = {gr_lab_modules[lab - 1]->dir, nl, pl};
+        const char *cells[] = {gr_layout_dir(lab), nl, pl};
         row_add(&t, cells);
         free(nl);
         free(pl);

@@ -1,6 +1,7 @@
 /* regrade.c: regrades recorded, and rubric changes regraded in part (see
  * regrade.h). */
 #include "class/regrade.h"
+#include "layout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,7 +38,7 @@ int gr_rubric_snap_make(const gr_batch_opts *o, gr_rubric_snap *s, char *err, si
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!o->labs[lab - 1])
             continue;
-        char *path = gr_rubric_path(o->root, o->rubrics, lab);
+        char *path = gr_layout_rubric_from(o->root, o->rubrics, lab);
         gr_rubric r;
         int rc = gr_rubric_load(path, &r, err, errlen);
         free(path);
@@ -217,7 +218,7 @@ int gr_regrade_plan_make(gr_regrade_plan *p, const gr_batch_opts *o, FILE *progr
             fprintf(progress, "attnlab batch: %s's rubric or contract header changed since %s "
                     "was graded (%s); only that lab is regraded for students whose files are "
                     "as they were, each change recorded in regrades.log\n",
-                    gr_lab_modules[lab - 1]->dir, dir, what);
+                    gr_layout_dir(lab), dir, what);
         free(what);
     }
     return p->any ? gr_regrade_log_append(dir, "", err, errlen) : 0;   /* the header, once */
@@ -384,7 +385,7 @@ char *gr_regrade_log_lines(const char *student, const gr_report *r, int from)
         const gr_regrade *g = &r->regrades[i];
         log_field(&b, g->when, 0);
         log_field(&b, student, 0);
-        log_field(&b, g->lab >= 1 && g->lab <= GR_N_LABS ? gr_lab_modules[g->lab - 1]->dir : "?", 0);
+        log_field(&b, g->lab >= 1 && g->lab <= GR_N_LABS ? gr_layout_dir(g->lab) : "?", 0);
         log_field(&b, g->test, 0);
         log_field(&b, g->has_old ? gr_points(p1, g->old_score) : NULL, 0);
         log_field(&b, g->has_new ? gr_points(p2, g->new_score) : NULL, 0);

@@ -95,7 +95,7 @@ int gr_regrade_merge(const gr_regrade_plan *p, const char *dir, const char *id, 
                      char **log, char *err, size_t errlen);
 
 /* Merge from (a regrade of some tests, attnlab grade --test) into into, as
-   gr_report_merge does, recording on into each test's old and new score with
+   gr_report_read_merge does, recording on into each test's old and new score with
    reason (NULL: GR_NO_REASON). Returns the regrades.log lines (malloc'd). */
 char *gr_regrade_test(gr_report *into, const gr_report *from, const char *reason);
 

@@ -8,6 +8,7 @@
  * device planted in a submission is skipped with a warning, never followed;
  * two candidates for one lab are skipped, as grading does not guess. */
 #include "class/similarity.h"
+#include "layout.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -68,14 +69,12 @@ void gr_sim_names_free(char **names, int n)
     free(names);
 }
 
-/* Add the pristine file (what: "stub" or "contract header") to the base: the stub
-   from root/data/stubs/NAME (labs/ holds a student's working copy), the contract
-   header from root/labs/DIR/NAME. 0, or -1 with err. */
-static int add_pristine(gr_sim_base *b, const char *root, const char *dir, const char *name,
-                        const char *what, int k, char *err, size_t errlen)
+/* Add the pristine file at path (what: "stub" or "contract header"; layout.h
+   names both: data/stubs/ holds the stub, as labs/ holds a student's working
+   copy) to the base, taking path. 0, or -1 with err. */
+static int add_pristine(gr_sim_base *b, char *path, const char *what, int k, char *err,
+                        size_t errlen)
 {
-    char *path = strcmp(what, "stub") == 0 ? gr_xasprintf("%s/data/stubs/%s", root, name)
-                                            : gr_xasprintf("%s/labs/%s/%s", root, dir, name);
     size_t len;
     char *text = gr_read_file(path, &len);
     if (!text) {
@@ -135,7 +134,7 @@ int gr_sim_lab_load(gr_sim_lab *l, const char *root, const char *submissions,
     l->w = w;
 
     /* The rubric names the file a student submits, as grading reads it. */
-    char *rpath = gr_rubric_path(root, NULL, lab);
+    char *rpath = gr_layout_rubric_from(root, NULL, lab);
     gr_rubric r;
     int rc = gr_rubric_load(rpath, &r, err, errlen);
     free(rpath);
@@ -145,10 +144,8 @@ int gr_sim_lab_load(gr_sim_lab *l, const char *root, const char *submissions,
     gr_rubric_free(&r);
 
     gr_sim_base base = {0};
-    char header[32];
-    snprintf(header, sizeof header, "lab%02d.h", lab);
-    if (add_pristine(&base, root, mod->dir, l->source, "stub", k, err, errlen) != 0 ||
-        add_pristine(&base, root, mod->dir, header, "contract header", k, err, errlen) != 0) {
+    if (add_pristine(&base, gr_layout_stub(root, lab), "stub", k, err, errlen) != 0 ||
+        add_pristine(&base, gr_layout_contract(root, lab), "contract header", k, err, errlen) != 0) {
         gr_sim_base_free(&base);
         gr_sim_lab_free(l);
         return -1;

@@ -2,6 +2,7 @@
  * should look at before trusting the gradebook, each with the ids it
  * concerns, a few ids a line at most. */
 #include "class/batch.h"
+#include "layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +103,7 @@ void gr_batch_warnings(gr_strbuf *b, const gr_class *c, int md)
     id_line(b, md, &no_folder, "On the roster, no folder");
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         char what[96];
-        snprintf(what, sizeof what, "%s missing", gr_lab_modules[lab - 1]->dir);
+        snprintf(what, sizeof what, "%s missing", gr_layout_dir(lab));
         id_line(b, md, &missing[lab - 1], what);
     }
     id_line(b, md, &odd, "Lab files not graded: ambiguous, or not a regular file");

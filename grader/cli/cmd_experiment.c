@@ -9,11 +9,13 @@
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "cli/cli.h"
 #include "experiment.h"
+#include "layout.h"
 
 static const char experiment_usage[] =
     "usage: attnlab experiment entropy|masking|saturation [--seed S] [--format table|csv]\n"
@@ -141,8 +143,10 @@ static void print_table(FILE *out, const gr_exp_run *r)
         fputc('\n', out);
     }
     fprintf(out, "\n%s", e->notes);
-    fprintf(out, "Your numbers for the same run: %s SEED=%llu\n", e->run_cmd,
+    char *folder = gr_layout_folder(NULL, e->lab);   /* the lab's own run */
+    fprintf(out, "Your numbers for the same run: make -C %s run SEED=%llu\n", folder,
             (unsigned long long)r->exp_seed);
+    free(folder);
     fprintf(out, "Yours beside these, from your lab file on this very case: attnlab plot %s "
             "--seed %llu\n", e->name, (unsigned long long)r->seed);
 }

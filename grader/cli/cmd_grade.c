@@ -200,8 +200,11 @@ static int locate(gr_grade_opts *o, char *root, char *stub_dir, char *labs_dir)
     }
     struct stat st;
     if (o->rubrics && (stat(o->rubrics, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        char *first = gr_layout_name(1, ".yaml"), *last = gr_layout_name(GR_N_LABS, ".yaml");
         fprintf(stderr, "attnlab grade: --rubrics %s is not a folder; give the folder that "
-                "holds lab01.yaml ... lab%02d.yaml\n", o->rubrics, GR_N_LABS);
+                "holds %s ... %s\n", o->rubrics, first, last);
+        free(first);
+        free(last);
         return GR_EXIT_USAGE;
     }
     int found = stat(o->submission, &st) == 0;

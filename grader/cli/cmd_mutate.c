@@ -221,7 +221,7 @@ static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want,
             continue;
         lab_src *ls = &labs[l];
         printf("%-16s %4d mutants: %4d killed, %3d equivalent, %3d did not compile, %3d survived\n",
-               gr_lab_modules[l]->dir, ls->graded + ls->equivalent, ls->killed, ls->equivalent,
+               gr_layout_dir(l + 1), ls->graded + ls->equivalent, ls->killed, ls->equivalent,
                ls->stillborn, ls->survived);
         sum[0] += ls->graded + ls->equivalent, sum[1] += ls->killed, sum[2] += ls->equivalent;
         sum[3] += ls->stillborn, sum[4] += ls->survived;
@@ -312,7 +312,7 @@ int cmd_mutate(int argc, char **argv)
     for (int l = 0; l < GR_N_LABS && rc == 0; l++) {
         if (!want[l])
             continue;
-        labs[l].path = gr_xasprintf("solutions/%s/lab%02d.c", gr_lab_modules[l]->dir, l + 1);
+        labs[l].path = gr_layout_solution(NULL, l + 1);
         char *full = gr_xasprintf("%s/%s", root, labs[l].path);
         labs[l].text = gr_read_file(full, &labs[l].len);
         if (!labs[l].text) {

@@ -58,42 +58,40 @@ static const char newlab_usage[] =
     "doc/adding-a-lab.md walks through the rest. Exit status: 0 written, 1 a\n"
     "file could not be written, 2 usage or description error.\n";
 
-/* One file of a new lab: where it goes and what it is made from. The paths are
-   layout.h's, spelled here for a lab the course does not have yet. */
+/* One file of a new lab: where it goes (layout.h's path, for a lab the course
+   does not have yet) and what it is made from. */
 typedef struct nl_file {
-    const char *path;       /* under the root; %1$s the folder, %2$02d the number */
+    gr_layout_file path;    /* which of the lab's files */
     const char *tmpl;       /* data/newlab/<tmpl> */
     const char *what;       /* for the list printed at the end */
 } nl_file;
 
 static const nl_file files[] = {
-    {"labs/%1$s/README.md", "README.md.in", "the handout, a section per function"},
-    {"labs/%1$s/lab%2$02d.h", "contract.h.in", "the contract: signatures and shapes"},
-    {"labs/%1$s/lab%2$02d.c", "stub.c.in", "the student's copy of the stub"},
-    {"labs/%1$s/test_lab%2$02d.c", "test.c.in", "the visible tests"},
-    {"labs/%1$s/Makefile", "lab.mk.in", "make test, as every lab's"},
-    {"data/stubs/lab%2$02d.c", "stub.c.in", "the pristine stub"},
-    {"solutions/%1$s/lab%2$02d.c", "solution.c.in", "the solution's skeleton"},
-    {"solutions/%1$s/Makefile", "solution.mk.in", "the solution against the visible tests"},
-    {"data/rubrics/lab%2$02d.yaml", "rubric.yaml.in", "the manifest and the rubric"},
-    {"data/mutants/lab%2$02d/manifest.yaml", "mutants.yaml.in", "the mutants catalogue (empty)"},
-    {"grader/labs/lab%2$02d.c", "module.c.in", "the grader's module skeleton"},
+    {GR_LAYOUT_HANDOUT, "README.md.in", "the handout, a section per function"},
+    {GR_LAYOUT_CONTRACT, "contract.h.in", "the contract: signatures and shapes"},
+    {GR_LAYOUT_STUDENT, "stub.c.in", "the student's copy of the stub"},
+    {GR_LAYOUT_VISIBLE_TESTS, "test.c.in", "the visible tests"},
+    {GR_LAYOUT_LAB_MAKEFILE, "lab.mk.in", "make test, as every lab's"},
+    {GR_LAYOUT_STUB, "stub.c.in", "the pristine stub"},
+    {GR_LAYOUT_SOLUTION, "solution.c.in", "the solution's skeleton"},
+    {GR_LAYOUT_SOLUTION_MAKEFILE, "solution.mk.in", "the solution against the visible tests"},
+    {GR_LAYOUT_RUBRIC, "rubric.yaml.in", "the manifest and the rubric"},
+    {GR_LAYOUT_MUTANT_MANIFEST, "mutants.yaml.in", "the mutants catalogue (empty)"},
+    {GR_LAYOUT_MODULE, "module.c.in", "the grader's module skeleton"},
 };
 #define N_FILES ((int)(sizeof files / sizeof files[0]))
 
 /* What is moved into place, each as a whole: folders and single files. */
-static const char *const moved[] = {
-    "labs/%1$s", "solutions/%1$s", "data/stubs/lab%2$02d.c", "data/rubrics/lab%2$02d.yaml",
-    "data/mutants/lab%2$02d", "grader/labs/lab%2$02d.c",
+static const gr_layout_file moved[] = {
+    GR_LAYOUT_FOLDER, GR_LAYOUT_SOLUTION_FOLDER, GR_LAYOUT_STUB, GR_LAYOUT_RUBRIC,
+    GR_LAYOUT_MUTANTS, GR_LAYOUT_MODULE,
 };
 #define N_MOVED ((int)(sizeof moved / sizeof moved[0]))
 
-static char *lab_path(const char *fmt, const nl_lab *lab)
+/* what of the new lab under root (NULL: relative to the tree). */
+static char *lab_path(const char *root, gr_layout_file what, const nl_lab *lab)
 {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-    return gr_xasprintf(fmt, lab->dir, lab->lab);
-#pragma GCC diagnostic pop
+    return gr_layout_path_of(root, lab->dir, lab->lab, what);
 }
 
 /* ---- checks on the tree ------------------------------------------------------------------ */
@@ -103,7 +101,7 @@ static char *lab_path(const char *fmt, const nl_lab *lab)
 static int check_tree(const char *root, const nl_lab *lab, char *err, size_t errlen)
 {
     for (int k = 1; k < lab->lab; k++) {
-        char *r = gr_xasprintf("%s/data/rubrics/lab%02d.yaml", root, k);
+        char *r = gr_layout_path_of(root, "", k, GR_LAYOUT_RUBRIC);
         int missing = access(r, F_OK) != 0;
         free(r);
         if (missing) {
@@ -132,7 +130,7 @@ static int check_tree(const char *root, const nl_lab *lab, char *err, size_t err
         free(parent);
     }
     for (int i = 0; i < N_MOVED && rc == 0; i++) {
-        char *rel = lab_path(moved[i], lab), *abs = gr_xasprintf("%s/%s", root, rel);
+        char *rel = lab_path(NULL, moved[i], lab), *abs = gr_xasprintf("%s/%s", root, rel);
         struct stat st;
         if (lstat(abs, &st) == 0) {
             gr_set_err(err, errlen, "%s already exists: new-lab writes a lab's files only where "
@@ -189,7 +187,7 @@ static int write_files(const char *root, const char *stage, const nl_lab *lab, c
         free(tpath);
         if (!text)
             return -1;
-        char *rel = lab_path(files[i].path, lab), *path = gr_xasprintf("%s/%s", stage, rel);
+        char *rel = lab_path(NULL, files[i].path, lab), *path = gr_xasprintf("%s/%s", stage, rel);
         int rc = make_parents(path) == 0 ? gr_write_file_atomic(path, text, strlen(text)) : -1;
         if (rc != 0)
             gr_set_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
@@ -206,12 +204,14 @@ static int write_files(const char *root, const char *stage, const nl_lab *lab, c
    the student's copy made the pristine stub. 0, or -1 with err. */
 static int write_rules(const char *stage, const nl_lab *lab, char *err, size_t errlen)
 {
-    char *rubric = gr_xasprintf("%s/data/rubrics/lab%02d.yaml", stage, lab->lab);
-    char *name = gr_xasprintf("data/rubrics/lab%02d.yaml", lab->lab);
-    char *contract = gr_xasprintf("lab%02d.h", lab->lab);
-    char *stub = gr_xasprintf("%s/data/stubs/lab%02d.c", stage, lab->lab);
-    char *copy = gr_xasprintf("%s/labs/%s/lab%02d.c", stage, lab->dir, lab->lab);
-    char *handout = gr_xasprintf("%s/labs/%s/README.md", stage, lab->dir);
+    char *rubric = lab_path(stage, GR_LAYOUT_RUBRIC, lab);
+    char *name = lab_path(NULL, GR_LAYOUT_RUBRIC, lab);
+    char *contract_path = lab_path(NULL, GR_LAYOUT_CONTRACT, lab);
+    char *contract = gr_xstrdup(strrchr(contract_path, '/') + 1);
+    char *stub = lab_path(stage, GR_LAYOUT_STUB, lab);
+    char *copy = lab_path(stage, GR_LAYOUT_STUDENT, lab);
+    char *handout = lab_path(stage, GR_LAYOUT_HANDOUT, lab);
+    free(contract_path);
     gr_rubric r;
     char *text = NULL, *stub_text = NULL;
     size_t len = 0;
@@ -249,7 +249,7 @@ static int move_in(const char *root, const char *stage, const nl_lab *lab, char 
     char *from[N_MOVED], *to[N_MOVED];
     int done = 0, rc = 0;
     for (int i = 0; i < N_MOVED; i++) {
-        char *rel = lab_path(moved[i], lab);
+        char *rel = lab_path(NULL, moved[i], lab);
         from[i] = gr_xasprintf("%s/%s", stage, rel);
         to[i] = gr_xasprintf("%s/%s", root, rel);
         free(rel);
@@ -288,7 +288,7 @@ static void report(FILE *out, const char *root, const nl_lab *lab)
 {
     long total = 0, lines[N_FILES];
     for (int i = 0; i < N_FILES; i++) {
-        char *rel = lab_path(files[i].path, lab), *path = gr_xasprintf("%s/%s", root, rel);
+        char *rel = lab_path(NULL, files[i].path, lab), *path = gr_xasprintf("%s/%s", root, rel);
         total += lines[i] = count_lines(path);
         free(rel);
         free(path);
@@ -297,7 +297,7 @@ static void report(FILE *out, const char *root, const nl_lab *lab)
             lab->lab, lab->dir, lab->n_fns, lab->n_fns == 1 ? "" : "s", nl_points(lab), N_FILES,
             total);
     for (int i = 0; i < N_FILES; i++) {
-        char *rel = lab_path(files[i].path, lab);
+        char *rel = lab_path(NULL, files[i].path, lab);
         fprintf(out, "  %-40s %4ld lines  %s\n", rel, lines[i], files[i].what);
         free(rel);
     }

@@ -486,9 +486,13 @@ static char *heads_line(const gr_student_case *sc)
     if (sc->verdict == GR_PASSED)
         return gr_xasprintf("%s: passed, the same head as the answer key's", sc->source);
     const gr_misconception *mc = gr_student_case_misconception(HEADS_LAB, sc);
-    if (mc)
-        return gr_xasprintf("%s: %s: this is what %s gives (%s)", sc->source,
-                            gr_result_verdict_name(sc->verdict), mc->name, mc->handout);
+    if (mc) {
+        char *handout = gr_layout_handout_at(mc->handout.lab, mc->handout.section);
+        char *line = gr_xasprintf("%s: %s: this is what %s gives (%s)", sc->source,
+                                  gr_result_verdict_name(sc->verdict), mc->name, handout);
+        free(handout);
+        return line;
+    }
     return gr_xasprintf("%s: %s: %s", sc->source, gr_result_verdict_name(sc->verdict),
                         sc->why ? sc->why : "(no message)");
 }
@@ -553,7 +557,7 @@ int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir
        folder's (no labs/ there: the plot says the student's curve is missing) */
     int tree = gr_layout_root_has_labs(root);
     char *submission = o.submission ? gr_xstrdup(o.submission)
-                     : tree ? gr_xasprintf("%s/labs", root) : gr_xstrdup("labs");
+                     : gr_layout_folder_of(tree ? root : NULL, "labs");
     char *out_dir = o.out_dir ? gr_xstrdup(o.out_dir)
                   : tree ? gr_xasprintf("%s/build/plots", root) : gr_xstrdup("build/plots");
     int rc;

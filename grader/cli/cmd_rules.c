@@ -42,7 +42,7 @@ static const char rules_usage[] =
    stub is rewritten), else NULL: a copy a student has edited is theirs. */
 static char *student_copy(const char *root, int lab)
 {
-    char *copy = gr_xasprintf("%s/labs/%s/lab%02d.c", root, gr_lab_modules[lab - 1]->dir, lab);
+    char *copy = gr_layout_student(root, lab);
     if (gr_stub_untouched(root, lab, copy) == 1)
         return copy;
     free(copy);

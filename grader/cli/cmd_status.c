@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/learner.h"
 #include "report/report.h"
+#include "layout.h"
 
 static const char status_usage[] =
     "usage: attnlab status [--submission DIR]\n"
@@ -124,8 +125,10 @@ int cmd_status_run(FILE *out, FILE *err, const char *root, const char *stub_dir,
         const gr_lab_result *lr = &r.labs[next - 1];
         fprintf(out, "Next: %s\n", lr->name);
         gr_learner_hint(out, lr, "  ");
-        fprintf(out, "  'attnlab watch --lab %d' reruns its tests each time you save lab%02d.c.\n",
-                next, next);
+        char *file = gr_layout_name(next, ".c");
+        fprintf(out, "  'attnlab watch --lab %d' reruns its tests each time you save %s.\n",
+                next, file);
+        free(file);
     }
     gr_result_free(&r);
     gr_learner_close(&L);

@@ -338,7 +338,7 @@ static void check_fairness(tally *t, const mutant_task *mt, const char *dir)
 static int grade_mutants(tally *t, const gr_grade_opts *base, int lab, const gr_mutant_set *set,
                          const char *const *srcs, char *err, size_t errlen)
 {
-    const char *dir = gr_lab_modules[lab - 1]->dir;
+    const char *dir = gr_layout_dir(lab);
     mutant_task mt = {
         .t = t, .base = base, .lab = lab, .set = set, .srcs = srcs,
         .results = gr_xcalloc((size_t)set->n, sizeof *mt.results),
@@ -375,8 +375,9 @@ static int check_rules(tally *t, const char *root, int lab, const char *dir, cha
     int rc = gr_rules_check_lab(root, lab, diff, sizeof diff, err, errlen);
     if (rc < 0)
         return -1;
-    printf("%s  %s: rules blocks match data/rubrics/lab%02d.yaml\n", rc == 0 ? "ok  " : "FAIL",
-           dir, lab);
+    char *rubric = gr_layout_rubric(NULL, lab);
+    printf("%s  %s: rules blocks match %s\n", rc == 0 ? "ok  " : "FAIL", dir, rubric);
+    free(rubric);
     if (rc == 0) {
         t->passed++;
     } else {
@@ -392,7 +393,7 @@ static int check_points(tally *t, const char *root, int lab, const char *dir, ch
                         size_t errlen)
 {
     gr_rubric r;
-    char *path = gr_rubric_path(root, NULL, lab), why[1024];
+    char *path = gr_layout_rubric_from(root, NULL, lab), why[1024];
     int rc = gr_rubric_load(path, &r, err, errlen);
     free(path);
     if (rc != 0)
@@ -413,12 +414,12 @@ static int check_points(tally *t, const char *root, int lab, const char *dir, ch
 /* Validate one lab: rules blocks, points, solution, stub, mutants. -1 on a data error. */
 static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err, size_t errlen)
 {
-    const char *dir = gr_lab_modules[lab - 1]->dir;
+    const char *dir = gr_layout_dir(lab);
     if (check_rules(t, base->root, lab, dir, err, errlen) != 0 ||
         check_points(t, base->root, lab, dir, err, errlen) != 0)
         return -1;
     gr_report r;
-    char *src = gr_xasprintf("%s/solutions/%s/lab%02d.c", base->root, dir, lab);
+    char *src = gr_layout_solution(base->root, lab);
     char *what = gr_xasprintf("%s: solution scores full marks", dir);
     int rc = grade_one(base, lab, src, &r, err, errlen);
     if (rc == 0) {
@@ -432,7 +433,9 @@ static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err,
 
     /* the pristine stub, never the copy in labs/ that a student edits */
     src = gr_layout_stub(base->root, lab);
-    what = gr_xasprintf("%s: stub data/stubs/lab%02d.c scores 0, not implemented", dir, lab);
+    char *stub = gr_layout_stub(NULL, lab);
+    what = gr_xasprintf("%s: stub %s scores 0, not implemented", dir, stub);
+    free(stub);
     rc = grade_one(base, lab, src, &r, err, errlen);
     if (rc == 0) {
         check_stub(t, &r.labs[0], what);
@@ -443,7 +446,7 @@ static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err,
     if (rc != 0)
         return -1;
 
-    char *manifest = gr_xasprintf("%s/data/mutants/lab%02d/manifest.yaml", base->root, lab);
+    char *manifest = gr_layout_mutant_manifest(base->root, lab);
     if (access(manifest, R_OK) != 0) { /* a lab may have no mutants */
         free(manifest);
         return 0;
@@ -458,7 +461,7 @@ static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err,
     if (rc == 0 && set.n > 0 && !(work = gr_work_dir_make("mutants", err, errlen)))
         rc = -1;
     /* Each mutant is the solution with its edits applied, written to the work folder. */
-    src = gr_xasprintf("%s/solutions/%s/lab%02d.c", base->root, dir, lab);
+    src = gr_layout_solution(base->root, lab);
     char **srcs = gr_xcalloc((size_t)(set.n > 0 ? set.n : 1), sizeof *srcs);
     for (int i = 0; rc == 0 && i < set.n; i++)
         rc = gr_mutant_write(&set, &set.mutants[i], src, work, &srcs[i], err, errlen);
@@ -534,7 +537,7 @@ int cmd_validate(int argc, char **argv)
         fprintf(stderr, "attnlab validate: %s\n", err);
         return 2;
     }
-    char *solutions = gr_xasprintf("%s/solutions", root);
+    char *solutions = gr_layout_folder_of(root, "solutions");
     int have = access(solutions, R_OK | X_OK) == 0;
     free(solutions);
     if (!have) {

@@ -26,6 +26,7 @@
 #include "cli/commands.h"
 #include "cli/learner.h"
 #include "stop.h"
+#include "layout.h"
 
 #define QUIET_MS 40          /* a save's events arrive within a few ms of each other */
 
@@ -189,7 +190,7 @@ static void point_to_next(FILE *out, const gr_learner *L, int lab)
         next = gr_progress_next(&L->progress);
     if (next)
         fprintf(out, "\nLab %d passes its visible tests. Next: lab %d, %s: read its README.md, "
-                "then\n  attnlab watch --lab %d\n", lab, next, gr_lab_modules[next - 1]->dir, next);
+                "then\n  attnlab watch --lab %d\n", lab, next, gr_layout_dir(next), next);
     else
         fprintf(out, "\nLab %d passes its visible tests, and so does every other lab. "
                 "'attnlab grade'\nruns the hidden tests too.\n", lab);
@@ -270,8 +271,10 @@ int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *stub_dir, 
         gr_learner_close(&L);
         return GR_EXIT_FAILED;
     }
-    fprintf(out, "attnlab watch: lab %d, %s/ (save lab%02d.c to regrade; Ctrl-C to stop)\n", lab,
-            dir, lab);
+    char *file = gr_layout_name(lab, ".c");
+    fprintf(out, "attnlab watch: lab %d, %s/ (save %s to regrade; Ctrl-C to stop)\n", lab,
+            dir, file);
+    free(file);
     fflush(out);
     gr_stop_install();
     rc = watch_loop(out, err, &L, lab, fd, a.timeout);

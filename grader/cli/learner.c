@@ -75,7 +75,7 @@ int gr_learner_open(gr_learner *L, FILE *err, const char *cmd, const char *root,
 static int untouched_result(const gr_learner *L, int lab, gr_lab_result *lr, char *err,
                             size_t errlen)
 {
-    char *path = gr_rubric_path(L->root, NULL, lab);
+    char *path = gr_layout_rubric_from(L->root, NULL, lab);
     gr_rubric rb;
     int rc = gr_rubric_load(path, &rb, err, errlen);
     free(path);
@@ -84,7 +84,7 @@ static int untouched_result(const gr_learner *L, int lab, gr_lab_result *lr, cha
     gr_rubric_keep_visible(&rb);
     memset(lr, 0, sizeof *lr);
     lr->lab = lab;
-    lr->name = gr_xstrdup(gr_lab_modules[lab - 1]->dir);
+    lr->name = gr_xstrdup(gr_layout_dir(lab));
     lr->n_tests = rb.n_tests;
     lr->tests = gr_xcalloc((size_t)rb.n_tests + 1, sizeof *lr->tests);
     for (int i = 0; i < rb.n_tests; i++) {
@@ -177,17 +177,7 @@ char *gr_learner_lab_dir(const gr_learner *L, int lab)
         *strrchr(dir, '/') = '\0';
     }
     gr_intake_free(&in);
-    return dir ? dir : gr_xasprintf("%s/%s", L->tree, gr_lab_modules[lab - 1]->dir);
-}
-
-/* The misconception called id in lab's module, or NULL. */
-static const gr_misconception *find_misconception(int lab, const char *id)
-{
-    const gr_lab_module *m = gr_lab_modules[lab - 1];
-    for (int i = 0; id && i < m->n_misconceptions; i++)
-        if (strcmp(m->misconceptions[i].id, id) == 0)
-            return &m->misconceptions[i];
-    return NULL;
+    return dir ? dir : gr_xasprintf("%s/%s", L->tree, gr_layout_dir(lab));
 }
 
 /* The first line of s, made safe for a terminal, on out after indent. */
@@ -216,7 +206,6 @@ void gr_learner_feedback(FILE *out, const gr_lab_result *lr, const gr_test_resul
 
 void gr_learner_hint(FILE *out, const gr_lab_result *lr, const char *indent)
 {
-    const char *dir = lr->name;
     int lab = lr->lab, failing = 0;
     const gr_test_result *first = NULL;
     for (int i = 0; i < lr->n_tests; i++) {
@@ -227,11 +216,15 @@ void gr_learner_hint(FILE *out, const gr_lab_result *lr, const char *indent)
     case GR_LAB_PASSED:
         fprintf(out, "%sEvery visible test of lab %d passes.\n", indent, lab);
         return;
-    case GR_LAB_NOT_STARTED:
-        fprintf(out, "%sStart lab %d: read labs/%s/README.md, then write the first function "
-                "of lab%02d.c\n%s(each function returns LAB_NOT_IMPLEMENTED until you do).\n",
-                indent, lab, dir, lab, indent);
+    case GR_LAB_NOT_STARTED: {
+        char *handout = gr_layout_handout(NULL, lab), *file = gr_layout_name(lab, ".c");
+        fprintf(out, "%sStart lab %d: read %s, then write the first function of %s\n"
+                "%s(each function returns LAB_NOT_IMPLEMENTED until you do).\n",
+                indent, lab, handout, file, indent);
+        free(handout);
+        free(file);
         return;
+    }
     case GR_LAB_NO_BUILD:              /* or its file could not be taken: missing ... */
         fprintf(out, "%sLab %d %s (%s), so none of its tests ran:\n", indent, lab,
                 first->verdict == GR_MISSING || first->verdict == GR_AMBIGUOUS ||
@@ -247,10 +240,12 @@ void gr_learner_hint(FILE *out, const gr_lab_result *lr, const char *indent)
     fprintf(out, "%sLab %d: %d of %d visible test%s fail%s; the first is %s (%s).\n", indent, lab,
             failing, lr->n_tests, lr->n_tests == 1 ? "" : "s", failing == 1 ? "s" : "",
             first->name, gr_result_verdict_name(first->verdict));
-    const gr_misconception *mc = find_misconception(lab, first->misconception);
-    if (mc)
-        fprintf(out, "%sIt looks like: %s. Reread %s.\n", indent, mc->name, mc->handout);
-    else if (first->message)
+    const gr_misconception *mc = gr_misconception_of(lab, first->misconception);
+    if (mc) {
+        char *handout = gr_layout_handout_at(mc->handout.lab, mc->handout.section);
+        fprintf(out, "%sIt looks like: %s. Reread %s.\n", indent, mc->name, handout);
+        free(handout);
+    } else if (first->message)
         put_first_line(out, indent, first->message);
 }
 

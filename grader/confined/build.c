@@ -33,6 +33,7 @@
 #include "confined/srccheck.h"
 #include "confined/tool.h"
 #include "util.h"
+#include "layout.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -185,7 +186,7 @@ static int ctx_init(build_ctx *c, const gr_rubric *r, const char *lab_dir_name, 
         c->stub_to[i] = gr_xasprintf("child/%s", name);
         free(name);
     }
-    c->hdr_from = gr_xasprintf("%s/labs/%s/%s", c->paths.root, lab_dir_name, c->contract);
+    c->hdr_from = gr_layout_in_folder(c->paths.root, lab_dir_name, c->contract);
     c->sup_from = gr_xasprintf("%s/lib/labsup.h", c->paths.root);
     return 0;
 }

@@ -157,32 +157,32 @@ static const gr_misconception misconceptions[] = {
     { "no_scale", "scaled scores without the 1/sqrt(d) scaling",
       "lab_scaled_dot_scores returned the raw dot products. Unscaled scores have variance d, "
       "so for large d softmax saturates toward one-hot weights and its gradients vanish.",
-      "labs/lab01-scores/README.md, section 3", predict_no_scale },
+      { 1, "3" }, predict_no_scale },
     { "inv_dk", "divided by d instead of sqrt(d)",
       "The scores were divided by d. A dot product of d unit-variance terms has standard "
       "deviation sqrt(d); dividing by d leaves variance 1/d, so the weights flatten toward "
       "uniform as d grows.",
-      "labs/lab01-scores/README.md, section 3", predict_inv_dk },
+      { 1, "3" }, predict_inv_dk },
     { "mul_sqrt_dk", "multiplied by sqrt(d) instead of dividing",
       "The dot products were multiplied by sqrt(d). That makes the variance d^2 instead of 1, "
       "the opposite of what the scaling is for.",
-      "labs/lab01-scores/README.md, section 3", predict_mul_sqrt_dk },
+      { 1, "3" }, predict_mul_sqrt_dk },
     { "dot_scaled", "plain dot scores divided by sqrt(d)",
       "lab_dot_scores already divided by sqrt(d). The plain dot score is the raw q . k; the "
       "scaling belongs to lab_scaled_dot_scores only.",
-      "labs/lab01-scores/README.md, section 2", predict_dot_scaled },
+      { 1, "2" }, predict_dot_scaled },
     { "transposed", "scores written as (Tk, Tq) instead of (Tq, Tk)",
       "S[b][i][j] was stored at S[(b*Tk + j)*Tq + i]. A row of S holds one query against "
       "every key, so the key index j is the fastest: S[(b*Tq + i)*Tk + j].",
-      "labs/lab01-scores/README.md, section 2", predict_transposed },
+      { 1, "2" }, predict_transposed },
     { "k_no_batch", "keys of the wrong batch element (always batch 0)",
       "Every batch element used the keys of batch element 0: the batch offset b*Tk*d of K "
       "is missing. Queries of batch b must meet the keys of batch b.",
-      "labs/lab01-scores/README.md, section 2", predict_k_no_batch },
+      { 1, "2" }, predict_k_no_batch },
     { "k_stride_tq", "keys of the wrong batch element (K offset uses Tq)",
       "The keys of batch element b were taken from K + b*Tq*d. K is (B, Tk, d), so its "
       "batch stride is Tk*d; the mistake only shows when Tq != Tk.",
-      "labs/lab01-scores/README.md, section 2", predict_k_stride_tq },
+      { 1, "2" }, predict_k_stride_tq },
 };
 
 /* ---- building cases -------------------------------------------------------- */

@@ -288,52 +288,52 @@ static const gr_misconception misconceptions[] = {
       "The softmax took exp of the raw scores. exp overflows float above 88, so a row of "
       "scores near 1e4 becomes inf / inf = NaN (and a row near -1e4 becomes 0 / 0). "
       "Subtract the row max first: it changes nothing mathematically.",
-      "labs/lab02-softmax/README.md, section 3", predict_no_max_sub },
+      { 2, "3" }, predict_no_max_sub },
     { "softmax_query_axis", "softmax over the wrong axis (the query axis)",
       "Each column was normalised instead of each row, so columns sum to 1 and rows do not. "
       "Softmax runs over the keys of one query: along a row of n scores.",
-      "labs/lab02-softmax/README.md, section 2", predict_query_axis },
+      { 2, "2" }, predict_query_axis },
     { "masked_row_nan", "fully masked row gives NaN",
       "A row whose scores are all -inf came out as NaN (exp(-inf - -inf) = exp(NaN)) and was "
       "not counted. The course's policy is a row of zeros, counted into *n_masked_rows.",
-      "labs/lab02-softmax/README.md, section 5", predict_masked_row_nan },
+      { 2, "5" }, predict_masked_row_nan },
     { "count_any_masked", "counted rows with any masked key",
       "*n_masked_rows counted every row containing a -inf. It counts only fully masked rows, "
       "those whose scores are all -inf and whose weights are all 0.",
-      "labs/lab02-softmax/README.md, section 5", predict_count_any },
+      { 2, "5" }, predict_count_any },
     { "neg_large", "masked with a large negative constant instead of -inf",
       "Masked scores were set to -1e9. That usually underflows to a 0 weight, but a fully "
       "masked row then gets -1e9 everywhere and softmax spreads it uniformly, 1/Tk per key, "
       "instead of zeros. Use -INFINITY.",
-      "labs/lab02-softmax/README.md, section 4", predict_neg_large },
+      { 2, "4" }, predict_neg_large },
     { "mask_zero", "masked score set to 0 instead of -inf",
       "Masked scores were set to 0. Zero is an ordinary score: the masked key still gets a "
       "positive weight after softmax. A masked score is -INFINITY.",
-      "labs/lab02-softmax/README.md, section 4", predict_mask_zero },
+      { 2, "4" }, predict_mask_zero },
     { "causal_diag", "causal mask off by one (hides the diagonal)",
       "Keys j >= i were masked, so query i cannot see itself (and row 0 is fully masked). "
       "Query i may look at keys 0 .. i: mask only j > i.",
-      "labs/lab02-softmax/README.md, section 4", predict_causal_diag },
+      { 2, "4" }, predict_causal_diag },
     { "causal_past", "causal mask on the wrong side (hides the past)",
       "Keys j < i were masked: the lower triangle instead of the upper one. A causal query "
       "may not see the future, the keys j > i.",
-      "labs/lab02-softmax/README.md, section 4", predict_causal_past },
+      { 2, "4" }, predict_causal_past },
     { "padding_query_axis", "padding mask applied to queries instead of keys",
       "Whole rows i >= lengths[b] were masked. Padding removes keys: every query of batch "
       "element b loses the columns j >= lengths[b].",
-      "labs/lab02-softmax/README.md, section 4", predict_padding_rows },
+      { 2, "4" }, predict_padding_rows },
     { "bool_inverted", "boolean mask read the wrong way round",
       "Scores where M is 0 were masked. In this course 1 (any nonzero byte) means blocked "
       "and 0 means allowed (the opposite of some libraries' attention_mask).",
-      "labs/lab02-softmax/README.md, section 4", predict_bool_inverted },
+      { 2, "4" }, predict_bool_inverted },
     { "bool_eq_one", "only M == 1 counted as blocked",
       "The mask tested M == 1, so bytes like 2 or 255 were let through. Any nonzero byte "
       "blocks: test M != 0.",
-      "labs/lab02-softmax/README.md, section 4", predict_bool_eq_one },
+      { 2, "4" }, predict_bool_eq_one },
     { "temp_multiply", "temperature multiplied instead of divided",
       "The scores were multiplied by tau. Temperature divides them: tau > 1 flattens the "
       "weights, tau < 1 sharpens them.",
-      "labs/lab02-softmax/README.md, section 6", predict_temp_multiply },
+      { 2, "6" }, predict_temp_multiply },
 };
 
 /* ---- building cases ---------------------------------------------------------- */

@@ -156,24 +156,24 @@ static const gr_misconception misconceptions[] = {
     { "general_w_transposed", "W read transposed",
       "W was read as W[c*dq + a], a (dk, dq) matrix. W is (dq, dk) row-major: W[a][c] is "
       "W[a*dk + c], row a for query component a, column c for key component c.",
-      "labs/lab03-learned/README.md, section 3", predict_general_w_t },
+      { 3, "3" }, predict_general_w_t },
     { "additive_no_tanh", "tanh left out",
       "The scores were v . (Wq q + Wk k) without the tanh. That is linear in q and k, and "
       "no longer bounded by sum |v[u]|: each hidden unit must pass through tanh before v "
       "reads it out.",
-      "labs/lab03-learned/README.md, section 4", predict_no_tanh },
+      { 3, "4" }, predict_no_tanh },
     { "additive_v_inside", "v applied inside the tanh",
       "The scores were tanh(v . (Wq q + Wk k)): v mixed the hidden units before the tanh. "
       "Each hidden unit gets its own tanh, and v weighs the results: sum_u v[u] tanh(...).",
-      "labs/lab03-learned/README.md, section 4", predict_v_inside },
+      { 3, "4" }, predict_v_inside },
     { "additive_w_transposed", "Wq and Wk read transposed",
       "Wq and Wk were read as (dq, h) and (dk, h). They are (h, dq) and (h, dk) row-major: "
       "(Wq q)[u] = sum_a Wq[u*dq + a] * q[a].",
-      "labs/lab03-learned/README.md, section 4", predict_additive_w_t },
+      { 3, "4" }, predict_additive_w_t },
     { "k_no_batch", "keys of the wrong batch element (always batch 0)",
       "Every batch element used the keys of batch element 0: the batch offset b*Tk*dk of K "
       "is missing. The parameters are shared by the batch; the keys are not.",
-      "labs/lab03-learned/README.md, section 2", predict_k_no_batch },
+      { 3, "2" }, predict_k_no_batch },
 };
 
 /* ---- building cases --------------------------------------------------------------- */

@@ -252,37 +252,37 @@ static const gr_misconception misconceptions[] = {
       "The entropy used log base 2. The course measures entropy in nats, with the natural "
       "log: a uniform row of n weights has entropy log n (log(64) = 4.16), and the analytic "
       "curve log T - 1/2 is in nats too.",
-      "labs/lab04-entropy/README.md, section 2", predict_log2 },
+      { 4, "2" }, predict_log2 },
     { "entropy_no_minus", "entropy without the minus sign",
       "The entropy came out as + sum w log w, which is never positive. Each log w of a weight "
       "in (0, 1] is <= 0, so H = - sum w log w is >= 0.",
-      "labs/lab04-entropy/README.md, section 2", predict_no_minus },
+      { 4, "2" }, predict_no_minus },
     { "entropy_zero_nan", "0 * log 0 gives NaN",
       "A weight of exactly 0 (a masked key, or an underflowed one) was put through w * log w = "
       "0 * -inf = NaN. Its limit is 0: skip zero weights.",
-      "labs/lab04-entropy/README.md, section 2", predict_zero_nan },
+      { 4, "2" }, predict_zero_nan },
     { "no_max_sub", "softmax without max subtraction",
       "The experiment's softmax took exp of the raw scores. At large d_k raw scores pass 88, "
       "expf overflows to inf and the row's weights become NaN and 0. Subtract the row max first.",
-      "labs/lab04-entropy/README.md, section 3", predict_no_max },
+      { 4, "3" }, predict_no_max },
     { "inv_dk", "scaled scores divided by d instead of sqrt(d)",
       "H_scaled used q . k / d. The raw scores have variance d, so dividing by sqrt(d) brings "
       "them to variance 1 and keeps the entropy near log T - 1/2; dividing by d flattens the "
       "weights toward uniform (entropy toward log T) as d grows.",
-      "labs/lab01-scores/README.md, section 3", predict_inv_dk },
+      { 1, "3" }, predict_inv_dk },
     { "draw_order", "K drawn before q",
       "The keys were drawn before the query. The procedure in lab04.h fixes the order (q "
       "first, then K, every trial) so that a seed fixes every number; another order gives "
       "different, ungradable numbers.",
-      "labs/lab04-entropy/README.md, section 3", predict_draw_order },
+      { 4, "3" }, predict_draw_order },
     { "reseed_each_dk", "generator reseeded for every d_k",
       "The generator was seeded again for each d_k. It is seeded once: the draws for dks[1] "
       "continue where those for dks[0] stopped.",
-      "labs/lab04-entropy/README.md, section 3", predict_reseed },
+      { 4, "3" }, predict_reseed },
     { "sum_not_mean", "sum over trials instead of the mean",
       "H_raw and H_scaled held the sums of the trials' entropies. Divide by trials: each is "
       "a mean, comparable with log T - 1/2 whatever the number of trials.",
-      "labs/lab04-entropy/README.md, section 3", predict_sum_only },
+      { 4, "3" }, predict_sum_only },
 };
 
 /* ---- building cases -------------------------------------------------------------------- */

@@ -22,7 +22,6 @@
 #include "attn.h"
 #include "labsup.h"
 
-#define HANDOUT "labs/lab05-masking/README.md"
 
 /* ---- the reference pipeline and its known wrong variants ---------------------- */
 
@@ -670,40 +669,40 @@ static const gr_misconception misconceptions[] = {
       "lab_attend_premask zeroes the padded weights after softmax instead of setting the "
       "padded scores to -inf before it: the padding still took its share of the softmax, "
       "so the row sums to less than 1 and the output depends on how much padding there is.",
-      HANDOUT ", section 3", predict_postmask },
+      { 5, "3" }, predict_postmask },
     { "mask_zero", "masked scores set to 0 instead of -inf",
       "A score of 0 is an ordinary score, not a mask: exp(0) = 1, so every padded key still "
       "gets a positive weight. Only -inf gives a weight of exactly 0 by design (a finite "
       "score more than about 103 below its row's max also rounds to 0 in float32, but that "
       "is underflow, not a mask).",
-      HANDOUT ", section 2", predict_mask_zero },
+      { 5, "2" }, predict_mask_zero },
     { "neg_1e9", "-1e9 instead of -inf as the mask value",
       "-1e9 works while a row has a real key, but a row with no real key then holds only "
       "equal scores and softmax spreads it uniformly, 1/Tk each, instead of giving the "
       "all-zero row the contract asks for.",
-      HANDOUT ", section 4", predict_neg_1e9 },
+      { 5, "4" }, predict_neg_1e9 },
     { "padmax", "row max taken over the padded keys too",
       "The max subtracted for stability must come from the real keys only: a huge padded "
       "score (the contract allows any finite value) then makes every real exp underflow "
       "to 0 and the row becomes 0/0 = NaN.",
-      HANDOUT ", section 4", predict_padmax },
+      { 5, "4" }, predict_padmax },
     { "pad_off_by_one", "padding mask off by one",
       "Keys j >= lengths[b] are padding; masking only j > lengths[b] lets the first "
       "padded key in.",
-      HANDOUT ", section 2", predict_off_by_one },
+      { 5, "2" }, predict_off_by_one },
     { "renormalised", "post-mask weights renormalised (the fix, not the bug)",
       "lab_attend_postmask must show the bug: softmax over all keys, zero the padded "
       "weights and keep what is left. Renormalising (or masking the scores) gives the "
       "pre-mask answer, row sums of 1 and no drift, so the experiment shows nothing.",
-      HANDOUT ", section 3", predict_renormalised },
+      { 5, "3" }, predict_renormalised },
     { "sum_before_zeroing", "row sum taken before the padded weights are zeroed",
       "rowsum must add the weights that remain after zeroing the padding; a full softmax "
       "row always sums to 1, which hides exactly the loss the lab measures.",
-      HANDOUT ", section 3", predict_sum_before },
+      { 5, "3" }, predict_sum_before },
     { "unscaled", "experiment scores not divided by sqrt(d)",
       "The experiment uses scaled dot products, q.k / sqrt(d); raw dot products have "
       "variance d and change how much weight the padding takes.",
-      HANDOUT ", section 5", predict_unscaled },
+      { 5, "5" }, predict_unscaled },
 };
 
 /* ---- input window -------------------------------------------------------------- */

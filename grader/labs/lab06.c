@@ -22,7 +22,6 @@
 #include "attn.h"
 #include "labsup.h"
 
-#define HANDOUT "labs/lab06-biases/README.md"
 
 static int is_pow2(int n)
 {
@@ -651,55 +650,55 @@ static const gr_misconception misconceptions[] = {
     { "alibi_h0", "ALiBi slopes 2^(-8h/H): off by one head",
       "The exponent counts heads from 1: slopes[h] = 2^(-8(h+1)/H), so H = 8 gives 1/2 ... "
       "1/256. Counting from h = 0 gives the first head slope 1 and drops the smallest slope.",
-      HANDOUT ", section 3", predict_slope_h0 },
+      { 6, "3" }, predict_slope_h0 },
     { "alibi_any_h", "ALiBi power-of-two formula used for any H",
       "2^(-8(h+1)/H) is the rule only when H is a power of two; otherwise take the P slopes "
       "of the largest power of two P <= H, then every other slope of 2P heads.",
-      HANDOUT ", section 3", predict_slope_any_h },
+      { 6, "3" }, predict_slope_any_h },
     { "alibi_sign", "ALiBi bias with the sign flipped",
       "The bias is m_h * (j - i): keys behind the query (j < i) lose m_h per step. "
       "m_h * (i - j) rewards distant past keys instead of penalising them.",
-      HANDOUT ", section 3", predict_alibi_sign },
+      { 6, "3" }, predict_alibi_sign },
     { "alibi_abs", "ALiBi distance taken as -|j - i|",
       "The bias is m_h * (j - i), which is -m_h |j - i| only for keys behind the query; "
       "keys ahead (j > i) get a bonus, not a penalty (a causal mask removes them anyway).",
-      HANDOUT ", section 3", predict_alibi_abs },
+      { 6, "3" }, predict_alibi_abs },
     { "heads_slowest", "head index taken as b / batch instead of b % H",
       "B counts batch * heads with heads fastest: entry b belongs to head b % H. "
       "Taking b / batch assumes heads are the slow index and gives entries the wrong head's bias.",
-      HANDOUT ", section 2", predict_heads_slowest },
+      { 6, "2" }, predict_heads_slowest },
     { "t5_sign", "relative position taken as query minus key",
       "rel is the key's position minus the query's, j - i. Using i - j swaps the buckets of "
       "keys ahead and behind (and, one-directional, buckets the future instead of the past).",
-      HANDOUT ", section 4", predict_t5_sign },
+      { 6, "4" }, predict_t5_sign },
     { "t5_double", "T5 bucket log evaluated in double",
       "The contract fixes float32 arithmetic, as T5's code does: where the log expression is "
       "a whole number, double rounding truncates to a different bucket than float.",
-      HANDOUT ", section 4", predict_t5_double },
+      { 6, "4" }, predict_t5_double },
     { "t5_int_div", "integer division in the bucket formula",
       "n / max_exact with two ints truncates before the log: convert to float first, "
       "(float)n / (float)max_exact, so distances between multiples get their own buckets.",
-      HANDOUT ", section 4", predict_t5_int_div },
+      { 6, "4" }, predict_t5_int_div },
     { "t5_no_clamp", "far buckets not clamped to the last one",
       "Distances beyond max_distance all share the last bucket, nb - 1; without the min() "
       "they run past it (and past the bias table).",
-      HANDOUT ", section 4", predict_t5_no_clamp },
+      { 6, "4" }, predict_t5_no_clamp },
     { "dropout_no_rescale", "dropout without the 1/(1-p) rescaling",
       "Inverted dropout divides every surviving weight by 1 - p, so the expected weight, and "
       "the expected output, stay what they were without dropout.",
-      HANDOUT ", section 5", predict_drop_no_rescale },
+      { 6, "5" }, predict_drop_no_rescale },
     { "dropout_times_keep", "dropout survivors multiplied by (1 - p) instead of divided",
       "Survivors are divided by the keep probability 1 - p; multiplying shrinks the expected "
       "weight to (1 - p)^2 w instead of keeping it at w.",
-      HANDOUT ", section 5", predict_drop_times_keep },
+      { 6, "5" }, predict_drop_times_keep },
     { "dropout_keep_prob", "dropout p taken as the keep probability",
       "p is the probability of DROPPING a weight: drop when u < p, keep and divide by 1 - p "
       "otherwise. Some older APIs took keep_prob; this contract does not.",
-      HANDOUT ", section 5", predict_drop_keep_prob },
+      { 6, "5" }, predict_drop_keep_prob },
     { "w_transposed", "weights read transposed in O = W V",
       "Row i of O mixes the value rows with row i of W: O[b][i][c] = sum_j W[b][i][j] V[b][j][c]. "
       "Reading W[b][j][i] mixes with a column of W, which is not a weight row.",
-      HANDOUT ", section 5", predict_w_transposed },
+      { 6, "5" }, predict_w_transposed },
 };
 
 /* ---- input window -------------------------------------------------------------- */

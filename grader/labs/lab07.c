@@ -23,7 +23,6 @@
 #include "attn.h"
 #include "labsup.h"
 
-#define HANDOUT "labs/lab07-online/README.md"
 
 /* ---- the streaming loop, right and wrong ------------------------------------------ */
 
@@ -374,36 +373,36 @@ static const gr_misconception misconceptions[] = {
       "When a tile raises the running max from m to m', everything summed so far was "
       "relative to the old max: multiply the running sum (and the output accumulator) by "
       "exp(m - m') before adding the new tile.",
-      HANDOUT ", section 3", predict_no_rescale },
+      { 7, "3" }, predict_no_rescale },
     { "no_rescale_acc", "running sum rescaled but not the output accumulator",
       "The output accumulator a = sum exp(s - m) v is relative to the running max too: "
       "when the max moves, a needs the same factor exp(m - m') as l, or early keys keep "
       "too much weight.",
-      HANDOUT ", section 4", predict_no_rescale_acc },
+      { 7, "4" }, predict_no_rescale_acc },
     { "no_max", "no max subtraction",
       "exp of a score above about 88 overflows float to inf (and inf / inf is NaN); below "
       "about -103 it underflows to 0. Subtracting the running max keeps every exp in (0, 1].",
-      HANDOUT ", section 3", predict_no_max },
+      { 7, "3" }, predict_no_max },
     { "masked_tile_nan", "a fully masked first tile not skipped (exp(-inf - (-inf)) = NaN)",
       "While the running max is still -inf, a tile of -inf scores must be skipped: "
       "-inf - (-inf) is NaN, and one NaN poisons the whole row.",
-      HANDOUT ", section 3", predict_masked_tile },
+      { 7, "3" }, predict_masked_tile },
     { "lse_no_m", "log-sum-exp without the max added back",
       "l holds sum exp(s - m), so log(sum exp(s)) = m + log(l); log(l) alone is off by "
       "the row max.",
-      HANDOUT ", section 3", predict_lse_no_m },
+      { 7, "3" }, predict_lse_no_m },
     { "unscaled", "scores not divided by sqrt(d)",
       "Attention scores are scaled dot products, q.k / sqrt(d): raw dot products have "
       "variance d and push softmax toward one-hot.",
-      HANDOUT ", section 4", predict_unscaled },
+      { 7, "4" }, predict_unscaled },
     { "inv_d", "scores divided by d instead of sqrt(d)",
       "A dot product of d unit-variance terms has standard deviation sqrt(d), so the scale "
       "is 1/sqrt(d); 1/d shrinks the scores too far and flattens the weights.",
-      HANDOUT ", section 4", predict_inv_d },
+      { 7, "4" }, predict_inv_d },
     { "causal_off_by_one", "causal mask off by one (the diagonal masked)",
       "A query may attend to itself: causal attention keeps keys j <= i. Masking j >= i "
       "leaves query 0 with no key at all (0/0 = NaN).",
-      HANDOUT ", section 4", predict_causal_diag },
+      { 7, "4" }, predict_causal_diag },
 };
 
 /* ---- input window -------------------------------------------------------------- */

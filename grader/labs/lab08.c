@@ -20,7 +20,6 @@
 #include "attn.h"
 #include "labsup.h"
 
-#define HANDOUT "labs/lab08-gradients/README.md"
 
 /* ---- softmax backward, right and wrong ------------------------------------------ */
 
@@ -309,27 +308,27 @@ static const gr_misconception misconceptions[] = {
       "Every weight depends on every score through the softmax sum, so ds_j = w_j (g_j - <w, g>): "
       "w * g alone leaves out how raising s_j lowers all the other weights, and rows no longer "
       "sum to 0.",
-      HANDOUT ", section 2", predict_no_wg },
+      { 8, "2" }, predict_no_wg },
     { "diag_only", "diagonal-only Jacobian w (1 - w) g",
       "dw_j/ds_k = w_j (1[j = k] - w_k) has off-diagonal terms -w_j w_k too; keeping only the "
       "diagonal w_j (1 - w_j) drops what the other keys' gradients contribute.",
-      HANDOUT ", section 2", predict_diag_only },
+      { 8, "2" }, predict_diag_only },
     { "no_w_factor", "softmax backward without the factor w (ds = g - <w, g>)",
       "The gradient is each key's own weight times how far its upstream gradient is above "
       "the weighted average; without the factor w_j a masked key (w_j = 0) gets a gradient.",
-      HANDOUT ", section 2", predict_no_w_factor },
+      { 8, "2" }, predict_no_w_factor },
     { "inplace_overwrite", "an in-place backward that overwrote dW before reading all of it",
       "dS may be the same array as dW: compute <w, g> from the whole row first, then write. "
       "Building each ds_j from the row of g as you overwrite it reads gradients already replaced.",
-      HANDOUT ", section 2", predict_inplace },
+      { 8, "2" }, predict_inplace },
     { "inv_dk", "scores scaled by 1/d_k instead of 1/sqrt(d_k)",
       "q.k has variance d_k, so dividing by its standard deviation sqrt(d_k) keeps scores near "
       "unit variance; 1/d_k flattens the weights and inflates the scaled gradients.",
-      HANDOUT ", section 4", predict_inv_d },
+      { 8, "4" }, predict_inv_d },
     { "reseed", "RNG reseeded per d_k",
       "Seed the generator once, before the loop over d_k: every d_k continues the same stream, "
       "so reseeding draws the first trials again and changes every d_k after the first.",
-      HANDOUT ", section 4", predict_reseed },
+      { 8, "4" }, predict_reseed },
 };
 
 /* ---- input window -------------------------------------------------------------- */

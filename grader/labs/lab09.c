@@ -21,7 +21,6 @@
 #include "attn.h"
 #include "labsup.h"
 
-#define HANDOUT "labs/lab09-decoding/README.md"
 
 /* ---- masks, right and wrong ------------------------------------------------------- */
 
@@ -430,45 +429,45 @@ static const gr_misconception misconceptions[] = {
       "With a KV cache the Tq new queries are the LAST Tq positions: query i sits at "
       "i' = i + Tk - Tq and sees keys j <= i'. Masking j > i (PyTorch's is_causal) hides "
       "cached keys the query should see.",
-      HANDOUT ", section 3", predict_top_left },
+      { 9, "3" }, predict_top_left },
     { "align_bottom_right", "causal mask aligned bottom-right when top-left was asked",
       "bottom_right = 0 asks for the top-left rule, key j masked when j > i; shifting by "
       "Tk - Tq lets early queries see later keys (or, with Tq > Tk, empties the first rows).",
-      HANDOUT ", section 3", predict_bottom_right },
+      { 9, "3" }, predict_bottom_right },
     { "window_plus_one", "sliding window keeps w + 1 keys where the course's w asks for w",
       "The course's w counts every visible key, the query's own included: i' - w < j <= i', "
       "exactly w keys (Hugging Face's sliding_window counts the same way). j >= i' - w keeps "
       "w + 1, which is the count of Mistral's W and FlashAttention's window_size = (W, 0): "
       "those count only the keys before the query, so their W is the course's w - 1.",
-      HANDOUT ", section 4", predict_window_wide },
+      { 9, "4" }, predict_window_wide },
     { "window_minus_one", "sliding window keeps w - 1 keys",
       "The course's w counts every visible key, the query's own included: i' - w < j <= i', "
       "exactly w keys. Starting the window one key later (or excluding i') keeps only w - 1.",
-      HANDOUT ", section 4", predict_window_narrow },
+      { 9, "4" }, predict_window_narrow },
     { "sink_ignored", "sink left out of the denominator (rows renormalised to sum 1)",
       "The sink's exp(z - m) is one more term of the denominator with no value behind it: "
       "the real weights sum to 1 - Wsink, below 1 whenever the sink is finite, on purpose. "
       "Without it each row sums to 1.",
-      HANDOUT ", section 5", predict_sink_ignored },
+      { 9, "5" }, predict_sink_ignored },
     { "sink_no_max", "sink not included in the max",
       "m must be the max over the scores AND the sink: with m over the scores only, a sink "
       "far above them overflows exp(z - m) (inf / inf = NaN), and a fully masked row has no "
       "finite m although the sink should take all of its mass.",
-      HANDOUT ", section 5", predict_sink_no_max },
+      { 9, "5" }, predict_sink_no_max },
     { "postmask_grad_zero", "zeroed keys given no gradient (ds cut to 0 where keep is 0)",
       "Zeroing weights after softmax leaves the zeroed key's w_j > 0 inside the softmax, so "
       "it still gets ds_j = -w_j <w, g'>. Only a -inf mask on the scores gives it exactly 0.",
-      HANDOUT ", section 6", predict_zeroed_grad },
+      { 9, "6" }, predict_zeroed_grad },
     { "postmask_grad_premask", "gradient computed as if the mask came before softmax "
       "(renormalised weights)",
       "The forward pass zeroed weights after softmax: W' = keep * softmax(S), not the "
       "softmax of the kept keys. The backward pass goes through the same W: ds_j = w_j "
       "(g'_j - <w, g'>) with the un-renormalised w, and a zeroed key gets -w_j <w, g'>.",
-      HANDOUT ", section 6", predict_premask_grad },
+      { 9, "6" }, predict_premask_grad },
     { "postmask_grad_unmasked", "gradient of the un-masked softmax (g not multiplied by keep)",
       "W' = keep * W: the chain rule goes through the zeroing first, g' = keep * g, so the "
       "upstream gradient at a zeroed weight never reaches the softmax.",
-      HANDOUT ", section 6", predict_unmasked_grad },
+      { 9, "6" }, predict_unmasked_grad },
 };
 
 /* ---- input window -------------------------------------------------------------- */

@@ -21,7 +21,6 @@
 #include "attn.h"
 #include "labsup.h"
 
-#define HANDOUT "labs/lab10-heads/README.md"
 
 /* The ints of a call, named. */
 #define I(k) ((int)c->call.ints[k])
@@ -377,42 +376,42 @@ static const gr_misconception misconceptions[] = {
       "Each head normalises its own scores: softmax runs over the keys j of one (b, h, i) row. "
       "Normalising over the heads makes the H weights of one (query, key) pair sum to 1 "
       "instead of each row.",
-      HANDOUT ", section 2", predict_head_axis },
+      { 10, "2" }, predict_head_axis },
     { "softmax_queries", "softmax over the query axis",
       "A row of weights is the distribution one query spreads over the keys; normalising over "
       "the queries i makes each key's column sum to 1 instead.",
-      HANDOUT ", section 2", predict_query_axis },
+      { 10, "2" }, predict_query_axis },
     { "no_scale", "scores not divided by sqrt(d)",
       "Each head's scores are q.k / sqrt(d), d the head size: without it the scores have "
       "variance d and softmax saturates.",
-      HANDOUT ", section 2", predict_no_scale },
+      { 10, "2" }, predict_no_scale },
     { "gqa_mod", "GQA heads grouped round-robin (kv = h % Hkv) where consecutive groups "
       "are asked",
       "Consecutive groups of H / Hkv query heads share a key head: kv = h / (H / Hkv), the "
       "grouping of the GQA paper, FlashAttention and repeat_kv. h % Hkv (K tiled, not "
       "repeat-interleaved) deals heads out round-robin; it agrees only when Hkv = 1 or "
       "Hkv = H.",
-      HANDOUT ", section 4", predict_gqa_mod },
+      { 10, "4" }, predict_gqa_mod },
     { "gqa_group", "GQA group size taken as Hkv (kv = h / Hkv)",
       "The group size is H / Hkv query heads per key head, so kv = h / (H / Hkv); h / Hkv "
       "divides by the number of key heads instead, right only when H = Hkv^2.",
-      HANDOUT ", section 4", predict_gqa_group },
+      { 10, "4" }, predict_gqa_group },
     { "avg_scores", "scores averaged instead of weights",
       "A is the average of the heads' weights, softmax first and then the mean; averaging the "
       "scores first gives softmax of the mean score, M, a different distribution.",
-      HANDOUT ", section 3", predict_avg_scores },
+      { 10, "3" }, predict_avg_scores },
     { "avg_weights", "weights averaged instead of scores",
       "M is softmax of the heads' mean score: average the scores, then one softmax. Averaging "
       "the heads' weights gives A instead, a different distribution.",
-      HANDOUT ", section 3", predict_avg_weights },
+      { 10, "3" }, predict_avg_weights },
     { "head_swapped", "head and batch axes swapped when extracting",
       "W is (B, H, Tq, Tk): head h of batch entry b is plane b * H + h. Reading plane "
       "h * B + b takes W as (H, B, Tq, Tk) and draws another head.",
-      HANDOUT ", section 5", predict_head_swapped },
+      { 10, "5" }, predict_head_swapped },
     { "head_transposed", "extracted head written transposed",
       "Row i of the heatmap is query i and column j key j: Wh[i][j] = W[b][h][i][j]. Writing "
       "Wh[j][i] puts the keys down the side.",
-      HANDOUT ", section 5", predict_transposed },
+      { 10, "5" }, predict_transposed },
 };
 
 /* ---- input window -------------------------------------------------------------- */

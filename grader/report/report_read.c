@@ -8,6 +8,7 @@
  * report with guessed grades.
  */
 #include "report/report.h"
+#include "layout.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -179,7 +180,7 @@ static int read_test(yr_doc *d, const yaml_node_t *obj, int i, gr_report *r)
             rc = need_string(d, obj, "name", where, &full);
             const char *colon = full ? strstr(full, ": ") : NULL;
             l->name = colon ? gr_xasprintf("%.*s", (int)(colon - full), full)
-                            : gr_xstrdup(gr_lab_modules[lab - 1]->dir);
+                            : gr_xstrdup(gr_layout_dir(lab));
             free(full);
         }
     }

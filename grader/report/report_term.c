@@ -30,6 +30,7 @@
  * clear the screen.
  */
 #include "report/report.h"
+#include "layout.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -513,11 +514,16 @@ static void next_step(gr_strbuf *b, const lab_view *views, int n)
         const char *name = v->lab->name ? v->lab->name : "lab";
         gr_sb_append(b, "Next: ");
         if (v->stubbed == v->lab->n_tests) {
+            char *handout = gr_layout_handout(NULL, v->lab->lab);
             gr_sb_append(b, "start ");
             term_text(b, name, strlen(name));
-            gr_sb_append(b, " (its handout: labs/");
-            term_text(b, name, strlen(name));
-            gr_sb_append(b, "/README.md).\n");
+            if (handout) {
+                gr_sb_append(b, " (its handout: ");
+                term_text(b, handout, strlen(handout));
+                gr_sb_append(b, ")");
+            }
+            gr_sb_append(b, ".\n");
+            free(handout);
         } else {
             gr_sb_append(b, "fix ");
             term_text(b, name, strlen(name));

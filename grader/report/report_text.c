@@ -2,6 +2,7 @@
  * decoding, one test's feedback, the summary a student may always see, the
  * grade's opening lines, and the atomic write. */
 #include "report/report.h"
+#include "layout.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -113,11 +114,13 @@ char *gr_report_text_feedback(const gr_lab_result *lab, const gr_test_result *t)
     if (t->misconception && *t->misconception) {
         /* the id is for programs (results.json's own field); a person reads its sentence */
         const gr_misconception *mc = gr_misconception_of(lab ? lab->lab : 0, t->misconception);
+        char *handout = mc ? gr_layout_handout_at(mc->handout.lab, mc->handout.section) : NULL;
         if (mc)
             gr_sb_printf(&b, "misconception: %s\n%s\nReread %s.\n", mc->name, mc->explain,
-                         mc->handout);
+                         handout);
         else
             gr_sb_printf(&b, "misconception: %s\n", t->misconception);
+        free(handout);
     }
     if (t->student_output && *t->student_output) {
         gr_sb_printf(&b, "your program printed (first %zu bytes):\n", strlen(t->student_output));

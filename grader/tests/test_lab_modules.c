@@ -27,6 +27,7 @@
 
 #include "compare.h"
 #include "labmod.h"
+#include "layout.h"
 #include "rubric.h"
 
 Suite *test_suite(void);
@@ -235,12 +236,16 @@ START_TEST(test_misconceptions_are_described)
     ck_assert_msg(L.mod->n_misconceptions > 0, "lab %d has no misconceptions", L.number);
     for (int m = 0; m < L.mod->n_misconceptions; m++) {
         const gr_misconception *mc = &L.mod->misconceptions[m];
-        ck_assert_msg(mc->id && mc->name && mc->explain && mc->handout && mc->predict,
+        ck_assert_msg(mc->id && mc->name && mc->explain && mc->handout.section && mc->predict,
                       "lab %d: misconception %d is incomplete", L.number, m);
-        ck_assert_msg(cites_section(mc->handout, L.mod->dir) ||
-                      (L.spec->also_cites && cites_section(mc->handout, L.spec->also_cites)),
+        char *handout = gr_layout_handout_at(mc->handout.lab, mc->handout.section);
+        ck_assert_msg(handout, "lab %d: misconception %s cites lab %d, no lab of the course",
+                      L.number, mc->id, mc->handout.lab);
+        ck_assert_msg(cites_section(handout, L.mod->dir) ||
+                      (L.spec->also_cites && cites_section(handout, L.spec->also_cites)),
                       "lab %d: misconception %s cites \"%s\", not an existing section of "
-                      "labs/%s/README.md", L.number, mc->id, mc->handout, L.mod->dir);
+                      "labs/%s/README.md", L.number, mc->id, handout, L.mod->dir);
+        free(handout);
         for (int o = 0; o < m; o++)
             ck_assert_msg(strcmp(mc->id, L.mod->misconceptions[o].id) != 0,
                           "lab %d: two misconceptions are called %s", L.number, mc->id);

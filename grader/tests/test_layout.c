@@ -1,8 +1,9 @@
 /* test_layout.c: every path of a lab comes from layout.h, under a tree or an
  * installed share folder or relative to the tree; a number that is no lab
- * gets NULL, never a path; and scripts/check-layers.sh, which holds the
- * grader's layers apart, passes on a clean tree and names the file and line
- * of a planted include that climbs. Run from the top of the tree. */
+ * gets NULL, never a path; scripts/check-layers.sh, which holds the grader's
+ * layers apart, and scripts/check-paths.sh, which keeps lab paths in layout.c,
+ * pass on the tree and name the file and line of a planted include that
+ * climbs or a planted path. Run from the top of the tree. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,21 @@ START_TEST(every_path_of_a_lab)
     /* the last lab too: the number is two digits wide whatever the course's size */
     check_path(gr_layout_stub(root, GR_N_LABS), gr_xasprintf("/srv/attnlab/data/stubs/lab%02d.c",
                                                              GR_N_LABS));
+}
+END_TEST
+
+START_TEST(a_lab_the_course_does_not_have_yet)
+{
+    /* new-lab writes lab 99's files before any table knows it */
+    ck_assert_ptr_null(gr_layout_dir(99));
+    check_path(gr_layout_path_of("/t", "lab99-rowsum", 99, GR_LAYOUT_VISIBLE_TESTS),
+               gr_xstrdup("/t/labs/lab99-rowsum/test_lab99.c"));
+    check_path(gr_layout_path_of(NULL, "lab99-rowsum", 99, GR_LAYOUT_SOLUTION_MAKEFILE),
+               gr_xstrdup("solutions/lab99-rowsum/Makefile"));
+    check_path(gr_layout_path_of(NULL, "lab99-rowsum", 99, GR_LAYOUT_MODULE),
+               gr_xstrdup("grader/labs/lab99.c"));
+    check_path(gr_layout_path_of("/t", "", 99, GR_LAYOUT_RUBRIC), gr_xstrdup("/t/data/rubrics/lab99.yaml"));
+    ck_assert_ptr_null(gr_layout_path_of("/t", "x", 99, (gr_layout_file)1000));
 }
 END_TEST
 
@@ -118,13 +134,13 @@ static void write_file(const char *dir, const char *rel, const char *text)
     free(path);
 }
 
-/* Run the script on dir: its exit status, its output in *out (malloc'd). */
-static int check_layers(const char *dir, char **out)
+/* Run scripts/check-SCRIPT.sh on dir: its exit status, its output in *out (malloc'd). */
+static int check_script(const char *script, const char *dir, char **out)
 {
     char *tmp = fk_mkdtemp("layers-log");
     ck_assert_ptr_nonnull(tmp);
     char *log = gr_xasprintf("%s/out", tmp);
-    int rc = fk_sh(log, "sh scripts/check-layers.sh '%s'", dir);
+    int rc = fk_sh(log, "sh scripts/check-%s.sh '%s'", script, dir);
     size_t len;
     *out = gr_read_file(log, &len);
     ck_assert_ptr_nonnull(*out);
@@ -137,7 +153,7 @@ static int check_layers(const char *dir, char **out)
 START_TEST(layers_hold_in_the_tree)
 {
     char *out;
-    ck_assert_msg(check_layers(".", &out) == 0, "%s", out);
+    ck_assert_msg(check_script("layers", ".", &out) == 0, "%s", out);
     ck_assert_ptr_nonnull(strstr(out, " 0 failed"));
     free(out);
 }
@@ -154,18 +170,58 @@ START_TEST(a_climbing_include_is_named)
     write_file(top, "grader/report/report.h", "#include \"grade.h\"\n");
     write_file(top, "grader/confined/build.c", "#include <stdio.h>\n#include \"util.h\"\n");
     char *out;
-    ck_assert_msg(check_layers(top, &out) == 0, "%s", out);
+    ck_assert_msg(check_script("layers", top, &out) == 0, "%s", out);
     free(out);
 
     /* the sandbox reaching up to a command, and the base up to the engine */
     write_file(top, "grader/confined/build.c",
                "#include <stdio.h>\n#include \"util.h\"\n#include \"../cli/cli.h\"\n");
     write_file(top, "grader/util.h", "#include \"attn.h\"\n#  include \"grade.h\"\n");
-    ck_assert_int_ne(check_layers(top, &out), 0);
+    ck_assert_int_ne(check_script("layers", top, &out), 0);
     ck_assert_msg(strstr(out, "grader/confined/build.c:3: #include \"../cli/cli.h\" climbs from "
                               "the confined layer up to the cli layer"), "%s", out);
     ck_assert_msg(strstr(out, "grader/util.h:2: "), "%s", out);
     ck_assert_msg(strstr(out, "layers: 4 passed, 2 failed"), "%s", out);
+    free(out);
+    fk_rm_rf(top);
+    free(top);
+}
+END_TEST
+
+/* ---- scripts/check-paths.sh ------------------------------------------------------- */
+
+START_TEST(no_lab_path_spelled_in_the_tree)
+{
+    char *out;
+    ck_assert_msg(check_script("paths", ".", &out) == 0, "%s", out);
+    ck_assert_ptr_nonnull(strstr(out, " 0 failed"));
+    free(out);
+}
+END_TEST
+
+START_TEST(a_spelled_lab_path_is_named)
+{
+    char *top = fk_mkdtemp("paths");
+    ck_assert_ptr_nonnull(top);
+    /* help text and comments may name the layout in general; layout.c spells it */
+    write_file(top, "grader/cli/cmd_x.c",
+               "static const char *help = \"the rubric, data/rubrics/labNN.yaml, and "
+               "labs/labNN-name/README.md\";\n"
+               "/* \"%s/data/stubs/lab%02d.c\" in a comment */\n");
+    write_file(top, "grader/layout.c", "char *p(void) { return x(\"%s/data/stubs/lab%02d.c\"); }\n");
+    char *out;
+    ck_assert_msg(check_script("paths", top, &out) == 0, "%s", out);
+    free(out);
+
+    write_file(top, "grader/class/y.c",
+               "int a;\n"
+               "char *s = gr_xasprintf(\"%s/solutions/%s/lab%02d.c\", root, dir, lab);\n"
+               "const char *h = \"see labs/lab04-entropy/README.md\";\n");
+    ck_assert_int_ne(check_script("paths", top, &out), 0);
+    ck_assert_msg(strstr(out, "grader/class/y.c:2: \"%s/solutions/%s/lab%02d.c\" spells a lab path"),
+                  "%s", out);
+    ck_assert_msg(strstr(out, "grader/class/y.c:3: "), "%s", out);
+    ck_assert_msg(strstr(out, "paths: 1 passed, 1 failed"), "%s", out);
     free(out);
     fk_rm_rf(top);
     free(top);
@@ -177,6 +233,7 @@ Suite *test_suite(void)
     Suite *s = suite_create("layout");
     TCase *tc = tcase_create("paths");
     tcase_add_test(tc, every_path_of_a_lab);
+    tcase_add_test(tc, a_lab_the_course_does_not_have_yet);
     tcase_add_test(tc, relative_to_the_tree);
     tcase_add_test(tc, installed_root);
     tcase_add_test(tc, no_such_lab);
@@ -184,6 +241,8 @@ Suite *test_suite(void)
     tc = tcase_create("layers");
     tcase_add_test(tc, layers_hold_in_the_tree);
     tcase_add_test(tc, a_climbing_include_is_named);
+    tcase_add_test(tc, no_lab_path_spelled_in_the_tree);
+    tcase_add_test(tc, a_spelled_lab_path_is_named);
     suite_add_tcase(s, tc);
     return s;
 }
