@@ -13,7 +13,7 @@
 int gr_digest_fixed_inputs(const gr_lab_module *mod, const gr_rubric_test *t, const gr_case *c,
                            const char *secret, int lab)
 {
-    if (gr_test_param(t, "seed", -1.0) >= 0)
+    if (gr_rubric_test_param(t, "seed", -1.0) >= 0)
         return 1;
     /* a worked example is small; a large case is a random one, whose probe
        would cost another reference computation for nothing */

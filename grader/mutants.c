@@ -16,14 +16,6 @@
 #include "sup_yamlread.h"
 #include "util.h"
 
-int gr_verdict_from_name(const char *s)
-{
-    for (int v = 0; v < GR_VERDICT_COUNT; v++)
-        if (strcmp(s, gr_result_verdict_name((gr_verdict)v)) == 0)
-            return v;
-    return -1;
-}
-
 /* What the handlers share beyond the document. */
 typedef struct mu_ctx {
     int mutant_no;          /* 1-based index of the mutant being read */
@@ -125,7 +117,7 @@ static int rd_verdict(yr_doc *d, const yaml_node_t *v, void *target)
     const char *s;
     if (yr_get_string(d, v, "verdict", YR_NONEMPTY, &s) != 0)
         return -1;
-    int vd = gr_verdict_from_name(s);
+    int vd = gr_result_verdict_from_name(s);
     if (vd < 0)
         return yr_fail_at(d, v, "unknown verdict (use a name like 'wrong answer', 'crashed', "
                           "'timed out'): %s", s);
@@ -230,7 +222,7 @@ static int occurrences(const char *hay, const char *needle, const char **first)
     return n;
 }
 
-int gr_mutant_write(const gr_mutant_set *s, const gr_mutant *m, const char *solution,
+int gr_mutants_write(const gr_mutant_set *s, const gr_mutant *m, const char *solution,
                     const char *work_dir, char **out_path, char *err, size_t errlen)
 {
     *out_path = NULL;

@@ -50,13 +50,11 @@ int gr_mutants_load(const char *path, gr_mutant_set *out, char *err, size_t errl
    labNN.c) and write the result to work_dir/NAME.c, atomically. 0 with the
    file's path in *out_path (malloc'd), or -1 with err: "manifest:line:column:
    ..." when an edit's from does not occur exactly once in the text it edits. */
-int gr_mutant_write(const gr_mutant_set *s, const gr_mutant *m, const char *solution,
+int gr_mutants_write(const gr_mutant_set *s, const gr_mutant *m, const char *solution,
                     const char *work_dir, char **out_path, char *err, size_t errlen);
 
 void gr_mutants_free(gr_mutant_set *s);
 
-/* The verdict named s ("wrong answer", ...), or -1. */
-int gr_verdict_from_name(const char *s);
 
 struct yr_doc;
 struct yaml_node_s;

@@ -29,6 +29,14 @@ const char *gr_result_verdict_name(gr_verdict v)
     return "unknown verdict";
 }
 
+int gr_result_verdict_from_name(const char *s)
+{
+    for (int v = 0; v < GR_VERDICT_COUNT; v++)
+        if (strcmp(s, gr_result_verdict_name((gr_verdict)v)) == 0)
+            return v;
+    return -1;
+}
+
 void gr_result_lab_free(gr_lab_result *lab)
 {
     for (int j = 0; j < lab->n_tests && lab->tests; j++) {
@@ -84,7 +92,7 @@ static void keep_shown(gr_lab_result *lr, int moment)
     lr->score = lr->max_score = 0;
     for (int j = 0; j < lr->n_tests; j++) {
         gr_test_result *t = &lr->tests[j];
-        if (!gr_visibility_shown(t->visibility, moment)) {
+        if (!gr_rubric_visibility_shown(t->visibility, moment)) {
             free(t->name);
             free(t->message);
             free(t->misconception);

@@ -26,6 +26,9 @@ typedef enum gr_verdict {
 /* Lower-case name of a verdict: "passed", "wrong answer", ... */
 const char *gr_result_verdict_name(gr_verdict v);
 
+/* The verdict named s ("wrong answer", ...), or -1. */
+int gr_result_verdict_from_name(const char *s);
+
 typedef struct gr_test_result {
     char *name;
     int number;                  /* 1-based within the whole run */
@@ -98,7 +101,7 @@ void gr_result_lab_encode(const gr_lab_result *lr, gr_strbuf *out);
 int gr_result_lab_decode(const char *buf, size_t len, gr_lab_result *lr);
 
 /* A deep copy of r holding only the tests a student may see at moment
-   (gr_visibility_shown), lab and total points summed over them: what feedback
+   (gr_rubric_visibility_shown), lab and total points summed over them: what feedback
    handed to a student is made from. Free with gr_result_free. */
 void gr_result_copy_shown(const gr_report *r, int moment, gr_report *out);
 

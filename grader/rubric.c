@@ -144,7 +144,7 @@ static int rd_visibility(yr_doc *d, const yaml_node_t *v, void *target)
     if (yr_get_string(d, v, "visibility", YR_NONEMPTY, &s) != 0)
         return -1;
     for (int i = GR_VISIBLE; i < GR_VISIBILITY_COUNT; i++)
-        if (strcmp(s, gr_visibility_name((gr_visibility)i)) == 0) {
+        if (strcmp(s, gr_rubric_visibility_name((gr_visibility)i)) == 0) {
             t->visibility = (gr_visibility)i;
             return 0;
         }
@@ -152,10 +152,10 @@ static int rd_visibility(yr_doc *d, const yaml_node_t *v, void *target)
                       "after_published", s);
 }
 
-/* Every size or param some lab module's generator reads (gr_test_param,
+/* Every size or param some lab module's generator reads (gr_rubric_test_param,
    gr_test_int): a name in a rubric's sizes or params must be one of them, so
    a typo is an error instead of a value nobody reads. A generator that reads
-   a new name adds it here (gr_test_param stops on a name not listed). */
+   a new name adds it here (gr_rubric_test_param stops on a name not listed). */
 static const char *const param_names[] = {
     "B", "H", "H_max", "H_min", "Hkv", "T", "Tk", "Tq", "b", "bad", "bad_pad", "batch",
     "bidirectional", "bottom_right", "bytes", "causal", "d", "density", "descending", "dk", "dk_max",
@@ -561,7 +561,7 @@ void gr_rubric_keep_visible(gr_rubric *r)
     r->n_tests = kept;
 }
 
-double gr_test_param(const gr_rubric_test *t, const char *key, double dflt)
+double gr_rubric_test_param(const gr_rubric_test *t, const char *key, double dflt)
 {
     /* a rubric can never give a name the loader rejects: reading one is a grader bug */
     if (!is_param_name(key)) {
@@ -575,7 +575,7 @@ double gr_test_param(const gr_rubric_test *t, const char *key, double dflt)
     return dflt;
 }
 
-const char *gr_visibility_name(gr_visibility v)
+const char *gr_rubric_visibility_name(gr_visibility v)
 {
     switch (v) {
     case GR_VISIBLE:        return "visible";
@@ -587,7 +587,7 @@ const char *gr_visibility_name(gr_visibility v)
     return "visible";
 }
 
-int gr_visibility_shown(gr_visibility v, int moment)
+int gr_rubric_visibility_shown(gr_visibility v, int moment)
 {
     switch (v) {
     case GR_VISIBLE:         return 1;

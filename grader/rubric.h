@@ -109,16 +109,16 @@ void gr_rubric_keep_visible(gr_rubric *r);
 /* Value of a size or param of t, or dflt when the rubric does not give it.
    key must be one of the names rubric.c knows (it aborts otherwise: a rubric
    could never set it). */
-double gr_test_param(const gr_rubric_test *t, const char *key, double dflt);
+double gr_rubric_test_param(const gr_rubric_test *t, const char *key, double dflt);
 
 /* 1 when name may be a test's size or param (some generator reads it), else 0:
    what `attnlab new-lab` asks of a new function's argument names. */
 int gr_rubric_param_known(const char *name);
 
 /* Name of a visibility as written in YAML and results.json. */
-const char *gr_visibility_name(gr_visibility v);
+const char *gr_rubric_visibility_name(gr_visibility v);
 
 /* 1 when a student may see a test of visibility v at moment (GR_SHOWN_* flags). */
-int gr_visibility_shown(gr_visibility v, int moment);
+int gr_rubric_visibility_shown(gr_visibility v, int moment);
 
 #endif

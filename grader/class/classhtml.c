@@ -253,7 +253,7 @@ static void section_items(gr_strbuf *b, const gr_items *it)
                           : m->flags & GR_ITEM_ALL_PASS ? " class=\"all\"" : "";
         gr_sb_printf(b, "<tr id=\"item%d\"%s><td>%s</td><td class=\"test\">", k, cls, lab_dir(m->lab));
         gr_html_esc(b, m->test);
-        gr_sb_printf(b, "</td><td>%s</td><td class=\"n\">", gr_visibility_name(m->visibility));
+        gr_sb_printf(b, "</td><td>%s</td><td class=\"n\">", gr_rubric_visibility_name(m->visibility));
         gr_html_points(b, m->max_score);
         gr_sb_printf(b, "</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n rate\">",
                      m->attempted, m->passed);

@@ -464,7 +464,7 @@ static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err,
     src = gr_layout_solution(base->root, lab);
     char **srcs = gr_xcalloc((size_t)(set.n > 0 ? set.n : 1), sizeof *srcs);
     for (int i = 0; rc == 0 && i < set.n; i++)
-        rc = gr_mutant_write(&set, &set.mutants[i], src, work, &srcs[i], err, errlen);
+        rc = gr_mutants_write(&set, &set.mutants[i], src, work, &srcs[i], err, errlen);
     if (rc == 0 && set.n > 0)
         rc = grade_mutants(t, base, lab, &set, (const char *const *)srcs, err, errlen);
     for (int i = 0; i < set.n; i++)

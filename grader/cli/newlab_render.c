@@ -71,7 +71,7 @@ static const char *wire_adder(const nl_arg *a)
 /* ---- the grader module's code of one function ---------------------------------------- */
 
 /* The sizes and reals a generator reads from its test: a rubric name is read
-   with gr_test_int or gr_test_param, any other is fixed (rubric.c knows the names). */
+   with gr_test_int or gr_rubric_test_param, any other is fixed (rubric.c knows the names). */
 static char *mod_sizes(const nl_fn *f)
 {
     gr_strbuf b = {0}, reads = {0};
@@ -86,7 +86,7 @@ static char *mod_sizes(const nl_fn *f)
             gr_sb_printf(&b, "    int %s = %d;   /* not a rubric size name (grader/rubric.c): fixed */\n",
                          a->name, size_value(f, a, 1));
         } else if (a->kind == 'r') {
-            gr_sb_printf(&b, known ? "    double %s = gr_test_param(test, \"%s\", 1.0);\n"
+            gr_sb_printf(&b, known ? "    double %s = gr_rubric_test_param(test, \"%s\", 1.0);\n"
                                    : "    double %s = 1.0;   /* not a rubric param name (grader/rubric.c) */\n",
                          a->name, a->name);
         }

@@ -163,7 +163,7 @@ int gr_make_case_by_kind(const gr_case_kind *kinds, int n, int lab, const gr_rub
 int gr_test_int(const gr_rubric_test *t, const char *key, int dflt, int lo, int hi,
                 int *out, char *err, size_t errlen)
 {
-    double v = gr_test_param(t, key, dflt);
+    double v = gr_rubric_test_param(t, key, dflt);
     if (v != floor(v) || v < lo || v > hi) {
         snprintf(err, errlen, "test %s: %s = %g is not allowed; use a whole number from %d to %d",
                  t->name, key, v, lo, hi);
@@ -191,7 +191,7 @@ void gr_fill_scores(sup_rng *r, float *s, long n, float scale, float shift, doub
 
 uint64_t gr_test_seed(const gr_rubric_test *t, const char *secret, const char *student, int lab)
 {
-    double fixed = gr_test_param(t, "seed", -1.0);
+    double fixed = gr_rubric_test_param(t, "seed", -1.0);
     return fixed >= 0 ? (uint64_t)fixed : gr_seed(secret, student, lab, t->name);
 }
 

@@ -67,7 +67,7 @@ int gr_backward_sizes(const gr_rubric_test *t, gr_case_variant what, int *worked
         }
         return 0;
     }
-    *worked = gr_test_param(t, "worked", 0) != 0;
+    *worked = gr_rubric_test_param(t, "worked", 0) != 0;
     if (gr_test_int(t, "rows", *worked ? 2 : 3, 1, 4096, rows, err, errlen) ||
         gr_test_int(t, "n", *worked ? 4 : 6, 1, 4096, n, err, errlen))
         return -1;
@@ -81,13 +81,13 @@ int gr_backward_sizes(const gr_rubric_test *t, gr_case_variant what, int *worked
 uint64_t gr_experiment_seed(const gr_rubric_test *t, sup_rng *r)
 {
     uint64_t seed = gr_draw_seed(r);  /* drawn either way: the draws after it stay put */
-    double fixed = gr_test_param(t, "seed", -1.0);
+    double fixed = gr_rubric_test_param(t, "seed", -1.0);
     return fixed >= 0 ? (uint64_t)fixed : seed;
 }
 
 void gr_test_descending(const gr_rubric_test *t, int32_t *x, int n)
 {
-    if (gr_test_param(t, "descending", 0) == 0)
+    if (gr_rubric_test_param(t, "descending", 0) == 0)
         return;
     for (int m = 0; m < n / 2; m++) {
         int32_t v = x[m];

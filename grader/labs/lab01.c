@@ -291,8 +291,8 @@ static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         snprintf(err, errlen, "sizes too large for one test (at most 4M scores and 4M inputs)");
         return -1;
     }
-    double scale = gr_test_param(t, "scale", 1.0);
-    int integers = gr_test_param(t, "integers", 0.0) != 0.0;
+    double scale = gr_rubric_test_param(t, "scale", 1.0);
+    int integers = gr_rubric_test_param(t, "integers", 0.0) != 0.0;
     if (!(scale > 0)) {
         snprintf(err, errlen, "scale must be > 0 (got %g)", scale);
         return -1;

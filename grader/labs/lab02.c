@@ -348,9 +348,9 @@ typedef struct score_params {
 static int read_score_params(const gr_rubric_test *t, score_params *p, int max_rows,
                              char *err, size_t errlen)
 {
-    p->scale = gr_test_param(t, "scale", 1.0);
-    p->shift = gr_test_param(t, "shift", 0.0);
-    p->mask_frac = gr_test_param(t, "mask_frac", 0.0);
+    p->scale = gr_rubric_test_param(t, "scale", 1.0);
+    p->shift = gr_rubric_test_param(t, "shift", 0.0);
+    p->mask_frac = gr_rubric_test_param(t, "mask_frac", 0.0);
     if (!(p->scale > 0) || !(p->mask_frac >= 0 && p->mask_frac < 1) || fabs(p->shift) > 1e6) {
         snprintf(err, errlen, "params need scale > 0, 0 <= mask_frac < 1 and |shift| <= 1e6 "
                  "(got scale %g, mask_frac %g, shift %g)", p->scale, p->mask_frac, p->shift);
@@ -535,8 +535,8 @@ static void add_lengths(gr_case *c, sup_rng *r, int B, int Tk, int bad, char *ex
 static int add_bool_mask(const gr_rubric_test *t, gr_case *c, sup_rng *r, long nS, char *extra,
                          size_t n, char *err, size_t errlen)
 {
-    double density = gr_test_param(t, "density", 0.3);
-    int bytes = gr_test_param(t, "bytes", 0.0) != 0.0;
+    double density = gr_rubric_test_param(t, "density", 0.3);
+    int bytes = gr_rubric_test_param(t, "bytes", 0.0) != 0.0;
     if (!(density >= 0 && density <= 1)) {
         snprintf(err, errlen, "density must be in [0, 1] (got %g)", density);
         return -1;
@@ -617,10 +617,10 @@ static int make_mask(const gr_rubric_test *t, uint32_t fn, gr_case_variant what,
 static int make_temperature(const gr_rubric_test *t, gr_case_variant what, sup_rng *r,
                             gr_case *c, char *err, size_t errlen)
 {
-    int n, worked = gr_test_param(t, "worked", 0.0) != 0.0;
+    int n, worked = gr_rubric_test_param(t, "worked", 0.0) != 0.0;
     if (gr_test_int(t, "n", worked ? 4 : 16, what == GR_VARIANT_BAD ? -4 : 0, 1 << 22, &n, err, errlen))
         return -1;
-    double tau = gr_test_param(t, "tau", 2.0);
+    double tau = gr_rubric_test_param(t, "tau", 2.0);
     int special;
     if (gr_test_int(t, "tau_special", 0, 0, 2, &special, err, errlen))
         return -1;

@@ -305,7 +305,7 @@ static int gen_scores(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         snprintf(err, errlen, "sizes too large for one test (at most %ld scores and inputs)", GR_MAX_ELEMS);
         return -1;
     }
-    double scale = gr_test_param(t, "scale", 1.0), wscale = gr_test_param(t, "wscale", 1.0);
+    double scale = gr_rubric_test_param(t, "scale", 1.0), wscale = gr_rubric_test_param(t, "wscale", 1.0);
     if (!(scale > 0) || !(wscale > 0)) {
         snprintf(err, errlen, "scale and wscale must be > 0 (got %g, %g)", scale, wscale);
         return -1;

@@ -316,7 +316,7 @@ static int make_row_entropy(const gr_rubric_test *t, gr_case_variant what, sup_r
     } else {
         if (gr_test_rows(t, what, &rows, &n, err, errlen))
             return -1;
-        double scale = gr_test_param(t, "scale", 1.0), mask_frac = gr_test_param(t, "mask_frac", 0.0);
+        double scale = gr_rubric_test_param(t, "scale", 1.0), mask_frac = gr_rubric_test_param(t, "mask_frac", 0.0);
         if (gr_test_int(t, "masked_rows", 0, 0, rows, &masked_rows, err, errlen))
             return -1;
         if (!(scale > 0) || !(mask_frac >= 0 && mask_frac < 1)) {
@@ -377,7 +377,7 @@ static int make_experiment(const gr_rubric_test *t, gr_case_variant what, sup_rn
                  "= %.3g, at most 2e8)", work);
         return -1;
     }
-    double seed_param = gr_test_param(t, "seed", -1.0);
+    double seed_param = gr_rubric_test_param(t, "seed", -1.0);
     uint64_t seed = seed_param >= 0 ? (uint64_t)seed_param : sup_rng_u64(r);
 
     switch (bad) {

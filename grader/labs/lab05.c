@@ -287,15 +287,15 @@ typedef struct attend_spec {
 
 static int attend_spec_read(const gr_rubric_test *t, attend_spec *a, char *err, size_t errlen)
 {
-    int w = a->worked = gr_test_param(t, "worked", 0) != 0;
+    int w = a->worked = gr_rubric_test_param(t, "worked", 0) != 0;
     if (gr_test_int(t, "B", w ? 1 : 2, 1, 64, &a->B, err, errlen) ||
         gr_test_int(t, "Tq", w ? 1 : 3, 1, 512, &a->Tq, err, errlen) ||
         gr_test_int(t, "Tk", w ? 4 : 5, 1, 512, &a->Tk, err, errlen) ||
         gr_test_int(t, "dv", 4, 1, 256, &a->dv, err, errlen))
         return -1;
-    a->scale = gr_test_param(t, "scale", 3.0);
-    a->empty = gr_test_param(t, "empty", 0) != 0;
-    a->pad_score = gr_test_param(t, "pad_score", 0.0);
+    a->scale = gr_rubric_test_param(t, "scale", 3.0);
+    a->empty = gr_rubric_test_param(t, "empty", 0) != 0;
+    a->pad_score = gr_rubric_test_param(t, "pad_score", 0.0);
     if (w && (a->B != 1 || a->Tq != 1 || a->Tk != 4 || a->dv != 4)) {
         snprintf(err, errlen, "test %s: the worked row needs B = 1, Tq = 1, Tk = 4, dv = 4", t->name);
         return -1;
@@ -506,8 +506,8 @@ static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uin
         gr_test_int(t, "n_pads", 8, 1, 64, &n_pads, err, errlen) ||
         gr_test_int(t, "max_pad", 64, 0, 1024, &max_pad, err, errlen))
         return -1;
-    int bad_pad = gr_test_param(t, "bad_pad", 0) != 0;
-    if (gr_test_param(t, "doubling_pads", 0) != 0 && n_pads > 16) {
+    int bad_pad = gr_rubric_test_param(t, "bad_pad", 0) != 0;
+    if (gr_rubric_test_param(t, "doubling_pads", 0) != 0 && n_pads > 16) {
         snprintf(err, errlen, "test %s: doubling pads reach 2^%d with n_pads = %d; use at most 16",
                  t->name, n_pads - 2, n_pads);
         return -1;
@@ -528,7 +528,7 @@ static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uin
     /* params {seed: S} fixes the experiment's seed and {doubling_pads: 1} the pads
        0, 1, 2, 4, ..., as `make run` uses them, so the course run can be reproduced. */
     uint64_t exp_seed = gr_experiment_seed(t, &r);
-    int doubling = gr_test_param(t, "doubling_pads", 0) != 0;
+    int doubling = gr_rubric_test_param(t, "doubling_pads", 0) != 0;
     pads[0] = 0;
     for (int m = 1; doubling && m < n_pads; m++)
         pads[m] = m == 1 ? 1 : 2 * pads[m - 1];

@@ -219,13 +219,13 @@ static int gen_slopes(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     int H, lo, hi;
     sup_rng r;
     sup_rng_seed(&r, seed);
-    if (gr_test_param(t, "H", -1) >= 0) {
+    if (gr_rubric_test_param(t, "H", -1) >= 0) {
         if (gr_test_int(t, "H", 8, 0, 4096, &H, err, errlen)) return -1;
     } else {
         if (gr_test_int(t, "H_min", 1, 1, 4096, &lo, err, errlen) ||
             gr_test_int(t, "H_max", 64, lo, 4096, &hi, err, errlen))
             return -1;
-        int nonpow2 = gr_test_param(t, "nonpow2", 0) != 0;
+        int nonpow2 = gr_rubric_test_param(t, "nonpow2", 0) != 0;
         int tries = 0;
         do {
             H = lo + (int)(sup_rng_u64(&r) % (uint64_t)(hi - lo + 1));
@@ -274,7 +274,7 @@ static int gen_alibi(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t
         gr_test_int(t, "Tq", 5, 0, 512, &Tq, err, errlen) ||
         gr_test_int(t, "Tk", 5, 0, 512, &Tk, err, errlen))
         return -1;
-    int causal = gr_test_param(t, "causal", 0) != 0, bad = gr_test_param(t, "bad", 0) != 0;
+    int causal = gr_rubric_test_param(t, "causal", 0) != 0, bad = gr_rubric_test_param(t, "bad", 0) != 0;
     int B = batch * (H > 0 ? H : 1) + (bad ? 1 : 0);
     int empty = B < 1 || H < 1 || Tq < 1 || Tk < 1;
     bad = bad || empty;
@@ -314,8 +314,8 @@ static int gen_t5(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t se
         gr_test_int(t, "range", 2 * maxd, 0, 100000, &range, err, errlen) ||
         gr_test_int(t, "extra", 16, 0, 100000, &extra, err, errlen))
         return -1;
-    int worked = gr_test_param(t, "worked", 0) != 0;
-    double n_call = gr_test_param(t, "n", 1.0);
+    int worked = gr_rubric_test_param(t, "worked", 0) != 0;
+    double n_call = gr_rubric_test_param(t, "n", 1.0);
     int empty = n_call < 1.0;
     static const int worked_rel[] = { -3, 3, -20, -127, -1000, 0, 1, -8, 8, 16 };
     int nw = (int)(sizeof worked_rel / sizeof worked_rel[0]);
@@ -437,8 +437,8 @@ static int gen_dropout(const gr_case_kind *kind, const gr_rubric_test *t, uint64
     if (gr_test_int(t, "rows", 4, -1, 4096, &rows, err, errlen) ||
         gr_test_int(t, "n", 4, 1, 4096, &n, err, errlen))
         return -1;
-    double p = gr_test_param(t, "p", 0.25);
-    int tie = gr_test_param(t, "p_tie", 0) != 0;
+    double p = gr_rubric_test_param(t, "p", 0.25);
+    int tie = gr_rubric_test_param(t, "p_tie", 0) != 0;
     long count = (long)rows * n;
     int wrows = rows < 1 ? 1 : rows;
     float *W = gr_case_add_f32(c, PROTO_INOUT, (long)wrows * n);
@@ -507,7 +507,7 @@ static int gen_output(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
         gr_test_int(t, "Tk", 4, 0, 512, &Tk, err, errlen) ||
         gr_test_int(t, "dv", 5, 0, 512, &dv, err, errlen))
         return -1;
-    double p = gr_test_param(t, "dropout", 0.0);
+    double p = gr_rubric_test_param(t, "dropout", 0.0);
     if (B < 1 || Tq < 1 || Tk < 1 || dv < 1)
         return gen_output_bad(c, seed, B, Tq, Tk, dv);
     gr_case_add_f32(c, PROTO_OUT, (long)B * Tq * dv);

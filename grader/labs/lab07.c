@@ -148,14 +148,14 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
                    gr_case *c, char *err, size_t errlen)
 {
     (void)kind;
-    int worked = gr_test_param(t, "worked", 0) != 0;
+    int worked = gr_rubric_test_param(t, "worked", 0) != 0;
     int rows, n, tile;
     if (gr_test_int(t, "rows", worked ? 3 : 4, 0, 4096, &rows, err, errlen) ||
         gr_test_int(t, "n", worked ? 4 : 16, 0, 1 << 16, &n, err, errlen) ||
         gr_test_int(t, "tile", worked ? 2 : 4, 0, 1 << 16, &tile, err, errlen))
         return -1;
-    double scale = gr_test_param(t, "scale", 3.0);
-    int masked = gr_test_param(t, "masked", 0) != 0;
+    double scale = gr_rubric_test_param(t, "scale", 3.0);
+    int masked = gr_rubric_test_param(t, "masked", 0) != 0;
     if (worked && (rows != 3 || n != 4)) {
         snprintf(err, errlen, "test %s: the worked rows need rows = 3, n = 4", t->name);
         return -1;
@@ -197,8 +197,8 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
             for (int j = 0; j < tile; j++) S[(long)lead * n + j] = -INFINITY;
             S[(long)lead * n + tile] = (float)(scale * (double)sup_rng_normal(&r));
         }
-        if (!bad && gr_test_param(t, "row_max", 1.0) <= 0.0)
-            shift_rows_max(S, rows, n, (float)gr_test_param(t, "row_max", 0.0));
+        if (!bad && gr_rubric_test_param(t, "row_max", 1.0) <= 0.0)
+            shift_rows_max(S, rows, n, (float)gr_rubric_test_param(t, "row_max", 0.0));
     }
     GR_CASE_ADD_INTS(c, rows, n, tile);
     c->call.fn = LAB07_ONLINE_LOGSUMEXP;
@@ -208,7 +208,7 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
              bad ? ": a size < 1 must give LAB_BAD_ARG, lse untouched" :
              masked ? ": -inf scores, a fully masked row, a row starting with a masked tile" :
              scale >= 100 ? ": scores of magnitude ~1e4, exp overflows without the max" :
-             gr_test_param(t, "row_max", 1.0) <= 0.0 ? ": each row's max set to row_max" : "");
+             gr_rubric_test_param(t, "row_max", 1.0) <= 0.0 ? ": each row's max set to row_max" : "");
     if (bad)
         return gr_case_expect_bad_arg(c);
     c->expected_status = LAB_OK;
@@ -235,9 +235,9 @@ static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint
         gr_test_int(t, "tile", 4, 0, 8192, &tile, err, errlen) ||
         gr_test_int(t, "causal", 0, 0, 1, &causal, err, errlen))
         return -1;
-    double q_scale = gr_test_param(t, "q_scale", 1.0);
+    double q_scale = gr_rubric_test_param(t, "q_scale", 1.0);
     int bad = B < 1 || T < 1 || d < 1 || dv < 1 || tile < 1;
-    int low = gr_test_param(t, "low", 0) != 0;
+    int low = gr_rubric_test_param(t, "low", 0) != 0;
     if (low && (bad || d < 2 || d > 8)) {
         snprintf(err, errlen, "test %s: low = 1 needs 2 <= d <= 8 and sizes of at least 1",
                  t->name);

@@ -136,9 +136,9 @@ static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint6
     int bad = kind->what == GR_VARIANT_BAD, worked, rows, n;
     if (gr_backward_sizes(t, kind->what, &worked, &rows, &n, err, errlen))
         return -1;
-    double scale = gr_test_param(t, "scale", 2.0);
-    int masked = gr_test_param(t, "masked", 0) != 0;
-    int inplace = gr_test_param(t, "inplace", 0) != 0;
+    double scale = gr_rubric_test_param(t, "scale", 2.0);
+    int masked = gr_rubric_test_param(t, "masked", 0) != 0;
+    int inplace = gr_rubric_test_param(t, "inplace", 0) != 0;
     long count = bad ? 4 : (long)rows * n;
     float *W, *dW;
     int gbuf;
@@ -217,8 +217,8 @@ static int gen_experiment(const gr_case_kind *kind, const gr_rubric_test *t, uin
                  "or smaller d_k", t->name, (long)dk_min << (nb - 1));
         return -1;
     }
-    int odd = gr_test_param(t, "odd", 0) != 0;
-    int bad = gr_test_param(t, "bad", 0) != 0, small = n_dk < 1 || T < 1 || trials < 1;
+    int odd = gr_rubric_test_param(t, "odd", 0) != 0;
+    int bad = gr_rubric_test_param(t, "bad", 0) != 0, small = n_dk < 1 || T < 1 || trials < 1;
     gr_case_add_f32(c, PROTO_OUT, nb);
     gr_case_add_f32(c, PROTO_OUT, nb);
     int32_t *dks = gr_case_add_i32(c, PROTO_IN, nb);

@@ -210,7 +210,7 @@ static int gen_sink(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t 
                     gr_case *c, char *err, size_t errlen)
 {
     (void)kind;
-    int worked = gr_test_param(t, "worked", 0) != 0;
+    int worked = gr_rubric_test_param(t, "worked", 0) != 0;
     int batch, H, Tq, Tk;
     if (gr_test_int(t, "batch", 1, 1, 64, &batch, err, errlen) ||
         gr_test_int(t, "H", 1, 1, 64, &H, err, errlen) ||
@@ -222,10 +222,10 @@ static int gen_sink(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t 
                  t->name);
         return -1;
     }
-    double shift = gr_test_param(t, "sink_shift", 0.0), scale = gr_test_param(t, "sink_scale", 1.5);
-    double mask_frac = gr_test_param(t, "mask_frac", 0.2);
-    double score_scale = gr_test_param(t, "scale", 2.0);
-    int empty = gr_test_param(t, "empty_rows", 0) != 0, no_sink = gr_test_param(t, "no_sink", 0) != 0;
+    double shift = gr_rubric_test_param(t, "sink_shift", 0.0), scale = gr_rubric_test_param(t, "sink_scale", 1.5);
+    double mask_frac = gr_rubric_test_param(t, "mask_frac", 0.2);
+    double score_scale = gr_rubric_test_param(t, "scale", 2.0);
+    int empty = gr_rubric_test_param(t, "empty_rows", 0) != 0, no_sink = gr_rubric_test_param(t, "no_sink", 0) != 0;
     int B = batch * H;
     long count = (long)B * Tq * Tk;
     gr_case_add_f32(c, PROTO_OUT, count);

@@ -131,9 +131,9 @@ static int gen_weights(const gr_case_kind *kind, const gr_rubric_test *t, uint64
                  "per query head, so leave Hkv out", t->name, Hkv);
         return -1;
     }
-    if (gr_test_param(t, "bad", 0) != 0) d = 0;
+    if (gr_rubric_test_param(t, "bad", 0) != 0) d = 0;
     int zero = B < 1 || H < 1 || Hkv < 1 || Tq < 1 || Tk < 1 || d < 1;
-    double scale = gr_test_param(t, "scale", 1.0);
+    double scale = gr_rubric_test_param(t, "scale", 1.0);
     sup_rng r;
     sup_rng_seed(&r, seed);
     /* a contract-breaking call still gets buffers, sized as if each 0 were 1 */
@@ -183,7 +183,7 @@ static int gen_average(const gr_case_kind *kind, const gr_rubric_test *t, uint64
 {
     (void)kind;
     int B, H, Tq, Tk;
-    int worked = gr_test_param(t, "worked", 0) != 0;
+    int worked = gr_rubric_test_param(t, "worked", 0) != 0;
     if (gr_test_int(t, "B", worked ? 1 : 2, 0, 64, &B, err, errlen) ||
         gr_test_int(t, "H", worked ? 2 : 4, 0, 64, &H, err, errlen) ||
         gr_test_int(t, "Tq", worked ? 2 : 4, 0, 256, &Tq, err, errlen) ||
@@ -211,7 +211,7 @@ static int gen_average(const gr_case_kind *kind, const gr_rubric_test *t, uint64
     if (worked)
         memcpy(S, worked_scores, sizeof worked_scores);
     else
-        gr_fill_normal(&r, S, n, gr_test_param(t, "scale", 2.0));
+        gr_fill_normal(&r, S, n, gr_rubric_test_param(t, "scale", 2.0));
     GR_CASE_ADD_INTS(c, B, H, Tq, Tk);
     c->call.fn = LAB10_HEAD_AVERAGE;
     if (zero) {

@@ -158,7 +158,7 @@ static void test_object(gr_strbuf *b, const gr_lab_result *lab, int j, int last)
     field_number(b, in, "score", t->score);
     field_number(b, in, "max_score", t->max_score);
     field_string(b, in, "status", t->verdict == GR_PASSED ? "passed" : "failed", 0);
-    field_string(b, in, "visibility", gr_visibility_name(t->visibility), 0);
+    field_string(b, in, "visibility", gr_rubric_visibility_name(t->visibility), 0);
     field_string(b, in, "output", feedback, 0);
     field_string(b, in, "output_format", "text", 0);
     gr_sb_printf(b, "%s\"extra_data\": {\"lab\": %d, \"test\": ", in, lab->lab);
@@ -258,7 +258,7 @@ char *gr_report_json_text(const gr_report *r)
     for (int i = 0; i < r->n_labs; i++)
         for (int j = 0; j < r->labs[i].n_tests; j++) {
             total++;
-            unseen += !gr_visibility_shown(r->labs[i].tests[j].visibility, GR_SHOWN_AT_SUBMISSION);
+            unseen += !gr_rubric_visibility_shown(r->labs[i].tests[j].visibility, GR_SHOWN_AT_SUBMISSION);
         }
     gr_sb_append(&b, total ? "  \"tests\": [\n" : "  \"tests\": []\n");
     int k = 0;

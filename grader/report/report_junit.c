@@ -66,7 +66,7 @@ static int is_error(gr_verdict v)
 /* 1 when the file tells everything about t: every detail, or t is shown at moment. */
 static int told(const gr_test_result *t, int moment)
 {
-    return moment == GR_JUNIT_ALL || gr_visibility_shown(t->visibility, moment);
+    return moment == GR_JUNIT_ALL || gr_rubric_visibility_shown(t->visibility, moment);
 }
 
 /* What one lab adds up to in the file: counts, seconds and points of the tests it tells. */
@@ -104,7 +104,7 @@ static void untold_testcase(gr_strbuf *b, const gr_lab_result *lab, const gr_tes
     gr_report_junit_xml_text(b, lab->name ? lab->name : "lab");
     gr_sb_printf(b, "\" time=\"0.000\">\n"
                  "      <properties><property name=\"visibility\" value=\"%s\"/></properties>\n",
-                 gr_visibility_name(t->visibility));
+                 gr_rubric_visibility_name(t->visibility));
     if (t->verdict != GR_PASSED)
         gr_sb_append(b, "      <failure message=\"failed\" type=\"not shown\"/>\n");
     gr_sb_append(b, "    </testcase>\n");
@@ -118,7 +118,7 @@ static void testcase(gr_strbuf *b, const gr_lab_result *lab, const gr_test_resul
     gr_report_junit_xml_text(b, lab->name ? lab->name : "lab");
     gr_sb_printf(b, "\" time=\"%.3f\">\n"
                  "      <properties><property name=\"visibility\" value=\"%s\"/></properties>\n",
-                 t->seconds, gr_visibility_name(t->visibility));
+                 t->seconds, gr_rubric_visibility_name(t->visibility));
     if (t->verdict == GR_PASSED) {
         gr_sb_append(b, "    </testcase>\n");
         return;

@@ -143,7 +143,7 @@ char *gr_report_prairielearn_text(const gr_report *r, int compile_errors_graded)
         const gr_lab_result *lab = &r->labs[i];
         for (int j = 0; j < lab->n_tests; j++) {
             const gr_test_result *t = &lab->tests[j];
-            if (!gr_visibility_shown(t->visibility, GR_SHOWN_AT_SUBMISSION)) {
+            if (!gr_rubric_visibility_shown(t->visibility, GR_SHOWN_AT_SUBMISSION)) {
                 unseen += t->score;
                 unseen_max += t->max_score;
                 continue;

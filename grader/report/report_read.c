@@ -15,7 +15,6 @@
 
 #include "digest.h"
 #include "labmod.h"
-#include "mutants.h"
 #include "sup_yamlread.h"
 
 /* The value of a key map must hold: 0 with *v, or -1 naming the key. */
@@ -118,7 +117,7 @@ static int read_extra(yr_doc *d, const yaml_node_t *x, const char *where, gr_tes
         return -1;
     if (need(d, x, "verdict", where, &v) != 0 || yr_get_string(d, v, "verdict", YR_NONEMPTY, &s) != 0)
         return -1;
-    int vd = gr_verdict_from_name(s);
+    int vd = gr_result_verdict_from_name(s);
     if (vd < 0)
         return yr_fail_at(d, v, "unknown verdict \"%s\"", s);
     t->verdict = (gr_verdict)vd;
@@ -139,7 +138,7 @@ static int read_visibility(yr_doc *d, const yaml_node_t *v, gr_visibility *vis)
     if (yr_get_string(d, v, "visibility", YR_NONEMPTY, &s) != 0)
         return -1;
     for (int k = GR_VISIBLE; k < GR_VISIBILITY_COUNT; k++)
-        if (strcmp(s, gr_visibility_name((gr_visibility)k)) == 0) {
+        if (strcmp(s, gr_rubric_visibility_name((gr_visibility)k)) == 0) {
             *vis = (gr_visibility)k;
             return 0;
         }

@@ -78,7 +78,7 @@ void gr_report_text_quoted(gr_strbuf *b, const char *indent, const char *text)
 const gr_test_result *gr_report_text_lead_test(const gr_lab_result *lab)
 {
     for (int j = 0; j < lab->n_tests; j++)
-        if (gr_visibility_shown(lab->tests[j].visibility, GR_SHOWN_AT_SUBMISSION))
+        if (gr_rubric_visibility_shown(lab->tests[j].visibility, GR_SHOWN_AT_SUBMISSION))
             return &lab->tests[j];
     return lab->n_tests > 0 ? &lab->tests[0] : NULL;
 }
@@ -140,7 +140,7 @@ static void shown_points(const gr_lab_result *lab, int moment, double *score, do
 {
     for (int j = 0; j < lab->n_tests; j++) {
         const gr_test_result *t = &lab->tests[j];
-        if (!gr_visibility_shown(t->visibility, moment)) {
+        if (!gr_rubric_visibility_shown(t->visibility, moment)) {
             (*unseen)++;
             continue;
         }
@@ -184,7 +184,7 @@ char *gr_report_text_grade_header(const gr_report *r, double total, double max, 
     for (int i = 0; i < r->n_labs; i++)
         for (int j = 0; j < r->labs[i].n_tests; j++) {
             const gr_test_result *t = &r->labs[i].tests[j];
-            if (gr_visibility_shown(t->visibility, GR_SHOWN_AT_SUBMISSION))
+            if (gr_rubric_visibility_shown(t->visibility, GR_SHOWN_AT_SUBMISSION))
                 continue;
             n_hidden++;
             hidden += t->score;

@@ -198,7 +198,7 @@ static void add_mutants(int lab, int max)
     mkdir(work, 0755);
     for (int i = 0; i < s.n && i < max; i++) {
         char *path, id[64];
-        ck_assert_msg(gr_mutant_write(&s, &s.mutants[i], sol, work, &path, err, sizeof err) == 0,
+        ck_assert_msg(gr_mutants_write(&s, &s.mutants[i], sol, work, &path, err, sizeof err) == 0,
                       "%s", err);
         int want = s.mutants[i].verdict == GR_PASSED ? FULL : LESS;
         snprintf(id, sizeof id, "mut%d_%s", lab, s.mutants[i].name);

@@ -64,7 +64,7 @@ static double rubric_fixed_points(double *max)
     *max = 0;
     for (int i = 0; i < r.n_tests; i++) {
         *max += r.tests[i].points;
-        if (gr_test_param(&r.tests[i], "seed", -1) >= 0 || strstr(r.tests[i].kind, "_worked"))
+        if (gr_rubric_test_param(&r.tests[i], "seed", -1) >= 0 || strstr(r.tests[i].kind, "_worked"))
             fixed += r.tests[i].points;
     }
     gr_rubric_free(&r);

@@ -27,7 +27,7 @@ Suite *test_suite(void);
 /* Tests whose inputs are fixed numbers (the handout's worked row). */
 static int fixed_inputs(const gr_rubric_test *t)
 {
-    return is_worked(t) || gr_test_param(t, "worked", 0) != 0;
+    return is_worked(t) || gr_rubric_test_param(t, "worked", 0) != 0;
 }
 
 /* ---- the rubric -------------------------------------------------------------- */

@@ -133,7 +133,7 @@ START_TEST(test_expected_attend_properties)
                     else if (len[b] == Tk) NEAR(r, 1.0f, 1e-6f);
                     /* padding keeps some weight out, unless scores of size 1e4 make
                        the padded keys' weights underflow to 0 */
-                    else ck_assert(r < 1.0f || gr_test_param(&rubric.tests[k], "scale", 3) >= 100);
+                    else ck_assert(r < 1.0f || gr_rubric_test_param(&rubric.tests[k], "scale", 3) >= 100);
                 }
         }
         gr_case_free(&c);
@@ -167,7 +167,7 @@ START_TEST(test_expected_experiment_properties)
             continue;
         }
         int n = (int)c.call.ints[0];
-        if (gr_test_param(&rubric.tests[k], "descending", 0) != 0) {
+        if (gr_rubric_test_param(&rubric.tests[k], "descending", 0) != 0) {
             gr_case_free(&c);   /* the same pads largest first: the checks below read them rising */
             continue;
         }

@@ -28,7 +28,7 @@ Suite *test_suite(void);
    the loop below visits it once. */
 static int is_big(const gr_rubric_test *t)
 {
-    return gr_test_param(t, "T", 0) >= 1024;
+    return gr_rubric_test_param(t, "T", 0) >= 1024;
 }
 
 /* ---- the rubric ---------------------------------------------------------------- */
@@ -51,10 +51,10 @@ START_TEST(test_rubric_memory_wall)
        times the heap every lab 7 test allows, while one tile of scores and one
        accumulator row (what online softmax keeps) fit many times over. */
     const gr_rubric_test *t = find_test("attention_memory_4096");
-    ck_assert_int_eq((int)gr_test_param(t, "T", 0), 4096);
-    ck_assert_int_eq((int)gr_test_param(t, "causal", 0), 1);
+    ck_assert_int_eq((int)gr_rubric_test_param(t, "T", 0), 4096);
+    ck_assert_int_eq((int)gr_rubric_test_param(t, "causal", 0), 1);
     long matrix = 4096L * 4096 * (long)sizeof(float);
-    long online = (long)(gr_test_param(t, "tile", 0) + gr_test_param(t, "dv", 0)) * (long)sizeof(float);
+    long online = (long)(gr_rubric_test_param(t, "tile", 0) + gr_rubric_test_param(t, "dv", 0)) * (long)sizeof(float);
     ck_assert_int_ge(matrix, 16 * t->limits.memory_bytes);
     ck_assert_int_le(100 * online, t->limits.memory_bytes);
     ck_assert_int_ge(t->limits.time_ms, 10000);

@@ -103,10 +103,10 @@ static const char *where(const lab *L, int k, uint64_t seed)
 static int fixed_inputs(const lab *L, const gr_rubric_test *t)
 {
     const lab_spec *s = L->spec;
-    if (strstr(t->kind, "_worked") || gr_test_param(t, "worked", 0) != 0 ||
-        gr_test_param(t, "seed", -1) >= 0)
+    if (strstr(t->kind, "_worked") || gr_rubric_test_param(t, "worked", 0) != 0 ||
+        gr_rubric_test_param(t, "seed", -1) >= 0)
         return 1;
-    return s->fixed_by && gr_test_param(t, s->fixed_by, -1) >= 0 &&
+    return s->fixed_by && gr_rubric_test_param(t, s->fixed_by, -1) >= 0 &&
            (!s->fixed_kind || strcmp(t->kind, s->fixed_kind) == 0);
 }
 
@@ -115,9 +115,9 @@ static int slow(const lab *L, const gr_rubric_test *t)
     const lab_spec *s = L->spec;
     if (!s->slow_by[0])
         return 0;
-    double work = gr_test_param(t, s->slow_by[0], 0);
+    double work = gr_rubric_test_param(t, s->slow_by[0], 0);
     if (s->slow_by[1])
-        work *= gr_test_param(t, s->slow_by[1], 0);
+        work *= gr_rubric_test_param(t, s->slow_by[1], 0);
     return work > s->slow_above;
 }
 
@@ -127,7 +127,7 @@ static void build(const lab *L, int k, uint64_t seed, gr_case *c)
     char err[512] = "";
     memset(c, 0, sizeof *c);
     /* a rubric seed is the seed of every student's case, as grading makes it */
-    double fixed = gr_test_param(&L->rubric.tests[k], "seed", -1);
+    double fixed = gr_rubric_test_param(&L->rubric.tests[k], "seed", -1);
     int rc = L->mod->make_case(&L->rubric.tests[k], fixed >= 0 ? (uint64_t)fixed : seed, c,
                                err, sizeof err);
     ck_assert_msg(rc == 0, "%s: make_case failed: %s", where(L, k, seed), err);

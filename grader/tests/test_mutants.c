@@ -106,7 +106,7 @@ START_TEST(good_manifest_loads_and_writes)
 
     char *sol = gr_xstrdup(put("lab01.c", solution));
     char *out;
-    ck_assert_msg(gr_mutant_write(&s, m, sol, dir, &out, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(gr_mutants_write(&s, m, sol, dir, &out, err, sizeof err) == 0, "%s", err);
     char *want = gr_xasprintf("%s/inv_dk.c", dir);
     ck_assert_str_eq(out, want);
     char *text = gr_read_file(out, NULL);
@@ -237,7 +237,7 @@ static void write_fails(const char *text, const char *pre, const char *post)
     char *want = gr_xasprintf("%s%s%s%s", path, pre, sol, post);
     char unset[] = "unset";
     char *out = unset;
-    ck_assert_int_eq(gr_mutant_write(&s, &s.mutants[0], sol, dir, &out, err, sizeof err), -1);
+    ck_assert_int_eq(gr_mutants_write(&s, &s.mutants[0], sol, dir, &out, err, sizeof err), -1);
     ck_assert_ptr_null(out);
     ck_assert_str_eq(err, want);
     char *mutant = gr_xasprintf("%s/inv_dk.c", dir);

@@ -88,7 +88,7 @@ static char *mutant(const char *name)
     for (int i = 0; i < s.n; i++)
         if (strcmp(s.mutants[i].name, name) == 0) {
             char *path;
-            ck_assert_msg(gr_mutant_write(&s, &s.mutants[i], sol, work, &path, err, sizeof err) == 0,
+            ck_assert_msg(gr_mutants_write(&s, &s.mutants[i], sol, work, &path, err, sizeof err) == 0,
                           "%s", err);
             text = gr_read_file(path, NULL);
             free(path);

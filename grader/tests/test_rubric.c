@@ -60,12 +60,12 @@ START_TEST(good_rubric_loads_every_field)
     ck_assert_str_eq(t->params[0].key, "B");
     ck_assert_str_eq(t->params[3].key, "d");
     ck_assert_str_eq(t->params[4].key, "scale");
-    ck_assert_double_eq(gr_test_param(t, "B", -1), 2.0);
-    ck_assert_double_eq(gr_test_param(t, "Tq", -1), 3.0);
-    ck_assert_double_eq(gr_test_param(t, "Tk", -1), 5.0);
-    ck_assert_double_eq(gr_test_param(t, "d", -1), 4.0);
-    ck_assert_double_eq(gr_test_param(t, "scale", -1), 0.5);
-    ck_assert_double_eq(gr_test_param(t, "H", 7.0), 7.0);   /* absent: the default */
+    ck_assert_double_eq(gr_rubric_test_param(t, "B", -1), 2.0);
+    ck_assert_double_eq(gr_rubric_test_param(t, "Tq", -1), 3.0);
+    ck_assert_double_eq(gr_rubric_test_param(t, "Tk", -1), 5.0);
+    ck_assert_double_eq(gr_rubric_test_param(t, "d", -1), 4.0);
+    ck_assert_double_eq(gr_rubric_test_param(t, "scale", -1), 0.5);
+    ck_assert_double_eq(gr_rubric_test_param(t, "H", 7.0), 7.0);   /* absent: the default */
     ck_assert_double_eq(t->abs_tol, 1.0e-6);
     ck_assert_double_eq(t->rel_tol, 2.0e-6);
     /* time overridden to 1000 ms; memory and output inherited from the lab */
@@ -80,7 +80,7 @@ START_TEST(good_rubric_loads_every_field)
     ck_assert_int_eq(t->visibility, GR_HIDDEN);
     ck_assert_int_eq(t->line, 17);
     ck_assert_int_eq(t->n_params, 4);
-    ck_assert_double_eq(gr_test_param(t, "d", -1), 64.0);
+    ck_assert_double_eq(gr_rubric_test_param(t, "d", -1), 64.0);
     ck_assert_double_eq(t->abs_tol, 1e-5);    /* defaults */
     ck_assert_double_eq(t->rel_tol, 1e-5);
     /* memory 8 MiB = 8388608 B, output 1 KiB = 1024 B, time from the lab */
@@ -226,9 +226,9 @@ END_TEST
 
 START_TEST(visibility_names)
 {
-    ck_assert_str_eq(gr_visibility_name(GR_VISIBLE), "visible");
-    ck_assert_str_eq(gr_visibility_name(GR_HIDDEN), "hidden");
-    ck_assert_str_eq(gr_visibility_name(GR_AFTER_DUE_DATE), "after_due_date");
+    ck_assert_str_eq(gr_rubric_visibility_name(GR_VISIBLE), "visible");
+    ck_assert_str_eq(gr_rubric_visibility_name(GR_HIDDEN), "hidden");
+    ck_assert_str_eq(gr_rubric_visibility_name(GR_AFTER_DUE_DATE), "after_due_date");
 }
 END_TEST
 

@@ -123,7 +123,7 @@ static char *a_mutant(const char *sol)
     gr_mutant_set s;
     ck_assert_msg(gr_mutants_load(manifest, &s, err, sizeof err) == 0, "%s", err);
     ck_assert_int_eq(mkdir(work, 0755), 0);
-    ck_assert_msg(gr_mutant_write(&s, &s.mutants[0], sol, work, &path, err, sizeof err) == 0,
+    ck_assert_msg(gr_mutants_write(&s, &s.mutants[0], sol, work, &path, err, sizeof err) == 0,
                   "%s", err);
     gr_mutants_free(&s);
     free(work);

@@ -74,7 +74,7 @@ START_TEST(rubric_reads_after_published)
     ck_assert_msg(gr_rubric_parse("mem.yaml", yaml, strlen(yaml), &r, err, sizeof err) == 0, "%s", err);
     ck_assert_int_eq(r.tests[0].visibility, GR_AFTER_PUBLISHED);
     ck_assert_int_eq(r.tests[1].visibility, GR_VISIBLE);      /* the default */
-    ck_assert_str_eq(gr_visibility_name(GR_AFTER_PUBLISHED), "after_published");
+    ck_assert_str_eq(gr_rubric_visibility_name(GR_AFTER_PUBLISHED), "after_published");
     gr_rubric_free(&r);
 }
 END_TEST
@@ -83,15 +83,15 @@ START_TEST(shown_by_moment)
 {
     const int due = GR_SHOWN_DUE_PASSED, pub = GR_SHOWN_PUBLISHED, at0 = GR_SHOWN_AT_SUBMISSION;
     /* visible always, hidden never, the other two at their own event only */
-    ck_assert(gr_visibility_shown(GR_VISIBLE, at0));
-    ck_assert(gr_visibility_shown(GR_VISIBLE, due | pub));
-    ck_assert(!gr_visibility_shown(GR_HIDDEN, at0));
-    ck_assert(!gr_visibility_shown(GR_HIDDEN, due | pub));
-    ck_assert(!gr_visibility_shown(GR_AFTER_DUE_DATE, at0));
-    ck_assert(gr_visibility_shown(GR_AFTER_DUE_DATE, due));
-    ck_assert(!gr_visibility_shown(GR_AFTER_DUE_DATE, pub));   /* published early, not yet due */
-    ck_assert(!gr_visibility_shown(GR_AFTER_PUBLISHED, due));
-    ck_assert(gr_visibility_shown(GR_AFTER_PUBLISHED, pub));
+    ck_assert(gr_rubric_visibility_shown(GR_VISIBLE, at0));
+    ck_assert(gr_rubric_visibility_shown(GR_VISIBLE, due | pub));
+    ck_assert(!gr_rubric_visibility_shown(GR_HIDDEN, at0));
+    ck_assert(!gr_rubric_visibility_shown(GR_HIDDEN, due | pub));
+    ck_assert(!gr_rubric_visibility_shown(GR_AFTER_DUE_DATE, at0));
+    ck_assert(gr_rubric_visibility_shown(GR_AFTER_DUE_DATE, due));
+    ck_assert(!gr_rubric_visibility_shown(GR_AFTER_DUE_DATE, pub));   /* published early, not yet due */
+    ck_assert(!gr_rubric_visibility_shown(GR_AFTER_PUBLISHED, due));
+    ck_assert(gr_rubric_visibility_shown(GR_AFTER_PUBLISHED, pub));
 }
 END_TEST
 
