@@ -12,8 +12,8 @@
  * writes nothing then. The description's own errors (signatures, shapes, the
  * --from file) are checked in process.
  * Runs the built attnlab (build/attnlab beside this test's build folder). The
- * copy's one build takes most of the test's time: 79 to 90 s measured on two
- * busy cores, the whole test 83 to 97 s. */
+ * copy's one build takes most of the test's time: 47 to 90 s measured on two
+ * busy cores, the whole test 51 to 97 s. */
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
