@@ -59,7 +59,7 @@ void gr_result_lab_free(gr_lab_result *lab)
     memset(lab, 0, sizeof *lab);
 }
 
-void gr_regrade_free(gr_regrade *g)
+void gr_result_regrade_free(gr_regrade *g)
 {
     free(g->when);
     free(g->test);
@@ -72,7 +72,7 @@ void gr_result_free(gr_report *r)
     if (!r)
         return;
     for (int i = 0; i < r->n_regrades; i++)
-        gr_regrade_free(&r->regrades[i]);
+        gr_result_regrade_free(&r->regrades[i]);
     free(r->regrades);
     for (int i = 0; i < r->n_labs && r->labs; i++)
         gr_result_lab_free(&r->labs[i]);

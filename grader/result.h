@@ -109,7 +109,7 @@ void gr_result_copy_shown(const gr_report *r, int moment, gr_report *out);
 void gr_result_lab_free(gr_lab_result *lr);
 
 /* Free what one regrade owns (not the struct itself). */
-void gr_regrade_free(gr_regrade *g);
+void gr_result_regrade_free(gr_regrade *g);
 
 /* Free everything a report owns (not the struct itself). */
 void gr_result_free(gr_report *r);
