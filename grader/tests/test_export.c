@@ -241,6 +241,25 @@ START_TEST(a_bad_roster_is_an_error_and_nothing_is_written)
 }
 END_TEST
 
+/* An id listed twice is named at its second listing, however far apart the two
+   are and whether or not a folder has the id too. */
+START_TEST(a_roster_listing_an_id_twice_names_the_second)
+{
+    char *dir = fk_mkdtemp("export-roster"), err[512] = "";
+    write_gradebook(dir);
+    char *roster = gr_xasprintf("%s/roster.yaml", dir);
+    const char *yaml = "students:\n  - {id: s002}\n  - {id: s001}\n  - {id: s003}\n"
+                       "  - {id: s001, name: again}\n  - {id: s002, name: again}\n";
+    ck_assert_int_eq(gr_write_file_atomic(roster, yaml, strlen(yaml)), 0);
+    ck_assert_int_eq(gr_lms_export(dir, roster, GR_LMS_CANVAS, "a", NULL, NULL, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "roster.yaml:5:") && strstr(err, "student s001 is on the roster twice"),
+                  "%s", err);
+    free(roster);
+    fk_rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
 /* ---- attnlab batch --export and attnlab export ---------------------------------------- */
 
 START_TEST(batch_exports_for_canvas)
@@ -307,6 +326,7 @@ Suite *test_suite(void)
                         (int)(sizeof broken / sizeof broken[0]));
     tcase_add_test(tc, a_folder_without_a_gradebook_is_an_error);
     tcase_add_test(tc, a_bad_roster_is_an_error_and_nothing_is_written);
+    tcase_add_test(tc, a_roster_listing_an_id_twice_names_the_second);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("batch");
