@@ -119,7 +119,7 @@ double gr_student_adjusted(const gr_class *c, const gr_student *s, int lab);
    regular file), each line with its count and the first few ids. */
 void gr_batch_warnings(gr_strbuf *b, const gr_class *c, int md);
 
-/* Read the roster at path into c: each student's name, email and the
+/* Read the roster at path into c (class/roster.c): each student's name, email and the
    optional sis_user_id, sis_login_id and section (an LMS export's columns);
    roster students without a folder become rows of their own. 0, or -1 with
    "path:line:column: ..." in err. */
