@@ -75,7 +75,10 @@ static int in_copy(const char *fmt, ...)
     va_start(ap, fmt);
     gr_sb_vprintf(&cmd, fmt, ap);
     va_end(ap);
-    int rc = fk_sh(log_path, "cd '%s' && %s", tree, cmd.s);
+    /* the copy is a tree of its own: not the settings of the make running this suite
+       (make test-asan passes SANITIZE=1 down, which would build the copy elsewhere) */
+    int rc = fk_sh(log_path, "cd '%s' && unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE BUILD && %s",
+                   tree, cmd.s);
     free(cmd.s);
     return rc;
 }
