@@ -30,13 +30,16 @@
 
 /* ---- one lab ------------------------------------------------------------------- */
 
-/* Every test of the lab from first on gets the same verdict (those tests were
-   not run), with the message each. */
-static void fail_from(gr_lab_result *lr, int first, gr_verdict v, const char *message)
+/* Every test of the lab from the first-th in the run's order on (order[k] is
+   the k-th test run; NULL: the rubric's order) gets the same verdict (those
+   tests were not run), with the message each. */
+static void fail_from(gr_lab_result *lr, const int *order, int first, gr_verdict v,
+                      const char *message)
 {
-    for (int i = first; i < lr->n_tests; i++) {
-        lr->tests[i].verdict = v;
-        lr->tests[i].message = gr_xstrdup(message);
+    for (int k = first; k < lr->n_tests; k++) {
+        gr_test_result *t = &lr->tests[order ? order[k] : k];
+        t->verdict = v;
+        t->message = gr_xstrdup(message);
     }
 }
 
@@ -191,7 +194,9 @@ static int grade_lab(const gr_grade_opts *o, const gr_intake *in, const budget *
     }
     gr_paths paths = { .root = o->root, .stub_dir = o->stub_dir, .work_dir = work };
     gr_build b;
-    if (gr_build_lab(&r, mod->dir, src, &paths, &b, err, errlen) != 0) {
+    if (o->built[lab - 1]) {
+        gr_build_copy(o->built[lab - 1], &b);
+    } else if (gr_build_lab(&r, mod->dir, src, &paths, &b, err, errlen) != 0) {
         rc = GR_STATUS_FAILED;
         goto done;
     }
@@ -202,9 +207,11 @@ static int grade_lab(const gr_grade_opts *o, const gr_intake *in, const budget *
         lr->compile_log = gr_xstrdup(b.log);
     for (int i = 0; i < r.n_tests; i++)
         r.tests[i].limits.static_bytes = b.static_bytes;   /* measured in the program: it counts */
-    for (int i = 0, timeouts = 0; b.ok && i < r.n_tests && rc == 0; i++) {
+    const int *order = o->only_test ? NULL : o->order[lab - 1];
+    for (int k = 0, timeouts = 0; b.ok && k < r.n_tests && rc == 0; k++) {
+        int i = order ? order[k] : k;
         if ((skip = not_run_reason(bg, timeouts)) != NULL) {
-            fail_from(lr, i, GR_TIMED_OUT, skip);
+            fail_from(lr, order, k, GR_TIMED_OUT, skip);
             free(skip);
             break;
         }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include "labmod.h"
 #include "result.h"
+#include "confined/build.h"
 #include "confined/sandbox.h"
 #include "confined/workdir.h"
 #include "status.h"
@@ -32,6 +33,11 @@ typedef struct gr_grade_opts {
     int visible_only;           /* 1: only the rubric's visible tests (status, watch) */
     int first_failure;          /* 1: stop a lab at its first test that does not pass; the
                                    tests after it are left unrun (attnlab mutate) */
+    const gr_build *built[GR_N_LABS];   /* optional: lab i+1's program already built and
+                                   checked (a mutant of attnlab mutate's schema, mutschema.h):
+                                   graded as it is, its source not built again */
+    const int *order[GR_N_LABS];        /* optional: the order lab i+1's tests run in (a
+                                   permutation of the rubric's); results stay in rubric order */
 } gr_grade_opts;
 
 /* Grade the selected labs into out (free with gr_result_free). 0 on success,

@@ -535,3 +535,93 @@ void gr_mutation_list_free(gr_mutation_list *l)
     free(l->m);
     memset(l, 0, sizeof *l);
 }
+
+/* ---- function definitions at file scope (for the mutant schema) --------------------- */
+
+/* The name of the parameter tokens [a, b) declare: the identifier inside
+   "(*name)" for a function pointer, else the last one outside brackets; -1
+   for none ("void", "...", an unnamed parameter). */
+static int param_name(const toks *ts, int a, int b)
+{
+    if (b - a == 1 && (is(ts, a, "void") || is(ts, a, "...")))
+        return -1;
+    for (int k = a; k + 2 < b; k++)
+        if (is(ts, k, "(") && is(ts, k + 1, "*") && ts->t[k + 2].kind == T_ID)
+            return k + 2;
+    int name = -1, brackets = 0;
+    for (int k = a; k < b; k++) {
+        if (is(ts, k, "["))
+            brackets++;
+        else if (is(ts, k, "]"))
+            brackets--;
+        else if (!brackets && ts->t[k].kind == T_ID && !is_type_word(ts, k))
+            name = k;
+    }
+    return name;
+}
+
+/* Fill f's args from the parameter list between the parentheses at open and close. */
+static void function_args(const toks *ts, int open, int close, gr_cfunc *f)
+{
+    gr_strbuf b = {0};
+    f->forwardable = 1;
+    int a = open + 1, level = 0, n = 0;
+    for (int k = open + 1; k <= close; k++) {
+        if (is(ts, k, "(") || is(ts, k, "["))
+            level++;
+        else if (k < close && (is(ts, k, ")") || is(ts, k, "]")))
+            level--;
+        if (k < close && !(level == 0 && is(ts, k, ",")))
+            continue;
+        int name = a < k ? param_name(ts, a, k) : -1;
+        if (is(ts, a, "...") || (name < 0 && !(k - a == 1 && is(ts, a, "void"))))
+            f->forwardable = 0;
+        else if (name >= 0)
+            gr_sb_printf(&b, "%s%.*s", n++ ? ", " : "", (int)ts->t[name].len,
+                         ts->src + ts->t[name].off);
+        a = k + 1;
+    }
+    f->args = b.s ? gr_sb_take(&b) : gr_xstrdup("");
+}
+
+void gr_mutgen_functions(const char *src, size_t len, gr_cfunc_list *out)
+{
+    toks ts = {0};
+    tokenize(src, len, &ts);
+    int decl = 0;                         /* the first token after the last ';' or '}' */
+    for (int i = 0; i < ts.n; i++) {
+        if (ts.t[i].depth > 0)
+            continue;
+        if (is(&ts, i, ";")) {
+            decl = i + 1;
+            continue;
+        }
+        if (!is(&ts, i, "{") || !is(&ts, i - 1, ")"))
+            continue;                     /* the tokens inside braces have depth > 0 */
+        int close = closing(&ts, i), open = -1;
+        for (int k = i - 1, level = 0; k >= decl && open < 0; k--) {
+            level += is(&ts, k, ")") - is(&ts, k, "(");
+            if (level == 0)
+                open = k;
+        }
+        if (close < 0 || open <= decl || ts.t[open - 1].kind != T_ID)
+            break;                        /* not a definition this tokenizer can read */
+        out->f = gr_xrealloc(out->f, (size_t)(out->n + 1) * sizeof *out->f);
+        gr_cfunc *f = &out->f[out->n++];
+        *f = (gr_cfunc){ts.t[decl].off, ts.t[open - 1].off, ts.t[open - 1].len, ts.t[i].off,
+                        ts.t[close].off + 1, NULL, 0, 0};
+        f->returns_void = is(&ts, open - 2, "void");
+        function_args(&ts, open, closing(&ts, open), f);
+        i = close;
+        decl = close + 1;
+    }
+    free(ts.t);
+}
+
+void gr_mutgen_functions_free(gr_cfunc_list *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free(l->f[i].args);
+    free(l->f);
+    memset(l, 0, sizeof *l);
+}

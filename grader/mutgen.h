@@ -49,4 +49,26 @@ char *gr_mutation_apply(const char *src, size_t len, const gr_mutation *m);
 
 void gr_mutation_list_free(gr_mutation_list *l);
 
+/* A function defined at file scope, as the mutant schema (mutschema.h) needs
+   it: where its definition starts and its body lies, its name and what a call
+   forwarding its own parameters looks like. */
+typedef struct gr_cfunc {
+    size_t start;           /* the first token of the definition (its return type) */
+    size_t name, name_len;  /* the function's name */
+    size_t body, end;       /* its body's '{' and one past its '}' */
+    char *args;             /* "q, k, T" (its parameters' names), "" for (void) */
+    int returns_void;       /* 1: "void NAME(", so a forwarded call is no return value */
+    int forwardable;        /* 0: a parameter list the tokenizer cannot forward (...) */
+} gr_cfunc;
+
+typedef struct gr_cfunc_list {
+    gr_cfunc *f;
+    int n;
+} gr_cfunc_list;
+
+/* The function definitions at file scope of src[0..len), in text order. */
+void gr_mutgen_functions(const char *src, size_t len, gr_cfunc_list *out);
+
+void gr_mutgen_functions_free(gr_cfunc_list *l);
+
 #endif

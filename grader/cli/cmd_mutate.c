@@ -21,6 +21,8 @@
 #include "labmod.h"
 #include "mutequiv.h"
 #include "mutgen.h"
+#include "mutschema.h"
+#include "rubric.h"
 #include "pool.h"
 #include "seed.h"
 #include "stop.h"
@@ -28,7 +30,8 @@
 #include "layout.h"
 
 static const char mutate_usage[] =
-    "usage: attnlab mutate [--lab N|all] [--list] [--jobs N] [--part I/N] [--verbose]\n"
+    "usage: attnlab mutate [--lab N|all] [--list] [--jobs N] [--part I/N] [--no-schema]\n"
+    "                      [--verbose]\n"
     "\n"
     "Measure the tests by mutation: make the classic mechanical mutants of each\n"
     "solution in solutions/ (relational, logical and arithmetic operators,\n"
@@ -46,6 +49,8 @@ static const char mutate_usage[] =
     "                   quick deterministic sample\n"
     "  --equivalent F   the reviewed list (default data/mutation/equivalent.yaml)\n"
     "  -v, --verbose    name the test that killed each mutant\n"
+    "  --no-schema      build every mutant alone (the default builds a lab's mutants\n"
+    "                   once, as one program that runs the one it is told to)\n"
     "\n"
     "Exit status: 0 no survivor, 1 a survivor (or a mutant the grader could not\n"
     "grade), 2 usage or data error.\n";
@@ -57,9 +62,19 @@ typedef struct job {
     const gr_mutation *m;
     const char *src;            /* the lab's solution text */
     size_t src_len;
+    int schema;                 /* index in run.schemas of the program holding it, -1: built alone */
+    int k;                      /* its selector in that program */
     char result;                /* M_*, 0 until graded */
     char *detail;               /* the killing test and verdict */
 } job;
+
+/* A program holding many mutants of one lab (mutschema.h). */
+typedef struct schema {
+    char *source;               /* its source in the work folder */
+    char *exe;                  /* the program's bytes */
+    size_t exe_len;
+    gr_build b;                 /* its build (b.exe: the program in the work folder) */
+} schema;
 
 typedef struct run {
     const gr_grade_opts *base;
@@ -67,25 +82,58 @@ typedef struct run {
     job *jobs;
     int n;
     int verbose;
+    int alone;                  /* 1: build every mutant alone (--no-schema) */
+    schema *schemas;
+    int n_schemas;
 } run;
+
+/* Write job i's program: its schema's with the selector set, or its own source
+   to be built. The path to grade, into o (built or sources). */
+static char *mutant_program(run *r, int i, gr_grade_opts *o, gr_build *b, char *err,
+                            size_t errlen)
+{
+    job *j = &r->jobs[i];
+    if (j->schema >= 0) {
+        const schema *s = &r->schemas[j->schema];
+        char *path = gr_xasprintf("%s/m%05d-test", r->work, i);
+        if (gr_mutschema_select(s->exe, s->exe_len, j->k, path, err, errlen) != 0) {
+            free(path);
+            return NULL;
+        }
+        *b = s->b;
+        b->exe = path;
+        o->built[j->lab - 1] = b;
+        o->sources[j->lab - 1] = s->source;
+        return path;
+    }
+    char *text = gr_mutation_apply(j->src, j->src_len, j->m);
+    char *path = gr_xasprintf("%s/m%05d.c", r->work, i);
+    int rc = gr_write_file_atomic(path, text, strlen(text));
+    free(text);
+    if (rc != 0) {
+        gr_set_err(err, errlen, "%s: cannot write a mutant", path);
+        free(path);
+        return NULL;
+    }
+    o->sources[j->lab - 1] = path;
+    return path;
+}
 
 /* In a worker: write mutant i, grade it, send "K test verdict", "S" or "C". */
 static int mutate_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errlen)
 {
     run *r = ctx;
     job *j = &r->jobs[i];
-    char *text = gr_mutation_apply(j->src, j->src_len, j->m);
-    char *path = gr_xasprintf("%s/m%05d.c", r->work, i);
-    int rc = GR_STATUS_FAILED;
-    if (gr_write_file_atomic(path, text, strlen(text)) != 0) {
-        gr_set_err(err, errlen, "%s: cannot write a mutant", path);
-        goto out;
-    }
     gr_grade_opts o = *r->base;
     memset(o.labs, 0, sizeof o.labs);
     memset(o.sources, 0, sizeof o.sources);
+    memset(o.built, 0, sizeof o.built);
+    gr_build b;
+    char *path = mutant_program(r, i, &o, &b, err, errlen);
+    int rc = GR_STATUS_FAILED;
+    if (!path)
+        goto out;
     o.labs[j->lab - 1] = 1;
-    o.sources[j->lab - 1] = path;
     o.jobs = 1;
     o.first_failure = 1;  /* one failing test kills a mutant */
     gr_report rep;
@@ -109,9 +157,9 @@ static int mutate_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errle
         gr_sb_append(out, "S");
     gr_result_free(&rep);
 out:
-    unlink(path);
+    if (path)
+        unlink(path);
     free(path);
-    free(text);
     return rc;
 }
 
@@ -140,6 +188,111 @@ static void mutate_name(void *ctx, int i, char *buf, size_t len)
              r->jobs[i].m->what);
 }
 
+/* Build the schema of one lab's mutants js[0..n) into r->schemas. When it does
+   not build, the mutants whose copies the compiler names an error in are left
+   to be built alone (as a mutant that does not compile is) and the rest tried
+   again; when no error names one (a refused directive, a failed link), the
+   set is halved, down to single mutants. 0, or GR_STATUS_FAILED with err set. */
+static int build_schema(run *r, const gr_cfunc_list *fl, const gr_rubric *rub, job **js, int n,
+                        char *err, size_t errlen)
+{
+    const gr_mutation **ms = gr_xcalloc((size_t)n, sizeof *ms);
+    int (*lines)[2] = gr_xcalloc((size_t)n, sizeof *lines);
+    for (int k = 0; k < n; k++)
+        ms[k] = js[k]->m;
+    char *text = gr_mutschema_source(js[0]->src, js[0]->src_len, fl, ms, n, lines);
+    free(ms);
+    char *path = gr_xasprintf("%s/schema%03d.c", r->work, r->n_schemas);
+    int rc = gr_write_file_atomic(path, text, strlen(text));
+    free(text);
+    gr_paths paths = {r->base->root, r->base->stub_dir, r->work};
+    gr_build b;
+    if (rc != 0 || gr_build_lab(rub, gr_lab_modules[js[0]->lab - 1]->dir, path, &paths, &b,
+                                err, errlen) != 0) {
+        if (rc != 0)
+            gr_set_err(err, errlen, "%s: cannot write the mutant schema", path);
+        free(path);
+        free(lines);
+        return GR_STATUS_FAILED;
+    }
+    schema s = {path, NULL, 0, b};
+    if (b.ok && (s.exe = gr_read_file(b.exe, &s.exe_len)) != NULL) {
+        r->schemas = gr_xrealloc(r->schemas, (size_t)(r->n_schemas + 1) * sizeof *r->schemas);
+        r->schemas[r->n_schemas] = s;
+        for (int k = 0; k < n; k++)
+            js[k]->schema = r->n_schemas, js[k]->k = k;
+        r->n_schemas++;
+        free(lines);
+        return 0;
+    }
+    int *broken = gr_xcalloc((size_t)n, sizeof *broken), left = 0;
+    char *file = gr_xasprintf("lab%02d.c", js[0]->lab);
+    int found = n > 1 && b.log ? gr_mutschema_broken(b.log, file, lines, n, broken) : 0;
+    free(file);
+    gr_build_free(&b);
+    free(path);
+    free(lines);
+    for (int k = 0; k < n; k++)
+        if (!broken[k])
+            js[left++] = js[k];           /* the broken ones are built alone */
+    free(broken);
+    if (found > 0)
+        rc = left > 0 ? build_schema(r, fl, rub, js, left, err, errlen) : 0;
+    else if (n > 1)
+        rc = build_schema(r, fl, rub, js, n / 2, err, errlen);
+    return rc || found > 0 || n == 1 ? rc : build_schema(r, fl, rub, js + n / 2, n - n / 2, err, errlen);
+}
+
+/* Put every job whose mutation lies in a function the schema can forward into
+   a schema of its lab; the others are built alone. 0, or a GR_STATUS_* code. */
+static int build_schemas(run *r, char *err, size_t errlen)
+{
+    int rc = 0;
+    for (int lab = 1; lab <= GR_N_LABS && rc == 0; lab++) {
+        job **js = gr_xcalloc((size_t)r->n + 1, sizeof *js);
+        int n = 0;
+        gr_cfunc_list fl = {0};
+        for (int i = 0; i < r->n; i++) {
+            if (r->jobs[i].lab != lab)
+                continue;
+            if (!fl.f)
+                gr_mutgen_functions(r->jobs[i].src, r->jobs[i].src_len, &fl);
+            if (gr_mutschema_home(&fl, r->jobs[i].m))
+                js[n++] = &r->jobs[i];
+        }
+        char *path = gr_layout_rubric_from(r->base->root, NULL, lab);
+        gr_rubric rub;
+        if (n > 0 && (rc = gr_rubric_load(path, &rub, err, errlen)) == 0) {
+            rc = build_schema(r, &fl, &rub, js, n, err, errlen);
+            gr_rubric_free(&rub);
+        } else if (n > 0) {
+            rc = GR_STATUS_BAD_INPUT;
+        }
+        free(path);
+        gr_mutgen_functions_free(&fl);
+        free(js);
+    }
+    return rc;
+}
+
+static int count_in_schemas(const run *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->n; i++)
+        n += r->jobs[i].schema >= 0;
+    return n;
+}
+
+static void free_schemas(run *r)
+{
+    for (int i = 0; i < r->n_schemas; i++) {
+        free(r->schemas[i].source);
+        free(r->schemas[i].exe);
+        gr_build_free(&r->schemas[i].b);
+    }
+    free(r->schemas);
+}
+
 /* The solution of each lab and its mutants. */
 typedef struct lab_src {
     char *path;             /* solutions/DIR/labNN.c, relative to root */
@@ -158,10 +311,10 @@ static int parse_part(const char *s, int *part, int *parts)
 
 /* Grade the selected mutants, print the per-lab counts and the survivors. */
 static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want, gr_equiv_set *eq,
-                         int part, int parts, int jobs, int verbose)
+                         int part, int parts, int jobs, int verbose, int alone)
 {
     char err[1024];
-    run r = {o, NULL, NULL, 0, verbose};
+    run r = {o, NULL, NULL, 0, verbose, alone, NULL, 0};
     int total = 0;
     for (int l = 0; l < GR_N_LABS; l++)
         total += want[l] ? labs[l].muts.n : 0;
@@ -179,7 +332,7 @@ static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want,
                 labs[l].equivalent++;
                 continue;
             }
-            r.jobs[r.n++] = (job){l + 1, m, labs[l].text, labs[l].len, 0, NULL};
+            r.jobs[r.n++] = (job){l + 1, m, labs[l].text, labs[l].len, -1, 0, 0, NULL};
         }
     }
     if (!(r.work = gr_work_dir_make("mutate", err, sizeof err))) {
@@ -189,7 +342,13 @@ static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want,
     }
     gr_pool_task t = {mutate_work, mutate_done, mutate_name, &r};
     double t0 = gr_now_seconds();
-    int rc = gr_pool_map(&t, r.n, jobs, err, sizeof err);
+    int rc = alone ? 0 : build_schemas(&r, err, sizeof err);
+    if (rc == 0 && verbose && !alone)
+        printf("mutate: %d programs hold %d mutants, built in %.1f s\n", r.n_schemas,
+               count_in_schemas(&r), gr_now_seconds() - t0);
+    if (rc == 0)
+        rc = gr_pool_map(&t, r.n, jobs, err, sizeof err);
+    free_schemas(&r);
     gr_work_dir_remove(r.work);
     if (rc != 0) {
         fprintf(stderr, "attnlab mutate: %s\n", err);
@@ -259,10 +418,10 @@ int cmd_mutate(int argc, char **argv)
         {"lab", required_argument, 0, 'l'}, {"list", no_argument, 0, 'L'},
         {"jobs", required_argument, 0, 'j'}, {"part", required_argument, 0, 'p'},
         {"equivalent", required_argument, 0, 'e'}, {"verbose", no_argument, 0, 'v'},
-        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+        {"no-schema", no_argument, 0, 'S'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
     };
     const char *labs_arg = "all", *equiv_path = NULL;
-    int list = 0, jobs = 2, part = 0, parts = 1, verbose = 0, ch;
+    int list = 0, jobs = 2, part = 0, parts = 1, verbose = 0, alone = 0, ch;
     optind = 0;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, "+j:v", longopts, NULL)) != -1) {
@@ -280,6 +439,7 @@ int cmd_mutate(int argc, char **argv)
             break;
         case 'e': equiv_path = optarg; break;
         case 'v': verbose = 1; break;
+        case 'S': alone = 1; break;
         case 'h': fputs(mutate_usage, stdout); return 0;
         default:  return gr_bad_option("mutate", argv[optind - 1]);
         }
@@ -335,7 +495,7 @@ int cmd_mutate(int argc, char **argv)
         o.student = "mutate";
         o.secret = GR_PRACTICE_SECRET;  /* the same inputs on every machine */
         gr_stop_install();
-        rc = grade_mutants(&o, labs, want, &eq, part, parts, jobs, verbose);
+        rc = grade_mutants(&o, labs, want, &eq, part, parts, jobs, verbose, alone);
     }
     for (int l = 0; l < GR_N_LABS; l++) {
         free(labs[l].path);

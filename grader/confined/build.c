@@ -740,6 +740,14 @@ int gr_build_lab(const gr_rubric *r, const char *lab_dir_name, const char *src,
     return 0;
 }
 
+void gr_build_copy(const gr_build *from, gr_build *to)
+{
+    *to = *from;
+    to->message = from->message ? gr_xstrdup(from->message) : NULL;
+    to->log = from->log ? gr_xstrdup(from->log) : NULL;
+    to->exe = from->exe ? gr_xstrdup(from->exe) : NULL;
+}
+
 void gr_build_free(gr_build *b)
 {
     if (!b)

@@ -47,6 +47,9 @@ typedef struct gr_build {
     double compile_seconds;
 } gr_build;
 
+/* A deep copy of from into to (free with gr_build_free). */
+void gr_build_copy(const gr_build *from, gr_build *to);
+
 /* Build lab r from the student's source file src. Always fills out; returns 0 when
    the build ran (ok or not), -1 when the grader itself failed (err says why). */
 int gr_build_lab(const gr_rubric *r, const char *lab_dir_name, const char *src,
