@@ -21,7 +21,7 @@
 #include "labmod.h"
 #include "mutequiv.h"
 #include "mutgen.h"
-#include "mutschema.h"
+#include "mutprog.h"
 #include "rubric.h"
 #include "pool.h"
 #include "seed.h"
@@ -58,86 +58,68 @@ static const char mutate_usage[] =
 enum { M_KILLED = 'K', M_SURVIVED = 'S', M_STILLBORN = 'C' };
 
 typedef struct job {
-    int lab;
-    const gr_mutation *m;
-    const char *src;            /* the lab's solution text */
-    size_t src_len;
-    int schema;                 /* index in run.schemas of the program holding it, -1: built alone */
-    int k;                      /* its selector in that program */
     char result;                /* M_*, 0 until graded */
     char *detail;               /* the killing test and verdict */
 } job;
 
-/* A program holding many mutants of one lab (mutschema.h). */
-typedef struct schema {
-    char *source;               /* its source in the work folder */
-    char *exe;                  /* the program's bytes */
-    size_t exe_len;
-    gr_build b;                 /* its build (b.exe: the program in the work folder) */
-} schema;
-
 typedef struct run {
     const gr_grade_opts *base;
     char *work;
-    job *jobs;
+    gr_mutprog_in *in;          /* [n]: the mutants graded */
+    job *jobs;                  /* [n]: what became of them */
     int n;
     int verbose;
-    int alone;                  /* 1: build every mutant alone (--no-schema) */
-    schema *schemas;
-    int n_schemas;
+    gr_mutprog progs;           /* the schemas they are graded in (mutprog.h) */
+    /* per lab, how many mutants each test has killed so far: a worker is forked
+       per mutant, so each runs the lab's best killers first (the verdict is the
+       same in any order; only the tests run before the first failure differ) */
+    int *kills[GR_N_LABS];
+    int n_tests[GR_N_LABS];
 } run;
 
-/* Write job i's program: its schema's with the selector set, or its own source
-   to be built. The path to grade, into o (built or sources). */
-static char *mutant_program(run *r, int i, gr_grade_opts *o, gr_build *b, char *err,
-                            size_t errlen)
+/* The order to run lab's tests in: the most kills so far first, then the
+   rubric's order; NULL before the lab's rubric is known. */
+static int *kill_order(const run *r, int lab)
 {
-    job *j = &r->jobs[i];
-    if (j->schema >= 0) {
-        const schema *s = &r->schemas[j->schema];
-        char *path = gr_xasprintf("%s/m%05d-test", r->work, i);
-        if (gr_mutschema_select(s->exe, s->exe_len, j->k, path, err, errlen) != 0) {
-            free(path);
-            return NULL;
-        }
-        *b = s->b;
-        b->exe = path;
-        o->built[j->lab - 1] = b;
-        o->sources[j->lab - 1] = s->source;
-        return path;
-    }
-    char *text = gr_mutation_apply(j->src, j->src_len, j->m);
-    char *path = gr_xasprintf("%s/m%05d.c", r->work, i);
-    int rc = gr_write_file_atomic(path, text, strlen(text));
-    free(text);
-    if (rc != 0) {
-        gr_set_err(err, errlen, "%s: cannot write a mutant", path);
-        free(path);
+    const int *kills = r->kills[lab - 1];
+    int n = r->n_tests[lab - 1];
+    if (!kills || n == 0)
         return NULL;
+    int *order = gr_xcalloc((size_t)n, sizeof *order);
+    for (int i = 0; i < n; i++) {       /* insertion sort: stable, n is a few dozen */
+        int k = i;
+        while (k > 0 && kills[order[k - 1]] < kills[i]) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = i;
     }
-    o->sources[j->lab - 1] = path;
-    return path;
+    return order;
 }
 
-/* In a worker: write mutant i, grade it, send "K test verdict", "S" or "C". */
+/* In a worker: write mutant i, grade it, send "K<index> test: verdict", "S" or "C". */
 static int mutate_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errlen)
 {
     run *r = ctx;
-    job *j = &r->jobs[i];
+    int lab = r->in[i].lab;
     gr_grade_opts o = *r->base;
     memset(o.labs, 0, sizeof o.labs);
     memset(o.sources, 0, sizeof o.sources);
     memset(o.built, 0, sizeof o.built);
     gr_build b;
-    char *path = mutant_program(r, i, &o, &b, err, errlen);
+    char *path = gr_xasprintf("%s/m%05d%s", r->work, i, r->progs.in_schema && r->progs.in_schema[i] >= 0
+                                                        ? "-test" : ".c");
     int rc = GR_STATUS_FAILED;
-    if (!path)
+    if (gr_mutprog_prepare(&r->progs, r->in, i, path, &o, &b, err, errlen) != 0)
         goto out;
-    o.labs[j->lab - 1] = 1;
+    o.labs[lab - 1] = 1;
     o.jobs = 1;
     o.first_failure = 1;  /* one failing test kills a mutant */
+    int *order = kill_order(r, lab);
+    o.order[lab - 1] = order;
     gr_report rep;
     rc = gr_grade(&o, &rep, err, errlen);
+    free(order);
     if (rc != 0)
         goto out;
     const gr_lab_result *lr = &rep.labs[0];
@@ -152,13 +134,13 @@ static int mutate_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errle
     if (!compiled)
         gr_sb_append(out, "C");
     else if (bad)
-        gr_sb_printf(out, "K%s: %s", bad->name, gr_result_verdict_name(bad->verdict));
+        gr_sb_printf(out, "K%d %s: %s", (int)(bad - lr->tests), bad->name,
+                     gr_result_verdict_name(bad->verdict));
     else
         gr_sb_append(out, "S");
     gr_result_free(&rep);
 out:
-    if (path)
-        unlink(path);
+    unlink(path);
     free(path);
     return rc;
 }
@@ -171,126 +153,27 @@ static int mutate_done(void *ctx, int i, const char *bytes, size_t len, char *er
         return GR_STATUS_FAILED;
     }
     job *j = &r->jobs[i];
+    const gr_mutprog_in *in = &r->in[i];
     j->result = bytes[0];
-    j->detail = gr_xasprintf("%.*s", (int)(len - 1), bytes + 1);
+    char *after = NULL;
+    long t = j->result == M_KILLED ? strtol(bytes + 1, &after, 10) : -1;
+    if (after && *after == ' ' && t >= 0 && t < r->n_tests[in->lab - 1])
+        r->kills[in->lab - 1][t]++;
+    j->detail = gr_xasprintf("%.*s", (int)(len - 1 - (after ? after + 1 - (bytes + 1) : 0)),
+                             after ? after + 1 : bytes + 1);
     /* a survivor is news at once on stderr (the whole run takes minutes); the
        sorted list follows on stdout at the end */
     if (j->result == M_SURVIVED)
-        fprintf(stderr, "survived: lab %d line %d: %s  [%s]\n", j->lab, j->m->line, j->m->what,
-                j->m->line_text);
+        fprintf(stderr, "survived: lab %d line %d: %s  [%s]\n", in->lab, in->m->line, in->m->what,
+                in->m->line_text);
     return 0;
 }
 
 static void mutate_name(void *ctx, int i, char *buf, size_t len)
 {
     run *r = ctx;
-    snprintf(buf, len, "lab %d mutant at line %d (%s)", r->jobs[i].lab, r->jobs[i].m->line,
-             r->jobs[i].m->what);
-}
-
-/* Build the schema of one lab's mutants js[0..n) into r->schemas. When it does
-   not build, the mutants whose copies the compiler names an error in are left
-   to be built alone (as a mutant that does not compile is) and the rest tried
-   again; when no error names one (a refused directive, a failed link), the
-   set is halved, down to single mutants. 0, or GR_STATUS_FAILED with err set. */
-static int build_schema(run *r, const gr_cfunc_list *fl, const gr_rubric *rub, job **js, int n,
-                        char *err, size_t errlen)
-{
-    const gr_mutation **ms = gr_xcalloc((size_t)n, sizeof *ms);
-    int (*lines)[2] = gr_xcalloc((size_t)n, sizeof *lines);
-    for (int k = 0; k < n; k++)
-        ms[k] = js[k]->m;
-    char *text = gr_mutschema_source(js[0]->src, js[0]->src_len, fl, ms, n, lines);
-    free(ms);
-    char *path = gr_xasprintf("%s/schema%03d.c", r->work, r->n_schemas);
-    int rc = gr_write_file_atomic(path, text, strlen(text));
-    free(text);
-    gr_paths paths = {r->base->root, r->base->stub_dir, r->work};
-    gr_build b;
-    if (rc != 0 || gr_build_lab(rub, gr_lab_modules[js[0]->lab - 1]->dir, path, &paths, &b,
-                                err, errlen) != 0) {
-        if (rc != 0)
-            gr_set_err(err, errlen, "%s: cannot write the mutant schema", path);
-        free(path);
-        free(lines);
-        return GR_STATUS_FAILED;
-    }
-    schema s = {path, NULL, 0, b};
-    if (b.ok && (s.exe = gr_read_file(b.exe, &s.exe_len)) != NULL) {
-        r->schemas = gr_xrealloc(r->schemas, (size_t)(r->n_schemas + 1) * sizeof *r->schemas);
-        r->schemas[r->n_schemas] = s;
-        for (int k = 0; k < n; k++)
-            js[k]->schema = r->n_schemas, js[k]->k = k;
-        r->n_schemas++;
-        free(lines);
-        return 0;
-    }
-    int *broken = gr_xcalloc((size_t)n, sizeof *broken), left = 0;
-    char *file = gr_xasprintf("lab%02d.c", js[0]->lab);
-    int found = n > 1 && b.log ? gr_mutschema_broken(b.log, file, lines, n, broken) : 0;
-    free(file);
-    gr_build_free(&b);
-    free(path);
-    free(lines);
-    for (int k = 0; k < n; k++)
-        if (!broken[k])
-            js[left++] = js[k];           /* the broken ones are built alone */
-    free(broken);
-    if (found > 0)
-        rc = left > 0 ? build_schema(r, fl, rub, js, left, err, errlen) : 0;
-    else if (n > 1)
-        rc = build_schema(r, fl, rub, js, n / 2, err, errlen);
-    return rc || found > 0 || n == 1 ? rc : build_schema(r, fl, rub, js + n / 2, n - n / 2, err, errlen);
-}
-
-/* Put every job whose mutation lies in a function the schema can forward into
-   a schema of its lab; the others are built alone. 0, or a GR_STATUS_* code. */
-static int build_schemas(run *r, char *err, size_t errlen)
-{
-    int rc = 0;
-    for (int lab = 1; lab <= GR_N_LABS && rc == 0; lab++) {
-        job **js = gr_xcalloc((size_t)r->n + 1, sizeof *js);
-        int n = 0;
-        gr_cfunc_list fl = {0};
-        for (int i = 0; i < r->n; i++) {
-            if (r->jobs[i].lab != lab)
-                continue;
-            if (!fl.f)
-                gr_mutgen_functions(r->jobs[i].src, r->jobs[i].src_len, &fl);
-            if (gr_mutschema_home(&fl, r->jobs[i].m))
-                js[n++] = &r->jobs[i];
-        }
-        char *path = gr_layout_rubric_from(r->base->root, NULL, lab);
-        gr_rubric rub;
-        if (n > 0 && (rc = gr_rubric_load(path, &rub, err, errlen)) == 0) {
-            rc = build_schema(r, &fl, &rub, js, n, err, errlen);
-            gr_rubric_free(&rub);
-        } else if (n > 0) {
-            rc = GR_STATUS_BAD_INPUT;
-        }
-        free(path);
-        gr_mutgen_functions_free(&fl);
-        free(js);
-    }
-    return rc;
-}
-
-static int count_in_schemas(const run *r)
-{
-    int n = 0;
-    for (int i = 0; i < r->n; i++)
-        n += r->jobs[i].schema >= 0;
-    return n;
-}
-
-static void free_schemas(run *r)
-{
-    for (int i = 0; i < r->n_schemas; i++) {
-        free(r->schemas[i].source);
-        free(r->schemas[i].exe);
-        gr_build_free(&r->schemas[i].b);
-    }
-    free(r->schemas);
+    snprintf(buf, len, "lab %d mutant at line %d (%s)", r->in[i].lab, r->in[i].m->line,
+             r->in[i].m->what);
 }
 
 /* The solution of each lab and its mutants. */
@@ -309,17 +192,16 @@ static int parse_part(const char *s, int *part, int *parts)
                    *part < *parts ? 0 : -1;
 }
 
-/* Grade the selected mutants, print the per-lab counts and the survivors. */
-static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want, gr_equiv_set *eq,
-                         int part, int parts, int jobs, int verbose, int alone)
+/* The mutants of the wanted labs to grade into r (every parts-th from part on,
+   the reviewed equivalents counted and left out). */
+static void collect_mutants(run *r, lab_src *labs, const int *want, gr_equiv_set *eq, int part,
+                            int parts)
 {
-    char err[1024];
-    run r = {o, NULL, NULL, 0, verbose, alone, NULL, 0};
-    int total = 0;
+    int total = 0, index = 0;
     for (int l = 0; l < GR_N_LABS; l++)
         total += want[l] ? labs[l].muts.n : 0;
-    r.jobs = gr_xcalloc((size_t)total + 1, sizeof *r.jobs);
-    int index = 0;
+    r->in = gr_xcalloc((size_t)total + 1, sizeof *r->in);
+    r->jobs = gr_xcalloc((size_t)total + 1, sizeof *r->jobs);
     for (int l = 0; l < GR_N_LABS; l++) {
         for (int k = 0; want[l] && k < labs[l].muts.n; k++, index++) {
             const gr_mutation *m = &labs[l].muts.m[k];
@@ -332,34 +214,37 @@ static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want,
                 labs[l].equivalent++;
                 continue;
             }
-            r.jobs[r.n++] = (job){l + 1, m, labs[l].text, labs[l].len, -1, 0, 0, NULL};
+            r->in[r->n++] = (gr_mutprog_in){l + 1, m, labs[l].text, labs[l].len};
         }
     }
-    if (!(r.work = gr_work_dir_make("mutate", err, sizeof err))) {
-        fprintf(stderr, "attnlab mutate: %s\n", err);
-        free(r.jobs);
-        return 2;
+}
+
+/* Each wanted lab's number of tests, and a kill count per test. */
+static void count_tests(run *r, const int *want)
+{
+    char err[512];
+    for (int l = 0; l < GR_N_LABS; l++) {
+        char *path = want[l] ? gr_layout_rubric_from(r->base->root, NULL, l + 1) : NULL;
+        gr_rubric rub;
+        if (path && gr_rubric_load(path, &rub, err, sizeof err) == 0) {
+            r->n_tests[l] = rub.n_tests;
+            r->kills[l] = gr_xcalloc((size_t)rub.n_tests + 1, sizeof *r->kills[l]);
+            gr_rubric_free(&rub);
+        }
+        free(path);
     }
-    gr_pool_task t = {mutate_work, mutate_done, mutate_name, &r};
-    double t0 = gr_now_seconds();
-    int rc = alone ? 0 : build_schemas(&r, err, sizeof err);
-    if (rc == 0 && verbose && !alone)
-        printf("mutate: %d programs hold %d mutants, built in %.1f s\n", r.n_schemas,
-               count_in_schemas(&r), gr_now_seconds() - t0);
-    if (rc == 0)
-        rc = gr_pool_map(&t, r.n, jobs, err, sizeof err);
-    free_schemas(&r);
-    gr_work_dir_remove(r.work);
-    if (rc != 0) {
-        fprintf(stderr, "attnlab mutate: %s\n", err);
-        if (gr_stop_requested())
-            gr_stop_reraise();
-        return rc == GR_STATUS_BAD_INPUT ? 2 : 1;
-    }
+}
+
+/* Print every survivor (and with verbose every kill), then the per-lab counts;
+   the number of survivors. */
+static int report_mutants(const run *r, lab_src *labs, const int *want, const gr_equiv_set *eq,
+                          int parts, double seconds)
+{
     int survivors = 0;
-    for (int i = 0; i < r.n; i++) {
-        job *j = &r.jobs[i];
-        lab_src *ls = &labs[j->lab - 1];
+    for (int i = 0; i < r->n; i++) {
+        const job *j = &r->jobs[i];
+        const gr_mutation *m = r->in[i].m;
+        lab_src *ls = &labs[r->in[i].lab - 1];
         ls->graded++;
         if (j->result == M_KILLED)
             ls->killed++;
@@ -368,11 +253,10 @@ static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want,
         else {
             ls->survived++;
             survivors++;
-            printf("SURVIVED  %s:%d: %s\n          %s\n", ls->path, j->m->line, j->m->what,
-                   j->m->line_text);
+            printf("SURVIVED  %s:%d: %s\n          %s\n", ls->path, m->line, m->what, m->line_text);
         }
-        if (verbose && j->result == M_KILLED)
-            printf("killed    %s:%d: %s  by %s\n", ls->path, j->m->line, j->m->what, j->detail);
+        if (r->verbose && j->result == M_KILLED)
+            printf("killed    %s:%d: %s  by %s\n", ls->path, m->line, m->what, j->detail);
     }
     int sum[5] = {0};
     for (int l = 0; l < GR_N_LABS; l++) {
@@ -394,11 +278,50 @@ static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want,
     int live = sum[1] + sum[4];
     printf("mutate: %d mutants, %d killed, %d equivalent, %d did not compile, %d survived; "
            "%.1f%% of %d non-equivalent killed, in %.0f s\n", sum[0], sum[1], sum[2], sum[3],
-           sum[4], live ? 100.0 * sum[1] / live : 100.0, live, gr_now_seconds() - t0);
+           sum[4], live ? 100.0 * sum[1] / live : 100.0, live, seconds);
     printf("mutate: %d passed, %d failed\n", sum[1], sum[4]);   /* killed, survived */
+    return survivors;
+}
+
+/* Grade the selected mutants, print the per-lab counts and the survivors. */
+static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want, gr_equiv_set *eq,
+                         int part, int parts, int jobs, int verbose, int alone)
+{
+    char err[1024];
+    run r;
+    memset(&r, 0, sizeof r);
+    r.base = o;
+    r.verbose = verbose;
+    collect_mutants(&r, labs, want, eq, part, parts);
+    count_tests(&r, want);
+    double t0 = gr_now_seconds();
+    int rc = 0;
+    if (!(r.work = gr_work_dir_make("mutate", err, sizeof err)))
+        rc = GR_STATUS_FAILED;
+    else if (!alone)
+        rc = gr_mutprog_build(o, r.work, r.in, r.n, jobs, &r.progs, err, sizeof err);
+    if (rc == 0 && verbose && !alone)
+        printf("mutate: %d programs hold %d of %d mutants, built in %.1f s\n", r.progs.n,
+               gr_mutprog_count(&r.progs), r.n, r.progs.seconds);
+    gr_pool_task t = {mutate_work, mutate_done, mutate_name, &r};
+    if (rc == 0)
+        rc = gr_pool_map(&t, r.n, jobs, err, sizeof err);
+    gr_mutprog_free(&r.progs);
+    if (r.work)
+        gr_work_dir_remove(r.work);
+    int survivors = rc == 0 ? report_mutants(&r, labs, want, eq, parts, gr_now_seconds() - t0) : 0;
     for (int i = 0; i < r.n; i++)
         free(r.jobs[i].detail);
+    for (int l = 0; l < GR_N_LABS; l++)
+        free(r.kills[l]);
     free(r.jobs);
+    free(r.in);
+    if (rc != 0) {
+        fprintf(stderr, "attnlab mutate: %s\n", err);
+        if (gr_stop_requested())
+            gr_stop_reraise();
+        return rc == GR_STATUS_BAD_INPUT ? 2 : 1;
+    }
     return survivors ? 1 : 0;
 }
 
