@@ -83,7 +83,7 @@ LIBATTN_SO := $(BUILD)/libattn.so.$(ATTN_VERSION)
 LIBSUP     := $(BUILD)/libsup.a
 ATTNLAB    := $(BUILD)/attnlab
 
-.PHONY: all deps libattn install uninstall test-install test test-unit test-labs test-asan fuzz \
+.PHONY: all deps libattn install uninstall test-install test test-unit test-bins test-labs test-asan fuzz \
         fuzz-regress grade validate mutation bench plots gradescope student-kit kit-data clean
 # Keep test objects between builds (make would delete them as intermediates).
 .SECONDARY:
@@ -192,6 +192,8 @@ $(BUILD)/grader/tests/test_student_kit: | $(KITDATA)
 
 test-unit: $(TEST_BIN)
 	@sh scripts/run-suites.sh $(TEST_BIN)
+# Everything make test runs, built (scripts/run-tests.sh builds it with -j).
+test-bins: $(TEST_BIN) $(FUZZ_DRIVERS) $(KITDATA)
 
 # For students: every lab's visible tests against labs/, one line per lab
 # (passed, failing N of M, not started). Needs Check, not attnlab. A report:

@@ -124,18 +124,11 @@ static int take_line(gr_mutprog *p, const char *line, char *err, size_t errlen)
         const char *tab = strchr(line + used, '\t');
         if (!tab)
             return -1;
-        gr_mutprog_schema s = {gr_xasprintf("%.*s", (int)(tab - line - used), line + used), NULL, 0,
-                               {0}};
+        gr_mutprog_schema s = {gr_xasprintf("%.*s", (int)(tab - line - used), line + used), {0}};
         s.b.ok = 1;
         s.b.verdict = GR_PASSED;
         s.b.static_bytes = static_bytes;
         s.b.exe = gr_xstrdup(tab + 1);
-        if (!(s.exe = gr_read_file(s.b.exe, &s.exe_len))) {
-            gr_set_err(err, errlen, "%s: cannot read a mutant schema's program", s.b.exe);
-            free(s.source);
-            gr_build_free(&s.b);
-            return -1;
-        }
         p->s = gr_xrealloc(p->s, (size_t)(p->n + 1) * sizeof *p->s);
         p->s[p->n++] = s;
         return 0;
@@ -221,7 +214,13 @@ int gr_mutprog_prepare(const gr_mutprog *p, const gr_mutprog_in *in, int i, char
     int lab = in[i].lab;
     if (p && p->in_schema && p->in_schema[i] >= 0) {
         const gr_mutprog_schema *s = &p->s[p->in_schema[i]];
-        if (gr_mutschema_select(s->exe, s->exe_len, p->selector[i], path, err, errlen) != 0)
+        size_t len;
+        char *exe = gr_read_file(s->b.exe, &len);
+        int rc = exe ? gr_mutschema_select(exe, len, p->selector[i], path, err, errlen) : -1;
+        if (!exe)
+            gr_set_err(err, errlen, "%s: cannot read a mutant schema's program", s->b.exe);
+        free(exe);
+        if (rc != 0)
             return -1;
         *b = s->b;
         b->exe = path;
@@ -252,7 +251,6 @@ void gr_mutprog_free(gr_mutprog *p)
 {
     for (int i = 0; i < p->n; i++) {
         free(p->s[i].source);
-        free(p->s[i].exe);
         gr_build_free(&p->s[i].b);
     }
     free(p->s);

@@ -27,12 +27,11 @@ typedef struct gr_mutprog_in {
     size_t src_len;
 } gr_mutprog_in;
 
-/* A built schema: its source and program in the work folder, the program's
-   bytes (copied, with the selector set, for each of its mutants). */
+/* A built schema: its source and program in the work folder (the program is
+   copied, with the selector set, for each of its mutants; it is read there,
+   never held, so that the workers forked per mutant stay small). */
 typedef struct gr_mutprog_schema {
     char *source;
-    char *exe;
-    size_t exe_len;
     gr_build b;                 /* its build: b.exe the program's path, b.static_bytes */
 } gr_mutprog_schema;
 

@@ -1,10 +1,11 @@
 #!/bin/sh
-# run-tests.sh MAKE BUILD: everything `make test` runs, in order, then what each
-# step cost and one closing line that adds them up: "tests: N passed, N failed".
+# run-tests.sh MAKE BUILD: everything `make test` runs, then what each step
+# cost and one closing line that adds them up: "tests: N passed, N failed".
 #   layers: no #include climbs from a lower layer to a higher one
 #      (scripts/check-layers.sh says the order); paths: no C file but
 #      grader/layout.c spells a lab's path (scripts/check-paths.sh)
-#   suites: every Check suite (libattn, support code, grader modules)
+# then, as many at a time as there are cores (scripts/steps.mk):
+#   every Check suite (libattn, support code, grader modules), one step each
 #   dev-check: each solution passes its lab's visible tests, each stub fails them cleanly
 #   validate: solutions score full marks, stubs zero, mutants diagnosed
 #   mutate: every mechanical mutant of every lab's solution is killed
@@ -14,45 +15,48 @@
 #   install: libattn staged under BUILD/stage, examples/ built through pkg-config and run
 MAKE=${1:-make}
 BUILD=${2:-build}
-log=$(mktemp); trap 'rm -f "$log" "$log.rc" "$log.t"' EXIT
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+log=$(mktemp); trap 'rm -f "$log"' EXIT
 status=0
 start=$(date +%s)
-times=""
+# Check's time limits guard against hangs; with every core busy a suite gets
+# a share of one, so its limits stretch (a hang still fails, later).
+export CK_TIMEOUT_MULTIPLIER="${CK_TIMEOUT_MULTIPLIER:-3}"
 
-# step NAME COMMAND...: run one step, its output to the terminal and the log,
-# and note its wall time for the closing summary.
-# CPU time is the children's user + system time from the shell's `times`, so a
-# step's cost can be read on a busy machine too.
-cpu_now() {
-    times > "$log.t"      # in this shell: a subshell's `times` knows no children
-    cpu=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, p, "m"); s += p[1] * 60 + p[2] } printf "%d", s }' "$log.t")
-}
-step() {
-    name=$1; shift
-    echo "==> $name"
-    t0=$(date +%s); cpu_now; c0=$cpu
-    { "$@"; echo $? > "$log.rc"; } 2>&1 | tee -a "$log"
-    [ "$(cat "$log.rc")" = 0 ] || status=1
-    cpu_now
-    times="$times${times:+, }$name $(( $(date +%s) - t0 )) s ($(( cpu - c0 )) CPU-s)"
-}
-
-step layers sh scripts/check-layers.sh
-step paths sh scripts/check-paths.sh
-step suites $MAKE -s test-unit
-step dev-check sh scripts/dev-check.sh
-step validate "$BUILD/attnlab" validate
-step mutate "$BUILD/attnlab" mutate
-step fuzz-regress $MAKE -s fuzz-regress
-step install $MAKE -s test-install
-rm -f "$log.rc" "$log.t"
+echo "==> layers"
+sh scripts/check-layers.sh 2>&1 | tee -a "$log"
+echo "==> lab paths"
+sh scripts/check-paths.sh 2>&1 | tee -a "$log"
+echo "==> building the tests ($JOBS at a time)"
+t0=$(date +%s)
+$MAKE -s -j"$JOBS" test-bins || status=1
+echo "step build-tests: $(( $(date +%s) - t0 )) s" | tee -a "$log"
+echo "==> suites, dev-check, validate, mutate, fuzz-regress, install ($JOBS at a time)"
+$MAKE -s -j"$JOBS" -O -k -f scripts/steps.mk BUILD="$BUILD" 2>&1 | tee -a "$log"
+grep -q "^step .*: FAILED" "$log" && status=1
 
 # Add up: Check's "NN%: Checks: C, Failures: F, Errors: E" lines, and the
-# "name: P passed, F failed" lines of layers, paths, dev-check, validate, fuzz-regress and install.
-passed=$(awk '/^[0-9]+%: Checks: / { gsub(/,/, ""); c += $3 - $5 - $7 } /^(layers|paths|dev-check|validate|mutate|fuzz-regress|install): [0-9]+ passed, [0-9]+ failed/ { c += $2 } END { print c + 0 }' "$log")
-failed=$(awk '/^[0-9]+%: Checks: / { gsub(/,/, ""); f += $5 + $7 } /^(layers|paths|dev-check|validate|mutate|fuzz-regress|install): [0-9]+ passed, [0-9]+ failed/ { f += $4 } END { print f + 0 }' "$log")
+# "name: P passed, F failed" lines of layers, paths, dev-check, validate,
+# mutate, fuzz-regress and install.
+sums=$(awk '
+/^[0-9]+%: Checks: / { gsub(/,/, ""); c += $3 - $5 - $7; f += $5 + $7 }
+/^(layers|paths|dev-check|validate|mutate|fuzz-regress|install): [0-9]+ passed, [0-9]+ failed/ { c += $2; f += $4 }
+END { print c + 0, f + 0 }' "$log")
+passed=${sums% *}; failed=${sums#* }
 [ "$status" = 0 ] || [ "$failed" != 0 ] || failed=1   # a step failed without a count (e.g. did not build)
-echo "step times: $times"
-echo "all tests ran in $(( $(date +%s) - start )) s"
+echo
+# What each step cost: the named steps alone, the suites added up, the five longest suites.
+awk '
+/^step [^ ]+: [0-9]+ s/ {
+    name = $2; sub(/:$/, "", name)
+    if (name ~ /^test_/) { sw += $3; sc += $5; n++; t[name] = $3 } else named = named sprintf("%s %s s%s, ", name, $3, NF >= 6 ? " (" $5 " CPU-s)" : "")
+}
+END {
+    printf "step times: %ssuites %d s (%d CPU-s, %d suites); longest suites:", named, sw, sc, n
+    for (k = 0; k < 5; k++) { best = ""; for (s in t) if (best == "" || t[s] > t[best]) best = s; if (best == "") break; printf " %s %d s", best, t[best]; delete t[best] }
+    print ""
+}' "$log"
+grep "^step .*: FAILED" "$log"
+echo "all tests ran in $(( $(date +%s) - start )) s on $JOBS cores"
 echo "tests: $passed passed, $failed failed"
 exit $status

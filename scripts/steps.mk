@@ -1,0 +1,29 @@
+# steps.mk: the steps of make test, one target each, run by scripts/run-tests.sh
+# as `make -j2 -O -k -f scripts/steps.mk`: two at a time, each step's output
+# printed whole when it ends, every step run even when one fails. Each step
+# prints its own cost (scripts/step.sh). The longest steps are listed first,
+# so that the two cores stay busy to the end; the order changes nothing else.
+BUILD ?= build
+SUITES := $(patsubst %.c,$(BUILD)/%,$(wildcard lib/tests/test_*.c grader/tests/test_*.c))
+# The suites that take longest, started first (a hint for the schedule only).
+LONG   := test_hostile test_batch test_hostile_sandbox test_lab_modules test_online \
+          test_hostile_scan test_newlab test_experiment test_stubs
+LONG_SUITES := $(foreach s,$(LONG),$(filter %/$(s),$(SUITES)))
+ORDER  := mutate validate $(LONG_SUITES) $(filter-out $(LONG_SUITES),$(SUITES)) \
+          dev-check fuzz-regress install
+
+.PHONY: all $(ORDER)
+all: $(ORDER)
+
+mutate:
+	@sh scripts/step.sh mutate $(BUILD)/attnlab mutate
+validate:
+	@sh scripts/step.sh validate $(BUILD)/attnlab validate
+dev-check:
+	@sh scripts/step.sh dev-check sh scripts/dev-check.sh
+fuzz-regress:
+	@sh scripts/step.sh fuzz-regress $(MAKE) -s -f Makefile fuzz-regress
+install:
+	@sh scripts/step.sh install $(MAKE) -s -f Makefile test-install
+$(SUITES):
+	@sh scripts/step.sh $(notdir $@) $@
