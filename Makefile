@@ -1,6 +1,8 @@
 # attnlab: every entry point a user needs.
 #   make            build libattn and build/attnlab
-#   make test       build and run every test (Check suites, lab dev-check, validate)
+#   make test       build and run every test (Check suites, lab dev-check, validate,
+#                   mutation), two at a time, then what each step cost
+#   make test-quick the suites and lab checks the files changed since HEAD reach
 #   make grade      grade the labs in labs/ (the main job a student runs)
 #   make check      every lab's visible tests on your labs/, one line per lab
 #   make validate   solutions full marks, stubs zero, mutants diagnosed
@@ -83,7 +85,7 @@ LIBATTN_SO := $(BUILD)/libattn.so.$(ATTN_VERSION)
 LIBSUP     := $(BUILD)/libsup.a
 ATTNLAB    := $(BUILD)/attnlab
 
-.PHONY: all deps libattn install uninstall test-install test test-unit test-bins test-labs test-asan fuzz \
+.PHONY: all deps libattn install uninstall test-install test test-quick test-unit test-bins test-labs test-asan fuzz \
         fuzz-regress grade validate mutation bench plots gradescope student-kit kit-data clean
 # Keep test objects between builds (make would delete them as intermediates).
 .SECONDARY:
@@ -170,14 +172,15 @@ $(BUILD)/%.o: %.c | $(DEPS_OK)
 
 # ---- tests -----------------------------------------------------------------
 # Each test_*.c is one Check suite exporting `Suite *test_suite(void)`;
-# check_main.c runs it.
+# check_main.c runs it (ATTNLAB_TEST=NAME: only the test NAME, through the wrap).
+TEST_LDFLAGS := -Wl,--wrap=_tcase_add_test
 $(BUILD)/lib/tests/test_%: $(BUILD)/lib/tests/test_%.o $(CHECK_MAIN) $(LIBATTN) $(LIBSUP)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 # test_commands runs the built program itself.
 $(BUILD)/grader/tests/test_commands: | $(ATTNLAB)
 $(BUILD)/grader/tests/test_%: $(BUILD)/grader/tests/test_%.o $(CHECK_MAIN) \
 		$(filter-out $(BUILD)/grader/cli/main.o,$(GRADER_OBJ)) $(LIBATTN) $(LIBSUP)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 # The visible tests' expected values, as data (labs/*/expected_labNN.h): made by
 # kitdata, which links the support code and never ships, from the tests' own
@@ -211,6 +214,11 @@ test-labs: $(LIBSUP)
 
 test: all
 	@sh scripts/run-tests.sh "$(MAKE)" $(BUILD)
+
+# The suites and labs a change reaches (scripts/test-quick.sh says how), in
+# well under a minute: for the time between two edits.
+test-quick: all
+	@sh scripts/test-quick.sh "$(MAKE)" $(BUILD)
 
 test-asan:
 	$(MAKE) SANITIZE=1 all test-unit fuzz-regress

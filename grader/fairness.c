@@ -112,7 +112,10 @@ int gr_fairness_grade(const gr_grade_opts *base, int lab, const char *src,
     }
     gr_paths paths = { .root = base->root, .stub_dir = base->stub_dir, .work_dir = work };
     gr_build b;
-    rc = gr_build_lab(&r, mod->dir, src, &paths, &b, err, errlen) != 0 ? GR_STATUS_FAILED : 0;
+    if (base->built[lab - 1])             /* already built by the caller */
+        gr_build_copy(base->built[lab - 1], &b);
+    else
+        rc = gr_build_lab(&r, mod->dir, src, &paths, &b, err, errlen) != 0 ? GR_STATUS_FAILED : 0;
     for (int i = 0; rc == 0 && b.ok && i < r.n_tests; i++) {
         test_draws td;
         rc = grade_test(b.exe, mod, lab, &r.tests[i], draws, n, out, &td, err, errlen);

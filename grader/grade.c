@@ -76,13 +76,20 @@ static char *not_run_reason(const budget *bg, int timeouts)
 /* Make, run and score one rubric test. 0, or a GR_STATUS_* code (status.h) when
    grading cannot go on (err says why). */
 static int grade_test(const gr_grade_opts *o, const gr_lab_module *mod, int lab,
-                      const gr_rubric *r, const gr_rubric_test *t, const char *exe,
-                      gr_test_result *tr, char *err, size_t errlen)
+                      const gr_rubric *r, int i, const char *exe, gr_test_result *tr, char *err,
+                      size_t errlen)
 {
+    const gr_rubric_test *t = &r->tests[i];
+    /* made in rubric order for every test: of no use once the rubric is cut down */
+    const gr_case *made = o->cases[lab - 1] && !o->only_test && !o->visible_only
+                              ? o->cases[lab - 1][i] : NULL;
     gr_case c;
     memset(&c, 0, sizeof c);
     char cerr[512];
-    if (mod->make_case(t, gr_test_seed(t, o->secret, o->student, lab), &c, cerr, sizeof cerr) != 0) {
+    if (made) {
+        c = *made;                        /* borrowed: the caller frees it */
+    } else if (mod->make_case(t, gr_test_seed(t, o->secret, o->student, lab), &c, cerr,
+                              sizeof cerr) != 0) {
         snprintf(err, errlen, "%s:%d: test '%s': %s", r->path, t->line, t->name, cerr);
         gr_case_free(&c);
         return GR_STATUS_BAD_INPUT;
@@ -90,7 +97,8 @@ static int grade_test(const gr_grade_opts *o, const gr_lab_module *mod, int lab,
     gr_outcome oc;
     int rc = gr_judge_case(exe, mod, t, &c, &oc, err, errlen);
     if (rc != 0) {
-        gr_case_free(&c);
+        if (!made)
+            gr_case_free(&c);
         return gr_stop_requested() ? GR_STATUS_STOPPED : GR_STATUS_FAILED;
     }
     tr->verdict = oc.verdict;
@@ -101,7 +109,8 @@ static int grade_test(const gr_grade_opts *o, const gr_lab_module *mod, int lab,
     tr->score = oc.verdict == GR_PASSED ? tr->max_score : 0;
     if (oc.answered)        /* a mistake nobody catalogued, kept for the class's clusters */
         gr_digest_keep(mod, t, &c, o->secret, lab, oc.status, oc.got, tr);
-    gr_case_free(&c);
+    if (!made)
+        gr_case_free(&c);
     oc.message = oc.misconception = oc.output = NULL;   /* the result owns them now */
     gr_judge_outcome_free(&oc);
     return 0;
@@ -151,16 +160,23 @@ static char *found_source(const char *submission, const gr_intake *in, int lab,
     return path;
 }
 
+/* Lab's rubric, from o->rubrics or the course's: 0, or GR_STATUS_BAD_INPUT with err. */
+static int load_rubric(const gr_grade_opts *o, int lab, gr_rubric *r, char *err, size_t errlen)
+{
+    char *path = gr_layout_rubric_from(o->root, o->rubrics, lab);
+    int rc = gr_rubric_load(path, r, err, errlen);
+    free(path);
+    return rc == 0 ? 0 : GR_STATUS_BAD_INPUT;
+}
+
 static int grade_lab(const gr_grade_opts *o, const gr_intake *in, const budget *bg, int lab,
                      const char *work, gr_lab_result *lr, char *err, size_t errlen)
 {
     const gr_lab_module *mod = gr_lab_modules[lab - 1];
-    char *path = gr_layout_rubric_from(o->root, o->rubrics, lab);
     gr_rubric r;
-    int rc = gr_rubric_load(path, &r, err, errlen);
-    free(path);
+    int rc = load_rubric(o, lab, &r, err, errlen);
     if (rc != 0)
-        return GR_STATUS_BAD_INPUT;
+        return rc;
     if (o->visible_only)
         gr_rubric_keep_visible(&r);
     int n_all = r.n_tests;
@@ -215,7 +231,7 @@ static int grade_lab(const gr_grade_opts *o, const gr_intake *in, const budget *
             free(skip);
             break;
         }
-        rc = grade_test(o, mod, lab, &r, &r.tests[i], b.exe, &lr->tests[i], err, errlen);
+        rc = grade_test(o, mod, lab, &r, i, b.exe, &lr->tests[i], err, errlen);
         timeouts += rc == 0 && lr->tests[i].verdict == GR_TIMED_OUT;
         if (rc == 0 && gr_stop_requested())
             rc = GR_STATUS_STOPPED;
@@ -228,6 +244,60 @@ static int grade_lab(const gr_grade_opts *o, const gr_intake *in, const budget *
 done:
     free(src);
     r.n_tests = n_all;
+    gr_rubric_free(&r);
+    return rc;
+}
+
+int gr_grade_cases(const gr_grade_opts *o, int lab, gr_case ***out, int *n, char *err,
+                   size_t errlen)
+{
+    *out = NULL;
+    *n = 0;
+    gr_rubric r;
+    int rc = load_rubric(o, lab, &r, err, errlen);
+    if (rc != 0)
+        return rc;
+    const gr_lab_module *mod = gr_lab_modules[lab - 1];
+    gr_case **cases = gr_xcalloc((size_t)r.n_tests + 1, sizeof *cases);
+    char cerr[512];
+    for (int i = 0; i < r.n_tests && rc == 0; i++) {
+        const gr_rubric_test *t = &r.tests[i];
+        cases[i] = gr_xcalloc(1, sizeof *cases[i]);
+        if (mod->make_case(t, gr_test_seed(t, o->secret, o->student, lab), cases[i], cerr,
+                           sizeof cerr) != 0) {
+            snprintf(err, errlen, "%s:%d: test '%s': %s", r.path, t->line, t->name, cerr);
+            rc = GR_STATUS_BAD_INPUT;
+        }
+    }
+    *n = r.n_tests;
+    *out = cases;
+    gr_rubric_free(&r);
+    if (rc != 0)
+        gr_grade_cases_free(out, *n);
+    return rc;
+}
+
+void gr_grade_cases_free(gr_case ***cases, int n)
+{
+    for (int i = 0; *cases && i < n; i++) {
+        if ((*cases)[i])
+            gr_case_free((*cases)[i]);
+        free((*cases)[i]);
+    }
+    free(*cases);
+    *cases = NULL;
+}
+
+int gr_grade_build(const gr_grade_opts *o, int lab, const char *src, const char *work,
+                   gr_build *out, char *err, size_t errlen)
+{
+    gr_rubric r;
+    int rc = load_rubric(o, lab, &r, err, errlen);
+    if (rc != 0)
+        return rc;
+    gr_paths paths = { .root = o->root, .stub_dir = o->stub_dir, .work_dir = work };
+    rc = gr_build_lab(&r, gr_lab_modules[lab - 1]->dir, src, &paths, out, err, errlen) == 0
+             ? 0 : GR_STATUS_FAILED;
     gr_rubric_free(&r);
     return rc;
 }

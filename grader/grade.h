@@ -38,7 +38,24 @@ typedef struct gr_grade_opts {
                                    graded as it is, its source not built again */
     const int *order[GR_N_LABS];        /* optional: the order lab i+1's tests run in (a
                                    permutation of the rubric's); results stay in rubric order */
+    gr_case *const *cases[GR_N_LABS];   /* optional: lab i+1's cases made already, one per
+                                   rubric test (gr_grade_cases), for a caller that grades many
+                                   programs of one student: each is made once, not per program */
 } gr_grade_opts;
+
+/* Make the case of every test of lab, in rubric order, as gr_grade would for
+   o's student and secret: *out gets n of them (free with gr_grade_cases_free).
+   0, or a GR_STATUS_* code with err set. */
+int gr_grade_cases(const gr_grade_opts *o, int lab, gr_case ***out, int *n, char *err,
+                   size_t errlen);
+void gr_grade_cases_free(gr_case ***cases, int n);
+
+/* Build src as lab's program the way gr_grade does (o's root, stub_dir and
+   rubrics) into work, for a caller that grades one program more than once
+   (o->built). 0 (out filled, ok or not: free with gr_build_free), or a
+   GR_STATUS_* code with err set. */
+int gr_grade_build(const gr_grade_opts *o, int lab, const char *src, const char *work,
+                   gr_build *out, char *err, size_t errlen);
 
 /* Grade the selected labs into out (free with gr_result_free). 0 on success,
    else a GR_STATUS_* code (status.h) with err saying why and what to fix. */

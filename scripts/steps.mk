@@ -12,7 +12,7 @@ LONG_SUITES := $(foreach s,$(LONG),$(filter %/$(s),$(SUITES)))
 ORDER  := mutate validate $(LONG_SUITES) $(filter-out $(LONG_SUITES),$(SUITES)) \
           dev-check fuzz-regress install
 
-.PHONY: all $(ORDER)
+.PHONY: all dev-check-labs $(ORDER)
 all: $(ORDER)
 
 mutate:
@@ -21,6 +21,9 @@ validate:
 	@sh scripts/step.sh validate $(BUILD)/attnlab validate
 dev-check:
 	@sh scripts/step.sh dev-check sh scripts/dev-check.sh
+# Only the labs named in LABS (scripts/test-quick.sh).
+dev-check-labs:
+	@sh scripts/step.sh dev-check sh scripts/dev-check.sh $(LABS)
 fuzz-regress:
 	@sh scripts/step.sh fuzz-regress $(MAKE) -s -f Makefile fuzz-regress
 install:

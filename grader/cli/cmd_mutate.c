@@ -219,20 +219,21 @@ static void collect_mutants(run *r, lab_src *labs, const int *want, gr_equiv_set
     }
 }
 
-/* Each wanted lab's number of tests, and a kill count per test. */
-static void count_tests(run *r, const int *want)
+/* Each wanted lab's cases, made once here for every mutant (the workers are
+   forked from this process), its number of tests and a kill count per test. */
+static int make_cases(run *r, gr_grade_opts *base, const int *want, gr_case **cases[GR_N_LABS],
+                      char *err, size_t errlen)
 {
-    char err[512];
     for (int l = 0; l < GR_N_LABS; l++) {
-        char *path = want[l] ? gr_layout_rubric_from(r->base->root, NULL, l + 1) : NULL;
-        gr_rubric rub;
-        if (path && gr_rubric_load(path, &rub, err, sizeof err) == 0) {
-            r->n_tests[l] = rub.n_tests;
-            r->kills[l] = gr_xcalloc((size_t)rub.n_tests + 1, sizeof *r->kills[l]);
-            gr_rubric_free(&rub);
-        }
-        free(path);
+        if (!want[l])
+            continue;
+        int rc = gr_grade_cases(base, l + 1, &cases[l], &r->n_tests[l], err, errlen);
+        if (rc != 0)
+            return rc;
+        base->cases[l] = cases[l];
+        r->kills[l] = gr_xcalloc((size_t)r->n_tests[l] + 1, sizeof *r->kills[l]);
     }
+    return 0;
 }
 
 /* Print every survivor (and with verbose every kill), then the per-lab counts;
@@ -290,13 +291,14 @@ static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want,
     char err[1024];
     run r;
     memset(&r, 0, sizeof r);
-    r.base = o;
+    gr_grade_opts base = *o;
+    gr_case **cases[GR_N_LABS] = {0};
+    r.base = &base;
     r.verbose = verbose;
     collect_mutants(&r, labs, want, eq, part, parts);
-    count_tests(&r, want);
     double t0 = gr_now_seconds();
-    int rc = 0;
-    if (!(r.work = gr_work_dir_make("mutate", err, sizeof err)))
+    int rc = make_cases(&r, &base, want, cases, err, sizeof err);
+    if (rc == 0 && !(r.work = gr_work_dir_make("mutate", err, sizeof err)))
         rc = GR_STATUS_FAILED;
     else if (!alone)
         rc = gr_mutprog_build(o, r.work, r.in, r.n, jobs, &r.progs, err, sizeof err);
@@ -312,8 +314,10 @@ static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want,
     int survivors = rc == 0 ? report_mutants(&r, labs, want, eq, parts, gr_now_seconds() - t0) : 0;
     for (int i = 0; i < r.n; i++)
         free(r.jobs[i].detail);
-    for (int l = 0; l < GR_N_LABS; l++)
+    for (int l = 0; l < GR_N_LABS; l++) {
         free(r.kills[l]);
+        gr_grade_cases_free(&cases[l], r.n_tests[l]);
+    }
     free(r.jobs);
     free(r.in);
     if (rc != 0) {

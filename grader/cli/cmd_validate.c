@@ -162,9 +162,21 @@ static int mutant_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errle
     int n = mt->t->n_draws;
     gr_report r;
     gr_fairness f;
-    int rc = grade_one(mt->base, mt->lab, mt->srcs[i], &r, err, errlen);
-    if (rc != 0)
+    /* built once, graded under validate's id and then under every draw */
+    char *work = gr_work_dir_make("validate", err, errlen);
+    if (!work)
+        return GR_STATUS_FAILED;
+    gr_build b;
+    gr_grade_opts o = *mt->base;
+    int rc = gr_grade_build(&o, mt->lab, mt->srcs[i], work, &b, err, errlen);
+    o.built[mt->lab - 1] = &b;
+    if (rc == 0)
+        rc = grade_one(&o, mt->lab, mt->srcs[i], &r, err, errlen);
+    if (rc != 0) {
+        gr_build_free(&b);
+        gr_work_dir_remove(work);
         return rc;
+    }
     if (mt->set->mutants[i].verdict == GR_TIMED_OUT) {
         /* each draw would wait out the time limit on every test that hangs: a
            mutant meant to hang is graded under validate's id alone (runs -1) */
@@ -174,9 +186,11 @@ static int mutant_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errle
         gr_sb_append(out, "\n-\n-\n");
         gr_result_lab_encode(&r.labs[0], out);
         gr_result_free(&r);
+        gr_build_free(&b);
+        gr_work_dir_remove(work);
         return 0;
     }
-    rc = gr_fairness_grade(mt->base, mt->lab, mt->srcs[i], mt->t->draws, n, &f, err, errlen);
+    rc = gr_fairness_grade(&o, mt->lab, mt->srcs[i], mt->t->draws, n, &f, err, errlen);
     if (rc == 0) {
         gr_sb_printf(out, "%d %.17g", f.runs, f.fixed_points);
         for (int k = 0; k < n; k++)
@@ -187,6 +201,8 @@ static int mutant_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errle
     }
     gr_fairness_free(&f);
     gr_result_free(&r);
+    gr_build_free(&b);
+    gr_work_dir_remove(work);
     return rc;
 }
 
