@@ -9,7 +9,8 @@
 #   make mutation   mechanical mutants of each solution: every one killed or a reviewed equivalent
 #   make test-asan  the Check suites and the fuzz regression inputs again under ASan + UBSan
 #   make fuzz       fuzz the grader's parsers with libFuzzer (clang), FUZZ_SECONDS each (60)
-#   make bench      time libattn's paths against one-core sgemm: build/bench/*.csv, *.png
+#   make bench      what grading costs (cold, from the build cache, watch's save to
+#                   verdict), then libattn's paths against one-core sgemm: build/bench/*.csv, *.png
 #   make plots      your experiments beside the answer key, and two heatmaps, as PNGs in build/plots
 #   make gradescope Gradescope's autograder, build/gradescope/autograder.zip (LAB=N|1,3|all;
 #                   the secret: ATTNLAB_SECRET, or one generated, kept and printed once)
@@ -194,7 +195,8 @@ kit-data: $(KITDATA)
 $(BUILD)/grader/tests/test_student_kit: | $(KITDATA)
 
 test-unit: $(TEST_BIN)
-	@sh scripts/run-suites.sh $(TEST_BIN)
+	@ATTNLAB_BUILD_CACHE="$${ATTNLAB_BUILD_CACHE:-$(CURDIR)/$(BUILD)/build-cache}" \
+	    sh scripts/run-suites.sh $(TEST_BIN)
 # Everything make test runs, built (scripts/run-tests.sh builds it with -j).
 test-bins: $(TEST_BIN) $(FUZZ_DRIVERS) $(KITDATA)
 
@@ -276,6 +278,7 @@ mutation: all
 
 # The standard set (T 256 to 4096, d 64, causal and not) as CSV and a chart.
 bench: all
+	@sh scripts/bench-grading.sh $(ATTNLAB)
 	@sh scripts/bench.sh $(ATTNLAB) $(BUILD)/bench
 
 # Every plot, even when one fails (e.g. no gnuplot: each says how to install it).

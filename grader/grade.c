@@ -20,6 +20,7 @@
 #include "labmod.h"
 #include "labsup.h"
 #include "pool.h"
+#include "confined/buildcache.h"
 #include "confined/sandbox.h"
 #include "seed.h"
 #include "stop.h"
@@ -212,7 +213,7 @@ static int grade_lab(const gr_grade_opts *o, const gr_intake *in, const budget *
     gr_build b;
     if (o->built[lab - 1]) {
         gr_build_copy(o->built[lab - 1], &b);
-    } else if (gr_build_lab(&r, mod->dir, src, &paths, &b, err, errlen) != 0) {
+    } else if (gr_build_cached(&r, mod->dir, src, &paths, &b, err, errlen) != 0) {
         rc = GR_STATUS_FAILED;
         goto done;
     }

@@ -49,7 +49,6 @@
 #define TOOL_CPU_SECONDS 15                  /* its CPU time: a macro bomb ends here */
 #define TOOL_MEMORY      ((size_t)2 << 30)   /* its address space */
 #define TOOL_LOG_BYTES   (64 * 1024)         /* output kept from a tool */
-#define MAX_SOURCE_BYTES ((size_t)4 << 20)   /* a lab file is a few hundred lines */
 #define MAX_INTERMEDIATE ((size_t)64 << 20)  /* a lab's .i or .s is well under 1 MiB */
 
 /* The warning flags students see from make test in a lab folder: the Makefile
@@ -180,14 +179,14 @@ static int ctx_init(build_ctx *c, const gr_rubric *r, const char *lab_dir_name, 
     c->contract = gr_xasprintf("%s.h", c->tag);
     const char *cc = getenv("ATTNLAB_CC");
     c->cc = gr_xstrdup(cc && *cc ? cc : "cc");
+    char **in = gr_build_inputs(r, lab_dir_name, &c->paths);
+    c->hdr_from = in[0];
+    c->sup_from = in[1];
     for (int i = 0; i < N_STUB; i++) {
-        char *name = i == 1 ? gr_xasprintf("%s_dispatch.o", c->tag) : gr_xstrdup(stub_names[i]);
-        c->stub_from[i] = gr_xasprintf("%s/%s", c->paths.stub_dir, name);
-        c->stub_to[i] = gr_xasprintf("child/%s", name);
-        free(name);
+        c->stub_from[i] = in[2 + i];
+        c->stub_to[i] = gr_xasprintf("child/%s", strrchr(in[2 + i], '/') + 1);
     }
-    c->hdr_from = gr_layout_in_folder(c->paths.root, lab_dir_name, c->contract);
-    c->sup_from = gr_xasprintf("%s/lib/labsup.h", c->paths.root);
+    free(in);
     return 0;
 }
 
@@ -302,7 +301,7 @@ static char *read_intermediate(build_ctx *c, const char *name, size_t *len, step
 static step_outcome read_source(build_ctx *c)
 {
     char why[128];
-    int rc = gr_read_regular(c->src, MAX_SOURCE_BYTES, &c->text, &c->text_len, why, sizeof why);
+    int rc = gr_read_regular(c->src, GR_MAX_SOURCE_BYTES, &c->text, &c->text_len, why, sizeof why);
     int nul = rc == 0 ? gr_normalise_source(c->text, &c->text_len) : 0;
     if (nul) {
         fail_with(c->out, GR_COMPILE_ERROR,
@@ -738,6 +737,20 @@ int gr_build_lab(const gr_rubric *r, const char *lab_dir_name, const char *src,
         return -1;
     }
     return 0;
+}
+
+char **gr_build_inputs(const gr_rubric *r, const char *lab_dir_name, const gr_paths *paths)
+{
+    char **files = gr_xcalloc(N_STUB + 3, sizeof *files), tag[16];
+    snprintf(tag, sizeof tag, "lab%02d", r->lab);
+    char *contract = gr_xasprintf("%s.h", tag);
+    files[0] = gr_layout_in_folder(paths->root, lab_dir_name, contract);
+    files[1] = gr_xasprintf("%s/lib/labsup.h", paths->root);
+    for (int i = 0; i < N_STUB; i++)
+        files[2 + i] = i == 1 ? gr_xasprintf("%s/%s_dispatch.o", paths->stub_dir, tag)
+                              : gr_xasprintf("%s/%s", paths->stub_dir, stub_names[i]);
+    free(contract);
+    return files;
 }
 
 void gr_build_copy(const gr_build *from, gr_build *to)

@@ -47,6 +47,13 @@ typedef struct gr_build {
     double compile_seconds;
 } gr_build;
 
+#define GR_MAX_SOURCE_BYTES ((size_t)4 << 20)   /* a lab file is a few hundred lines */
+
+/* The files a build of lab r reads besides the student's: the contract header,
+   labsup.h and the test child's objects (a NULL-terminated list of malloc'd
+   paths; free each and the list). */
+char **gr_build_inputs(const gr_rubric *r, const char *lab_dir_name, const gr_paths *paths);
+
 /* A deep copy of from into to (free with gr_build_free). */
 void gr_build_copy(const gr_build *from, gr_build *to);
 
