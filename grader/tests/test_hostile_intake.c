@@ -20,8 +20,12 @@
  * Asserted: the batch completes, every student has the score and verdict
  * their upload deserves, no grader path reaches what a student is shown, and
  * the warnings block names each kind with its ids.
+ *
+ * And the build cache, which reads every lab file before the build does: a
+ * class graded twice through one cache keeps each file's program apart.
  */
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -582,6 +586,69 @@ START_TEST(a_hostile_class_is_graded)
 }
 END_TEST
 
+/* The build cache (buildcache.h) is a new reader of the students' files: in a
+   class graded twice with one cache, a file one byte from the solution never
+   gets the solution's program, the same bytes from two students are one entry,
+   a FIFO and a link are read as the build reads them (refused, never kept),
+   and the second run, from the cache, gives every student the same score. */
+START_TEST(the_build_cache_keeps_each_file_apart)
+{
+    char *cls = fresh("cached-class"), *cache = path_in(base, "build-cache");
+    char *sol = solution(1), *near = gr_xstrdup(sol);
+    char *at = strstr(near, "1.0 / sqrt(");
+    ck_assert_ptr_nonnull(at);
+    memcpy(at, "1.0 + sqrt(", 11);                       /* the same length, one byte apart */
+    put(cls, "solver/lab01.c", sol);
+    put(cls, "again/lab01.c", sol);
+    put(cls, "near/lab01.c", near);
+    char *fifo_dir = fresh("cached-class/fifo");
+    plant(fifo_dir, "lab01.c", FIFO);
+    char *link_dir = fresh("cached-class/linkout");
+    plant(link_dir, "lab01.c", LINK_OUT);
+    setenv("ATTNLAB_BUILD_CACHE", cache, 1);
+    static const struct { const char *id; double score; } want[] = {
+        {"solver", 10}, {"again", 10}, {"near", -2}, {"fifo", 0}, {"linkout", 0},
+    };
+    for (int run = 0; run < 2; run++) {
+        char *out = path_in(base, run ? "cached-2" : "cached-1");
+        char *o = path_in(base, "cached.out"), *e = path_in(base, "cached.err");
+        const char *args[] = {"batch", cls, "--out", out, "--lab", "1", "--jobs", "2", NULL};
+        int rc = run_attnlab(args, o, e);
+        ck_assert_msg(rc == 0, "batch (run %d) exit %d", run + 1, rc);
+        char *csv = gr_read_file(path_in(out, "gradebook.csv"), NULL);
+        ck_assert_ptr_nonnull(csv);
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+            double got = gradebook_lab1(csv, want[i].id);
+            if (want[i].score < 0)                       /* some tests pass, not all */
+                ck_assert_msg(got > 0 && got < 10, "run %d: %s scored %g", run + 1, want[i].id, got);
+            else
+                ck_assert_msg(got == want[i].score, "run %d: %s scored %g, not %g", run + 1,
+                              want[i].id, got, want[i].score);
+        }
+        free(csv);
+        free(out);
+        free(o);
+        free(e);
+    }
+    struct stat st;
+    ck_assert_int_eq(stat(cache, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0700);           /* the grader's own */
+    int entries = 0;
+    DIR *d = opendir(cache);
+    for (struct dirent *de; d && (de = readdir(d)) != NULL;)
+        entries += de->d_name[0] != '.';
+    closedir(d);
+    ck_assert_int_eq(entries, 2);                        /* the solution and the near one */
+    unsetenv("ATTNLAB_BUILD_CACHE");
+    free(cls);
+    free(cache);
+    free(sol);
+    free(near);
+    free(fifo_dir);
+    free(link_dir);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     base = fk_suite_dir("hostile-intake");
@@ -599,6 +666,7 @@ Suite *test_suite(void)
     TCase *cl = tcase_create("class");
     tcase_set_timeout(cl, CAP_SECONDS * 2);
     tcase_add_test(cl, a_hostile_class_is_graded);
+    tcase_add_test(cl, the_build_cache_keeps_each_file_apart);
     suite_add_tcase(s, cl);
     return s;
 }
