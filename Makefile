@@ -25,6 +25,10 @@
 # Build outputs go to build/ only.
 
 CC      ?= cc
+# Build with every core unless told how many (make -j1: one job at a time).
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+  MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 BUILD   ?= build
 PKGS    := check yaml-0.1 libseccomp
 
@@ -222,8 +226,11 @@ test: all
 test-quick: all
 	@sh scripts/test-quick.sh "$(MAKE)" $(BUILD)
 
+# One goal after another: the suites run the sanitized attnlab that all builds.
 test-asan:
-	$(MAKE) SANITIZE=1 all test-unit fuzz-regress
+	$(MAKE) SANITIZE=1 all
+	$(MAKE) SANITIZE=1 test-unit
+	$(MAKE) SANITIZE=1 fuzz-regress
 
 # ---- fuzzing -----------------------------------------------------------------
 # One target per parser that reads input the grader does not control

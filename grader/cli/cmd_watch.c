@@ -34,7 +34,7 @@ static const char watch_usage[] =
     "usage: attnlab watch [--lab N] [--submission DIR] [--timeout SECONDS]\n"
     "\n"
     "Grade one lab's visible tests, then again each time you save a .c or .h\n"
-    "file in its folder (about 0.7 s from save to verdict on 2 cores): every test's\n"
+    "file in its folder (about 0.2 s from save to verdict on 2 cores): every test's\n"
     "verdict, the first failing test's feedback and a hint. When the lab\n"
     "passes, watch names the next lab and ends. Progress is kept with\n"
     "'attnlab status''s, in $XDG_STATE_HOME/attnlab/progress.tsv.\n"
