@@ -27,6 +27,8 @@
 
 #include <stdio.h>
 
+#include "attn.h"
+
 /* The CSV's header row, also quoted by the usage text. */
 #define BENCH_CSV_HEADER "path,T,d,heads,causal,repeat,median_s,min_s,gflops," \
                          "fraction_of_sgemm,speedup_vs_reference,max_abs_diff,peak_mib," \
@@ -42,6 +44,7 @@ typedef struct bench_opts {
     int threads;    /* threads of fused, pipeline and sgemm */
     int csv;        /* --format csv */
     const char *blas;  /* --blas: "" the usual OpenBLAS, "none", or a library */
+    attn_isa isa;      /* --isa: the fused path's kernel (ATTN_ISA_AUTO: the best this CPU runs) */
 } bench_opts;
 
 /* The paths, in the order they run and are printed. */

@@ -30,6 +30,7 @@
 static const char bench_usage[] =
     "usage: attnlab bench [--T N] [--d N] [--heads N] [--causal] [--repeat N]\n"
     "                     [--threads N] [--format table|csv] [--blas none|LIBRARY]\n"
+    "                     [--isa auto|avx512|avx2|portable]\n"
     "\n"
     "Time libattn's attention paths on this machine against one-core sgemm, the\n"
     "machine's limit, and check that they agree.\n"
@@ -45,6 +46,9 @@ static const char bench_usage[] =
     "  --format FORMAT   table (default) or csv\n"
     "  --blas LIBRARY    the OpenBLAS to load (default libopenblas.so.0), or none\n"
     "                    to time libattn's paths alone\n"
+    "  --isa ISA         the fused path's kernel: auto (default, the best this CPU\n"
+    "                    runs), avx512, avx2 or portable; one this CPU cannot run\n"
+    "                    is a usage error\n"
     "  -h, --help        show this help\n"
     "\n"
     "Paths, each computing O = softmax(Q K^T / sqrt(d)) V except sgemm:\n"
@@ -120,7 +124,7 @@ static int usage_error(FILE *err, const char *fmt, ...)
 /* getopt_long values of the long options; above any character, so a value
    tells a long option from a short one. */
 enum { OPT_T = 256, OPT_D, OPT_HEADS, OPT_CAUSAL, OPT_REPEAT, OPT_THREADS, OPT_FORMAT, OPT_BLAS,
-       OPT_HELP };
+       OPT_ISA, OPT_HELP };
 
 static const struct option bench_longopts[] = {
     {"T", required_argument, 0, OPT_T},
@@ -131,6 +135,7 @@ static const struct option bench_longopts[] = {
     {"threads", required_argument, 0, OPT_THREADS},
     {"format", required_argument, 0, OPT_FORMAT},
     {"blas", required_argument, 0, OPT_BLAS},
+    {"isa", required_argument, 0, OPT_ISA},
     {"help", no_argument, 0, OPT_HELP},
     {0, 0, 0, 0},
 };
@@ -194,6 +199,25 @@ static int parse_count(FILE *err, const char *opt, const char *what, const char 
     return 0;
 }
 
+/* --isa's value into *isa, a kernel this CPU runs; 0, or -1 after a usage error. */
+static int parse_isa(FILE *err, const char *text, attn_isa *isa)
+{
+    static const attn_isa all[] = {ATTN_ISA_AUTO, ATTN_ISA_AVX512, ATTN_ISA_AVX2,
+                                   ATTN_ISA_PORTABLE};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (strcmp(text, attn_isa_name(all[i])) != 0)
+            continue;
+        int runs = attn_fused_set_isa(all[i]) == 0;    /* asked only: run sets it */
+        attn_fused_set_isa(ATTN_ISA_AUTO);
+        if (!runs)
+            return usage_error(err, "--isa %s: this CPU cannot run that kernel (its best is %s)",
+                               text, attn_fused_isa());
+        *isa = all[i];
+        return 0;
+    }
+    return usage_error(err, "--isa takes auto, avx512, avx2 or portable (got '%s')", text);
+}
+
 /* Parse the whole command line. 0 ok, 1 when --help was shown, or -1 after a
    usage error. */
 static int parse_args(FILE *out, FILE *err, int argc, char **argv, bench_opts *o)
@@ -239,6 +263,9 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, bench_opts *o
             if (optarg[0] == '\0')
                 r = usage_error(err, "--blas takes none or an OpenBLAS library file (got '')");
             o->blas = optarg;
+            break;
+        case OPT_ISA:
+            r = parse_isa(err, optarg, &o->isa);
             break;
         case OPT_FORMAT:
             if (strcmp(optarg, "table") == 0)
@@ -323,12 +350,14 @@ int cmd_bench_run(FILE *out, FILE *err, int argc, char **argv)
     bench_result res[BENCH_N_PATHS];
     memset(res, 0, sizeof res);
     attn_fused_set_threads(o.threads);     /* in range: parse_args checked it */
+    attn_fused_set_isa(o.isa);             /* one this CPU runs: parse_args checked it */
     int rc = bench_measure(err, &o, &bl, res);
     attn_fused_set_threads(1);
     if (rc == 0 && o.csv)
         bench_print_csv(out, &o, bench_n_paths(&bl), res);
     else if (rc == 0)
-        bench_print_table(out, &o, &bl, res);
+        bench_print_table(out, &o, &bl, res);   /* it names the kernel that ran */
+    attn_fused_set_isa(ATTN_ISA_AUTO);
     bench_blas_close(&bl);
     return rc == 0 ? GR_EXIT_OK : GR_EXIT_FAILED;
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attn.h"
 #include "cli/commands.h"
 #include "capture.h"
 
@@ -156,6 +157,33 @@ START_TEST(csv_threads)
     ck_assert_ptr_nonnull(strstr(r.err, "--threads takes the threads of the fused path and "
                                         "OpenBLAS, a whole number from 1 to 64 (got '0')"));
     free_result(&r);
+}
+END_TEST
+
+/* --isa: the fused path on the kernel named, the header saying which; after
+   the run the best kernel is back; a kernel the CPU lacks or an unknown name
+   is a usage error. */
+START_TEST(isa_names_the_kernel)
+{
+    run_result r = BENCH("--T", "40", "--d", "8", "--repeat", "1", "--isa", "portable");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_msg(strstr(r.out, "fused kernel portable, 1 thread"), "header: %s", r.out);
+    ck_assert_ptr_nonnull(strstr(r.out, "\nfused "));
+    free_result(&r);
+    attn_isa best = __builtin_cpu_supports("avx512f") ? ATTN_ISA_AVX512
+                    : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")
+                        ? ATTN_ISA_AVX2 : ATTN_ISA_PORTABLE;
+    ck_assert_str_eq(attn_fused_isa(), attn_isa_name(best));
+    r = BENCH("--isa", "sse9");
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "--isa takes auto, avx512, avx2 or portable (got 'sse9')"));
+    free_result(&r);
+    if (best != ATTN_ISA_AVX512) {           /* say so where the CPU lacks it */
+        r = BENCH("--isa", "avx512");
+        ck_assert_int_eq(r.rc, 2);
+        ck_assert_ptr_nonnull(strstr(r.err, "this CPU cannot run that kernel"));
+        free_result(&r);
+    }
 }
 END_TEST
 
@@ -323,6 +351,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, csv_tiny_run_three_rows);
     tcase_add_test(tc, csv_causal_heads_agree);
     tcase_add_test(tc, csv_threads);
+    tcase_add_test(tc, isa_names_the_kernel);
     tcase_add_test(tc, table_header_names_the_run);
     tcase_add_test(tc, parser_resets_between_calls);
     tcase_add_test(tc, openblas_rows_or_install_hint);
