@@ -45,7 +45,10 @@ for f in $changed; do
     esac
     for t in $(grep -lE -- "$pat" $tests 2>/dev/null); do add_suite "$BUILD/${t%.c}"; done
 done
-echo "test-quick: $(echo "$changed" | grep -c .) changed files since $base reach$([ -n "$suites" ] || echo " no suite;")${suites:+ $(echo $suites | wc -w) suites}${labs:+, dev-check of$labs}"
+n_suites=$(echo $suites | wc -w)
+say="$(echo "$changed" | grep -c .) changed files since $base reach $n_suites suites"
+[ -n "$labs" ] && say="$say and the dev-check of$labs"
+echo "test-quick: $say"
 for check in layers paths; do
     out=$(sh scripts/check-$check.sh) || { echo "$out"; exit 1; }
     echo "$out" | tail -n 1
