@@ -102,7 +102,7 @@ static int chunk_work(void *ctx, int c, gr_strbuf *out, char *err, size_t errlen
     int lab = cs->in[idx[0]].lab;
     gr_cfunc_list fl = {0};
     gr_mutgen_functions(cs->in[idx[0]].src, cs->in[idx[0]].src_len, &fl);
-    char *path = gr_layout_rubric_from(cs->o->root, NULL, lab);
+    char *path = gr_layout_rubric_from(cs->o->root, cs->o->rubrics, lab);
     gr_rubric rub;
     int rc = gr_rubric_load(path, &rub, err, errlen) == 0 ? 0 : GR_STATUS_BAD_INPUT;
     free(path);
@@ -208,35 +208,40 @@ int gr_mutprog_build(const gr_grade_opts *o, const char *work, const gr_mutprog_
     return rc;
 }
 
-int gr_mutprog_prepare(const gr_mutprog *p, const gr_mutprog_in *in, int i, char *path,
-                       gr_grade_opts *o, gr_build *b, char *err, size_t errlen)
+char *gr_mutprog_prepare(const gr_mutprog *p, const gr_mutprog_in *in, int i, const char *work,
+                         gr_grade_opts *o, gr_build *b, char *err, size_t errlen)
 {
     int lab = in[i].lab;
     if (p && p->in_schema && p->in_schema[i] >= 0) {
         const gr_mutprog_schema *s = &p->s[p->in_schema[i]];
+        char *path = gr_xasprintf("%s/m%05d-test", work, i);
         size_t len;
         char *exe = gr_read_file(s->b.exe, &len);
         int rc = exe ? gr_mutschema_select(exe, len, p->selector[i], path, err, errlen) : -1;
         if (!exe)
             gr_set_err(err, errlen, "%s: cannot read a mutant schema's program", s->b.exe);
         free(exe);
-        if (rc != 0)
-            return -1;
+        if (rc != 0) {
+            free(path);
+            return NULL;
+        }
         *b = s->b;
         b->exe = path;
         o->built[lab - 1] = b;
         o->sources[lab - 1] = s->source;
-        return 0;
+        return path;
     }
+    char *path = gr_xasprintf("%s/m%05d.c", work, i);
     char *text = gr_mutation_apply(in[i].src, in[i].src_len, in[i].m);
     int rc = gr_write_file_atomic(path, text, strlen(text));
     free(text);
     if (rc != 0) {
         gr_set_err(err, errlen, "%s: cannot write a mutant", path);
-        return -1;
+        free(path);
+        return NULL;
     }
     o->sources[lab - 1] = path;
-    return 0;
+    return path;
 }
 
 int gr_mutprog_count(const gr_mutprog *p)

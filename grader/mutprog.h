@@ -52,10 +52,11 @@ int gr_mutprog_build(const gr_grade_opts *o, const char *work, const gr_mutprog_
                      int jobs, gr_mutprog *out, char *err, size_t errlen);
 
 /* Set o up to grade mutant i: its schema's program with the selector set,
-   written to path, as o->built (b holds the build o points at), or, for one
-   built alone, its source written to path as o->sources. 0, or -1 with err. */
-int gr_mutprog_prepare(const gr_mutprog *p, const gr_mutprog_in *in, int i, char *path,
-                       gr_grade_opts *o, gr_build *b, char *err, size_t errlen);
+   written into work, as o->built (b holds the build o points at), or, for one
+   built alone, its source written into work as o->sources. The file written
+   (malloc'd: the caller removes and frees it), or NULL with err. */
+char *gr_mutprog_prepare(const gr_mutprog *p, const gr_mutprog_in *in, int i, const char *work,
+                         gr_grade_opts *o, gr_build *b, char *err, size_t errlen);
 
 /* How many mutants are in a schema. */
 int gr_mutprog_count(const gr_mutprog *p);

@@ -22,7 +22,6 @@
 #include "mutequiv.h"
 #include "mutgen.h"
 #include "mutprog.h"
-#include "rubric.h"
 #include "pool.h"
 #include "seed.h"
 #include "stop.h"
@@ -107,18 +106,16 @@ static int mutate_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errle
     memset(o.sources, 0, sizeof o.sources);
     memset(o.built, 0, sizeof o.built);
     gr_build b;
-    char *path = gr_xasprintf("%s/m%05d%s", r->work, i, r->progs.in_schema && r->progs.in_schema[i] >= 0
-                                                        ? "-test" : ".c");
-    int rc = GR_STATUS_FAILED;
-    if (gr_mutprog_prepare(&r->progs, r->in, i, path, &o, &b, err, errlen) != 0)
-        goto out;
+    char *path = gr_mutprog_prepare(&r->progs, r->in, i, r->work, &o, &b, err, errlen);
+    if (!path)
+        return GR_STATUS_FAILED;
     o.labs[lab - 1] = 1;
     o.jobs = 1;
     o.first_failure = 1;  /* one failing test kills a mutant */
     int *order = kill_order(r, lab);
     o.order[lab - 1] = order;
     gr_report rep;
-    rc = gr_grade(&o, &rep, err, errlen);
+    int rc = gr_grade(&o, &rep, err, errlen);
     free(order);
     if (rc != 0)
         goto out;
@@ -155,12 +152,16 @@ static int mutate_done(void *ctx, int i, const char *bytes, size_t len, char *er
     job *j = &r->jobs[i];
     const gr_mutprog_in *in = &r->in[i];
     j->result = bytes[0];
-    char *after = NULL;
-    long t = j->result == M_KILLED ? strtol(bytes + 1, &after, 10) : -1;
-    if (after && *after == ' ' && t >= 0 && t < r->n_tests[in->lab - 1])
-        r->kills[in->lab - 1][t]++;
-    j->detail = gr_xasprintf("%.*s", (int)(len - 1 - (after ? after + 1 - (bytes + 1) : 0)),
-                             after ? after + 1 : bytes + 1);
+    const char *detail = bytes + 1, *end = bytes + len;
+    if (j->result == M_KILLED) {          /* "K<test index> <test>: <verdict>" */
+        char *after;
+        long t = strtol(detail, &after, 10);
+        if (after < end && *after == ' ' && t >= 0 && t < r->n_tests[in->lab - 1]) {
+            r->kills[in->lab - 1][t]++;
+            detail = after + 1;
+        }
+    }
+    j->detail = gr_xasprintf("%.*s", (int)(end - detail), detail);
     /* a survivor is news at once on stderr (the whole run takes minutes); the
        sorted list follows on stdout at the end */
     if (j->result == M_SURVIVED)
@@ -300,7 +301,7 @@ static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want,
     int rc = make_cases(&r, &base, want, cases, err, sizeof err);
     if (rc == 0 && !(r.work = gr_work_dir_make("mutate", err, sizeof err)))
         rc = GR_STATUS_FAILED;
-    else if (!alone)
+    if (rc == 0 && !alone)
         rc = gr_mutprog_build(o, r.work, r.in, r.n, jobs, &r.progs, err, sizeof err);
     if (rc == 0 && verbose && !alone)
         printf("mutate: %d programs hold %d of %d mutants, built in %.1f s\n", r.progs.n,
