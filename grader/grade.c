@@ -76,25 +76,39 @@ static char *not_run_reason(const budget *bg, int timeouts)
 
 /* Make, run and score one rubric test. 0, or a GR_STATUS_* code (status.h) when
    grading cannot go on (err says why). */
+/* The case of rubric test t for o's student: 0, or GR_STATUS_BAD_INPUT with err
+   naming the test (c is then freed). */
+static int make_case(const gr_grade_opts *o, const gr_lab_module *mod, int lab,
+                     const gr_rubric *r, const gr_rubric_test *t, gr_case *c, char *err,
+                     size_t errlen)
+{
+    char cerr[512];
+    memset(c, 0, sizeof *c);
+    if (mod->make_case(t, gr_test_seed(t, o->secret, o->student, lab), c, cerr, sizeof cerr) == 0)
+        return 0;
+    snprintf(err, errlen, "%s:%d: test '%s': %s", r->path, t->line, t->name, cerr);
+    gr_case_free(c);
+    return GR_STATUS_BAD_INPUT;
+}
+
+/* Whether o grades every test of the rubric, in its order of tests: only then
+   do o->order and o->cases (made for the whole rubric) apply. */
+static int whole_rubric(const gr_grade_opts *o)
+{
+    return !o->only_test && !o->visible_only;
+}
+
 static int grade_test(const gr_grade_opts *o, const gr_lab_module *mod, int lab,
                       const gr_rubric *r, int i, const char *exe, gr_test_result *tr, char *err,
                       size_t errlen)
 {
     const gr_rubric_test *t = &r->tests[i];
-    /* made in rubric order for every test: of no use once the rubric is cut down */
-    const gr_case *made = o->cases[lab - 1] && !o->only_test && !o->visible_only
-                              ? o->cases[lab - 1][i] : NULL;
+    const gr_case *made = o->cases[lab - 1] && whole_rubric(o) ? o->cases[lab - 1][i] : NULL;
     gr_case c;
-    memset(&c, 0, sizeof c);
-    char cerr[512];
-    if (made) {
+    if (made)
         c = *made;                        /* borrowed: the caller frees it */
-    } else if (mod->make_case(t, gr_test_seed(t, o->secret, o->student, lab), &c, cerr,
-                              sizeof cerr) != 0) {
-        snprintf(err, errlen, "%s:%d: test '%s': %s", r->path, t->line, t->name, cerr);
-        gr_case_free(&c);
+    else if (make_case(o, mod, lab, r, t, &c, err, errlen) != 0)
         return GR_STATUS_BAD_INPUT;
-    }
     gr_outcome oc;
     int rc = gr_judge_case(exe, mod, t, &c, &oc, err, errlen);
     if (rc != 0) {
@@ -170,6 +184,16 @@ static int load_rubric(const gr_grade_opts *o, int lab, gr_rubric *r, char *err,
     return rc == 0 ? 0 : GR_STATUS_BAD_INPUT;
 }
 
+/* Build src as lab's program under rubric r, through the build cache. 0, or
+   GR_STATUS_FAILED with err (the grader's failure: a student's is in out). */
+static int build_program(const gr_grade_opts *o, const gr_rubric *r, int lab, const char *src,
+                         const char *work, gr_build *out, char *err, size_t errlen)
+{
+    gr_paths paths = { .root = o->root, .stub_dir = o->stub_dir, .work_dir = work };
+    return gr_build_cached(r, gr_lab_modules[lab - 1]->dir, src, &paths, out, err, errlen) == 0
+               ? 0 : GR_STATUS_FAILED;
+}
+
 static int grade_lab(const gr_grade_opts *o, const gr_intake *in, const budget *bg, int lab,
                      const char *work, gr_lab_result *lr, char *err, size_t errlen)
 {
@@ -209,14 +233,11 @@ static int grade_lab(const gr_grade_opts *o, const gr_intake *in, const budget *
         free(skip);
         goto done;
     }
-    gr_paths paths = { .root = o->root, .stub_dir = o->stub_dir, .work_dir = work };
     gr_build b;
-    if (o->built[lab - 1]) {
+    if (o->built[lab - 1])
         gr_build_copy(o->built[lab - 1], &b);
-    } else if (gr_build_cached(&r, mod->dir, src, &paths, &b, err, errlen) != 0) {
-        rc = GR_STATUS_FAILED;
+    else if ((rc = build_program(o, &r, lab, src, work, &b, err, errlen)) != 0)
         goto done;
-    }
     lr->build_seconds = b.compile_seconds;
     if (!b.ok)
         fail_all(lr, b.verdict, b.message ? b.message : "the lab did not build");
@@ -224,7 +245,7 @@ static int grade_lab(const gr_grade_opts *o, const gr_intake *in, const budget *
         lr->compile_log = gr_xstrdup(b.log);
     for (int i = 0; i < r.n_tests; i++)
         r.tests[i].limits.static_bytes = b.static_bytes;   /* measured in the program: it counts */
-    const int *order = o->only_test ? NULL : o->order[lab - 1];
+    const int *order = whole_rubric(o) ? o->order[lab - 1] : NULL;
     for (int k = 0, timeouts = 0; b.ok && k < r.n_tests && rc == 0; k++) {
         int i = order ? order[k] : k;
         if ((skip = not_run_reason(bg, timeouts)) != NULL) {
@@ -258,17 +279,10 @@ int gr_grade_cases(const gr_grade_opts *o, int lab, gr_case ***out, int *n, char
     int rc = load_rubric(o, lab, &r, err, errlen);
     if (rc != 0)
         return rc;
-    const gr_lab_module *mod = gr_lab_modules[lab - 1];
     gr_case **cases = gr_xcalloc((size_t)r.n_tests + 1, sizeof *cases);
-    char cerr[512];
     for (int i = 0; i < r.n_tests && rc == 0; i++) {
-        const gr_rubric_test *t = &r.tests[i];
         cases[i] = gr_xcalloc(1, sizeof *cases[i]);
-        if (mod->make_case(t, gr_test_seed(t, o->secret, o->student, lab), cases[i], cerr,
-                           sizeof cerr) != 0) {
-            snprintf(err, errlen, "%s:%d: test '%s': %s", r.path, t->line, t->name, cerr);
-            rc = GR_STATUS_BAD_INPUT;
-        }
+        rc = make_case(o, gr_lab_modules[lab - 1], lab, &r, &r.tests[i], cases[i], err, errlen);
     }
     *n = r.n_tests;
     *out = cases;
@@ -296,9 +310,7 @@ int gr_grade_build(const gr_grade_opts *o, int lab, const char *src, const char 
     int rc = load_rubric(o, lab, &r, err, errlen);
     if (rc != 0)
         return rc;
-    gr_paths paths = { .root = o->root, .stub_dir = o->stub_dir, .work_dir = work };
-    rc = gr_build_lab(&r, gr_lab_modules[lab - 1]->dir, src, &paths, out, err, errlen) == 0
-             ? 0 : GR_STATUS_FAILED;
+    rc = build_program(o, &r, lab, src, work, out, err, errlen);
     gr_rubric_free(&r);
     return rc;
 }

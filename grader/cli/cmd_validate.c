@@ -153,54 +153,56 @@ typedef struct mutant_task {
     gr_fairness *fair;          /* [mutant]: the grades under every draw */
 } mutant_task;
 
-/* In a worker: grade mutant i as `attnlab grade` does, then under every draw.
-   Sends "runs fixed_points score score ...", the varying tests and the fixed
-   tests failed ("-" for none), a line each, then the encoded result. */
-static int mutant_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errlen)
+/* Mutant i's line of scores under every draw (see mutant_work), its program
+   built already in o->built; r is its grade under validate's own id. */
+static int draw_scores(const mutant_task *mt, int i, const gr_grade_opts *o, const gr_report *r,
+                       gr_strbuf *out, char *err, size_t errlen)
 {
-    const mutant_task *mt = ctx;
     int n = mt->t->n_draws;
-    gr_report r;
-    gr_fairness f;
-    /* built once, graded under validate's id and then under every draw */
-    char *work = gr_work_dir_make("validate", err, errlen);
-    if (!work)
-        return GR_STATUS_FAILED;
-    gr_build b;
-    gr_grade_opts o = *mt->base;
-    int rc = gr_grade_build(&o, mt->lab, mt->srcs[i], work, &b, err, errlen);
-    o.built[mt->lab - 1] = &b;
-    if (rc == 0)
-        rc = grade_one(&o, mt->lab, mt->srcs[i], &r, err, errlen);
-    if (rc != 0) {
-        gr_build_free(&b);
-        gr_work_dir_remove(work);
-        return rc;
-    }
     if (mt->set->mutants[i].verdict == GR_TIMED_OUT) {
         /* each draw would wait out the time limit on every test that hangs: a
            mutant meant to hang is graded under validate's id alone (runs -1) */
         gr_sb_printf(out, "-1 0");
         for (int k = 0; k < n; k++)
-            gr_sb_printf(out, " %.17g", r.labs[0].score);
+            gr_sb_printf(out, " %.17g", r->labs[0].score);
         gr_sb_append(out, "\n-\n-\n");
-        gr_result_lab_encode(&r.labs[0], out);
-        gr_result_free(&r);
-        gr_build_free(&b);
-        gr_work_dir_remove(work);
         return 0;
     }
-    rc = gr_fairness_grade(&o, mt->lab, mt->srcs[i], mt->t->draws, n, &f, err, errlen);
+    gr_fairness f;
+    int rc = gr_fairness_grade(o, mt->lab, mt->srcs[i], mt->t->draws, n, &f, err, errlen);
     if (rc == 0) {
         gr_sb_printf(out, "%d %.17g", f.runs, f.fixed_points);
         for (int k = 0; k < n; k++)
             gr_sb_printf(out, " %.17g", f.scores[k]);
         gr_sb_printf(out, "\n%s\n%s\n", f.varying ? f.varying : "-",
                      f.fixed_failed ? f.fixed_failed : "-");
-        gr_result_lab_encode(&r.labs[0], out);
     }
     gr_fairness_free(&f);
-    gr_result_free(&r);
+    return rc;
+}
+
+/* In a worker: grade mutant i as `attnlab grade` does, then under every draw,
+   its program built once for all of them. Sends "runs fixed_points score
+   score ...", the varying tests and the fixed tests failed ("-" for none), a
+   line each, then the encoded result. */
+static int mutant_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errlen)
+{
+    const mutant_task *mt = ctx;
+    char *work = gr_work_dir_make("validate", err, errlen);
+    if (!work)
+        return GR_STATUS_FAILED;
+    gr_build b;
+    memset(&b, 0, sizeof b);
+    gr_grade_opts o = *mt->base;
+    o.built[mt->lab - 1] = &b;
+    gr_report r;
+    int rc = gr_grade_build(&o, mt->lab, mt->srcs[i], work, &b, err, errlen);
+    if (rc == 0 && (rc = grade_one(&o, mt->lab, mt->srcs[i], &r, err, errlen)) == 0) {
+        rc = draw_scores(mt, i, &o, &r, out, err, errlen);
+        if (rc == 0)
+            gr_result_lab_encode(&r.labs[0], out);
+        gr_result_free(&r);
+    }
     gr_build_free(&b);
     gr_work_dir_remove(work);
     return rc;
