@@ -1,7 +1,7 @@
 /* buildcache.c: a lab's program kept by everything it was built from (see
  * buildcache.h). An entry is a folder named by a hash of its key:
  *   key    the key itself, compared whole on every lookup
- *   meta   "static_bytes compile_seconds\n", then the build's log (its warnings)
+ *   meta   "static_bytes\n", then the build's log (its warnings)
  *   exe    the program
  * made under a temporary name and renamed into place, so a reader sees a whole
  * entry or none, and two graders storing the same entry at once both succeed.
@@ -22,7 +22,7 @@
 #include "confined/workdir.h"
 #include "util.h"
 
-#define KEY_FORMAT "attnlab build cache 1\n"
+#define KEY_FORMAT "attnlab build cache 2\n"
 
 char *gr_buildcache_dir(void)
 {
@@ -144,12 +144,12 @@ static int lookup(const char *entry, const char *key, size_t klen, const gr_path
     char *ep = gr_xasprintf("%s/exe", entry);
     size_t len = 0, elen = 0;
     char *kept = gr_read_file(kp, &len), *meta = gr_read_file(mp, NULL), *exe = NULL;
-    long static_bytes = 0;
-    double seconds = 0;
-    int used = 0, rc = -1;
-    if (kept && len == klen && memcmp(kept, key, klen) == 0 && meta &&
-        sscanf(meta, "%ld %lf\n%n", &static_bytes, &seconds, &used) == 2 && used > 0 &&
-        (exe = gr_read_file(ep, &elen)) != NULL) {
+    const char *log = meta ? strchr(meta, '\n') : NULL;   /* the log follows the first line */
+    char *end = NULL;
+    long static_bytes = log ? strtol(meta, &end, 10) : 0;
+    int rc = -1;
+    if (kept && len == klen && memcmp(kept, key, klen) == 0 && log && end == log &&
+        end != meta && (exe = gr_read_file(ep, &elen)) != NULL) {
         char tmpl[PATH_MAX];
         snprintf(tmpl, sizeof tmpl, "%s/cached-XXXXXX", paths->work_dir);
         char *dir = mkdtemp(tmpl) ? gr_xasprintf("%s/lab-test", tmpl) : NULL;
@@ -160,7 +160,7 @@ static int lookup(const char *entry, const char *key, size_t klen, const gr_path
             out->verdict = GR_PASSED;
             out->exe = dir;
             out->static_bytes = static_bytes;
-            out->log = meta[used] ? gr_xstrdup(meta + used) : NULL;
+            out->log = log[1] ? gr_xstrdup(log + 1) : NULL;   /* as kept, leading blanks too */
             utimensat(AT_FDCWD, entry, NULL, 0);      /* used now: kept longest */
             dir = NULL;
             rc = 0;
@@ -245,8 +245,7 @@ static void store(const char *dir, const char *entry, const char *key, size_t kl
     char *exe = gr_read_file(b->exe, &elen);
     char *kp = gr_xasprintf("%s/key", tmp), *mp = gr_xasprintf("%s/meta", tmp);
     char *ep = gr_xasprintf("%s/exe", tmp);
-    char *meta = gr_xasprintf("%ld %.6f\n%s", b->static_bytes, b->compile_seconds,
-                              b->log ? b->log : "");
+    char *meta = gr_xasprintf("%ld\n%s", b->static_bytes, b->log ? b->log : "");
     int ok = exe && gr_write_file_atomic(kp, key, klen) == 0 &&
              gr_write_file_atomic(mp, meta, strlen(meta)) == 0 &&
              gr_write_file_atomic(ep, exe, elen) == 0 && rename(tmp, entry) == 0;

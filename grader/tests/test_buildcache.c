@@ -108,9 +108,22 @@ START_TEST(the_same_bytes_build_once)
     build("lab01.c", edited, &c);
     ck_assert(c.ok);
     ck_assert_int_eq(entries(), 2);
+    /* a build's warnings come back with its program, every byte of them */
+    char *warns = gr_xasprintf("%s\nstatic int never_used;\n", text);
+    gr_build w1, w2;
+    build("lab01.c", warns, &w1);
+    build("lab01.c", warns, &w2);
+    ck_assert_int_eq(entries(), 3);
+    ck_assert_ptr_nonnull(w1.log);
+    ck_assert_ptr_nonnull(strstr(w1.log, "never_used"));
+    ck_assert_ptr_nonnull(w2.log);
+    ck_assert_str_eq(w2.log, w1.log);
     gr_build_free(&a);
     gr_build_free(&b);
     gr_build_free(&c);
+    gr_build_free(&w1);
+    gr_build_free(&w2);
+    free(warns);
     free(edited);
     free(text);
 }
