@@ -22,9 +22,6 @@ start=$(date +%s)
 # Check's time limits guard against hangs; with every core busy a suite gets
 # a share of one, so its limits stretch (a hang still fails, later).
 export CK_TIMEOUT_MULTIPLIER="${CK_TIMEOUT_MULTIPLIER:-3}"
-# The programs built for the tests are kept in the build folder, never in the
-# user's own cache (grader/confined/buildcache.h).
-ATTNLAB_BUILD_CACHE="${ATTNLAB_BUILD_CACHE:-$(pwd)/$BUILD/build-cache}"; export ATTNLAB_BUILD_CACHE
 
 echo "==> layers"
 sh scripts/check-layers.sh 2>&1 | tee -a "$log"

@@ -15,7 +15,6 @@
 MAKE=${1:-make}
 BUILD=${2:-build}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-ATTNLAB_BUILD_CACHE="${ATTNLAB_BUILD_CACHE:-$(pwd)/$BUILD/build-cache}"; export ATTNLAB_BUILD_CACHE
 base=${TEST_QUICK_BASE:-HEAD}
 changed=$( { git diff --name-only "$base" --; git ls-files --others --exclude-standard; } 2>/dev/null | sort -u)
 if [ -z "$changed" ]; then
