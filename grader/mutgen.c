@@ -608,9 +608,12 @@ void gr_mutgen_functions(const char *src, size_t len, gr_cfunc_list *out)
             break;                        /* not a definition this tokenizer can read */
         out->f = gr_xrealloc(out->f, (size_t)(out->n + 1) * sizeof *out->f);
         gr_cfunc *f = &out->f[out->n++];
-        *f = (gr_cfunc){ts.t[decl].off, ts.t[open - 1].off, ts.t[open - 1].len, ts.t[i].off,
-                        ts.t[close].off + 1, NULL, 0, 0};
+        *f = (gr_cfunc){.start = ts.t[decl].off, .name = ts.t[open - 1].off,
+                        .name_len = ts.t[open - 1].len, .body = ts.t[i].off,
+                        .end = ts.t[close].off + 1};
         f->returns_void = is(&ts, open - 2, "void");
+        for (int k = decl; k < open - 1; k++)
+            f->is_static |= is(&ts, k, "static");
         function_args(&ts, open, closing(&ts, open), f);
         i = close;
         decl = close + 1;

@@ -58,6 +58,7 @@ typedef struct gr_cfunc {
     size_t body, end;       /* its body's '{' and one past its '}' */
     char *args;             /* "q, k, T" (its parameters' names), "" for (void) */
     int returns_void;       /* 1: "void NAME(", so a forwarded call is no return value */
+    int is_static;          /* 1: "static" among the tokens before its name */
     int forwardable;        /* 0: a parameter list the tokenizer cannot forward (...) */
 } gr_cfunc;
 

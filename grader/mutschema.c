@@ -1,7 +1,6 @@
 /* mutschema.c: many mutants of one solution in one program (see mutschema.h). */
 #include "mutschema.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,19 +25,12 @@ const gr_cfunc *gr_mutschema_home(const gr_cfunc_list *fl, const gr_mutation *m)
 static void write_copy(gr_strbuf *b, const char *src, const gr_cfunc *f, const char *suffix,
                        const gr_mutation *m)
 {
-    gr_strbuf head = {0};
-    gr_sb_appendn(&head, src + f->start, f->name - f->start);
-    int is_static = 0;
-    for (const char *p = head.s; p && (p = strstr(p, "static")) != NULL; p += 6)
-        is_static |= (p == head.s || !(p[-1] == '_' || isalnum((unsigned char)p[-1]))) &&
-                     !(p[6] == '_' || isalnum((unsigned char)p[6]));
     /* no_icf: copies the optimizer finds identical would become aliases (.set),
        which the assembly check rightly refuses; noinline keeps each copy one
        function, so the schema compiles in time linear in its mutants */
-    gr_sb_printf(b, "__attribute__((noinline, no_icf)) %s%s%.*s%s", is_static ? "" : "static ",
-                 head.s ? head.s : "",
+    gr_sb_printf(b, "__attribute__((noinline, no_icf)) %s%.*s%.*s%s",
+                 f->is_static ? "" : "static ", (int)(f->name - f->start), src + f->start,
                  (int)f->name_len, src + f->name, suffix);
-    free(head.s);
     size_t from = f->name + f->name_len;
     if (m) {
         gr_sb_appendn(b, src + from, m->offset - from);

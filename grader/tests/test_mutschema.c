@@ -33,13 +33,14 @@ START_TEST(functions_are_found_with_their_parameters)
     ck_assert_int_eq(fl.n, 4);
     const char *names[] = {"twice", "fill", "none", "say"};
     const char *args[] = {"x, n", "out, fn, count", "", "fmt"};
-    const int voids[] = {0, 1, 0, 0}, forward[] = {1, 1, 1, 0};
+    const int voids[] = {0, 1, 0, 0}, forward[] = {1, 1, 1, 0}, statics[] = {1, 0, 0, 0};
     for (int i = 0; i < 4; i++) {
         ck_assert_int_eq((int)fl.f[i].name_len, (int)strlen(names[i]));
         ck_assert(memcmp(src + fl.f[i].name, names[i], fl.f[i].name_len) == 0);
         ck_assert_str_eq(fl.f[i].args, args[i]);
         ck_assert_int_eq(fl.f[i].returns_void, voids[i]);
         ck_assert_int_eq(fl.f[i].forwardable, forward[i]);
+        ck_assert_int_eq(fl.f[i].is_static, statics[i]);
         ck_assert_int_eq(src[fl.f[i].body], '{');
         ck_assert_int_eq(src[fl.f[i].end - 1], '}');
     }
