@@ -23,10 +23,10 @@ start=$(date +%s)
 # a share of one, so its limits stretch (a hang still fails, later).
 export CK_TIMEOUT_MULTIPLIER="${CK_TIMEOUT_MULTIPLIER:-3}"
 
-echo "==> layers"
-sh scripts/check-layers.sh 2>&1 | tee -a "$log"
-echo "==> lab paths"
-sh scripts/check-paths.sh 2>&1 | tee -a "$log"
+echo "==> layers and lab paths"
+for check in layers paths; do
+    sh scripts/step.sh "$check" sh "scripts/check-$check.sh" 2>&1 | tee -a "$log"
+done
 echo "==> building the tests ($JOBS at a time)"
 t0=$(date +%s)
 $MAKE -s -j"$JOBS" test-bins || status=1
@@ -44,6 +44,7 @@ sums=$(awk '
 END { print c + 0, f + 0 }' "$log")
 passed=${sums% *}; failed=${sums#* }
 [ "$status" = 0 ] || [ "$failed" != 0 ] || failed=1   # a step failed without a count (e.g. did not build)
+[ "$failed" = 0 ] || status=1                          # a count of failures fails the run
 echo
 # What each step cost: the named steps alone, the suites added up, the five longest suites.
 awk '
