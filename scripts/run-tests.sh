@@ -15,7 +15,13 @@
 #   install: libattn staged under BUILD/stage, examples/ built through pkg-config and run
 MAKE=${1:-make}
 BUILD=${2:-build}
-JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+# JOBS steps at a time when set; else, under make, the calling make's job
+# slots (a -j of our own would reset them, with a warning), else one per core.
+J=""
+case "${JOBS:-} $MAKEFLAGS " in
+    " "*jobserver*) JOBS=$(nproc 2>/dev/null || echo 2) ;;
+    *) JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}; J="-j$JOBS" ;;
+esac
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 status=0
 start=$(date +%s)
@@ -29,10 +35,10 @@ for check in layers paths; do
 done
 echo "==> building the tests ($JOBS at a time)"
 t0=$(date +%s)
-$MAKE -s -j"$JOBS" test-bins || status=1
+$MAKE -s $J test-bins || status=1
 echo "step build-tests: $(( $(date +%s) - t0 )) s" | tee -a "$log"
 echo "==> suites, dev-check, validate, mutate, fuzz-regress, install ($JOBS at a time)"
-$MAKE -s -j"$JOBS" -O -k -f scripts/steps.mk BUILD="$BUILD" 2>&1 | tee -a "$log"
+$MAKE -s $J -O -k -f scripts/steps.mk BUILD="$BUILD" 2>&1 | tee -a "$log"
 grep -q "^step .*: FAILED" "$log" && status=1
 
 # Add up: Check's "NN%: Checks: C, Failures: F, Errors: E" lines, and the

@@ -14,7 +14,13 @@
 # TEST_QUICK_BASE (TEST_QUICK_BASE=main: everything this branch changed).
 MAKE=${1:-make}
 BUILD=${2:-build}
-JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+# JOBS steps at a time when set; else, under make, the calling make's job
+# slots (a -j of our own would reset them, with a warning), else one per core.
+J=""
+case "${JOBS:-} $MAKEFLAGS " in
+    " "*jobserver*) JOBS=$(nproc 2>/dev/null || echo 2) ;;
+    *) JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}; J="-j$JOBS" ;;
+esac
 base=${TEST_QUICK_BASE:-HEAD}
 changed=$( { git diff --name-only "$base" --; git ls-files --others --exclude-standard; } 2>/dev/null | sort -u)
 if [ -z "$changed" ]; then
@@ -53,8 +59,8 @@ for check in layers paths; do
     echo "$out" | tail -n 1
 done
 [ -n "$suites$labs" ] || exit 0
-$MAKE -s -j"$JOBS" $suites || exit 1
+$MAKE -s $J $suites || exit 1
 targets="$suites"
 [ -n "$labs" ] && targets="$targets dev-check-labs"
 CK_TIMEOUT_MULTIPLIER="${CK_TIMEOUT_MULTIPLIER:-3}" \
-    $MAKE -s -j"$JOBS" -O -k -f scripts/steps.mk BUILD="$BUILD" LABS="$labs" $targets
+    $MAKE -s $J -O -k -f scripts/steps.mk BUILD="$BUILD" LABS="$labs" $targets
