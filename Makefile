@@ -25,9 +25,13 @@
 # Build outputs go to build/ only.
 
 CC      ?= cc
-# Build with every core unless told how many (make -j1: one job at a time).
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
-  MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+# Build with every core; JOBS=N says how many jobs at a time (JOBS=1: one),
+# for the build and for make test's steps. Set once, by the make you run: the
+# makes it starts share its job slots (a -j of their own would reset them).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+ifndef ATTNLAB_MAKE_TOP
+  MAKEFLAGS += -j$(JOBS)
+  export ATTNLAB_MAKE_TOP := 1
 endif
 BUILD   ?= build
 PKGS    := check yaml-0.1 libseccomp
