@@ -34,7 +34,7 @@ ifndef ATTNLAB_MAKE_TOP
   export ATTNLAB_MAKE_TOP := 1
 endif
 BUILD   ?= build
-PKGS    := check yaml-0.1 libseccomp
+PKGS    := check yaml-0.1 libseccomp jansson
 
 # A curated warning set, kept clean (see Lua's makefile).
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* malloc/calloc/realloc/strdup that print "attnlab: out of memory" and exit 1. */
@@ -60,5 +61,11 @@ double gr_now_seconds(void);
 
 /* printf into err[0..errlen), truncated as snprintf does; nothing when err is NULL or errlen 0. */
 void gr_set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Decode one UTF-8 character from s[0..n): its length (1..4) with *cp set, or
+   0 when s does not start with a valid, shortest-form encoding of a Unicode
+   scalar value (overlong forms, surrogates and values above U+10FFFF are
+   invalid). n must be at least 1. */
+int gr_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 
 #endif

@@ -24,6 +24,7 @@ need pkg-config     command -v pkg-config
 need check          pkg-config --exists check
 need libyaml-dev    pkg-config --exists yaml-0.1
 need libseccomp-dev pkg-config --exists libseccomp
+need libjansson-dev pkg-config --exists jansson
 need gnuplot-nox    command -v gnuplot
 need binutils       command -v nm
 # attnlab bench times one-core OpenBLAS sgemm as the machine's limit (loaded

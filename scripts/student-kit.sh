@@ -84,7 +84,7 @@ with [syllabus.md](syllabus.md), then `labs/lab01-scores/README.md`.
 You need a C compiler, make and the course's packages:
 
 ```sh
-sudo apt-get install build-essential pkg-config check libyaml-dev libseccomp-dev gnuplot-nox
+sudo apt-get install build-essential pkg-config check libyaml-dev libseccomp-dev libjansson-dev gnuplot-nox
 ```
 
 ```sh

@@ -325,7 +325,7 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     char *kf = student_file(o, s->id, "key");
     char *line = gr_xasprintf("%s\n%s\n", key, b->sides[i]);
     /* the key last: a results.json without its key is graded again */
-    if (!f || gr_write_file_atomic(fb, text, len) != 0 || gr_report_json(js, &r) != 0 ||
+    if (!f || gr_write_file_atomic(fb, text, len) != 0 || gr_report_json(js, &r, o->secret) != 0 ||
         gr_write_file_atomic(kf, line, strlen(line)) != 0) {
         gr_set_err(err, errlen, "cannot write the results of student %s in %s/students/%s: %s",
                    s->id, o->out, s->id, strerror(errno));

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonio.h"
 #include "report/report.h"
 
 /* One uncatalogued wrong answer of one student. */
@@ -249,43 +250,44 @@ void gr_clusters_section(gr_strbuf *b, const gr_class *c, int md)
 
 /* ---- clusters.json ------------------------------------------------------------------ */
 
+/* One cluster's tests: each one's name, digest, excerpt and relation. */
+static json_t *cluster_tests(const gr_cluster *k)
+{
+    json_t *a = json_array();
+    for (int j = 0; j < k->n_tests; j++) {
+        const gr_cluster_test *t = &k->tests[j];
+        json_t *o = json_object();
+        gr_json_put(o, "test", gr_json_text(t->test));
+        gr_json_put(o, "digest", gr_json_text(t->digest));
+        gr_json_put(o, "excerpt", gr_json_text(t->excerpt));
+        gr_json_put(o, "relation", t->relation ? gr_json_text(t->relation) : json_null());
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
 char *gr_clusters_json(const gr_clusters *cl)
 {
-    gr_strbuf b = {0};
-    gr_sb_append(&b, "{\n  \"note\": \"uncatalogued wrong answers on fixed-input tests, grouped "
-                     "by identical rounded output; clusters never change a grade\",\n");
-    gr_sb_append(&b, cl->n ? "  \"clusters\": [\n" : "  \"clusters\": []\n");
+    json_t *root = json_object(), *all = json_array();
+    gr_json_put(root, "note", gr_json_text("uncatalogued wrong answers on fixed-input tests, "
+                                           "grouped by identical rounded output; clusters never "
+                                           "change a grade"));
     for (int i = 0; i < cl->n; i++) {
         const gr_cluster *k = &cl->c[i];
-        gr_sb_printf(&b, "    {\"lab\": %d, \"lab_name\": ", k->lab);
-        gr_report_json_string(&b, gr_layout_dir(k->lab));
-        gr_sb_printf(&b, ", \"size\": %d,\n     \"students\": [", k->n_students);
-        for (int s = 0; s < k->n_students; s++) {
-            gr_sb_append(&b, s ? ", " : "");
-            gr_report_json_string(&b, k->students[s]);
-        }
-        gr_sb_append(&b, "],\n     \"tests\": [");
-        for (int j = 0; j < k->n_tests; j++) {
-            const gr_cluster_test *t = &k->tests[j];
-            gr_sb_append(&b, j ? ",\n               {\"test\": " : "{\"test\": ");
-            gr_report_json_string(&b, t->test);
-            gr_sb_append(&b, ", \"digest\": ");
-            gr_report_json_string(&b, t->digest);
-            gr_sb_append(&b, ", \"excerpt\": ");
-            gr_report_json_string(&b, t->excerpt);
-            gr_sb_append(&b, ", \"relation\": ");
-            if (t->relation)
-                gr_report_json_string(&b, t->relation);
-            else
-                gr_sb_append(&b, "null");
-            gr_sb_append(&b, "}");
-        }
-        gr_sb_append(&b, i + 1 < cl->n ? "]},\n" : "]}\n");
+        json_t *o = json_object(), *students = json_array();
+        gr_json_put(o, "lab", json_integer(k->lab));
+        gr_json_put(o, "lab_name", gr_json_text(gr_layout_dir(k->lab)));
+        gr_json_put(o, "size", json_integer(k->n_students));
+        for (int s = 0; s < k->n_students; s++)
+            json_array_append_new(students, gr_json_text(k->students[s]));
+        gr_json_put(o, "students", students);
+        gr_json_put(o, "tests", cluster_tests(k));
+        json_array_append_new(all, o);
     }
-    if (cl->n)
-        gr_sb_append(&b, "  ]\n");
-    gr_sb_append(&b, "}\n");
-    return gr_sb_take(&b);
+    gr_json_put(root, "clusters", all);
+    char *text = gr_json_dump(root);
+    json_decref(root);
+    return text;
 }
 
 int gr_clusters_write(const gr_class *c, const char *out, char *err, size_t errlen)

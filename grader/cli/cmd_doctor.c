@@ -2,7 +2,7 @@
  *
  * One row per thing attnlab needs: the C compiler and the static C library
  * (the test child is linked statically), make and pkg-config, Check (the
- * labs' visible tests), libyaml and libseccomp (building attnlab), gnuplot
+ * labs' visible tests), libyaml, libseccomp and Jansson (building attnlab), gnuplot
  * (plots), nm (the check of what a compiled lab calls); then the kernel's
  * layers around the toolchain (confine.h) and the test child (sandbox.h).
  * Each missing piece says exactly what to install; each missing layer says
@@ -31,7 +31,7 @@ static const char doctor_usage[] =
     "\n"
     "Check what attnlab needs on this machine: the C compiler ($ATTNLAB_CC or\n"
     "cc) and the static C library, make, pkg-config, Check, libyaml, libseccomp,\n"
-    "gnuplot and nm; then the kernel's layers around the compiler and the\n"
+    "Jansson, gnuplot and nm; then the kernel's layers around the compiler and the\n"
     "tests (namespaces, Landlock, seccomp, rlimits). Every missing tool comes\n"
     "with the command that installs it (Debian and Ubuntu package names), and\n"
     "every missing layer with what grading loses without it.\n"
@@ -52,13 +52,15 @@ typedef struct doctor_tool {
 static const doctor_tool tools[] = {
     {"make", {"make", "--version", NULL}, "make", 1, "no make target runs"},
     {"pkg-config", {"pkg-config", "--version", NULL}, "pkg-config", 1,
-     "the Makefiles cannot find Check, libyaml and libseccomp"},
+     "the Makefiles cannot find Check, libyaml, libseccomp and Jansson"},
     {"Check", {"pkg-config", "--modversion", "check", NULL}, "check", 1,
      "make check and each lab's make test (the visible tests) cannot build"},
     {"libyaml", {"pkg-config", "--modversion", "yaml-0.1", NULL}, "libyaml-dev", 1,
      "attnlab itself cannot be rebuilt (it reads every rubric with libyaml)"},
     {"libseccomp", {"pkg-config", "--modversion", "libseccomp", NULL}, "libseccomp-dev", 1,
      "attnlab itself cannot be rebuilt (its sandbox filters system calls)"},
+    {"Jansson", {"pkg-config", "--modversion", "jansson", NULL}, "libjansson-dev", 1,
+     "attnlab itself cannot be rebuilt (it writes and reads every results.json with Jansson)"},
     {"nm", {"nm", "--version", NULL}, "binutils", 1,
      "a compiled lab's calls cannot be checked, so no lab can be graded"},
     {"gnuplot", {"gnuplot", "--version", NULL}, "gnuplot-nox", 0,

@@ -254,7 +254,7 @@ static int merge_json(const gr_report *r, const char *path, const char *reason)
         rc = GR_EXIT_FAILED;
     } else {
         char *log = gr_regrade_test(&old, r, reason), *dir = gr_regrade_log_dir(path);
-        if (gr_report_json(path, &old) != 0) {
+        if (gr_report_json(path, &old, gr_secret_from_env()) != 0) {
             fprintf(stderr, "attnlab grade: cannot write %s: %s\n", path, strerror(errno));
             rc = GR_EXIT_FAILED;
         } else if (gr_regrade_log_append(dir, log, err, sizeof err) != 0) {
@@ -283,7 +283,7 @@ static int write_reports(const gr_report *r, const grade_args *a)
     int rc = 0;
     if (a->json && r->n_labs && a->only_test)
         return merge_json(r, a->json, a->reason);
-    if (a->json && gr_report_json(a->json, r) != 0) {
+    if (a->json && gr_report_json(a->json, r, gr_secret_from_env()) != 0) {
         fprintf(stderr, "attnlab grade: cannot write %s: %s\n", a->json, strerror(errno));
         rc = GR_EXIT_FAILED;
     }

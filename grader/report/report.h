@@ -55,12 +55,22 @@ void gr_report_term_text(gr_strbuf *b, const char *s);
 
 /* ---- Gradescope results.json (report_json.c) -------------------------------- */
 
-/* Write r to path as Gradescope's results.json, atomically.
-   0, or -1 with errno set (path is left as it was). */
-int gr_report_json(const char *path, const gr_report *r);
+/* The largest results.json any reader takes (every test's output is cut short
+   long before: this only refuses a file that is not attnlab's). */
+#define GR_RESULTS_MAX ((size_t)64 << 20)
+
+/* Write r to path as Gradescope's results.json, atomically, signed with
+   secret (NULL: unsigned; report_json.c). 0, or -1 with errno set (path is
+   left as it was). */
+int gr_report_json(const char *path, const gr_report *r, const char *secret);
 
 /* The text gr_report_json writes (malloc'd, never NULL). */
-char *gr_report_json_text(const gr_report *r);
+char *gr_report_json_text(const gr_report *r, const char *secret);
+
+/* 0 when the results.json at path carries a signature that verifies under
+   secret (no edit since attnlab wrote it, graded with that secret); -1 with
+   err naming the file and what is wrong otherwise. */
+int gr_report_json_signature(const char *path, const char *secret, char *err, size_t errlen);
 
 /* Read a results.json that gr_report_json wrote back into out (free with
    gr_result_free): the student, the walls, and per lab (grouped by each
@@ -78,15 +88,6 @@ int gr_report_read_json(const char *path, gr_report *out, char *err, size_t errl
    the lab after the others when into has none of it); into's totals and test
    numbers are made again. from is not changed (report_read.c). */
 void gr_report_read_merge(gr_report *into, const gr_report *from);
-
-/* Append s to b as a JSON string literal, quotes included: " and \ escaped,
-   control characters as \n, \t, \r or \u00XX, invalid UTF-8 as \ufffd. */
-void gr_report_json_string(gr_strbuf *b, const char *s);
-
-/* Append x to b as the shortest %g form that reads back as exactly x (whole
-   numbers without exponent); 0 for NaN or infinity, which JSON cannot hold (a
-   score is never either unless the grader is wrong). */
-void gr_report_json_number(gr_strbuf *b, double x);
 
 /* ---- PrairieLearn results.json (report_prairielearn.c) ------------------------ */
 
@@ -144,7 +145,6 @@ const gr_test_result *gr_report_text_lead_test(const gr_lab_result *lab);
    and one line naming the lead test on the others. */
 char *gr_report_text_message(const gr_lab_result *lab, const gr_test_result *t);
 
-
 /* The summary a student may always see (malloc'd, never NULL): the points of
    the tests shown at moment (GR_SHOWN_* flags, rubric.h), in all and per lab,
    a line saying more tests count when some are not shown (never how many or
@@ -158,12 +158,6 @@ char *gr_report_text_summary(const gr_report *r, int moment);
    points earned" (never what they check). feedback.txt starts with it, and
    Gradescope shows it once grades are published (report_json.c). */
 char *gr_report_text_grade_header(const gr_report *r, double total, double max, const char *late);
-
-/* Decode one UTF-8 character from s[0..n): its length (1..4) with *cp set, or
-   0 when s does not start with a valid, shortest-form encoding of a Unicode
-   scalar value (overlong forms, surrogates and values above U+10FFFF are
-   invalid). n must be at least 1. */
-int gr_report_text_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 
 /* The feedback of test t of lab as plain text, the same in every file: the
    verdict alone for a passed test; otherwise the verdict, then the message, the misconception, the labelled excerpt of the

@@ -51,8 +51,14 @@
  * "number" is lab.test (1-based), so Gradescope sorts tests by lab. Test output
  * is plain text ("output_format": "text"), so nothing a student's program
  * printed is ever rendered as HTML or Markdown. Gradescope rejects a file that
- * is not valid JSON, so strings are escaped strictly and invalid UTF-8 becomes
- * U+FFFD; numbers are written with the fewest digits that read back exactly.
+ * is not valid JSON: the file is made and printed by Jansson (jsonio.h), the
+ * library every reader uses too, with invalid UTF-8 as U+FFFD and numbers to
+ * 15 significant digits (no float noise: 13, not 12.999999999999996).
+ *
+ * Signed: given the grading secret, extra_data ends with "signature":
+ * "hmac-sha256:HEX", an HMAC-SHA256 keyed by the secret over the file's
+ * canonical text without that key (gr_report_json_signature); attnlab merge
+ * refuses a shard's file whose signature does not verify (hmac.h).
  */
 #include "report/report.h"
 
@@ -60,220 +66,194 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gr_report_json_string(gr_strbuf *b, const char *s)
+#include "hmac.h"
+#include "jsonio.h"
+
+#define SIGNATURE_KEY "signature"
+#define SIGNATURE_TAG "hmac-sha256:"
+
+/* A string, or null when s is NULL. */
+static json_t *text_or_null(const char *s)
 {
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    size_t n = strlen((const char *)p);
-    gr_sb_append(b, "\"");
-    size_t i = 0;
-    while (i < n) {
-        uint32_t cp;
-        int len = gr_report_text_utf8_decode(p + i, n - i, &cp);
-        if (len == 0) {                       /* invalid byte: one U+FFFD each */
-            gr_sb_append(b, "\\ufffd");
-            i++;
-            continue;
-        }
-        switch (cp) {
-        case '"':  gr_sb_append(b, "\\\""); break;
-        case '\\': gr_sb_append(b, "\\\\"); break;
-        case '\n': gr_sb_append(b, "\\n"); break;
-        case '\r': gr_sb_append(b, "\\r"); break;
-        case '\t': gr_sb_append(b, "\\t"); break;
-        default:
-            if (cp < 0x20 || cp == 0x7f)
-                gr_sb_printf(b, "\\u%04x", (unsigned)cp);
-            else if (cp == 0x2028 || cp == 0x2029)   /* line separators break some JS readers */
-                gr_sb_printf(b, "\\u%04x", (unsigned)cp);
-            else
-                gr_sb_appendn(b, (const char *)p + i, (size_t)len);
-        }
-        i += (size_t)len;
+    return s ? gr_json_text(s) : json_null();
+}
+
+/* A test's extra_data: lab, test, verdict, misconception, and for an
+   uncatalogued mistake on fixed inputs its digest, excerpt and relation
+   (digest.h), which the class's clusters read (class/clusters.h). */
+static json_t *test_extra(const gr_lab_result *lab, const gr_test_result *t)
+{
+    json_t *x = json_object();
+    gr_json_put(x, "lab", json_integer(lab->lab));
+    gr_json_put(x, "test", gr_json_text(t->name ? t->name : "?"));
+    gr_json_put(x, "verdict", gr_json_text(gr_result_verdict_name(t->verdict)));
+    gr_json_put(x, "misconception", text_or_null(t->misconception));
+    if (t->digest) {
+        gr_json_put(x, "digest", gr_json_text(t->digest));
+        gr_json_put(x, "excerpt", gr_json_text(t->excerpt ? t->excerpt : ""));
+        gr_json_put(x, "relation", text_or_null(t->relation));
     }
-    gr_sb_append(b, "\"");
+    return x;
 }
 
-void gr_report_json_number(gr_strbuf *b, double x)
-{
-    if (!isfinite(x)) {
-        gr_sb_append(b, "0");
-        return;
-    }
-    char buf[40];
-    if (x == floor(x) && fabs(x) < 1e15) {
-        snprintf(buf, sizeof buf, "%.0f", x);  /* whole points read as 10, not 1e+01 */
-        gr_sb_append(b, buf);
-        return;
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x)
-            break;
-    }
-    gr_sb_append(b, buf);
-}
-
-static void field_string(gr_strbuf *b, const char *indent, const char *key, const char *value,
-                         int last)
-{
-    gr_sb_printf(b, "%s\"%s\": ", indent, key);
-    gr_report_json_string(b, value);
-    gr_sb_append(b, last ? "\n" : ",\n");
-}
-
-static void field_number(gr_strbuf *b, const char *indent, const char *key, double value)
-{
-    gr_sb_printf(b, "%s\"%s\": ", indent, key);
-    gr_report_json_number(b, value);
-    gr_sb_append(b, ",\n");
-}
-
-/* A test's digest, excerpt and relation (null when none), for the class's
-   clusters (class/clusters.h). */
-static void cluster_fields(gr_strbuf *b, const gr_test_result *t)
-{
-    gr_sb_append(b, ", \"digest\": ");
-    gr_report_json_string(b, t->digest);
-    gr_sb_append(b, ", \"excerpt\": ");
-    gr_report_json_string(b, t->excerpt ? t->excerpt : "");
-    gr_sb_append(b, ", \"relation\": ");
-    if (t->relation)
-        gr_report_json_string(b, t->relation);
-    else
-        gr_sb_append(b, "null");
-}
-
-static void test_object(gr_strbuf *b, const gr_lab_result *lab, int j, int last)
+static json_t *test_object(const gr_lab_result *lab, int j)
 {
     const gr_test_result *t = &lab->tests[j];
-    const char *in = "      ";
     char *name = gr_xasprintf("%s: %s", lab->name ? lab->name : "lab", t->name ? t->name : "?");
     char number[32];
     snprintf(number, sizeof number, "%d.%d", lab->lab, j + 1);
     char *feedback = gr_report_text_feedback(lab, t);
-
-    gr_sb_append(b, "    {\n");
-    field_string(b, in, "name", name, 0);
-    field_string(b, in, "number", number, 0);
-    field_number(b, in, "score", t->score);
-    field_number(b, in, "max_score", t->max_score);
-    field_string(b, in, "status", t->verdict == GR_PASSED ? "passed" : "failed", 0);
-    field_string(b, in, "visibility", gr_rubric_visibility_name(t->visibility), 0);
-    field_string(b, in, "output", feedback, 0);
-    field_string(b, in, "output_format", "text", 0);
-    gr_sb_printf(b, "%s\"extra_data\": {\"lab\": %d, \"test\": ", in, lab->lab);
-    gr_report_json_string(b, t->name ? t->name : "?");
-    gr_sb_append(b, ", \"verdict\": ");
-    gr_report_json_string(b, gr_result_verdict_name(t->verdict));
-    gr_sb_append(b, ", \"misconception\": ");
-    if (t->misconception)
-        gr_report_json_string(b, t->misconception);
-    else
-        gr_sb_append(b, "null");
-    if (t->digest)                   /* an uncatalogued mistake on fixed inputs (digest.h) */
-        cluster_fields(b, t);
-    gr_sb_append(b, "}\n");
-    gr_sb_append(b, last ? "    }\n" : "    },\n");
+    json_t *o = json_object();
+    gr_json_put(o, "name", gr_json_text(name));
+    gr_json_put(o, "number", gr_json_text(number));
+    gr_json_put(o, "score", gr_json_points(t->score));
+    gr_json_put(o, "max_score", gr_json_points(t->max_score));
+    gr_json_put(o, "status", gr_json_text(t->verdict == GR_PASSED ? "passed" : "failed"));
+    gr_json_put(o, "visibility", gr_json_text(gr_rubric_visibility_name(t->visibility)));
+    gr_json_put(o, "output", gr_json_text(feedback));
+    gr_json_put(o, "output_format", gr_json_text("text"));
+    gr_json_put(o, "extra_data", test_extra(lab, t));
     free(name);
     free(feedback);
+    return o;
 }
 
 /* The grade as the student's feedback opens with it (the final score, the
    hidden tests' count and points), as a test of no points that Gradescope
    shows only once grades are published; extra_data "grade" tells readers
    (report_read.c) it is no test. */
-static void grade_object(gr_strbuf *b, const gr_report *r)
+static json_t *grade_object(const gr_report *r)
 {
-    const char *in = "      ";
     char *text = gr_report_text_grade_header(r, r->score, r->max_score, NULL);
-    gr_sb_append(b, "    {\n");
-    field_string(b, in, "name", "Your grade", 0);
-    field_number(b, in, "score", 0);
-    field_number(b, in, "max_score", 0);
-    field_string(b, in, "visibility", "after_published", 0);
-    field_string(b, in, "output", text, 0);
-    field_string(b, in, "output_format", "text", 0);
-    gr_sb_printf(b, "%s\"extra_data\": {\"grade\": true}\n    }\n", in);
+    json_t *o = json_object(), *x = json_object();
+    gr_json_put(o, "name", gr_json_text("Your grade"));
+    gr_json_put(o, "score", json_integer(0));
+    gr_json_put(o, "max_score", json_integer(0));
+    gr_json_put(o, "visibility", gr_json_text("after_published"));
+    gr_json_put(o, "output", gr_json_text(text));
+    gr_json_put(o, "output_format", gr_json_text("text"));
+    gr_json_put(x, "grade", json_true());
+    gr_json_put(o, "extra_data", x);
     free(text);
+    return o;
 }
 
 /* A score, or null when the test had none (added, or removed, by the regrade). */
-static void score_or_null(gr_strbuf *b, int has, double x)
+static json_t *score_or_null(int has, double x)
 {
-    if (has)
-        gr_report_json_number(b, x);
-    else
-        gr_sb_append(b, "null");
+    return has ? gr_json_points(x) : json_null();
 }
 
 /* extra_data's "regrades": every regrade of the student's results, oldest first. */
-static void regrades_array(gr_strbuf *b, const gr_report *r)
+static json_t *regrades_array(const gr_report *r)
 {
-    gr_sb_append(b, "    \"regrades\": [\n");
+    json_t *a = json_array();
     for (int i = 0; i < r->n_regrades; i++) {
         const gr_regrade *g = &r->regrades[i];
-        gr_sb_append(b, "      {\"when\": ");
-        gr_report_json_string(b, g->when ? g->when : "");
-        gr_sb_printf(b, ", \"lab\": %d, \"test\": ", g->lab);
-        gr_report_json_string(b, g->test ? g->test : "");
-        gr_sb_append(b, ", \"old\": ");
-        score_or_null(b, g->has_old, g->old_score);
-        gr_sb_append(b, ", \"new\": ");
-        score_or_null(b, g->has_new, g->new_score);
-        gr_sb_append(b, ", \"reason\": ");
-        gr_report_json_string(b, g->reason ? g->reason : "");
-        gr_sb_append(b, ", \"change\": ");
-        if (g->change)
-            gr_report_json_string(b, g->change);
-        else
-            gr_sb_append(b, "null");
-        gr_sb_append(b, i + 1 < r->n_regrades ? "},\n" : "}\n");
+        json_t *o = json_object();
+        gr_json_put(o, "when", gr_json_text(g->when ? g->when : ""));
+        gr_json_put(o, "lab", json_integer(g->lab));
+        gr_json_put(o, "test", gr_json_text(g->test ? g->test : ""));
+        gr_json_put(o, "old", score_or_null(g->has_old, g->old_score));
+        gr_json_put(o, "new", score_or_null(g->has_new, g->new_score));
+        gr_json_put(o, "reason", gr_json_text(g->reason ? g->reason : ""));
+        gr_json_put(o, "change", text_or_null(g->change));
+        json_array_append_new(a, o);
     }
-    gr_sb_append(b, "    ]\n");
+    return a;
 }
 
-char *gr_report_json_text(const gr_report *r)
+static json_t *report_extra(const gr_report *r)
 {
-    gr_strbuf b = {0};
-    const char *in = "  ";
-    gr_sb_append(&b, "{\n");
-    field_number(&b, in, "score", r->score);
-    field_number(&b, in, "max_score", r->max_score);
-    field_number(&b, in, "execution_time", r->seconds > 0 ? floor(r->seconds + 0.5) : 0);
-    char *out = gr_report_text_summary(r, GR_SHOWN_AT_SUBMISSION);
-    field_string(&b, in, "output", out, 0);
-    free(out);
-    field_string(&b, in, "visibility", "visible", 0);
-    field_string(&b, in, "stdout_visibility", "hidden", 0);
-    gr_sb_append(&b, "  \"extra_data\": {\n");
-    field_string(&b, "    ", "student", r->student ? r->student : "", 0);
-    gr_sb_printf(&b, "    \"practice_secret\": %s,\n", r->practice_secret ? "true" : "false");
-    field_string(&b, "    ", "toolchain_confinement", r->confinement ? r->confinement : "", 0);
-    field_string(&b, "    ", "test_sandbox", r->sandbox ? r->sandbox : "", !r->n_regrades);
+    json_t *x = json_object();
+    gr_json_put(x, "student", gr_json_text(r->student ? r->student : ""));
+    gr_json_put(x, "practice_secret", json_boolean(r->practice_secret));
+    gr_json_put(x, "toolchain_confinement", gr_json_text(r->confinement ? r->confinement : ""));
+    gr_json_put(x, "test_sandbox", gr_json_text(r->sandbox ? r->sandbox : ""));
     if (r->n_regrades)
-        regrades_array(&b, r);
-    gr_sb_append(&b, "  },\n");
+        gr_json_put(x, "regrades", regrades_array(r));
+    return x;
+}
 
-    int total = 0, unseen = 0;
+static json_t *tests_array(const gr_report *r)
+{
+    json_t *a = json_array();
+    int unseen = 0;
     for (int i = 0; i < r->n_labs; i++)
         for (int j = 0; j < r->labs[i].n_tests; j++) {
-            total++;
+            json_array_append_new(a, test_object(&r->labs[i], j));
             unseen += !gr_rubric_visibility_shown(r->labs[i].tests[j].visibility, GR_SHOWN_AT_SUBMISSION);
         }
-    gr_sb_append(&b, total ? "  \"tests\": [\n" : "  \"tests\": []\n");
-    int k = 0;
-    for (int i = 0; i < r->n_labs; i++)
-        for (int j = 0; j < r->labs[i].n_tests; j++)
-            test_object(&b, &r->labs[i], j, ++k == total && !unseen);
     if (unseen)
-        grade_object(&b, r);
-    if (total)
-        gr_sb_append(&b, "  ]\n");
-    gr_sb_append(&b, "}\n");
-    return gr_sb_take(&b);
+        json_array_append_new(a, grade_object(r));
+    return a;
 }
 
-int gr_report_json(const char *path, const gr_report *r)
+/* The HMAC of root's canonical text (signature key absent) under secret. */
+static char *signature_of(const json_t *root, const char *secret)
 {
-    return gr_report_text_write(path, gr_report_json_text(r));
+    char *canon = gr_json_canonical(root);
+    char *msg = gr_xasprintf("attnlab results.json 1\n%s", canon);
+    char hex[GR_HMAC_HEX + 1];
+    gr_hmac_sha256_hex(secret, strlen(secret), msg, strlen(msg), hex);
+    free(canon);
+    free(msg);
+    return gr_xasprintf("%s%s", SIGNATURE_TAG, hex);
+}
+
+char *gr_report_json_text(const gr_report *r, const char *secret)
+{
+    json_t *root = json_object();
+    gr_json_put(root, "score", gr_json_points(r->score));
+    gr_json_put(root, "max_score", gr_json_points(r->max_score));
+    gr_json_put(root, "execution_time", gr_json_points(r->seconds > 0 ? floor(r->seconds + 0.5) : 0));
+    char *out = gr_report_text_summary(r, GR_SHOWN_AT_SUBMISSION);
+    gr_json_put(root, "output", gr_json_text(out));
+    free(out);
+    gr_json_put(root, "visibility", gr_json_text("visible"));
+    gr_json_put(root, "stdout_visibility", gr_json_text("hidden"));
+    json_t *extra = report_extra(r);
+    gr_json_put(root, "extra_data", extra);
+    gr_json_put(root, "tests", tests_array(r));
+    if (secret) {
+        char *sig = signature_of(root, secret);
+        gr_json_put(extra, SIGNATURE_KEY, gr_json_text(sig));
+        free(sig);
+    }
+    char *text = gr_json_dump(root);
+    json_decref(root);
+    return text;
+}
+
+int gr_report_json(const char *path, const gr_report *r, const char *secret)
+{
+    return gr_report_text_write(path, gr_report_json_text(r, secret));
+}
+
+int gr_report_json_signature(const char *path, const char *secret, char *err, size_t errlen)
+{
+    json_t *root = gr_json_load(path, GR_RESULTS_MAX, err, errlen);
+    if (!root)
+        return -1;
+    json_t *extra = json_object_get(root, "extra_data");
+    const char *sig = json_string_value(json_object_get(extra, SIGNATURE_KEY));
+    int rc = -1;
+    if (!sig) {
+        gr_set_err(err, errlen, "%s has no signature: it was not written by attnlab batch with "
+                   "a secret", path);
+    } else {
+        char *have = gr_xstrdup(sig);
+        json_object_del(extra, SIGNATURE_KEY);
+        char *want = signature_of(root, secret);
+        if (strlen(have) == strlen(want) && gr_equal_secret(have, want, strlen(want)))
+            rc = 0;
+        else
+            gr_set_err(err, errlen, "%s: its signature does not verify under this secret: the "
+                       "file was changed after attnlab wrote it, or graded with another secret",
+                       path);
+        free(have);
+        free(want);
+    }
+    json_decref(root);
+    return rc;
 }

@@ -36,7 +36,7 @@ void gr_report_junit_xml_text(gr_strbuf *b, const char *s)
     size_t i = 0;
     while (i < n) {
         uint32_t cp;
-        int len = gr_report_text_utf8_decode(p + i, n - i, &cp);
+        int len = gr_utf8_decode(p + i, n - i, &cp);
         if (len == 0 || cp == 0xfffe || cp == 0xffff) {
             gr_sb_append(b, "\xef\xbf\xbd");       /* U+FFFD */
             i += len ? (size_t)len : 1;

@@ -22,7 +22,7 @@
  * test (hidden, after_due_date, after_published) is summed into one last entry
  * that names none of them. That entry says no more than the score does (score
  * times the total, less the visible tests' points). "score" counts every test,
- * as a grade must. Strings are escaped as for Gradescope (gr_report_json_string).
+ * as a grade must. Written through Jansson, as Gradescope's file is (jsonio.h).
  *
  * Code that does not compile is, by default, not gradable: PrairieLearn then
  * charges no attempt and shows format_errors, one per lab that did not
@@ -40,45 +40,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "key": value, with the separator and newline that follow. */
-static void pl_number(gr_strbuf *b, const char *indent, const char *key, double v, int last)
-{
-    gr_sb_printf(b, "%s\"%s\": ", indent, key);
-    gr_report_json_number(b, v);
-    gr_sb_append(b, last ? "\n" : ",\n");
-}
+#include "jsonio.h"
 
-static void pl_string(gr_strbuf *b, const char *indent, const char *key, const char *v, int last)
+/* One entry of "tests". */
+static json_t *pl_test(const char *name, const char *description, double points,
+                       double max_points, const char *message, const char *output)
 {
-    gr_sb_printf(b, "%s\"%s\": ", indent, key);
-    gr_report_json_string(b, v);
-    gr_sb_append(b, last ? "\n" : ",\n");
-}
-
-/* One entry of "tests"; the comma before it unless it is the first. */
-static void pl_test(gr_strbuf *b, int *first, const char *name, const char *description,
-                    double points, double max_points, const char *message, const char *output)
-{
-    gr_sb_append(b, *first ? "    {\n" : ",\n    {\n");
-    *first = 0;
-    const char *in = "      ";
-    pl_string(b, in, "name", name, 0);
+    json_t *o = json_object();
+    gr_json_put(o, "name", gr_json_text(name));
     if (description)
-        pl_string(b, in, "description", description, 0);
-    pl_number(b, in, "points", points, 0);
-    pl_number(b, in, "max_points", max_points, 0);
-    pl_string(b, in, "message", message, 0);
-    pl_string(b, in, "output", output, 1);
-    gr_sb_append(b, "    }");
+        gr_json_put(o, "description", gr_json_text(description));
+    gr_json_put(o, "points", gr_json_points(points));
+    gr_json_put(o, "max_points", gr_json_points(max_points));
+    gr_json_put(o, "message", gr_json_text(message));
+    gr_json_put(o, "output", gr_json_text(output));
+    return o;
 }
 
-/* "extra_data" (student, practice secret) and the closing brace. */
-static void pl_extra(gr_strbuf *b, const gr_report *r)
+/* "extra_data" (student, practice secret) into root, then root as text. */
+static char *pl_finish(json_t *root, const gr_report *r)
 {
-    gr_sb_append(b, "  \"extra_data\": {\n");
-    pl_string(b, "    ", "student", r->student ? r->student : "", 0);
-    gr_sb_printf(b, "    \"practice_secret\": %s\n  }\n}\n",
-                 r->practice_secret ? "true" : "false");
+    json_t *x = json_object();
+    gr_json_put(x, "student", gr_json_text(r->student ? r->student : ""));
+    gr_json_put(x, "practice_secret", json_boolean(r->practice_secret));
+    gr_json_put(root, "extra_data", x);
+    char *text = gr_json_dump(root);
+    json_decref(root);
+    return text;
 }
 
 /* The lab did not compile: every test's verdict says so. */
@@ -94,50 +82,33 @@ static int did_not_compile(const gr_lab_result *lab)
    false, or NULL when every lab compiled. */
 static char *not_gradable(const gr_report *r)
 {
-    gr_strbuf b = {0};
-    int n = 0;
+    json_t *errors = json_array();
     for (int i = 0; i < r->n_labs; i++) {
         const gr_lab_result *lab = &r->labs[i];
         if (!did_not_compile(lab))
             continue;
-        if (n++ == 0)
-            gr_sb_append(&b, "{\n  \"gradable\": false,\n  \"format_errors\": [\n");
-        else
-            gr_sb_append(&b, ",\n");
         char *text = gr_xasprintf("%s did not compile, so it was not graded and this attempt "
                                   "does not count; fix it and submit again.%s%s",
                                   lab->name ? lab->name : "the lab",
                                   lab->compile_log ? "\ncompiler output:\n" : "",
                                   lab->compile_log ? lab->compile_log : "");
-        gr_sb_append(&b, "    ");
-        gr_report_json_string(&b, text);
+        json_array_append_new(errors, gr_json_text(text));
         free(text);
     }
-    if (n == 0)
+    if (json_array_size(errors) == 0) {
+        json_decref(errors);
         return NULL;
-    gr_sb_append(&b, "\n  ],\n");
-    pl_extra(&b, r);
-    return gr_sb_take(&b);
+    }
+    json_t *root = json_object();
+    gr_json_put(root, "gradable", json_false());
+    gr_json_put(root, "format_errors", errors);
+    return pl_finish(root, r);
 }
 
-char *gr_report_prairielearn_text(const gr_report *r, int compile_errors_graded)
+/* The visible tests one by one, every other test as one entry of points. */
+static json_t *pl_tests(const gr_report *r)
 {
-    char *ungradable = compile_errors_graded ? NULL : not_gradable(r);
-    if (ungradable)
-        return ungradable;
-    gr_strbuf b = {0};
-    const char *in = "  ";
-    char *summary = gr_report_text_summary(r, GR_SHOWN_AT_SUBMISSION);
-    gr_sb_append(&b, "{\n  \"gradable\": true,\n");
-    pl_number(&b, in, "score", r->max_score > 0 ? r->score / r->max_score : 0, 0);
-    char *first_line = gr_xasprintf("%.*s", (int)strcspn(summary, "\n"), summary);
-    pl_string(&b, in, "message", first_line, 0);
-    free(first_line);
-    pl_string(&b, in, "output", summary, 0);
-    free(summary);
-
-    gr_sb_append(&b, "  \"tests\": [\n");
-    int first = 1;
+    json_t *tests = json_array();
     double unseen = 0, unseen_max = 0;
     for (int i = 0; i < r->n_labs; i++) {
         const gr_lab_result *lab = &r->labs[i];
@@ -151,20 +122,35 @@ char *gr_report_prairielearn_text(const gr_report *r, int compile_errors_graded)
             char *name = gr_xasprintf("%s: %s", lab->name ? lab->name : "lab",
                                       t->name ? t->name : "?");
             char *feedback = gr_report_text_feedback(lab, t);
-            pl_test(&b, &first, name, NULL, t->score, t->max_score,
-                    gr_result_verdict_name(t->verdict), feedback);
+            json_array_append_new(tests, pl_test(name, NULL, t->score, t->max_score,
+                                                 gr_result_verdict_name(t->verdict), feedback));
             free(name);
             free(feedback);
         }
     }
     if (unseen_max > 0)
-        pl_test(&b, &first, "tests not shown",
-                "Tests that are hidden, or shown after the due date or once grades are "
-                "published: their points, no more.", unseen, unseen_max, "", "");
-    gr_sb_append(&b, first ? "  ],\n" : "\n  ],\n");
+        json_array_append_new(tests, pl_test("tests not shown",
+            "Tests that are hidden, or shown after the due date or once grades are "
+            "published: their points, no more.", unseen, unseen_max, "", ""));
+    return tests;
+}
 
-    pl_extra(&b, r);
-    return gr_sb_take(&b);
+char *gr_report_prairielearn_text(const gr_report *r, int compile_errors_graded)
+{
+    char *ungradable = compile_errors_graded ? NULL : not_gradable(r);
+    if (ungradable)
+        return ungradable;
+    json_t *root = json_object();
+    char *summary = gr_report_text_summary(r, GR_SHOWN_AT_SUBMISSION);
+    gr_json_put(root, "gradable", json_true());
+    gr_json_put(root, "score", gr_json_points(r->max_score > 0 ? r->score / r->max_score : 0));
+    char *first_line = gr_xasprintf("%.*s", (int)strcspn(summary, "\n"), summary);
+    gr_json_put(root, "message", gr_json_text(first_line));
+    free(first_line);
+    gr_json_put(root, "output", gr_json_text(summary));
+    free(summary);
+    gr_json_put(root, "tests", pl_tests(r));
+    return pl_finish(root, r);
 }
 
 int gr_report_prairielearn(const char *path, const gr_report *r, int compile_errors_graded)

@@ -1,51 +1,75 @@
 /* report_read.c: a results.json read back into a gr_report (see report.h).
  *
- * JSON is YAML's flow style, so the shared reader (lib/sup_yamlread.h) parses
- * it and reports file:line:column. The walk is lenient where the writer may
- * grow (keys it does not need are skipped) and strict where it reads: a test
- * needs its extra_data (lab, test, verdict), so a results.json from another
- * grader, or one cut short, is an error that names the place, never a
- * report with guessed grades.
+ * Read with Jansson, the library that wrote it (jsonio.h): whatever the
+ * writer put in a string (a student's folder name, a compiler's message) is
+ * read back. The walk is lenient where the writer may grow (keys it does not
+ * need are skipped) and strict where it reads: a test needs its extra_data
+ * (lab, test, verdict), so a results.json from another grader, or one cut
+ * short, is an error that names the file and the place, never a report with
+ * guessed grades.
  */
 #include "report/report.h"
 #include "layout.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "digest.h"
+#include "jsonio.h"
 #include "labmod.h"
-#include "sup_yamlread.h"
 
-/* The value of a key map must hold: 0 with *v, or -1 naming the key. */
-static int need(yr_doc *d, const yaml_node_t *map, const char *key, const char *where,
-                const yaml_node_t **v)
+/* The file being read and where its first error goes. */
+typedef struct rd {
+    const char *path;
+    char *err;
+    size_t errlen;
+} rd;
+
+/* Record "path: WHERE: what" and return -1. */
+__attribute__((format(printf, 2, 3)))
+static int fail(rd *d, const char *fmt, ...)
 {
-    *v = yr_value(d, map, key);
-    if (!*v)
-        return yr_fail_at(d, map, "%s has no \"%s\"; is this a results.json attnlab wrote?",
-                          where, key);
-    return 0;
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    gr_set_err(d->err, d->errlen, "%s: %s", d->path, what);
+    return -1;
+}
+
+/* The value of key in map, which must hold it: the value, or NULL with err. */
+static json_t *need(rd *d, json_t *map, const char *key, const char *where)
+{
+    json_t *v = json_object_get(map, key);
+    if (!v)
+        fail(d, "%s has no \"%s\"; is this a results.json attnlab wrote?", where, key);
+    return v;
 }
 
 /* A string a map must hold, copied. 0 or -1. */
-static int need_string(yr_doc *d, const yaml_node_t *map, const char *key, const char *where,
-                       char **out)
+static int need_string(rd *d, json_t *map, const char *key, const char *where, char **out)
 {
-    const yaml_node_t *v;
-    const char *s;
-    if (need(d, map, key, where, &v) != 0 || yr_get_string(d, v, key, YR_MAY_BE_EMPTY, &s) != 0)
+    json_t *v = need(d, map, key, where);
+    if (!v)
         return -1;
-    *out = gr_xstrdup(s);
+    if (!json_is_string(v))
+        return fail(d, "%s: \"%s\" must be a string", where, key);
+    *out = gr_xstrdup(json_string_value(v));
     return 0;
 }
 
 /* A number a map must hold. 0 or -1. */
-static int need_number(yr_doc *d, const yaml_node_t *map, const char *key, const char *where,
-                       double *out)
+static int need_number(rd *d, json_t *map, const char *key, const char *where, double *out)
 {
-    const yaml_node_t *v;
-    return need(d, map, key, where, &v) != 0 ? -1 : yr_get_double(d, v, key, out);
+    json_t *v = need(d, map, key, where);
+    if (!v)
+        return -1;
+    if (!json_is_number(v))
+        return fail(d, "%s: \"%s\" must be a number", where, key);
+    *out = json_number_value(v);
+    return 0;
 }
 
 /* Free the strings of one test (not the struct). */
@@ -75,11 +99,10 @@ static gr_lab_result *lab_of(gr_report *r, int lab)
 }
 
 /* Optional string key of x, cut to max bytes (at a UTF-8 boundary), or NULL. */
-static char *optional_string(yr_doc *d, const yaml_node_t *x, const char *key, size_t max)
+static char *optional_string(json_t *x, const char *key, size_t max)
 {
-    const yaml_node_t *v = yr_value(d, x, key);
-    const char *s;
-    if (!v || yr_is_null(v) || yr_get_string(d, v, key, YR_MAY_BE_EMPTY, &s) != 0)
+    const char *s = json_string_value(json_object_get(x, key));
+    if (!s)
         return NULL;
     size_t n = strlen(s);
     if (n > max)
@@ -90,99 +113,116 @@ static char *optional_string(yr_doc *d, const yaml_node_t *x, const char *key, s
 
 /* The digest, excerpt and relation of an uncatalogued mistake (digest.h),
    when x holds a well-formed digest; anything else there is left out. */
-static void read_cluster_fields(yr_doc *d, const yaml_node_t *x, gr_test_result *t)
+static void read_cluster_fields(json_t *x, gr_test_result *t)
 {
-    char *digest = optional_string(d, x, "digest", GR_DIGEST_HEX + 1);
+    char *digest = optional_string(x, "digest", GR_DIGEST_HEX + 1);
     if (!digest || strlen(digest) != GR_DIGEST_HEX ||
         strspn(digest, "0123456789abcdef") != GR_DIGEST_HEX) {
         free(digest);
         return;
     }
     t->digest = digest;
-    t->excerpt = optional_string(d, x, "excerpt", GR_EXCERPT_MAX);
-    t->relation = optional_string(d, x, "relation", GR_EXCERPT_MAX);
+    t->excerpt = optional_string(x, "excerpt", GR_EXCERPT_MAX);
+    t->relation = optional_string(x, "relation", GR_EXCERPT_MAX);
+}
+
+/* A lab number a map must hold, 1 to GR_N_LABS. 0 or -1. */
+static int need_lab(rd *d, json_t *map, const char *where, long *lab)
+{
+    json_t *v = need(d, map, "lab", where);
+    if (!v)
+        return -1;
+    if (!json_is_integer(v))
+        return fail(d, "%s: lab must be 1 to %d, a whole number", where, GR_N_LABS);
+    if (json_integer_value(v) < 1 || json_integer_value(v) > GR_N_LABS)
+        return fail(d, "%s: lab must be 1 to %d, got %lld", where, GR_N_LABS,
+                    (long long)json_integer_value(v));
+    *lab = (long)json_integer_value(v);
+    return 0;
 }
 
 /* The test's extra_data into t, and its lab number into *lab. 0 or -1. */
-static int read_extra(yr_doc *d, const yaml_node_t *x, const char *where, gr_test_result *t,
-                      long *lab)
+static int read_extra(rd *d, json_t *x, const char *where, gr_test_result *t, long *lab)
 {
-    const yaml_node_t *v;
-    const char *s;
-    if (need(d, x, "lab", where, &v) != 0 || yr_get_long(d, v, "lab", lab) != 0)
+    char *verdict = NULL;
+    if (need_lab(d, x, where, lab) != 0 || need_string(d, x, "test", where, &t->name) != 0 ||
+        need_string(d, x, "verdict", where, &verdict) != 0)
         return -1;
-    if (*lab < 1 || *lab > GR_N_LABS)
-        return yr_fail_at(d, v, "lab must be 1 to %d, got %ld", GR_N_LABS, *lab);
-    if (need_string(d, x, "test", where, &t->name) != 0)
-        return -1;
-    if (need(d, x, "verdict", where, &v) != 0 || yr_get_string(d, v, "verdict", YR_NONEMPTY, &s) != 0)
-        return -1;
-    int vd = gr_result_verdict_from_name(s);
-    if (vd < 0)
-        return yr_fail_at(d, v, "unknown verdict \"%s\"", s);
-    t->verdict = (gr_verdict)vd;
-    v = yr_value(d, x, "misconception");
-    if (v && !yr_is_null(v)) {
-        if (yr_get_string(d, v, "misconception", YR_NONEMPTY, &s) != 0)
-            return -1;
-        t->misconception = gr_xstrdup(s);
+    int vd = gr_result_verdict_from_name(verdict);
+    if (vd < 0) {
+        char *clean = gr_utf8_clean(verdict);
+        fail(d, "%s: unknown verdict \"%.40s\"", where, clean);
+        free(clean);
     }
-    read_cluster_fields(d, x, t);
+    free(verdict);
+    if (vd < 0)
+        return -1;
+    t->verdict = (gr_verdict)vd;
+    json_t *m = json_object_get(x, "misconception");
+    if (m && !json_is_null(m)) {
+        if (!json_is_string(m) || !*json_string_value(m))
+            return fail(d, "%s: misconception must be a name or null", where);
+        t->misconception = gr_xstrdup(json_string_value(m));
+    }
+    read_cluster_fields(x, t);
     return 0;
 }
 
 /* A visibility's name ("hidden") into *vis. 0 or -1. */
-static int read_visibility(yr_doc *d, const yaml_node_t *v, gr_visibility *vis)
+static int read_visibility(rd *d, json_t *v, const char *where, gr_visibility *vis)
 {
-    const char *s;
-    if (yr_get_string(d, v, "visibility", YR_NONEMPTY, &s) != 0)
-        return -1;
-    for (int k = GR_VISIBLE; k < GR_VISIBILITY_COUNT; k++)
+    const char *s = json_string_value(v);
+    for (int k = GR_VISIBLE; s && k < GR_VISIBILITY_COUNT; k++)
         if (strcmp(s, gr_rubric_visibility_name((gr_visibility)k)) == 0) {
             *vis = (gr_visibility)k;
             return 0;
         }
-    return yr_fail_at(d, v, "unknown visibility \"%s\"", s);
+    return fail(d, "%s: unknown visibility", where);
+}
+
+/* The lab's name from the test's "lab01-scores: dot_worked_example". */
+static int read_lab_name(rd *d, json_t *obj, const char *where, gr_lab_result *l)
+{
+    char *full = NULL;
+    if (need_string(d, obj, "name", where, &full) != 0)
+        return -1;
+    const char *colon = strstr(full, ": ");
+    l->name = colon ? gr_xasprintf("%.*s", (int)(colon - full), full)
+                    : gr_xstrdup(gr_layout_dir(l->lab));
+    free(full);
+    return 0;
+}
+
+/* The fields of test object obj into t and its lab number. 0 or -1. */
+static int read_test_fields(rd *d, json_t *obj, const char *where, gr_test_result *t, long *lab)
+{
+    json_t *x = need(d, obj, "extra_data", where), *v;
+    if (!x || read_extra(d, x, where, t, lab) != 0 ||
+        need_number(d, obj, "score", where, &t->score) != 0 ||
+        need_number(d, obj, "max_score", where, &t->max_score) != 0 ||
+        need_string(d, obj, "output", where, &t->feedback) != 0)
+        return -1;
+    if ((v = json_object_get(obj, "visibility")) != NULL)
+        return read_visibility(d, v, where, &t->visibility);
+    return 0;
 }
 
 /* Test object number i (0-based) of the file into its lab of r. 0 or -1. */
-static int read_test(yr_doc *d, const yaml_node_t *obj, int i, gr_report *r)
+static int read_test(rd *d, json_t *obj, int i, gr_report *r)
 {
     char where[32];
     snprintf(where, sizeof where, "test %d", i + 1);
-    if (!obj || obj->type != YAML_MAPPING_NODE)
-        return yr_fail_at(d, obj, "%s: expected a test object, got %s", where,
-                          obj ? yr_kind_name(obj) : "nothing");
+    if (!json_is_object(obj))
+        return fail(d, "%s: expected a test object", where);
+    if (json_object_get(json_object_get(obj, "extra_data"), "grade"))
+        return 0;                 /* the grade's entry (report_json.c), no test */
     gr_test_result t;
     memset(&t, 0, sizeof t);
-    const yaml_node_t *x, *v;
     long lab = 0;
-    int rc = need(d, obj, "extra_data", where, &x);
-    if (rc == 0 && yr_value(d, x, "grade"))
-        return 0;                 /* the grade's entry (report_json.c), no test */
-    if (rc == 0)
-        rc = read_extra(d, x, where, &t, &lab);
-    if (rc == 0)
-        rc = need_number(d, obj, "score", where, &t.score);
-    if (rc == 0)
-        rc = need_number(d, obj, "max_score", where, &t.max_score);
-    if (rc == 0)
-        rc = need_string(d, obj, "output", where, &t.feedback);
-    if (rc == 0 && (v = yr_value(d, obj, "visibility")) != NULL)
-        rc = read_visibility(d, v, &t.visibility);
-    gr_lab_result *l = NULL;
-    if (rc == 0) {
-        l = lab_of(r, (int)lab);
-        if (!l->name) {
-            /* "lab01-scores: dot_worked_example": the lab's name before ": " */
-            char *full = NULL;
-            rc = need_string(d, obj, "name", where, &full);
-            const char *colon = full ? strstr(full, ": ") : NULL;
-            l->name = colon ? gr_xasprintf("%.*s", (int)(colon - full), full)
-                            : gr_xstrdup(gr_layout_dir(lab));
-            free(full);
-        }
-    }
+    int rc = read_test_fields(d, obj, where, &t, &lab);
+    gr_lab_result *l = rc == 0 ? lab_of(r, (int)lab) : NULL;
+    if (l && !l->name)
+        rc = read_lab_name(d, obj, where, l);
     if (rc != 0) {
         test_free(&t);
         return -1;
@@ -205,39 +245,39 @@ static char *bounded(const char *s)
 }
 
 /* A regrade's score: a number, or null (*has 0). 0 or -1. */
-static int read_score(yr_doc *d, const yaml_node_t *map, const char *key, int *has, double *x)
+static int read_score(rd *d, json_t *map, const char *key, int *has, double *x)
 {
-    const yaml_node_t *v = yr_value(d, map, key);
-    *has = v && !yr_is_null(v);
-    return *has ? yr_get_double(d, v, key, x) : 0;
+    json_t *v = json_object_get(map, key);
+    *has = v && !json_is_null(v);
+    if (!*has)
+        return 0;
+    if (!json_is_number(v))
+        return fail(d, "a regrade: \"%s\" must be a number or null", key);
+    *x = json_number_value(v);
+    return 0;
 }
 
 /* One entry of extra_data's "regrades" (report.h) into g. 0 or -1. */
-static int read_regrade(yr_doc *d, const yaml_node_t *m, gr_regrade *g)
+static int read_regrade(rd *d, json_t *m, gr_regrade *g)
 {
-    const yaml_node_t *v;
-    const char *s;
     long lab = 0;
-    if (!m || m->type != YAML_MAPPING_NODE)
-        return yr_fail_at(d, m, "regrades: expected {when, lab, test, old, new, reason}");
-    if (need(d, m, "lab", "a regrade", &v) != 0 || yr_get_long(d, v, "lab", &lab) != 0)
+    if (!json_is_object(m))
+        return fail(d, "regrades: expected {when, lab, test, old, new, reason}");
+    if (need_lab(d, m, "a regrade", &lab) != 0)
         return -1;
-    if (lab < 1 || lab > GR_N_LABS)
-        return yr_fail_at(d, v, "lab must be 1 to %d, got %ld", GR_N_LABS, lab);
     g->lab = (int)lab;
     static const char *const keys[] = {"when", "test", "reason"};
     char **out[] = {&g->when, &g->test, &g->reason};
     for (int k = 0; k < 3; k++) {
-        if (need(d, m, keys[k], "a regrade", &v) != 0 ||
-            yr_get_string(d, v, keys[k], YR_MAY_BE_EMPTY, &s) != 0)
+        char *s = NULL;
+        if (need_string(d, m, keys[k], "a regrade", &s) != 0)
             return -1;
         *out[k] = bounded(s);
+        free(s);
     }
-    if ((v = yr_value(d, m, "change")) && !yr_is_null(v)) {
-        if (yr_get_string(d, v, "change", YR_MAY_BE_EMPTY, &s) != 0)
-            return -1;
-        g->change = bounded(s);
-    }
+    const char *change = json_string_value(json_object_get(m, "change"));
+    if (change)
+        g->change = bounded(change);
     if (read_score(d, m, "old", &g->has_old, &g->old_score) != 0 ||
         read_score(d, m, "new", &g->has_new, &g->new_score) != 0)
         return -1;
@@ -245,16 +285,16 @@ static int read_regrade(yr_doc *d, const yaml_node_t *m, gr_regrade *g)
 }
 
 /* extra_data's "regrades" into r, at most 10,000 of them. 0 or -1. */
-static int read_regrades(yr_doc *d, const yaml_node_t *v, gr_report *r)
+static int read_regrades(rd *d, json_t *v, gr_report *r)
 {
-    int n = 0;
-    if (yr_get_seq(d, v, "regrades", "[{when: ..., lab: 1, test: ..., ...}]", &n) != 0)
-        return -1;
+    if (!json_is_array(v))
+        return fail(d, "regrades: expected [{when: ..., lab: 1, test: ..., ...}]");
+    size_t n = json_array_size(v);
     if (n > 10000)
-        return yr_fail_at(d, v, "regrades: %d entries, more than the 10000 attnlab keeps", n);
-    r->regrades = gr_xcalloc((size_t)n + 1, sizeof *r->regrades);
-    for (int i = 0; i < n; i++) {
-        int rc = read_regrade(d, yr_item(d, v, i), &r->regrades[i]);
+        return fail(d, "regrades: %zu entries, more than the 10000 attnlab keeps", n);
+    r->regrades = gr_xcalloc(n + 1, sizeof *r->regrades);
+    for (size_t i = 0; i < n; i++) {
+        int rc = read_regrade(d, json_array_get(v, i), &r->regrades[i]);
         r->n_regrades++;          /* freed with the report, whole or not */
         if (rc != 0)
             return -1;
@@ -262,31 +302,36 @@ static int read_regrades(yr_doc *d, const yaml_node_t *v, gr_report *r)
     return 0;
 }
 
-/* The document's root into r. 0 or -1. */
-static int read_results(yr_doc *d, const yaml_node_t *root, void *target)
+/* Optional string key of x, copied, or NULL. */
+static char *copy_string(json_t *x, const char *key)
 {
-    gr_report *r = target;
-    if (!root || root->type != YAML_MAPPING_NODE)
-        return yr_fail(d, "not a results.json: expected one JSON object");
-    const yaml_node_t *x, *tests, *v;
-    const char *s;
-    if (need(d, root, "extra_data", "the results", &x) != 0 ||
-        need_string(d, x, "student", "extra_data", &r->student) != 0)
+    const char *s = json_string_value(json_object_get(x, key));
+    return s ? gr_xstrdup(s) : NULL;
+}
+
+/* The document's root into r. 0 or -1. */
+static int read_results(rd *d, json_t *root, gr_report *r)
+{
+    if (!json_is_object(root))
+        return fail(d, "not a results.json: expected one JSON object");
+    json_t *x = need(d, root, "extra_data", "the results"), *tests, *v;
+    if (!x || need_string(d, x, "student", "extra_data", &r->student) != 0)
         return -1;
-    if ((v = yr_value(d, x, "toolchain_confinement")) && yr_get_string(d, v, "toolchain_confinement", YR_MAY_BE_EMPTY, &s) == 0)
-        r->confinement = gr_xstrdup(s);
-    if ((v = yr_value(d, x, "test_sandbox")) && yr_get_string(d, v, "test_sandbox", YR_MAY_BE_EMPTY, &s) == 0)
-        r->sandbox = gr_xstrdup(s);
-    if ((v = yr_value(d, root, "execution_time")) && yr_get_double(d, v, "execution_time", &r->seconds) != 0)
+    r->confinement = copy_string(x, "toolchain_confinement");
+    r->sandbox = copy_string(x, "test_sandbox");
+    if ((v = json_object_get(root, "execution_time")) != NULL) {
+        if (!json_is_number(v))
+            return fail(d, "execution_time must be a number");
+        r->seconds = json_number_value(v);
+    }
+    if ((v = json_object_get(x, "regrades")) != NULL && read_regrades(d, v, r) != 0)
         return -1;
-    if ((v = yr_value(d, x, "regrades")) && read_regrades(d, v, r) != 0)
+    if (!(tests = need(d, root, "tests", "the results")))
         return -1;
-    int n = 0;
-    if (need(d, root, "tests", "the results", &tests) != 0 ||
-        yr_get_seq(d, tests, "tests", "[{...}, {...}]", &n) != 0)
-        return -1;
-    for (int i = 0; i < n; i++)
-        if (read_test(d, yr_item(d, tests, i), i, r) != 0)
+    if (!json_is_array(tests))
+        return fail(d, "tests: expected [{...}, {...}]");
+    for (size_t i = 0; i < json_array_size(tests); i++)
+        if (read_test(d, json_array_get(tests, i), (int)i, r) != 0)
             return -1;
     return 0;
 }
@@ -294,8 +339,12 @@ static int read_results(yr_doc *d, const yaml_node_t *root, void *target)
 int gr_report_read_json(const char *path, gr_report *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    static const yr_spec spec = {"the results", NULL, NULL, NULL, 0, read_results, NULL};
-    int rc = yr_load_file(path, &spec, out, err, errlen);
+    json_t *root = gr_json_load(path, GR_RESULTS_MAX, err, errlen);
+    if (!root)
+        return -1;
+    rd d = {path, err, errlen};
+    int rc = read_results(&d, root, out);
+    json_decref(root);
     if (rc != 0)
         gr_result_free(out);
     return rc;

@@ -81,7 +81,7 @@ static void term_text(gr_strbuf *b, const char *s, size_t n)
     size_t i = 0;
     while (i < n) {
         uint32_t cp;
-        int len = gr_report_text_utf8_decode(p + i, n - i, &cp);
+        int len = gr_utf8_decode(p + i, n - i, &cp);
         int safe = len > 0 && (cp >= 0x20 || cp == '\t' || cp == '\n') &&
                    cp != 0x7f && !(cp >= 0x80 && cp < 0xa0);
         if (safe) {

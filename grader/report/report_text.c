@@ -13,43 +13,6 @@
 #include "labmod.h"
 #include "util.h"
 
-/* ---- UTF-8 ---------------------------------------------------------------
- * 1 byte  0xxxxxxx                             U+0000..U+007F
- * 2 bytes 110xxxxx 10xxxxxx                    U+0080..U+07FF
- * 3 bytes 1110xxxx 10xxxxxx 10xxxxxx           U+0800..U+FFFF minus surrogates
- * 4 bytes 11110xxx 10xxxxxx 10xxxxxx 10xxxxxx  U+10000..U+10FFFF
- * Anything else (a stray continuation byte, a truncated sequence, a longer
- * encoding than needed, a surrogate, a value past U+10FFFF) is invalid. */
-int gr_report_text_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-    unsigned char b = s[0];
-    int len;
-    uint32_t min, c;
-    if (b < 0x80) {
-        *cp = b;
-        return 1;
-    } else if ((b & 0xe0) == 0xc0) {
-        len = 2, min = 0x80, c = b & 0x1f;
-    } else if ((b & 0xf0) == 0xe0) {
-        len = 3, min = 0x800, c = b & 0x0f;
-    } else if ((b & 0xf8) == 0xf0) {
-        len = 4, min = 0x10000, c = b & 0x07;
-    } else {
-        return 0;
-    }
-    if (n < (size_t)len)
-        return 0;
-    for (int i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        c = (c << 6) | (s[i] & 0x3f);
-    }
-    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-        return 0;
-    *cp = c;
-    return len;
-}
-
 /* ---- feedback ------------------------------------------------------------- */
 
 void gr_report_text_lines(gr_strbuf *b, const char *indent, const char *mark, const char *text)

@@ -372,7 +372,7 @@ START_TEST(clusters_group_by_output_and_join_the_same_students)
     ck_assert_str_eq(cl.c[0].tests[1].test, "late");
     char *json = gr_clusters_json(&cl);
     ck_assert_ptr_nonnull(strstr(json, "\"size\": 2"));
-    ck_assert_ptr_nonnull(strstr(json, "\"students\": [\"a\", \"b\"]"));
+    ck_assert_ptr_nonnull(strstr(json, "\"students\": [\n        \"a\",\n        \"b\"\n      ]"));
     free(json);
     gr_clusters_free(&cl);
     hand_class_free(&c);

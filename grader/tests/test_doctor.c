@@ -53,7 +53,7 @@ START_TEST(nothing_on_path_says_what_to_install)
     ASSERT_HAS(r.out, "  MISSING  Check        make check and each lab's make test");
     ASSERT_HAS(r.out, "  MISSING  gnuplot      attnlab plot and make plots cannot draw");
     ASSERT_HAS(r.out, "apt-get install -y --no-install-recommends build-essential make "
-                      "pkg-config check libyaml-dev libseccomp-dev binutils gnuplot-nox\n");
+                      "pkg-config check libyaml-dev libseccomp-dev libjansson-dev binutils gnuplot-nox\n");
     ASSERT_HAS(r.out, "Something needed is missing: install it, then run 'make'.");
     free_result(&r);
 }

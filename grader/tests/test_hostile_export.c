@@ -158,7 +158,7 @@ static char *results_with(const char *dir, const char *regrades)
 {
     gr_report r;
     one_test(&r, 0);
-    char *json = gr_report_json_text(&r), *with = gr_xasprintf("\"test_sandbox\": \"\", \"regrades\": %s",
+    char *json = gr_report_json_text(&r, NULL), *with = gr_xasprintf("\"test_sandbox\": \"\", \"regrades\": %s",
                                                                 regrades);
     char *text = fk_replace(json, "\"test_sandbox\": \"\"", with);
     char *sd = gr_xasprintf("%s/students/s1", dir), *path = gr_xasprintf("%s/results.json", sd);
@@ -201,7 +201,7 @@ START_TEST(hostile_regrades_stay_bounded)
     ck_assert_int_lt((int)strlen(all), 1300);
     ck_assert_ptr_null(strchr(all, '\033'));
     ck_assert_ptr_nonnull(strstr(log, "\t0\t1\tfix  [31mred\t-\n"));
-    char *json = gr_report_json_text(&r);
+    char *json = gr_report_json_text(&r, NULL);
     ck_assert_int_lt((int)strlen(json), 8000);
     free(json);
     free(all);
@@ -221,7 +221,7 @@ static const struct { const char *regrades, *says; } bad_regrades[] = {
     {"{\"when\": \"w\"}", "regrades"},
     {"[{\"lab\": 1, \"test\": \"t\", \"reason\": \"r\"}]", "has no \"when\""},
     {"[{\"when\": \"w\", \"lab\": 1, \"test\": \"t\", \"reason\": \"r\", \"old\": 1e999}]",
-     "must be a finite number"},
+     "1e999"},   /* Jansson refuses the number where it stands */
 };
 
 START_TEST(damaged_regrades_are_an_error)

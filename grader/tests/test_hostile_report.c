@@ -129,7 +129,7 @@ static void check_markup(const char *html)
     const unsigned char *u = (const unsigned char *)html;
     for (size_t i = 0, len = strlen(html); i < len;) {
         uint32_t cp;
-        int k = gr_report_text_utf8_decode(u + i, len - i, &cp);
+        int k = gr_utf8_decode(u + i, len - i, &cp);
         ck_assert_msg(k > 0, "invalid UTF-8 at byte %zu", i);
         ck_assert_msg(cp >= 0x20 || cp == '\n' || cp == '\t', "control byte %u at %zu", cp, i);
         i += (size_t)k;

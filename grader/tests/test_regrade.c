@@ -98,13 +98,14 @@ START_TEST(results_json_keeps_its_regrades)
     gr_regrade_add(&r, 3, "fresh", 0, 0, 1, 1, "2026-12-02T03:41:00Z", "rubric fix",
                    "added");
     char *dir = fk_mkdtemp("regrade-json"), *path = gr_xasprintf("%s/results.json", dir);
-    ck_assert_int_eq(gr_report_json(path, &r), 0);
+    ck_assert_int_eq(gr_report_json(path, &r, NULL), 0);
     char *text = gr_read_file(path, NULL);
-    ck_assert_ptr_nonnull(strstr(text, "{\"when\": \"2026-12-02T03:40:00Z\", \"lab\": 2, \"test\": "
-                                       "\"softmax_random\", \"old\": 0, \"new\": 0.5, \"reason\": "
-                                       "\"no reason given\", \"change\": null}"));
-    ck_assert_ptr_nonnull(strstr(text, "\"old\": null, \"new\": 1, \"reason\": \"rubric fix\", "
-                                       "\"change\": \"added\"}"));
+    ck_assert_ptr_nonnull(strstr(text, "\"when\": \"2026-12-02T03:40:00Z\",\n        \"lab\": 2,\n"
+                                       "        \"test\": \"softmax_random\",\n        \"old\": 0,\n"
+                                       "        \"new\": 0.5,\n        \"reason\": \"no reason given\",\n"
+                                       "        \"change\": null\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\"old\": null,\n        \"new\": 1,\n"
+                                       "        \"reason\": \"rubric fix\",\n        \"change\": \"added\"\n"));
     gr_report back;
     char err[256];
     ck_assert_msg(gr_report_read_json(path, &back, err, sizeof err) == 0, "%s", err);

@@ -18,6 +18,7 @@
 #include "judge.h"
 #include "labmod.h"
 #include "textcheck.h"
+#include "jsonio.h"
 #include "report/report.h"
 #include "rubric.h"
 #include "util.h"
@@ -45,7 +46,7 @@ START_TEST(json_fields_totals_and_escapes)
 {
     gr_report r;
     build_report(&r);
-    char *json = gr_report_json_text(&r);
+    char *json = gr_report_json_text(&r, NULL);
     ck_assert_msg(json_valid(json), "not valid JSON:\n%s", json);
 
     ck_assert_ptr_nonnull(strstr(json, "{\n  \"score\": 3.5,\n  \"max_score\": 16,\n"
@@ -70,22 +71,26 @@ START_TEST(json_fields_totals_and_escapes)
         "      \"visibility\": \"visible\",\n"
         "      \"output\": \"passed\\n\",\n"
         "      \"output_format\": \"text\",\n"
-        "      \"extra_data\": {\"lab\": 1, \"test\": \"dot_worked_example\", "
-        "\"verdict\": \"passed\", \"misconception\": null}\n"
+        "      \"extra_data\": {\n"
+        "        \"lab\": 1,\n"
+        "        \"test\": \"dot_worked_example\",\n"
+        "        \"verdict\": \"passed\",\n"
+        "        \"misconception\": null\n"
+        "      }\n"
         "    },\n"));
     /* the misconception of a wrong answer is data too, not only text */
-    ck_assert_ptr_nonnull(strstr(json, "\"verdict\": \"wrong answer\", "
-                                       "\"misconception\": \"1/d_k instead of 1/sqrt(d_k)\"}"));
-    /* the wrong answer: quotes, newline, tab, 0x01 and 0xff escaped; the
-       excerpt labelled and its ESC bytes escaped */
+    ck_assert_ptr_nonnull(strstr(json, "\"verdict\": \"wrong answer\",\n"
+                                       "        \"misconception\": \"1/d_k instead of 1/sqrt(d_k)\"\n"));
+    /* the wrong answer: quotes, newline, tab and 0x01 escaped, 0xff as U+FFFD;
+       the excerpt labelled and its ESC bytes escaped */
     ck_assert_ptr_nonnull(strstr(json,
         "      \"output\": \"wrong answer\\n"
         "S[0][1][2]: expected 0.5, got \\\"1.0\\\" (relative error 1)\\n"
-        "input row:\\tq = [1, 2]\\u0001 \\ufffd end\\n"
+        "input row:\\tq = [1, 2]\\u0001 \xef\xbf\xbd end\\n"
         "misconception: 1/d_k instead of 1/sqrt(d_k)\\n"
         "your program printed (first 37 bytes):\\n"
         "| Score: 100\\n"
-        "| \\u001b[32mall tests passed\\u001b[0m\\n\",\n"));
+        "| \\u001B[32mall tests passed\\u001B[0m\\n\",\n"));
     ck_assert_ptr_nonnull(strstr(json, "\"name\": \"lab01-scores: hidden_big\",\n"
                                        "      \"number\": \"1.3\",\n"
                                        "      \"score\": 0,\n"
@@ -99,19 +104,19 @@ START_TEST(json_fields_totals_and_escapes)
     ck_assert_ptr_nonnull(strstr(json, "\"max_score\": 0.5,"));
     /* after the last test, the grade as feedback.txt opens with it, shown once
        published and worth nothing itself, closes the array without a comma */
-    ck_assert_ptr_nonnull(strstr(json, "\"misconception\": null}\n    },\n    {\n"
+    ck_assert_ptr_nonnull(strstr(json, "\"misconception\": null\n      }\n    },\n    {\n"
                                        "      \"name\": \"Your grade\",\n"
                                        "      \"score\": 0,\n      \"max_score\": 0,\n"
                                        "      \"visibility\": \"after_published\",\n"
                                        "      \"output\": \"Final score: "));
     ck_assert_ptr_nonnull(strstr(json, "\"output\": \"Final score: 3.5/16\\nHidden tests: 2 tests, "
                                        "0 of 7 points earned (what they check is not shown)\\n\\n\",\n"));
-    ck_assert_ptr_nonnull(strstr(json, "\"extra_data\": {\"grade\": true}\n    }\n  ]\n}\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"extra_data\": {\n        \"grade\": true\n      }\n    }\n  ]\n}\n"));
 
     /* the file holds exactly the text, and nothing is left beside it */
     char *dir = temp_dir();
     char *path = gr_xasprintf("%s/results.json", dir);
-    ck_assert_int_eq(gr_report_json(path, &r), 0);
+    ck_assert_int_eq(gr_report_json(path, &r, NULL), 0);
     size_t len;
     char *back = gr_read_file(path, &len);
     ck_assert_ptr_nonnull(back);
@@ -145,14 +150,29 @@ END_TEST
 
 START_TEST(json_string_escapes)
 {
-    gr_strbuf b = {0};
     /* " \ / newline CR tab BS DEL, e-acute (c3 a9), euro (e2 82 ac), U+2028,
-       an overlong '/' (c0 af), a lone surrogate (ed a0 80), a truncated euro */
-    gr_report_json_string(&b, "\"\\/\n\r\t\b\x7f\xc3\xa9\xe2\x82\xac\xe2\x80\xa8\xc0\xaf\xed\xa0\x80\xe2\x82");
-    ck_assert_str_eq(b.s, "\"\\\"\\\\/\\n\\r\\t\\u0008\\u007f\xc3\xa9\xe2\x82\xac\\u2028"
-                          "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"");
-    ck_assert(json_valid(b.s));
-    free(b.s);
+       an overlong '/' (c0 af), a lone surrogate (ed a0 80), a truncated euro:
+       each invalid byte one U+FFFD, the rest as JSON escapes or as they are */
+    json_t *v = gr_json_text("\"\\/\n\r\t\b\x7f\xc3\xa9\xe2\x82\xac\xe2\x80\xa8\xc0\xaf\xed\xa0\x80\xe2\x82");
+    char *text = json_dumps(v, JSON_ENCODE_ANY);
+    ck_assert_str_eq(text, "\"\\\"\\\\/\\n\\r\\t\\b\x7f\xc3\xa9\xe2\x82\xac\xe2\x80\xa8"
+                           "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+                           "\xef\xbf\xbd\xef\xbf\xbd\"");
+    ck_assert(json_valid(text));
+    free(text);
+    json_decref(v);
+    /* points without float noise, whole ones as integers */
+    static const struct { double x; const char *text; } pts[] = {
+        {12.999999999999996, "13"}, {9.59999999999999, "9.6"}, {0.1 + 0.2, "0.3"},
+        {3.65, "3.65"}, {-0.0, "0"}, {1.0 / 0.0, "0"}, {1e300, "1e300"}};
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        json_t *n = gr_json_points(pts[i].x);
+        char *t = json_dumps(n, JSON_ENCODE_ANY | JSON_REAL_PRECISION(15));
+        ck_assert_msg(strcmp(t, pts[i].text) == 0, "%.17g printed %s, want %s", pts[i].x, t,
+                      pts[i].text);
+        free(t);
+        json_decref(n);
+    }
 }
 END_TEST
 
@@ -242,7 +262,7 @@ START_TEST(write_into_missing_folder_fails_cleanly)
     char *dir = temp_dir();
     char *path = gr_xasprintf("%s/no-such-folder/results.json", dir);
     errno = 0;
-    ck_assert_int_eq(gr_report_json(path, &r), -1);
+    ck_assert_int_eq(gr_report_json(path, &r, NULL), -1);
     ck_assert_int_eq(errno, ENOENT);
     errno = 0;
     ck_assert_int_eq(gr_report_junit(path, &r), -1);
@@ -265,7 +285,7 @@ START_TEST(write_replaces_old_file)
     char *dir = temp_dir();
     char *path = gr_xasprintf("%s/results.json", dir);
     ck_assert_int_eq(gr_write_file_atomic(path, "old contents that are longer than nothing", 42), 0);
-    ck_assert_int_eq(gr_report_json(path, &r), 0);
+    ck_assert_int_eq(gr_report_json(path, &r, NULL), 0);
     char *back = gr_read_file(path, NULL);
     ck_assert(json_valid(back));
     ck_assert_ptr_null(strstr(back, "old contents"));
@@ -283,23 +303,23 @@ END_TEST
 START_TEST(utf8_decoding)
 {
     uint32_t cp = 0;
-    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"A", 1, &cp), 1);
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"A", 1, &cp), 1);
     ck_assert_uint_eq(cp, 0x41);
-    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xc3\xa9", 2, &cp), 2);
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xc3\xa9", 2, &cp), 2);
     ck_assert_uint_eq(cp, 0xe9);                     /* e-acute */
-    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xe2\x82\xac", 3, &cp), 3);
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xe2\x82\xac", 3, &cp), 3);
     ck_assert_uint_eq(cp, 0x20ac);                   /* euro sign */
-    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xf0\x9f\x98\x80", 4, &cp), 4);
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xf0\x9f\x98\x80", 4, &cp), 4);
     ck_assert_uint_eq(cp, 0x1f600);
-    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xf4\x8f\xbf\xbf", 4, &cp), 4);
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xf4\x8f\xbf\xbf", 4, &cp), 4);
     ck_assert_uint_eq(cp, 0x10ffff);                 /* the last code point */
-    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xc0\xaf", 2, &cp), 0);         /* overlong */
-    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xe0\x80\xaf", 3, &cp), 0);     /* overlong */
-    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xed\xa0\x80", 3, &cp), 0);     /* surrogate */
-    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xf4\x90\x80\x80", 4, &cp), 0); /* > U+10FFFF */
-    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xe2\x82", 2, &cp), 0);         /* truncated */
-    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\x80", 1, &cp), 0);             /* continuation */
-    ck_assert_int_eq(gr_report_text_utf8_decode((const unsigned char *)"\xff", 1, &cp), 0);
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xc0\xaf", 2, &cp), 0);         /* overlong */
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xe0\x80\xaf", 3, &cp), 0);     /* overlong */
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xed\xa0\x80", 3, &cp), 0);     /* surrogate */
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xf4\x90\x80\x80", 4, &cp), 0); /* > U+10FFFF */
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xe2\x82", 2, &cp), 0);         /* truncated */
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\x80", 1, &cp), 0);             /* continuation */
+    ck_assert_int_eq(gr_utf8_decode((const unsigned char *)"\xff", 1, &cp), 0);
 }
 END_TEST
 

@@ -252,7 +252,7 @@ START_TEST(terminal_compile_error_and_empty)
         "lab03-learned: 0.0/4.0\n");
     free(text);
 
-    char *json = gr_report_json_text(&r);
+    char *json = gr_report_json_text(&r, NULL);
     ck_assert(json_valid(json));
     ck_assert_ptr_nonnull(strstr(json, "\"output\": \"compile error\\nlab03.c did not compile; "
                                        "fix the first error below\\ncompiler output:\\n"
@@ -268,7 +268,7 @@ START_TEST(terminal_compile_error_and_empty)
     text = terminal_text(&empty, 0);
     ck_assert_str_eq(text, "no labs were graded\n\nTotal points: 0.0/0.0\n");
     free(text);
-    json = gr_report_json_text(&empty);
+    json = gr_report_json_text(&empty, NULL);
     ck_assert(json_valid(json));
     ck_assert_ptr_nonnull(strstr(json, "\"tests\": []"));
     free(json);

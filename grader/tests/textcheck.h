@@ -52,7 +52,7 @@ static inline int jv_string(jv *v)
             continue;
         }
         uint32_t cp;
-        int len = gr_report_text_utf8_decode(v->p, strlen((const char *)v->p), &cp);
+        int len = gr_utf8_decode(v->p, strlen((const char *)v->p), &cp);
         if (len == 0)
             return 0;
         v->p += len;
