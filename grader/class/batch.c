@@ -1,5 +1,6 @@
 /* batch.c: grading a whole class (see batch.h). */
 #include "class/batch.h"
+#include "jsonio.h"
 #include "class/batch_handin.h"
 #include "class/classreport.h"
 #include "class/regrade.h"
@@ -377,7 +378,9 @@ static int read_back(const gr_batch_opts *o, const char *key, gr_student *s, cha
     int rc = -1;
     if (access(js, F_OK) == 0 && (!key || same_key(o, s, key, 0, err, errlen)) &&
         gr_report_read_json(js, &s->report, err, errlen) == 0) {
-        int labs[GR_N_LABS] = {0}, same = strcmp(s->report.student, s->id) == 0;
+        char *id = gr_utf8_clean(s->id);      /* as results.json holds it (jsonio.h) */
+        int labs[GR_N_LABS] = {0}, same = strcmp(s->report.student, id) == 0;
+        free(id);
         for (int i = 0; i < s->report.n_labs; i++)
             labs[s->report.labs[i].lab - 1] = 1;
         for (int i = 0; i < GR_N_LABS; i++)
@@ -425,11 +428,15 @@ static int student_done(void *ctx, int i, const char *bytes, size_t len, char *e
     (void)len;
     batch_ctx *b = ctx;
     gr_student *s = &b->c->students[b->todo[i]];
+    (void)err;
+    (void)errlen;
     char why[1024] = "";
     if (read_back(b->o, NULL, s, why, sizeof why) != 0) {   /* just graded: no key check */
-        gr_set_err(err, errlen, "the results of student %s do not read back: %s", s->id,
-                   *why ? why : "no results.json");
-        return GR_STATUS_FAILED;
+        /* one student's results never stop the class: not graded, and said */
+        s->not_graded = gr_xstrdup(*why ? why : "no results.json");
+        if (b->o->progress)
+            fprintf(b->o->progress, "attnlab batch: student %s not graded: %s\n", s->id,
+                    s->not_graded);
     }
     b->done++;
     progress(b, s);
@@ -674,6 +681,7 @@ void gr_class_free(gr_class *c)
         free(c->students[i].sis_user_id);
         free(c->students[i].sis_login_id);
         free(c->students[i].section);
+        free(c->students[i].not_graded);
         gr_intake_free(&c->students[i].intake);
         gr_result_free(&c->students[i].report);
     }

@@ -72,6 +72,8 @@ typedef struct gr_student {
     int have_when[GR_N_LABS];     /* ... when known */
     int days_late[GR_N_LABS];     /* under the course policy, 0 without one */
     gr_report report;             /* read back from its results.json */
+    char *not_graded;             /* why its results could not be read back (the class goes
+                                     on, its row empty, a warning names it), or NULL */
     gr_intake intake;             /* where each lab's file was found (submitted only) */
 } gr_student;
 

@@ -13,7 +13,9 @@
 
 #include "class/classout.h"
 #include "class/shard.h"
+#include "class/shardproof.h"
 #include "grade.h"
+#include "jsonio.h"
 #include "report/report.h"
 #include "util.h"
 
@@ -29,6 +31,7 @@ typedef struct shards {
     gr_course course;
     int has_course;
     char *log, *state;            /* regrades.log joined, rubrics.state (read_audit), or NULL */
+    gr_shard_proof proof;         /* the secret and rubrics every results.json is proved by */
 } shards;
 
 /* ---- the runs: one class, graded one way, every slice once ------------------------ */
@@ -230,7 +233,10 @@ static int report_fits(const gr_report *r, const char *id, const int labs[GR_N_L
                        char *why, size_t whylen)
 {
     int have[GR_N_LABS] = {0};
-    if (strcmp(r->student, id) != 0) {
+    char *clean = gr_utf8_clean(id);          /* as results.json holds it (jsonio.h) */
+    int same = strcmp(r->student, clean) == 0;
+    free(clean);
+    if (!same) {
         gr_set_err(why, whylen, "it names another student");
         return 0;
     }
@@ -254,14 +260,15 @@ static int report_fits(const gr_report *r, const char *id, const int labs[GR_N_L
     return 1;
 }
 
-/* The report of student id from dir into r, checked. 0, or -1 with err. */
-static int read_report(const char *dir, const char *id, const int labs[GR_N_LABS], gr_report *r,
+/* The report of student id from dir into r, checked and proved. 0, or -1 with err. */
+static int read_report(const shards *sh, const char *dir, const char *id, gr_report *r,
                        char *err, size_t errlen)
 {
     char why[1024] = "";
     char *path = student_path(dir, id, "results.json", why, sizeof why);
     int rc = path ? gr_report_read_json(path, r, why, sizeof why) : -1;
-    if (rc == 0 && !report_fits(r, id, labs, why, sizeof why)) {
+    if (rc == 0 && (!report_fits(r, id, sh->c.labs, why, sizeof why) ||
+                    gr_shard_proof_check(&sh->proof, path, r, why, sizeof why) != 0)) {
         gr_result_free(r);
         rc = -1;
     }
@@ -279,7 +286,7 @@ static int read_reports(shards *sh, char *err, size_t errlen)
     for (int i = 0; i < c->n; i++) {
         gr_student *s = &c->students[i];
         if (s->submitted && !s->same_as &&
-            read_report(sh->from[i], s->id, c->labs, &s->report, err, errlen) != 0)
+            read_report(sh, sh->from[i], s->id, &s->report, err, errlen) != 0)
             return -1;
     }
     for (int i = 0; i < c->n; i++) {          /* as batch's group_grades, across shards */
@@ -290,7 +297,7 @@ static int read_reports(shards *sh, char *err, size_t errlen)
         gr_student *g = bsearch(&key, c->students, (size_t)c->n, sizeof *c->students, by_id);
         char note[1024];
         if (g && g->submitted && !g->same_as &&
-            read_report(sh->from[g - c->students], g->id, c->labs, &s->report, note,
+            read_report(sh, sh->from[g - c->students], g->id, &s->report, note,
                         sizeof note) != 0 && sh->m->notes)
             fprintf(sh->m->notes, "attnlab merge: %s shares the grade of %s: %s\n", s->id,
                     g->id, note);
@@ -510,12 +517,15 @@ int gr_merge(const gr_merge_opts *m, char *err, size_t errlen)
     sh.parts = gr_xcalloc((size_t)m->n_dirs, sizeof *sh.parts);
     int rc = out_free(m->out, err, errlen) == 0 && read_runs(&sh, err, errlen) == 0 &&
              join_students(&sh, err, errlen) == 0 && class_facts(&sh, err, errlen) == 0 &&
+             gr_shard_proof_load(&sh.proof, &sh.runs[0], m->root, m->rubrics, m->secret, err,
+                                 errlen) == 0 &&
              read_reports(&sh, err, errlen) == 0 && read_audit(&sh, err, errlen) == 0
              ? 0 : GR_STATUS_BAD_INPUT;
     if (rc == 0)
         rc = write_out(&sh, err, errlen);
     sh.c.course = NULL;
     gr_class_free(&sh.c);
+    gr_shard_proof_free(&sh.proof);
     for (int i = 0; i < m->n_dirs; i++) {
         gr_run_free(&sh.runs[i]);
         gr_class_free(&sh.parts[i]);

@@ -7,7 +7,8 @@
  * course policy, roster, hand-in times, class or attnlab build), two folders
  * of one slice, a missing slice (naming it), and a results.json that is not
  * a regular file, does not name its student, holds other labs or scores
- * outside 0..max. Then it builds the class from the records and the
+ * outside 0..max, is not signed under the secret, or whose tests and maxima
+ * are not its rubric's (shardproof.h). Then it builds the class from the records and the
  * results.json files and writes it as batch does (classout.h): a merged
  * gradebook.csv is the single run's byte for byte, and so is report.md when
  * every shard graded its students in one go (its first line counts the
@@ -31,7 +32,11 @@ typedef struct gr_merge_opts {
     const char *const *dirs;      /* the shards' output folders */
     int n_dirs;
     const char *out;              /* the merged output folder */
-    const char *root;             /* the attnlab tree (the histogram's gnuplot script) */
+    const char *root;             /* the attnlab tree (the histogram's gnuplot script, the
+                                     course's rubrics) */
+    const char *rubrics;          /* --rubrics DIR as the batch had, or NULL: the course's */
+    const char *secret;           /* the grading secret: every results.json's signature is
+                                     checked with it (shardproof.h) */
     int bom;                      /* gradebook.csv with a UTF-8 byte order mark */
     const char *submissions;      /* the students' folders for report.html's similar pairs,
                                      or NULL: the folder the first shard's run.txt names,

@@ -72,21 +72,32 @@ static char *file_digest(const char *path)
     return hex;
 }
 
+char *gr_run_secret_digest(const char *secret)
+{
+    return gr_xasprintf("%016llx", (unsigned long long)gr_seed(secret ? secret : "", "attnlab run",
+                                                               0, "secret"));
+}
+
+char *gr_run_rubrics_digest(const gr_batch_opts *o)
+{
+    gr_strbuf m = {0};
+    for (int lab = 1; lab <= GR_N_LABS; lab++)
+        if (o->labs[lab - 1])
+            gr_batch_lab_files(&m, o, lab);
+    char *hex = gr_batch_digest(m.s ? m.s : "", m.len);
+    free(m.s);
+    return hex;
+}
+
 void gr_run_identify(const gr_batch_opts *o, const gr_class *c, gr_run *r)
 {
     memset(r, 0, sizeof *r);
     r->k = o->shard_n > 1 ? o->shard_k : 1;
     r->n = o->shard_n > 1 ? o->shard_n : 1;
     r->program = gr_batch_program_digest();
-    r->secret = gr_xasprintf("%016llx", (unsigned long long)gr_seed(o->secret ? o->secret : "",
-                                                                     "attnlab run", 0, "secret"));
+    r->secret = gr_run_secret_digest(o->secret);
+    r->rubrics = gr_run_rubrics_digest(o);
     gr_strbuf m = {0};
-    for (int lab = 1; lab <= GR_N_LABS; lab++)
-        if (o->labs[lab - 1])
-            gr_batch_lab_files(&m, o, lab);
-    r->rubrics = gr_batch_digest(m.s ? m.s : "", m.len);
-    free(m.s);
-    memset(&m, 0, sizeof m);
     r->course = file_digest(c->course ? o->course_file : NULL);
     r->roster = file_digest(o->roster);
     /* the times' sources: a times file, the files' own times, an export's metadata */

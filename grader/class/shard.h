@@ -58,6 +58,11 @@ typedef struct gr_run {
                                      (its real path), or NULL; not part of its identity */
 } gr_run;
 
+/* The digest run.txt records of the secret (a keyed hash: the secret itself
+   is never written), and of the rubrics and contract headers of o's labs. */
+char *gr_run_secret_digest(const char *secret);
+char *gr_run_rubrics_digest(const gr_batch_opts *o);
+
 /* The gr_run of the batch o that graded c (slice o->shard_k of o->shard_n). */
 void gr_run_identify(const gr_batch_opts *o, const gr_class *c, gr_run *r);
 

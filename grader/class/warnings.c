@@ -59,6 +59,7 @@ static int lab_verdict_is(const gr_student *s, int lab, gr_verdict v)
 void gr_batch_warnings(gr_strbuf *b, const gr_class *c, int md)
 {
     idlist empty = {0}, forgiven = {0}, off_roster = {0}, no_folder = {0}, odd = {0};
+    idlist not_graded = {0};
     idlist missing[GR_N_LABS];
     memset(missing, 0, sizeof missing);
     for (int i = 0; i < c->n; i++) {
@@ -71,6 +72,8 @@ void gr_batch_warnings(gr_strbuf *b, const gr_class *c, int md)
         }
         if (c->roster && !s->on_roster)
             id_add(&off_roster, s->id, NULL);
+        if (s->not_graded)
+            id_add(&not_graded, s->id, s->not_graded);
         if (s->intake.empty) {
             id_add(&empty, s->id, NULL);
             continue;                         /* every lab missing: said once */
@@ -91,12 +94,13 @@ void gr_batch_warnings(gr_strbuf *b, const gr_class *c, int md)
             }
         }
     }
-    int any = empty.n || forgiven.n || off_roster.n || no_folder.n || odd.n;
+    int any = empty.n || forgiven.n || off_roster.n || no_folder.n || odd.n || not_graded.n;
     for (int lab = 0; lab < GR_N_LABS; lab++)
         any |= missing[lab].n > 0;
     if (!any)
         return;
     gr_sb_append(b, md ? "\n## Warnings\n\n" : "\nWarnings\n");
+    id_line(b, md, &not_graded, "Not graded: their results do not read back, their rows empty");
     id_line(b, md, &empty, "Empty submissions, not one file");
     id_line(b, md, &forgiven, "Found by a forgiving rule, each report saying which file and why");
     id_line(b, md, &off_roster, "Folders not on the roster");

@@ -12,9 +12,10 @@
 #include "grade.h"
 #include "util.h"
 #include "layout.h"
+#include "seed.h"
 
 static const char merge_usage[] =
-    "usage: attnlab merge DIR... --out DIR [--submissions DIR] [--csv-bom] [-q]\n"
+    "usage: attnlab merge DIR... --out DIR [--rubrics DIR] [--submissions DIR] [--csv-bom] [-q]\n"
     "\n"
     "Join the output folders of `attnlab batch ... --shard K/N` (K = 1 .. N, one\n"
     "folder each, on any machines) into one batch output: students/ID/ for every\n"
@@ -27,10 +28,16 @@ static const char merge_usage[] =
     "shards graded with different secrets, rubrics, course policies, rosters,\n"
     "hand-in times or builds of attnlab, or from a different set of students, two\n"
     "folders of one shard, a missing shard (named), and results that are not this\n"
-    "run's grade of their student (a link, another student, scores out of range).\n"
+    "run's grade of their student (a link, another student, scores out of range),\n"
+    "are not signed with the secret, or whose tests and maxima are not the\n"
+    "rubrics' (each rebuilt from the rubrics merge loads itself).\n"
+    "The secret comes from ATTNLAB_SECRET, as for batch: it must be the one the\n"
+    "shards were graded with.\n"
     "\n"
     "  --out DIR        the merged output: a new folder, or an empty one; written\n"
     "                   beside it and renamed into place, so it is whole or absent\n"
+    "  --rubrics DIR    the rubrics the shards were graded with, when batch had\n"
+    "                   --rubrics DIR (default: the course's)\n"
     "  --submissions DIR  the students' folders, for report.html's similar pairs\n"
     "                   (default: the folder the shards graded, named in their\n"
     "                   run.txt, when this machine has it)\n"
@@ -45,6 +52,7 @@ int cmd_merge(int argc, char **argv)
         {"out", required_argument, 0, 'o'},
         {"csv-bom", no_argument, 0, 'B'},
         {"submissions", required_argument, 0, 'S'},
+        {"rubrics", required_argument, 0, 'R'},
         {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -60,6 +68,7 @@ int cmd_merge(int argc, char **argv)
         case 'o': free(out); out = gr_xstrdup(optarg); break;
         case 'B': m.bom = 1; break;
         case 'S': m.submissions = optarg; break;
+        case 'R': m.rubrics = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': fputs(merge_usage, stdout); free(out); return 0;
         default: free(out); return gr_bad_option("merge", argv[optind - 1]);
@@ -82,6 +91,7 @@ int cmd_merge(int argc, char **argv)
     m.n_dirs = argc - optind;
     m.out = out;
     m.root = root;
+    m.secret = gr_secret_from_env();
     m.text = quiet ? NULL : stdout;
     m.notes = stderr;
     int rc = gr_merge(&m, err, sizeof err);

@@ -22,7 +22,10 @@
  * the warnings block names each kind with its ids.
  *
  * And the build cache, which reads every lab file before the build does: a
- * class graded twice through one cache keeps each file's program apart.
+ * class graded twice through one cache keeps each file's program apart; and
+ * bytes no reader may refuse (U+0080, U+FFFE, a byte that is no UTF-8) in a
+ * compiler's message and in folder names: the batch, a merge and a regrade
+ * finish with every student's row.
  */
 #include <check.h>
 #include <dirent.h>
@@ -38,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "class/batch.h"
 #include "intake.h"
 #include "util.h"
 #include "fixtures/fixture_kit.h"
@@ -649,6 +653,85 @@ START_TEST(the_build_cache_keeps_each_file_apart)
 }
 END_TEST
 
+/* A lab file that does not compile, with a C1 control (U+0080) and U+FFFE in
+   the line the compiler quotes, and folder names holding U+0080 and a byte
+   that is no UTF-8 at all: each student gets a row, and the batch, a merge of
+   its output and a regrade of one test finish (the results.json writer and
+   every reader agree on one grammar: jsonio.h). */
+START_TEST(one_students_bytes_never_stop_the_class)
+{
+    char *cls = fresh("bytes-class"), *sol = solution(1);
+    char *broken = gr_xasprintf("%s\nint broken = \"\xc2\x80\xef\xbf\xbe\" +;\n", sol);
+    put(cls, "honest/lab01.c", sol);
+    put(cls, "euro/lab01.c", broken);
+    put(cls, "c1\xc2\x80id/lab01.c", sol);
+    put(cls, "bad\xffid/lab01.c", sol);
+    char *out = path_in(base, "bytes-graded"), *merged = path_in(base, "bytes-merged");
+    char *o = path_in(base, "bytes.out"), *e = path_in(base, "bytes.err");
+    const char *batch[] = {"batch", cls, "--out", out, "--lab", "1", "--jobs", "2", NULL};
+    ck_assert_int_eq(run_attnlab(batch, o, e), 0);
+    char *csv = gr_read_file(path_in(out, "gradebook.csv"), NULL);
+    ck_assert_ptr_nonnull(csv);
+    static const struct { const char *id; double score; } want[] = {
+        {"honest", 10}, {"euro", 0}, {"c1\xc2\x80id", 10}, {"bad\xffid", 10}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(gradebook_lab1(csv, want[i].id) == want[i].score, "%s scored %g",
+                      want[i].id, gradebook_lab1(csv, want[i].id));
+    const char *merge[] = {"merge", out, "--out", merged, "-q", NULL};
+    int rc = run_attnlab(merge, o, e);
+    char *log = gr_read_file(e, NULL);
+    ck_assert_msg(rc == 0, "merge exit %d: %s", rc, log ? log : "");
+    free(log);
+    char *again = gr_read_file(path_in(merged, "gradebook.csv"), NULL);
+    ck_assert_msg(again && strcmp(again, csv) == 0, "the merged gradebook differs");
+    char *js = gr_xasprintf("%s/students/bad\xffid/results.json", out);
+    char *sub = gr_xasprintf("%s/bad\xffid", cls);
+    const char *regrade[] = {"grade", "--submission", sub, "--lab", "1", "--student",
+                             "bad\xffid", "--test", "dot_worked_example", "--json", js, NULL};
+    rc = run_attnlab(regrade, o, e);
+    log = gr_read_file(e, NULL);
+    ck_assert_msg(rc == 0, "grade --test exit %d: %s", rc, log ? log : "");
+    free(log);
+    free(again);
+    free(csv);
+    free(js);
+    free(sub);
+    free(o);
+    free(e);
+    free(out);
+    free(merged);
+    free(broken);
+    free(sol);
+    free(cls);
+}
+END_TEST
+
+/* A student whose results do not read back is named in the warnings, its
+   row empty, and the class goes on (batch.c's student_done). */
+START_TEST(a_student_not_graded_is_named)
+{
+    gr_student st[2];
+    memset(st, 0, sizeof st);
+    char ok[] = "ok", lost[] = "lost", why[] = "students/lost/results.json:1:1: end of file";
+    st[0].id = ok;
+    st[0].submitted = 1;
+    st[1].id = lost;
+    st[1].submitted = 1;
+    st[1].not_graded = why;
+    gr_class c;
+    memset(&c, 0, sizeof c);
+    c.students = st;
+    c.n = 2;
+    c.labs[0] = 1;
+    gr_strbuf b = {0};
+    gr_batch_warnings(&b, &c, 1);
+    ck_assert_msg(b.s && strstr(b.s, "- Not graded: their results do not read back, their rows "
+                                     "empty (1): lost (students/lost/results.json:1:1: end of "
+                                     "file)"), "%s", b.s ? b.s : "(none)");
+    free(b.s);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     base = fk_suite_dir("hostile-intake");
@@ -667,6 +750,8 @@ Suite *test_suite(void)
     tcase_set_timeout(cl, CAP_SECONDS * 2);
     tcase_add_test(cl, a_hostile_class_is_graded);
     tcase_add_test(cl, the_build_cache_keeps_each_file_apart);
+    tcase_add_test(cl, one_students_bytes_never_stop_the_class);
+    tcase_add_test(tc, a_student_not_graded_is_named);
     suite_add_tcase(s, cl);
     return s;
 }

@@ -6,7 +6,10 @@
  * another student's name, 100 MB, a link, a link for the student's folder;
  * regrades.log a link;
  * run.txt as a link, a FIFO, with an id that climbs out of the folder, a NUL
- * escape, an unknown field, a class count that lies. Each merge is refused
+ * escape, an unknown field, a class count that lies; results.json edited
+ * ("every test passed, max_score 900"), unsigned, signed with a guessed secret,
+ * or re-signed with the real one but other maxima or a test dropped; merge run
+ * with another secret. Each merge is refused
  * (exit 2) saying what is wrong, within the test's time limit, and leaves no
  * output; the unforged copy merges.
  */
@@ -18,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/report.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -159,6 +163,75 @@ START_TEST(forged_results_are_refused)
 }
 END_TEST
 
+/* The good copy's results.json of student stub, read, changed by edit, and
+   written again signed with secret (NULL: unsigned). */
+static char *rewritten(void (*edit)(gr_report *), const char *secret)
+{
+    char *dir = copy_good(), *p = gr_xasprintf("%s/students/stub/results.json", dir), err[512];
+    gr_report r;
+    ck_assert_msg(gr_report_read_json(p, &r, err, sizeof err) == 0, "%s", err);
+    if (edit)
+        edit(&r);
+    ck_assert_int_eq(gr_report_json(p, &r, secret), 0);
+    gr_result_free(&r);
+    free(p);
+    return dir;
+}
+
+/* Every test passed, the first worth 900. */
+static void all_passed_900(gr_report *r)
+{
+    gr_lab_result *l = &r->labs[0];
+    for (int j = 0; j < l->n_tests; j++) {
+        l->tests[j].verdict = GR_PASSED;
+        l->tests[j].score = l->tests[j].max_score = j ? l->tests[j].max_score : 900;
+    }
+}
+
+/* One test the rubric does not have. */
+static void one_test_dropped(gr_report *r)
+{
+    r->labs[0].n_tests--;
+    free(r->labs[0].tests[r->labs[0].n_tests].name);
+    r->labs[0].tests[r->labs[0].n_tests].name = NULL;
+}
+
+START_TEST(shard_results_prove_themselves)
+{
+    /* edited in place ("every test passed, max_score 900"): the signature breaks */
+    static const forgery edits[] = {
+        {TEST_SCORE, "\"score\": 900,\n      \"max_score\": 900,", "signature does not verify"},
+        {"\"verdict\": \"not implemented\"", "\"verdict\": \"passed\"", "signature does not verify"},
+    };
+    forgeries_refused("students/stub/results.json", edits, sizeof edits / sizeof edits[0]);
+    /* unsigned, or signed with another secret */
+    char *dir = rewritten(all_passed_900, NULL);
+    refused(dir, "has no signature");
+    free(dir);
+    dir = rewritten(all_passed_900, "a guessed secret");
+    refused(dir, "signature does not verify");
+    free(dir);
+    /* signed with the right secret (a leak of it): the rubric's maxima still hold */
+    dir = rewritten(all_passed_900, "hostile-merge-secret");
+    refused(dir, "is worth 900 (visible) where the rubric says");
+    free(dir);
+    dir = rewritten(one_test_dropped, "hostile-merge-secret");
+    refused(dir, "is missing");
+    free(dir);
+    /* merge given another secret than the shards had */
+    dir = copy_good();
+    char *out = in_tmp("merged"), *log = in_tmp("run.log"), *text;
+    int rc = spawn_run(log, "another secret", (const char *const[]){"merge", dir, "--out", out, NULL},
+                       &text);
+    ck_assert_msg(rc == 2 && strstr(text, "ATTNLAB_SECRET is not the secret"), "exit %d: %s", rc,
+                  text);
+    free(text);
+    free(log);
+    free(out);
+    free(dir);
+}
+END_TEST
+
 START_TEST(links_fifos_and_huge_files_are_refused)
 {
     char *dir = copy_good(), *p = gr_xasprintf("%s/students/stub/results.json", dir);
@@ -217,6 +290,7 @@ Suite *test_suite(void)
     tcase_add_unchecked_fixture(tc, grade_good, remove_all);
     tcase_add_test(tc, the_unforged_copy_merges);
     tcase_add_test(tc, forged_results_are_refused);
+    tcase_add_test(tc, shard_results_prove_themselves);
     tcase_add_test(tc, links_fifos_and_huge_files_are_refused);
     tcase_add_test(tc, forged_run_records_are_refused);
     suite_add_tcase(s, tc);
