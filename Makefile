@@ -244,7 +244,7 @@ test-asan:
 #   fuzz-regress  with $(CC) and grader/fuzz/driver.c: runs every saved input
 #                 (grader/fuzz/corpus/NAME, grader/fuzz/regress/NAME); part of make test
 #   fuzz          with clang and libFuzzer under ASan + UBSan, FUZZ_SECONDS per target
-FUZZ_TARGETS ?= rubric tensor response explain handin
+FUZZ_TARGETS ?= rubric tensor response explain handin results
 FUZZ_SECONDS ?= 60
 FUZZ_PARSERS := grader/rubric.c grader/util.c grader/protocol.c grader/cli/cmd_explain.c \
                 grader/learn/worked.c grader/class/handin.c grader/class/course.c
@@ -252,6 +252,13 @@ FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(BUILD)/grader/fuzz/fuzz_%)
 
 $(BUILD)/grader/fuzz/fuzz_%: $(BUILD)/grader/fuzz/fuzz_%.o $(BUILD)/grader/fuzz/driver.o \
 		$(FUZZ_PARSERS:%.c=$(BUILD)/%.o) $(LIBATTN) $(LIBSUP)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+# results.json's writer composes feedback from every lab's tables: its target
+# links the whole grader but the command front ends.
+FUZZ_WHOLE := $(filter-out grader/cli/%,$(GRADER_SRC))
+$(BUILD)/grader/fuzz/fuzz_results: $(BUILD)/grader/fuzz/fuzz_results.o $(BUILD)/grader/fuzz/driver.o \
+		$(FUZZ_WHOLE:%.c=$(BUILD)/%.o) $(GEN)/labs_gen.o $(LIBATTN) $(LIBSUP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 fuzz-regress: $(FUZZ_DRIVERS)
@@ -273,6 +280,12 @@ $(FUZZ_DIR)/%.o: %.c | $(DEPS_OK) $(FUZZ_DIR)/.clang-ok $(GEN_STAMP)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/grader/fuzz/fuzz_%.o $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+$(FUZZ_DIR)/fuzz_results: $(FUZZ_DIR)/grader/fuzz/fuzz_results.o \
+		$(patsubst %.c,$(FUZZ_DIR)/%.o,$(FUZZ_WHOLE) $(ATTN_SRC) $(SUP_SRC)) $(FUZZ_DIR)/labs_gen.o
+	$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+$(FUZZ_DIR)/labs_gen.o: $(GEN)/labs_gen.c | $(FUZZ_DIR)/.clang-ok
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 	@sh scripts/fuzz.sh run $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)

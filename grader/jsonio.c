@@ -103,10 +103,16 @@ json_t *gr_json_load(const char *path, size_t max, char *err, size_t errlen)
             gr_set_err(err, errlen, "%s: %s", path, strerror(errno));
         return NULL;
     }
+    json_t *v = gr_json_parse(path, text, len, err, errlen);
+    free(text);
+    return v;
+}
+
+json_t *gr_json_parse(const char *name, const char *text, size_t len, char *err, size_t errlen)
+{
     json_error_t je;
     json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    free(text);
     if (!v)
-        gr_set_err(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+        gr_set_err(err, errlen, "%s:%d:%d: %s", name, je.line, je.column, je.text);
     return v;
 }

@@ -49,4 +49,8 @@ char *gr_json_canonical(const json_t *v);
    is wrong" in err. Free with json_decref. */
 json_t *gr_json_load(const char *path, size_t max, char *err, size_t errlen);
 
+/* The JSON value in text[0..len), or NULL with "name:line:column: what is
+   wrong" in err. Free with json_decref. */
+json_t *gr_json_parse(const char *name, const char *text, size_t len, char *err, size_t errlen);
+
 #endif

@@ -83,6 +83,10 @@ int gr_report_json_signature(const char *path, const char *secret, char *err, si
    0, or -1 with "path:line:column: what is wrong" in err (report_read.c). */
 int gr_report_read_json(const char *path, gr_report *out, char *err, size_t errlen);
 
+/* The same, from the text of a results.json (name says where, in err). */
+int gr_report_parse_json(const char *name, const char *text, size_t len, gr_report *out,
+                         char *err, size_t errlen);
+
 /* Merge the tests of from (a regrade of some tests) into into: each replaces
    the test of the same lab and name, or is added after its lab's tests (and
    the lab after the others when into has none of it); into's totals and test

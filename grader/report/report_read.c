@@ -336,18 +336,30 @@ static int read_results(rd *d, json_t *root, gr_report *r)
     return 0;
 }
 
-int gr_report_read_json(const char *path, gr_report *out, char *err, size_t errlen)
+/* root (taken) into out. 0, or -1 with err naming path. */
+static int read_root(const char *path, json_t *root, gr_report *out, char *err, size_t errlen)
 {
-    memset(out, 0, sizeof *out);
-    json_t *root = gr_json_load(path, GR_RESULTS_MAX, err, errlen);
-    if (!root)
-        return -1;
     rd d = {path, err, errlen};
     int rc = read_results(&d, root, out);
     json_decref(root);
     if (rc != 0)
         gr_result_free(out);
     return rc;
+}
+
+int gr_report_read_json(const char *path, gr_report *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    json_t *root = gr_json_load(path, GR_RESULTS_MAX, err, errlen);
+    return root ? read_root(path, root, out, err, errlen) : -1;
+}
+
+int gr_report_parse_json(const char *name, const char *text, size_t len, gr_report *out,
+                         char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    json_t *root = gr_json_parse(name, text, len, err, errlen);
+    return root ? read_root(name, root, out, err, errlen) : -1;
 }
 
 /* ---- merging a regrade ------------------------------------------------------ */
