@@ -3,9 +3,12 @@
  * Grades one lab's visible tests, then waits (inotify) for a save of a .c or
  * .h file in the lab's folder; on each save it grades again (the grader's own
  * confined build, the sandboxed tests) and shows every visible test's verdict,
- * the first failing test's feedback and the next hint, until the lab passes.
- * Then it points to the next lab and ends. Each run is recorded in the
- * progress file that `attnlab status` reads (progress.h).
+ * then the lab as `attnlab grade` shows it (gr_report_term_lab: the compiler's
+ * output or warnings, each failing test's feedback and misconception), and
+ * the next hint. A pass names the next lab and watch goes on watching (a
+ * student hardening passing code still wants each save graded); --once ends
+ * it there. Each run is recorded in the progress file that `attnlab status`
+ * reads (progress.h).
  *
  * Editors save in two ways: writing the file in place (IN_CLOSE_WRITE) or
  * writing a new file and renaming it over the old (IN_MOVED_TO); both count.
@@ -25,35 +28,41 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/learner.h"
+#include "report/report.h"
 #include "stop.h"
 #include "layout.h"
 
 #define QUIET_MS 40          /* a save's events arrive within a few ms of each other */
 
 static const char watch_usage[] =
-    "usage: attnlab watch [--lab N] [--submission DIR] [--timeout SECONDS]\n"
+    "usage: attnlab watch [--lab N] [--submission DIR] [--timeout SECONDS] [--once]\n"
     "\n"
     "Grade one lab's visible tests, then again each time you save a .c or .h\n"
     "file in its folder (about 0.2 s from save to verdict on 2 cores): every test's\n"
-    "verdict, the first failing test's feedback and a hint. When the lab\n"
-    "passes, watch names the next lab and ends. Progress is kept with\n"
-    "'attnlab status''s, in $XDG_STATE_HOME/attnlab/progress.tsv.\n"
+    "verdict, then the lab as 'attnlab grade' shows it (the compiler's errors or\n"
+    "warnings, each failing test's feedback and misconception) and a hint. When\n"
+    "the lab passes, watch names the next lab and keeps watching: save again to\n"
+    "regrade. Progress is kept with 'attnlab status''s, in\n"
+    "$XDG_STATE_HOME/attnlab/progress.tsv.\n"
     "\n"
     "  --lab N            the lab to watch (default: the first that has not\n"
     "                     passed, as 'attnlab status' last saw it)\n"
     "  --submission DIR   folder laid out like labs/ (default: labs/ in the tree; for an\n"
     "                     installed attnlab, labs/ in the current folder)\n"
-    "  --timeout SECONDS  give up after this long without a pass (default: never;\n"
-    "                     Ctrl-C stops watch at any time)\n"
+    "  --timeout SECONDS  stop after this long (default: never; Ctrl-C stops watch\n"
+    "                     at any time)\n"
+    "  --once             stop as soon as the lab passes\n"
     "\n"
-    "Exit status: 0 the lab passes, 1 timed out or the grader failed, 2 usage\n"
-    "error, 128+N stopped by signal N (Ctrl-C).\n";
+    "Exit status: 0 the lab passes (at --once's pass, or when --timeout ends watch),\n"
+    "1 --timeout ended watch without a pass, or the grader failed, 2 usage error,\n"
+    "128+N stopped by signal N (Ctrl-C).\n";
 
 /* What the command line asked for. */
 typedef struct watch_args {
     int lab;                 /* 0: the next lab from the progress */
     const char *submission;
     double timeout;          /* seconds; 0: never */
+    int once;                /* 1: end at the first pass */
 } watch_args;
 
 /* Parse argv into a: 0, GR_EXIT_USAGE after one line on err, or -1 after --help. */
@@ -63,6 +72,7 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, watch_args *a
         {"lab", required_argument, 0, 'l'},
         {"submission", required_argument, 0, 's'},
         {"timeout", required_argument, 0, 't'},
+        {"once", no_argument, 0, 'o'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -91,6 +101,7 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, watch_args *a
                 return GR_EXIT_USAGE;
             }
             break;
+        case 'o': a->once = 1; break;
         case 'h': fputs(watch_usage, out); return -1;
         default:
             gr_usage_fail(err, "watch", "unknown option or missing value: '%s'", argv[optind - 1]);
@@ -132,10 +143,10 @@ static int drain(int fd, char *saved, size_t savedlen)
     }
 }
 
-/* Grade lab once and show it: every visible test's verdict, the first failing
-   test's feedback, the hint; *passed says whether it passes. saved names the
-   file whose save at t_saved started it (NULL: watch's first run). 0, or an
-   exit status when grading failed. */
+/* Grade lab once and show it: every visible test's verdict, the lab as grade
+   shows it, the hint; *passed says whether it passes. saved names the file
+   whose save at t_saved started it (NULL: watch's first run). 0, or an exit
+   status when grading failed. */
 static int grade_and_show(FILE *out, FILE *err, gr_learner *L, int lab, const char *saved,
                           double t_saved, int *passed)
 {
@@ -157,19 +168,14 @@ static int grade_and_show(FILE *out, FILE *err, gr_learner *L, int lab, const ch
                 stamp, saved, lab, took);
     else
         fprintf(out, "\n[%s] lab %d's visible tests, graded in %.2f s\n", stamp, lab, took);
-    const gr_test_result *first = NULL;
-    for (int i = 0; i < lr->n_tests; i++) {
-        const gr_test_result *t = &lr->tests[i];
-        fprintf(out, "  %-16s %s\n", gr_result_verdict_name(t->verdict), t->name);
-        if (!first && t->verdict != GR_PASSED)
-            first = t;
-    }
+    for (int i = 0; i < lr->n_tests; i++)
+        fprintf(out, "  %-16s %s\n", gr_result_verdict_name(lr->tests[i].verdict),
+                lr->tests[i].name);
+    fputc('\n', out);
+    int block = gr_report_term_lab(out, lr, gr_report_term_color_wanted(out) ? GR_TERM_COLOR : 0);
     gr_lab_state s = gr_lab_state_of(lr);
-    if (first && s == GR_LAB_PARTLY) {
-        fprintf(out, "\n  %s:\n", first->name);
-        gr_learner_feedback(out, lr, first, "    ");
-    }
-    if (s != GR_LAB_PASSED) {              /* a pass is said by point_to_next */
+    /* a pass is said by point_to_next, a build's failure by the block */
+    if (s != GR_LAB_PASSED && !(block && s == GR_LAB_NO_BUILD)) {
         fputc('\n', out);
         gr_learner_hint(out, lr, "  ");
     }
@@ -179,8 +185,9 @@ static int grade_and_show(FILE *out, FILE *err, gr_learner *L, int lab, const ch
     return 0;
 }
 
-/* After lab passed: name the next lab to do, from the progress. */
-static void point_to_next(FILE *out, const gr_learner *L, int lab)
+/* After lab passed: name the next lab to do, from the progress; say
+   whether watch goes on. */
+static void point_to_next(FILE *out, const gr_learner *L, int lab, int once)
 {
     int next = 0;
     for (int k = lab + 1; k <= GR_N_LABS && !next; k++)
@@ -194,26 +201,26 @@ static void point_to_next(FILE *out, const gr_learner *L, int lab)
     else
         fprintf(out, "\nLab %d passes its visible tests, and so does every other lab. "
                 "'attnlab grade'\nruns the hidden tests too.\n", lab);
+    if (!once)
+        fprintf(out, "Still watching lab %d: each save is graded again (Ctrl-C stops; --once "
+                "ends at a pass).\n", lab);
     fflush(out);
 }
 
-/* Wait for saves and regrade until the lab passes or the time runs out. */
-static int watch_loop(FILE *out, FILE *err, gr_learner *L, int lab, int fd, double timeout)
+/* Wait for the next save of a lab file: 1 with its name in saved and its time
+   in *t_saved, 0 when deadline (seconds on gr_now_seconds's clock; 0: none)
+   passes, -1 when the folder went away. A Ctrl-C ends watch here. */
+static int next_save(FILE *out, int fd, double deadline, char *saved, size_t len, double *t_saved)
 {
-    double start = gr_now_seconds();
-    int passed = 0, rc = grade_and_show(out, err, L, lab, NULL, start, &passed);
-    while (rc == 0 && !passed) {
+    struct pollfd p = {fd, POLLIN, 0};
+    for (;;) {
         int wait_ms = -1;
-        if (timeout > 0) {
-            double left = timeout - (gr_now_seconds() - start);
-            if (left <= 0) {
-                fprintf(out, "\nattnlab watch: no pass within %g s; stopping.\n", timeout);
-                fflush(out);
-                return GR_EXIT_FAILED;
-            }
+        if (deadline > 0) {
+            double left = deadline - gr_now_seconds();
+            if (left <= 0)
+                return 0;
             wait_ms = (int)(left * 1000) + 1;
         }
-        struct pollfd p = {fd, POLLIN, 0};
         int ready = poll(&p, 1, wait_ms);
         if (gr_stop_requested()) {
             fputs("\nattnlab watch: stopped.\n", out);
@@ -222,30 +229,53 @@ static int watch_loop(FILE *out, FILE *err, gr_learner *L, int lab, int fd, doub
         }
         if (ready <= 0)
             continue;                        /* timed out (checked above) or EINTR */
-        double t_saved = gr_now_seconds();
-        char saved[NAME_MAX + 1] = "";
-        int gone = drain(fd, saved, sizeof saved);
+        *t_saved = gr_now_seconds();
+        saved[0] = '\0';
+        int gone = drain(fd, saved, len);
         /* the rest of this save's events: wait until the folder is quiet */
         while (gone == 0 && poll(&p, 1, QUIET_MS) > 0)
-            gone = drain(fd, saved, sizeof saved);
-        if (gone) {
+            gone = drain(fd, saved, len);
+        if (gone)
+            return -1;
+        if (saved[0])
+            return 1;
+    }
+}
+
+/* Grade, then regrade at each save: until the lab passes (--once), the time
+   runs out, or Ctrl-C. */
+static int watch_loop(FILE *out, FILE *err, gr_learner *L, int lab, int fd, const watch_args *a)
+{
+    double start = gr_now_seconds(), deadline = a->timeout > 0 ? start + a->timeout : 0;
+    int passed = 0, rc = grade_and_show(out, err, L, lab, NULL, start, &passed);
+    while (rc == 0) {
+        if (passed)
+            point_to_next(out, L, lab, a->once);
+        if (passed && a->once)
+            return GR_EXIT_OK;
+        char saved[NAME_MAX + 1];
+        double t_saved = 0;
+        int got = next_save(out, fd, deadline, saved, sizeof saved, &t_saved);
+        if (got < 0) {
             fprintf(err, "attnlab watch: the lab's folder was removed or moved; start watch "
                     "again\n");
             return GR_EXIT_FAILED;
         }
-        if (saved[0])
-            rc = grade_and_show(out, err, L, lab, saved, t_saved, &passed);
+        if (got == 0) {
+            fprintf(out, passed ? "\nattnlab watch: %g s are up; the lab passes.\n"
+                                : "\nattnlab watch: no pass within %g s; stopping.\n", a->timeout);
+            fflush(out);
+            return passed ? GR_EXIT_OK : GR_EXIT_FAILED;
+        }
+        rc = grade_and_show(out, err, L, lab, saved, t_saved, &passed);
     }
-    if (rc != 0)
-        return rc;
-    point_to_next(out, L, lab);
-    return GR_EXIT_OK;
+    return rc;
 }
 
 int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *stub_dir, int argc,
                   char **argv)
 {
-    watch_args a = {0, NULL, 0};
+    watch_args a = {0, NULL, 0, 0};
     int rc = parse_args(out, err, argc, argv, &a);
     if (rc != 0)
         return rc < 0 ? GR_EXIT_OK : rc;
@@ -277,7 +307,7 @@ int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *stub_dir, 
     free(file);
     fflush(out);
     gr_stop_install();
-    rc = watch_loop(out, err, &L, lab, fd, a.timeout);
+    rc = watch_loop(out, err, &L, lab, fd, &a);
     close(fd);
     free(dir);
     gr_learner_close(&L);

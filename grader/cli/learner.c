@@ -191,19 +191,6 @@ static void put_first_line(FILE *out, const char *indent, const char *s)
     free(line);
 }
 
-void gr_learner_feedback(FILE *out, const gr_lab_result *lr, const gr_test_result *t,
-                         const char *indent)
-{
-    char *text = gr_report_text_feedback(lr, t);
-    gr_strbuf safe = {0}, lines = {0};
-    gr_report_term_text(&safe, text);
-    gr_report_text_lines(&lines, indent, NULL, safe.s ? safe.s : "");
-    fputs(lines.s ? lines.s : "", out);
-    free(lines.s);
-    free(safe.s);
-    free(text);
-}
-
 void gr_learner_hint(FILE *out, const gr_lab_result *lr, const char *indent)
 {
     int lab = lr->lab, failing = 0;

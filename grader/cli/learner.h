@@ -46,12 +46,6 @@ char *gr_learner_lab_dir(const gr_learner *L, int lab);
    and the handout section to reread; each line behind indent. */
 void gr_learner_hint(FILE *out, const gr_lab_result *lr, const char *indent);
 
-/* Print test t of lab lr's feedback as the grade report gives it (verdict,
-   message, misconception, output excerpt, compiler output), made safe for a
-   terminal, each line behind indent. */
-void gr_learner_feedback(FILE *out, const gr_lab_result *lr, const gr_test_result *t,
-                         const char *indent);
-
 void gr_learner_close(gr_learner *L);
 
 #endif

@@ -45,6 +45,12 @@ enum {
    GR_TERM_COLOR, GR_TERM_VERBOSE (every lab, every test). */
 void gr_report_term(FILE *f, const gr_report *r, int flags);
 
+/* The block gr_report_term prints for lab (its failing tests with their
+   feedback, the compiler's output or warnings, the misconceptions shared by
+   several tests), when gr_report_term would print it: 1, else 0 and nothing.
+   attnlab watch shows a lab as grade does with it. */
+int gr_report_term_lab(FILE *f, const gr_lab_result *lab, int flags);
+
 /* 1 when output to f should be coloured: f is a terminal, NO_COLOR is unset or
    empty (https://no-color.org) and TERM is not "dumb"; otherwise 0. */
 int gr_report_term_color_wanted(FILE *f);

@@ -541,6 +541,28 @@ static void next_step(gr_strbuf *b, const lab_view *views, int n)
     }
 }
 
+/* When gr_report_term shows v's block (a lab that passes, or is all stubs,
+   is said in full by its summary line). */
+static int block_shown(const lab_view *v, int verbose)
+{
+    int started = v->stubbed < v->lab->n_tests;
+    return verbose || (v->failing > 0 && started) || v->lab->compile_log || v->lab->source_how;
+}
+
+int gr_report_term_lab(FILE *f, const gr_lab_result *lab, int flags)
+{
+    lab_view v = view_of(lab);
+    int color = (flags & GR_TERM_COLOR) != 0, verbose = (flags & GR_TERM_VERBOSE) != 0;
+    if (!block_shown(&v, verbose))
+        return 0;
+    gr_strbuf b = {0};
+    lab_block(&b, &v, color, verbose);
+    fputs(b.s, f);
+    fflush(f);
+    free(b.s);
+    return 1;
+}
+
 void gr_report_term(FILE *f, const gr_report *r, int flags)
 {
     int color = (flags & GR_TERM_COLOR) != 0, verbose = (flags & GR_TERM_VERBOSE) != 0;
@@ -559,9 +581,7 @@ void gr_report_term(FILE *f, const gr_report *r, int flags)
     next_step(&b, views, r->n_labs);
     for (int i = 0; i < r->n_labs; i++) {
         const lab_view *v = &views[i];
-        int started = v->stubbed < v->lab->n_tests;
-        /* a lab that passes, or that is all stubs, is said in full by its summary line */
-        if (verbose || (v->failing > 0 && started) || v->lab->compile_log || v->lab->source_how) {
+        if (block_shown(v, verbose)) {
             gr_sb_append(&b, "\n");
             lab_block(&b, v, color, verbose);
         }

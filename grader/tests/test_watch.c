@@ -114,8 +114,8 @@ static char *inv_dk_solution(void)
 
 /* The whole loop: the stub, a swap file (ignored), a wrong answer saved in
    place (the verdicts, the feedback and the hint), the solution renamed over
-   it (passed, and the next lab named); watch ends 0 and the progress file
-   says lab 1 passed. */
+   it (passed, and the next lab named); with --once watch ends 0 there and the
+   progress file says lab 1 passed. */
 START_TEST(watch_regrades_each_save_until_it_passes)
 {
     stubs = test_stub_dir();
@@ -128,7 +128,8 @@ START_TEST(watch_regrades_each_save_until_it_passes)
     char *file = gr_xasprintf("%s/lab01-scores/lab01.c", sub);
 
     watcher w;
-    start_watch(&w, 6, (const char *[]){"--lab", "1", "--submission", sub, "--timeout", "120"});
+    start_watch(&w, 7, (const char *[]){"--lab", "1", "--submission", sub, "--timeout", "120",
+                                        "--once"});
     wait_for(&w, "(save lab01.c to regrade; Ctrl-C to stop)", STEP_SECONDS);
     wait_for(&w, "not implemented  dot_worked_example", STEP_SECONDS);
     wait_for(&w, "Start lab 1: read labs/lab01-scores/README.md", STEP_SECONDS);
@@ -182,6 +183,60 @@ START_TEST(watch_regrades_each_save_until_it_passes)
     free(swap);
     free(file);
     free(stub);
+    free(sub);
+    free(state);
+    remove_tree(dir);
+    free(dir);
+    free(stubs);
+}
+END_TEST
+
+/* path's text replaced by text, written in place (an editor's save). */
+static void save_as(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* watch shows what grade shows and goes on after a pass: a file that does not
+   compile shows the compiler's own lines; the solution passes and watch says
+   it keeps watching; a wrong answer saved after the pass is graded, every
+   failing test's misconception named; Ctrl-C ends it. */
+START_TEST(watch_shows_the_compiler_and_keeps_watching_after_a_pass)
+{
+    stubs = test_stub_dir();
+    char *dir = scratch_dir("watch");
+    char *sub = gr_xasprintf("%s/labs", dir), *state = gr_xasprintf("%s/state", dir);
+    ck_assert_int_eq(mkdir(sub, 0755), 0);
+    setenv("XDG_STATE_HOME", state, 1);
+    char *sol = read_text("solutions/lab01-scores/lab01.c");
+    char *broken = gr_xasprintf("%s\nint broken(void) { return 1 +; }\n", sol);
+    put_lab(sub, 1, "solutions/lab01-scores/lab01.c");
+    char *file = gr_xasprintf("%s/lab01-scores/lab01.c", sub);
+    save_as(file, broken);
+    watcher w;
+    start_watch(&w, 4, (const char *[]){"--lab", "1", "--submission", sub});
+    wait_for(&w, "compile error    dot_worked_example", STEP_SECONDS);
+    wait_for(&w, "compiler output:", STEP_SECONDS);
+    wait_for(&w, "error: expected expression before ';' token", STEP_SECONDS);
+    save_as(file, sol);
+    wait_for(&w, "passed           scaled_small", STEP_SECONDS);
+    wait_for(&w, "Lab 1 passes its visible tests.", STEP_SECONDS);
+    wait_for(&w, "Still watching lab 1: each save is graded again", STEP_SECONDS);
+    char *wrong = inv_dk_solution();
+    save_as(file, wrong);
+    wait_for(&w, "] lab01.c saved: lab 1's visible tests", STEP_SECONDS);
+    wait_for(&w, "wrong answer     scaled_worked_example", STEP_SECONDS);
+    wait_for(&w, "misconception: divided by d instead of sqrt(d)", STEP_SECONDS);
+    kill(w.pid, SIGINT);
+    wait_for(&w, "attnlab watch: stopped.", STEP_SECONDS);
+    ck_assert_int_eq(end_watch(&w, STEP_SECONDS), 128 + SIGINT);
+    free(wrong);
+    free(file);
+    free(broken);
+    free(sol);
     free(sub);
     free(state);
     remove_tree(dir);
@@ -250,6 +305,7 @@ Suite *test_suite(void)
     Suite *s = suite_create("watch");
     TCase *tc = tcase_create("watch");
     tcase_add_test(tc, watch_regrades_each_save_until_it_passes);
+    tcase_add_test(tc, watch_shows_the_compiler_and_keeps_watching_after_a_pass);
     tcase_add_test(tc, watch_times_out_without_a_pass);
     tcase_add_test(tc, watch_usage_errors);
     tcase_set_timeout(tc, 120);
