@@ -148,7 +148,8 @@ include labs/warnings.mk
 empty :=
 space := $(empty) $(empty)
 comma := ,
-$(BUILD)/grader/confined/build.o: CFLAGS += -DGR_LAB_WARN='$(subst $(space),$(comma)$(space),$(strip $(patsubst %,"%",$(LAB_WARN))))'
+LAB_WARN_DEF := -DGR_LAB_WARN='$(subst $(space),$(comma)$(space),$(strip $(patsubst %,"%",$(LAB_WARN))))'
+$(BUILD)/grader/confined/build.o: CFLAGS += $(LAB_WARN_DEF)
 $(BUILD)/grader/confined/build.o: labs/warnings.mk
 
 $(ATTNLAB): $(GRADER_OBJ) $(LIBATTN) $(LIBSUP)
@@ -281,6 +282,7 @@ $(FUZZ_DIR)/%.o: %.c | $(DEPS_OK) $(FUZZ_DIR)/.clang-ok $(GEN_STAMP)
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/grader/fuzz/fuzz_%.o $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
+$(FUZZ_DIR)/grader/confined/build.o: FUZZ_CFLAGS += $(LAB_WARN_DEF)
 $(FUZZ_DIR)/fuzz_results: $(FUZZ_DIR)/grader/fuzz/fuzz_results.o \
 		$(patsubst %.c,$(FUZZ_DIR)/%.o,$(FUZZ_WHOLE) $(ATTN_SRC) $(SUP_SRC)) $(FUZZ_DIR)/labs_gen.o
 	$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) $(LDLIBS)

@@ -75,8 +75,10 @@ static void print_help(FILE *f)
     for (int i = 0; i < n_commands; i++)
         fprintf(f, "  %-*s  %s\n", w, commands[i].name, commands[i].summary);
     fputs("\n"
-          "'attnlab <command> --help' or 'attnlab help <command>' shows a command's options.\n"
-          "Exit status: 0 ok, 1 the job failed (e.g. tests failed), 2 usage error.\n", f);
+          "'attnlab <command> --help' or 'attnlab help <command>' shows a command's options\n"
+          "and what its exit status means: 2 is always a usage error, 1 a failure of the\n"
+          "command itself; a grade is not a failure (grade and batch exit 0 whatever the\n"
+          "score), while status, validate and mutate exit 1 when what they check fails.\n", f);
 }
 
 /* One line for a name that is not a command, with the nearest command when it

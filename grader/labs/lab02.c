@@ -4,7 +4,7 @@
  * Softmax sees them as rows = B*Tq rows of n = Tk scores.
  *
  * Test kinds (the rubric's `kind`), each a call of one student function:
- *   softmax_worked      the handout's worked row, plain and with key 4 padded
+ *   softmax_worked      the handout's worked row, plain and with key 3 padded
  *   softmax             random rows; params: scale (score spread, default 1),
  *                       shift (added to even rows, subtracted from odd rows:
  *                       1e4 overflows exp without the max subtraction),
@@ -428,7 +428,7 @@ static int make_softmax(const gr_rubric_test *t, uint32_t fn, gr_case_variant wh
 {
     int rows, n;
     if (what == GR_VARIANT_WORKED) {
-        /* The handout's worked row (sections 2 and 4): plain, then with key 4
+        /* The handout's worked row (sections 2 and 4): plain, then with key 3
            as padding: [2, 1, -1, 0.5] -> [0.6095 0.2242 0.0303 0.1360] and
            [2, 1, -1, -inf] -> exp(s - 2) = [1 .367879 .049787 0] / 1.417667
            = [0.7054 0.2595 0.0351 0]. */
@@ -439,7 +439,7 @@ static int make_softmax(const gr_rubric_test *t, uint32_t fn, gr_case_variant wh
         S[7] = -INFINITY;
         snprintf(c->describe, sizeof c->describe,
                  "lab_softmax(W, S, rows=2, n=4, %s), the handout's worked row "
-                 "[2 1 -1 0.5], then with key 4 masked", softmax_how(fn));
+                 "[2, 1, -1, 0.5], then with key 3 (the last, counting from 0) masked", softmax_how(fn));
         expect_softmax(c);
         return 0;
     }

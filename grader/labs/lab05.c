@@ -411,7 +411,7 @@ static int gen_attend(const gr_case_kind *kind, const gr_rubric_test *t, uint64_
     sup_rng r;
     sup_rng_seed(&r, seed);
     if (a.worked) {
-        /* The course's worked row: scores [2, 1, -1, 0.5], key 4 is padding.
+        /* The course's worked row: scores [2, 1, -1, 0.5], key 3 is padding.
            V = identity, so the output row IS the weight row:
            premask  -> [0.7054, 0.2595, 0.0351, 0]       (sum 1)
            postmask -> [0.6095, 0.2242, 0.0303, 0]       (sum 0.8640) */

@@ -159,7 +159,7 @@ static int gen_backward(const gr_case_kind *kind, const gr_rubric_test *t, uint6
     sup_rng r;
     sup_rng_seed(&r, seed);
     if (worked) {
-        /* The worked row: scores [2, 1, -1, -inf] (key 4 is padding). */
+        /* The worked row: scores [2, 1, -1, -inf] (key 3 is padding). */
         const float s[8] = { 2.0f, 1.0f, -1.0f, -INFINITY, 2.0f, 1.0f, -1.0f, -INFINITY };
         const float g[8] = { 1.0f, 0.0f, 0.0f, 0.0f, 0.5f, -1.0f, 2.0f, 3.0f };
         attn_softmax(W, s, 2, 4);

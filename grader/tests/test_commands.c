@@ -47,6 +47,8 @@ START_TEST(every_listed_command_has_help)
         ck_assert_msg(run(args, &o, &e) == 0, "attnlab %s --help: %s", name, e);
         char *usage = gr_xasprintf("usage: attnlab %s", name);
         ck_assert_msg(strncmp(o, usage, strlen(usage)) == 0, "attnlab %s --help printed:\n%s", name, o);
+        /* each says what its exit status means (the list's line defers to them) */
+        ck_assert_msg(strstr(o, "Exit status: 0 "), "attnlab %s --help has no exit status", name);
         ck_assert_str_eq(e, "");
         free(usage);
         free(args);
@@ -55,6 +57,9 @@ START_TEST(every_listed_command_has_help)
         n++;
     }
     ck_assert_int_ge(n, 7);
+    /* grade and batch exit 0 whatever the score: the list never says tests failing is 1 */
+    ck_assert_msg(!strstr(out, "tests failed") && strstr(out, "grade and batch exit 0 whatever "
+                  "the\nscore"), "%s", out);
     free(out);
     free(err);
 }

@@ -319,10 +319,49 @@ static void check_key_phrasing(const char *where, const char *text, const char *
     }
 }
 
-START_TEST(keys_count_from_zero_in_the_course_text)
+/* The prose of C source: each comment, and each run of string literals
+   (adjacent ones joined, as the compiler joins them), one paragraph each,
+   with the code between left out (an array's "[3]" is no row of keys). */
+static char *c_prose(const char *src)
 {
+    gr_strbuf b = {0};
+    for (const char *p = src; *p;) {
+        if (p[0] == '/' && p[1] == '*') {
+            const char *end = strstr(p + 2, "*/");
+            end = end ? end : p + strlen(p);
+            gr_sb_appendn(&b, p + 2, (size_t)(end - p - 2));
+            gr_sb_append(&b, "\n\n");
+            p = *end ? end + 2 : end;
+        } else if (*p == '"') {
+            for (;;) {                         /* "a" "b": one literal */
+                const char *q = p + 1;
+                while (*q && *q != '"' && *q != '\n')
+                    q += *q == '\\' && q[1] ? 2 : 1;
+                gr_sb_appendn(&b, p + 1, (size_t)(q - p - 1));
+                p = *q ? q + 1 : q;
+                const char *next = p + strspn(p, " \t\n");
+                if (*next != '"')
+                    break;
+                p = next;
+            }
+            gr_sb_append(&b, "\n\n");
+        } else if (*p == '\'') {
+            p += p[1] == '\\' ? 4 : 3;         /* '"' is no string */
+        } else {
+            p++;
+        }
+    }
+    return gr_sb_take(&b);
+}
+
+START_TEST(keys_count_from_zero_in_the_course_text_and_messages)
+{
+    /* the grader's own messages too: each lab module's test descriptions and
+       feedback, the terminal's and feedback's text, the labs' Check files and
+       programs (the drills' generated text is checked below, seed by seed) */
     static const char *const patterns[] = { "syllabus.md", "README.md", "labs/*/README.md",
-                                            "data/drills/*.yaml" };
+                                            "data/drills/*.yaml", "grader/labs/*.c",
+                                            "grader/report/report_t*.c", "labs/*/*.c" };
     int files = 0;
     for (size_t k = 0; k < sizeof patterns / sizeof patterns[0]; k++) {
         glob_t g;
@@ -331,9 +370,20 @@ START_TEST(keys_count_from_zero_in_the_course_text)
             size_t len;
             char *text = gr_read_file(g.gl_pathv[f], &len);
             ck_assert_ptr_nonnull(text);
-            /* a bank's paragraph is one question; a text's, a blank-line block */
-            check_key_phrasing(g.gl_pathv[f], text, strstr(g.gl_pathv[f], ".yaml") ? "\n  - id:"
-                                                                                    : "\n\n");
+            /* a bank's paragraph is one question; a text's, a blank-line block;
+               a C file's, each comment and string */
+            const char *name = g.gl_pathv[f];
+            size_t n = strlen(name);
+            char *where = gr_xstrdup(name);
+            if (n > 2 && strcmp(name + n - 2, ".c") == 0) {
+                char *prose = c_prose(text);
+                free(text);
+                text = prose;
+                free(where);
+                where = gr_xasprintf("%s's comments and strings", name);
+            }
+            check_key_phrasing(where, text, strstr(name, ".yaml") ? "\n  - id:" : "\n\n");
+            free(where);
             free(text);
         }
         globfree(&g);
@@ -456,7 +506,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, free_text_is_matched_whole);
     tcase_add_test(tc, numeric_answers_are_right_exactly_when_they_round_to_it);
     tcase_add_test(tc, generated_wrong_answers_are_rejected);
-    tcase_add_test(tc, keys_count_from_zero_in_the_course_text);
+    tcase_add_test(tc, keys_count_from_zero_in_the_course_text_and_messages);
     tcase_add_test(tc, key_phrasing_check_finds_one_based_text);
     tcase_add_test(tc, syllabus_drill_references_resolve);
     tcase_add_test(tc, nothing_built_is_called_planned);

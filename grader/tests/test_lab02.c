@@ -83,7 +83,7 @@ START_TEST(test_worked_row)
         build(k, 3, &c);
         const float *W = c.expected[0];
         /* [2, 1, -1, 0.5]: exp(s - 2) = [1, .367879, .049787, .223130], sum
-           1.640796 -> [.6095 .2242 .0303 .1360]. With key 4 masked the sum is
+           1.640796 -> [.6095 .2242 .0303 .1360]. With key 3 masked the sum is
            1.417667 -> [.7054 .2595 .0351 0]. */
         const float plain[4] = {0.6095f, 0.2242f, 0.0303f, 0.1360f};
         const float padded[4] = {0.7054f, 0.2595f, 0.0351f, 0.0f};

@@ -39,7 +39,7 @@
 static const float worked_scores[4]  = {2, 1, -1, 0.5f};
 static const float worked_weights[4] = {0.609460f, 0.224208f, 0.030343f, 0.135989f};
 
-/* The worked row with key 4 as padding, [2, 1, -1, -inf]:
+/* The worked row with key 3 as padding, [2, 1, -1, -inf]:
      exp(0) + exp(-1) + exp(-3) + 0 = 1 + 0.367879 + 0.049787 = 1.417667
      W = [1/1.417667, 0.367879/1.417667, 0.049787/1.417667, 0]
        = [0.705385, 0.259496, 0.035119, 0]     (0.7054, 0.2595, 0.0351, 0) */
@@ -216,7 +216,7 @@ END_TEST
 
 /* ---- lab_padding_mask ------------------------------------------------------- */
 
-/* The course's worked row: scores [2, 1, -1, 0.5], key 4 is padding
+/* The course's worked row: scores [2, 1, -1, 0.5], key 3 is padding
    (length 3) -> scores [2, 1, -1, -inf] -> weights [0.7054, 0.2595, 0.0351, 0]. */
 START_TEST(test_padding_worked_row)
 {

@@ -25,7 +25,7 @@
      uniform [1/4, 1/4, 1/4, 1/4]:  -4 * (1/4) ln(1/4) = ln 4 = 1.386294 (the maximum)
      one-hot [0, 1, 0, 0]:          -1 ln 1 = 0, and 0 ln 0 counts as 0 (not NaN)
      [1/2, 1/2, 0, 0]:              ln 2 = 0.693147 (two keys share the weight)
-     the worked row, key 4 padding, [0.705385, 0.259496, 0.035119, 0]:
+     the worked row, key 3 padding, [0.705385, 0.259496, 0.035119, 0]:
          0.705385 * 0.349012 + 0.259496 * 1.349014 + 0.035119 * 3.349013
        = 0.246187 + 0.350064 + 0.117614 = 0.713865 */
 START_TEST(test_entropy_worked_rows)
@@ -175,8 +175,11 @@ START_TEST(test_experiment_large_d_is_stable)
     const int dks[1] = {4096};
     float H_raw[1] = {-1}, H_scaled[1] = {-1};
     EXPECT_OK("lab_entropy_experiment", lab_entropy_experiment(H_raw, H_scaled, dks, 1, 16, 10, 3));
-    ck_assert_msg(!isnan(H_raw[0]) && !isnan(H_scaled[0]), "d = 4096 gave NaN entropies: "
-                  "subtract the row max before exp (lab 2, section 3)");
+    ck_assert_msg(!isnan(H_raw[0]) && !isnan(H_scaled[0]), "d = 4096 gave NaN entropies "
+                  "(H_raw %g, H_scaled %g). A NaN comes from inf / inf (exp of a large score "
+                  "overflowed: subtract the row max before exp, lab 2, section 3) or from 0 / 0 "
+                  "or 0 * log 0 (a weight of exactly 0 must add 0 to the entropy); print one "
+                  "row's weights to see which", (double)H_raw[0], (double)H_scaled[0]);
     ck_assert_msg(H_raw[0] >= 0 && (double)H_raw[0] <= 2.772589 + 1e-5,   /* ln 16 */
                   "d = 4096: H_raw = %g is outside [0, ln 16]", (double)H_raw[0]);
 }

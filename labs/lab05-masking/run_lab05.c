@@ -53,8 +53,11 @@ int main(int argc, char **argv)
         const double v[3] = { (double)rowsum[m], pred[m], (double)drift[m] };
         labrun_row(&r, pads[m], v, cols, 3);
     }
-    labrun_note(&r, "rowsum: mean post-mask row sum (1 when masking is done right)\n"
-                "drift:  max |O_post - O_pre| (0 when masking is done right)%s",
+    labrun_note(&r, "rowsum: mean row sum after the pads' weights are zeroed post-softmax "
+                "(below 1: the\n        mass the pads took is lost; masking before softmax "
+                "keeps every row at 1)\n"
+                "drift:  max |O_post - O_pre|, how far post-softmax masking moves the output "
+                "from\n        masking before softmax (0 with no pads)%s",
                 r.seed == 1 ? "" : "\npredicted: worked out for seed 1 only");
     return 0;
 }
