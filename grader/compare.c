@@ -87,6 +87,8 @@ void gr_compare_index_name(gr_strbuf *out, const gr_case *c, int buf, long k)
         gr_sb_printf(out, "output #%d", buf + 1);
     const int *sh = c->shape[buf];
     long rows = sh[1], cols = sh[2], heads = sh[3], plane = rows > 0 && cols > 0 ? k / (rows * cols) : 0;
+    if ((rows <= 0 || cols <= 0) && c->call.bufs[buf].count == 1 && name)
+        return;                          /* one value: "*n_masked_rows", not "*n_masked_rows[0]" */
     if (rows <= 0 || cols <= 0)
         gr_sb_printf(out, "[%ld]", k);
     else if (sh[0] < 0)

@@ -243,7 +243,9 @@ void gr_progress_record(gr_progress *p, const gr_lab_result *lr, long long now)
     lp->passed = 0;
     for (int i = 0; i < lr->n_tests; i++)
         lp->passed += lr->tests[i].verdict == GR_PASSED;
-    if (lp->state == GR_LAB_PASSED && lp->first_passed == 0)
+    if (lp->state != GR_LAB_PASSED)
+        lp->first_passed = 0;               /* "passes since" starts again at the next pass */
+    else if (lp->first_passed == 0)
         lp->first_passed = now;
     lp->updated = now;
     lp->runs++;
@@ -251,6 +253,10 @@ void gr_progress_record(gr_progress *p, const gr_lab_result *lr, long long now)
 
 int gr_progress_next(const gr_progress *p)
 {
+    /* a lab begun and broken or unfinished comes before one not started */
+    for (int lab = 1; lab <= GR_N_LABS; lab++)
+        if (p->labs[lab - 1].state == GR_LAB_PARTLY || p->labs[lab - 1].state == GR_LAB_NO_BUILD)
+            return lab;
     for (int lab = 1; lab <= GR_N_LABS; lab++)
         if (p->labs[lab - 1].state != GR_LAB_PASSED)
             return lab;

@@ -43,7 +43,8 @@ typedef struct gr_lab_progress {
     gr_lab_state state;
     double score, max_score;     /* visible points */
     int passed, total;           /* visible tests passed, and run */
-    long long first_passed;      /* when the lab first passed, seconds since the epoch; 0 never */
+    long long first_passed;      /* since when the lab passes (the first pass after its last
+                                    failure), seconds since the epoch; 0 while it does not */
     long long updated;           /* when it was last graded; 0 never */
     int runs;                    /* how many times status or watch graded it */
 } gr_lab_progress;
@@ -79,11 +80,13 @@ int gr_progress_load(const char *path, const char *tree, gr_progress *p, char *e
 int gr_progress_save(const char *path, const gr_progress *p, char *err, size_t errlen);
 
 /* Record lab lr->lab's graded visible tests at time now: state, points and
-   tests, first_passed when it passes for the first time, one more run. */
+   tests, first_passed when it starts passing (0 again when it stops: status's
+   "since" never outlives a regression), one more run. */
 void gr_progress_record(gr_progress *p, const gr_lab_result *lr, long long now);
 
-/* The lab to work on next: the first, in course order, that has not passed;
-   0 when every lab has. */
+/* The lab to work on next: the first, in course order, that is begun but
+   does not build or does not pass yet; else the first not started; 0 when
+   every lab passes. */
 int gr_progress_next(const gr_progress *p);
 
 void gr_progress_free(gr_progress *p);

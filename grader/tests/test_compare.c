@@ -54,11 +54,32 @@ START_TEST(index_in_the_arrays_shape)
 }
 END_TEST
 
+/* One value is named alone: "*n_masked_rows", never "*n_masked_rows[0]". */
+START_TEST(one_value_has_no_index)
+{
+    gr_case c;
+    memset(&c, 0, sizeof c);
+    gr_case_add_f32(&c, PROTO_OUT, 1);
+    gr_case_add_f32(&c, PROTO_OUT, 3);
+    gr_case_set_names(&c, "*n_masked_rows", "H", NULL);
+    gr_strbuf out = {0};
+    gr_compare_index_name(&out, &c, 0, 0);
+    ck_assert_str_eq(out.s, "*n_masked_rows");
+    free(out.s);
+    memset(&out, 0, sizeof out);
+    gr_compare_index_name(&out, &c, 1, 0);
+    ck_assert_str_eq(out.s, "H[0]");                 /* one of three: indexed */
+    free(out.s);
+    gr_case_free(&c);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("compare");
     TCase *tc = tcase_create("names");
     tcase_add_test(tc, index_in_the_arrays_shape);
+    tcase_add_test(tc, one_value_has_no_index);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -76,8 +76,8 @@ START_TEST(progress_file_follows_xdg)
 }
 END_TEST
 
-/* Two trees share the file; each keeps its own records; first_passed stays at
-   the first pass when the lab fails again later. */
+/* Two trees share the file; each keeps its own records; first_passed (passing
+   since) goes back to 0 when the lab fails again, and starts at the next pass. */
 START_TEST(save_and_load_two_trees)
 {
     char *dir = scratch_dir("progress");
@@ -108,7 +108,7 @@ START_TEST(save_and_load_two_trees)
     ck_assert_int_eq(gr_progress_next(&a), 2);
     gr_lab_result l1_bad = lab_with(1, 2, half);
     gr_progress_record(&a, &l1_bad, 3000);
-    ck_assert_int_eq(a.labs[0].first_passed, 1000);
+    ck_assert_int_eq(a.labs[0].first_passed, 0);
     ck_assert_int_eq(a.labs[0].runs, 2);
     ck_assert_int_eq(gr_progress_next(&a), 1);
     ck_assert_int_eq(gr_progress_save(path, &a, err, sizeof err), 0);
@@ -120,7 +120,7 @@ START_TEST(save_and_load_two_trees)
     gr_progress_free(&b);
     char *text = read_text(path);
     ck_assert_msg(strncmp(text, "# attnlab progress 1:", 21) == 0, "%s", text);
-    ck_assert_ptr_nonnull(strstr(text, "/tree/a\t1\tpartly\t1\t2\t1\t2\t1000\t3000\t2\n"));
+    ck_assert_ptr_nonnull(strstr(text, "/tree/a\t1\tpartly\t1\t2\t1\t2\t0\t3000\t2\n"));
     free(text);
     gr_result_lab_free(&l1);
     gr_result_lab_free(&l2);
@@ -128,6 +128,33 @@ START_TEST(save_and_load_two_trees)
     free(path);
     remove_tree(dir);
     free(dir);
+}
+END_TEST
+
+/* "Next" names a lab begun and broken before one not started; a lab passing
+   again is passing since its new pass. */
+START_TEST(next_is_the_first_broken_lab)
+{
+    gr_progress p;
+    memset(&p, 0, sizeof p);
+    gr_verdict stub[2] = {GR_NOT_IMPLEMENTED, GR_NOT_IMPLEMENTED};
+    gr_verdict broken[2] = {GR_COMPILE_ERROR, GR_COMPILE_ERROR};
+    gr_verdict pass[2] = {GR_PASSED, GR_PASSED};
+    gr_lab_result l1 = lab_with(1, 2, stub), l2 = lab_with(2, 2, broken), l3 = lab_with(3, 2, pass);
+    gr_progress_record(&p, &l1, 100);
+    gr_progress_record(&p, &l3, 100);
+    ck_assert_int_eq(gr_progress_next(&p), 1);          /* lab 1 not started, nothing begun */
+    gr_progress_record(&p, &l2, 200);
+    ck_assert_int_eq(p.labs[1].state, GR_LAB_NO_BUILD);
+    ck_assert_int_eq(gr_progress_next(&p), 2);          /* lab 2 does not build: fix it first */
+    gr_lab_result l3_bad = lab_with(3, 2, broken);
+    gr_progress_record(&p, &l3_bad, 300);
+    gr_progress_record(&p, &l3, 400);
+    ck_assert_int_eq(p.labs[2].first_passed, 400);      /* passing since its pass at 400 */
+    gr_result_lab_free(&l1);
+    gr_result_lab_free(&l2);
+    gr_result_lab_free(&l3);
+    gr_result_lab_free(&l3_bad);
 }
 END_TEST
 
@@ -318,6 +345,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, states_from_verdicts);
     tcase_add_test(tc, progress_file_follows_xdg);
     tcase_add_test(tc, save_and_load_two_trees);
+    tcase_add_test(tc, next_is_the_first_broken_lab);
     tcase_add_test(tc, broken_file_names_the_line);
     tcase_add_test(tc, pristine_stub_comparison);
     suite_add_tcase(s, tc);
