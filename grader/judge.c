@@ -183,10 +183,8 @@ static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_ca
                 gr_explain_mismatch(mod, c, out->got, &m, &msg);
                 gr_sb_printf(&msg, "(tolerance: |got - expected| <= %g + %g * |expected|)\n", t->abs_tol, t->rel_tol);
                 const gr_misconception *mc = gr_diagnose(mod, c, out->got, t->abs_tol, t->rel_tol);
-                if (mc) {
+                if (mc)               /* each report explains it once, from the id */
                     out->misconception = gr_xstrdup(mc->id);
-                    gr_judge_misconception_advice(&msg, mc);
-                }
             }
         }
     }

@@ -31,9 +31,10 @@ typedef struct gr_outcome {
 int gr_judge_case(const char *exe, const gr_lab_module *mod, const gr_rubric_test *t,
                   const gr_case *c, gr_outcome *out, char *err, size_t errlen);
 
-/* Append the paragraph a wrong answer's feedback ends with when mc matches it:
-   "This is exactly what <name> gives. <explain>\nReread <handout>.\n" (the
-   terminal report names a misconception once, so it cuts this paragraph off). */
+/* Append the paragraph the terminal explains misconception mc with: "This is
+   exactly what <name> gives. <explain>\nReread <handout>.\n" (under the one
+   test it explains, or once below the tests it explains). A test's message
+   never holds it: the reports compose it from the test's misconception id. */
 void gr_judge_misconception_advice(gr_strbuf *out, const gr_misconception *mc);
 
 /* Append the feedback of a test stopped for time, after describe: at the CPU

@@ -263,20 +263,16 @@ static void test_feedback(gr_strbuf *b, const lab_view *v, const gr_test_result 
                      gr_lab_function_of(v->lab->lab, t->message)->name, callee, callee);
         return;
     }
-    if (msg && mc && explained_by(v, mc) > 1) {
+    if (msg)
+        indented(b, FEEDBACK_INDENT, msg);
+    if (mc && explained_by(v, mc) > 1) {
         /* named once below the rows, with every test it explains */
+        gr_sb_printf(b, FEEDBACK_INDENT "misconception: %s, explained below\n", mc->name);
+    } else if (mc) {
         gr_strbuf advice = {0};
         gr_judge_misconception_advice(&advice, mc);
-        size_t n = strlen(msg), a = advice.len;
-        char *cut = gr_xstrdup(msg);
-        if (a <= n && strcmp(msg + n - a, advice.s) == 0)
-            cut[n - a] = '\0';
-        indented(b, FEEDBACK_INDENT, cut);
-        free(cut);
+        indented(b, FEEDBACK_INDENT, advice.s);
         free(advice.s);
-        gr_sb_printf(b, FEEDBACK_INDENT "misconception: %s, explained below\n", mc->name);
-    } else if (msg) {
-        indented(b, FEEDBACK_INDENT, msg);
     }
     if (!mc && t->misconception && *t->misconception) {
         gr_sb_append(b, FEEDBACK_INDENT "misconception: ");

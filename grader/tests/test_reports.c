@@ -275,15 +275,11 @@ START_TEST(terminal_compile_error_and_empty)
 }
 END_TEST
 
-/* A wrong answer as the grading loop words it: the call, the mismatch, and
-   the advice of misconception mc (NULL: none). */
-static char *wrong_message(const char *call, const gr_misconception *mc)
+/* A wrong answer as the grading loop words it: the call and the mismatch
+   (a misconception is the test's id, explained by each report). */
+static char *wrong_message(const char *call)
 {
-    gr_strbuf b = {0};
-    gr_sb_printf(&b, "%s\nH[0]: expected 1.38629, got 2 (relative error 0.443)\n", call);
-    if (mc)
-        gr_judge_misconception_advice(&b, mc);
-    return gr_sb_take(&b);
+    return gr_xasprintf("%s\nH[0]: expected 1.38629, got 2 (relative error 0.443)\n", call);
 }
 
 static const gr_misconception *lab04_misconception(const char *id)
@@ -311,9 +307,9 @@ START_TEST(terminal_misconception_once_and_fix_first)
     l->name = gr_xstrdup("lab04-entropy");
     l->n_tests = 4;
     l->tests = gr_xcalloc(4, sizeof *l->tests);
-    char *m0 = wrong_message("lab_row_entropy(H, W, rows=4, n=4)", log2);
-    char *m1 = wrong_message("lab_row_entropy(H, W, rows=5, n=6)", log2);
-    char *m2 = wrong_message("lab_entropy_experiment(H_raw, H_scaled, n_dk=4)", NULL);
+    char *m0 = wrong_message("lab_row_entropy(H, W, rows=4, n=4)");
+    char *m1 = wrong_message("lab_row_entropy(H, W, rows=5, n=6)");
+    char *m2 = wrong_message("lab_entropy_experiment(H_raw, H_scaled, n_dk=4)");
     set_test(&l->tests[0], "entropy_worked_rows", GR_WRONG_ANSWER, 0, 1, GR_VISIBLE, m0, 0);
     set_test(&l->tests[1], "entropy_small", GR_WRONG_ANSWER, 0, 1, GR_HIDDEN, m1, 0);
     set_test(&l->tests[2], "experiment_small", GR_WRONG_ANSWER, 0, 2, GR_VISIBLE, m2, 0);
@@ -346,6 +342,10 @@ START_TEST(terminal_misconception_once_and_fix_first)
     ck_assert_str_eq(strstr(text, "lab04-entropy: 3 of 4"), want.s);
     ck_assert_int_eq(count_of(text, log2->explain), 1);    /* explained once */
     free(text);
+    /* and once in a test's own feedback (feedback.txt, results.json's output) */
+    char *fb = gr_report_text_feedback(l, &l->tests[0]);
+    ck_assert_msg(count_of(fb, log2->explain) == 1, "%s", fb);
+    free(fb);
 
     /* verbose: each test's full feedback; the experiment's wrong answer
        points to the section that teaches the experiment */
