@@ -35,44 +35,100 @@ const char *gr_points1(char buf[GR_POINTS_LEN], double x)
     return buf;
 }
 
-/* True when s is a plain decimal number: an optional '-', digits, and an
-   optional '.' with digits. A spreadsheet reads it as that number, so leaving
-   it alone keeps a negative score numeric; "+1", "-1+2" and "1e3" are not. */
-static int plain_number(const char *s)
+/* ---- CSV ------------------------------------------------------------------------ */
+
+#define CSV_LEADS "=+-@\t\r"      /* a cell that starts with one is a formula */
+#define CSV_SPLITS ",;\t\r\n"     /* where some reader could start a new cell */
+
+/* True when s[0..n) is a plain decimal number: an optional '-', digits, and
+   an optional '.' with digits. A spreadsheet reads it as that number, so
+   leaving it alone keeps a negative number numeric; "+1", "-1+2" and "1e3"
+   are not. */
+static int plain_number(const char *s, size_t n)
 {
-    if (*s == '-')
-        s++;
-    if (!(*s >= '0' && *s <= '9'))
-        return 0;
-    while (*s >= '0' && *s <= '9')
-        s++;
-    if (*s == '.') {
-        s++;
-        if (!(*s >= '0' && *s <= '9'))
-            return 0;
-        while (*s >= '0' && *s <= '9')
-            s++;
+    const char *end = s + n;
+    s += s < end && *s == '-';
+    size_t digits = 0;
+    while (s < end && *s >= '0' && *s <= '9')
+        s++, digits++;
+    if (digits && s < end && *s == '.') {
+        digits = 0;
+        for (s++; s < end && *s >= '0' && *s <= '9'; s++)
+            digits++;
     }
-    return *s == '\0';
+    return digits > 0 && s == end;
+}
+
+/* True when the piece of a cell at p (up to the next split) gets an
+   apostrophe: it starts like a formula, or with an apostrophe of its own. */
+static int needs_mark(const char *p)
+{
+    if (*p == '\'')
+        return 1;
+    return *p && strchr(CSV_LEADS, *p) && !plain_number(p, strcspn(p, CSV_SPLITS));
 }
 
 void gr_csv_text(gr_strbuf *b, const char *s)
 {
-    if (!s)
-        s = "";
-    int formula = s[0] && strchr("=+-@\t\r", s[0]) && !plain_number(s);
-    if (!formula && !strpbrk(s, ",\"\r\n")) {
-        gr_sb_append(b, s);
+    if (!s || !*s)
         return;
-    }
-    gr_sb_append(b, formula ? "\"'" : "\"");
-    for (; *s; s++)
-        gr_sb_appendn(b, *s == '"' ? "\"\"" : s, *s == '"' ? 2 : 1);
     gr_sb_append(b, "\"");
+    for (int start = 1; *s; s++) {
+        if (start && *s != ' ') {
+            if (needs_mark(s))
+                gr_sb_append(b, "'");
+            start = 0;
+        }
+        gr_sb_appendn(b, *s == '"' ? "\"\"" : s, *s == '"' ? 2 : 1);
+        start |= strchr(CSV_SPLITS, *s) != NULL;
+    }
+    gr_sb_append(b, "\"");
+}
+
+char *gr_csv_untext(char *s)
+{
+    char *w = s;
+    int start = 1;
+    for (const char *r = s; *r; r++) {
+        if (start && *r != ' ') {           /* where gr_csv_text looked */
+            start = 0;
+            if (*r == '\'' && *++r == '\0')
+                break;
+        }
+        *w++ = *r;
+        start |= strchr(CSV_SPLITS, *r) != NULL;
+    }
+    *w = '\0';
+    return s;
 }
 
 void gr_csv_points(gr_strbuf *b, double x)
 {
     char buf[GR_POINTS_LEN];
     gr_sb_append(b, gr_points(buf, x));
+}
+
+/* ---- Markdown ------------------------------------------------------------------- */
+
+void gr_md_text(gr_strbuf *b, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            gr_sb_append(b, " ");
+        else if (*p == '<' || *p == '>' || *p == '&')
+            gr_sb_append(b, *p == '<' ? "&lt;" : *p == '>' ? "&gt;" : "&amp;");
+        else {
+            if (strchr("\\`*_[]()!|#~$", *p))
+                gr_sb_append(b, "\\");
+            gr_sb_appendn(b, (const char *)p, 1);
+        }
+    }
+}
+
+void gr_md_code(gr_strbuf *b, const char *s)
+{
+    gr_sb_append(b, "`");
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
+        gr_sb_appendn(b, *p < 0x20 || *p == 0x7f ? " " : *p == '`' ? "'" : (const char *)p, 1);
+    gr_sb_append(b, "`");
 }

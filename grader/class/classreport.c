@@ -245,7 +245,8 @@ static void row_add(table *t, const char *const *cells)
     t->rows++;
 }
 
-/* Append t to b as a Markdown table, or as columns padded to their widest
+/* Append t to b as a Markdown table (every cell gr_md_text, so an id or a
+   test name is one cell of plain text), or as columns padded to their widest
    cell with a rule under the header; then free t. */
 static void table_put(gr_strbuf *b, table *t, int markdown)
 {
@@ -258,9 +259,11 @@ static void table_put(gr_strbuf *b, table *t, int markdown)
     for (int r = 0; r < t->rows; r++) {
         for (int j = 0; j < t->cols; j++) {
             const char *cell = t->cells[r * t->cols + j];
-            if (markdown)
-                gr_sb_printf(b, "| %s ", cell);
-            else
+            if (markdown) {
+                gr_sb_append(b, "| ");
+                gr_md_text(b, cell);
+                gr_sb_append(b, " ");
+            } else
                 gr_sb_printf(b, "  %-*s", j == t->cols - 1 ? 0 : w[j], cell);
         }
         gr_sb_append(b, markdown ? "|\n" : "\n");
@@ -552,7 +555,11 @@ static void section_times(gr_strbuf *b, const gr_class *c, int md)
     }
     if (!c->times_from)
         return;
-    gr_sb_printf(b, "%sHand-in times: from %s", md ? "\n" : "  ", c->times_from);
+    gr_sb_append(b, md ? "\nHand-in times: from " : "  Hand-in times: from ");
+    if (md)
+        gr_md_text(b, c->times_from);
+    else
+        gr_sb_append(b, c->times_from);
     if (with)
         gr_sb_printf(b, " (%d of %d students have one; the others are not late)", with, submitted);
     gr_sb_append(b, md ? ".\n" : "\n");

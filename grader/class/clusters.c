@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cells.h"
 #include "jsonio.h"
 #include "report/report.h"
 
@@ -165,32 +166,11 @@ void gr_clusters_free(gr_clusters *cl)
 
 /* ---- the report's section ------------------------------------------------------ */
 
-void gr_clusters_md_text(gr_strbuf *b, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p < 0x20 || *p == 0x7f) {
-            gr_sb_append(b, " ");
-            continue;
-        }
-        if (strchr("\\`*_[]<>|&#~!", *p))
-            gr_sb_append(b, "\\");
-        gr_sb_appendn(b, (const char *)p, 1);
-    }
-}
-
-void gr_clusters_md_code(gr_strbuf *b, const char *s)
-{
-    gr_sb_append(b, "`");
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
-        gr_sb_appendn(b, *p < 0x20 || *p == 0x7f ? " " : *p == '`' ? "'" : (const char *)p, 1);
-    gr_sb_append(b, "`");
-}
-
 /* s for the medium: a Markdown code span, or text safe on a terminal. */
 static void put_text(gr_strbuf *b, const char *s, int md)
 {
     if (md)
-        gr_clusters_md_code(b, s);
+        gr_md_code(b, s);
     else
         gr_report_term_text(b, s ? s : "");
 }
@@ -208,7 +188,7 @@ static void put_cluster(gr_strbuf *b, const gr_cluster *k, int number, int md)
         put_text(b, t->excerpt && *t->excerpt ? t->excerpt : "(no excerpt)", md);
         if (t->relation && md) {
             gr_sb_append(b, "; **");
-            gr_clusters_md_text(b, t->relation);
+            gr_md_text(b, t->relation);
             gr_sb_append(b, "**");
         } else if (t->relation) {
             gr_sb_append(b, "; ");

@@ -68,14 +68,4 @@ char *gr_clusters_json(const gr_clusters *cl);
 /* Write out/clusters.json for class c, atomically. 0, or -1 with err. */
 int gr_clusters_write(const gr_class *c, const char *out, char *err, size_t errlen);
 
-/* Append s to b for a Markdown paragraph or list item: control characters as
-   spaces, and every character Markdown or HTML would read as markup
-   (\ ` * _ [ ] < > | & # ~ !) escaped with a backslash. */
-void gr_clusters_md_text(gr_strbuf *b, const char *s);
-
-/* Append s to b as a Markdown code span: `s`, each backtick in s made an
-   apostrophe and each control character a space, so nothing in it is markup
-   (a renderer escapes < and & inside a code span). */
-void gr_clusters_md_code(gr_strbuf *b, const char *s);
-
 #endif

@@ -49,16 +49,6 @@ static void row_free(csv_row *r)
     memset(r, 0, sizeof *r);
 }
 
-/* The cell as the gradebook's writer had it before gr_csv_text: a quoted cell
-   that starts with ' and then a character a spreadsheet evaluates was
-   neutralised, so the ' goes (it comes back when the cell is written). */
-static char *undo_neutral(char *cell, int quoted)
-{
-    if (quoted && cell[0] == '\'' && cell[1] && strchr("=+-@\t\r", cell[1]))
-        memmove(cell, cell + 1, strlen(cell));
-    return cell;
-}
-
 /* The row at *p (RFC 4180: quoted cells may hold commas, "" and line ends)
    into r, *p moved past its line end. 0, or -1 with err. */
 static int read_row(const char **p, const char *end, const char *path, int line, csv_row *r,
@@ -96,7 +86,9 @@ static int read_row(const char **p, const char *end, const char *path, int line,
             return -1;
         }
         r->cells = gr_xrealloc(r->cells, (size_t)(r->n + 1) * sizeof *r->cells);
-        r->cells[r->n++] = undo_neutral(cell.s ? gr_sb_take(&cell) : gr_xstrdup(""), quoted);
+        char *text = cell.s ? gr_sb_take(&cell) : gr_xstrdup("");
+        /* a quoted cell as the gradebook's writer had it before gr_csv_text */
+        r->cells[r->n++] = quoted ? gr_csv_untext(text) : text;
         if (s < end && *s == ',') {
             s++;
             continue;
@@ -242,7 +234,13 @@ static const char *first(const char *a, const char *b, const char *c)
     return a && *a ? a : b && *b ? b : c;
 }
 
-/* Text cells, comma-separated, then a comma. */
+/* Text cells, comma-separated, then a comma. Neutralised as every CSV cell
+   is (gr_csv_text), ids included: an id that starts like a formula (=, +, @,
+   "-1+2") then reaches the LMS with a leading apostrophe and matches no
+   student there. That is the safe side: LMS ids (SIS ids, logins, emails)
+   do not start so, an LMS shows an unmatched row in its import preview,
+   and the same file opened in a spreadsheet first (to check it, as one
+   does) must not run what a student named their folder. */
 static void cells(gr_strbuf *b, int n, const char *const *v)
 {
     for (int i = 0; i < n; i++) {

@@ -1,13 +1,15 @@
 /* similarity_report.c: the terminal, Markdown and CSV similarity reports (see
  * similarity.h). Every name and line of student text is printed through a
  * filter: control characters become '?', so a folder name or a source line
- * cannot move the terminal's cursor or break a table. */
+ * cannot move the terminal's cursor or break a table; then escaped for its
+ * medium (cells.h: Markdown and CSV; HTML as report.h). */
 #include "class/similarity.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "cells.h"
+#include "report/report.h"
 #include "util.h"
 
 const char gr_sim_not_a_verdict[] =
@@ -55,30 +57,15 @@ static char *clean(const char *s)
     return gr_sb_take(&b);
 }
 
-/* s for HTML text (inside <pre> or <th>): & < > escaped. */
-static void put_html(FILE *out, const char *s)
+/* s onto out escaped for its medium by esc: gr_md_text (Markdown) or
+   gr_report_junit_xml_text (the HTML of a region's table). */
+static void put_escaped(FILE *out, void (*esc)(gr_strbuf *, const char *), const char *s)
 {
-    for (; *s; s++) {
-        if (*s == '&')
-            fputs("&amp;", out);
-        else if (*s == '<')
-            fputs("&lt;", out);
-        else if (*s == '>')
-            fputs("&gt;", out);
-        else
-            fputc(*s, out);
-    }
-}
-
-/* s for a Markdown table cell: punctuation Markdown could read as markup
-   escaped with a backslash. */
-static void put_md(FILE *out, const char *s)
-{
-    for (; *s; s++) {
-        if (strchr("\\`*_[]<>|#!~&", *s))
-            fputc('\\', out);
-        fputc(*s, out);
-    }
+    gr_strbuf b = {0};
+    esc(&b, s);
+    if (b.s)
+        fputs(b.s, out);
+    free(b.s);
 }
 
 /* ---- what every report shows of a pair ------------------------------------------------- */
@@ -266,7 +253,7 @@ static void md_pre(FILE *out, const gr_sim_doc *d, int first, int last)
         gr_strbuf b = {0};
         put_text(&b, s, n, 0);
         fprintf(out, "%5d  ", line);
-        put_html(out, b.s ? b.s : "");
+        put_escaped(out, gr_report_junit_xml_text, b.s ? b.s : "");
         fputc('\n', out);
         free(b.s);
     }
@@ -278,9 +265,9 @@ static void md_pair(FILE *out, const pair_view *v, long rank)
     char *sa = clean(v->a->student), *sb = clean(v->b->student);
     char *pa = clean(v->a->path), *pb = clean(v->b->path);
     fprintf(out, "\n### %ld. ", rank);
-    put_md(out, sa);
+    put_escaped(out, gr_md_text, sa);
     fputs(" ~ ", out);
-    put_md(out, sb);
+    put_escaped(out, gr_md_text, sb);
     fprintf(out, "\n\nJaccard %.3f: %ld shared fingerprints of %ld and %ld; %d region%s.\n\n",
             v->p->jaccard, v->p->shared, v->a->n_distinct, v->b->n_distinct, v->n_r,
             v->n_r == 1 ? "" : "s");
@@ -290,9 +277,9 @@ static void md_pair(FILE *out, const pair_view *v, long rank)
         region_lines(v, &v->r[i], 0, &fa, &la);
         region_lines(v, &v->r[i], 1, &fb, &lb);
         fputs("<tr><th>", out);
-        put_html(out, pa);
+        put_escaped(out, gr_report_junit_xml_text, pa);
         fprintf(out, " lines %d-%d</th><th>", fa, la);
-        put_html(out, pb);
+        put_escaped(out, gr_report_junit_xml_text, pb);
         fprintf(out, " lines %d-%d</th></tr>\n<tr><td>", fb, lb);
         md_pre(out, v->a, fa, la);
         fputs("</td><td>", out);
@@ -311,7 +298,7 @@ void gr_sim_print_markdown(FILE *out, const gr_sim_lab *labs, int n,
 {
     char *sub = clean(o->submissions);
     fputs("# Similarity report: ", out);
-    put_md(out, sub);
+    put_escaped(out, gr_md_text, sub);
     free(sub);
     char *set = settings(labs, n);
     fprintf(out, "\n\n> **%s**\n\n%s\n", gr_sim_not_a_verdict, set);
@@ -332,9 +319,9 @@ void gr_sim_print_markdown(FILE *out, const gr_sim_lab *labs, int n,
             view_pair(v, l, &l->pairs[i]);
             char *sa = clean(v->a->student), *sb = clean(v->b->student);
             fprintf(out, "| %ld | ", i + 1);
-            put_md(out, sa);
+            put_escaped(out, gr_md_text, sa);
             fputs(" | ", out);
-            put_md(out, sb);
+            put_escaped(out, gr_md_text, sb);
             fprintf(out, " | %.3f | %ld | %d | %d |\n", v->p->jaccard, v->p->shared,
                     v->lines_a, v->lines_b);
             free(sa);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cells.h"
+#include "report/report.h"
 #include "util.h"
 
 #define IDS_SHOWN 5     /* ids a line names before "and N more" */
@@ -18,11 +20,27 @@ typedef struct idlist {
     int n;
 } idlist;
 
-static void id_add(idlist *l, const char *id, const char *note)
+/* s made safe for the block's medium: Markdown text, or a terminal's (a
+   path a forgiving rule found may hold any byte). */
+static void put(gr_strbuf *b, int md, const char *s)
 {
-    if (l->n++ < IDS_SHOWN)
-        gr_sb_printf(&l->ids, "%s%s%s%s%s", l->n > 1 ? ", " : "", id, note ? " (" : "",
-                     note ? note : "", note ? ")" : "");
+    if (md)
+        gr_md_text(b, s);
+    else
+        gr_report_term_text(b, s);
+}
+
+static void id_add(idlist *l, int md, const char *id, const char *note)
+{
+    if (l->n++ >= IDS_SHOWN)
+        return;
+    gr_sb_append(&l->ids, l->n > 1 ? ", " : "");
+    put(&l->ids, md, id);
+    if (note) {
+        gr_sb_append(&l->ids, " (");
+        put(&l->ids, md, note);
+        gr_sb_append(&l->ids, ")");
+    }
 }
 
 /* One line of the block when l has ids: "- what (5): a, b, c, d, e and 3 more". */
@@ -67,30 +85,30 @@ void gr_batch_warnings(gr_strbuf *b, const gr_class *c, int md)
         if (s->same_as)
             continue;                         /* a group's other submitter: graded as one */
         if (!s->submitted) {
-            id_add(&no_folder, s->id, NULL);
+            id_add(&no_folder, md, s->id, NULL);
             continue;
         }
         if (c->roster && !s->on_roster)
-            id_add(&off_roster, s->id, NULL);
+            id_add(&off_roster, md, s->id, NULL);
         if (s->not_graded)
-            id_add(&not_graded, s->id, s->not_graded);
+            id_add(&not_graded, md, s->id, s->not_graded);
         if (s->intake.empty) {
-            id_add(&empty, s->id, NULL);
+            id_add(&empty, md, s->id, NULL);
             continue;                         /* every lab missing: said once */
         }
         char *note = forgiven_note(c, s);
         if (note)
-            id_add(&forgiven, s->id, note);
+            id_add(&forgiven, md, s->id, note);
         free(note);
         for (int lab = 1; lab <= GR_N_LABS; lab++) {
             if (!c->labs[lab - 1])
                 continue;
             if (s->intake.labs[lab - 1].status == GR_INTAKE_MISSING)
-                id_add(&missing[lab - 1], s->id, NULL);
+                id_add(&missing[lab - 1], md, s->id, NULL);
             else if (lab_verdict_is(s, lab, GR_AMBIGUOUS) || lab_verdict_is(s, lab, GR_UNREADABLE)) {
                 char what[32];
                 snprintf(what, sizeof what, "lab %d", lab);
-                id_add(&odd, s->id, what);
+                id_add(&odd, md, s->id, what);
             }
         }
     }

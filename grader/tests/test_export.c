@@ -104,13 +104,13 @@ START_TEST(canvas_is_the_documented_import_layout)
 {
     char *csv = export_of(GR_LMS_CANVAS, "attnlab labs (4711)");
     ck_assert_str_eq(csv,
-        "Student,ID,SIS User ID,SIS Login ID,Section,attnlab labs (4711)\r\n"
+        "Student,ID,SIS User ID,SIS Login ID,Section,\"attnlab labs (4711)\"\r\n"
         "Points Possible,,,,,10\r\n"
         "\"'=SUM(1,2)\",,\"'=SUM(1,2)\",,,10\r\n"
         "\"'\tTab\",,\"'@A1\",,,2.5\r\n"
-        "\"Lovelace, Ada\",,20231001,alovelace,CS 101 - A,7.5\r\n"
-        "Bob,,\"'+20231002\",,,0\r\n"
-        "Cy,,cy,,,\r\n");
+        "\"Lovelace, Ada\",,\"20231001\",\"alovelace\",\"CS 101 - A\",7.5\r\n"
+        "\"Bob\",,\"'+20231002\",,,0\r\n"
+        "\"Cy\",,\"cy\",,,\r\n");
     free(csv);
 }
 END_TEST
@@ -119,12 +119,12 @@ START_TEST(moodle_has_an_identifier_and_a_grade)
 {
     char *csv = export_of(GR_LMS_MOODLE, "attnlab");
     ck_assert_str_eq(csv,
-        "Email address,ID number,attnlab\r\n"
+        "Email address,ID number,\"attnlab\"\r\n"
         ",\"'=SUM(1,2)\",10\r\n"
         "\"'=HYPERLINK(\"\"http://x.invalid\"\",\"\"click\"\")\",\"'@A1\",2.5\r\n"
-        "ada@example.edu,20231001,7.5\r\n"
-        "bob@example.edu,\"'+20231002\",0\r\n"
-        "cy@example.edu,cy,\r\n");
+        "\"ada@example.edu\",\"20231001\",7.5\r\n"
+        "\"bob@example.edu\",\"'+20231002\",0\r\n"
+        "\"cy@example.edu\",\"cy\",\r\n");
     free(csv);
 }
 END_TEST
@@ -136,9 +136,9 @@ START_TEST(generic_has_points_possible_and_percent)
         "id,email,name,points,possible,percent\r\n"
         "\"'=SUM(1,2)\",,,10,10,100\r\n"
         "\"'@A1\",\"'=HYPERLINK(\"\"http://x.invalid\"\",\"\"click\"\")\",\"'\tTab\",2.5,10,25\r\n"
-        "ada,ada@example.edu,\"Lovelace, Ada\",7.5,10,75\r\n"
-        "bob,bob@example.edu,Bob,0,10,0\r\n"
-        "cy,cy@example.edu,Cy,,,\r\n");
+        "\"ada\",\"ada@example.edu\",\"Lovelace, Ada\",7.5,10,75\r\n"
+        "\"bob\",\"bob@example.edu\",\"Bob\",0,10,0\r\n"
+        "\"cy\",\"cy@example.edu\",\"Cy\",,,\r\n");
     free(csv);
 }
 END_TEST
@@ -159,7 +159,7 @@ START_TEST(the_total_after_late_penalties_is_exported)
     ck_assert_int_eq(b.n, 1);
     ck_assert(b.possible == 10 && b.rows[0].graded && b.rows[0].points == 7);
     char *csv = gr_lms_csv(&b, NULL, GR_LMS_GENERIC, "attnlab");
-    ck_assert_str_eq(csv, "id,email,name,points,possible,percent\r\nlate,,,7,10,70\r\n");
+    ck_assert_str_eq(csv, "id,email,name,points,possible,percent\r\n\"late\",,,7,10,70\r\n");
     free(csv);
     gr_lms_book_free(&b);
 }
@@ -278,13 +278,13 @@ START_TEST(batch_exports_for_canvas)
     char *path = gr_xasprintf("%s/out/canvas.csv", dir), *csv = gr_read_file(path, NULL);
     ck_assert_ptr_nonnull(csv);
     ck_assert_str_eq(csv,
-        "Student,ID,SIS User ID,SIS Login ID,Section,attnlab\r\n"
+        "Student,ID,SIS User ID,SIS Login ID,Section,\"attnlab\"\r\n"
         "Points Possible,,,,,10\r\n"
         "\"'=SUM(1,2)\",,\"'=SUM(1,2)\",,,10\r\n"
-        "\"Lovelace, Ada\",,20231001,alovelace,CS 101 - A,10\r\n"
-        "Bob,,\"'+20231002\",,,\r\n"
-        "Cy,,cy,,,\r\n"
-        "stub,,stub,,,0\r\n");
+        "\"Lovelace, Ada\",,\"20231001\",\"alovelace\",\"CS 101 - A\",10\r\n"
+        "\"Bob\",,\"'+20231002\",,,\r\n"
+        "\"Cy\",,\"cy\",,,\r\n"
+        "\"stub\",,\"stub\",,,0\r\n");
     /* the command on the same folder, to a file and to standard output: the same bytes */
     char *out2 = gr_xasprintf("%s/again.csv", dir);
     ck_assert_int_eq(fk_sh(log, "%s export %s/out --format canvas --roster %s --out %s",

@@ -301,8 +301,8 @@ START_TEST(gradescope_export_regrade_gives_the_fleets_grade)
                         "--jobs 1 -q", attnlab, base, base), 0);
     char *csv = read_rel("regrade/gradebook.csv");
     ck_assert_ptr_nonnull(csv);
-    ck_assert_msg(number_after(csv, "\r\nada@example.edu,Ada,ada@example.edu,") == fleet &&
-                  number_after(csv, "\r\nbob@example.edu,Bob,bob@example.edu,") == fleet,
+    ck_assert_msg(number_after(csv, "\r\n\"ada@example.edu\",\"Ada\",\"ada@example.edu\",") == fleet &&
+                  number_after(csv, "\r\n\"bob@example.edu\",\"Bob\",\"bob@example.edu\",") == fleet,
                   "the fleet gave %g:\n%s", fleet, csv);
     char *regraded = read_rel("regrade/students/ada@example.edu/results.json");
     ck_assert_ptr_nonnull(regraded);

@@ -2,8 +2,9 @@
  * and feedback header made from a class (classreport.c).
  *
  * A CSV cell a spreadsheet would evaluate (=SUM(1,2), +1, -1+2, @A1, a roster
- * email =HYPERLINK(...), a tab or CR first) is written as text, numbers stay
- * numbers, scores print exactly. The gradebook of a class with such ids is
+ * email =HYPERLINK(...), a tab or CR first, x;=2+5;y for a reader that splits
+ * on ';') is written as text, quoted as every text cell is, and reads back
+ * exactly (gr_csv_untext); numbers stay numbers, scores print exactly. The gradebook of a class with such ids is
  * then opened with LibreOffice headless, as an instructor would open it, and
  * converted to flat ODS: no cell may hold a formula, every hostile id must be
  * text and every score a number; so is one attnlab batch writes for folders
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calc.h"
 #include "cells.h"
 #include "class/classreport.h"
 #include "fixtures/fixture_kit.h"
@@ -26,7 +28,7 @@ Suite *test_suite(void);
 /* ---- cells ------------------------------------------------------------------------ */
 
 static const struct { const char *in, *out; } text_cases[] = {
-    {"alice", "alice"},
+    {"alice", "\"alice\""},           /* every text cell quoted */
     {"", ""},
     {"=SUM(1,2)", "\"'=SUM(1,2)\""},
     {"+1", "\"'+1\""},
@@ -35,15 +37,29 @@ static const struct { const char *in, *out; } text_cases[] = {
     {"\tx", "\"'\tx\""},
     {"\rx", "\"'\rx\""},
     {"=HYPERLINK(\"http://x.invalid\",\"click\")", "\"'=HYPERLINK(\"\"http://x.invalid\"\",\"\"click\"\")\""},
-    {"-3", "-3"},                     /* a negative number stays a number */
-    {"-2.5", "-2.5"},
+    {"-3", "\"-3\""},                 /* a negative number stays a number */
+    {"-2.5", "\"-2.5\""},
     {"-", "\"'-\""},
     {"-1e3", "\"'-1e3\""},
     {"Lovelace, Ada", "\"Lovelace, Ada\""},
     {"say \"hi\"", "\"say \"\"hi\"\"\""},
     {"two\nlines", "\"two\nlines\""},
-    {"a=b", "a=b"},                   /* only a leading = is a formula */
-    {"Zoë", "Zoë"},
+    {"a=b", "\"a=b\""},               /* only a = where a cell can start is a formula */
+    {"Zoë", "\"Zoë\""},
+    /* where a reader splitting on ';', ',', a tab or a line end starts a cell */
+    {"x;=2+5;y", "\"x;'=2+5;y\""},
+    {"a, =1", "\"a, '=1\""},
+    {"a;-3;4.5", "\"a;-3;4.5\""},
+    {"a;-1+2", "\"a;'-1+2\""},
+    {"a\t@x", "\"a\t'@x\""},
+    {"two\n=lines", "\"two\n'=lines\""},
+    {"\t=1", "\"'\t'=1\""},
+    {" =1", "\" '=1\""},
+    {"a=b;c", "\"a=b;c\""},
+    /* an apostrophe of its own gets another, so the reader gets it back */
+    {"'quoted", "\"''quoted\""},
+    {"a;'b", "\"a;''b\""},
+    {"O'Brien", "\"O'Brien\""},
 };
 
 START_TEST(text_cells_are_neutralised_and_quoted)
@@ -54,6 +70,25 @@ START_TEST(text_cells_are_neutralised_and_quoted)
     ck_assert_msg(strcmp(got, text_cases[_i].out) == 0, "cell %d: got [%s], want [%s]", _i, got,
                   text_cases[_i].out);
     free(got);
+}
+END_TEST
+
+/* Each cell read back (quotes off, "" as ", then gr_csv_untext) is its text. */
+START_TEST(text_cells_read_back_exactly)
+{
+    gr_strbuf b = {0};
+    gr_csv_text(&b, text_cases[_i].in);
+    char *cell = gr_sb_take(&b), *w = cell;
+    for (const char *r = cell + (*cell == '"'); *r; r++) {
+        if (*r == '"' && r[1] != '"')
+            break;                         /* the closing quote */
+        r += *r == '"';
+        *w++ = *r;
+    }
+    *w = '\0';
+    ck_assert_msg(strcmp(gr_csv_untext(cell), text_cases[_i].in) == 0, "cell %d: read back [%s]",
+                  _i, cell);
+    free(cell);
 }
 END_TEST
 
@@ -161,12 +196,12 @@ START_TEST(gradebook_has_points_possible_and_safe_cells)
                                  "lab01-scores,Total raw,Total\r\nPoints possible,,,10,,10,10,10\r\n")) == 0,
                   "%s", csv);
     ck_assert_ptr_nonnull(strstr(csv, "\r\n\"'=SUM(1,2)\",,,10,0,10,10,10\r\n"));
-    ck_assert_ptr_nonnull(strstr(csv, "\r\n-7,,,0,0,0,0,0\r\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\r\n\"-7\",,,0,0,0,0,0\r\n"));
     ck_assert_ptr_nonnull(strstr(csv, "\r\n\"'@A1\",\"'\tTab\",\"'\rCR\",3.75,0,3.75,3.75,3.75\r\n"));
     /* 8.75 raw, 2 days late at 10% a day: 7 */
-    ck_assert_ptr_nonnull(strstr(csv, "\r\nalice,Zoë Ąłń,\"'=HYPERLINK(\"\"http://x.invalid\"\","
+    ck_assert_ptr_nonnull(strstr(csv, "\r\n\"alice\",\"Zoë Ąłń\",\"'=HYPERLINK(\"\"http://x.invalid\"\","
                                       "\"\"click\"\")\",8.75,2,7,8.75,7\r\n"));
-    ck_assert_ptr_nonnull(strstr(csv, "\r\nbob,\"Lovelace, Ada\",bob@example.edu,7.5,0,7.5,7.5,7.5\r\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\r\n\"bob\",\"Lovelace, Ada\",\"bob@example.edu\",7.5,0,7.5,7.5,7.5\r\n"));
     free(csv);
     csv = gr_gradebook_csv(&c, 1);
     ck_assert_int_eq(strncmp(csv, "\xEF\xBB\xBFStudent ID,", 14), 0);
@@ -198,31 +233,6 @@ START_TEST(feedback_header_is_the_gradebook_total)
 END_TEST
 
 /* ---- opened in LibreOffice ---------------------------------------------------------- */
-
-/* soffice on PATH: 1, else 0. */
-static int have_soffice(void)
-{
-    return system("command -v soffice >/dev/null 2>&1") == 0;
-}
-
-/* Convert dir/name.csv to dir/name.fods with soffice, importing the CSV as
-   UTF-8 with comma and double quote, everything else as a user's default
-   (formulas evaluated), in a fresh profile under dir. The text of the .fods. */
-static char *open_in_calc(const char *dir, const char *name)
-{
-    char *log = gr_xasprintf("%s/soffice.log", dir);
-    int st = fk_sh(log, "HOME=%s soffice -env:UserInstallation=file://%s/profile --headless "
-                   "--norestore --infilter=CSV:44,34,76,1 --convert-to fods --outdir %s %s/%s.csv",
-                   dir, dir, dir, dir, name);
-    char *fods = gr_xasprintf("%s/%s.fods", dir, name);
-    char *text = gr_read_file(fods, NULL);
-    char *out = gr_read_file(log, NULL);
-    ck_assert_msg(text != NULL, "soffice made no %s (status %d): %s", fods, st, out ? out : "");
-    free(out);
-    free(log);
-    free(fods);
-    return text;
-}
 
 /* The cell in column i (0-based) of the row whose first cell's text is first,
    in the .fods text (a run of equal cells is one tag with
@@ -257,7 +267,7 @@ static void fods_cell(const char *fods, const char *first, int i, char *tag, siz
 
 START_TEST(libreoffice_evaluates_no_cell)
 {
-    if (!have_soffice()) {
+    if (!calc_have()) {
         fprintf(stderr, "test_gradebook: SKIP libreoffice_evaluates_no_cell: no soffice on "
                         "PATH (apt-get install libreoffice-calc-nogui to run it)\n");
         return;
@@ -274,12 +284,12 @@ START_TEST(libreoffice_evaluates_no_cell)
     char *raw = gr_xasprintf("%s/raw.csv", dir);
     const char *unsafe = "id,v\r\n=SUM(1,2),1\r\n";
     ck_assert_int_eq(gr_write_file_atomic(raw, unsafe, strlen(unsafe)), 0);
-    char *control = open_in_calc(dir, "raw");
+    char *control = calc_open(dir, "raw", ',', dir);
     ck_assert_msg(strstr(control, "table:formula") != NULL,
                   "LibreOffice evaluated no formula in a raw CSV: the check proves nothing");
     free(control);
 
-    char *fods = open_in_calc(dir, "gradebook");
+    char *fods = calc_open(dir, "gradebook", ',', dir);
     ck_assert_msg(strstr(fods, "table:formula") == NULL, "a gradebook cell became a formula");
     char tag[512], text[512];
     for (int i = 0; i < N_ROSTER; i++) {
@@ -343,14 +353,14 @@ START_TEST(batch_gradebook_of_hostile_ids)
     ck_assert_ptr_nonnull(strstr(csv, "\r\n\"'+1\",,,10,10\r\n"));
     ck_assert_ptr_nonnull(strstr(csv, "\r\n\"'-1+2\",,,10,10\r\n"));
     ck_assert_ptr_nonnull(strstr(csv, "\r\n\"'@A1\",,,10,10\r\n"));
-    ck_assert_ptr_nonnull(strstr(csv, "\r\nalice,Zoë,\"'=HYPERLINK(\"\"http://x.invalid\"\",\"\""
+    ck_assert_ptr_nonnull(strstr(csv, "\r\n\"alice\",\"Zoë\",\"'=HYPERLINK(\"\"http://x.invalid\"\",\"\""
                                       "click\"\")\",10,10\r\n"));
     /* feedback opens with the gradebook's total */
     char *fb_path = gr_xasprintf("%s/out/students/=SUM(1,2)/feedback.txt", dir);
     char *fb = gr_read_file(fb_path, NULL);
     ck_assert_msg(fb && strncmp(fb, "Final score: 10/10\n", 19) == 0, "%s", fb ? fb : "(none)");
-    if (have_soffice()) {
-        char *out = gr_xasprintf("%s/out", dir), *fods = open_in_calc(out, "gradebook");
+    if (calc_have()) {
+        char *out = gr_xasprintf("%s/out", dir), *fods = calc_open(out, "gradebook", ',', out);
         ck_assert_msg(strstr(fods, "table:formula") == NULL, "a gradebook cell became a formula");
         free(fods);
         free(out);
@@ -372,6 +382,8 @@ Suite *test_suite(void)
     Suite *s = suite_create("gradebook");
     TCase *tc = tcase_create("cells");
     tcase_add_loop_test(tc, text_cells_are_neutralised_and_quoted, 0,
+                        (int)(sizeof text_cases / sizeof text_cases[0]));
+    tcase_add_loop_test(tc, text_cells_read_back_exactly, 0,
                         (int)(sizeof text_cases / sizeof text_cases[0]));
     tcase_add_test(tc, null_is_an_empty_cell);
     tcase_add_test(tc, points_print_exactly);

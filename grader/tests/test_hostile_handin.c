@@ -128,8 +128,8 @@ START_TEST(a_students_own_metadata_is_never_read)
     int rc = batch_capped(t, &log, "--course", course, (char *)NULL);
     ck_assert_msg(rc == 0, "exit %d:\n%s", rc, log);
     char *csv = read_in(t, "out/gradebook.csv");
-    ck_assert_msg(strstr(csv, "\r\nzed@example.edu,Zed,zed@example.edu,10,2,8,10,8\r\n") &&
-                  strstr(csv, "\r\none@example.edu,,one@example.edu,10,0,10,10,10\r\n"), "%s", csv);
+    ck_assert_msg(strstr(csv, "\r\n\"zed@example.edu\",\"Zed\",\"zed@example.edu\",10,2,8,10,8\r\n") &&
+                  strstr(csv, "\r\n\"one@example.edu\",,\"one@example.edu\",10,0,10,10,10\r\n"), "%s", csv);
     free(csv);
     free(log);
     free(course);
@@ -152,7 +152,7 @@ START_TEST(a_pipe_or_device_in_a_students_folder_is_never_opened)
     int rc = batch_capped(t, &log, "--course", course, (char *)NULL);
     ck_assert_msg(rc == 0, "exit %d:\n%s", rc, log);
     char *csv = read_in(t, "out/gradebook.csv");
-    ck_assert_msg(strstr(csv, "\r\ns0,,,10,0,10,10,10\r\n") && strstr(csv, "\r\ns1,,,10,0,10,10,10\r\n"),
+    ck_assert_msg(strstr(csv, "\r\n\"s0\",,,10,0,10,10,10\r\n") && strstr(csv, "\r\n\"s1\",,,10,0,10,10,10\r\n"),
                   "%s", csv);
     free(csv);
     free(log);

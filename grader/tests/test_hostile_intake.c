@@ -377,7 +377,7 @@ static int run_attnlab(const char *const *args, const char *out, const char *err
 /* The lab 1 cell of id's gradebook row, or -1 when there is no row. */
 static double gradebook_lab1(const char *csv, const char *id)
 {
-    char *row = gr_xasprintf("\n%s,", id);
+    char *row = gr_xasprintf("\n\"%s\",", id);
     const char *p = strstr(csv, row);
     double v = -1;
     if (p) {

@@ -281,7 +281,7 @@ START_TEST(a_rubric_change_regrades_that_lab_only)
     /* the gradebook follows: lab 1 is out of 11 now, s001 has all of it */
     char *gb_path = gr_xasprintf("%s/out/gradebook.csv", dir), *gb = gr_read_file(gb_path, NULL);
     ck_assert_ptr_nonnull(strstr(gb, "Points possible,,,11,14,25\r\n"));
-    ck_assert_ptr_nonnull(strstr(gb, "\r\ns001,,,11,0.25,11.25\r\n"));
+    ck_assert_ptr_nonnull(strstr(gb, "\r\n\"s001\",,,11,0.25,11.25\r\n"));
     /* run again: nothing changed, nobody graded, nothing recorded */
     ck_assert_int_eq(fk_sh(progress, "ATTNLAB_SECRET=regrade-test %s batch %s/sub --out %s/out "
                            "--lab 1,2 --rubrics %s/rub >/dev/null", attnlab, dir, dir, dir), 0);

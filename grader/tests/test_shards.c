@@ -282,8 +282,8 @@ START_TEST(three_shards_merged_are_the_single_run_byte_for_byte)
     /* the gradebook holds what the class is: late, forgiven, roster, empty */
     char *p = in_tmp("one/gradebook.csv"), *csv = gr_read_file(p, NULL);
     ck_assert_ptr_nonnull(csv);
-    ck_assert_msg(strstr(csv, "ken,") && strstr(csv, "\"Lovelace, Ada\"") &&
-                  strstr(csv, "absent,\"'=cmd"), "%s", csv);
+    ck_assert_msg(strstr(csv, "\"ken\",") && strstr(csv, "\"Lovelace, Ada\"") &&
+                  strstr(csv, "\"absent\",\"'=cmd"), "%s", csv);
     free(csv);
     free(p);
 }
@@ -625,7 +625,7 @@ START_TEST(a_group_split_across_shards_merges_whole)
     possible += strlen("Points possible,,");              /* ",10,10" */
     size_t plen = strcspn(possible, "\r");
     for (int i = 0; i < 3; i++) {
-        char *start = gr_xasprintf("\n%s,", members[i]);
+        char *start = gr_xasprintf("\n\"%s\",", members[i]);
         const char *row = strstr(csv, start), *end = row ? strchr(row, '\r') : NULL;
         ck_assert_msg(end && (size_t)(end - row) > plen && strncmp(end - plen, possible, plen) == 0,
                       "%s lacks the group's full marks: %s", members[i], csv);
