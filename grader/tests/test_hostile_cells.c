@@ -8,7 +8,9 @@
  * CR and newline leads, quotes and apostrophes. It is batched (with an LMS
  * export), batched again in two shards and merged, exported in the three LMS
  * formats under a hostile assignment name, and compared by attnlab
- * similarity (Markdown and CSV). Then every file written is walked:
+ * similarity (Markdown and CSV). Each id comes back from gradebook.csv
+ * exactly, so the export finds its roster entry. Then every file written is
+ * walked:
  *
  *   CSV       read with ',' and with ';' as the separator (quotes honoured,
  *             as a spreadsheet reads it), and split on every ',', ';', tab
@@ -383,6 +385,29 @@ static void check_html(const char *path, const char *html)
     }
 }
 
+/* generic.csv names every student as the roster does: each id read back from
+   gradebook.csv exactly (gr_csv_untext), so the roster's email and name are
+   found by it. */
+static void ids_read_back(void)
+{
+    char *path = gr_xasprintf("%s/out/generic.csv", dir), *csv = gr_read_file(path, NULL);
+    ck_assert_ptr_nonnull(csv);
+    for (int i = 0; i < N_IDS; i++) {
+        gr_strbuf row = {0};
+        gr_sb_append(&row, "\r\n");
+        gr_csv_text(&row, ids[i]);
+        gr_sb_append(&row, ",");
+        gr_csv_text(&row, texts[(i + 1) % N_TEXTS]);     /* the roster's email */
+        gr_sb_append(&row, ",");
+        gr_csv_text(&row, texts[i % N_TEXTS]);           /* and name */
+        gr_sb_append(&row, ",");
+        ck_assert_msg(strstr(csv, row.s) != NULL, "no row [%s] in %s", row.s, path);
+        free(row.s);
+    }
+    free(csv);
+    free(path);
+}
+
 /* ---- every file ------------------------------------------------------------------------ */
 
 typedef struct walked {
@@ -477,6 +502,7 @@ START_TEST(every_cell_of_every_file_is_escaped)
     log_path = gr_xasprintf("%s/log", dir);
     make_class();
     write_everything();
+    ids_read_back();
     walked w = {0};
     char *out = gr_xasprintf("%s/out", dir), *merged = gr_xasprintf("%s/merged", dir);
     walk(out, &w);
