@@ -39,6 +39,7 @@ const char *gr_points1(char buf[GR_POINTS_LEN], double x)
 
 #define CSV_LEADS "=+-@\t\r"      /* a cell that starts with one is a formula */
 #define CSV_SPLITS ",;\t\r\n"     /* where some reader could start a new cell */
+#define CSV_PAD " \""              /* skipped there: a reader may trim or unquote them */
 
 /* True when s[0..n) is a plain decimal number: an optional '-', digits, and
    an optional '.' with digits. A spreadsheet reads it as that number, so
@@ -74,7 +75,7 @@ void gr_csv_text(gr_strbuf *b, const char *s)
         return;
     gr_sb_append(b, "\"");
     for (int start = 1; *s; s++) {
-        if (start && *s != ' ') {
+        if (start && !strchr(CSV_PAD, *s)) {
             if (needs_mark(s))
                 gr_sb_append(b, "'");
             start = 0;
@@ -90,7 +91,7 @@ char *gr_csv_untext(char *s)
     char *w = s;
     int start = 1;
     for (const char *r = s; *r; r++) {
-        if (start && *r != ' ') {           /* where gr_csv_text looked */
+        if (start && !strchr(CSV_PAD, *r)) {    /* where gr_csv_text looked */
             start = 0;
             if (*r == '\'' && *++r == '\0')
                 break;

@@ -42,9 +42,10 @@ const char *gr_points1(char buf[GR_POINTS_LEN], double x);
    honours quotes. For one that does not, or splits on another separator (';'
    in most continental European locales, a tab), every place a cell could
    start is neutralised as OWASP's CSV injection advice says: the start of s
-   and each point after a ',', ';', tab, CR or LF, spaces skipped; a piece
-   there that starts with =, +, -, @, a tab or a CR gets a leading
-   apostrophe, so a spreadsheet keeps it as text. A piece that is a plain
+   and each point after a ',', ';', tab, CR or LF, spaces and double quotes
+   skipped (a reader may trim or unquote them); a piece there that starts
+   with =, +, -, @, a tab or a CR gets a leading apostrophe, so a
+   spreadsheet keeps it as text. A piece that is a plain
    decimal number ("-3", "4.5") is left alone, so it stays a number; one that
    starts with an apostrophe gets another, so gr_csv_untext gives s back
    exactly. */

@@ -60,6 +60,9 @@ static const struct { const char *in, *out; } text_cases[] = {
     {"'quoted", "\"''quoted\""},
     {"a;'b", "\"a;''b\""},
     {"O'Brien", "\"O'Brien\""},
+    /* a double quote first, which a reader may unquote, hides no formula */
+    {"x;\"=1+2", "\"x;\"\"'=1+2\""},
+    {"\"@A1\"", "\"\"\"'@A1\"\"\""},
 };
 
 START_TEST(text_cells_are_neutralised_and_quoted)
@@ -73,12 +76,13 @@ START_TEST(text_cells_are_neutralised_and_quoted)
 }
 END_TEST
 
-/* Each cell read back (quotes off, "" as ", then gr_csv_untext) is its text. */
-START_TEST(text_cells_read_back_exactly)
+/* in written as a cell (gr_csv_text), then read back: quotes off, "" as ",
+   then gr_csv_untext (malloc'd). */
+static char *read_back(const char *in)
 {
     gr_strbuf b = {0};
-    gr_csv_text(&b, text_cases[_i].in);
-    char *cell = gr_sb_take(&b), *w = cell;
+    gr_csv_text(&b, in);
+    char *cell = b.s ? gr_sb_take(&b) : gr_xstrdup(""), *w = cell;
     for (const char *r = cell + (*cell == '"'); *r; r++) {
         if (*r == '"' && r[1] != '"')
             break;                         /* the closing quote */
@@ -86,9 +90,55 @@ START_TEST(text_cells_read_back_exactly)
         *w++ = *r;
     }
     *w = '\0';
-    ck_assert_msg(strcmp(gr_csv_untext(cell), text_cases[_i].in) == 0, "cell %d: read back [%s]",
-                  _i, cell);
-    free(cell);
+    return gr_csv_untext(cell);
+}
+
+START_TEST(text_cells_read_back_exactly)
+{
+    char *got = read_back(text_cases[_i].in);
+    ck_assert_msg(strcmp(got, text_cases[_i].in) == 0, "cell %d: read back [%s]", _i, got);
+    free(got);
+}
+END_TEST
+
+/* 20,000 random texts over the characters that matter (separators, leads,
+   quotes, spaces): each reads back exactly, and no piece of a written cell
+   that a reader splitting on , ; tab CR or LF makes starts like a formula
+   (spaces skipped; a plain number such as -3 allowed). */
+START_TEST(random_text_cells_are_safe_and_read_back)
+{
+    static const char alphabet[] = " ,;\t\r\n'\"=+-@a1.";
+    srand(2026);
+    for (int k = 0; k < 20000; k++) {
+        char in[16];
+        int n = rand() % 15;
+        for (int j = 0; j < n; j++)
+            in[j] = alphabet[rand() % (int)(sizeof alphabet - 1)];
+        in[n] = '\0';
+        char *got = read_back(in);
+        ck_assert_msg(strcmp(got, in) == 0, "[%s] read back as [%s]", in, got);
+        free(got);
+        gr_strbuf b = {0};
+        gr_csv_text(&b, in);
+        for (const char *p = b.s ? b.s : ""; *p;) {
+            size_t len = strcspn(p, ",;\t\r\n");
+            const char *q = p;
+            while (q < p + len && (*q == ' ' || *q == '"'))
+                q++;
+            char *piece = gr_xasprintf("%.*s", (int)(p + len - q), q);
+            char *end = piece + strlen(piece);
+            while (end > piece && end[-1] == '"')
+                *--end = '\0';
+            int number = piece[0] == '-' && piece[1] >= '0' && piece[1] <= '9' &&
+                         strspn(piece + 1, "0123456789.") == strlen(piece + 1) &&
+                         strchr(piece, '.') == strrchr(piece, '.') && end[-1] != '.';
+            ck_assert_msg(!strchr("=+-@", piece[0]) || !piece[0] || number,
+                          "[%s] written [%s]: a piece [%s] a spreadsheet evaluates", in, b.s, piece);
+            free(piece);
+            p += len + (p[len] != '\0');
+        }
+        free(b.s);
+    }
 }
 END_TEST
 
@@ -385,6 +435,7 @@ Suite *test_suite(void)
                         (int)(sizeof text_cases / sizeof text_cases[0]));
     tcase_add_loop_test(tc, text_cells_read_back_exactly, 0,
                         (int)(sizeof text_cases / sizeof text_cases[0]));
+    tcase_add_test(tc, random_text_cells_are_safe_and_read_back);
     tcase_add_test(tc, null_is_an_empty_cell);
     tcase_add_test(tc, points_print_exactly);
     suite_add_tcase(s, tc);

@@ -56,6 +56,7 @@ static const char *const ids[] = {
     " =1+2",
     "\\|x",
     "a,=1+1",
+    "q;\"=1+2",
 };
 #define N_IDS ((int)(sizeof ids / sizeof ids[0]))
 
