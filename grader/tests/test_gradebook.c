@@ -4,7 +4,8 @@
  * A CSV cell a spreadsheet would evaluate (=SUM(1,2), +1, -1+2, @A1, a roster
  * email =HYPERLINK(...), a tab or CR first, x;=2+5;y for a reader that splits
  * on ';') is written as text, quoted as every text cell is, and reads back
- * exactly (gr_csv_untext); numbers stay numbers, scores print exactly. The gradebook of a class with such ids is
+ * exactly (gr_csv_untext); numbers stay numbers, scores print exactly; text
+ * in Markdown (gr_md_text) has no markup left and reads back as itself. The gradebook of a class with such ids is
  * then opened with LibreOffice headless, as an instructor would open it, and
  * converted to flat ODS: no cell may hold a formula, every hostile id must be
  * text and every score a number; so is one attnlab batch writes for folders
@@ -101,20 +102,25 @@ START_TEST(text_cells_read_back_exactly)
 }
 END_TEST
 
+/* Up to 15 characters drawn from alphabet (rand()), into in. */
+static void random_text(char in[16], const char *alphabet)
+{
+    int n = rand() % 15, k = (int)strlen(alphabet);
+    for (int j = 0; j < n; j++)
+        in[j] = alphabet[rand() % k];
+    in[n] = '\0';
+}
+
 /* 20,000 random texts over the characters that matter (separators, leads,
    quotes, spaces): each reads back exactly, and no piece of a written cell
    that a reader splitting on , ; tab CR or LF makes starts like a formula
    (spaces skipped; a plain number such as -3 allowed). */
 START_TEST(random_text_cells_are_safe_and_read_back)
 {
-    static const char alphabet[] = " ,;\t\r\n'\"=+-@a1.";
     srand(2026);
     for (int k = 0; k < 20000; k++) {
         char in[16];
-        int n = rand() % 15;
-        for (int j = 0; j < n; j++)
-            in[j] = alphabet[rand() % (int)(sizeof alphabet - 1)];
-        in[n] = '\0';
+        random_text(in, " ,;\t\r\n'\"=+-@a1.");
         char *got = read_back(in);
         ck_assert_msg(strcmp(got, in) == 0, "[%s] read back as [%s]", in, got);
         free(got);
@@ -138,6 +144,44 @@ START_TEST(random_text_cells_are_safe_and_read_back)
             p += len + (p[len] != '\0');
         }
         free(b.s);
+    }
+}
+END_TEST
+
+/* 20,000 random texts over Markdown's markup, HTML's and control bytes, in
+   gr_md_text: no markup character is left bare (each behind a backslash, or
+   < > & as an entity), and undoing those escapes gives the text, control
+   bytes as spaces: one line of plain text, one table cell. */
+START_TEST(random_markdown_text_is_plain)
+{
+    srand(2027);
+    for (int k = 0; k < 20000; k++) {
+        char in[16];
+        random_text(in, "\\`*_[]()!|#~$<>&;a \n\t\x1b");
+        gr_strbuf b = {0};
+        gr_md_text(&b, in);
+        char *md = b.s ? b.s : gr_xstrdup(""), *back = gr_xcalloc(strlen(md) + 1, 1), *w = back;
+        for (const char *p = md; *p; p++) {
+            static const char *const ents[] = {"&lt;", "&gt;", "&amp;"};
+            int e = 0;
+            while (e < 3 && strncmp(p, ents[e], strlen(ents[e])) != 0)
+                e++;
+            ck_assert_msg(!strchr("`*_[]()!|#~$<>&", *p) || e < 3, "[%s] as [%s]: %c bare", in,
+                          md, *p);
+            ck_assert_msg((unsigned char)*p >= 0x20, "[%s] as [%s]: a control byte", in, md);
+            if (*p == '\\')
+                *w++ = *++p;                       /* an escaped character */
+            else if (e < 3) {
+                *w++ = "<>&"[e];
+                p += strlen(ents[e]) - 1;
+            } else
+                *w++ = *p;
+        }
+        for (char *p = in; *p; p++)
+            *p = (unsigned char)*p < 0x20 ? ' ' : *p;
+        ck_assert_msg(strcmp(back, in) == 0, "[%s] read back as [%s]", in, back);
+        free(back);
+        free(md);
     }
 }
 END_TEST
@@ -436,6 +480,7 @@ Suite *test_suite(void)
     tcase_add_loop_test(tc, text_cells_read_back_exactly, 0,
                         (int)(sizeof text_cases / sizeof text_cases[0]));
     tcase_add_test(tc, random_text_cells_are_safe_and_read_back);
+    tcase_add_test(tc, random_markdown_text_is_plain);
     tcase_add_test(tc, null_is_an_empty_cell);
     tcase_add_test(tc, points_print_exactly);
     suite_add_tcase(s, tc);
