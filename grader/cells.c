@@ -69,21 +69,33 @@ static int needs_mark(const char *p)
     return *p && strchr(CSV_LEADS, *p) && !plain_number(p, strcspn(p, CSV_SPLITS));
 }
 
-void gr_csv_text(gr_strbuf *b, const char *s)
+/* s into b with an apostrophe before each formula lead where a cell could
+   start; each double quote doubled when quoted. */
+static void neutralised(gr_strbuf *b, const char *s, int quoted)
 {
-    if (!s || !*s)
-        return;
-    gr_sb_append(b, "\"");
     for (int start = 1; *s; s++) {
         if (start && !strchr(CSV_PAD, *s)) {
             if (needs_mark(s))
                 gr_sb_append(b, "'");
             start = 0;
         }
-        gr_sb_appendn(b, *s == '"' ? "\"\"" : s, *s == '"' ? 2 : 1);
+        gr_sb_appendn(b, quoted && *s == '"' ? "\"\"" : s, quoted && *s == '"' ? 2 : 1);
         start |= strchr(CSV_SPLITS, *s) != NULL;
     }
+}
+
+void gr_csv_text(gr_strbuf *b, const char *s)
+{
+    if (!s || !*s)
+        return;
     gr_sb_append(b, "\"");
+    neutralised(b, s, 1);
+    gr_sb_append(b, "\"");
+}
+
+void gr_tsv_text(gr_strbuf *b, const char *s)
+{
+    neutralised(b, s, 0);
 }
 
 char *gr_csv_untext(char *s)

@@ -51,6 +51,11 @@ const char *gr_points1(char buf[GR_POINTS_LEN], double x);
    exactly. */
 void gr_csv_text(gr_strbuf *b, const char *s);
 
+/* s as one field of a tab-separated log (regrades.log), unquoted: the
+   neutralising of gr_csv_text, so a spreadsheet that opens the log runs no
+   formula. s must hold no tab or line end (the caller makes them spaces). */
+void gr_tsv_text(gr_strbuf *b, const char *s);
+
 /* The text of a quoted cell as gr_csv_text had it, in place: the apostrophe
    gr_csv_text put at each place a cell could start is dropped. Returns s. */
 char *gr_csv_untext(char *s);

@@ -364,16 +364,21 @@ void gr_regrade_carry(const char *path, gr_report *r)
 /* ---- regrades.log ---------------------------------------------------------------------- */
 
 /* s as one log field: control characters (a tab, a line end) as spaces, at
-   most 1000 bytes, "-" for nothing. */
+   most 1000 bytes, "-" for nothing, a formula lead neutralised (gr_tsv_text:
+   an id or reason like =HYPERLINK(...) stays text in a spreadsheet). */
 static void log_field(gr_strbuf *b, const char *s, int last)
 {
-    if (!s || !*s)
-        s = "-";
-    size_t n = strlen(s) > 1000 ? 1000 : strlen(s);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        gr_sb_appendn(b, c < 0x20 || c == 0x7f ? " " : s + i, 1);
+    if (!s || !*s) {
+        gr_sb_append(b, last ? "-\n" : "-\t");
+        return;
     }
+    size_t n = strlen(s) > 1000 ? 1000 : strlen(s);
+    char *clean = gr_xasprintf("%.*s", (int)n, s);
+    for (char *c = clean; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = ' ';
+    gr_tsv_text(b, clean);
+    free(clean);
     gr_sb_append(b, last ? "\n" : "\t");
 }
 

@@ -172,6 +172,35 @@ static char *results_with(const char *dir, const char *regrades)
     return path;
 }
 
+/* regrades.log is tab-separated and an instructor may open it in a
+   spreadsheet: an id, a test or a reason that starts like a formula is kept
+   as text there (cells.h's gr_tsv_text). */
+START_TEST(regrades_log_runs_no_formula)
+{
+    gr_report r, from;
+    one_test(&r, 0);
+    one_test(&from, 1);
+    char *log = gr_regrade_test(&r, &from, "=HYPERLINK(\"https://x\",\"y\")");
+    char *all = gr_regrade_log_lines("@SUM(1)", &r, 0);
+    int fields = 0;
+    for (char *p = all; *p;) {
+        size_t n = strcspn(p, "\t\n");
+        int number = n > 0 && strspn(p, "-0123456789.") == n;
+        ck_assert_msg(number || !strchr("=+-@", *p) || (n == 1 && *p == '-'),
+                      "a field starts like a formula: %.*s", (int)n, p);
+        fields++;
+        p += n + (p[n] != '\0');
+    }
+    ck_assert_int_eq(fields, 8);
+    ck_assert_ptr_nonnull(strstr(all, "\t'@SUM(1)\t"));
+    ck_assert_ptr_nonnull(strstr(all, "\t'=HYPERLINK(\"https://x\",\"y\")\t"));
+    free(all);
+    free(log);
+    gr_result_free(&from);
+    gr_result_free(&r);
+}
+END_TEST
+
 START_TEST(hostile_regrades_stay_bounded)
 {
     char *dir = fk_mkdtemp("hostile-regrade");
@@ -287,6 +316,7 @@ Suite *test_suite(void)
     tc = tcase_create("results_json");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, hostile_regrades_stay_bounded);
+    tcase_add_test(tc, regrades_log_runs_no_formula);
     tcase_add_loop_test(tc, damaged_regrades_are_an_error, 0,
                         (int)(sizeof bad_regrades / sizeof bad_regrades[0]));
     tcase_add_test(tc, too_many_regrades_and_grade_changes_nothing);

@@ -118,9 +118,10 @@ START_TEST(results_json_keeps_its_regrades)
     free(back.regrades[1].reason);
     back.regrades[1].reason = gr_xstrdup("two\tfields\nand a line");
     char *lines = gr_regrade_log_lines("=SUM(1,2)", &back, 0);
-    ck_assert_str_eq(lines, "2026-12-02T03:40:00Z\t=SUM(1,2)\tlab02-softmax\tsoftmax_random\t0\t"
+    /* and an id that starts like a formula kept as text (gr_tsv_text) */
+    ck_assert_str_eq(lines, "2026-12-02T03:40:00Z\t'=SUM(1,2)\tlab02-softmax\tsoftmax_random\t0\t"
                             "0.5\tno reason given\t-\n"
-                            "2026-12-02T03:41:00Z\t=SUM(1,2)\tlab03-learned\tfresh\t-\t1\t"
+                            "2026-12-02T03:41:00Z\t'=SUM(1,2)\tlab03-learned\tfresh\t-\t1\t"
                             "two fields and a line\tadded\n");
     free(lines);
     free(text);
