@@ -54,6 +54,16 @@ DEPS_OK := $(BUILD)/.deps-ok
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
+# One line per step (  CC  build/grader/grade.o); V=1 prints every command in full.
+V ?= 0
+ifeq ($(V),1)
+Q   :=
+say := @:
+else
+Q   := @
+say := @printf '  %-3s %s\n'
+endif
+
 # ---- sources ------------------------------------------------------------
 ATTN_SRC   := $(wildcard lib/attn_*.c)
 SUP_SRC    := $(wildcard lib/sup_*.c)
@@ -113,29 +123,36 @@ $(DEPS_OK):
 # shared library.
 libattn: $(LIBATTN) $(LIBATTN_SO)
 $(LIBATTN): $(ATTN_OBJ)
-	$(AR) rcs $@ $^
+	$(say) AR $@
+	$(Q)$(AR) rcs $@ $^
 $(LIBATTN_SO): $(ATTN_OBJ)
-	$(CC) $(LDFLAGS) -shared -pthread -Wl,-soname,libattn.so.$(ATTN_MAJOR) -o $@ $^ -lm
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -shared -pthread -Wl,-soname,libattn.so.$(ATTN_MAJOR) -o $@ $^ -lm
 	ln -sf libattn.so.$(ATTN_VERSION) $(BUILD)/libattn.so.$(ATTN_MAJOR)
 	ln -sf libattn.so.$(ATTN_MAJOR) $(BUILD)/libattn.so
 $(BUILD)/lib/attn_%.o: lib/attn_%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fPIC -pthread -c -o $@ $<
+	$(say) CC $@
+	$(Q)$(CC) $(CFLAGS) -fPIC -pthread -c -o $@ $<
 $(LIBSUP): $(SUP_OBJ)
-	$(AR) rcs $@ $^
+	$(say) AR $@
+	$(Q)$(AR) rcs $@ $^
 
 # ---- generated from the labs' manifests ---------------------------------------
 LABGEN_OBJ := $(addprefix $(BUILD)/grader/tools/,labgen.o manifest.o manifest_check.o)
 $(LABGEN): $(LABGEN_OBJ) $(LIBSUP)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 # labgen rewrites only the files whose text changed, so an edit of a rubric's
 # tests rebuilds nothing.
 $(GEN_STAMP): $(LABGEN) $(GEN_INPUTS)
 	@mkdir -p $(@D)
-	$(LABGEN) . $(GEN)
+	$(say) GEN $@
+	$(Q)$(LABGEN) . $(GEN)
 	@touch $@
 $(GEN)/%.o: $(GEN)/%.c | $(DEPS_OK)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(say) CC $@
+	$(Q)$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 $(GEN)/labs_gen.c $(LAB_NUMS:%=$(GEN)/lab%_dispatch.c): $(GEN_STAMP) ;
 # Everything that includes labmod.h or a call table waits for them.
 $(filter-out $(GEN)/%,$(GRADER_OBJ)) $(TEST_SRC:%.c=$(BUILD)/%.o) $(CHECK_MAIN) \
@@ -153,21 +170,25 @@ $(BUILD)/grader/confined/build.o: CFLAGS += $(LAB_WARN_DEF)
 $(BUILD)/grader/confined/build.o: labs/warnings.mk
 
 $(ATTNLAB): $(GRADER_OBJ) $(LIBATTN) $(LIBSUP)
-	$(CC) $(LDFLAGS) -o $@ $(GRADER_OBJ) $(LIBATTN) $(LIBSUP) $(PKG_LIBS) $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(GRADER_OBJ) $(LIBATTN) $(LIBSUP) $(PKG_LIBS) $(LDLIBS)
 
 # Objects of the sandboxed test child (grader/child), linked with a student's
 # code at grading time. Never sanitized: the child is linked statically.
 CHILD_CFLAGS := -std=c11 -O2 -g $(WARN) -D_GNU_SOURCE -MMD -MP -Ilib -fno-stack-protector
 $(BUILD)/grader/child/%.o: grader/child/%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(CHILD_CFLAGS) -c -o $@ $<
+	$(say) CC $@
+	$(Q)$(CC) $(CHILD_CFLAGS) -c -o $@ $<
 $(BUILD)/grader/child/sup_%.o: lib/sup_%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(CHILD_CFLAGS) -c -o $@ $<
+	$(say) CC $@
+	$(Q)$(CC) $(CHILD_CFLAGS) -c -o $@ $<
 # Each lab's dispatch, generated from its manifest, includes its contract header.
 $(BUILD)/grader/child/lab%_dispatch.o: $(GEN)/lab%_dispatch.c | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(CHILD_CFLAGS) -I. -Igrader/child -I$(GEN) -c -o $@ $<
+	$(say) CC $@
+	$(Q)$(CC) $(CHILD_CFLAGS) -I. -Igrader/child -I$(GEN) -c -o $@ $<
 
 # The fused path's kernels: each file alone is compiled for its instruction
 # set, and runs only where the CPU has it (attn_online.c checks at run time).
@@ -178,19 +199,22 @@ endif
 
 $(BUILD)/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(say) CC $@
+	$(Q)$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 # ---- tests -----------------------------------------------------------------
 # Each test_*.c is one Check suite exporting `Suite *test_suite(void)`;
 # check_main.c runs it (ATTNLAB_TEST=NAME: only the test NAME, through the wrap).
 TEST_LDFLAGS := -Wl,--wrap=_tcase_add_test
 $(BUILD)/lib/tests/test_%: $(BUILD)/lib/tests/test_%.o $(CHECK_MAIN) $(LIBATTN) $(LIBSUP)
-	$(CC) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 # test_commands runs the built program itself.
 $(BUILD)/grader/tests/test_commands: | $(ATTNLAB)
 $(BUILD)/grader/tests/test_%: $(BUILD)/grader/tests/test_%.o $(CHECK_MAIN) \
 		$(filter-out $(BUILD)/grader/cli/main.o,$(GRADER_OBJ)) $(LIBATTN) $(LIBSUP)
-	$(CC) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 # The visible tests' expected values, as data (labs/*/expected_labNN.h): made by
 # kitdata, which links the support code and never ships, from the tests' own
@@ -198,7 +222,8 @@ $(BUILD)/grader/tests/test_%: $(BUILD)/grader/tests/test_%.o $(CHECK_MAIN) \
 # checks the files are current; make kit-data writes them again.
 KITDATA := $(BUILD)/kitdata
 $(KITDATA): $(BUILD)/grader/tools/kitdata.o $(LIBSUP)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 kit-data: $(KITDATA)
 	$(KITDATA) .
 $(BUILD)/grader/tests/test_student_kit: | $(KITDATA)
@@ -253,14 +278,16 @@ FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(BUILD)/grader/fuzz/fuzz_%)
 
 $(BUILD)/grader/fuzz/fuzz_%: $(BUILD)/grader/fuzz/fuzz_%.o $(BUILD)/grader/fuzz/driver.o \
 		$(FUZZ_PARSERS:%.c=$(BUILD)/%.o) $(LIBATTN) $(LIBSUP)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 # results.json's writer composes feedback from every lab's tables: its target
 # links the whole grader but the command front ends.
 FUZZ_WHOLE := $(filter-out grader/cli/%,$(GRADER_SRC))
 $(BUILD)/grader/fuzz/fuzz_results: $(BUILD)/grader/fuzz/fuzz_results.o $(BUILD)/grader/fuzz/driver.o \
 		$(FUZZ_WHOLE:%.c=$(BUILD)/%.o) $(GEN)/labs_gen.o $(LIBATTN) $(LIBSUP)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 fuzz-regress: $(FUZZ_DRIVERS)
 	@sh scripts/fuzz.sh regress $(BUILD)/grader/fuzz $(FUZZ_TARGETS)
@@ -278,16 +305,20 @@ $(FUZZ_DIR)/.clang-ok:
 	@mkdir -p $(@D) && touch $@
 $(FUZZ_DIR)/%.o: %.c | $(DEPS_OK) $(FUZZ_DIR)/.clang-ok $(GEN_STAMP)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(say) CC $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/grader/fuzz/fuzz_%.o $(FUZZ_OBJ)
-	$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 $(FUZZ_DIR)/grader/confined/build.o: FUZZ_CFLAGS += $(LAB_WARN_DEF)
 $(FUZZ_DIR)/fuzz_results: $(FUZZ_DIR)/grader/fuzz/fuzz_results.o \
 		$(patsubst %.c,$(FUZZ_DIR)/%.o,$(FUZZ_WHOLE) $(ATTN_SRC) $(SUP_SRC)) $(FUZZ_DIR)/labs_gen.o
-	$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 $(FUZZ_DIR)/labs_gen.o: $(GEN)/labs_gen.c | $(FUZZ_DIR)/.clang-ok
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(say) CC $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 	@sh scripts/fuzz.sh run $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)

@@ -39,7 +39,19 @@ for stub in "$kit"/data/stubs/lab[0-9][0-9].c; do
     cp "$stub" "$kit"/labs/"$tag"-*/"$tag.c"
 done
 cp "$build/attnlab" "$kit/bin/attnlab"
+# no debugging sections: they hold the instructor's build paths, and two thirds
+# of the file
+strip --strip-debug "$kit/bin/attnlab"
 cp -R "$build/grader/child" "$kit/bin/grader/child"
+
+# What bin/attnlab was built on and needs at run time, read off the program
+# itself (ldd, dpkg -S), so the kit's README cannot name another machine.
+system=$( (. /etc/os-release 2>/dev/null && printf '%s' "${PRETTY_NAME:-}") || true)
+system="${system:-$(uname -s)} on $(uname -m), $(ldd --version 2>/dev/null | head -n 1 | sed 's/.* //;s/^/glibc /')"
+runtime=$(ldd "$build/attnlab" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | while read -r so; do
+              { dpkg -S "$so" || dpkg -S "$(readlink -f "$so")"; } 2>/dev/null | sed -n '1s/:.*//p'
+          done | sort -u | tr '\n' ' ' | sed 's/ $//')
+runtime=${runtime:-libc6 libyaml-0-2 libseccomp2 libjansson4}
 
 # A rubric's tests list, visible items only: an item runs from its "  - name:"
 # line to the next item or the end of the list; comment lines inside the list
@@ -75,13 +87,16 @@ grade:
 	@bin/attnlab grade --lab all --submission labs
 EOF
 
-cat > "$kit/README.md" <<'EOF'
-# attnlab: the student kit
-
-Ten labs that teach one idea: attention scores are not attention weights. Start
-with [syllabus.md](syllabus.md), then `labs/lab01-scores/README.md`.
-
-You need a C compiler, make and the course's packages:
+{
+    printf '# attnlab: the student kit\n\n'
+    printf 'Ten labs that teach one idea: attention scores are not attention weights. Start\n'
+    printf 'with [syllabus.md](syllabus.md), then `labs/lab01-scores/README.md`.\n\n'
+    printf '`bin/attnlab` was built on %s; it runs on a Linux\n' "$system"
+    printf 'with the same processor and that C library or a newer one, with these packages:\n'
+    printf '`%s`. To build and test your labs you need a C compiler, make and the\n' "$runtime"
+    printf "course's packages:\n"
+} > "$kit/README.md"
+cat >> "$kit/README.md" <<'EOF'
 
 ```sh
 sudo apt-get install build-essential pkg-config check libyaml-dev libseccomp-dev libjansson-dev gnuplot-nox

@@ -76,6 +76,29 @@ static void kit_grade(double *score, double *max)
     free(path);
 }
 
+/* The kit's attnlab holds no path of the machine that built it (its debugging
+   sections are stripped), and the kit's README names every package it loads
+   at run time (read off the program by ldd and dpkg) and the system it was
+   built on. */
+START_TEST(kit_program_is_stripped_and_its_needs_said)
+{
+    ck_assert_msg(packed, "the kit was not made: see %s/log", base);
+    size_t len = 0;
+    char *exe = gr_xasprintf("%s/bin/attnlab", kit), *bytes = gr_read_file(exe, &len);
+    ck_assert_ptr_nonnull(bytes);
+    ck_assert_msg(!memmem(bytes, len, fk_root(), strlen(fk_root())),
+                  "%s holds the build's path %s", exe, fk_root());
+    char *readme = gr_xasprintf("%s/README.md", kit), *text = gr_read_file(readme, NULL);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_msg(strstr(text, "`bin/attnlab` was built on ") && strstr(text, "libjansson4") &&
+                  strstr(text, "libseccomp2") && strstr(text, "libyaml-0-2"), "%s", text);
+    free(text);
+    free(readme);
+    free(bytes);
+    free(exe);
+}
+END_TEST
+
 START_TEST(kit_builds_and_grades_the_visible_tests)
 {
     ck_assert_msg(packed, "the kit was not made: see %s/log", base);
@@ -322,6 +345,7 @@ Suite *test_suite(void)
     tcase_add_unchecked_fixture(tc, pack_and_unpack, NULL);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, kit_holds_no_answers);
+    tcase_add_test(tc, kit_program_is_stripped_and_its_needs_said);
     tcase_add_test(tc, kit_tests_hold_no_reference_code);
     tcase_add_test(tc, kit_builds_and_grades_the_visible_tests);
     suite_add_tcase(s, tc);
