@@ -5,15 +5,22 @@
 #include <stdio.h>
 #include <string.h>
 
+double gr_points_snap(double x)
+{
+    if (!isfinite(x) || fabs(x) >= 1e9)
+        return x;
+    return nearbyint(x * 1e6) / 1e6 + 0.0;   /* + 0.0: never -0 */
+}
+
 const char *gr_points(char buf[GR_POINTS_LEN], double x)
 {
     if (!isfinite(x)) {
         snprintf(buf, GR_POINTS_LEN, "%s", isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
         return buf;
     }
-    /* %.15g is exact for every score a rubric can make (sums and percentages of
-       weights with a few decimals) and hides the binary noise of 0.1 + 0.2 */
-    snprintf(buf, GR_POINTS_LEN, "%.15g", x);
+    /* snapped to millionths, the double nearest the decimal a rubric's sum is,
+       which %.15g prints exactly: 9.6, not 9.59999999999999 */
+    snprintf(buf, GR_POINTS_LEN, "%.15g", gr_points_snap(x));
     if (strchr(buf, 'e')) {               /* tiny or huge: plain decimals instead */
         snprintf(buf, GR_POINTS_LEN, "%.6f", x);
         char *end = buf + strlen(buf) - 1;

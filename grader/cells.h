@@ -21,9 +21,16 @@
 
 #define GR_POINTS_LEN 40
 
-/* x with as many decimals as it has (up to 15 significant digits, so sums of
-   quarter points never show float noise), no trailing zeros, never "-0".
-   Returns buf. */
+/* Points are doubles summed test by test, so a sum can sit a few ulps off the
+   decimal it stands for (75.3499999999999 for 75.35). Every place a score is
+   shown or written snaps it first: x rounded to millionths, the double
+   nearest that decimal: rubric points have at most three decimals and a late
+   penalty's percent at most one (rubric.c and course.c refuse more), so every
+   raw or late score is a whole number of millionths. Above 1e9, and for NaN or infinity, x itself. */
+double gr_points_snap(double x);
+
+/* x snapped (gr_points_snap) with as many decimals as it has, no trailing
+   zeros, never "-0". Returns buf. */
 const char *gr_points(char buf[GR_POINTS_LEN], double x);
 
 /* The same with at least one decimal, so that a column of points reads as

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cells.h"
 #include "util.h"
 
 /* Numbers with 15 significant digits: every double a file holds reads back
@@ -54,8 +55,7 @@ json_t *gr_json_points(double x)
 {
     if (!isfinite(x))
         return must(json_integer(0));
-    if (fabs(x) < 1e6)
-        x = nearbyint(x * 1e9) / 1e9;       /* points never need more: 9.6, not 9.59999999999999 */
+    x = gr_points_snap(x);                 /* 9.6, not 9.59999999999999 (cells.h) */
     char buf[40];
     snprintf(buf, sizeof buf, "%.15g", x);
     double y = strtod(buf, NULL);

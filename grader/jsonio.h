@@ -28,10 +28,10 @@ char *gr_utf8_clean(const char *s);
 /* A JSON string of s cleaned as gr_utf8_clean does (NULL: ""). Never NULL. */
 json_t *gr_json_text(const char *s);
 
-/* A JSON number for points or seconds: x with float noise taken off (to
-   1e-9 below a million, 15 significant digits above: 12.999999999999996 is
-   13, 9.5999999999999908 is 9.6), an integer when that is whole; 0 for NaN
-   or infinity, which JSON cannot hold. Never NULL. */
+/* A JSON number for points or seconds: x snapped as every shown score is
+   (cells.h's gr_points_snap: 12.999999999999996 is 13, 9.5999999999999908 is
+   9.6), an integer when that is whole; 0 for NaN or infinity, which JSON
+   cannot hold. Never NULL. */
 json_t *gr_json_points(double x);
 
 /* obj[key] = v, taking v (a grader bug aborts: jansson fails only without memory). */

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,8 +133,13 @@ static int rd_points(yr_doc *d, const yaml_node_t *v, void *target)
     gr_rubric_test *t = target;
     if (yr_get_double(d, v, "points", &t->points) != 0)
         return -1;
-    if (t->points < 0)
-        return yr_fail_at(d, v, "points: must be 0 or more, got %s", yr_text(v));
+    if (t->points < 0 || t->points > 1e6)
+        return yr_fail_at(d, v, "points: must be 0 to 1000000, got %s", yr_text(v));
+    /* thousandths at most: then every sum and late-penalised score is shown
+       exactly (cells.h's gr_points_snap) */
+    if (fabs(t->points * 1000 - nearbyint(t->points * 1000)) > 1e-6)
+        return yr_fail_at(d, v, "points: at most three decimals (a multiple of 0.001), got %s",
+                          yr_text(v));
     return 0;
 }
 

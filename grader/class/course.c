@@ -146,6 +146,10 @@ static int rd_penalty(yr_doc *d, const yaml_node_t *v, void *target)
     if (c->penalty_percent < 0 || c->penalty_percent > 100)
         return yr_fail_at(d, v, "late_penalty_percent: the percent of a lab's score lost per "
                           "day late, 0 to 100, got %g", c->penalty_percent);
+    /* tenths at most: a late score is then exact to millionths (cells.h) */
+    if (fabs(c->penalty_percent * 10 - nearbyint(c->penalty_percent * 10)) > 1e-9)
+        return yr_fail_at(d, v, "late_penalty_percent: at most one decimal (12.5, not 12.25), "
+                          "got %s", yr_text(v));
     return 0;
 }
 

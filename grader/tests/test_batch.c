@@ -91,6 +91,8 @@ START_TEST(course_yaml_errors_name_the_place)
         {"due:\n  99: 2025-02-07T23:59Z\n", ":2:3: due: a key is a lab number from 1 to ", 1},
         {"due: {1: 2025-02-07T23:59Z}\ngrace_minute: 5\n", ":2:1: unknown key \"grace_minute\"", 0},
         {"due: {1: 2025-02-07T23:59Z}\nlate_penalty_percent: 150\n", ":2:23: late_penalty_percent", 0},
+        {"due: {1: 2025-02-07T23:59Z}\nlate_penalty_percent: 12.25\n",
+         ":2:23: late_penalty_percent: at most one decimal", 0},
         {"grace_minutes: 5\n", "due", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -13,6 +13,8 @@
  * LibreOffice checks say so and pass; CI installs it.
  */
 #include <check.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,9 @@
 #include "class/classreport.h"
 #include "fixtures/fixture_kit.h"
 #include "labmod.h"
+#include "rubric.h"
+#include "layout.h"
+#include "class/course.h"
 #include "util.h"
 
 Suite *test_suite(void);
@@ -211,6 +216,56 @@ START_TEST(points_print_exactly)
     ck_assert_str_eq(gr_points1(buf, 6.25), "6.25");
     ck_assert_str_eq(gr_points1(buf, 10), "10.0");
     ck_assert_str_eq(gr_points1(buf, 0), "0.0");
+}
+END_TEST
+
+/* The exact decimal of n millionths, as gr_points writes a number. */
+static void exact(char buf[GR_POINTS_LEN], long long n)
+{
+    long long whole = (n < 0 ? -n : n) / 1000000, frac = (n < 0 ? -n : n) % 1000000;
+    int len = snprintf(buf, GR_POINTS_LEN, "%s%lld.%06lld", n < 0 ? "-" : "", whole, frac);
+    while (buf[len - 1] == '0')
+        buf[--len] = '\0';
+    if (buf[len - 1] == '.')
+        buf[len - 1] = '\0';
+}
+
+/* Every lab's maximum, and the score of 2,000 "mutants" per lab (each passes a
+   random subset of the tests), summed test by test in doubles as grading sums
+   them, raw and late (a random penalty in tenths of a percent for 0 to 3
+   days), is printed as the exact decimal that integer millionths give. */
+START_TEST(every_sum_of_rubric_points_prints_exactly)
+{
+    uint64_t x = 0x2545f4914f6cdd1du;
+    for (int lab = 1; lab <= GR_N_LABS; lab++) {
+        char *path = gr_layout_rubric(fk_root(), lab), err[512];
+        gr_rubric r;
+        ck_assert_msg(gr_rubric_load(path, &r, err, sizeof err) == 0, "%s", err);
+        for (int m = 0; m <= 2000; m++) {
+            double sum = 0;
+            long long milli = 0;            /* the exact sum, in thousandths */
+            for (int t = 0; t < r.n_tests; t++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                if (m == 0 || (x & 1)) {      /* m == 0: every test, the lab's maximum */
+                    sum += r.tests[t].points;
+                    milli += llround(r.tests[t].points * 1000);
+                }
+            }
+            char got[GR_POINTS_LEN], want[GR_POINTS_LEN];
+            exact(want, milli * 1000);
+            ck_assert_msg(strcmp(gr_points(got, sum), want) == 0, "lab %d: %.17g printed %s, "
+                          "not %s", lab, sum, got, want);
+            gr_course c = {.penalty_percent = (double)(x % 1001) / 10, .max_late_days = -1};
+            int days = (int)((x >> 20) % 4);
+            long long keep = 1000 - (long long)(x % 1001) * days;      /* in thousandths */
+            exact(want, keep > 0 ? milli * keep : 0);
+            ck_assert_msg(strcmp(gr_points(got, gr_course_adjust(&c, sum, days)), want) == 0,
+                          "lab %d, %g%% x %d days late: %s, not %s", lab, c.penalty_percent, days,
+                          got, want);
+        }
+        gr_rubric_free(&r);
+        free(path);
+    }
 }
 END_TEST
 
@@ -483,6 +538,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, random_markdown_text_is_plain);
     tcase_add_test(tc, null_is_an_empty_cell);
     tcase_add_test(tc, points_print_exactly);
+    tcase_add_test(tc, every_sum_of_rubric_points_prints_exactly);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("class");

@@ -151,7 +151,9 @@ static const struct bad_case {
     /* "    name: " is 10 characters -> the repeated name at column 11 */
     {"bad_dup_test.yaml", "9:11", "duplicate test name \"same\" (first used by the test on line 5)"},
     /* "  - {name: t1, kind: dot, " is 26 characters, "points: " 8 more -> column 35 */
-    {"bad_neg_points.yaml", "5:35", "points: must be 0 or more, got -1"},
+    {"bad_neg_points.yaml", "5:35", "points: must be 0 to 1000000, got -1"},
+    /* thousandths at most, so every sum is shown exactly (cells.h) */
+    {"bad_points_decimals.yaml", "5:35", "points: at most three decimals (a multiple of 0.001), got 0.1234"},
     {"bad_neg_tol.yaml", "8:33", "tolerance.rel: must be 0 or more, got -1e-3"},
     {"bad_zero_limit.yaml", "6:14", "limits.memory_mb: must be a positive number of MiB, got 0"},
     {"bad_test_limit.yaml", "8:23", "limits.time_ms: must be a positive number of milliseconds, got -5"},
