@@ -25,7 +25,8 @@ static const char status_usage[] =
     "started, the visible points so far, and the next step. Only the visible\n"
     "tests run, all labs at once (one per core), and a lab whose labNN.c is\n"
     "still the pristine stub (data/stubs/) is not even built, so it takes a\n"
-    "few seconds at most; 'attnlab grade' runs the hidden tests too.\n"
+    "few seconds at most; 'attnlab grade' runs every test data/rubrics holds\n"
+    "(in the course's tree, the hidden ones too).\n"
     "Progress (when each lab first passed) is kept in\n"
     "$XDG_STATE_HOME/attnlab/progress.tsv\n"
     "(~/.local/state/attnlab/ by default) and shared with 'attnlab watch'.\n"
@@ -107,8 +108,8 @@ int cmd_status_run(FILE *out, FILE *err, const char *root, const char *stub_dir,
     }
 
     int colour = gr_report_term_color_wanted(out), passed = 0;
-    fprintf(out, "attnlab status: %s (visible tests; 'attnlab grade' adds the hidden ones)\n\n",
-            L.tree);
+    const char *adds = gr_learner_grade_adds(&L);
+    fprintf(out, "attnlab status: %s (visible tests; 'attnlab grade' %s)\n\n", L.tree, adds);
     fprintf(out, "  %-16s %-15s %6s %11s\n", "lab", "state", "tests", "points");
     for (int i = 0; i < r.n_labs; i++) {
         print_row(out, &r.labs[i], &L.progress.labs[r.labs[i].lab - 1], colour);
@@ -119,8 +120,8 @@ int cmd_status_run(FILE *out, FILE *err, const char *root, const char *stub_dir,
 
     int next = gr_progress_next(&L.progress);
     if (next == 0) {
-        fputs("Next: every lab passes its visible tests. 'attnlab grade' runs the hidden tests\n"
-              "too; 'attnlab plot entropy' and the others draw your experiments.\n", out);
+        fprintf(out, "Next: every lab passes its visible tests. 'attnlab grade' %s;\n"
+                "'attnlab plot entropy' and the others draw your experiments.\n", adds);
     } else {
         const gr_lab_result *lr = &r.labs[next - 1];
         fprintf(out, "Next: %s\n", lr->name);

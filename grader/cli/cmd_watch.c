@@ -200,7 +200,7 @@ static void point_to_next(FILE *out, const gr_learner *L, int lab, int once)
                 "then\n  attnlab watch --lab %d\n", lab, next, gr_layout_dir(next), next);
     else
         fprintf(out, "\nLab %d passes its visible tests, and so does every other lab. "
-                "'attnlab grade'\nruns the hidden tests too.\n", lab);
+                "'attnlab grade'\n%s.\n", lab, gr_learner_grade_adds(L));
     if (!once)
         fprintf(out, "Still watching lab %d: each save is graded again (Ctrl-C stops; --once "
                 "ends at a pass).\n", lab);

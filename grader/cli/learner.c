@@ -241,3 +241,20 @@ void gr_learner_close(gr_learner *L)
     free(L->progress_path);
     gr_progress_free(&L->progress);
 }
+
+const char *gr_learner_grade_adds(const gr_learner *L)
+{
+    int unseen = 0;
+    for (int lab = 1; lab <= GR_N_LABS && !unseen; lab++) {
+        char *path = gr_layout_rubric(L->root, lab), err[256];
+        gr_rubric r;
+        if (gr_rubric_load(path, &r, err, sizeof err) == 0) {
+            for (int t = 0; t < r.n_tests; t++)
+                unseen |= r.tests[t].visibility != GR_VISIBLE;
+            gr_rubric_free(&r);
+        }
+        free(path);
+    }
+    return unseen ? "runs the hidden tests too"
+                  : "grades the same visible tests; the course grades hidden ones too";
+}

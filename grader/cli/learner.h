@@ -48,4 +48,11 @@ void gr_learner_hint(FILE *out, const gr_lab_result *lr, const char *indent);
 
 void gr_learner_close(gr_learner *L);
 
+/* What `attnlab grade` adds to the visible tests here, for a sentence ending
+   "'attnlab grade' ...": "runs the hidden tests too" when the rubrics of L's
+   tree hold a test that is not visible (the course's tree), else "grades the
+   same visible tests; the course grades hidden ones too" (the student kit,
+   whose rubrics hold the visible tests only). Static text. */
+const char *gr_learner_grade_adds(const gr_learner *L);
+
 #endif

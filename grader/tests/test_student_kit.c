@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fixtures/fixture_kit.h"
 #include "labmod.h"
@@ -66,7 +67,7 @@ static double visible_max(void)
 /* Grade the kit's labs with the kit's attnlab; score and max from results.json. */
 static void kit_grade(double *score, double *max)
 {
-    ck_assert_int_eq(sh("%s/bin/attnlab grade --lab all --submission %s/labs --json %s/r.json -q",
+    ck_assert_int_eq(sh("%s/build/attnlab grade --lab all --submission %s/labs --json %s/r.json -q",
                         kit, kit, base), 0);
     char *path = gr_xasprintf("%s/r.json", base);
     char *json = gr_read_file(path, NULL);
@@ -84,18 +85,50 @@ START_TEST(kit_program_is_stripped_and_its_needs_said)
 {
     ck_assert_msg(packed, "the kit was not made: see %s/log", base);
     size_t len = 0;
-    char *exe = gr_xasprintf("%s/bin/attnlab", kit), *bytes = gr_read_file(exe, &len);
+    char *exe = gr_xasprintf("%s/build/attnlab", kit), *bytes = gr_read_file(exe, &len);
     ck_assert_ptr_nonnull(bytes);
     ck_assert_msg(!memmem(bytes, len, fk_root(), strlen(fk_root())),
                   "%s holds the build's path %s", exe, fk_root());
     char *readme = gr_xasprintf("%s/README.md", kit), *text = gr_read_file(readme, NULL);
     ck_assert_ptr_nonnull(text);
-    ck_assert_msg(strstr(text, "`bin/attnlab` was built on ") && strstr(text, "libjansson4") &&
+    ck_assert_msg(strstr(text, "`build/attnlab` was built on ") && strstr(text, "libjansson4") &&
                   strstr(text, "libseccomp2") && strstr(text, "libyaml-0-2"), "%s", text);
     free(text);
     free(readme);
     free(bytes);
     free(exe);
+}
+END_TEST
+
+/* The kit's documents are true in the kit: every make target and attnlab
+   command its README, syllabus and handouts tell a student to type exists
+   there (scripts/kit-commands.sh, run as an unprivileged user, as a student
+   unpacks the kit), no course-tree passage is left in them, and none claims
+   that hidden tests run on the student's machine. */
+START_TEST(kit_documents_are_true_in_the_kit)
+{
+    ck_assert_msg(packed, "the kit was not made: see %s/log", base);
+    /* the unprivileged user must reach the kit and the checker */
+    ck_assert_int_eq(sh("chmod 755 %s %s/fresh && cp %s/scripts/kit-commands.sh %s/ && "
+                        "chmod 644 %s/kit-commands.sh", base, base, fk_root(), base, base), 0);
+    const char *as = geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+    int rc = sh("%ssh %s/kit-commands.sh %s > %s/commands.txt 2>&1", as, base, kit, base);
+    char *p = gr_xasprintf("%s/commands.txt", base), *out = gr_read_file(p, NULL);
+    ck_assert_msg(rc == 0 && out && strstr(out, ", 0 missing"), "%s", out ? out : "");
+    int n = 0;
+    ck_assert_msg(sscanf(strstr(out, "kit commands: "), "kit commands: %d", &n) == 1 && n >= 50,
+                  "%s", out);
+    free(out);
+    free(p);
+    ck_assert_int_ne(sh("grep -l -e 'tree-only' -e '<!-- kit:' %s/syllabus.md %s/labs/*/README.md",
+                        kit, kit), 0);
+    /* nor does the kit's own attnlab: its rubrics hold no hidden test */
+    ck_assert_int_eq(sh("cd %s && XDG_STATE_HOME=%s/state build/attnlab status > %s/status.txt; "
+                        "grep -q \"'attnlab grade' grades the same visible tests; the course "
+                        "grades hidden ones too\" %s/status.txt", kit, base, base, base), 0);
+    ck_assert_int_ne(sh("grep -E -i -e 'runs? (the )?hidden tests' -e 'hidden tests as well' "
+                        "-e 'visible and hidden' %s/README.md %s/syllabus.md %s/labs/*/README.md",
+                        kit, kit, kit), 0);
 }
 END_TEST
 
@@ -346,6 +379,7 @@ Suite *test_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, kit_holds_no_answers);
     tcase_add_test(tc, kit_program_is_stripped_and_its_needs_said);
+    tcase_add_test(tc, kit_documents_are_true_in_the_kit);
     tcase_add_test(tc, kit_tests_hold_no_reference_code);
     tcase_add_test(tc, kit_builds_and_grades_the_visible_tests);
     suite_add_tcase(s, tc);
