@@ -268,8 +268,10 @@ void gr_mtok_types(gr_mtoks *ts)
     }
 }
 
+enum { DECL_FUNC = 8 };    /* lookup's bit for a function, beside the classes */
+
 /* Every declaration of token i's name, merged: GR_MTOK_REAL, GR_MTOK_PTR and
-   4 for a function. */
+   DECL_FUNC. */
 static int lookup(const gr_mtoks *ts, int i)
 {
     int m = 0;
@@ -277,7 +279,7 @@ static int lookup(const gr_mtoks *ts, int i)
     for (int k = 0; k < ts->nd; k++)
         if (ts->d[k].len == t->len && memcmp(ts->src + ts->d[k].off, ts->src + t->off, t->len) == 0)
             m |= (ts->d[k].real ? GR_MTOK_REAL : 0) | (ts->d[k].ptr ? GR_MTOK_PTR : 0) |
-                 (ts->d[k].func ? 4 : 0);
+                 (ts->d[k].func ? DECL_FUNC : 0);
     return m;
 }
 
@@ -311,7 +313,7 @@ static int name_class(const gr_mtoks *ts, int i, int *skip_to)
     if (gr_mtok_is(ts, i + 1, "(")) {   /* a call: what it returns */
         int c = gr_mtok_closing(ts, i + 1);
         *skip_to = c < 0 ? i : c;
-        m = (m & 4) ? m : 0;            /* an undeclared function: an integer, a guess */
+        m = (m & DECL_FUNC) ? m : 0;     /* an undeclared function: an integer, a guess */
     }
     int deref = gr_mtok_is(ts, i + 1, "[") ||
                 (gr_mtok_is(ts, i - 1, "*") && !gr_mtok_ends_operand(ts, i - 2));
