@@ -1,4 +1,5 @@
-/* test_mutgen.c: the mutation operators of `attnlab mutate` (mutgen.h) and the
+/* test_mutgen.c: the mutation operators of `attnlab mutate` (mutgen.h), the
+ * type guess that says where an operator compiles (mtok.h), and the
  * reviewed list of equivalent mutants (mutequiv.h). Comments, strings and
  * preprocessor lines must never be mutated; every operator must give exactly
  * the replacements it promises, named so the name survives edits elsewhere;
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "fixtures/fixture_kit.h"
+#include "mtok.h"
 #include "mutequiv.h"
 #include "mutgen.h"
 #include "util.h"
@@ -319,6 +321,43 @@ START_TEST(swapped_arguments_of_the_same_type)
 }
 END_TEST
 
+/* The class gr_mtok_class gives the expression spelled expr on the last line
+   of a function whose declarations are decls. */
+static int class_of(const char *decls, const char *expr)
+{
+    char *src = gr_xasprintf("double g(int);\nvoid f(%s)\n{\n    x = %s;\n}\n", decls, expr);
+    gr_mtoks ts;
+    gr_mtok_tokenize(src, strlen(src), &ts);
+    gr_mtok_types(&ts);
+    int a = -1, b = -1;
+    for (int i = 0; i < ts.n; i++)
+        if (gr_mtok_is(&ts, i, "=") && a < 0)
+            a = i + 1;
+        else if (gr_mtok_is(&ts, i, ";") && a >= 0 && b < 0)
+            b = i - 1;
+    int cls = gr_mtok_class(&ts, a, b);
+    gr_mtok_free(&ts);
+    free(src);
+    return cls;
+}
+
+START_TEST(the_type_guess_reads_declarations)
+{
+    const char *d = "int n, const float *p, float y, int *len, double acc";
+    ck_assert_int_eq(class_of(d, "n * 2 + len[n]"), 0);
+    ck_assert_int_eq(class_of(d, "y"), GR_MTOK_REAL);
+    ck_assert_int_eq(class_of(d, "p[n * 2]"), GR_MTOK_REAL);   /* the index is no operand */
+    ck_assert_int_eq(class_of(d, "*p"), GR_MTOK_REAL);
+    ck_assert_int_eq(class_of(d, "p + n"), GR_MTOK_PTR | GR_MTOK_PTR_REAL);
+    ck_assert_int_eq(class_of(d, "len + n"), GR_MTOK_PTR);
+    ck_assert_int_eq(class_of(d, "(float)n"), GR_MTOK_REAL);
+    ck_assert_int_eq(class_of(d, "n + 0.5f"), GR_MTOK_REAL);
+    ck_assert_int_eq(class_of(d, "expf(n) + g(n)"), GR_MTOK_REAL);   /* math, and declared double */
+    ck_assert_int_eq(class_of(d, "sizeof(float) * n"), 0);
+    ck_assert_int_eq(class_of(d, "acc"), GR_MTOK_REAL);
+}
+END_TEST
+
 START_TEST(the_same_source_gives_the_same_list)
 {
     const char *path = "solutions/lab05-masking/lab05.c";
@@ -417,6 +456,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, constants_one_up_one_down_and_zero);
     tcase_add_test(tc, loop_start_and_limit_off_by_one_both_ways);
     tcase_add_test(tc, swapped_arguments_of_the_same_type);
+    tcase_add_test(tc, the_type_guess_reads_declarations);
     tcase_add_test(tc, the_same_source_gives_the_same_list);
     suite_add_tcase(s, tc);
     tc = tcase_create("equivalent");
