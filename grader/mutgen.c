@@ -1,8 +1,8 @@
 /* mutgen.c: the mutation operators of `attnlab mutate` (see mutgen.h).
  *
- * A small C tokenizer, enough to tell code from comments, strings and
- * preprocessor lines, and to tell a binary operator from a unary one or a
- * pointer declarator; then one pass per operator over the tokens. A mutant
+ * The tokens (mtok.h: code told from comments, strings and preprocessor
+ * lines, a binary operator from a unary one or a pointer declarator, and a
+ * guess at each operand's type); then one pass per operator over them. A mutant
  * that does not compile (an operator applied where the tokenizer guessed
  * wrong) costs one build and is counted apart, never as a survivor. */
 #include "mutgen.h"
@@ -12,181 +12,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mtok.h"
 #include "util.h"
 
-enum { T_ID, T_NUM, T_PUNCT };
-
-typedef struct tok {
-    int kind;
-    size_t off, len;
-    int line;
-    int depth;              /* brace depth before the token */
-} tok;
-
-typedef struct toks {
-    tok *t;
-    int n, cap;
-    const char *src;
-} toks;
-
-static void tok_push(toks *ts, int kind, size_t off, size_t len, int line, int depth)
-{
-    if (ts->n == ts->cap) {
-        ts->cap = ts->cap ? 2 * ts->cap : 256;
-        ts->t = gr_xrealloc(ts->t, (size_t)ts->cap * sizeof *ts->t);
-    }
-    ts->t[ts->n++] = (tok){kind, off, len, line, depth};
-}
-
-static const char *const puncts[] = {
-    "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
-    "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##",
-};
-
-/* Skip a quoted literal starting at s[i] (its quote); the index after it. */
-static size_t skip_quoted(const char *s, size_t i, size_t len, int *line)
-{
-    char q = s[i++];
-    while (i < len && s[i] != q && s[i] != '\n') {
-        if (s[i] == '\\' && i + 1 < len)
-            i++;
-        i++;
-    }
-    (void)line;
-    return i < len ? i + 1 : i;
-}
-
-static void tokenize(const char *s, size_t len, toks *ts)
-{
-    int line = 1, depth = 0, at_line_start = 1;
-    size_t i = 0;
-    ts->src = s;
-    while (i < len) {
-        char c = s[i];
-        if (c == '\n') {
-            line++, i++, at_line_start = 1;
-            continue;
-        }
-        if (isspace((unsigned char)c)) {
-            i++;
-            continue;
-        }
-        if (c == '#' && at_line_start) {    /* a preprocessor line, with continuations */
-            while (i < len && s[i] != '\n') {
-                if (s[i] == '\\' && i + 1 < len && s[i + 1] == '\n')
-                    line++, i++;
-                i++;
-            }
-            continue;
-        }
-        at_line_start = 0;
-        if (c == '/' && i + 1 < len && s[i + 1] == '/') {
-            while (i < len && s[i] != '\n')
-                i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < len && s[i + 1] == '*') {
-            for (i += 2; i < len && !(s[i] == '*' && i + 1 < len && s[i + 1] == '/'); i++)
-                if (s[i] == '\n')
-                    line++;
-            i = i + 2 < len ? i + 2 : len;
-            continue;
-        }
-        if (c == '"' || c == '\'') {
-            i = skip_quoted(s, i, len, &line);
-            continue;
-        }
-        size_t start = i;
-        if (isalpha((unsigned char)c) || c == '_') {
-            while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_'))
-                i++;
-            tok_push(ts, T_ID, start, i - start, line, depth);
-            continue;
-        }
-        if (isdigit((unsigned char)c) || (c == '.' && i + 1 < len && isdigit((unsigned char)s[i + 1]))) {
-            while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '.' || s[i] == '_' ||
-                               ((s[i] == '+' || s[i] == '-') && strchr("eEpP", s[i - 1]))))
-                i++;
-            tok_push(ts, T_NUM, start, i - start, line, depth);
-            continue;
-        }
-        size_t plen = 1;
-        for (size_t k = 0; k < sizeof puncts / sizeof *puncts; k++) {
-            size_t l = strlen(puncts[k]);
-            if (l > plen && i + l <= len && memcmp(s + i, puncts[k], l) == 0)
-                plen = l;
-        }
-        tok_push(ts, T_PUNCT, start, plen, line, depth);
-        if (c == '{')
-            depth++;
-        else if (c == '}' && depth > 0)
-            depth--;
-        i += plen;
-    }
-}
-
-/* ---- token predicates ---------------------------------------------------------- */
+/* Short names for the tokenizer's predicates (mtok.h), read on every line below. */
+typedef gr_mtoks toks;
+typedef gr_mtok tok;
+enum { T_ID = GR_MTOK_ID, T_NUM = GR_MTOK_NUM, T_PUNCT = GR_MTOK_PUNCT };
 
 static int is(const toks *ts, int i, const char *text)
 {
-    if (i < 0 || i >= ts->n)
-        return 0;
-    size_t l = strlen(text);
-    return ts->t[i].len == l && memcmp(ts->src + ts->t[i].off, text, l) == 0;
+    return gr_mtok_is(ts, i, text);
 }
 
 static int is_any(const toks *ts, int i, const char *const *words)
 {
-    for (; *words; words++)
-        if (is(ts, i, *words))
-            return 1;
-    return 0;
+    return gr_mtok_is_any(ts, i, words);
 }
-
-static const char *const type_words[] = {
-    "void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
-    "const", "volatile", "static", "struct", "enum", "union", "register", "typedef",
-    "inline", "restrict", "_Bool", NULL,
-};
-static const char *const keywords[] = {
-    "return", "sizeof", "case", "if", "while", "for", "else", "do", "switch", "goto",
-    "default", "break", "continue", NULL,
-};
 
 static int is_type_word(const toks *ts, int i)
 {
-    if (i < 0 || i >= ts->n || ts->t[i].kind != T_ID)
-        return 0;
-    const tok *t = &ts->t[i];
-    return is_any(ts, i, type_words) ||
-           (t->len > 2 && memcmp(ts->src + t->off + t->len - 2, "_t", 2) == 0);
+    return gr_mtok_is_type_word(ts, i);
 }
 
-/* Does token i end an operand (so an operator after it is binary)? */
 static int ends_operand(const toks *ts, int i)
 {
-    if (i < 0)
-        return 0;
-    const tok *t = &ts->t[i];
-    if (t->kind == T_NUM)
-        return 1;
-    if (t->kind == T_ID)
-        return !is_type_word(ts, i) && !is_any(ts, i, keywords);
-    return is(ts, i, ")") || is(ts, i, "]");
+    return gr_mtok_ends_operand(ts, i);
 }
 
-/* The index of the token closing the bracket opened at i, or -1. */
 static int closing(const toks *ts, int i)
 {
-    int level = 0;
-    for (int k = i; k < ts->n; k++) {
-        if (is(ts, k, "(") || is(ts, k, "[") || is(ts, k, "{"))
-            level++;
-        else if (is(ts, k, ")") || is(ts, k, "]") || is(ts, k, "}"))
-            if (--level == 0)
-                return k;
-    }
-    return -1;
+    return gr_mtok_closing(ts, i);
 }
 
 /* ---- building the list ------------------------------------------------------------ */
@@ -244,13 +100,13 @@ static void add_tok(gen *g, int i, const char *to, const char *op)
 
 static void op_relational(gen *g, int i)
 {
-    static const char *const map[][3] = {
-        {"<", "<=", ">="}, {"<=", "<", ">"}, {">", ">=", "<="}, {">=", ">", "<"},
-        {"==", "!=", NULL}, {"!=", "==", NULL},
+    static const char *const map[][4] = {
+        {"<", "<=", ">=", "!="}, {"<=", "<", ">", NULL}, {">", ">=", "<=", "!="},
+        {">=", ">", "<", NULL}, {"==", "!=", NULL, NULL}, {"!=", "==", NULL, NULL},
     };
     for (size_t k = 0; k < sizeof map / sizeof *map; k++)
         if (is(g->ts, i, map[k][0]))
-            for (int r = 1; r < 3 && map[k][r]; r++)
+            for (int r = 1; r < 4 && map[k][r]; r++)
                 add_tok(g, i, map[k][r], "relational");
     if (is(g->ts, i, "&&"))
         add_tok(g, i, "||", "logical");
@@ -258,55 +114,103 @@ static void op_relational(gen *g, int i)
         add_tok(g, i, "&&", "logical");
 }
 
-static void op_arithmetic(gen *g, int i)
+/* Can the arithmetic operator at i become ops[to] and still compile? + and -
+   always; * and / not on a pointer; % on integers only. The operands are
+   what the new operator would take: the * / % chains on either side, or for
+   an assignment its whole target and value. */
+static int arith_fits(const gen *g, int i, int to, int assign)
 {
-    static const char *const map[][2] = {
-        {"+", "-"}, {"-", "+"}, {"*", "/"}, {"/", "*"},
-        {"+=", "-="}, {"-=", "+="}, {"*=", "/="}, {"/=", "*="},
-    };
-    for (size_t k = 0; k < sizeof map / sizeof *map; k++) {
-        if (!is(g->ts, i, map[k][0]))
-            continue;
-        if (strlen(map[k][0]) == 1 && !ends_operand(g->ts, i - 1))
-            return;     /* unary minus, a dereference, a pointer declarator */
-        add_tok(g, i, map[k][1], "arithmetic");
-    }
+    if (to < 2)
+        return 1;
+    int a, b;
+    gr_mtok_operands(g->ts, i, !assign, &a, &b);
+    int cls = gr_mtok_class(g->ts, a, b);
+    return !(cls & GR_MTOK_PTR) && (to < 4 || !(cls & GR_MTOK_REAL));
 }
 
+/* Each arithmetic operator to each other one, + - * / % and their
+   assignments alike. */
+static void op_arithmetic(gen *g, int i)
+{
+    static const char *const ops[2][5] = {
+        {"+", "-", "*", "/", "%"}, {"+=", "-=", "*=", "/=", "%="},
+    };
+    for (int assign = 0; assign < 2; assign++)
+        for (int from = 0; from < 5; from++) {
+            if (!is(g->ts, i, ops[assign][from]))
+                continue;
+            if (!assign && !ends_operand(g->ts, i - 1))
+                return;     /* unary minus, a dereference, a pointer declarator */
+            for (int to = 0; to < 5; to++)
+                if (to != from && arith_fits(g, i, to, assign))
+                    add_tok(g, i, ops[assign][to], "arithmetic");
+        }
+}
+
+/* Replace constant token i by to (named name), unless an earlier one of its
+   mutants already did: tried holds them, n of them. */
+static void add_constant(gen *g, int i, const char *to, const char *name, char tried[][80], int *n)
+{
+    for (int k = 0; k < *n; k++)
+        if (strcmp(tried[k], to) == 0)
+            return;
+    snprintf(tried[(*n)++], 80, "%s", to);
+    const tok *t = &g->ts->t[i];
+    char *what = gr_xasprintf("constant: %.*s -> %s", (int)t->len, g->src + t->off, name);
+    add(g, i, t->off, t->len, to, what);
+    free(what);
+}
+
+/* A real as C text with the constant's suffix (name), and as it replaces a
+   token (to: in parentheses when negative, so "- x" never becomes "--"). */
+static void real_text(char to[80], char name[80], double x, const char *suffix)
+{
+    char num[64];
+    snprintf(num, sizeof num, "%.9g", x);
+    if (!strpbrk(num, ".en"))
+        strcat(num, ".0");
+    snprintf(name, 80, "%s%s", num, suffix);
+    snprintf(to, 80, x < 0 ? "(%s)" : "%s", name);
+}
+
+/* An integer n to n + 1, n - 1 and 0; a real x to 0, 2x, x + 1 and x - 1
+   (0 to 1 and -1); a replacement that repeats another is made once. */
 static void op_constant(gen *g, int i)
 {
     const tok *t = &g->ts->t[i];
-    char text[64];
+    char text[64], to[80], name[80], tried[4][80];
+    int n = 0;
     if (t->len >= sizeof text)
         return;
     memcpy(text, g->src + t->off, t->len);
     text[t->len] = '\0';
     int hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-    int real = !hex && strpbrk(text, ".eE") != NULL;
-    char *end, to[80];
-    if (real) {
+    char *end;
+    if (!hex && strpbrk(text, ".eE") != NULL) {
         double x = strtod(text, &end);
-        const char *suffix = end;
-        if (x != 0) {
-            snprintf(to, sizeof to, "0.0%s", suffix);
-            add_tok(g, i, to, "constant");
-            snprintf(to, sizeof to, "%.9g", 2 * x);
-            if (!strpbrk(to, ".en"))
-                strcat(to, ".0");
-            strcat(to, suffix);
-        } else {
-            snprintf(to, sizeof to, "1.0%s", suffix);
+        double cand[4] = {0, 2 * x, x + 1, x - 1}, zero[2] = {1, -1};
+        const double *c = x != 0 ? cand : zero;
+        for (int k = 0; k < (x != 0 ? 4 : 2); k++) {
+            real_text(to, name, c[k], end);
+            if (c[k] != x)
+                add_constant(g, i, to, name, tried, &n);
         }
-        add_tok(g, i, to, "constant");
         return;
     }
-    unsigned long long n = strtoull(text, &end, 0);
-    snprintf(to, sizeof to, "%llu%s", n + 1, end);
-    add_tok(g, i, to, "constant");
-    if (n != 0) {
-        snprintf(to, sizeof to, "0%s", end);
-        add_tok(g, i, to, "constant");
+    unsigned long long v = strtoull(text, &end, 0);
+    snprintf(to, sizeof to, "%llu%s", v + 1, end);
+    add_constant(g, i, to, to, tried, &n);
+    if (v == 0) {
+        snprintf(to, sizeof to, "(-1%s)", end);
+        snprintf(name, sizeof name, "-1%s", end);
+    } else {
+        snprintf(to, sizeof to, "%llu%s", v - 1, end);
+        snprintf(name, sizeof name, "%s", to);
     }
+    add_constant(g, i, to, name, tried, &n);
+    snprintf(to, sizeof to, "0%s", end);
+    if (v != 0)
+        add_constant(g, i, to, to, tried, &n);
 }
 
 static void op_infinity(gen *g, int i)
@@ -368,50 +272,79 @@ static void op_math(gen *g, int i, int nargs)
             add_tok(g, i, swap[k][1], "math");
 }
 
+/* Swap arguments x and y (x < y) of a call, given each one's first and last token. */
+static void swap_args(gen *g, const int *first, const int *last, int x, int y)
+{
+    const toks *ts = g->ts;
+    size_t a0 = ts->t[first[x]].off, a1 = ts->t[last[x]].off + ts->t[last[x]].len;
+    size_t b0 = ts->t[first[y]].off, b1 = ts->t[last[y]].off + ts->t[last[y]].len;
+    if (a1 - a0 == b1 - b0 && memcmp(g->src + a0, g->src + b0, a1 - a0) == 0)
+        return;
+    char *to = gr_xasprintf("%.*s%.*s%.*s", (int)(b1 - b0), g->src + b0,
+                            (int)(b0 - a1), g->src + a1, (int)(a1 - a0), g->src + a0);
+    char *what = gr_xasprintf("swap: %.*s, %.*s", (int)(a1 - a0), g->src + a0,
+                              (int)(b1 - b0), g->src + b0);
+    add(g, first[x], a0, b1 - a0, to, what);
+    free(to);
+    free(what);
+}
+
+/* Neighbouring arguments swapped whatever they are, and any two further
+   apart that look the same type (integers, reals, pointers to reals ...). */
 static void op_call(gen *g, int i)
 {
     const toks *ts = g->ts;
-    if (ts->t[i].kind != T_ID || !is(ts, i + 1, "(") || is_any(ts, i, keywords) ||
+    if (ts->t[i].kind != T_ID || !is(ts, i + 1, "(") || gr_mtok_is_keyword(ts, i) ||
         is_type_word(ts, i))
         return;
-    int first[16], last[16];
+    int first[16], last[16], cls[16];
     int n = call_args(ts, i + 1, first, last);
     if (n < 0)
         return;
     op_math(g, i, n);
-    for (int a = 0; a + 1 < n; a++) {
-        size_t a0 = ts->t[first[a]].off, a1 = ts->t[last[a]].off + ts->t[last[a]].len;
-        size_t b0 = ts->t[first[a + 1]].off, b1 = ts->t[last[a + 1]].off + ts->t[last[a + 1]].len;
-        if (a1 - a0 == b1 - b0 && memcmp(g->src + a0, g->src + b0, a1 - a0) == 0)
-            continue;
-        char *to = gr_xasprintf("%.*s%.*s%.*s", (int)(b1 - b0), g->src + b0,
-                                (int)(b0 - a1), g->src + a1, (int)(a1 - a0), g->src + a0);
-        char *what = gr_xasprintf("swap: %.*s, %.*s", (int)(a1 - a0), g->src + a0,
-                                  (int)(b1 - b0), g->src + b0);
-        add(g, first[a], a0, b1 - a0, to, what);
-        free(to);
-        free(what);
-    }
+    for (int a = 0; a < n; a++)
+        cls[a] = gr_mtok_class(ts, first[a], last[a]);
+    for (int a = 0; a + 1 < n; a++)
+        for (int b = a + 1; b < n; b++)
+            if (b == a + 1 || cls[a] == cls[b])
+                swap_args(g, first, last, a, b);
 }
 
-/* for (init; cond; step): cond - 1. */
-static void op_loop_bound(gen *g, int i)
+/* The token of the for loop at i that ends its init (which = 0) or its
+   condition (which = 1): a ';' at the loop's own level; -1 when none. */
+static int for_semicolon(const toks *ts, int i, int which)
 {
-    const toks *ts = g->ts;
-    if (!is(ts, i, "for") || !is(ts, i + 1, "("))
-        return;
     int close = closing(ts, i + 1), semi = 0;
     for (int k = i + 2; k < close; k++) {
         if (is(ts, k, "(")) {
             k = closing(ts, k);
             continue;
         }
-        if (is(ts, k, ";") && ++semi == 2) {
-            if (is(ts, k - 1, ";"))
-                return;     /* no condition */
-            add(g, i, ts->t[k].off, 0, " - 1", "loop bound: condition - 1");
-            return;
-        }
+        if (is(ts, k, ";") && semi++ == which)
+            return k;
+    }
+    return -1;
+}
+
+/* for (init; cond; step): the limit off by one both ways (cond - 1, cond + 1)
+   and so is the start, where init assigns a value that is not a lone
+   constant (the constant operator moves that one already). */
+static void op_loop_bound(gen *g, int i)
+{
+    const toks *ts = g->ts;
+    if (!is(ts, i, "for") || !is(ts, i + 1, "("))
+        return;
+    int s1 = for_semicolon(ts, i, 0), s2 = for_semicolon(ts, i, 1);
+    int eq = s1 - 1;
+    while (eq > i + 1 && !is(ts, eq, "="))
+        eq--;
+    if (s1 > 0 && is(ts, eq, "=") && !(s1 == eq + 2 && ts->t[eq + 1].kind == T_NUM)) {
+        add(g, i, ts->t[s1].off, 0, " + 1", "loop bound: start + 1");
+        add(g, i, ts->t[s1].off, 0, " - 1", "loop bound: start - 1");
+    }
+    if (s2 > 0 && !is(ts, s2 - 1, ";")) {
+        add(g, i, ts->t[s2].off, 0, " - 1", "loop bound: condition - 1");
+        add(g, i, ts->t[s2].off, 0, " + 1", "loop bound: condition + 1");
     }
 }
 
@@ -489,8 +422,9 @@ static void number_repeats(gr_mutation_list *l, int from)
 
 void gr_mutgen(const char *src, size_t len, gr_mutation_list *out)
 {
-    toks ts = {0};
-    tokenize(src, len, &ts);
+    toks ts;
+    gr_mtok_tokenize(src, len, &ts);
+    gr_mtok_types(&ts);
     unsigned char *starts = statement_starts(&ts);
     gen g = {&ts, src, len, out};
     int from = out->n;
@@ -511,7 +445,7 @@ void gr_mutgen(const char *src, size_t len, gr_mutation_list *out)
     }
     number_repeats(out, from);
     free(starts);
-    free(ts.t);
+    gr_mtok_free(&ts);
 }
 
 char *gr_mutation_apply(const char *src, size_t len, const gr_mutation *m)
@@ -586,8 +520,8 @@ static void function_args(const toks *ts, int open, int close, gr_cfunc *f)
 
 void gr_mutgen_functions(const char *src, size_t len, gr_cfunc_list *out)
 {
-    toks ts = {0};
-    tokenize(src, len, &ts);
+    toks ts;
+    gr_mtok_tokenize(src, len, &ts);
     int decl = 0;                         /* the first token after the last ';' or '}' */
     for (int i = 0; i < ts.n; i++) {
         if (ts.t[i].depth > 0)
@@ -618,7 +552,7 @@ void gr_mutgen_functions(const char *src, size_t len, gr_cfunc_list *out)
         i = close;
         decl = close + 1;
     }
-    free(ts.t);
+    gr_mtok_free(&ts);
 }
 
 void gr_mutgen_functions_free(gr_cfunc_list *l)

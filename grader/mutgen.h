@@ -6,16 +6,24 @@
  * mutant per replacement, in the order of the text, so the same source always
  * gives the same list:
  *
- *   relational   < <= > >= == !=: the boundary moved and the test negated
+ *   relational   < to <=, >= and !=; > to >=, <= and !=; <= to < and >;
+ *                >= to > and <; == and != to each other
  *   logical      && and || swapped
- *   arithmetic   binary + - * / and += -= *= /=: + with -, * with /
- *   constant     an integer n to n + 1 and to 0, a real x to 0 and to 2x (0 to 1)
- *   loop bound   a for loop's condition with " - 1" appended
+ *   arithmetic   binary + - * / % each to each other one, and += -= *= /= %=
+ *                likewise, where the operands' types allow (mtok.h guesses
+ *                them: * and / never on a pointer, % on integers only)
+ *   constant     an integer n to n + 1, n - 1 and 0 (0 to 1 and -1); a real x
+ *                to 0, 2x, x + 1 and x - 1 (0 to 1 and -1); a negative one in
+ *                parentheses, and a replacement made once when two coincide
+ *   loop bound   a for loop's limit off by one both ways (" - 1" and " + 1"
+ *                after its condition) and so its start, when the init assigns
+ *                more than a lone constant (the constant operator moves that)
  *   delete       an expression statement (also break; and continue;) removed
  *   infinity     -INFINITY to INFINITY and to 0.0f, INFINITY to 0.0f
  *   math         expf, exp, sqrtf, sqrt, logf, log, fabsf, fabs called on one
  *                argument replaced by the argument itself; fmaxf with fminf
- *   swap         two neighbouring arguments of a call swapped
+ *   swap         two neighbouring arguments of a call swapped, and two further
+ *                apart whose types look the same
  *
  * A mutant is named by the text of the line it edits (trimmed), the
  * operator and what it replaces ("relational: < -> <="), and, when the same

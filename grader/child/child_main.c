@@ -152,9 +152,7 @@ static void heap_sub(void *p)
  * it is huge (1e29 to 3e38), so a read one past the end poisons a sum instead
  * of adding a tiny value, and reading past the ends of two blocks at once
  * (O_post[n] - O_pre[n]) does not cancel out. */
-/* The slack below the call's buffers: huge as a float (1.3e36), so reading
-   x[-1] poisons what it touches too. */
-#define CANARY 0x7B
+/* The slack below the call's buffers holds slack_byte() (see guarded). */
 #define MALLOC_FILL 0xFF                 /* every float and double of it a NaN */
 #define CANARY_BYTES 16
 #define CANARY_SLOTS 4096                /* blocks tracked at once; more go unchecked */
@@ -486,10 +484,26 @@ static size_t kind_size(uint32_t kind)
     }
 }
 
+/* The canary byte at offset off of buffer buf's slack. Each 4-byte word
+   below an array is a different number, its top byte 0x70..0x7F and the bit
+   under it clear, so any float, int or double read there (little-endian) is
+   huge and finite (1e29 to 2e38) and poisons what it touches. Because the
+   words differ from place to place and from buffer to buffer, a write below
+   one array of a value read below another (lse[-1] from S[-n..-1]) or from
+   further down (x[-1] = x[-2]) changes the slack too. */
+static unsigned char slack_byte(int buf, size_t off)
+{
+    uint32_t h = (uint32_t)(off / 4) * 2654435761u ^ (uint32_t)(buf + 1) * 2246822519u;
+    h ^= h >> 15;
+    uint32_t word = 0x70000000u | (h & 0x0F7FFFFFu);
+    return (unsigned char)(word >> (8 * (off % 4)));
+}
+
 /* A mapping of bytes whose data ends exactly at a PROT_NONE page and starts
    after another one: writing one element past the end (or a page before the
-   start) faults instead of silently landing in something else. */
-static void *guarded(size_t bytes)
+   start) faults instead of silently landing in something else. buf numbers
+   the slack's canary. */
+static void *guarded(size_t bytes, int buf)
 {
     size_t pg = (size_t)sysconf(_SC_PAGESIZE);
     size_t data = (bytes + pg - 1) / pg * pg;
@@ -498,7 +512,8 @@ static void *guarded(size_t bytes)
         _exit(PROTO_EXIT_OUT_OF_MEMORY);
     if (data > 0 && mprotect(base + pg, data, PROT_READ | PROT_WRITE) != 0)
         _exit(PROTO_EXIT_OUT_OF_MEMORY);
-    memset(base + pg, CANARY, data - bytes);   /* the slack below the data: checked after the call */
+    for (size_t k = 0; k < data - bytes; k++)  /* the slack below the data: checked after the call */
+        base[pg + k] = slack_byte(buf, k);
     return base + pg + data - bytes;
 }
 
@@ -511,9 +526,9 @@ static void check_below(const proto_call *call)
     size_t pg = (size_t)sysconf(_SC_PAGESIZE);
     for (int i = 0; i < call->n_bufs; i++) {
         const unsigned char *d = call->bufs[i].data;
-        for (const unsigned char *q = (const unsigned char *)((uintptr_t)d & ~(uintptr_t)(pg - 1));
-             q < d; q++) {
-            if (*q != CANARY) {
+        const unsigned char *page = (const unsigned char *)((uintptr_t)d & ~(uintptr_t)(pg - 1));
+        for (const unsigned char *q = page; q < d; q++) {
+            if (*q != slack_byte(i, (size_t)(q - page))) {
                 static const char msg[] = "a write below the first element of an array argument\n";
                 ssize_t w = write(2, msg, sizeof msg - 1);
                 (void)w;
@@ -556,7 +571,7 @@ static void read_request(proto_call *call)
         b->role = (proto_role)role;
         b->count = count;
         size_t bytes = (size_t)count * es;
-        b->data = guarded(bytes);
+        b->data = guarded(bytes, (int)i);
         if (role == PROTO_IN || role == PROTO_INOUT) {
             rd(b->data, bytes);
         } else if (kind == PROTO_F32) {

@@ -145,6 +145,15 @@ static const hostile_case cases[] = {
        empty S, the lower guard page sits right there) */
     {"write_below_output", "body.c", "((volatile float *)S)[-1] = 1.0f;",
      0, "crashed", "SIGSEGV", NULL, PLAIN, NULL, 0},
+    /* a value read below another array, or further below the same one, written
+       just below S (a loop from -1 whose row -1 is read from the canaries):
+       every 4 bytes of every slack hold a different canary, so it still shows */
+    {"write_below_output_from_input", "body.c",
+     "((volatile float *)S)[-1] = ((volatile const float *)Q)[-1];",
+     0, "crashed", "SIGSEGV", NULL, PLAIN, NULL, 0},
+    {"write_below_output_shifted", "body.c",
+     "((volatile float *)S)[-1] = ((volatile float *)S)[-2];",
+     0, "crashed", "SIGSEGV", NULL, PLAIN, NULL, 0},
     /* one float past a scratch block of three, freed or kept: it lands in the
        block's slack, where only the canary after each block sees it */
     {"scratch_overflow_freed", "body.c",
