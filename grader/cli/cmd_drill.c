@@ -236,32 +236,6 @@ static const char *answer_form(const gr_drill_question *q, char *buf, size_t len
     }
 }
 
-static void print_question(FILE *out, const gr_drill_question *q, const char *bank, int no,
-                           int total)
-{
-    fprintf(out, "\n[%d/%d] %s, %s%s%s\n", no, total, bank, q->lesson,
-            q->section ? ", " : "", q->section ? q->section : "");
-    /* Generated prompts hold matrices, one row a line: print their lines as they are. */
-    if (strchr(q->prompt, '\n'))
-        fprintf(out, "%s\n", q->prompt);
-    else
-        gr_print_wrapped(out, "", q->prompt);
-    for (int i = 0; i < q->n_choices; i++) {
-        char lead[8];
-        snprintf(lead, sizeof lead, "  %c) ", 'a' + i);
-        gr_print_wrapped(out, lead, q->choices[i]);
-    }
-}
-
-/* The right answer as a sentence ends it: "b) scores", "true", "0.0871". */
-static void print_answer(FILE *out, const gr_drill_question *q)
-{
-    if (q->kind == GR_DRILL_CHOICE)
-        fprintf(out, "%c) %s", 'a' + q->answer, q->answer_text);
-    else
-        fputs(q->answer_text, out);
-}
-
 /* Read one line into *line (newline dropped). 0, or -1 at the end of input. */
 static int read_line(FILE *in, char **line, size_t *cap)
 {
@@ -296,27 +270,6 @@ static int ask(FILE *in, FILE *out, int tty, const gr_drill_question *q, char **
         fprintf(out, "'%s' is not an answer here: %s. Try again (an empty line shows the "
                 "answer).\n", *line, why);
     }
-}
-
-static void print_feedback(FILE *out, const gr_drill_question *q, gr_drill_verdict v)
-{
-    if (v == GR_DRILL_RIGHT) {
-        fputs("Right", out);
-        if (q->kind == GR_DRILL_NUMERIC) {
-            fputs(": ", out);
-            print_answer(out, q);
-        }
-        fputs(".\n", out);
-    } else {
-        fputs(v == GR_DRILL_WRONG ? "Wrong: the answer is " : "No answer: it is ", out);
-        print_answer(out, q);
-        if (q->kind == GR_DRILL_NUMERIC)
-            fprintf(out, " (any answer that rounds to it at %d decimal%s counts as right)",
-                    q->decimals, q->decimals == 1 ? "" : "s");
-        fputs(".\n", out);
-    }
-    gr_print_wrapped(out, "Why: ", q->explanation);
-    gr_drill_print_worked(out, q);
 }
 
 /* ---- --stats ------------------------------------------------------------------------------ */
@@ -407,10 +360,10 @@ static int run_session(FILE *in, FILE *out, const drill_item *pool, int n_pool, 
         }
         shown = gr_drill_present(q, at, order);       /* choices in a fresh order */
         q = &shown;
-        print_question(out, q, it->bank, i + 1, total);
+        gr_drill_print_question(out, q, it->bank, i + 1, total);
         int v = ask(in, out, tty, q, &line, &cap);
         if (v >= 0) {
-            print_feedback(out, q, (gr_drill_verdict)v);
+            gr_drill_print_feedback(out, q, (gr_drill_verdict)v);
             gr_drill_record(p, it->id, session, v == GR_DRILL_RIGHT);
             counts[v]++;
             answered++;

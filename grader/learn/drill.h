@@ -124,6 +124,15 @@ typedef enum gr_drill_verdict {
 gr_drill_verdict gr_drill_judge(const gr_drill_question *q, const char *line, char *why,
                                 size_t whylen);
 
+/* Print q as a session asks it: "[no/total] bank, lesson, section", the prompt
+   and its choices a), b) ..., every character as written (wrapped at spaces). */
+void gr_drill_print_question(FILE *out, const gr_drill_question *q, const char *bank, int no,
+                             int total);
+
+/* Print the verdict v on an answer to q (right, wrong or no answer), the
+   answer, why, and a generated drill's worked solution. */
+void gr_drill_print_feedback(FILE *out, const gr_drill_question *q, gr_drill_verdict v);
+
 /* Does x round to value at decimals places (the numeric rule)? */
 int gr_drill_rounds_to(double x, double value, int decimals);
 

@@ -1,11 +1,13 @@
 /* test_drill.c: the drill engine. Malformed banks are rejected with
  * file:line:column; every shipped bank loads, and every question has an
  * explanation, a syllabus lesson that exists, a handout section that exists
- * and (multiple choice) an answer among its choices; answers are judged
+ * and (multiple choice) an answer among its choices; a session shows every
+ * character of each; answers are judged
  * right, wrong, blank or malformed; generated drills are reproducible from
  * their seed and their answers agree with the numbers their prompts show,
  * recomputed here in double; Leitner progress moves and persists. */
 #include <check.h>
+#include <ctype.h>
 #include <glob.h>
 #include <math.h>
 #include <stdio.h>
@@ -254,6 +256,72 @@ START_TEST(shipped_banks_are_complete)
     ck_assert_int_ge(total, 60);
     for (int k = 0; k < 4; k++)
         ck_assert_msg(kinds[k] >= 5, "only %d questions of kind %d", kinds[k], k);
+    gr_drill_banks_free(banks, nb);
+}
+END_TEST
+
+/* ---- every question is shown whole ------------------------------------------------------ */
+
+/* text without its whitespace, into a malloc'd string. */
+static char *squeeze(const char *text)
+{
+    char *t = gr_xmalloc(strlen(text) + 1), *k = t;
+    for (; *text; text++)
+        if (!isspace((unsigned char)*text))
+            *k++ = *text;
+    *k = '\0';
+    return t;
+}
+
+/* q as a session shows it, asked then answered wrong, holds every character
+   of its prompt, its choices and its explanation, in order (spaces aside). */
+static void assert_shown_whole(const gr_drill_question *q)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(out);
+    gr_drill_print_question(out, q, "bank", 1, 1);
+    gr_drill_print_feedback(out, q, GR_DRILL_WRONG);
+    fclose(out);
+    char *shown = squeeze(buf);
+    const char *at = shown;
+    for (int part = -1; part <= q->n_choices; part++) {
+        const char *text = part < 0 ? q->prompt : part < q->n_choices ? q->choices[part]
+                          : q->explanation;
+        char *want = squeeze(text);
+        const char *found = strstr(at, want);
+        ck_assert_msg(found != NULL, "%s: '%s' is not shown whole:\n%s", q->id, text, buf);
+        at = found + strlen(want);
+        free(want);
+    }
+    free(shown);
+    free(buf);
+}
+
+START_TEST(every_question_is_shown_whole)
+{
+    char id[] = "probe", lesson[] = "L4.3", prompt[] = "H ~ ln T - v/2: is it near ln~T?",
+         c0[] = "a~b", c1[] = "x  ~  y", expl[] = "~ stays ~.", *choices[] = { c0, c1 };
+    gr_drill_question probe = { .id = id, .kind = GR_DRILL_CHOICE, .prompt = prompt,
+                                .choices = choices, .n_choices = 2, .answer_text = c0,
+                                .explanation = expl, .lesson = lesson };
+    assert_shown_whole(&probe);
+    gr_drill_bank *banks;
+    int nb, n = 0;
+    char err[512];
+    ck_assert_msg(gr_drill_load_dir("data/drills", &banks, &nb, err, sizeof err) == 0, "%s", err);
+    for (int b = 0; b < nb; b++)
+        for (int i = 0; i < banks[b].n; i++, n++)
+            assert_shown_whole(&banks[b].q[i]);
+    for (int k = 0; k < GR_GEN_COUNT; k++)
+        for (uint64_t seed = 0; seed < 20; seed++, n++) {
+            gr_drill_question q;
+            gr_drill_generate(&q, k, seed);
+            assert_shown_whole(&q);
+            gr_drill_question_free(&q);
+        }
+    fprintf(stderr, "drills: %d questions shown whole\n", n);
     gr_drill_banks_free(banks, nb);
 }
 END_TEST
@@ -571,6 +639,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, rejects_other_mistakes);
     tcase_add_test(tc, accepts_every_kind);
     tcase_add_test(tc, shipped_banks_are_complete);
+    tcase_add_test(tc, every_question_is_shown_whole);
     tcase_add_loop_test(tc, judges_answers, 0,
                         (int)(sizeof judge_cases / sizeof judge_cases[0]));
     tcase_add_test(tc, generated_answers_match_their_prompts);
