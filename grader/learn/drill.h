@@ -133,6 +133,11 @@ void gr_drill_print_question(FILE *out, const gr_drill_question *q, const char *
    answer, why, and a generated drill's worked solution. */
 void gr_drill_print_feedback(FILE *out, const gr_drill_question *q, gr_drill_verdict v);
 
+/* s lower-cased, spaces collapsed, trimmed, a final '.' dropped, into a
+   malloc'd string: "  Over the  KEYS. " -> "over the keys". Answers and the
+   forms they are matched against are compared so. */
+char *gr_drill_normalise(const char *s);
+
 /* Does x round to value at decimals places (the numeric rule)? */
 int gr_drill_rounds_to(double x, double value, int decimals);
 

@@ -1,8 +1,8 @@
 /* test_drill.c: the drill engine. Malformed banks are rejected with
  * file:line:column; every shipped bank loads, and every question has an
  * explanation, a syllabus lesson that exists, a handout section that exists
- * and (multiple choice) an answer among its choices; a session shows every
- * character of each; answers are judged
+ * and (multiple choice) an answer among its choices; no prompt leans on
+ * another question, and a session shows every character of each; answers are judged
  * right, wrong, blank or malformed; generated drills are reproducible from
  * their seed and their answers agree with the numbers their prompts show,
  * recomputed here in double; Leitner progress moves and persists. */
@@ -256,6 +256,75 @@ START_TEST(shipped_banks_are_complete)
     ck_assert_int_ge(total, 60);
     for (int k = 0; k < 4; k++)
         ck_assert_msg(kinds[k] >= 5, "only %d questions of kind %d", kinds[k], k);
+    gr_drill_banks_free(banks, nb);
+}
+END_TEST
+
+/* ---- every question stands alone ----------------------------------------------------------- */
+
+/* Does text at p start with w (a word boundary after it)? */
+static int starts(const char *p, const char *w)
+{
+    size_t n = strlen(w);
+    return strncmp(p, w, n) == 0 && !isalnum((unsigned char)p[n]);
+}
+
+/* Does a prompt lean on another question: a sentence opening on something set
+   up elsewhere ("The same scores ...", "In the same row", "Again"), a first
+   word pointing back ("It", "This"), or words that place it after another
+   ("as before", "above", "now")? The words found into why. */
+static int refers_elsewhere(const char *prompt, char *why, size_t len)
+{
+    static const char *const opening[] = { "the same", "in the same", "same", "again", "then",
+                                           "also", "as before" };
+    static const char *const first[] = { "it", "they", "this", "that", "these", "those" };
+    static const char *const anywhere[] = { "as before", "above", "previous", "earlier",
+                                            "again", "this time", "now", "last question",
+                                            "question before", "other question" };
+    char *t = gr_drill_normalise(prompt);
+    int found = 0;
+    for (size_t k = 0; k < sizeof first / sizeof *first && !found; k++)
+        if (starts(t, first[k]) && (found = 1))
+            snprintf(why, len, "opens on '%s'", first[k]);
+    for (const char *p = t; *p && !found; p++) {
+        int sentence = p == t || (p >= t + 2 && p[-1] == ' ' && strchr(".?!:", p[-2]));
+        int word = p == t || !isalnum((unsigned char)p[-1]);
+        for (size_t k = 0; k < sizeof opening / sizeof *opening && sentence && !found; k++)
+            if (starts(p, opening[k]) && (found = 1))
+                snprintf(why, len, "a sentence opens on '%s'", opening[k]);
+        for (size_t k = 0; k < sizeof anywhere / sizeof *anywhere && word && !found; k++)
+            if (starts(p, anywhere[k]) && (found = 1))
+                snprintf(why, len, "says '%s'", anywhere[k]);
+    }
+    free(t);
+    return found;
+}
+
+START_TEST(every_question_stands_alone)
+{
+    static const struct { const char *prompt; int leans; } probes[] = {
+        { "The same q . k with d_k = 256, divided by sqrt(d_k). What is its spread?", 1 },
+        { "In the same row, what gradient does the masked key 3 get?", 1 },
+        { "Scores [16, 8]. What is the bound now? (4 decimals)", 1 },
+        { "It is scaled by 1/sqrt(64). What is the bound?", 1 },
+        { "Which window_size gives the same mask?", 0 },
+        { "True or false: online attention gives the same output as two passes.", 0 },
+        { "True or false: scaling and temperature both act on the scores.", 0 },
+    };
+    char why[64];
+    for (size_t k = 0; k < sizeof probes / sizeof *probes; k++)
+        ck_assert_msg(refers_elsewhere(probes[k].prompt, why, sizeof why) == probes[k].leans,
+                      "'%s' is %sflagged", probes[k].prompt, probes[k].leans ? "not " : "");
+    gr_drill_bank *banks;
+    int nb;
+    char err[512];
+    ck_assert_msg(gr_drill_load_dir("data/drills", &banks, &nb, err, sizeof err) == 0, "%s", err);
+    for (int b = 0; b < nb; b++)
+        for (int i = 0; i < banks[b].n; i++)
+            ck_assert_msg(!refers_elsewhere(banks[b].q[i].prompt, why, sizeof why),
+                          "%s (%s line %d) leans on another question: %s; state its set-up "
+                          "in the prompt (the session asks questions in any order)",
+                          banks[b].q[i].id, banks[b].path, banks[b].q[i].line, why);
     gr_drill_banks_free(banks, nb);
 }
 END_TEST
@@ -639,6 +708,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, rejects_other_mistakes);
     tcase_add_test(tc, accepts_every_kind);
     tcase_add_test(tc, shipped_banks_are_complete);
+    tcase_add_test(tc, every_question_stands_alone);
     tcase_add_test(tc, every_question_is_shown_whole);
     tcase_add_loop_test(tc, judges_answers, 0,
                         (int)(sizeof judge_cases / sizeof judge_cases[0]));
