@@ -40,6 +40,7 @@ static const char *missed_lead(gr_drill_verdict v)
 {
     switch (v) {
     case GR_DRILL_WRONG:   return "Wrong: the answer is ";
+    case GR_DRILL_UNKNOWN: return "Not recognised again, so it counts as missed: the answer is ";
     default:               return "No answer: it is ";
     }
 }

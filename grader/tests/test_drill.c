@@ -3,7 +3,8 @@
  * explanation, a syllabus lesson that exists, a handout section that exists
  * and (multiple choice) an answer among its choices; no prompt leans on
  * another question, and a session shows every character of each; answers are judged
- * right, wrong, blank or malformed; generated drills are reproducible from
+ * right, wrong, blank, malformed or unknown (neither accepted nor known to be
+ * wrong: a phrase no form lists, a number short of the decimals asked); generated drills are reproducible from
  * their seed and their answers agree with the numbers their prompts show,
  * recomputed here in double; Leitner progress moves and persists. */
 #include <check.h>
@@ -40,6 +41,10 @@ static void assert_rejected(const char *text, int line, const char *says)
 }
 
 #define HEAD "bank: t\ntitle: T\nquestions:\n"
+/* What a short question needs besides its answer: the form of an answer and the
+   course's own words for it, as block and as flow YAML. */
+#define HELP "    hint: one word\n    handout: [{phrase: soft-max, in: lab 2 §2}]\n"
+#define HELP_FLOW " hint: one word, handout: [{phrase: soft-max, in: syllabus}]"
 
 /* ---- malformed banks ----------------------------------------------------------- */
 
@@ -137,8 +142,33 @@ START_TEST(rejects_other_mistakes)
     assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: x\n"
                     "    explanation: E\n    lesson: L2.1\n", 4, "without reject:");
     assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: softmax\n"
-                    "    reject: [log softmax, ' Softmax.']\n    explanation: E\n"
+                    "    reject: [log softmax, ' Softmax.']\n" HELP "    explanation: E\n"
                     "    lesson: L2.1\n", 8, "\" Softmax.\" is judged right");
+    /* A short question without the form of its answer, one whose hint gives the
+       answer away, one without the course's own words, and a phrase whose place
+       is not a handout section or the syllabus. */
+    assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: x\n"
+                    "    reject: [y]\n    handout: [{phrase: x, in: syllabus}]\n"
+                    "    explanation: E\n    lesson: L2.1\n", 4, "without hint:");
+    assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: Softmax\n"
+                    "    reject: [y]\n    handout: [{phrase: x, in: syllabus}]\n"
+                    "    hint: the word softmax\n    explanation: E\n    lesson: L2.1\n", 10,
+                    "the hint holds the answer");
+    assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: x\n"
+                    "    reject: [y]\n    hint: one letter\n    explanation: E\n"
+                    "    lesson: L2.1\n", 4, "without handout:");
+    assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: x\n"
+                    "    reject: [y]\n    handout: [{phrase: x, in: lab 2}]\n"
+                    "    hint: one letter\n    explanation: E\n    lesson: L2.1\n", 9,
+                    "in is where the phrase is");
+    assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: x\n"
+                    "    reject: [y]\n    handout: [{phrase: x, at: syllabus}]\n"
+                    "    hint: one letter\n    explanation: E\n    lesson: L2.1\n", 9,
+                    "unknown key \"at\"");
+    /* A hint or handout phrases on a question that is not short. */
+    assert_rejected(HEAD "  - id: a\n    kind: true_false\n    prompt: P\n    answer: \"true\"\n"
+                    "    hint: true or false\n    explanation: E\n    lesson: L2.1\n", 8,
+                    "hint is not used by a true_false question");
     /* A prompt that counts the key from 1 while compute: counts from 0. */
     assert_rejected(HEAD "  - id: a\n    kind: numeric\n    prompt: Weight of key 1? (4 decimals)\n"
                     "    answer: 0.7054\n    decimals: 4\n    compute: {op: weight, scores: "
@@ -155,9 +185,9 @@ START_TEST(rejects_other_mistakes)
                     10, "\"0.504\" is judged right");
     /* Two questions with one id. */
     assert_rejected(HEAD "  - {id: a, kind: short, prompt: P, answer: x, reject: [y], explanation: E,"
-                    " lesson: L1.1}\n"
+                    " lesson: L1.1," HELP_FLOW "}\n"
                     "  - {id: a, kind: short, prompt: P, answer: y, reject: [x], explanation: E,"
-                    " lesson: L1.1}\n", 5, "two questions have the id a");
+                    " lesson: L1.1," HELP_FLOW "}\n", 5, "two questions have the id a");
     /* The bank's name must be its file's. */
     assert_rejected("bank: other\ntitle: T\nquestions: []\n", 1, "the file is t.yaml");
     /* Plain YAML syntax errors keep their position too. */
@@ -175,7 +205,7 @@ START_TEST(accepts_every_kind)
                    "  - {id: t, kind: true_false, prompt: P, answer: \"false\", explanation: E,"
                    " lesson: L1.1}\n"
                    "  - {id: s, kind: short, prompt: P, answer: softmax, accept: [the softmax],"
-                   " reject: [log softmax], explanation: E, lesson: L2.1}\n"
+                   " reject: [log softmax], explanation: E, lesson: L2.1," HELP_FLOW "}\n"
                    "  - {id: n, kind: numeric, prompt: key 0? (4 decimals), answer: 0.7054, decimals: 4,"
                    " compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 0},"
                    " reject: [\"0.6095\"], explanation: E, lesson: L2.3}\n", &b, err, sizeof err);
@@ -260,7 +290,7 @@ START_TEST(shipped_banks_are_complete)
 }
 END_TEST
 
-/* ---- every question stands alone ----------------------------------------------------------- */
+/* ---- every question stands alone and is shown whole ------------------------------------- */
 
 /* Does text at p start with w (a word boundary after it)? */
 static int starts(const char *p, const char *w)
@@ -328,8 +358,6 @@ START_TEST(every_question_stands_alone)
     gr_drill_banks_free(banks, nb);
 }
 END_TEST
-
-/* ---- every question is shown whole ------------------------------------------------------ */
 
 /* text without its whitespace, into a malloc'd string. */
 static char *squeeze(const char *text)
@@ -408,11 +436,17 @@ static const struct judge_case {
     {1, "false", GR_DRILL_RIGHT}, {1, "F", GR_DRILL_RIGHT}, {1, "no", GR_DRILL_RIGHT},
     {1, "true", GR_DRILL_WRONG}, {1, "perhaps", GR_DRILL_MALFORMED},
     {2, "Softmax.", GR_DRILL_RIGHT}, {2, "the  softmax", GR_DRILL_RIGHT},
-    {2, "a soft-max over keys", GR_DRILL_WRONG}, {2, "sigmoid", GR_DRILL_WRONG},
+    {2, "soft-max", GR_DRILL_RIGHT}, {2, "Soft-Max", GR_DRILL_RIGHT},
+    {2, "a soft-max over keys", GR_DRILL_UNKNOWN}, {2, "sigmoid", GR_DRILL_UNKNOWN},
     {2, "log softmax", GR_DRILL_WRONG}, {2, "not the softmax", GR_DRILL_WRONG},
+    {2, "not soft-max", GR_DRILL_WRONG}, {2, "softmax not", GR_DRILL_UNKNOWN},
     {3, "0.7054", GR_DRILL_RIGHT}, {3, "0.70536", GR_DRILL_RIGHT}, {3, "7.054e-1", GR_DRILL_RIGHT},
     {3, "0.70544", GR_DRILL_RIGHT}, {3, "0.7053", GR_DRILL_WRONG}, {3, "0.70546", GR_DRILL_WRONG},
-    {3, "0.7056", GR_DRILL_WRONG}, {3, "0.705", GR_DRILL_WRONG}, {3, "0x1p-1", GR_DRILL_MALFORMED},
+    {3, "0.7056", GR_DRILL_WRONG}, {3, "0x1p-1", GR_DRILL_MALFORMED},
+    /* fewer decimals than asked: unknown when it is the answer at its own, else wrong */
+    {3, "0.705", GR_DRILL_UNKNOWN}, {3, "0.71", GR_DRILL_UNKNOWN}, {3, "0.7", GR_DRILL_UNKNOWN},
+    {3, "0.70", GR_DRILL_WRONG}, {3, "0.8", GR_DRILL_WRONG}, {3, "1", GR_DRILL_UNKNOWN},
+    {3, "0.6095", GR_DRILL_WRONG},
     {3, "nan", GR_DRILL_MALFORMED}, {3, "seventy", GR_DRILL_MALFORMED},
     {3, "1/2", GR_DRILL_MALFORMED}, {3, "", GR_DRILL_BLANK},
 };
@@ -428,7 +462,7 @@ START_TEST(judges_answers)
                    "  - {id: t, kind: true_false, prompt: P, answer: \"false\", explanation: E,"
                    " lesson: L1.1}\n"
                    "  - {id: s, kind: short, prompt: P, answer: softmax, accept: [the softmax],"
-                   " reject: [log softmax], explanation: E, lesson: L2.1}\n"
+                   " reject: [log softmax], explanation: E, lesson: L2.1," HELP_FLOW "}\n"
                    "  - {id: n, kind: numeric, prompt: key 0? (4 decimals), answer: 0.7054, decimals: 4,"
                    " compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 0},"
                    " reject: [\"0.6095\"], explanation: E, lesson: L2.3}\n", &b, err, sizeof err), 0);
@@ -437,6 +471,10 @@ START_TEST(judges_answers)
                   c->want);
     if (v == GR_DRILL_MALFORMED)
         ck_assert_msg(strncmp(why, "give ", 5) == 0, "no hint what to give: '%s'", why);
+    /* unknown: the question's hint, or the decimals asked */
+    if (v == GR_DRILL_UNKNOWN)
+        ck_assert_str_eq(why, c->q == 2 ? "one word" : "the question asks for 4 decimals; "
+                         "give the number to 4");
     gr_drill_bank_free(&b);
 }
 END_TEST

@@ -5,7 +5,9 @@
  *     "the shortest" to every question of every bank scores at chance;
  *   - no bank gives its answers away by their length;
  *   - free text is matched whole: every short question lists near-misses,
- *     and a negation or an extension of an accepted form is wrong;
+ *     a negation of an accepted form is wrong and an extension never right;
+ *   - each short question accepts the course's own words for its answer, and
+ *     each such phrase occurs in the handout section (or syllabus) it cites;
  *   - a numeric question accepts exactly what rounds to its answer at its
  *     decimals, and every generated kind's plausible wrong answers are
  *     rejected for thousands of seeds;
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout.h"
 #include "learn/drill.h"
 #include "util.h"
 
@@ -143,14 +146,19 @@ START_TEST(free_text_is_matched_whole)
             for (int r = 0; r < q->n_reject; r++)
                 ck_assert_msg(judge(q, q->reject[r]) == GR_DRILL_WRONG, "%s: '%s' is not wrong",
                               q->id, q->reject[r]);
-            /* every accepted form, negated or extended, is wrong */
-            for (int a = -1; a < q->n_accept; a++) {
-                const char *form = a < 0 ? q->answer_text : q->accept[a];
+            /* every accepted form and course phrase is right; negated it is wrong,
+               extended it is never right (wrong, or asked again with the hint) */
+            for (int a = -1; a < q->n_accept + q->n_phrases; a++) {
+                const char *form = a < 0 ? q->answer_text : a < q->n_accept ? q->accept[a]
+                                 : q->phrases[a - q->n_accept].text;
                 char *neg = gr_xasprintf("not %s", form), *ext = gr_xasprintf("%s over the queries",
                                                                                 form);
                 ck_assert_int_eq(judge(q, form), GR_DRILL_RIGHT);
-                ck_assert_msg(judge(q, neg) == GR_DRILL_WRONG, "%s: '%s' is right", q->id, neg);
-                ck_assert_msg(judge(q, ext) == GR_DRILL_WRONG, "%s: '%s' is right", q->id, ext);
+                ck_assert_msg(judge(q, neg) == GR_DRILL_WRONG, "%s: '%s' is not wrong", q->id,
+                              neg);
+                gr_drill_verdict v = judge(q, ext);
+                ck_assert_msg(v == GR_DRILL_WRONG || v == GR_DRILL_UNKNOWN, "%s: '%s' is right",
+                              q->id, ext);
                 free(neg);
                 free(ext);
             }
@@ -158,6 +166,102 @@ START_TEST(free_text_is_matched_whole)
     fprintf(stderr, "drills: %d short questions; %d reject: examples in all banks\n", shorts,
             rejects);
     ck_assert_int_ge(shorts, 5);
+}
+END_TEST
+
+/* ---- the course's own words are right ------------------------------------------------- */
+
+/* text as a phrase is looked for in it: Markdown's ` and * dropped, spaces
+   collapsed, lower-cased (a phrase may wrap across lines of a handout). */
+static char *plain(const char *text)
+{
+    char *t = gr_xstrdup(text);
+    size_t k = 0;
+    for (const char *p = text; *p; p++)
+        if (*p != '`' && *p != '*')
+            t[k++] = *p;
+    t[k] = '\0';
+    char *n = gr_drill_normalise(t);
+    free(t);
+    return n;
+}
+
+/* The course text a phrase cites, plain: the syllabus, or section K of lab N's
+   handout (from "## K. " to the next "## "). */
+static char *course_text(const char *in)
+{
+    int lab, sec;
+    size_t len;
+    if (!strcmp(in, "syllabus")) {
+        char *text = gr_read_file("syllabus.md", &len), *p = plain(text);
+        free(text);
+        return p;
+    }
+    ck_assert_int_eq(sscanf(in, "lab %d §%d", &lab, &sec), 2);
+    char *path = gr_layout_handout(".", lab), *text = gr_read_file(path, &len);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    char heading[32];
+    snprintf(heading, sizeof heading, "\n## %d. ", sec);
+    char *start = strstr(text, heading);
+    ck_assert_msg(start != NULL, "%s has no section %d", path, sec);
+    char *end = strstr(start + 1, "\n## ");
+    if (end)
+        *end = '\0';
+    char *p = plain(start);
+    free(text);
+    free(path);
+    return p;
+}
+
+START_TEST(short_answers_accept_the_course_words)
+{
+    int phrases = 0;
+    for (int b = 0; b < n_banks; b++)
+        for (int i = 0; i < banks[b].n; i++) {
+            const gr_drill_question *q = &banks[b].q[i];
+            if (q->kind != GR_DRILL_SHORT)
+                continue;
+            ck_assert_msg(q->n_phrases >= 1, "%s cites no course phrase", q->id);
+            for (int k = 0; k < q->n_phrases; k++, phrases++) {
+                char *text = course_text(q->phrases[k].in), *want = plain(q->phrases[k].text);
+                ck_assert_msg(strstr(text, want) != NULL, "%s: \"%s\" is not in %s", q->id,
+                              q->phrases[k].text, q->phrases[k].in);
+                ck_assert_int_eq(judge(q, q->phrases[k].text), GR_DRILL_RIGHT);
+                free(text);
+                free(want);
+            }
+        }
+    fprintf(stderr, "drills: %d course phrases, each found where it is cited\n", phrases);
+    /* the check looks in the section cited, not anywhere */
+    char *sec2 = course_text("lab 2 §2"), *sec5 = course_text("lab 2 §5");
+    ck_assert_ptr_null(strstr(sec2, "a row of nan"));
+    ck_assert_ptr_nonnull(strstr(sec5, "a row of nan"));
+    free(sec2);
+    free(sec5);
+}
+END_TEST
+
+/* Right answers a review found marked wrong: each is right now. */
+START_TEST(review_answers_are_right)
+{
+    static const struct { const char *id, *answer; } said[] = {
+        { "softmax/conversion-point", "the softmax function" },
+        { "masks/torch-softmax-fully-masked", "a row of NaN" },
+        { "masks/torch-softmax-fully-masked", "all NaN" },
+        { "scores/luong-identity", "the dot product of q and k" },
+        { "online/recompute-from", "the logsumexp" },
+        { "scores/score-shape", "(B, T_q, T_k)" },
+    };
+    for (size_t k = 0; k < sizeof said / sizeof said[0]; k++) {
+        const gr_drill_question *q = NULL;
+        for (int b = 0; b < n_banks && !q; b++)
+            for (int i = 0; i < banks[b].n && !q; i++)
+                if (!strcmp(banks[b].q[i].id, said[k].id))
+                    q = &banks[b].q[i];
+        ck_assert_msg(q != NULL, "no question %s", said[k].id);
+        ck_assert_msg(judge(q, said[k].answer) == GR_DRILL_RIGHT, "%s: '%s' is not right",
+                      said[k].id, said[k].answer);
+    }
 }
 END_TEST
 
@@ -504,6 +608,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, choice_answers_score_at_chance);
     tcase_add_test(tc, no_bank_gives_answers_away_by_length);
     tcase_add_test(tc, free_text_is_matched_whole);
+    tcase_add_test(tc, short_answers_accept_the_course_words);
+    tcase_add_test(tc, review_answers_are_right);
     tcase_add_test(tc, numeric_answers_are_right_exactly_when_they_round_to_it);
     tcase_add_test(tc, generated_wrong_answers_are_rejected);
     tcase_add_test(tc, keys_count_from_zero_in_the_course_text_and_messages);
