@@ -53,7 +53,8 @@ static const char drill_usage[] =
     "\n"
     "  --bank NAME    only this bank: a file data/drills/NAME.yaml, or generated\n"
     "                 (default: every bank and the generated drills)\n"
-    "  --count N      ask N questions (default 10)\n"
+    "  --count N      ask N questions (default 10; a bank of fewer asks each once\n"
+    "                 and says how many it has)\n"
     "  --seed S       fix the order and the generated numbers (default: a new seed)\n"
     "  --stats        show your progress per bank and stop\n"
     "  -h, --help     show this help\n"
@@ -481,6 +482,12 @@ int cmd_drill_run_in(FILE *in, FILE *out, FILE *err, const char *root, const cha
         /* Bank questions are asked at most once a session; generated ones never repeat. */
         int endless = o.bank && strcmp(o.bank, "generated") == 0;
         int total = endless || o.count < n_pool ? (int)o.count : n_pool;
+        if (total < o.count)
+            fprintf(out, "%s%s %s %d question%s, so this session asks %d, not %ld: a "
+                    "session asks each question once (--bank generated has no end).\n",
+                    o.bank ? "The bank " : "The banks and the generated drills",
+                    o.bank ? o.bank : "", o.bank ? "has" : "hold", n_pool,
+                    n_pool == 1 ? "" : "s", n_pool, o.count);
         int answered = run_session(in, out, pool, n_pool, total, seed, &p, session, counts);
         free(pool);
         if (answered < total)

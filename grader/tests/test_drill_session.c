@@ -1,7 +1,7 @@
 /* test_drill_session.c: `attnlab drill` driven by scripted answers, as a pipe
  * or a file drives it. A bank with one question of every kind is answered
  * right, wrong, blank and malformed; an unknown answer is asked again once
- * with a hint; the input ends early; missed questions
+ * with a hint; --count beyond a bank says so; the input ends early; missed questions
  * come back first next session; generated drills print explain's worked
  * table; --stats shows the boxes; usage errors are one line and exit 2. */
 #include <check.h>
@@ -307,6 +307,31 @@ START_TEST(unknown_answer_is_asked_again_with_a_hint)
 }
 END_TEST
 
+/* --count beyond a bank says how many questions it has, and asks each once. */
+START_TEST(count_beyond_a_bank_says_how_many)
+{
+    tree t;
+    make_tree(&t, "one.yaml", one_bank);
+    run_result r = DRILL(&t, "\n\n\n\n\n\n", "--bank", "kinds", "--count", "6", "--seed", "1");
+    ck_assert_int_eq(r.rc, 0);
+    ASSERT_HAS(r.out, "The bank kinds has 4 questions, so this session asks 4, not 6: a "
+                      "session asks each question once");
+    ASSERT_HAS(r.out, "[4/4]");
+    ASSERT_HAS(r.out, "Score: 0 of 4 right");
+    free_result(&r);
+    r = DRILL(&t, "\n", "--bank", "one", "--count", "2");
+    ASSERT_HAS(r.out, "The bank one has 1 question, so this session asks 1, not 2");
+    free_result(&r);
+    r = DRILL(&t, "\n\n\n\n", "--bank", "kinds", "--count", "4", "--seed", "1");
+    ck_assert_int_eq(count_of(r.out, "so this session asks"), 0);    /* a bank's size: silent */
+    free_result(&r);
+    r = DRILL(&t, "\n\n", "--bank", "generated", "--count", "12", "--seed", "1");
+    ck_assert_int_eq(count_of(r.out, "so this session asks"), 0);    /* generated: no end */
+    free_result(&r);
+    free_tree(&t);
+}
+END_TEST
+
 /* The input ends part-way, or says quit: the answered questions count and are saved. */
 START_TEST(session_stops_at_end_of_input)
 {
@@ -446,7 +471,12 @@ START_TEST(shipped_banks_run)
     /* Every bank question once, plus the five generated kinds. */
     const char *score = strstr(r.out, "Score: 0 of ");
     ck_assert_ptr_nonnull(score);
-    ck_assert_int_ge(atoi(score + strlen("Score: 0 of ")), 65);
+    int n = atoi(score + strlen("Score: 0 of "));
+    ck_assert_int_ge(n, 65);
+    char *said = gr_xasprintf("The banks and the generated drills hold %d questions, so this "
+                              "session asks %d, not 200", n, n);
+    ASSERT_HAS(r.out, said);
+    free(said);
     free_result(&r);
     free_tree(&t);
 }
@@ -460,6 +490,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, session_of_every_kind);
     tcase_add_test(tc, session_shuffles_choices);
     tcase_add_test(tc, unknown_answer_is_asked_again_with_a_hint);
+    tcase_add_test(tc, count_beyond_a_bank_says_how_many);
     tcase_add_test(tc, session_stops_at_end_of_input);
     tcase_add_test(tc, generated_session_shows_worked_solutions);
     tcase_add_test(tc, stats_show_the_boxes);
