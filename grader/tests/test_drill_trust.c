@@ -8,6 +8,8 @@
  *     a negation of an accepted form is wrong and an extension never right;
  *   - each short question accepts the course's own words for its answer, and
  *     each such phrase occurs in the handout section (or syllabus) it cites;
+ *   - no bank can be answered above 40% by picking the choice that shares the
+ *     most words with the course's slogans, or the longest choice;
  *   - a numeric question accepts exactly what rounds to its answer at its
  *     decimals, and every generated kind's plausible wrong answers are
  *     rejected for thousands of seeds;
@@ -262,6 +264,122 @@ START_TEST(review_answers_are_right)
         ck_assert_msg(judge(q, said[k].answer) == GR_DRILL_RIGHT, "%s: '%s' is not right",
                       said[k].id, said[k].answer);
     }
+}
+END_TEST
+
+/* ---- no bank answered by the course's slogans ----------------------------------------- */
+
+/* The course's slogans, plain, with a space at each end: the syllabus's opening
+   (up to "**Who it is for.**") and the first cell of each row of its table of
+   the facts every student must be able to state. */
+static char *slogans(void)
+{
+    size_t len;
+    char *syl = gr_read_file("syllabus.md", &len);
+    ck_assert_ptr_nonnull(syl);
+    gr_strbuf sb = {0};
+    char *open = strstr(syl, "This course teaches"), *who = strstr(syl, "**Who it is for.**");
+    ck_assert(open && who && open < who);
+    gr_sb_appendn(&sb, open, (size_t)(who - open));
+    char *facts = strstr(syl, "\n| fact |");
+    ck_assert_ptr_nonnull(facts);
+    for (char *row = strstr(facts + 1, "\n| "); row && row[1] == '|'; row = strchr(row + 1, '\n')) {
+        char *cell = row + 3, *bar = strchr(cell, '|');
+        if (bar && strncmp(cell, "---", 3))
+            gr_sb_printf(&sb, " %.*s", (int)(bar - cell), cell);
+    }
+    free(syl);
+    char *text = gr_sb_take(&sb);
+    for (char *p = text; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_')
+            *p = ' ';
+    char *p = plain(text), *out = gr_xasprintf(" %s ", p);
+    free(text);
+    free(p);
+    return out;
+}
+
+/* How many distinct words of choice (3 letters or more, not a function word)
+   the slogans hold. */
+static int slogan_words(const char *choice, const char *slogans)
+{
+    static const char *const function_words[] = { "the", "and", "for", "its", "with", "that",
+                                                  "this", "from", "into", "than", "then",
+                                                  "which", "what", "when", "are", "was",
+                                                  "has", "have", "but", "can", "does" };
+    char *c = gr_xstrdup(choice);
+    for (char *p = c; *p; p++)
+        *p = isalnum((unsigned char)*p) || *p == '_' ? (char)tolower((unsigned char)*p) : ' ';
+    int n = 0;
+    char *seen = gr_xstrdup(" ");
+    for (char *w = strtok(c, " "); w; w = strtok(NULL, " ")) {
+        char *pad = gr_xasprintf(" %s ", w);
+        int skip = strlen(w) < 3 || strstr(seen, pad);
+        for (size_t f = 0; f < sizeof function_words / sizeof *function_words; f++)
+            skip |= !strcmp(w, function_words[f]);
+        if (!skip && strstr(slogans, pad))
+            n++;
+        char *more = gr_xasprintf("%s%s ", seen, w);
+        free(seen);
+        seen = more;
+        free(pad);
+    }
+    free(seen);
+    free(c);
+    return n;
+}
+
+enum { BY_SLOGANS, BY_LENGTH };
+
+/* What picking the best choice by how scores it: 1 when the right choice alone
+   is best, 1/k when it ties with k - 1 others (a pick among them), else 0. */
+static double pick_by(const gr_drill_question *q, int how, const char *slogans_text)
+{
+    int best = -1, ties = 0;
+    size_t score[26];
+    for (int c = 0; c < q->n_choices; c++) {
+        score[c] = how == BY_SLOGANS ? (size_t)slogan_words(q->choices[c], slogans_text)
+                                     : strlen(q->choices[c]);
+        if (best < 0 || score[c] > score[best]) {
+            best = c;
+            ties = 1;
+        } else if (score[c] == score[best]) {
+            ties++;
+        }
+    }
+    return score[q->answer] == score[best] ? 1.0 / ties : 0.0;
+}
+
+START_TEST(no_bank_is_answered_by_slogans)
+{
+    char *sl = slogans();
+    /* the heuristic finds a slogan: "scores are not weights" beats two others */
+    char c0[] = "a banana", c1[] = "attention scores are not attention weights",
+         c2[] = "the cat sat on a mat", *choices[] = { c0, c1, c2 };
+    gr_drill_question probe = { .kind = GR_DRILL_CHOICE, .n_choices = 3, .answer = 1,
+                                .choices = choices };
+    ck_assert_double_eq(pick_by(&probe, BY_SLOGANS, sl), 1.0);
+    static const char *const names[] = { "the choice with the most slogan words",
+                                         "the longest choice" };
+    for (int b = 0; b < n_banks; b++) {
+        double got[2] = {0, 0};
+        int n = 0;
+        for (int i = 0; i < banks[b].n; i++)
+            if (banks[b].q[i].kind == GR_DRILL_CHOICE) {
+                n++;
+                for (int h = 0; h < 2; h++)
+                    got[h] += pick_by(&banks[b].q[i], h, sl);
+            }
+        if (!n)
+            continue;
+        fprintf(stderr, "drills: %-10s by slogans %3.0f%%, by length %3.0f%% of %d\n",
+                banks[b].name, 100 * got[0] / n, 100 * got[1] / n, n);
+        for (int h = 0; h < 2; h++)
+            ck_assert_msg(got[h] <= 0.40 * n + 1e-9, "%s: picking %s answers %.0f%% of its "
+                          "%d choice questions; rewrite choices", banks[b].name, names[h],
+                          100 * got[h] / n, n);
+    }
+    free(sl);
 }
 END_TEST
 
@@ -610,6 +728,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, free_text_is_matched_whole);
     tcase_add_test(tc, short_answers_accept_the_course_words);
     tcase_add_test(tc, review_answers_are_right);
+    tcase_add_test(tc, no_bank_is_answered_by_slogans);
     tcase_add_test(tc, numeric_answers_are_right_exactly_when_they_round_to_it);
     tcase_add_test(tc, generated_wrong_answers_are_rejected);
     tcase_add_test(tc, keys_count_from_zero_in_the_course_text_and_messages);
