@@ -9,7 +9,8 @@
  *   - each short question accepts the course's own words for its answer, and
  *     each such phrase occurs in the handout section (or syllabus) it cites;
  *   - no bank can be answered above 40% by picking the choice that shares the
- *     most words with the course's slogans, or the longest choice;
+ *     most words with the course's slogans, the one most made of them, or the
+ *     longest choice;
  *   - a numeric question accepts exactly what rounds to its answer at its
  *     decimals, and every generated kind's plausible wrong answers are
  *     rejected for thousands of seeds;
@@ -300,8 +301,8 @@ static char *slogans(void)
 }
 
 /* How many distinct words of choice (3 letters or more, not a function word)
-   the slogans hold. */
-static int slogan_words(const char *choice, const char *slogans)
+   the slogans hold; *of gets how many such words it has. */
+static int slogan_words(const char *choice, const char *slogans, int *of)
 {
     static const char *const function_words[] = { "the", "and", "for", "its", "with", "that",
                                                   "this", "from", "into", "than", "then",
@@ -311,12 +312,14 @@ static int slogan_words(const char *choice, const char *slogans)
     for (char *p = c; *p; p++)
         *p = isalnum((unsigned char)*p) || *p == '_' ? (char)tolower((unsigned char)*p) : ' ';
     int n = 0;
+    *of = 0;
     char *seen = gr_xstrdup(" ");
     for (char *w = strtok(c, " "); w; w = strtok(NULL, " ")) {
         char *pad = gr_xasprintf(" %s ", w);
         int skip = strlen(w) < 3 || strstr(seen, pad);
         for (size_t f = 0; f < sizeof function_words / sizeof *function_words; f++)
             skip |= !strcmp(w, function_words[f]);
+        *of += !skip;
         if (!skip && strstr(slogans, pad))
             n++;
         char *more = gr_xasprintf("%s%s ", seen, w);
@@ -329,17 +332,27 @@ static int slogan_words(const char *choice, const char *slogans)
     return n;
 }
 
-enum { BY_SLOGANS, BY_LENGTH };
+/* The heuristics: the most slogan words, the largest share of slogan words
+   (a short choice made only of them), the longest. */
+enum { BY_SLOGANS, BY_SLOGAN_SHARE, BY_LENGTH, N_HOWS };
+
+/* A choice's worth to heuristic how. */
+static double worth(const char *choice, int how, const char *slogans_text)
+{
+    int of, n = slogan_words(choice, slogans_text, &of);
+    if (how == BY_SLOGANS)
+        return n;
+    return how == BY_SLOGAN_SHARE ? (of ? (double)n / of : 0.0) : (double)strlen(choice);
+}
 
 /* What picking the best choice by how scores it: 1 when the right choice alone
    is best, 1/k when it ties with k - 1 others (a pick among them), else 0. */
 static double pick_by(const gr_drill_question *q, int how, const char *slogans_text)
 {
     int best = -1, ties = 0;
-    size_t score[26];
+    double score[26];
     for (int c = 0; c < q->n_choices; c++) {
-        score[c] = how == BY_SLOGANS ? (size_t)slogan_words(q->choices[c], slogans_text)
-                                     : strlen(q->choices[c]);
+        score[c] = worth(q->choices[c], how, slogans_text);
         if (best < 0 || score[c] > score[best]) {
             best = c;
             ties = 1;
@@ -359,22 +372,25 @@ START_TEST(no_bank_is_answered_by_slogans)
     gr_drill_question probe = { .kind = GR_DRILL_CHOICE, .n_choices = 3, .answer = 1,
                                 .choices = choices };
     ck_assert_double_eq(pick_by(&probe, BY_SLOGANS, sl), 1.0);
-    static const char *const names[] = { "the choice with the most slogan words",
-                                         "the longest choice" };
+    ck_assert_double_eq(pick_by(&probe, BY_SLOGAN_SHARE, sl), 1.0);
+    static const char *const names[N_HOWS] = { "the choice with the most slogan words",
+                                               "the choice most made of slogan words",
+                                               "the longest choice" };
     for (int b = 0; b < n_banks; b++) {
-        double got[2] = {0, 0};
+        double got[N_HOWS] = {0, 0, 0};
         int n = 0;
         for (int i = 0; i < banks[b].n; i++)
             if (banks[b].q[i].kind == GR_DRILL_CHOICE) {
                 n++;
-                for (int h = 0; h < 2; h++)
+                for (int h = 0; h < N_HOWS; h++)
                     got[h] += pick_by(&banks[b].q[i], h, sl);
             }
         if (!n)
             continue;
-        fprintf(stderr, "drills: %-10s by slogans %3.0f%%, by length %3.0f%% of %d\n",
-                banks[b].name, 100 * got[0] / n, 100 * got[1] / n, n);
-        for (int h = 0; h < 2; h++)
+        fprintf(stderr, "drills: %-10s by slogan words %3.0f%%, by their share %3.0f%%, by "
+                "length %3.0f%% of %d\n", banks[b].name, 100 * got[0] / n, 100 * got[1] / n,
+                100 * got[2] / n, n);
+        for (int h = 0; h < N_HOWS; h++)
             ck_assert_msg(got[h] <= 0.40 * n + 1e-9, "%s: picking %s answers %.0f%% of its "
                           "%d choice questions; rewrite choices", banks[b].name, names[h],
                           100 * got[h] / n, n);
