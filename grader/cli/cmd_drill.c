@@ -15,6 +15,10 @@
  *   an empty line       "no answer": shown the answer, counted as missed
  *   not an answer       (a letter out of range, a word for a number) says what
  *                       an answer looks like and asks again
+ *   not recognised      (a phrase no accepted or rejected form lists, a number
+ *                       short of the decimals asked) asked once more with a
+ *                       hint of the form; a second one shows the answer and
+ *                       counts as missed
  *   quit, or the end    stops; the questions answered so far count and are saved
  *   of input (EOF)
  */
@@ -49,7 +53,8 @@ static const char drill_usage[] =
     "\n"
     "  --bank NAME    only this bank: a file data/drills/NAME.yaml, or generated\n"
     "                 (default: every bank and the generated drills)\n"
-    "  --count N      ask N questions (default 10)\n"
+    "  --count N      ask N questions (default 10; a bank of fewer asks each once\n"
+    "                 and says how many it has)\n"
     "  --seed S       fix the order and the generated numbers (default: a new seed)\n"
     "  --stats        show your progress per bank and stop\n"
     "  -h, --help     show this help\n"
@@ -59,8 +64,12 @@ static const char drill_usage[] =
     "time (--seed fixes it); a word or phrase is right only as a whole accepted\n"
     "form, never as a fragment; a number is right when it rounds to the answer at\n"
     "the decimals the question asks for. Keys, queries and heads count from 0, as\n"
-    "in the code. An empty line shows the answer and counts as missed; an answer of the wrong form is asked again; 'quit' or\n"
-    "the end of input stops the session. Answers can come from a file or a pipe:\n"
+    "in the code. An empty line shows the answer and counts as missed; an answer of\n"
+    "the wrong form is asked again. A phrase that is neither an accepted form nor a\n"
+    "known wrong one (or a number with fewer decimals than asked) is asked once\n"
+    "more with a hint of the form expected; a second one shows the answer and\n"
+    "counts as missed. 'quit' or the end of input stops the session. Answers can\n"
+    "come from a file or a pipe:\n"
     "  printf 'b\\ntrue\\n0.7054\\n' | attnlab drill --bank softmax --count 3 --seed 1\n"
     "\n"
     "Progress (Leitner boxes: a missed question goes back to box 1 and comes back\n"
@@ -236,32 +245,6 @@ static const char *answer_form(const gr_drill_question *q, char *buf, size_t len
     }
 }
 
-static void print_question(FILE *out, const gr_drill_question *q, const char *bank, int no,
-                           int total)
-{
-    fprintf(out, "\n[%d/%d] %s, %s%s%s\n", no, total, bank, q->lesson,
-            q->section ? ", " : "", q->section ? q->section : "");
-    /* Generated prompts hold matrices, one row a line: print their lines as they are. */
-    if (strchr(q->prompt, '\n'))
-        fprintf(out, "%s\n", q->prompt);
-    else
-        gr_print_wrapped(out, "", q->prompt);
-    for (int i = 0; i < q->n_choices; i++) {
-        char lead[8];
-        snprintf(lead, sizeof lead, "  %c) ", 'a' + i);
-        gr_print_wrapped(out, lead, q->choices[i]);
-    }
-}
-
-/* The right answer as a sentence ends it: "b) scores", "true", "0.0871". */
-static void print_answer(FILE *out, const gr_drill_question *q)
-{
-    if (q->kind == GR_DRILL_CHOICE)
-        fprintf(out, "%c) %s", 'a' + q->answer, q->answer_text);
-    else
-        fputs(q->answer_text, out);
-}
-
 /* Read one line into *line (newline dropped). 0, or -1 at the end of input. */
 static int read_line(FILE *in, char **line, size_t *cap)
 {
@@ -274,11 +257,14 @@ static int read_line(FILE *in, char **line, size_t *cap)
 }
 
 /* Ask q until it gets an answer of its form: its verdict, or -1 when the
-   input ended or said quit. */
+   input ended or said quit. An answer neither accepted nor known to be wrong
+   is asked again once, with the hint of the form expected; a second such
+   answer is GR_DRILL_UNKNOWN (missed). */
 static int ask(FILE *in, FILE *out, int tty, const gr_drill_question *q, char **line,
                size_t *cap)
 {
     char form[32], why[160];
+    int unknown = 0;
     for (;;) {
         fprintf(out, "%s: ", answer_form(q, form, sizeof form));
         fflush(out);
@@ -291,32 +277,16 @@ static int ask(FILE *in, FILE *out, int tty, const gr_drill_question *q, char **
         if (strcmp(*line, "quit") == 0)
             return -1;
         gr_drill_verdict v = gr_drill_judge(q, *line, why, sizeof why);
+        if (v == GR_DRILL_UNKNOWN && !unknown++) {
+            fprintf(out, "'%s' is not an answer this question knows, right or wrong. Hint: "
+                    "%s. Try once more (an empty line shows the answer).\n", *line, why);
+            continue;
+        }
         if (v != GR_DRILL_MALFORMED)
             return (int)v;
         fprintf(out, "'%s' is not an answer here: %s. Try again (an empty line shows the "
                 "answer).\n", *line, why);
     }
-}
-
-static void print_feedback(FILE *out, const gr_drill_question *q, gr_drill_verdict v)
-{
-    if (v == GR_DRILL_RIGHT) {
-        fputs("Right", out);
-        if (q->kind == GR_DRILL_NUMERIC) {
-            fputs(": ", out);
-            print_answer(out, q);
-        }
-        fputs(".\n", out);
-    } else {
-        fputs(v == GR_DRILL_WRONG ? "Wrong: the answer is " : "No answer: it is ", out);
-        print_answer(out, q);
-        if (q->kind == GR_DRILL_NUMERIC)
-            fprintf(out, " (any answer that rounds to it at %d decimal%s counts as right)",
-                    q->decimals, q->decimals == 1 ? "" : "s");
-        fputs(".\n", out);
-    }
-    gr_print_wrapped(out, "Why: ", q->explanation);
-    gr_drill_print_worked(out, q);
 }
 
 /* ---- --stats ------------------------------------------------------------------------------ */
@@ -389,7 +359,8 @@ static void print_stats(FILE *out, const gr_drill_bank *banks, int nb, gr_drill_
 /* Ask the session's questions; counts what happened into right, wrong, blank.
    Returns how many were answered (fewer than total when the input stopped). */
 static int run_session(FILE *in, FILE *out, const drill_item *pool, int n_pool, int total,
-                       uint64_t seed, gr_drill_progress *p, long session, int counts[3])
+                       uint64_t seed, gr_drill_progress *p, long session,
+                       int counts[GR_DRILL_VERDICTS])
 {
     int tty = isatty(fileno(in)), answered = 0;
     char *line = NULL;
@@ -407,10 +378,10 @@ static int run_session(FILE *in, FILE *out, const drill_item *pool, int n_pool, 
         }
         shown = gr_drill_present(q, at, order);       /* choices in a fresh order */
         q = &shown;
-        print_question(out, q, it->bank, i + 1, total);
+        gr_drill_print_question(out, q, it->bank, i + 1, total);
         int v = ask(in, out, tty, q, &line, &cap);
         if (v >= 0) {
-            print_feedback(out, q, (gr_drill_verdict)v);
+            gr_drill_print_feedback(out, q, (gr_drill_verdict)v);
             gr_drill_record(p, it->id, session, v == GR_DRILL_RIGHT);
             counts[v]++;
             answered++;
@@ -422,6 +393,19 @@ static int run_session(FILE *in, FILE *out, const drill_item *pool, int n_pool, 
     }
     free(line);
     return answered;
+}
+
+/* "Score: 3 of 5 right (1 wrong, 0 without an answer, 1 not recognised twice)." */
+static void print_score(FILE *out, const int counts[GR_DRILL_VERDICTS], int answered)
+{
+    int wrong = counts[GR_DRILL_WRONG], blank = counts[GR_DRILL_BLANK],
+        unknown = counts[GR_DRILL_UNKNOWN];
+    fprintf(out, "\nScore: %d of %d right", counts[GR_DRILL_RIGHT], answered);
+    if (wrong || blank || unknown)
+        fprintf(out, " (%d wrong, %d without an answer%s", wrong, blank, unknown ? "" : ")");
+    if (unknown)
+        fprintf(out, ", %d not recognised twice)", unknown);
+    fputs(".\n", out);
 }
 
 /* The bank --bank names, or a usage error naming the banks there are. */
@@ -493,21 +477,23 @@ int cmd_drill_run_in(FILE *in, FILE *out, FILE *err, const char *root, const cha
         uint64_t seed = o.has_seed ? o.seed
                       : (uint64_t)time(NULL) * 2654435761ULL ^ (uint64_t)getpid();
         long session = p.sessions + 1;
-        int n_pool = 0, counts[3] = {0, 0, 0};
+        int n_pool = 0, counts[GR_DRILL_VERDICTS] = {0};
         drill_item *pool = make_pool(banks, nb, o.bank, &p, session, seed, &n_pool);
         /* Bank questions are asked at most once a session; generated ones never repeat. */
-        int total = o.bank && strcmp(o.bank, "generated") == 0 ? (int)o.count
-                  : (int)(o.count < n_pool ? o.count : n_pool);
+        int endless = o.bank && strcmp(o.bank, "generated") == 0;
+        int total = endless || o.count < n_pool ? (int)o.count : n_pool;
+        if (total < o.count)
+            fprintf(out, "%s%s %s %d question%s, so this session asks %d, not %ld: a "
+                    "session asks each question once (--bank generated has no end).\n",
+                    o.bank ? "The bank " : "The banks and the generated drills",
+                    o.bank ? o.bank : "", o.bank ? "has" : "hold", n_pool,
+                    n_pool == 1 ? "" : "s", n_pool, o.count);
         int answered = run_session(in, out, pool, n_pool, total, seed, &p, session, counts);
         free(pool);
         if (answered < total)
             fprintf(out, "\nStopped after %d of %d question%s.\n", answered, total,
                     total == 1 ? "" : "s");
-        fprintf(out, "\nScore: %d of %d right", counts[GR_DRILL_RIGHT], answered);
-        if (counts[GR_DRILL_WRONG] || counts[GR_DRILL_BLANK])
-            fprintf(out, " (%d wrong, %d without an answer)", counts[GR_DRILL_WRONG],
-                    counts[GR_DRILL_BLANK]);
-        fputs(".\n", out);
+        print_score(out, counts, answered);
         if (answered > 0) {
             p.sessions = session;
             if (gr_drill_progress_save(path, &p, msg, sizeof msg) != 0) {

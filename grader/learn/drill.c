@@ -41,6 +41,12 @@ void gr_drill_question_free(gr_drill_question *q)
     free(q->answer_text);
     free_list(q->accept, q->n_accept);
     free_list(q->reject, q->n_reject);
+    for (int i = 0; i < q->n_phrases; i++) {
+        free(q->phrases[i].text);
+        free(q->phrases[i].in);
+    }
+    free(q->phrases);
+    free(q->hint);
     free(q->explanation);
     free(q->lesson);
     free(q->section);
@@ -72,7 +78,7 @@ void gr_drill_banks_free(gr_drill_bank *banks, int n)
 /* A question as read, before the checks that need all of it. */
 typedef struct question_raw {
     gr_drill_question *q;
-    const yaml_node_t *map, *kind, *answer, *decimals, *compute, *choices, *reject;
+    const yaml_node_t *map, *kind, *answer, *decimals, *compute, *choices, *reject, *handout;
     int has_kind;
 } question_raw;
 
@@ -196,6 +202,54 @@ static int rd_q_reject(yr_doc *d, const yaml_node_t *v, void *t)
     return rd_text_list(d, v, "reject", &r->q->reject, &r->q->n_reject);
 }
 
+static int rd_q_hint(yr_doc *d, const yaml_node_t *v, void *t)
+{
+    return rd_text(d, v, "hint", &((question_raw *)t)->q->hint);
+}
+
+static int rd_p_phrase(yr_doc *d, const yaml_node_t *v, void *t)
+{
+    return rd_text(d, v, "phrase", &((gr_drill_phrase *)t)->text);
+}
+
+/* "lab 2 §5" (a handout's section) or "syllabus": where the phrase is. */
+static int rd_p_in(yr_doc *d, const yaml_node_t *v, void *t)
+{
+    gr_drill_phrase *ph = t;
+    if (rd_text(d, v, "in", &ph->in) != 0)
+        return -1;
+    int lab = 0, sec = 0, used = 0;
+    if (strcmp(ph->in, "syllabus") == 0 ||
+        (sscanf(ph->in, "lab %d §%d%n", &lab, &sec, &used) == 2 && ph->in[used] == '\0' &&
+         lab >= 1 && lab <= GR_N_LABS && sec >= 1))
+        return 0;
+    return yr_fail_at(d, v, "in is where the phrase is: a handout section like \"lab 2 §5\" "
+                      "(lab 1 to %d) or syllabus, got \"%s\"", GR_N_LABS, ph->in);
+}
+
+static const yr_field phrase_fields[] = {
+    {"phrase", 1, rd_p_phrase},
+    {"in", 1, rd_p_in},
+};
+
+/* handout: [{phrase: ..., in: ...}, ...]: the course text's own words for the answer. */
+static int rd_q_handout(yr_doc *d, const yaml_node_t *v, void *t)
+{
+    question_raw *r = t;
+    int m = 0;
+    r->handout = v;
+    if (yr_get_seq(d, v, "handout", "[{phrase: \"...\", in: lab 2 §5}]", &m) != 0)
+        return -1;
+    r->q->phrases = gr_xcalloc((size_t)m + 1, sizeof *r->q->phrases);
+    for (int i = 0; i < m; i++) {
+        r->q->n_phrases = i + 1;    /* calloc'd, so a failure part-way frees cleanly */
+        if (yr_walk(d, yr_item(d, v, i), "handout", "a handout phrase", phrase_fields,
+                    YR_N_FIELDS(phrase_fields), &r->q->phrases[i]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int rd_q_explanation(yr_doc *d, const yaml_node_t *v, void *t)
 {
     return rd_text(d, v, "explanation", &((question_raw *)t)->q->explanation);
@@ -239,6 +293,8 @@ static const yr_field question_fields[] = {
     {"choices", 0, rd_q_choices},
     {"accept", 0, rd_q_accept},
     {"reject", 0, rd_q_reject},
+    {"handout", 0, rd_q_handout},
+    {"hint", 0, rd_q_hint},
     {"explanation", 1, rd_q_explanation},
     {"lesson", 1, rd_q_lesson},
     {"section", 0, rd_q_section},
@@ -275,6 +331,29 @@ static int check_rejects(yr_doc *d, const question_raw *r)
             return yr_fail_at(d, yr_item(d, r->reject, i), "reject: \"%s\" is not an answer "
                               "of this kind (%s)", q->reject[i], why);
     }
+    return 0;
+}
+
+/* A short question says what form an answer takes (hint:, without giving the
+   answer away) and accepts the course text's own words for it (handout:). */
+static int check_short_help(yr_doc *d, const question_raw *r, const char *where)
+{
+    const gr_drill_question *q = r->q;
+    if (!q->hint)
+        return yr_fail_at(d, r->map, "%s is a short question without hint: say what form "
+                          "an answer takes (\"one word: an operation\"), shown when an "
+                          "answer is neither accepted nor rejected", where);
+    if (!r->handout)
+        return yr_fail_at(d, r->map, "%s is a short question without handout: list the "
+                          "handouts' own words for the answer ({phrase: ..., in: lab 2 "
+                          "§5}), so a learner who answers in them is right", where);
+    char *hint = gr_drill_normalise(q->hint), *ans = gr_drill_normalise(q->answer_text);
+    int gives = strstr(hint, ans) != NULL;
+    free(hint);
+    free(ans);
+    if (gives)
+        return yr_fail_at(d, key_node(d, r->map, "hint"), "the hint holds the answer \"%s\"; "
+                          "say what form an answer takes, not what it is", q->answer_text);
     return 0;
 }
 
@@ -336,7 +415,10 @@ static int check_question(yr_doc *d, question_raw *r, const char *where)
     gr_drill_question *q = r->q;
     if (q->kind != GR_DRILL_CHOICE && reject_field(d, r, "choices", r->choices != NULL) != 0)
         return -1;
-    if (q->kind != GR_DRILL_SHORT && reject_field(d, r, "accept", q->accept != NULL) != 0)
+    if (q->kind != GR_DRILL_SHORT &&
+        (reject_field(d, r, "accept", q->accept != NULL) != 0 ||
+         reject_field(d, r, "handout", r->handout != NULL) != 0 ||
+         reject_field(d, r, "hint", q->hint != NULL) != 0))
         return -1;
     if (q->kind != GR_DRILL_SHORT && q->kind != GR_DRILL_NUMERIC &&
         reject_field(d, r, "reject", r->reject != NULL) != 0)
@@ -369,6 +451,8 @@ static int check_question(yr_doc *d, question_raw *r, const char *where)
             return yr_fail_at(d, r->map, "%s is a short question without reject: list "
                               "near-misses it must refuse (a negation, the wrong axis, ...)",
                               where);
+        if (check_short_help(d, r, where) != 0)
+            return -1;
         return check_rejects(d, r);
     case GR_DRILL_NUMERIC:
         if (check_numeric(d, r, where) != 0)

@@ -21,6 +21,12 @@
  *                                     # shuffled each time the question is shown)
  *       accept: [...]                 # short: more answers taken as right, each matched
  *                                     # as a whole after normalising (never a fragment)
+ *       handout:                      # short (required): the handouts' own words for the
+ *         - {phrase: a row of NaN, in: lab 2 §5}   # answer, each accepted too; in: is
+ *                                     # "lab N §K" or "syllabus", and make test checks
+ *                                     # that the phrase occurs there
+ *       hint: ...                     # short (required): the form an answer takes, shown
+ *                                     # when an answer is neither accepted nor rejected
  *       reject: [...]                 # short and numeric (required): near-misses and
  *                                     # plausible wrong answers the loader proves are
  *                                     # judged wrong
@@ -57,6 +63,12 @@ typedef enum gr_drill_kind {
     GR_DRILL_NUMERIC           /* a number, right when it rounds to the answer */
 } gr_drill_kind;
 
+/* A phrase of the course text that answers a short question: where it is. */
+typedef struct gr_drill_phrase {
+    char *text;                /* "a row of NaN" */
+    char *in;                  /* "lab 2 §5" or "syllabus" */
+} gr_drill_phrase;
+
 /* One question, from a bank or generated. */
 typedef struct gr_drill_question {
     char *id;                  /* "bank/id": the key of its progress */
@@ -70,6 +82,9 @@ typedef struct gr_drill_question {
     int n_accept;
     char **reject;             /* short, numeric: answers proven to be judged wrong */
     int n_reject;
+    gr_drill_phrase *phrases;  /* short: the course text's words for the answer (right) */
+    int n_phrases;
+    char *hint;                /* short: the form of an answer, for one that is not known */
     double value;              /* numeric: the answer */
     int decimals;              /* numeric: right is what rounds to value at this many */
     char *explanation;
@@ -116,13 +131,35 @@ typedef enum gr_drill_verdict {
     GR_DRILL_RIGHT = 0,
     GR_DRILL_WRONG,
     GR_DRILL_BLANK,            /* an empty line: "I don't know", shown the answer */
-    GR_DRILL_MALFORMED         /* not an answer of this kind: asked again */
+    GR_DRILL_MALFORMED,        /* not an answer of this kind: asked again */
+    GR_DRILL_UNKNOWN,          /* of this kind, but neither accepted nor known to be
+                                  wrong (a phrase no form lists, a number short of the
+                                  decimals asked): asked once more with a hint */
+    GR_DRILL_VERDICTS
 } gr_drill_verdict;
 
 /* Judge the answer line (no newline) to q. For GR_DRILL_MALFORMED, why says
-   what an answer looks like ("give a, b or c"). */
+   what an answer looks like ("give a, b or c"); for GR_DRILL_UNKNOWN, the hint
+   of the form expected. A short answer is wrong only when it is a reject: form
+   or "not" before an accepted one; a number, when it does not round to the
+   answer (one with fewer decimals than asked that rounds to it at its own is
+   GR_DRILL_UNKNOWN). */
 gr_drill_verdict gr_drill_judge(const gr_drill_question *q, const char *line, char *why,
                                 size_t whylen);
+
+/* Print q as a session asks it: "[no/total] bank, lesson, section", the prompt
+   and its choices a), b) ..., every character as written (wrapped at spaces). */
+void gr_drill_print_question(FILE *out, const gr_drill_question *q, const char *bank, int no,
+                             int total);
+
+/* Print the verdict v on an answer to q (right, wrong, no answer, or not
+   recognised twice), the answer, why, and a generated drill's worked solution. */
+void gr_drill_print_feedback(FILE *out, const gr_drill_question *q, gr_drill_verdict v);
+
+/* s lower-cased, spaces collapsed, trimmed, a final '.' dropped, into a
+   malloc'd string: "  Over the  KEYS. " -> "over the keys". Answers and the
+   forms they are matched against are compared so. */
+char *gr_drill_normalise(const char *s);
 
 /* Does x round to value at decimals places (the numeric rule)? */
 int gr_drill_rounds_to(double x, double value, int decimals);

@@ -9,8 +9,4 @@
    or -1 with the error set on d. */
 int gr_drill_compute(yr_doc *d, const yaml_node_t *v, double *value);
 
-/* s lower-cased, spaces collapsed, trimmed, a final '.' dropped, into a
-   malloc'd string: "  Over the  KEYS. " -> "over the keys". */
-char *gr_drill_normalise(const char *s);
-
 #endif /* GR_DRILL_INT_H */

@@ -3,7 +3,8 @@
  *
  * Free text is matched as a whole after normalising, never as a fragment; a
  * numeric answer is right exactly when it rounds to the answer at the
- * question's decimals.
+ * question's decimals. What is neither right nor known to be wrong is
+ * GR_DRILL_UNKNOWN, and the session asks it again once with a hint.
  */
 #include "learn/drill_int.h"
 
@@ -93,19 +94,74 @@ static gr_drill_verdict judge_true_false(const gr_drill_question *q, const char 
     return GR_DRILL_MALFORMED;
 }
 
-/* The whole normalised answer equals the answer shown or an accepted form:
-   "not the dot product" is not "dot product". */
-static gr_drill_verdict judge_short(const gr_drill_question *q, const char *a)
+/* Does the normalised answer a equal text, normalised? */
+static int same(const char *text, const char *a)
 {
-    char *s = gr_drill_normalise(q->answer_text);
-    int right = strcmp(s, a) == 0;
+    char *s = gr_drill_normalise(text);
+    int eq = strcmp(s, a) == 0;
     free(s);
-    for (int i = 0; !right && i < q->n_accept; i++) {
-        s = gr_drill_normalise(q->accept[i]);
-        right = strcmp(s, a) == 0;
-        free(s);
+    return eq;
+}
+
+/* Is a the answer shown, an accepted form or a course phrase? */
+static int accepted(const gr_drill_question *q, const char *a)
+{
+    if (same(q->answer_text, a))
+        return 1;
+    for (int i = 0; i < q->n_accept; i++)
+        if (same(q->accept[i], a))
+            return 1;
+    for (int i = 0; i < q->n_phrases; i++)
+        if (same(q->phrases[i].text, a))
+            return 1;
+    return 0;
+}
+
+/* Matched whole, never as a fragment: right when accepted, wrong when a reject:
+   form or "not" before an accepted one, else unknown (asked again with the hint):
+   a learner's own right words are never marked wrong for want of a form. */
+static gr_drill_verdict judge_short(const gr_drill_question *q, const char *a, char *why,
+                                    size_t whylen)
+{
+    if (accepted(q, a))
+        return GR_DRILL_RIGHT;
+    for (int i = 0; i < q->n_reject; i++)
+        if (same(q->reject[i], a))
+            return GR_DRILL_WRONG;
+    if (strncmp(a, "not ", 4) == 0 && accepted(q, a + 4))
+        return GR_DRILL_WRONG;
+    gr_set_err(why, whylen, "%s", q->hint ? q->hint : "give the answer in other words");
+    return GR_DRILL_UNKNOWN;
+}
+
+/* How many decimals the number a is written with ("0.61" 2, "3" 0, "1e-3" -1: unknown). */
+static int decimals_of(const char *a)
+{
+    if (strpbrk(a, "eE"))
+        return -1;
+    const char *dot = strchr(a, '.');
+    return dot ? (int)strlen(dot + 1) : 0;
+}
+
+/* A number: right when it rounds to the answer; one written with fewer decimals
+   than asked that rounds to it at its own ("0.61" for 0.6095) is unknown. */
+static gr_drill_verdict judge_number(const gr_drill_question *q, const char *a, char *why,
+                                     size_t whylen)
+{
+    double x;
+    if (parse_number(a, &x) != 0) {
+        gr_set_err(why, whylen, "give a plain decimal number, e.g. 0.25 or -1.5e-3");
+        return GR_DRILL_MALFORMED;
     }
-    return right ? GR_DRILL_RIGHT : GR_DRILL_WRONG;
+    if (gr_drill_rounds_to(x, q->value, q->decimals))
+        return GR_DRILL_RIGHT;
+    int k = decimals_of(a);
+    if (k >= 0 && k < q->decimals && gr_drill_rounds_to(q->value, x, k)) {
+        gr_set_err(why, whylen, "the question asks for %d decimals; give the number to %d",
+                   q->decimals, q->decimals);
+        return GR_DRILL_UNKNOWN;
+    }
+    return GR_DRILL_WRONG;
 }
 
 /* x at k decimals into buf, with -0 written as 0 ("-0.0000" rounds to the answer 0). */
@@ -139,15 +195,9 @@ gr_drill_verdict gr_drill_judge(const gr_drill_question *q, const char *line, ch
     } else if (q->kind == GR_DRILL_TRUE_FALSE) {
         v = judge_true_false(q, a, why, whylen);
     } else if (q->kind == GR_DRILL_SHORT) {
-        v = judge_short(q, a);
+        v = judge_short(q, a, why, whylen);
     } else {
-        double x;
-        if (parse_number(a, &x) != 0) {
-            gr_set_err(why, whylen, "give a plain decimal number, e.g. 0.25 or -1.5e-3");
-            v = GR_DRILL_MALFORMED;
-        } else {
-            v = gr_drill_rounds_to(x, q->value, q->decimals) ? GR_DRILL_RIGHT : GR_DRILL_WRONG;
-        }
+        v = judge_number(q, a, why, whylen);
     }
     free(a);
     return v;

@@ -139,8 +139,10 @@ void gr_worked_csv(FILE *out, const gr_worked_row *r)
                 fmt_csv(b[3], r->m), fmt_csv(b[4], r->ex[j]), fmt_csvf(b[5], r->w[j]));
 }
 
-/* A '~' keeps a formula like exp(s~-~m) whole. */
-void gr_print_wrapped(FILE *out, const char *lead, const char *text)
+/* text wrapped at 78 columns after lead, breaking only at spaces; with glue, a
+   '~' is a space that never breaks (the worked steps' formulas, exp(s~-~m)),
+   else every character is printed as it is. */
+static void wrap(FILE *out, const char *lead, const char *text, int glue)
 {
     const int width = 78;
     int indent = (int)strlen(lead), col = indent;
@@ -161,11 +163,22 @@ void gr_print_wrapped(FILE *out, const char *lead, const char *text)
             col++;
         }
         for (size_t i = 0; i < w; i++)
-            fputc(p[i] == '~' ? ' ' : p[i], out);
+            fputc(glue && p[i] == '~' ? ' ' : p[i], out);
         col += (int)w;
         p += w;
     }
     fputc('\n', out);
+}
+
+void gr_print_wrapped(FILE *out, const char *lead, const char *text)
+{
+    wrap(out, lead, text, 0);
+}
+
+/* The worked steps' own text, where '~' glues a formula. */
+static void print_glued(FILE *out, const char *lead, const char *text)
+{
+    wrap(out, lead, text, 1);
 }
 
 /* Table columns, left to right; optional ones appear only when their step ran. */
@@ -245,20 +258,20 @@ void gr_worked_table(FILE *out, const gr_worked_row *r)
     /* How to read each column, with the numbers this row used. */
     char line[512], b1[48], b2[48];
     fputs("\nStep by step:\n", out);
-    gr_print_wrapped(out, "  score       ", "the raw scores as given: any real number.");
+    print_glued(out, "  score       ", "the raw scores as given: any real number.");
     if (r->dk > 0) {
         snprintf(line, sizeof line, "score / sqrt(d_k) = score / %s (d_k = %ld): keeps the "
                  "scores' spread near 1, so softmax stays out of saturation.",
                  gr_worked_num(b1, sqrt((double)r->dk)), r->dk);
-        gr_print_wrapped(out, "  scaled      ", line);
+        print_glued(out, "  scaled      ", line);
     }
     if (r->temperature > 0.0f) {
         snprintf(line, sizeof line, "divided by the temperature T = %s: T < 1 sharpens the "
                  "weights, T > 1 flattens them.", fmt_numf(b1, r->temperature));
-        gr_print_wrapped(out, "  tempered    ", line);
+        print_glued(out, "  tempered    ", line);
     }
     if (r->has_mask)
-        gr_print_wrapped(out, "  after mask  ", "blocked keys (mask 1) get the score -inf, so "
+        print_glued(out, "  after mask  ", "blocked keys (mask 1) get the score -inf, so "
                       "that exp gives exactly 0 there.");
     if (isnan(r->m))
         snprintf(line, sizeof line, "m = nan: a nan score makes the max nan, and then every "
@@ -273,7 +286,7 @@ void gr_worked_table(FILE *out, const gr_worked_row *r)
         snprintf(line, sizeof line, "m = %s, the largest score left, is subtracted before exp "
                  "only so that exp cannot overflow; it cancels in the division, so the weights "
                  "do not change.", gr_worked_num(b1, r->m));
-    gr_print_wrapped(out, "  exp(s - m)  ", line);
+    print_glued(out, "  exp(s - m)  ", line);
     if (r->fully_masked)
         snprintf(line, sizeof line, "nothing to normalise over (the sum is %s): attnlab's "
                  "policy gives all-zero weights.", gr_worked_num(b1, r->ex_sum));
@@ -283,7 +296,7 @@ void gr_worked_table(FILE *out, const gr_worked_row *r)
     else
         snprintf(line, sizeof line, "exp(s~-~m) / %s, the sum of the column before; the "
                  "weights sum to %s.", gr_worked_num(b1, r->ex_sum), gr_worked_num(b2, r->w_sum));
-    gr_print_wrapped(out, "  weight      ", line);
+    print_glued(out, "  weight      ", line);
 }
 
 /* The largest weight of a row (nan if any is nan). */
@@ -357,7 +370,7 @@ static int lesson_nan_inf(FILE *out, const gr_worked_row *r, const row_facts *f)
     } else {
         return 0;
     }
-    gr_print_wrapped(out, "- ", line);
+    print_glued(out, "- ", line);
     return 1;
 }
 
@@ -389,7 +402,7 @@ static int lesson_finite(FILE *out, const gr_worked_row *r, const row_facts *f, 
     } else {
         return 0;
     }
-    gr_print_wrapped(out, "- ", line);
+    print_glued(out, "- ", line);
     return 1;
 }
 
@@ -409,7 +422,7 @@ static int lesson_fake_mask(FILE *out, const gr_worked_row *r, const row_facts *
                    "and the keys share the weight uniformly: a padded row attends to its "
                    "padding. -inf, with the zero-row policy, gives all-zero weights instead."
                  : "Softmax still counts it, as it counts any finite score.");
-    gr_print_wrapped(out, "- ", line);
+    print_glued(out, "- ", line);
     return 1;
 }
 
@@ -434,7 +447,7 @@ static int lesson_masked(FILE *out, const gr_worked_row *r, const row_facts *f)
              f->n_masked > 0 ? " is masked: its score became -inf"
                              : "'s score is -inf, exactly what a mask writes",
              left, left == 1 ? "" : "s", gr_worked_num(b1, r->w_sum), without);
-    gr_print_wrapped(out, "- ", line);
+    print_glued(out, "- ", line);
     return 1;
 }
 
@@ -452,7 +465,7 @@ static void lesson_scaling(FILE *out, const gr_worked_row *r)
         snprintf(line, sizeof line, "%s on scores, before softmax: the weights are %s, "
                  "the largest is %s instead of %s for the raw scores.", what,
                  now < before ? "flatter" : "sharper", fmt_numf(b1, now), fmt_numf(b2, before));
-    gr_print_wrapped(out, "- ", line);
+    print_glued(out, "- ", line);
 }
 
 void gr_worked_lessons(FILE *out, const gr_worked_row *r)
@@ -462,7 +475,7 @@ void gr_worked_lessons(FILE *out, const gr_worked_row *r)
     int shown = 0;
     fputs("\nWhat this row shows:\n", out);
     if (r->fully_masked) {
-        gr_print_wrapped(out, "- ", "Every key is masked, so there is nothing to normalise "
+        print_glued(out, "- ", "Every key is masked, so there is nothing to normalise "
                       "over. Plain softmax would compute exp(-inf~-~(-inf)) = nan for every "
                       "key (torch.softmax gives NaN here); attnlab's policy, like that of "
                       "PyTorch's SDPA (since PyTorch 2.5, 2024; earlier versions gave NaN) and "
@@ -481,6 +494,6 @@ void gr_worked_lessons(FILE *out, const gr_worked_row *r)
         shown++;
     }
     if (shown == 0)
-        gr_print_wrapped(out, "- ", "Each weight is exp(s - m) divided by the row's sum, so "
+        print_glued(out, "- ", "Each weight is exp(s - m) divided by the row's sum, so "
                       "the weights are in [0, 1] and sum to 1, up to rounding.");
 }

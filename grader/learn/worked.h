@@ -64,7 +64,8 @@ void gr_worked_csv(FILE *out, const gr_worked_row *r);
 const char *gr_worked_num(char buf[48], double v);
 
 /* Print text wrapped at 78 columns: the first line after lead, the rest
-   indented under it. A '~' is a space the line may not break at. */
+   indented under it, breaking only at spaces: every other character is printed
+   as it is (a drill's "H ~ ln T" keeps its '~'). */
 void gr_print_wrapped(FILE *out, const char *lead, const char *text);
 
 #endif /* GR_WORKED_H */

@@ -1,11 +1,14 @@
 /* test_drill.c: the drill engine. Malformed banks are rejected with
  * file:line:column; every shipped bank loads, and every question has an
  * explanation, a syllabus lesson that exists, a handout section that exists
- * and (multiple choice) an answer among its choices; answers are judged
- * right, wrong, blank or malformed; generated drills are reproducible from
+ * and (multiple choice) an answer among its choices; no prompt leans on
+ * another question, and a session shows every character of each; answers are judged
+ * right, wrong, blank, malformed or unknown (neither accepted nor known to be
+ * wrong: a phrase no form lists, a number short of the decimals asked); generated drills are reproducible from
  * their seed and their answers agree with the numbers their prompts show,
  * recomputed here in double; Leitner progress moves and persists. */
 #include <check.h>
+#include <ctype.h>
 #include <glob.h>
 #include <math.h>
 #include <stdio.h>
@@ -38,6 +41,10 @@ static void assert_rejected(const char *text, int line, const char *says)
 }
 
 #define HEAD "bank: t\ntitle: T\nquestions:\n"
+/* What a short question needs besides its answer: the form of an answer and the
+   course's own words for it, as block and as flow YAML. */
+#define HELP "    hint: one word\n    handout: [{phrase: soft-max, in: lab 2 §2}]\n"
+#define HELP_FLOW " hint: one word, handout: [{phrase: soft-max, in: syllabus}]"
 
 /* ---- malformed banks ----------------------------------------------------------- */
 
@@ -135,8 +142,33 @@ START_TEST(rejects_other_mistakes)
     assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: x\n"
                     "    explanation: E\n    lesson: L2.1\n", 4, "without reject:");
     assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: softmax\n"
-                    "    reject: [log softmax, ' Softmax.']\n    explanation: E\n"
+                    "    reject: [log softmax, ' Softmax.']\n" HELP "    explanation: E\n"
                     "    lesson: L2.1\n", 8, "\" Softmax.\" is judged right");
+    /* A short question without the form of its answer, one whose hint gives the
+       answer away, one without the course's own words, and a phrase whose place
+       is not a handout section or the syllabus. */
+    assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: x\n"
+                    "    reject: [y]\n    handout: [{phrase: x, in: syllabus}]\n"
+                    "    explanation: E\n    lesson: L2.1\n", 4, "without hint:");
+    assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: Softmax\n"
+                    "    reject: [y]\n    handout: [{phrase: x, in: syllabus}]\n"
+                    "    hint: the word softmax\n    explanation: E\n    lesson: L2.1\n", 10,
+                    "the hint holds the answer");
+    assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: x\n"
+                    "    reject: [y]\n    hint: one letter\n    explanation: E\n"
+                    "    lesson: L2.1\n", 4, "without handout:");
+    assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: x\n"
+                    "    reject: [y]\n    handout: [{phrase: x, in: lab 2}]\n"
+                    "    hint: one letter\n    explanation: E\n    lesson: L2.1\n", 9,
+                    "in is where the phrase is");
+    assert_rejected(HEAD "  - id: a\n    kind: short\n    prompt: P\n    answer: x\n"
+                    "    reject: [y]\n    handout: [{phrase: x, at: syllabus}]\n"
+                    "    hint: one letter\n    explanation: E\n    lesson: L2.1\n", 9,
+                    "unknown key \"at\"");
+    /* A hint or handout phrases on a question that is not short. */
+    assert_rejected(HEAD "  - id: a\n    kind: true_false\n    prompt: P\n    answer: \"true\"\n"
+                    "    hint: true or false\n    explanation: E\n    lesson: L2.1\n", 8,
+                    "hint is not used by a true_false question");
     /* A prompt that counts the key from 1 while compute: counts from 0. */
     assert_rejected(HEAD "  - id: a\n    kind: numeric\n    prompt: Weight of key 1? (4 decimals)\n"
                     "    answer: 0.7054\n    decimals: 4\n    compute: {op: weight, scores: "
@@ -153,9 +185,9 @@ START_TEST(rejects_other_mistakes)
                     10, "\"0.504\" is judged right");
     /* Two questions with one id. */
     assert_rejected(HEAD "  - {id: a, kind: short, prompt: P, answer: x, reject: [y], explanation: E,"
-                    " lesson: L1.1}\n"
+                    " lesson: L1.1," HELP_FLOW "}\n"
                     "  - {id: a, kind: short, prompt: P, answer: y, reject: [x], explanation: E,"
-                    " lesson: L1.1}\n", 5, "two questions have the id a");
+                    " lesson: L1.1," HELP_FLOW "}\n", 5, "two questions have the id a");
     /* The bank's name must be its file's. */
     assert_rejected("bank: other\ntitle: T\nquestions: []\n", 1, "the file is t.yaml");
     /* Plain YAML syntax errors keep their position too. */
@@ -173,7 +205,7 @@ START_TEST(accepts_every_kind)
                    "  - {id: t, kind: true_false, prompt: P, answer: \"false\", explanation: E,"
                    " lesson: L1.1}\n"
                    "  - {id: s, kind: short, prompt: P, answer: softmax, accept: [the softmax],"
-                   " reject: [log softmax], explanation: E, lesson: L2.1}\n"
+                   " reject: [log softmax], explanation: E, lesson: L2.1," HELP_FLOW "}\n"
                    "  - {id: n, kind: numeric, prompt: key 0? (4 decimals), answer: 0.7054, decimals: 4,"
                    " compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 0},"
                    " reject: [\"0.6095\"], explanation: E, lesson: L2.3}\n", &b, err, sizeof err);
@@ -258,6 +290,139 @@ START_TEST(shipped_banks_are_complete)
 }
 END_TEST
 
+/* ---- every question stands alone and is shown whole ------------------------------------- */
+
+/* Does text at p start with w (a word boundary after it)? */
+static int starts(const char *p, const char *w)
+{
+    size_t n = strlen(w);
+    return strncmp(p, w, n) == 0 && !isalnum((unsigned char)p[n]);
+}
+
+/* Does a prompt lean on another question: a sentence opening on something set
+   up elsewhere ("The same scores ...", "In the same row", "Again"), a first
+   word pointing back ("It", "This"), or words that place it after another
+   ("as before", "above", "now")? The words found into why. */
+static int refers_elsewhere(const char *prompt, char *why, size_t len)
+{
+    static const char *const opening[] = { "the same", "in the same", "same", "again", "then",
+                                           "also", "as before" };
+    static const char *const first[] = { "it", "they", "this", "that", "these", "those" };
+    static const char *const anywhere[] = { "as before", "above", "previous", "earlier",
+                                            "again", "this time", "now", "last question",
+                                            "question before", "other question" };
+    char *t = gr_drill_normalise(prompt);
+    int found = 0;
+    for (size_t k = 0; k < sizeof first / sizeof *first && !found; k++)
+        if (starts(t, first[k]) && (found = 1))
+            snprintf(why, len, "opens on '%s'", first[k]);
+    for (const char *p = t; *p && !found; p++) {
+        int sentence = p == t || (p >= t + 2 && p[-1] == ' ' && strchr(".?!:", p[-2]));
+        int word = p == t || !isalnum((unsigned char)p[-1]);
+        for (size_t k = 0; k < sizeof opening / sizeof *opening && sentence && !found; k++)
+            if (starts(p, opening[k]) && (found = 1))
+                snprintf(why, len, "a sentence opens on '%s'", opening[k]);
+        for (size_t k = 0; k < sizeof anywhere / sizeof *anywhere && word && !found; k++)
+            if (starts(p, anywhere[k]) && (found = 1))
+                snprintf(why, len, "says '%s'", anywhere[k]);
+    }
+    free(t);
+    return found;
+}
+
+START_TEST(every_question_stands_alone)
+{
+    static const struct { const char *prompt; int leans; } probes[] = {
+        { "The same q . k with d_k = 256, divided by sqrt(d_k). What is its spread?", 1 },
+        { "In the same row, what gradient does the masked key 3 get?", 1 },
+        { "Scores [16, 8]. What is the bound now? (4 decimals)", 1 },
+        { "It is scaled by 1/sqrt(64). What is the bound?", 1 },
+        { "Which window_size gives the same mask?", 0 },
+        { "True or false: online attention gives the same output as two passes.", 0 },
+        { "True or false: scaling and temperature both act on the scores.", 0 },
+    };
+    char why[64];
+    for (size_t k = 0; k < sizeof probes / sizeof *probes; k++)
+        ck_assert_msg(refers_elsewhere(probes[k].prompt, why, sizeof why) == probes[k].leans,
+                      "'%s' is %sflagged", probes[k].prompt, probes[k].leans ? "not " : "");
+    gr_drill_bank *banks;
+    int nb;
+    char err[512];
+    ck_assert_msg(gr_drill_load_dir("data/drills", &banks, &nb, err, sizeof err) == 0, "%s", err);
+    for (int b = 0; b < nb; b++)
+        for (int i = 0; i < banks[b].n; i++)
+            ck_assert_msg(!refers_elsewhere(banks[b].q[i].prompt, why, sizeof why),
+                          "%s (%s line %d) leans on another question: %s; state its set-up "
+                          "in the prompt (the session asks questions in any order)",
+                          banks[b].q[i].id, banks[b].path, banks[b].q[i].line, why);
+    gr_drill_banks_free(banks, nb);
+}
+END_TEST
+
+/* text without its whitespace, into a malloc'd string. */
+static char *squeeze(const char *text)
+{
+    char *t = gr_xmalloc(strlen(text) + 1), *k = t;
+    for (; *text; text++)
+        if (!isspace((unsigned char)*text))
+            *k++ = *text;
+    *k = '\0';
+    return t;
+}
+
+/* q as a session shows it, asked then answered wrong, holds every character
+   of its prompt, its choices and its explanation, in order (spaces aside). */
+static void assert_shown_whole(const gr_drill_question *q)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(out);
+    gr_drill_print_question(out, q, "bank", 1, 1);
+    gr_drill_print_feedback(out, q, GR_DRILL_WRONG);
+    fclose(out);
+    char *shown = squeeze(buf);
+    const char *at = shown;
+    for (int part = -1; part <= q->n_choices; part++) {
+        const char *text = part < 0 ? q->prompt : part < q->n_choices ? q->choices[part]
+                          : q->explanation;
+        char *want = squeeze(text);
+        const char *found = strstr(at, want);
+        ck_assert_msg(found != NULL, "%s: '%s' is not shown whole:\n%s", q->id, text, buf);
+        at = found + strlen(want);
+        free(want);
+    }
+    free(shown);
+    free(buf);
+}
+
+START_TEST(every_question_is_shown_whole)
+{
+    char id[] = "probe", lesson[] = "L4.3", prompt[] = "H ~ ln T - v/2: is it near ln~T?",
+         c0[] = "a~b", c1[] = "x  ~  y", expl[] = "~ stays ~.", *choices[] = { c0, c1 };
+    gr_drill_question probe = { .id = id, .kind = GR_DRILL_CHOICE, .prompt = prompt,
+                                .choices = choices, .n_choices = 2, .answer_text = c0,
+                                .explanation = expl, .lesson = lesson };
+    assert_shown_whole(&probe);
+    gr_drill_bank *banks;
+    int nb, n = 0;
+    char err[512];
+    ck_assert_msg(gr_drill_load_dir("data/drills", &banks, &nb, err, sizeof err) == 0, "%s", err);
+    for (int b = 0; b < nb; b++)
+        for (int i = 0; i < banks[b].n; i++, n++)
+            assert_shown_whole(&banks[b].q[i]);
+    for (int k = 0; k < GR_GEN_COUNT; k++)
+        for (uint64_t seed = 0; seed < 20; seed++, n++) {
+            gr_drill_question q;
+            gr_drill_generate(&q, k, seed);
+            assert_shown_whole(&q);
+            gr_drill_question_free(&q);
+        }
+    fprintf(stderr, "drills: %d questions shown whole\n", n);
+    gr_drill_banks_free(banks, nb);
+}
+END_TEST
+
 /* ---- judging ------------------------------------------------------------------------- */
 
 static const struct judge_case {
@@ -271,11 +436,17 @@ static const struct judge_case {
     {1, "false", GR_DRILL_RIGHT}, {1, "F", GR_DRILL_RIGHT}, {1, "no", GR_DRILL_RIGHT},
     {1, "true", GR_DRILL_WRONG}, {1, "perhaps", GR_DRILL_MALFORMED},
     {2, "Softmax.", GR_DRILL_RIGHT}, {2, "the  softmax", GR_DRILL_RIGHT},
-    {2, "a soft-max over keys", GR_DRILL_WRONG}, {2, "sigmoid", GR_DRILL_WRONG},
+    {2, "soft-max", GR_DRILL_RIGHT}, {2, "Soft-Max", GR_DRILL_RIGHT},
+    {2, "a soft-max over keys", GR_DRILL_UNKNOWN}, {2, "sigmoid", GR_DRILL_UNKNOWN},
     {2, "log softmax", GR_DRILL_WRONG}, {2, "not the softmax", GR_DRILL_WRONG},
+    {2, "not soft-max", GR_DRILL_WRONG}, {2, "softmax not", GR_DRILL_UNKNOWN},
     {3, "0.7054", GR_DRILL_RIGHT}, {3, "0.70536", GR_DRILL_RIGHT}, {3, "7.054e-1", GR_DRILL_RIGHT},
     {3, "0.70544", GR_DRILL_RIGHT}, {3, "0.7053", GR_DRILL_WRONG}, {3, "0.70546", GR_DRILL_WRONG},
-    {3, "0.7056", GR_DRILL_WRONG}, {3, "0.705", GR_DRILL_WRONG}, {3, "0x1p-1", GR_DRILL_MALFORMED},
+    {3, "0.7056", GR_DRILL_WRONG}, {3, "0x1p-1", GR_DRILL_MALFORMED},
+    /* fewer decimals than asked: unknown when it is the answer at its own, else wrong */
+    {3, "0.705", GR_DRILL_UNKNOWN}, {3, "0.71", GR_DRILL_UNKNOWN}, {3, "0.7", GR_DRILL_UNKNOWN},
+    {3, "0.70", GR_DRILL_WRONG}, {3, "0.8", GR_DRILL_WRONG}, {3, "1", GR_DRILL_UNKNOWN},
+    {3, "0.6095", GR_DRILL_WRONG},
     {3, "nan", GR_DRILL_MALFORMED}, {3, "seventy", GR_DRILL_MALFORMED},
     {3, "1/2", GR_DRILL_MALFORMED}, {3, "", GR_DRILL_BLANK},
 };
@@ -291,7 +462,7 @@ START_TEST(judges_answers)
                    "  - {id: t, kind: true_false, prompt: P, answer: \"false\", explanation: E,"
                    " lesson: L1.1}\n"
                    "  - {id: s, kind: short, prompt: P, answer: softmax, accept: [the softmax],"
-                   " reject: [log softmax], explanation: E, lesson: L2.1}\n"
+                   " reject: [log softmax], explanation: E, lesson: L2.1," HELP_FLOW "}\n"
                    "  - {id: n, kind: numeric, prompt: key 0? (4 decimals), answer: 0.7054, decimals: 4,"
                    " compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1], key: 0},"
                    " reject: [\"0.6095\"], explanation: E, lesson: L2.3}\n", &b, err, sizeof err), 0);
@@ -300,6 +471,10 @@ START_TEST(judges_answers)
                   c->want);
     if (v == GR_DRILL_MALFORMED)
         ck_assert_msg(strncmp(why, "give ", 5) == 0, "no hint what to give: '%s'", why);
+    /* unknown: the question's hint, or the decimals asked */
+    if (v == GR_DRILL_UNKNOWN)
+        ck_assert_str_eq(why, c->q == 2 ? "one word" : "the question asks for 4 decimals; "
+                         "give the number to 4");
     gr_drill_bank_free(&b);
 }
 END_TEST
@@ -571,6 +746,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, rejects_other_mistakes);
     tcase_add_test(tc, accepts_every_kind);
     tcase_add_test(tc, shipped_banks_are_complete);
+    tcase_add_test(tc, every_question_stands_alone);
+    tcase_add_test(tc, every_question_is_shown_whole);
     tcase_add_loop_test(tc, judges_answers, 0,
                         (int)(sizeof judge_cases / sizeof judge_cases[0]));
     tcase_add_test(tc, generated_answers_match_their_prompts);

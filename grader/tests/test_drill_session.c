@@ -1,6 +1,7 @@
 /* test_drill_session.c: `attnlab drill` driven by scripted answers, as a pipe
  * or a file drives it. A bank with one question of every kind is answered
- * right, wrong, blank and malformed; the input ends early; missed questions
+ * right, wrong, blank and malformed; an unknown answer is asked again once
+ * with a hint; --count beyond a bank says so; the input ends early; missed questions
  * come back first next session; generated drills print explain's worked
  * table; --stats shows the boxes; usage errors are one line and exit 2. */
 #include <check.h>
@@ -28,7 +29,8 @@ static const char kinds_bank[] =
     " answer: \"true\", explanation: exp of a finite score is positive., lesson: L2.1}\n"
     "  - {id: s, kind: short, prompt: SHORT which operation makes weights?, answer: softmax,"
     " accept: [soft-max], reject: [log softmax], explanation: Softmax is the conversion point.,"
-    " lesson: L2.1}\n"
+    " lesson: L2.1, hint: the name of one operation,"
+    " handout: [{phrase: \"softmax, row by row over the keys\", in: syllabus}]}\n"
     "  - {id: n, kind: numeric, prompt: NUMERIC weight of key 0 (4 decimals), answer: 0.7054,"
     " decimals: 4, compute: {op: weight, scores: [2, 1, -1, 0.5], mask: [0, 0, 0, 1],"
     " key: 0}, reject: [\"0.6095\"], explanation: 1 / 1.4177 = 0.7054., lesson: L2.3}\n";
@@ -259,6 +261,77 @@ START_TEST(session_shuffles_choices)
 }
 END_TEST
 
+/* A bank of one short question, for answers it does not know. */
+static const char one_bank[] =
+    "bank: one\ntitle: One short question\nquestions:\n"
+    "  - {id: s, kind: short, prompt: Which operation makes weights?, answer: softmax,"
+    " accept: [the softmax function], reject: [log softmax], explanation: The conversion point.,"
+    " lesson: L2.1, hint: the name of one operation,"
+    " handout: [{phrase: \"softmax, row by row over the keys\", in: syllabus}]}\n";
+
+/* An answer neither accepted nor rejected is asked again once with the hint:
+   a right one then is right, a second unknown one shows the answer and counts
+   as missed; a listed wrong answer is wrong at once; the course's words are right. */
+START_TEST(unknown_answer_is_asked_again_with_a_hint)
+{
+    tree t;
+    make_tree(&t, "one.yaml", one_bank);
+    static const char *const hint = "'sigmoid' is not an answer this question knows, right or "
+                                    "wrong. Hint: the name of one operation. Try once more";
+    run_result r = DRILL(&t, "sigmoid\nthe softmax function\n", "--bank", "one", "--count", "1");
+    ck_assert_int_eq(r.rc, 0);
+    ASSERT_HAS(r.out, hint);
+    ASSERT_HAS(r.out, "answer: the softmax function\nRight.");
+    ASSERT_HAS(r.out, "Score: 1 of 1 right.");
+    free_result(&r);
+
+    r = DRILL(&t, "sigmoid\nlogistic\n", "--bank", "one", "--count", "1");
+    ASSERT_HAS(r.out, hint);
+    ASSERT_HAS(r.out, "answer: logistic\nNot recognised again, so it counts as missed: the "
+                      "answer is softmax.");
+    ASSERT_HAS(r.out, "Score: 0 of 1 right (0 wrong, 0 without an answer, 1 not recognised "
+                      "twice).");
+    free_result(&r);
+    char *prog = progress_of(&t);
+    ASSERT_HAS(prog, "one/s\t1\t2\t1\t1\n");        /* missed: back to box 1 */
+    free(prog);
+
+    r = DRILL(&t, "log softmax\n", "--bank", "one", "--count", "1");
+    ASSERT_HAS(r.out, "answer: log softmax\nWrong: the answer is softmax.");
+    ck_assert_int_eq(count_of(r.out, "Hint:"), 0);
+    free_result(&r);
+    r = DRILL(&t, "Softmax, row by row over the keys.\n", "--bank", "one", "--count", "1");
+    ASSERT_HAS(r.out, "Right.");
+    free_result(&r);
+    free_tree(&t);
+}
+END_TEST
+
+/* --count beyond a bank says how many questions it has, and asks each once. */
+START_TEST(count_beyond_a_bank_says_how_many)
+{
+    tree t;
+    make_tree(&t, "one.yaml", one_bank);
+    run_result r = DRILL(&t, "\n\n\n\n\n\n", "--bank", "kinds", "--count", "6", "--seed", "1");
+    ck_assert_int_eq(r.rc, 0);
+    ASSERT_HAS(r.out, "The bank kinds has 4 questions, so this session asks 4, not 6: a "
+                      "session asks each question once");
+    ASSERT_HAS(r.out, "[4/4]");
+    ASSERT_HAS(r.out, "Score: 0 of 4 right");
+    free_result(&r);
+    r = DRILL(&t, "\n", "--bank", "one", "--count", "2");
+    ASSERT_HAS(r.out, "The bank one has 1 question, so this session asks 1, not 2");
+    free_result(&r);
+    r = DRILL(&t, "\n\n\n\n", "--bank", "kinds", "--count", "4", "--seed", "1");
+    ck_assert_int_eq(count_of(r.out, "so this session asks"), 0);    /* a bank's size: silent */
+    free_result(&r);
+    r = DRILL(&t, "\n\n", "--bank", "generated", "--count", "12", "--seed", "1");
+    ck_assert_int_eq(count_of(r.out, "so this session asks"), 0);    /* generated: no end */
+    free_result(&r);
+    free_tree(&t);
+}
+END_TEST
+
 /* The input ends part-way, or says quit: the answered questions count and are saved. */
 START_TEST(session_stops_at_end_of_input)
 {
@@ -398,7 +471,12 @@ START_TEST(shipped_banks_run)
     /* Every bank question once, plus the five generated kinds. */
     const char *score = strstr(r.out, "Score: 0 of ");
     ck_assert_ptr_nonnull(score);
-    ck_assert_int_ge(atoi(score + strlen("Score: 0 of ")), 65);
+    int n = atoi(score + strlen("Score: 0 of "));
+    ck_assert_int_ge(n, 65);
+    char *said = gr_xasprintf("The banks and the generated drills hold %d questions, so this "
+                              "session asks %d, not 200", n, n);
+    ASSERT_HAS(r.out, said);
+    free(said);
     free_result(&r);
     free_tree(&t);
 }
@@ -411,6 +489,8 @@ Suite *test_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, session_of_every_kind);
     tcase_add_test(tc, session_shuffles_choices);
+    tcase_add_test(tc, unknown_answer_is_asked_again_with_a_hint);
+    tcase_add_test(tc, count_beyond_a_bank_says_how_many);
     tcase_add_test(tc, session_stops_at_end_of_input);
     tcase_add_test(tc, generated_session_shows_worked_solutions);
     tcase_add_test(tc, stats_show_the_boxes);

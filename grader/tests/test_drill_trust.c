@@ -5,7 +5,12 @@
  *     "the shortest" to every question of every bank scores at chance;
  *   - no bank gives its answers away by their length;
  *   - free text is matched whole: every short question lists near-misses,
- *     and a negation or an extension of an accepted form is wrong;
+ *     a negation of an accepted form is wrong and an extension never right;
+ *   - each short question accepts the course's own words for its answer, and
+ *     each such phrase occurs in the handout section (or syllabus) it cites;
+ *   - no bank can be answered above 40% by picking the choice that shares the
+ *     most words with the course's slogans, the one most made of them, or the
+ *     longest choice;
  *   - a numeric question accepts exactly what rounds to its answer at its
  *     decimals, and every generated kind's plausible wrong answers are
  *     rejected for thousands of seeds;
@@ -23,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout.h"
 #include "learn/drill.h"
 #include "util.h"
 
@@ -143,14 +149,19 @@ START_TEST(free_text_is_matched_whole)
             for (int r = 0; r < q->n_reject; r++)
                 ck_assert_msg(judge(q, q->reject[r]) == GR_DRILL_WRONG, "%s: '%s' is not wrong",
                               q->id, q->reject[r]);
-            /* every accepted form, negated or extended, is wrong */
-            for (int a = -1; a < q->n_accept; a++) {
-                const char *form = a < 0 ? q->answer_text : q->accept[a];
+            /* every accepted form and course phrase is right; negated it is wrong,
+               extended it is never right (wrong, or asked again with the hint) */
+            for (int a = -1; a < q->n_accept + q->n_phrases; a++) {
+                const char *form = a < 0 ? q->answer_text : a < q->n_accept ? q->accept[a]
+                                 : q->phrases[a - q->n_accept].text;
                 char *neg = gr_xasprintf("not %s", form), *ext = gr_xasprintf("%s over the queries",
                                                                                 form);
                 ck_assert_int_eq(judge(q, form), GR_DRILL_RIGHT);
-                ck_assert_msg(judge(q, neg) == GR_DRILL_WRONG, "%s: '%s' is right", q->id, neg);
-                ck_assert_msg(judge(q, ext) == GR_DRILL_WRONG, "%s: '%s' is right", q->id, ext);
+                ck_assert_msg(judge(q, neg) == GR_DRILL_WRONG, "%s: '%s' is not wrong", q->id,
+                              neg);
+                gr_drill_verdict v = judge(q, ext);
+                ck_assert_msg(v == GR_DRILL_WRONG || v == GR_DRILL_UNKNOWN, "%s: '%s' is right",
+                              q->id, ext);
                 free(neg);
                 free(ext);
             }
@@ -158,6 +169,233 @@ START_TEST(free_text_is_matched_whole)
     fprintf(stderr, "drills: %d short questions; %d reject: examples in all banks\n", shorts,
             rejects);
     ck_assert_int_ge(shorts, 5);
+}
+END_TEST
+
+/* ---- the course's own words are right ------------------------------------------------- */
+
+/* text as a phrase is looked for in it: Markdown's ` and * dropped, spaces
+   collapsed, lower-cased (a phrase may wrap across lines of a handout). */
+static char *plain(const char *text)
+{
+    char *t = gr_xstrdup(text);
+    size_t k = 0;
+    for (const char *p = text; *p; p++)
+        if (*p != '`' && *p != '*')
+            t[k++] = *p;
+    t[k] = '\0';
+    char *n = gr_drill_normalise(t);
+    free(t);
+    return n;
+}
+
+/* The course text a phrase cites, plain: the syllabus, or section K of lab N's
+   handout (from "## K. " to the next "## "). */
+static char *course_text(const char *in)
+{
+    int lab, sec;
+    size_t len;
+    if (!strcmp(in, "syllabus")) {
+        char *text = gr_read_file("syllabus.md", &len), *p = plain(text);
+        free(text);
+        return p;
+    }
+    ck_assert_int_eq(sscanf(in, "lab %d §%d", &lab, &sec), 2);
+    char *path = gr_layout_handout(".", lab), *text = gr_read_file(path, &len);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    char heading[32];
+    snprintf(heading, sizeof heading, "\n## %d. ", sec);
+    char *start = strstr(text, heading);
+    ck_assert_msg(start != NULL, "%s has no section %d", path, sec);
+    char *end = strstr(start + 1, "\n## ");
+    if (end)
+        *end = '\0';
+    char *p = plain(start);
+    free(text);
+    free(path);
+    return p;
+}
+
+START_TEST(short_answers_accept_the_course_words)
+{
+    int phrases = 0;
+    for (int b = 0; b < n_banks; b++)
+        for (int i = 0; i < banks[b].n; i++) {
+            const gr_drill_question *q = &banks[b].q[i];
+            if (q->kind != GR_DRILL_SHORT)
+                continue;
+            ck_assert_msg(q->n_phrases >= 1, "%s cites no course phrase", q->id);
+            for (int k = 0; k < q->n_phrases; k++, phrases++) {
+                char *text = course_text(q->phrases[k].in), *want = plain(q->phrases[k].text);
+                ck_assert_msg(strstr(text, want) != NULL, "%s: \"%s\" is not in %s", q->id,
+                              q->phrases[k].text, q->phrases[k].in);
+                ck_assert_int_eq(judge(q, q->phrases[k].text), GR_DRILL_RIGHT);
+                free(text);
+                free(want);
+            }
+        }
+    fprintf(stderr, "drills: %d course phrases, each found where it is cited\n", phrases);
+    /* the check looks in the section cited, not anywhere */
+    char *sec2 = course_text("lab 2 §2"), *sec5 = course_text("lab 2 §5");
+    ck_assert_ptr_null(strstr(sec2, "a row of nan"));
+    ck_assert_ptr_nonnull(strstr(sec5, "a row of nan"));
+    free(sec2);
+    free(sec5);
+}
+END_TEST
+
+/* Right answers a review found marked wrong: each is right now. */
+START_TEST(review_answers_are_right)
+{
+    static const struct { const char *id, *answer; } said[] = {
+        { "softmax/conversion-point", "the softmax function" },
+        { "masks/torch-softmax-fully-masked", "a row of NaN" },
+        { "masks/torch-softmax-fully-masked", "all NaN" },
+        { "scores/luong-identity", "the dot product of q and k" },
+        { "online/recompute-from", "the logsumexp" },
+        { "scores/score-shape", "(B, T_q, T_k)" },
+    };
+    for (size_t k = 0; k < sizeof said / sizeof said[0]; k++) {
+        const gr_drill_question *q = NULL;
+        for (int b = 0; b < n_banks && !q; b++)
+            for (int i = 0; i < banks[b].n && !q; i++)
+                if (!strcmp(banks[b].q[i].id, said[k].id))
+                    q = &banks[b].q[i];
+        ck_assert_msg(q != NULL, "no question %s", said[k].id);
+        ck_assert_msg(judge(q, said[k].answer) == GR_DRILL_RIGHT, "%s: '%s' is not right",
+                      said[k].id, said[k].answer);
+    }
+}
+END_TEST
+
+/* ---- no bank answered by the course's slogans ----------------------------------------- */
+
+/* The course's slogans, plain, with a space at each end: the syllabus's opening
+   (up to "**Who it is for.**") and the first cell of each row of its table of
+   the facts every student must be able to state. */
+static char *slogans(void)
+{
+    size_t len;
+    char *syl = gr_read_file("syllabus.md", &len);
+    ck_assert_ptr_nonnull(syl);
+    gr_strbuf sb = {0};
+    char *open = strstr(syl, "This course teaches"), *who = strstr(syl, "**Who it is for.**");
+    ck_assert(open && who && open < who);
+    gr_sb_appendn(&sb, open, (size_t)(who - open));
+    char *facts = strstr(syl, "\n| fact |");
+    ck_assert_ptr_nonnull(facts);
+    for (char *row = strstr(facts + 1, "\n| "); row && row[1] == '|'; row = strchr(row + 1, '\n')) {
+        char *cell = row + 3, *bar = strchr(cell, '|');
+        if (bar && strncmp(cell, "---", 3))
+            gr_sb_printf(&sb, " %.*s", (int)(bar - cell), cell);
+    }
+    free(syl);
+    char *text = gr_sb_take(&sb);
+    for (char *p = text; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_')
+            *p = ' ';
+    char *p = plain(text), *out = gr_xasprintf(" %s ", p);
+    free(text);
+    free(p);
+    return out;
+}
+
+/* How many distinct words of choice (3 letters or more, not a function word)
+   the slogans hold; *of gets how many such words it has. */
+static int slogan_words(const char *choice, const char *slogans, int *of)
+{
+    static const char *const function_words[] = { "the", "and", "for", "its", "with", "that",
+                                                  "this", "from", "into", "than", "then",
+                                                  "which", "what", "when", "are", "was",
+                                                  "has", "have", "but", "can", "does" };
+    char *c = gr_xstrdup(choice);
+    for (char *p = c; *p; p++)
+        *p = isalnum((unsigned char)*p) || *p == '_' ? (char)tolower((unsigned char)*p) : ' ';
+    int n = 0;
+    *of = 0;
+    char *seen = gr_xstrdup(" ");
+    for (char *w = strtok(c, " "); w; w = strtok(NULL, " ")) {
+        char *pad = gr_xasprintf(" %s ", w);
+        int skip = strlen(w) < 3 || strstr(seen, pad);
+        for (size_t f = 0; f < sizeof function_words / sizeof *function_words; f++)
+            skip |= !strcmp(w, function_words[f]);
+        *of += !skip;
+        if (!skip && strstr(slogans, pad))
+            n++;
+        char *more = gr_xasprintf("%s%s ", seen, w);
+        free(seen);
+        seen = more;
+        free(pad);
+    }
+    free(seen);
+    free(c);
+    return n;
+}
+
+/* The heuristics: the most slogan words, the largest share of slogan words
+   (a short choice made only of them), the longest. */
+enum { BY_SLOGANS, BY_SLOGAN_SHARE, BY_LENGTH, N_HOWS };
+
+/* A choice's worth to heuristic how. */
+static double worth(const char *choice, int how, const char *slogans_text)
+{
+    int of, n = slogan_words(choice, slogans_text, &of);
+    if (how == BY_SLOGANS)
+        return n;
+    return how == BY_SLOGAN_SHARE ? (of ? (double)n / of : 0.0) : (double)strlen(choice);
+}
+
+/* What picking the best choice by how scores it: 1 when the right choice alone
+   is best, 1/k when it ties with k - 1 others (a pick among them), else 0. */
+static double pick_by(const gr_drill_question *q, int how, const char *slogans_text)
+{
+    int best = -1, ties = 0;
+    double score[26];
+    for (int c = 0; c < q->n_choices; c++) {
+        score[c] = worth(q->choices[c], how, slogans_text);
+        if (best < 0 || score[c] > score[best]) {
+            best = c;
+            ties = 1;
+        } else if (score[c] == score[best]) {
+            ties++;
+        }
+    }
+    return score[q->answer] == score[best] ? 1.0 / ties : 0.0;
+}
+
+START_TEST(no_bank_is_answered_by_slogans)
+{
+    char *sl = slogans();
+    /* the heuristic finds a slogan: "scores are not weights" beats two others */
+    char c0[] = "a banana", c1[] = "attention scores are not attention weights",
+         c2[] = "the cat sat on a mat", *choices[] = { c0, c1, c2 };
+    gr_drill_question probe = { .kind = GR_DRILL_CHOICE, .n_choices = 3, .answer = 1,
+                                .choices = choices };
+    ck_assert_double_eq(pick_by(&probe, BY_SLOGANS, sl), 1.0);
+    ck_assert_double_eq(pick_by(&probe, BY_SLOGAN_SHARE, sl), 1.0);
+    static const char *const names[N_HOWS] = { "the choice with the most slogan words",
+                                               "the choice most made of slogan words",
+                                               "the longest choice" };
+    for (int b = 0; b < n_banks; b++) {
+        double got[N_HOWS] = {0, 0, 0};
+        int n = 0;
+        for (int i = 0; i < banks[b].n; i++)
+            if (banks[b].q[i].kind == GR_DRILL_CHOICE) {
+                n++;
+                for (int h = 0; h < N_HOWS; h++)
+                    got[h] += pick_by(&banks[b].q[i], h, sl);
+            }
+        if (!n)
+            continue;
+        fprintf(stderr, "drills: %-10s by slogan words %3.0f%%, by their share %3.0f%%, by "
+                "length %3.0f%% of %d\n", banks[b].name, 100 * got[0] / n, 100 * got[1] / n,
+                100 * got[2] / n, n);
+        for (int h = 0; h < N_HOWS; h++)
+            ck_assert_msg(got[h] <= 0.40 * n + 1e-9, "%s: picking %s answers %.0f%% of its "
+                          "%d choice questions; rewrite choices", banks[b].name, names[h],
+                          100 * got[h] / n, n);
+    }
+    free(sl);
 }
 END_TEST
 
@@ -504,6 +742,9 @@ Suite *test_suite(void)
     tcase_add_test(tc, choice_answers_score_at_chance);
     tcase_add_test(tc, no_bank_gives_answers_away_by_length);
     tcase_add_test(tc, free_text_is_matched_whole);
+    tcase_add_test(tc, short_answers_accept_the_course_words);
+    tcase_add_test(tc, review_answers_are_right);
+    tcase_add_test(tc, no_bank_is_answered_by_slogans);
     tcase_add_test(tc, numeric_answers_are_right_exactly_when_they_round_to_it);
     tcase_add_test(tc, generated_wrong_answers_are_rejected);
     tcase_add_test(tc, keys_count_from_zero_in_the_course_text_and_messages);
