@@ -21,7 +21,10 @@
  * alignment padding the linker adds, a self-SIGSTOP in every test, every lab
  * stopping itself, syscall() through a function pointer, a nested
  * function's trampoline, scratch memory never freed (a wrong answer, whatever
- * was computed: the contract says free it) and a lab whose every test loops; and a rubric's
+ * was computed: the contract says free it), a leak, a write below an output
+ * and a heap overflow each followed by wiping the test child's own data (its
+ * records, were they kept there), 100,000 live blocks, and a lab whose every
+ * test loops; and a rubric's
  * budget_s running out (the tests left are not run). The "layers" cases
  * check the linked-program check (objcheck.h) on programs built without the
  * build's rule checks. ATTNLAB_HOSTILE_CASE=name runs only the case called name.
@@ -66,6 +69,40 @@ static const char stop_tail[] =
     "    ((void (*)(void))(void *)(unsigned char *)buf)();\n}\n\n"
     "__attribute__((constructor)) static void hostile_ctor(void)\n{\n    hostile_stop();\n}\n";
 
+/* After an attack on memory, the forgery of its record: the test program's
+   own writable data found as an attacker would, from the ELF header at the
+   program's fixed base (0x400000) to its writable segment; every word of the
+   .bss below the student's own (the C runtime's and the test child's:
+   child_main.o is linked before the student's object) zeroed, and every word
+   of the data past the read-only-after-start part (PT_GNU_RELRO) that holds
+   an address in the heap or buffer regions (the allocator's bump pointers).
+   What the call left in memory is read from outside the child (inspect.h), so
+   none of it changes the verdict. */
+#define WIPE_HARNESS \
+    "static volatile char hostile_anchor;\n" \
+    "    const unsigned char *eh = (const unsigned char *)0x400000;\n" \
+    "    unsigned long phoff = *(const unsigned long *)(eh + 32), relro_end = 0;\n" \
+    "    unsigned short phnum = *(const unsigned short *)(eh + 56);\n" \
+    "    for (int i = 0; i < phnum; i++) {\n" \
+    "        const unsigned char *ph = eh + phoff + 56UL * (unsigned long)i;\n" \
+    "        if (*(const unsigned *)ph == 0x6474e552u)   /* PT_GNU_RELRO */\n" \
+    "            relro_end = *(const unsigned long *)(ph + 16) + *(const unsigned long *)(ph + 40);\n" \
+    "    }\n" \
+    "    for (int i = 0; i < phnum; i++) {\n" \
+    "        const unsigned char *ph = eh + phoff + 56UL * (unsigned long)i;\n" \
+    "        if (*(const unsigned *)ph != 1 || !(*(const unsigned *)(ph + 4) & 2))\n" \
+    "            continue;   /* a PT_LOAD that is writable */\n" \
+    "        unsigned long va = *(const unsigned long *)(ph + 16), filesz = *(const unsigned long *)(ph + 32);\n" \
+    "        unsigned long from = ((relro_end > va ? relro_end : va) + 4095) & ~4095UL;\n" \
+    "        volatile unsigned long *w = (volatile unsigned long *)from;\n" \
+    "        for (; (unsigned long)w + 8 <= va + filesz; w++)\n" \
+    "            if (*w >> 44 == 1 || *w >> 44 == 2)\n" \
+    "                *w = 0;\n" \
+    "        for (w = (volatile unsigned long *)((va + filesz + 7) & ~7UL);\n" \
+    "             (unsigned long)w + 8 <= (unsigned long)&hostile_anchor; w++)\n" \
+    "            *w = 0;\n" \
+    "    }\n"
+
 typedef struct sandbox_case {
     const char *name;
     int lab;                /* the hostile lab, or ALL_LABS */
@@ -95,6 +132,23 @@ static const sandbox_case cases[] = {
     {"scratch_memory_left_allocated", 1, "body.c",
      "char *volatile scratch = malloc(40);\n    if (scratch)\n        scratch[0] = 1;   /* never freed */",
      NULL, "wrong answer", "40 bytes in 1 block of scratch memory still allocated"},
+    /* the attacker's report: a leak, then the record of it cleared */
+    {"leak_then_wipe_the_harness", 1, "body.c",
+     "char *volatile scratch = malloc(40);\n    if (scratch)\n        scratch[0] = 1;   /* never freed */\n"
+     "    " WIPE_HARNESS,
+     NULL, "wrong answer", "40 bytes in 1 block of scratch memory still allocated"},
+    {"write_below_output_then_wipe", 1, "body.c",
+     "((volatile float *)S)[-1] = 1.0f;\n    " WIPE_HARNESS,
+     NULL, "crashed", "below the first element of an array argument"},
+    {"heap_overflow_then_wipe", 1, "body.c",
+     "volatile float *t = malloc(3 * sizeof *t);\n    if (t)\n        t[3] = 1.0f;   /* in the slack */\n"
+     "    " WIPE_HARNESS,
+     NULL, "crashed", "past the end of a malloc'd block"},
+    /* each block is a mapping: 100k live ones end in a named verdict, not a grader crash */
+    {"hundred_thousand_blocks", 1, "body.c",
+     "static void *blocks[100000];\n    for (int i = 0; i < 100000; i++)\n"
+     "        blocks[i] = malloc(8);\n    for (int i = 0; i < 100000; i++)\n        free(blocks[i]);",
+     NULL, "out of memory", "blocks from malloc at once"},
     {"endless_loop_every_test", 1, "body.c", "for (volatile int spin = 1; spin;) {}", NULL,
      "timed out", "time limit|wall-clock limit|not run: earlier tests timed out"},
 };

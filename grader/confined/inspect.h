@@ -1,0 +1,51 @@
+/* inspect.h: what a test child left in memory after its call, read from
+ * outside it while it is stopped (the parent's side of protocol.h).
+ *
+ * The kernel's list of the child's mappings (/proc/PID/maps) says which heap
+ * blocks are live and, from where each sits, how many bytes were asked for
+ * (proto_block_size); process_vm_readv reads the slack after each block and
+ * below each buffer, at addresses the parent computes itself. Nothing the
+ * child keeps in its own memory is read as a record: a student can only
+ * change a verdict here by leaving memory as it should be (really freeing a
+ * block, really putting a byte back).
+ *
+ * Reading another process needs the kernel's permission to trace it: the
+ * same user (a student grading their own code) or CAP_SYS_PTRACE (a grader
+ * running as root, whose children run as nobody), a dumpable child, and a
+ * Yama ptrace_scope of 0 or 1 (the parent is the child's parent). Where that
+ * is refused, `unreadable` says why and nothing else is known.
+ */
+#ifndef GR_INSPECT_H
+#define GR_INSPECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The mappings in a child's heap region, in address order, contiguous ones
+   merged (a block the student split with mprotect is still one). */
+typedef struct gr_blocks {
+    uintptr_t (*at)[2];          /* [start, end) */
+    size_t n, cap;
+} gr_blocks;
+
+/* Read them for pid: 0, or -1 with errno (EACCES, EPERM: not allowed). */
+int gr_blocks_read(pid_t pid, gr_blocks *out);
+
+void gr_blocks_free(gr_blocks *b);
+
+typedef struct gr_inspection {
+    int below;                   /* the slack below a buffer's data is not as it was */
+    int overflow;                /* the slack after a live block's data is not as it was */
+    uint64_t leak_bytes;         /* blocks live now that were not before the call: */
+    uint64_t leak_blocks;        /*   their requested bytes and their count */
+    int unreadable;              /* not 0: errno of a refused read; nothing above is known */
+} gr_inspection;
+
+/* Judge the stopped child pid: the slack below its n_bufs buffers of
+   buf_bytes[i] bytes each, and every block live now against `before` (the
+   blocks live when it said it was ready, before the request). Fills out. */
+void gr_inspect(pid_t pid, const size_t *buf_bytes, int n_bufs, const gr_blocks *before,
+                gr_inspection *out);
+
+#endif
