@@ -329,8 +329,11 @@ int gr_exe_check(const char *path, unsigned long long *writable, char *why, size
         if (check_segment(&ph, why, whylen) != 0)
             goto out;
         stack_seen |= ph.p_type == PT_GNU_STACK;
-        /* what the kernel maps for it (and RLIMIT_DATA counts), padding included */
-        if (ph.p_type == PT_LOAD && (ph.p_flags & PF_W) && ph.p_memsz < ((uint64_t)1 << 46))
+        /* what the kernel maps for it (and RLIMIT_DATA counts), padding included,
+           and its thread-local data, which static glibc takes with sbrk before
+           main (a refusal there exits 127 before any of the test child runs) */
+        if (((ph.p_type == PT_LOAD && (ph.p_flags & PF_W)) || ph.p_type == PT_TLS) &&
+            ph.p_memsz < ((uint64_t)1 << 46))
             *writable += (ph.p_memsz + ph.p_vaddr % pg + pg - 1) / pg * pg;
     }
     if (!stack_seen) {

@@ -35,7 +35,8 @@ const char *gr_symbol_reason(const char *sym);
    interpreter and no dynamic section, a stack marked not executable, no segment
    both writable and executable, and none of the functions no lab needs
    (syscall, exec*, fork ...) in its link. 0 with *writable the bytes its
-   writable segments take in memory (alignment padding included), or -1 with why. */
+   writable segments take in memory (alignment padding included) and its
+   thread-local data, or -1 with why. */
 int gr_exe_check(const char *path, unsigned long long *writable, char *why, size_t whylen);
 
 #endif

@@ -166,11 +166,12 @@ static int walk_request(const unsigned char *req, size_t len, size_t *resp_bytes
     return 0;
 }
 
-/* Memory the executable's image needs (its PT_LOAD segments, bss included), read
+/* Memory the executable's image needs (its PT_LOAD segments, bss included, and
+   its thread-local data, which static glibc takes with sbrk before main), read
    from the open file, so a large static array fits the address-space limit and
    the test child can report it as out of memory instead of exec failing; *writable
    gets the part RLIMIT_DATA counts (writable segments, alignment padding
-   included). */
+   included, and the thread-local data). */
 static size_t image_bytes(int fd, size_t *writable)
 {
     *writable = 0;
@@ -184,11 +185,11 @@ static size_t image_bytes(int fd, size_t *writable)
         Elf64_Phdr ph;
         if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (uint64_t)i * sizeof ph)) != (ssize_t)sizeof ph)
             goto fallback;
-        if (ph.p_type != PT_LOAD || ph.p_memsz >= ((uint64_t)1 << 40))
+        if ((ph.p_type != PT_LOAD && ph.p_type != PT_TLS) || ph.p_memsz >= ((uint64_t)1 << 40))
             continue;
         size_t bytes = round_page((size_t)ph.p_memsz + (size_t)(ph.p_vaddr % pg), pg);
         total += bytes;
-        if (ph.p_flags & PF_W)
+        if ((ph.p_flags & PF_W) || ph.p_type == PT_TLS)
             *writable += bytes;
     }
     return total;

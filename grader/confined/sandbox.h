@@ -20,7 +20,7 @@
  * Memory is limited by the kernel, never by counts kept in the child: the
  * address space, and RLIMIT_DATA (heap, private mappings and writable image)
  * at the heap limit plus the request's buffers, the program's own writable
- * data, a page and 16 bytes for each of
+ * data (thread-local data included), a page and 16 bytes for each of
  * PROTO_MAX_BLOCKS heap blocks (each is a mapping of whole pages) and 2 MiB
  * for the C library. The test child's count of the heap, in the child's
  * memory, only names a verdict precisely for code that plays fair. The

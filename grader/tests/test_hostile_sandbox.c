@@ -23,8 +23,8 @@
  * function's trampoline, scratch memory never freed (a wrong answer, whatever
  * was computed: the contract says free it), a leak, a write below an output
  * and a heap overflow each followed by wiping the test child's own data (its
- * records, were they kept there), 100,000 live blocks, and a lab whose every
- * test loops; and a rubric's
+ * records, were they kept there), 100,000 live blocks, 96 MiB of thread-local
+ * data, and a lab whose every test loops; and a rubric's
  * budget_s running out (the tests left are not run). The "layers" cases
  * check the linked-program check (objcheck.h) on programs built without the
  * build's rule checks. ATTNLAB_HOSTILE_CASE=name runs only the case called name.
@@ -149,6 +149,11 @@ static const sandbox_case cases[] = {
      "static void *blocks[100000];\n    for (int i = 0; i < 100000; i++)\n"
      "        blocks[i] = malloc(8);\n    for (int i = 0; i < 100000; i++)\n        free(blocks[i]);",
      NULL, "out of memory", "blocks from malloc at once"},
+    /* thread-local data is static data: static glibc takes it before main, and
+       a refusal there exited 127 ("exited with status 127") */
+    {"thread_local_96_mib", 1, "top.c", "_Thread_local char hostile_tls[96 << 20];\n"
+     "int hostile_touch(void);\nint hostile_touch(void) { return hostile_tls[1 << 20]; }",
+     NULL, "out of memory", "memory limit"},
     {"endless_loop_every_test", 1, "body.c", "for (volatile int spin = 1; spin;) {}", NULL,
      "timed out", "time limit|wall-clock limit|not run: earlier tests timed out"},
 };
