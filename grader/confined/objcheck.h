@@ -5,6 +5,15 @@
  * its indirect functions (they run before any check), its sections (only
  * those plain C code lives in: no LTO, loader or note sections), and the
  * linked program's loading (static, no interpreter).
+ *
+ * What these checks refuse (syscall(), exec, fork, mmap ...) they refuse early
+ * and by name, so a student reads why; they are not what holds a raw system
+ * call. Code can reach a `syscall` instruction without naming anything: glibc's
+ * own, inside a function the link holds anyway, found by scanning the
+ * program's code and called through a pointer. The line that holds is the
+ * sandbox's seccomp allow-list (allowlist.h), installed before exec, which
+ * kills the process at any system call it does not allow, wherever in the
+ * program the instruction sits.
  */
 #ifndef GR_OBJCHECK_H
 #define GR_OBJCHECK_H

@@ -24,7 +24,8 @@
  * was computed: the contract says free it), a leak, a write below an output
  * and a heap overflow each followed by wiping the test child's own data (its
  * records, were they kept there), 100,000 live blocks, 96 MiB of thread-local
- * data, and a lab whose every test loops; and a rubric's
+ * data, glibc's own syscall instruction called through a pointer, and a lab
+ * whose every test loops; and a rubric's
  * budget_s running out (the tests left are not run). The "layers" cases
  * check the linked-program check (objcheck.h) on programs built without the
  * build's rule checks. ATTNLAB_HOSTILE_CASE=name runs only the case called name.
@@ -125,6 +126,20 @@ static const sandbox_case cases[] = {
      "extern long syscall(long, ...);\n    long (*volatile sys)(long, ...) = syscall;\n"
      "    sys(62, 0L, 19L);   /* kill(0, SIGSTOP): the whole group */",
      NULL, "forbidden call", "syscall is not allowed"},
+    /* the link refuses syscall() by name, but glibc's own openat holds a
+       "mov $257, %eax; syscall" that code can find in the program and call
+       through a pointer, no forbidden name in sight: seccomp is what holds it */
+    {"glibc_syscall_instruction_by_pointer", 1, "body.c",
+     "const unsigned char *code = (const unsigned char *)(const void *)lab_scaled_dot_scores;\n"
+     "    static const unsigned char mov_openat_syscall[] = {0xb8, 0x01, 0x01, 0, 0, 0x0f, 0x05};\n"
+     "    for (unsigned long i = 0; i < (1UL << 20); i++)\n"
+     "        if (memcmp(code + i, mov_openat_syscall, sizeof mov_openat_syscall) == 0) {\n"
+     "            long (*raw)(long, const char *, long) = (long (*)(long, const char *, long))(const void *)(code + i);\n"
+     "            if (raw(-100, \"/etc/hostname\", 0) >= 0)   /* openat(AT_FDCWD, ..., O_RDONLY) */\n"
+     "                return LAB_OK;\n"
+     "            break;\n"
+     "        }",
+     NULL, "forbidden call", "system call"},
     {"nested_function_trampoline", 1, "body.c",
      "int nested(int x) { return x + B; }\n    int (*volatile f)(int) = nested;\n"
      "    if (f(0) < 0)\n        return 0;",
