@@ -115,9 +115,8 @@ static void uninspected_message(gr_strbuf *msg, const char *describe, const gr_s
 {
     if (run->memory.unreadable)
         gr_sb_printf(msg, "%s\nthe grader could not read the test program's memory after the call "
-                     "(%s), so its answer is not trusted; on a machine with "
-                     "kernel.yama.ptrace_scope above 1, grade as root or lower it to 1",
-                     describe, strerror(run->memory.unreadable));
+                     "(%s), so its answer is not trusted", describe,
+                     strerror(run->memory.unreadable));
     else
         gr_sb_printf(msg, "%s\nthe program ended by itself after the call instead of waiting to "
                      "have its memory checked, so its answer is not trusted (does the code end "

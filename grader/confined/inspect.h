@@ -9,11 +9,14 @@
  * change a verdict here by leaving memory as it should be (really freeing a
  * block, really putting a byte back).
  *
- * Reading another process needs the kernel's permission to trace it: the
+ * Reading another process needs the kernel's permission: its mappings, the
  * same user (a student grading their own code) or CAP_SYS_PTRACE (a grader
- * running as root, whose children run as nobody), a dumpable child, and a
- * Yama ptrace_scope of 0 or 1 (the parent is the child's parent). Where that
- * is refused, `unreadable` says why and nothing else is known.
+ * running as root, whose children run as nobody) and a dumpable child (the
+ * seccomp filter lets no child change that); its memory, the same and a Yama
+ * ptrace_scope of 0 or 1 (the parent is the child's parent). Where the
+ * mappings cannot be read, `unreadable` says why and nothing is known; where
+ * only the memory cannot (Yama's scope 2 or 3 for a grader that is not root),
+ * `slack_unread` says why, the leaks are still judged and the slack is not.
  */
 #ifndef GR_INSPECT_H
 #define GR_INSPECT_H
@@ -23,10 +26,14 @@
 #include <sys/types.h>
 
 /* The mappings in a child's heap region, in address order, contiguous ones
-   merged (a block the student split with mprotect is still one). */
+   merged (a block the student split with mprotect is still one), and the
+   private writable memory it holds elsewhere (outside both regions, the
+   stack aside): memory taken without malloc (the C library's own allocator
+   or mmap reached by address) shows as its growth during the call. */
 typedef struct gr_blocks {
     uintptr_t (*at)[2];          /* [start, end) */
     size_t n, cap;
+    uint64_t other_bytes, other_maps;
 } gr_blocks;
 
 /* Read them for pid: 0, or -1 with errno (EACCES, EPERM: not allowed). */
@@ -38,7 +45,10 @@ typedef struct gr_inspection {
     int below;                   /* the slack below a buffer's data is not as it was */
     int overflow;                /* the slack after a live block's data is not as it was */
     uint64_t leak_bytes;         /* blocks live now that were not before the call: */
-    uint64_t leak_blocks;        /*   their requested bytes and their count */
+    uint64_t leak_blocks;        /*   their requested bytes and their count (and the
+                                    growth of the memory taken without malloc) */
+    int slack_unread;            /* not 0: errno of a refused memory read; below and
+                                    overflow are not known, the leaks are */
     int unreadable;              /* not 0: errno of a refused read; nothing above is known */
 } gr_inspection;
 

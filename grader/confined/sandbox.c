@@ -499,8 +499,11 @@ static void note_ready(run_ctx *r)
 static void on_stop(run_ctx *r)
 {
     take(r, &r->resp[0], &r->response, r->response.keep);
-    take(r, &r->outp[0], &r->output, (size_t)r->lim->output_bytes);
-    if (r->ready && r->response.len > sizeof(uint32_t) && !r->killed) {
+    if (take(r, &r->outp[0], &r->output, (size_t)r->lim->output_bytes))
+        r->out->output_limit = 1;
+    if (r->killed)
+        return;                           /* it wrote more than it may: that is its fate */
+    if (r->ready && r->response.len > sizeof(uint32_t)) {
         r->answered = 1;
         return;
     }

@@ -24,8 +24,8 @@
  * was computed: the contract says free it), a leak, a write below an output
  * and a heap overflow each followed by wiping the test child's own data (its
  * records, were they kept there), 100,000 live blocks, 96 MiB of thread-local
- * data, glibc's own syscall instruction called through a pointer, and a lab
- * whose every test loops; and a rubric's
+ * data, glibc's own syscall instruction and its mmap called through a pointer,
+ * and a lab whose every test loops; and a rubric's
  * budget_s running out (the tests left are not run). The "layers" cases
  * check the linked-program check (objcheck.h) on programs built without the
  * build's rule checks. ATTNLAB_HOSTILE_CASE=name runs only the case called name.
@@ -159,6 +159,22 @@ static const sandbox_case cases[] = {
      "volatile float *t = malloc(3 * sizeof *t);\n    if (t)\n        t[3] = 1.0f;   /* in the slack */\n"
      "    " WIPE_HARNESS,
      NULL, "crashed", "past the end of a malloc'd block"},
+    /* memory taken without malloc, from glibc's own mmap found in the program's
+       code and called through a pointer: no block of the heap region, but the
+       child's private memory grew during the call, and the kernel says so */
+    {"leak_through_glibc_mmap_by_pointer", 1, "body.c",
+     "const unsigned char *code = (const unsigned char *)(const void *)lab_scaled_dot_scores;\n"
+     "    /* mov %ecx, %r10d; test $0xfff, %r9d; jne: the start of glibc's mmap */\n"
+     "    static const unsigned char glibc_mmap[] = {0x41, 0x89, 0xca, 0x41, 0xf7, 0xc1, 0xff, 0x0f, 0, 0, 0x75};\n"
+     "    for (unsigned long i = 0; i < (1UL << 20); i++)\n"
+     "        if (memcmp(code + i, glibc_mmap, sizeof glibc_mmap) == 0) {\n"
+     "            void *(*raw)(void *, unsigned long, int, int, int, long) =\n"
+     "                (void *(*)(void *, unsigned long, int, int, int, long))(const void *)(code + i);\n"
+     "            char *p = raw(0, 1UL << 16, 3, 0x22, -1, 0);   /* PROT_READ|WRITE, MAP_PRIVATE|ANONYMOUS */\n"
+     "            if (p != (char *)-1)\n                p[0] = 1;   /* never unmapped */\n"
+     "            break;\n"
+     "        }",
+     NULL, "wrong answer", "65536 bytes in 1 block of scratch memory still allocated"},
     /* each block is a mapping: 100k live ones end in a named verdict, not a grader crash */
     {"hundred_thousand_blocks", 1, "body.c",
      "static void *blocks[100000];\n    for (int i = 0; i < 100000; i++)\n"
