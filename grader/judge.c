@@ -117,6 +117,9 @@ static void uninspected_message(gr_strbuf *msg, const char *describe, const gr_s
         gr_sb_printf(msg, "%s\nthe grader could not read the test program's memory after the call "
                      "(%s), so its answer is not trusted", describe,
                      strerror(run->memory.unreadable));
+    else if (run->response_len == 0)
+        gr_sb_printf(msg, "%s\nexited with status 0 before answering (does the code end the "
+                     "process?)", describe);
     else
         gr_sb_printf(msg, "%s\nthe program ended by itself after the call instead of waiting to "
                      "have its memory checked, so its answer is not trusted (does the code end "

@@ -24,8 +24,8 @@
  * was computed: the contract says free it), a leak, a write below an output
  * and a heap overflow each followed by wiping the test child's own data (its
  * records, were they kept there), 100,000 live blocks, 96 MiB of thread-local
- * data, glibc's own syscall instruction and its mmap called through a pointer,
- * and a lab whose every test loops; and a rubric's
+ * data, glibc's own syscall instruction, its mmap and its exit_group called
+ * through a pointer, and a lab whose every test loops; and a rubric's
  * budget_s running out (the tests left are not run). The "layers" cases
  * check the linked-program check (objcheck.h) on programs built without the
  * build's rule checks. ATTNLAB_HOSTILE_CASE=name runs only the case called name.
@@ -175,6 +175,18 @@ static const sandbox_case cases[] = {
      "            break;\n"
      "        }",
      NULL, "wrong answer", "65536 bytes in 1 block of scratch memory still allocated"},
+    /* ending the process itself, to skip whatever is checked after the call:
+       glibc's own exit_group found in the program's code and called through a
+       pointer (exit and _exit are refused by name); a test child that does
+       not stop for its inspection has no answer the grader trusts */
+    {"exit_before_the_inspection", 1, "body.c",
+     "char *volatile scratch = malloc(40);   /* never freed */\n"
+     "    const unsigned char *code = (const unsigned char *)(const void *)lab_scaled_dot_scores;\n"
+     "    static const unsigned char exit_group[] = {0xb8, 0xe7, 0, 0, 0, 0x0f, 0x05};\n"
+     "    for (unsigned long i = 0; scratch && i < (1UL << 20); i++)\n"
+     "        if (memcmp(code + i, exit_group, sizeof exit_group) == 0)\n"
+     "            ((void (*)(int))(const void *)(code + i))(0);",
+     NULL, "crashed", "exited with status 0 before answering"},
     /* each block is a mapping: 100k live ones end in a named verdict, not a grader crash */
     {"hundred_thousand_blocks", 1, "body.c",
      "static void *blocks[100000];\n    for (int i = 0; i < 100000; i++)\n"
