@@ -63,9 +63,12 @@
 #define PROTO_MAX_BUFS  12
 #define PROTO_MAX_ELEMS (64L * 1024 * 1024)  /* per buffer, a sanity bound */
 
-#define PROTO_BUF_REGION   ((uintptr_t)0x100000000000)  /* 16 TiB up: far from the program, */
-#define PROTO_HEAP_REGION  ((uintptr_t)0x200000000000)  /* its brk heap and the mmap area */
-#define PROTO_HEAP_BYTES   ((uintptr_t)1 << 44)         /* the heap region's size */
+/* 64 GiB up, far above the program and its brk heap, and below 256 GiB, far
+   under the top-down mmap area of a 39-bit address space (arm64 kernels such
+   as the Raspberry Pi's) as of a 47-bit one */
+#define PROTO_BUF_REGION   ((uintptr_t)0x1000000000)    /* the buffers: 12 x 256 MiB at most */
+#define PROTO_HEAP_REGION  ((uintptr_t)0x2000000000)
+#define PROTO_HEAP_BYTES   ((uintptr_t)1 << 37)         /* the heap region's size: 128 GiB */
 #define PROTO_MAX_BLOCKS   4096   /* live blocks at once: each is a mapping, and a page at least */
 #define PROTO_CANARY       0x7B   /* below each buffer: 1.3e36 as a float, so x[-1] poisons too */
 

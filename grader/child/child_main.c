@@ -141,11 +141,13 @@ static unsigned live_blocks;
 static int in_call;                      /* the student's function is running */
 
 /* A fresh mapping of span bytes whose first page index is code modulo
-   PROTO_BLOCK_CODES, after an unmapped page; 0 when none can be had. */
+   PROTO_BLOCK_CODES, after an unmapped page; 0 when none can be had. Once
+   round the region, a place may be taken by a block still live: then the
+   next place is tried. */
 static uintptr_t block_map(size_t span, size_t code)
 {
     const uintptr_t mod = PROTO_BLOCK_CODES(page), end = PROTO_HEAP_REGION + PROTO_HEAP_BYTES;
-    for (int tries = 0; tries < 64; tries++) {
+    for (int tries = 0; tries < 4 * PROTO_MAX_BLOCKS; tries++) {
         uintptr_t first = heap_next / page;
         first += (code + mod - first % mod) % mod;
         uintptr_t at = first * page;
