@@ -163,6 +163,12 @@ static void count_leaks(const gr_blocks *now, const gr_blocks *before, size_t pg
     }
 }
 
+int gr_inspect_yama_blocks(const char *scope_text, unsigned euid)
+{
+    int scope = scope_text ? atoi(scope_text) : 0;
+    return scope >= 3 || (scope == 2 && euid != 0) ? scope : 0;
+}
+
 void gr_inspect(pid_t pid, const size_t *buf_bytes, int n_bufs, const gr_blocks *before,
                 gr_inspection *out)
 {

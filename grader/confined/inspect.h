@@ -52,6 +52,12 @@ typedef struct gr_inspection {
     int unreadable;              /* not 0: errno of a refused read; nothing above is known */
 } gr_inspection;
 
+/* Does Yama keep a grader with euid `euid` from reading its test children's
+   memory, given /proc/sys/kernel/yama/ptrace_scope's text (NULL: no Yama)?
+   The scope that does (2: only with CAP_SYS_PTRACE, which root has; 3: never),
+   or 0. */
+int gr_inspect_yama_blocks(const char *scope_text, unsigned euid);
+
 /* Judge the stopped child pid: the slack below its n_bufs buffers of
    buf_bytes[i] bytes each, and every block live now against `before` (the
    blocks live when it said it was ready, before the request). Fills out. */

@@ -394,6 +394,20 @@ START_TEST(leaks_judged_where_memory_cannot_be_read)
 }
 END_TEST
 
+/* When Yama keeps the grader from the children's memory (doctor says so):
+   scope 2 unless root (CAP_SYS_PTRACE), scope 3 always; 0 and 1 (the
+   parent is the child's parent) and no Yama at all never. */
+START_TEST(yama_scope_that_blocks_reading)
+{
+    ck_assert_int_eq(gr_inspect_yama_blocks(NULL, 1000), 0);
+    ck_assert_int_eq(gr_inspect_yama_blocks("0\n", 1000), 0);
+    ck_assert_int_eq(gr_inspect_yama_blocks("1\n", 1000), 0);
+    ck_assert_int_eq(gr_inspect_yama_blocks("2\n", 1000), 2);
+    ck_assert_int_eq(gr_inspect_yama_blocks("2\n", 0), 0);
+    ck_assert_int_eq(gr_inspect_yama_blocks("3\n", 0), 3);
+}
+END_TEST
+
 /* 64 MiB on an 8 MiB stack, and endless recursion: the stub names it a stack
    overflow; a SIGSEGV is acceptable where it cannot tell. */
 static void expect_stack_overflow(const char *name)
@@ -739,6 +753,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, scratch_memory_left_allocated_is_a_leak);
     tcase_add_test(tc, stop_before_answering_is_timed_out_at_once);
     tcase_add_test(tc, leaks_judged_where_memory_cannot_be_read);
+    tcase_add_test(tc, yama_scope_that_blocks_reading);
     tcase_add_test(tc, huge_stack_array);
     tcase_add_test(tc, endless_recursion);
     tcase_add_test(tc, ten_megabytes_of_output);
