@@ -82,22 +82,48 @@ void gr_judge_timeout_message(gr_strbuf *msg, const char *describe, long time_ms
                      describe, run->seconds, run->cpu_seconds, time_ms);
 }
 
-/* The call returned with scratch memory still allocated (the child's leak
-   record): a wrong answer, whatever it computed, since the contract forbids it. */
-static void leak_message(gr_strbuf *msg, const char *describe, const gr_sandbox_result *run,
-                         gr_outcome *out)
+/* What the call left in memory, as the parent read it from the stopped child
+   (inspect.h): a write below an array argument or past a malloc'd block ends
+   the test as the crash it is; scratch memory still allocated is a wrong
+   answer, whatever was computed, since the contract forbids it. 1 when one
+   of them decided the verdict. */
+static int memory_message(gr_strbuf *msg, const char *describe, const gr_inspection *m,
+                          gr_outcome *out)
 {
-    uint64_t bytes, blocks;
-    char perr[256];
-    if (proto_decode_leak(run->response, run->response_len, &bytes, &blocks, perr, sizeof perr) != 0) {
-        gr_sb_printf(msg, "%s\nthe program ended without a valid answer (%s)", describe, perr);
-        return;
+    if (m->below || m->overflow) {
+        out->verdict = GR_CRASHED;
+        gr_sb_printf(msg, "%s\ncrashed with %s\n%s", describe,
+                     signal_story(m->below ? SIGSEGV : SIGABRT),
+                     m->below ? "a write below the first element of an array argument"
+                              : "heap overflow: a write past the end of a malloc'd block");
+        return 1;
     }
+    if (m->leak_blocks == 0)
+        return 0;
     out->verdict = GR_WRONG_ANSWER;
     gr_sb_printf(msg, "%s\nyour code returned with %llu byte%s in %llu block%s of scratch memory "
                  "still allocated: free %s before returning (the contract's rule)", describe,
-                 (unsigned long long)bytes, bytes == 1 ? "" : "s", (unsigned long long)blocks,
-                 blocks == 1 ? "" : "s", blocks == 1 ? "it" : "them");
+                 (unsigned long long)m->leak_bytes, m->leak_bytes == 1 ? "" : "s",
+                 (unsigned long long)m->leak_blocks, m->leak_blocks == 1 ? "" : "s",
+                 m->leak_blocks == 1 ? "it" : "them");
+    return 1;
+}
+
+/* Exit 0 without the stop after the answer, or a stop the grader could not
+   read: the answer is not trusted, since what the call left is unknown. */
+static void uninspected_message(gr_strbuf *msg, const char *describe, const gr_sandbox_result *run)
+{
+    if (run->memory.unreadable)
+        gr_sb_printf(msg, "%s\nthe grader could not read the test program's memory after the call "
+                     "(%s), so its answer is not trusted", describe,
+                     strerror(run->memory.unreadable));
+    else if (run->response_len == 0)
+        gr_sb_printf(msg, "%s\nexited with status 0 before answering (does the code end the "
+                     "process?)", describe);
+    else
+        gr_sb_printf(msg, "%s\nthe program ended by itself after the call instead of waiting to "
+                     "have its memory checked, so its answer is not trusted (does the code end "
+                     "the process?)", describe);
 }
 
 /* Decide the verdict of one case from how the child ended and what it answered;
@@ -150,11 +176,17 @@ static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_ca
         out->verdict = GR_OUT_OF_MEMORY;
         gr_sb_printf(&msg, "%s\nthe stack overflowed: a local array too large for the stack? "
                      "Allocate large buffers with malloc, within the lab's memory limit", c->describe);
-    } else if (run->exit_code == PROTO_EXIT_LEAKED) {
-        leak_message(&msg, c->describe, run, out);
+    } else if (run->exit_code == PROTO_EXIT_TOO_MANY_BLOCKS) {
+        out->verdict = GR_OUT_OF_MEMORY;
+        gr_sb_printf(&msg, "%s\nheld more than %d blocks from malloc at once; allocate a few "
+                     "larger arrays instead of many small ones", c->describe, PROTO_MAX_BLOCKS);
     } else if (run->exit_code != PROTO_EXIT_OK) {
         gr_sb_printf(&msg, "%s\nexited with status %d before answering (does the code call exit()?)",
                      c->describe, run->exit_code);
+    } else if (!run->inspected) {
+        uninspected_message(&msg, c->describe, run);
+    } else if (memory_message(&msg, c->describe, &run->memory, out)) {
+        /* the memory's verdict */
     } else {
         proto_buf bufs[PROTO_MAX_BUFS];
         char perr[256];

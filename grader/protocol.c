@@ -207,27 +207,6 @@ fail:
     return -1;
 }
 
-int proto_decode_leak(const unsigned char *bytes, size_t len, uint64_t *leak_bytes,
-                      uint64_t *leak_blocks, char *err, size_t errlen)
-{
-    reader r = {bytes, bytes ? len : 0};
-    uint32_t magic = 0, end = 0;
-    uint64_t b = 0, n = 0;
-    if (take(&r, &magic, 4) != 0 || take(&r, &b, 8) != 0 || take(&r, &n, 8) != 0 ||
-        take(&r, &end, 4) != 0 || r.left != 0) {
-        gr_set_err(err, errlen, "bad leak record: %zu bytes, not %d", len, PROTO_LEAK_BYTES);
-        return -1;
-    }
-    if (magic != PROTO_LEAK_MAGIC || end != PROTO_END_MAGIC || n == 0) {
-        gr_set_err(err, errlen, "bad leak record: wrong magic, or %llu bytes in %llu blocks",
-                   (unsigned long long)b, (unsigned long long)n);
-        return -1;
-    }
-    *leak_bytes = b;
-    *leak_blocks = n;
-    return 0;
-}
-
 void proto_free_outputs(proto_buf out[PROTO_MAX_BUFS], int n_bufs)
 {
     if (!out)

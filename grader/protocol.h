@@ -25,10 +25,25 @@
  *   u32 PROTO_END_MAGIC
  * The parent parses strictly: wrong magic, wrong counts, short or trailing bytes
  * are a bad response, never trusted.
- * Leak record (instead of the response, with exit code PROTO_EXIT_LEAKED): the
- * call returned with blocks it allocated still live, against every contract's
- * rule that scratch memory is freed before returning:
- *   u32 PROTO_LEAK_MAGIC, u64 bytes (as requested), u64 blocks, u32 PROTO_END_MAGIC
+ *
+ * Before it reads the request the child writes u32 PROTO_READY_MAGIC on fd 4
+ * (its constructors have run); the parent then notes which heap blocks exist
+ * (they are the student's business) and only then sends the request. After
+ * the response the child stops itself (SIGSTOP) instead of exiting, and the
+ * parent judges what the call left behind from outside the child
+ * (grader/confined/inspect.h): the blocks the kernel still has mapped in the
+ * heap region, the slack after each block and the slack below each buffer.
+ * Nothing the child keeps in its own memory decides a verdict.
+ *
+ * Where things are: both sides compute the same addresses from these
+ * constants, so neither trusts the other's record of them.
+ *   buffers  from PROTO_BUF_REGION: a PROT_NONE guard page, then each
+ *            buffer's pages with its data ending exactly at the next guard
+ *            page (proto_buf_next); the slack below the data holds
+ *            proto_slack_byte's pattern
+ *   heap     from PROTO_HEAP_REGION: every block the student allocates is a
+ *            mapping of its own (proto_block_*), an unmapped page between
+ *            two, so the kernel's list of mappings is the list of live blocks
  */
 #ifndef GR_PROTOCOL_H
 #define GR_PROTOCOL_H
@@ -42,13 +57,20 @@
 #define PROTO_REQUEST_MAGIC  0x41544c51u  /* "QLTA" */
 #define PROTO_RESPONSE_MAGIC 0x41544c52u  /* "RLTA" */
 #define PROTO_END_MAGIC      0x454e4421u  /* "!DNE" */
-#define PROTO_LEAK_MAGIC     0x41544c4cu  /* "LLTA" */
-#define PROTO_LEAK_BYTES     24           /* a leak record's size */
+#define PROTO_READY_MAGIC    0x41544c59u  /* "YLTA" */
 
 #define PROTO_MAX_INTS  16
 #define PROTO_MAX_REALS 8
 #define PROTO_MAX_BUFS  12
 #define PROTO_MAX_ELEMS (64L * 1024 * 1024)  /* per buffer, a sanity bound */
+
+/* 64 GiB up, far above the program and its brk heap, and below 256 GiB, far
+   under the top-down mmap area of a 39-bit address space (arm64 kernels such
+   as the Raspberry Pi's) as of a 47-bit one */
+#define PROTO_BUF_REGION   ((uintptr_t)0x1000000000)    /* the buffers: 12 x 256 MiB at most */
+#define PROTO_HEAP_REGION  ((uintptr_t)0x2000000000)
+#define PROTO_HEAP_BYTES   ((uintptr_t)1 << 37)         /* the heap region's size: 128 GiB */
+#define PROTO_MAX_BLOCKS   4096   /* live blocks at once: each is a mapping, and a page at least */
 
 /* Exit codes the stub uses for outcomes it detects itself. */
 #define PROTO_EXIT_OK           0
@@ -56,7 +78,7 @@
 #define PROTO_EXIT_BAD_REQUEST  91  /* the request did not parse (a grader bug) */
 #define PROTO_EXIT_NO_SUCH_CALL 92  /* fn unknown to this lab's dispatch */
 #define PROTO_EXIT_STACK_OVERFLOW 93 /* the stack grew past its limit (deep recursion, huge local array) */
-#define PROTO_EXIT_LEAKED       94  /* returned with scratch memory still allocated (a leak record follows) */
+#define PROTO_EXIT_TOO_MANY_BLOCKS 95 /* more than PROTO_MAX_BLOCKS blocks allocated at once */
 
 typedef enum proto_kind { PROTO_F32 = 1, PROTO_I32 = 2, PROTO_U8 = 3 } proto_kind;
 typedef enum proto_role { PROTO_IN = 1, PROTO_OUT = 2, PROTO_INOUT = 3 } proto_role;
@@ -93,6 +115,68 @@ static inline float proto_out_fill(uint64_t k)
     return k % 3 == 0 ? 1e30f : k % 3 == 1 ? __builtin_nanf("") : -1e30f;
 }
 
+/* The data of the next buffer of bytes bytes, from *cursor (PROTO_BUF_REGION
+   for the first): after a guard page, ending at the page after its last
+   byte, which is the next buffer's guard. Advances *cursor. */
+/* The byte at offset off of the slack below buffer buf's data. Each 4-byte
+   word there is a different number, its top byte 0x70..0x7F and the bit
+   under it clear, so any float, int or double read there (little-endian) is
+   huge and finite (1e29 to 2e38) and poisons what it touches. Because the
+   words differ from place to place and from buffer to buffer, a write below
+   one array of a value read below another (lse[-1] from S[-n..-1]) or from
+   further down (x[-1] = x[-2]) changes the slack too. The child fills it,
+   the parent checks it (confined/inspect.c). */
+static inline unsigned char proto_slack_byte(int buf, size_t off)
+{
+    uint32_t h = (uint32_t)(off / 4) * 2654435761u ^ (uint32_t)(buf + 1) * 2246822519u;
+    h ^= h >> 15;
+    uint32_t word = 0x70000000u | (h & 0x0F7FFFFFu);
+    return (unsigned char)(word >> (8 * (off % 4)));
+}
+
+static inline uintptr_t proto_buf_next(uintptr_t *cursor, size_t bytes, size_t pg)
+{
+    uintptr_t lo = *cursor + pg;
+    *cursor = lo + (bytes + pg - 1) / pg * pg;
+    return *cursor - bytes;
+}
+
+/* A heap block of n requested bytes is a mapping of proto_block_span(n)
+   bytes whose data starts at its end less n rounded up to 16 (malloc's
+   alignment), so a write past the rounding faults; the 16 bytes below the
+   data hold n for the child's free and realloc (the student can rewrite
+   them, and so only hurt their own program). The mapping's first page index
+   modulo PROTO_BLOCK_CODES(pg) is proto_block_code(n): the mapping alone, as
+   the kernel lists it, says n (proto_block_size). */
+#define PROTO_BLOCK_CODES(pg) ((pg) + 16)
+
+static inline size_t proto_block_span(size_t n, size_t pg)
+{
+    return ((n + 15) / 16 * 16 + 16 + pg - 1) / pg * pg;
+}
+
+static inline size_t proto_block_code(size_t n, size_t pg)
+{
+    return proto_block_span(n, pg) - n;            /* 16 .. pg + 15 */
+}
+
+/* n for the mapping [start, end), or SIZE_MAX when it is no block's shape. */
+static inline size_t proto_block_size(uintptr_t start, uintptr_t end, size_t pg)
+{
+    size_t code = (size_t)(start / pg % PROTO_BLOCK_CODES(pg)), span = (size_t)(end - start);
+    size_t n = span >= code ? span - code : SIZE_MAX;
+    return n != SIZE_MAX && proto_block_span(n, pg) == span ? n : SIZE_MAX;
+}
+
+/* The byte the slack after a block's data holds: it varies from block to
+   block (0x70..0x7F, by address), so reading past the ends of two blocks at
+   once (O_post[n] - O_pre[n]) does not cancel out; read as a float it is
+   1e29 to 3e38, so a read one past the end poisons a sum. */
+static inline unsigned char proto_block_canary(uintptr_t start, size_t pg)
+{
+    return (unsigned char)(0x70 | (start / pg & 0x0F));
+}
+
 /* Parent: serialise a call into a malloc'd request. 0, or -1 on a malformed call. */
 int proto_encode_request(const proto_call *call, unsigned char **bytes, size_t *len);
 
@@ -103,11 +187,6 @@ int proto_encode_request(const proto_call *call, unsigned char **bytes, size_t *
 int proto_decode_response(const unsigned char *bytes, size_t len, const proto_call *call,
                           int32_t *status, proto_buf out[PROTO_MAX_BUFS],
                           char *err, size_t errlen);
-
-/* Parent: parse a leak record (the response of a child that exited
-   PROTO_EXIT_LEAKED) into *bytes and *blocks. 0, or -1 with why in err. */
-int proto_decode_leak(const unsigned char *bytes, size_t len, uint64_t *leak_bytes,
-                      uint64_t *leak_blocks, char *err, size_t errlen);
 
 /* Free the data decode_response allocated. */
 void proto_free_outputs(proto_buf out[PROTO_MAX_BUFS], int n_bufs);

@@ -185,6 +185,15 @@ static void check_layers(FILE *out)
     if (!l->seccomp)
         weaker += fprintf(out, "  weaker: no seccomp for the toolchain: a compiler tricked by student\n"
                           "          text could use sockets, ptrace or mounts\n") > 0;
+    char *yama = gr_read_file("/proc/sys/kernel/yama/ptrace_scope", NULL);
+    int scope = gr_inspect_yama_blocks(yama, (unsigned)geteuid());
+    free(yama);
+    if (scope)
+        weaker += fprintf(out, "  weaker: kernel.yama.ptrace_scope is %d, so the grader cannot read a\n"
+                          "          test child's memory after its call: leaks are judged, writes\n"
+                          "          below an array or past a malloc'd block are not%s\n", scope,
+                          scope == 2 ? " (grade as root,\n          or sysctl kernel.yama.ptrace_scope=1)"
+                                     : "") > 0;
     if (!gr_sandbox_has_seccomp())
         weaker += fprintf(out, "  weaker: no seccomp for the test child: tests are refused or run\n"
                           "          without the system-call allow-list (kernel needs\n"

@@ -1,11 +1,15 @@
 /* allowlist.h: the system calls a test child may make (the seccomp filter
  * sandbox.c installs before exec).
  *
- * Everything not named kills the whole process with SIGSYS. The list holds
- * what static glibc and the test child need: I/O on the child's own
- * descriptors, private non-executable memory, the signals a crash or abort()
- * sends the process itself (never a stop: a child cannot pause to wait out
- * the wall clock), clocks and ids, leaving, and the one exec of its program.
+ * Everything not named kills the whole process with SIGSYS, wherever in the
+ * program the system call instruction sits: this filter, not the link's
+ * refusal of syscall() and the like (objcheck.h), is what holds a raw system
+ * call. The list holds what static glibc and the test child need: I/O on the
+ * child's own descriptors, private non-executable memory (mremap answered
+ * with an error: it could move a heap block out of the region the parent
+ * inspects), the signals a crash or abort() sends the process itself and the
+ * stop after its answer (a stop before one is timed out at once), clocks and
+ * ids, leaving, and the one exec of its program.
  */
 #ifndef GR_ALLOWLIST_H
 #define GR_ALLOWLIST_H

@@ -5,6 +5,15 @@
  * its indirect functions (they run before any check), its sections (only
  * those plain C code lives in: no LTO, loader or note sections), and the
  * linked program's loading (static, no interpreter).
+ *
+ * What these checks refuse (syscall(), exec, fork, mmap ...) they refuse early
+ * and by name, so a student reads why; they are not what holds a raw system
+ * call. Code can reach a `syscall` instruction without naming anything: glibc's
+ * own, inside a function the link holds anyway, found by scanning the
+ * program's code and called through a pointer. The line that holds is the
+ * sandbox's seccomp allow-list (allowlist.h), installed before exec, which
+ * kills the process at any system call it does not allow, wherever in the
+ * program the instruction sits.
  */
 #ifndef GR_OBJCHECK_H
 #define GR_OBJCHECK_H
@@ -35,7 +44,8 @@ const char *gr_symbol_reason(const char *sym);
    interpreter and no dynamic section, a stack marked not executable, no segment
    both writable and executable, and none of the functions no lab needs
    (syscall, exec*, fork ...) in its link. 0 with *writable the bytes its
-   writable segments take in memory (alignment padding included), or -1 with why. */
+   writable segments take in memory (alignment padding included) and its
+   thread-local data, or -1 with why. */
 int gr_exe_check(const char *path, unsigned long long *writable, char *why, size_t whylen);
 
 #endif

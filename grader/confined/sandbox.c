@@ -117,7 +117,7 @@ static size_t round_page(size_t n, size_t pg)
    memory the child's guarded buffers take. -1 if it does not parse (then the
    child will say so with PROTO_EXIT_BAD_REQUEST). */
 static int walk_request(const unsigned char *req, size_t len, size_t *resp_bytes,
-                        size_t *buf_bytes)
+                        size_t *buf_bytes, size_t sizes[PROTO_MAX_BUFS], int *n_bufs)
 {
     size_t pos = 0, pg = (size_t)sysconf(_SC_PAGESIZE);
     uint32_t v32;
@@ -150,6 +150,7 @@ static int walk_request(const unsigned char *req, size_t len, size_t *resp_bytes
         if (es == 0 || v64 > (uint64_t)PROTO_MAX_ELEMS)
             return -1;
         size_t bytes = (size_t)v64 * es;
+        sizes[i] = bytes;
         bufs += round_page(bytes, pg) + 2 * pg;
         if (role == PROTO_IN || role == PROTO_INOUT)
             SKIP(bytes);
@@ -161,14 +162,16 @@ static int walk_request(const unsigned char *req, size_t len, size_t *resp_bytes
 #undef SKIP
     *resp_bytes = resp;
     *buf_bytes = bufs;
+    *n_bufs = (int)nb;
     return 0;
 }
 
-/* Memory the executable's image needs (its PT_LOAD segments, bss included), read
+/* Memory the executable's image needs (its PT_LOAD segments, bss included, and
+   its thread-local data, which static glibc takes with sbrk before main), read
    from the open file, so a large static array fits the address-space limit and
    the test child can report it as out of memory instead of exec failing; *writable
    gets the part RLIMIT_DATA counts (writable segments, alignment padding
-   included). */
+   included, and the thread-local data). */
 static size_t image_bytes(int fd, size_t *writable)
 {
     *writable = 0;
@@ -182,11 +185,11 @@ static size_t image_bytes(int fd, size_t *writable)
         Elf64_Phdr ph;
         if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (uint64_t)i * sizeof ph)) != (ssize_t)sizeof ph)
             goto fallback;
-        if (ph.p_type != PT_LOAD || ph.p_memsz >= ((uint64_t)1 << 40))
+        if ((ph.p_type != PT_LOAD && ph.p_type != PT_TLS) || ph.p_memsz >= ((uint64_t)1 << 40))
             continue;
         size_t bytes = round_page((size_t)ph.p_memsz + (size_t)(ph.p_vaddr % pg), pg);
         total += bytes;
-        if (ph.p_flags & PF_W)
+        if ((ph.p_flags & PF_W) || ph.p_type == PT_TLS)
             *writable += bytes;
     }
     return total;
@@ -260,6 +263,8 @@ typedef struct run_ctx {
     int exe_fd, null_fd, landlock;
     char dir[PATH_MAX];
     size_t resp_cap, buf_bytes;     /* the right answer's size, the child's buffers */
+    size_t buf_sizes[PROTO_MAX_BUFS];   /* each buffer's bytes, where inspect looks */
+    int n_bufs;
     size_t data_limit;              /* start_child: the child's RLIMIT_DATA */
     long own_peak_kib;              /* start_child: this process's peak RSS when it forked */
     /* start_child */
@@ -274,6 +279,9 @@ typedef struct run_ctx {
     sink response, output, errsink;
     int killed;
     double give_up;                 /* after a kill: when to stop waiting for pipes */
+    int ready;                      /* it said so: the request may go */
+    gr_blocks before;               /* the heap blocks it had then */
+    int answered;                   /* it stopped after answering: to be inspected */
 } run_ctx;
 
 /* The call's arguments and this kernel's seccomp: 0, or -1 with err. */
@@ -326,9 +334,11 @@ static int open_channels(run_ctx *r)
     free(made);
     r->landlock = gr_landlock_only_exec(r->exe);
     /* the exact response a correct child sends, and its guarded buffers' memory */
-    if (walk_request(r->request, r->request_len, &r->resp_cap, &r->buf_bytes) != 0) {
+    if (walk_request(r->request, r->request_len, &r->resp_cap, &r->buf_bytes, r->buf_sizes,
+                     &r->n_bufs) != 0) {
         r->resp_cap = RESPONSE_CAP;
         r->buf_bytes = r->request_len;
+        r->n_bufs = 0;
     }
     return 0;
 }
@@ -359,8 +369,9 @@ static int start_child(run_ctx *r)
        counted in it. The kernel holds these whatever the child's own counts say. */
     size_t writable, image = image_bytes(r->exe_fd, &writable);
     size_t student_static = (size_t)lim->static_bytes;
-    size_t as = (size_t)lim->memory_bytes + r->buf_bytes + image + AS_SLACK;
-    size_t data = (size_t)lim->memory_bytes + r->buf_bytes +
+    size_t blocks = (size_t)PROTO_MAX_BLOCKS * ((size_t)sysconf(_SC_PAGESIZE) + 16);
+    size_t as = (size_t)lim->memory_bytes + r->buf_bytes + blocks + image + AS_SLACK;
+    size_t data = (size_t)lim->memory_bytes + r->buf_bytes + blocks +
                   (writable > student_static ? writable - student_static : 0) + DATA_SLACK;
     r->data_limit = data;
     /* CPU time is the budget (a loaded machine must not fail correct code):
@@ -413,8 +424,8 @@ static int start_child(run_ctx *r)
     return 0;
 }
 
-/* Has the child stopped (a stop signal, where no seccomp filter refused it)?
-   The status stays to be reaped. */
+/* Has the child stopped (its SIGSTOP after answering, or a stop before)? The
+   status stays to be reaped. */
 static int child_stopped(pid_t pid)
 {
     siginfo_t si;
@@ -465,17 +476,51 @@ static int take(run_ctx *r, int *fd, sink *s, size_t limit)
     return 0;
 }
 
-/* Feed the request and take the answer, output and set-up errors until every
-   pipe closes, killing the child at the time limit; after a kill, wait at most
+/* The child said it is ready (its first four bytes on the response pipe):
+   note its heap blocks, which are not the call's, and let the request go. */
+static void note_ready(run_ctx *r)
+{
+    uint32_t magic;
+    if (r->ready || r->response.len < sizeof magic)
+        return;
+    memcpy(&magic, r->response.data, sizeof magic);
+    if (magic != PROTO_READY_MAGIC)
+        return;                           /* not the test child's: it waits for nothing */
+    r->ready = 1;
+    if (gr_blocks_read(r->pid, &r->before) != 0)
+        memset(&r->before, 0, sizeof r->before);   /* then inspect finds it unreadable too */
+    if (r->request_len == 0)
+        close_fd(&r->req[1]);
+}
+
+/* It stopped: after an answer, to be inspected (every byte it wrote is in the
+   pipes now); before one, it would wait out the wall clock at no CPU cost, so
+   it is killed and timed out at once. */
+static void on_stop(run_ctx *r)
+{
+    take(r, &r->resp[0], &r->response, r->response.keep);
+    if (take(r, &r->outp[0], &r->output, (size_t)r->lim->output_bytes))
+        r->out->output_limit = 1;
+    if (r->killed)
+        return;                           /* it wrote more than it may: that is its fate */
+    if (r->ready && r->response.len > sizeof(uint32_t)) {
+        r->answered = 1;
+        return;
+    }
+    kill_run(r);
+    r->out->timed_out = r->out->stopped = 1;
+}
+
+/* Feed the request once the child is ready and take the answer, output and
+   set-up errors until every pipe closes or the child stops after answering,
+   killing the child at the time limit; after a kill, wait at most
    KILL_GRACE_MS for the pipes. 0, or -1 with err when poll fails. */
 static int pump(run_ctx *r)
 {
-    /* one byte over shows as "trailing bytes"; a leak record may be the longer */
-    r->response.keep = (r->resp_cap > PROTO_LEAK_BYTES ? r->resp_cap : PROTO_LEAK_BYTES) + 1;
+    /* the ready word and the answer; one byte over shows as "trailing bytes" */
+    r->response.keep = sizeof(uint32_t) + r->resp_cap + 1;
     r->output.keep = EXCERPT_BYTES;
     r->errsink.keep = 64;
-    if (r->request_len == 0)
-        close_fd(&r->req[1]);
     /* the wall clock: a small multiple of the CPU budget, for a loaded machine */
     double deadline = r->start + (double)r->lim->time_ms * WALL_FACTOR / 1000.0 + WALL_SLACK_S;
     for (;;) {
@@ -485,18 +530,21 @@ static int pump(run_ctx *r)
             r->out->timed_out = 1;
         }
         if (!r->killed && child_stopped(r->pid)) {
-            kill_run(r);                  /* it would wait out the wall clock at no CPU cost */
-            r->out->timed_out = r->out->stopped = 1;
+            on_stop(r);
+            if (r->answered)
+                return 0;
         }
         if (r->resp[0] < 0 && r->outp[0] < 0 && r->errp[0] < 0)
             return 0;                     /* every pipe closed: the child has gone */
         if (r->killed && t >= r->give_up)
             return 0;                     /* something still holds a pipe; stop waiting */
-        struct pollfd pfd[4] = {{r->req[1], POLLOUT, 0}, {r->resp[0], POLLIN, 0},
+        struct pollfd pfd[4] = {{r->ready ? r->req[1] : -1, POLLOUT, 0}, {r->resp[0], POLLIN, 0},
                                 {r->outp[0], POLLIN, 0}, {r->errp[0], POLLIN, 0}};
         int wait_ms = (int)(((r->killed ? r->give_up : deadline) - t) * 1000.0) + 1;
-        if (wait_ms > STOP_CHECK_MS)
-            wait_ms = STOP_CHECK_MS;
+        /* a whole answer: the stop follows at once */
+        int whole = r->response.len >= sizeof(uint32_t) + r->resp_cap;
+        if (wait_ms > (whole ? 1 : STOP_CHECK_MS))
+            wait_ms = whole ? 1 : STOP_CHECK_MS;
         int pr = poll(pfd, 4, wait_ms < 1 ? 1 : wait_ms);   /* fds of -1 are skipped */
         if (pr < 0 && errno == EINTR)
             continue;
@@ -507,13 +555,24 @@ static int pump(run_ctx *r)
         }
         if (pfd[0].revents)
             feed_request(r);
-        if (pfd[1].revents)
+        if (pfd[1].revents) {
             take(r, &r->resp[0], &r->response, r->response.keep);
+            note_ready(r);
+        }
         if (pfd[2].revents && take(r, &r->outp[0], &r->output, (size_t)r->lim->output_bytes))
             r->out->output_limit = 1;
         if (pfd[3].revents && drain(r->errp[0], &r->errsink))
             close_fd(&r->errp[0]);
     }
+}
+
+/* It answered and stopped: judge what the call left in its memory. */
+static void inspect(run_ctx *r)
+{
+    if (!r->answered)
+        return;
+    gr_inspect(r->pid, r->buf_sizes, r->n_bufs, &r->before, &r->out->memory);
+    r->out->inspected = !r->out->memory.unreadable;
 }
 
 /* Wait for the child and record its fate in out: 0, or -1 with err. */
@@ -548,7 +607,10 @@ static int reap(run_ctx *r)
         if (r->out->peak_bytes > r->data_limit + CHILD_STACK_BYTES + image_bytes(r->exe_fd, &(size_t){0}))
             r->out->out_of_memory = 1;
     }
-    if (WIFEXITED(status)) {
+    if (r->answered) {
+        r->out->exited = 1;               /* it answered; our kill ended it */
+        r->out->exit_code = PROTO_EXIT_OK;
+    } else if (WIFEXITED(status)) {
         r->out->exited = 1;
         r->out->exit_code = WEXITSTATUS(status);
     } else if (WIFSIGNALED(status)) {
@@ -588,8 +650,11 @@ static int setup_report(run_ctx *r)
 static void collect(run_ctx *r)
 {
     gr_sandbox_result *out = r->out;
+    size_t skip = r->ready ? sizeof(uint32_t) : 0;   /* the ready word */
+    if (r->response.len > skip)
+        memmove(r->response.data, r->response.data + skip, r->response.len - skip);
     out->response = r->response.data;
-    out->response_len = r->response.len;
+    out->response_len = r->response.len > skip ? r->response.len - skip : 0;
     r->response.data = NULL;
     out->output = gr_xmalloc(r->output.len + 1);
     if (r->output.len)
@@ -628,6 +693,7 @@ static void close_channels(run_ctx *r)
     free(r->response.data);
     free(r->output.data);
     free(r->errsink.data);
+    gr_blocks_free(&r->before);
 }
 
 int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request_len,
@@ -663,6 +729,7 @@ int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request
         rc = start_child(&r);
     if (rc == 0) {
         int pumped = pump(&r);
+        inspect(&r);
         rc = reap(&r);
         if (rc == 0)
             rc = pumped;

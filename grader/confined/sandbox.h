@@ -13,20 +13,31 @@
  * the whole process group with SIGKILL at the output limit. The time limit is
  * CPU time (RLIMIT_CPU, then the exact figure from the child's rusage), so a
  * busy machine does not fail correct code; the wall clock allows twice the
- * limit plus 1 s, and a child that stops (which the seccomp filter refuses
- * anyway) is killed and timed out at once.
+ * limit plus 1 s, and a child that stops before answering (the stop after
+ * its answer is the test child's, for the inspection below) is killed and
+ * timed out at once.
  *
  * Memory is limited by the kernel, never by counts kept in the child: the
  * address space, and RLIMIT_DATA (heap, private mappings and writable image)
  * at the heap limit plus the request's buffers, the program's own writable
- * data and 2 MiB for the C library. The test child's count of the heap, in the
- * child's memory, only names a verdict precisely for code that plays fair.
- * The parent reads the child's peak resident memory from wait4.
+ * data (thread-local data included), a page and 16 bytes for each of
+ * PROTO_MAX_BLOCKS heap blocks (each is a mapping of whole pages) and 2 MiB
+ * for the C library. The test child's count of the heap, in the child's
+ * memory, only names a verdict precisely for code that plays fair. The
+ * parent reads the child's peak resident memory from wait4.
+ *
+ * What the call left in memory is judged from outside the child: it says it
+ * is ready before the request (the parent notes the heap blocks that exist
+ * then), and stops itself after its answer; the parent then reads its
+ * mappings and memory (inspect.h) and kills it. A child that ends on its own
+ * with status 0, without that stop, is not inspected (inspected 0), and its
+ * answer must not be trusted.
  */
 #ifndef GR_SANDBOX_H
 #define GR_SANDBOX_H
 
 #include <stddef.h>
+#include "confined/inspect.h"
 #include "rubric.h"
 
 typedef struct gr_sandbox_result {
@@ -46,6 +57,8 @@ typedef struct gr_sandbox_result {
     int out_of_memory;           /* over the memory limit by the parent's measure: its static
                                     data (not run at all) or its peak resident memory */
     size_t peak_bytes;           /* its peak resident memory (wait4's ru_maxrss); 0: unknown */
+    int inspected;               /* it answered and stopped, and its memory was judged: */
+    gr_inspection memory;        /*   what the call left (then exited 1, exit_code 0) */
 } gr_sandbox_result;
 
 /* Run exe with request on its fd 3 under lim. 0 when the child ran (whatever its

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -109,6 +110,33 @@ static int read_log(int fd, pid_t pid, const gr_tool_opts *o, gr_strbuf *log)
     }
 }
 
+/* Kill the tool's process group and reap every process of it; the driver's
+   status in *st. The compiler driver forks cc1, as and collect2/ld into its
+   group: killed at the time limit they would be handed to init and could
+   still be exiting after we return, so this process is their subreaper (set
+   before the fork) and waits for the whole group, not only for the driver.
+   0, or -1 with errno when the driver could not be awaited. */
+static int reap_group(pid_t pid, int *st)
+{
+    kill(-pid, SIGKILL);      /* whatever it left behind (the zombie keeps the id ours) */
+    int driver = 0;
+    for (;;) {
+        int s = 0;
+        pid_t waited = waitpid(-pid, &s, 0);
+        if (waited < 0 && errno == EINTR)
+            continue;
+        if (waited < 0)
+            break;            /* ECHILD: none of the group is left */
+        if (waited == pid) {
+            *st = s;
+            driver = 1;
+        }
+    }
+    if (!driver)
+        errno = ECHILD;
+    return driver ? 0 : -1;
+}
+
 /* Run writable argv; see gr_run_tool. */
 static int run_argv(char *const argv[], const gr_tool_opts *o, gr_tool_run *tr)
 {
@@ -124,6 +152,7 @@ static int run_argv(char *const argv[], const gr_tool_opts *o, gr_tool_run *tr)
         return -1;
     }
     fflush(NULL);             /* what the caller printed comes before anything said about the tool */
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);   /* its orphans come back to us (reap_group) */
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
@@ -143,13 +172,9 @@ static int run_argv(char *const argv[], const gr_tool_opts *o, gr_tool_run *tr)
     gr_strbuf log = {0};
     tr->timed_out = read_log(p[0], pid, o, &log);
     close(p[0]);
-    kill(-pid, SIGKILL);      /* whatever it left behind (the zombie keeps the id ours) */
-    int st = 0;
-    pid_t waited;
-    while ((waited = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
-        ;
+    int st = 0, reaped = reap_group(pid, &st);
     gr_stop_track(0);
-    if (waited < 0) {
+    if (reaped != 0) {
         free(log.s);
         return -1;            /* errno from waitpid: no status to judge the run by */
     }

@@ -1,7 +1,9 @@
 /* tool.h: running a trusted tool of the machine (the C compiler, objcopy,
  * gnuplot) for attnlab: fork/exec, never through a shell, stdin from
  * /dev/null, stdout and stderr captured together into a bounded log, in a
- * process group of its own that is killed after a deadline, under resource
+ * process group of its own that is killed after a deadline (and always at the
+ * end, every process of it awaited, so nothing it started is still running
+ * or exiting when gr_run_tool returns), under resource
  * limits (address space, CPU time and file size as asked, no core dump),
  * with every descriptor but 0, 1 and 2 closed, and, for a tool that reads
  * student text, inside the walls of confine.h.

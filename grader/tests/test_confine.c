@@ -9,6 +9,8 @@
  * wall fails these tests rather than passing them vacuously).
  */
 #include <check.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +189,28 @@ START_TEST(cannot_make_namespaces_or_trace)
 }
 END_TEST
 
+/* A compile killed at its time limit: the driver's own children (cc1, as,
+   ld; here eight sleeps that ignore SIGTERM, started by a shell that prints
+   its process group) are killed and reaped with it, so none of the group is
+   left, running or exiting, when gr_run_tool returns (with the driver alone
+   reaped, they were handed to init, and where init does not reap, stayed). */
+START_TEST(timed_out_tool_leaves_no_process_of_its_group)
+{
+    const char *argv[] = {"/bin/sh", "-c",
+                          "echo $$; for i in 1 2 3 4 5 6 7 8; do (trap '' TERM; exec sleep 30) & done; sleep 30",
+                          NULL};
+    gr_tool_opts o = {.cwd = work, .seconds = 1, .log_bytes = 4096};
+    gr_tool_run tr;
+    ck_assert_int_eq(gr_run_tool(argv, &o, &tr), 0);
+    ck_assert_int_eq(tr.timed_out, 1);
+    int pgid = atoi(tr.log);
+    ck_assert_int_gt(pgid, 1);
+    errno = 0;
+    ck_assert_msg(kill(-pgid, 0) == -1 && errno == ESRCH, "process group %d still has processes", pgid);
+    free(tr.log);
+}
+END_TEST
+
 START_TEST(layers_are_described)
 {
     gr_strbuf b = {0};
@@ -215,6 +239,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, runs_as_nobody_when_root);
     tcase_add_test(tc, cannot_make_namespaces_or_trace);
     tcase_add_test(tc, layers_are_described);
+    tcase_add_test(tc, timed_out_tool_leaves_no_process_of_its_group);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -21,7 +21,11 @@
  * alignment padding the linker adds, a self-SIGSTOP in every test, every lab
  * stopping itself, syscall() through a function pointer, a nested
  * function's trampoline, scratch memory never freed (a wrong answer, whatever
- * was computed: the contract says free it) and a lab whose every test loops; and a rubric's
+ * was computed: the contract says free it), a leak, a write below an output
+ * and a heap overflow each followed by wiping the test child's own data (its
+ * records, were they kept there), 100,000 live blocks, 96 MiB of thread-local
+ * data, glibc's own syscall instruction, its mmap and its exit_group called
+ * through a pointer, and a lab whose every test loops; and a rubric's
  * budget_s running out (the tests left are not run). The "layers" cases
  * check the linked-program check (objcheck.h) on programs built without the
  * build's rule checks. ATTNLAB_HOSTILE_CASE=name runs only the case called name.
@@ -66,6 +70,40 @@ static const char stop_tail[] =
     "    ((void (*)(void))(void *)(unsigned char *)buf)();\n}\n\n"
     "__attribute__((constructor)) static void hostile_ctor(void)\n{\n    hostile_stop();\n}\n";
 
+/* After an attack on memory, the forgery of its record: the test program's
+   own writable data found as an attacker would, from the ELF header at the
+   program's fixed base (0x400000) to its writable segment; every word of the
+   .bss below the student's own (the C runtime's and the test child's:
+   child_main.o is linked before the student's object) zeroed, and every word
+   of the data past the read-only-after-start part (PT_GNU_RELRO) that holds
+   an address in the heap or buffer regions (the allocator's bump pointers).
+   What the call left in memory is read from outside the child (inspect.h), so
+   none of it changes the verdict. */
+#define WIPE_HARNESS \
+    "static volatile char hostile_anchor;\n" \
+    "    const unsigned char *eh = (const unsigned char *)0x400000;\n" \
+    "    unsigned long phoff = *(const unsigned long *)(eh + 32), relro_end = 0;\n" \
+    "    unsigned short phnum = *(const unsigned short *)(eh + 56);\n" \
+    "    for (int i = 0; i < phnum; i++) {\n" \
+    "        const unsigned char *ph = eh + phoff + 56UL * (unsigned long)i;\n" \
+    "        if (*(const unsigned *)ph == 0x6474e552u)   /* PT_GNU_RELRO */\n" \
+    "            relro_end = *(const unsigned long *)(ph + 16) + *(const unsigned long *)(ph + 40);\n" \
+    "    }\n" \
+    "    for (int i = 0; i < phnum; i++) {\n" \
+    "        const unsigned char *ph = eh + phoff + 56UL * (unsigned long)i;\n" \
+    "        if (*(const unsigned *)ph != 1 || !(*(const unsigned *)(ph + 4) & 2))\n" \
+    "            continue;   /* a PT_LOAD that is writable */\n" \
+    "        unsigned long va = *(const unsigned long *)(ph + 16), filesz = *(const unsigned long *)(ph + 32);\n" \
+    "        unsigned long from = ((relro_end > va ? relro_end : va) + 4095) & ~4095UL;\n" \
+    "        volatile unsigned long *w = (volatile unsigned long *)from;\n" \
+    "        for (; (unsigned long)w + 8 <= va + filesz; w++)\n" \
+    "            if (*w >= 0x1000000000UL && *w < 0x4000000000UL)\n" \
+    "                *w = 0;\n" \
+    "        for (w = (volatile unsigned long *)((va + filesz + 7) & ~7UL);\n" \
+    "             (unsigned long)w + 8 <= (unsigned long)&hostile_anchor; w++)\n" \
+    "            *w = 0;\n" \
+    "    }\n"
+
 typedef struct sandbox_case {
     const char *name;
     int lab;                /* the hostile lab, or ALL_LABS */
@@ -88,6 +126,20 @@ static const sandbox_case cases[] = {
      "extern long syscall(long, ...);\n    long (*volatile sys)(long, ...) = syscall;\n"
      "    sys(62, 0L, 19L);   /* kill(0, SIGSTOP): the whole group */",
      NULL, "forbidden call", "syscall is not allowed"},
+    /* the link refuses syscall() by name, but glibc's own openat holds a
+       "mov $257, %eax; syscall" that code can find in the program and call
+       through a pointer, no forbidden name in sight: seccomp is what holds it */
+    {"glibc_syscall_instruction_by_pointer", 1, "body.c",
+     "const unsigned char *code = (const unsigned char *)(const void *)lab_scaled_dot_scores;\n"
+     "    static const unsigned char mov_openat_syscall[] = {0xb8, 0x01, 0x01, 0, 0, 0x0f, 0x05};\n"
+     "    for (unsigned long i = 0; i < (1UL << 20); i++)\n"
+     "        if (memcmp(code + i, mov_openat_syscall, sizeof mov_openat_syscall) == 0) {\n"
+     "            long (*raw)(long, const char *, long) = (long (*)(long, const char *, long))(const void *)(code + i);\n"
+     "            if (raw(-100, \"/etc/hostname\", 0) >= 0)   /* openat(AT_FDCWD, ..., O_RDONLY) */\n"
+     "                return LAB_OK;\n"
+     "            break;\n"
+     "        }",
+     NULL, "forbidden call", "system call"},
     {"nested_function_trampoline", 1, "body.c",
      "int nested(int x) { return x + B; }\n    int (*volatile f)(int) = nested;\n"
      "    if (f(0) < 0)\n        return 0;",
@@ -95,6 +147,66 @@ static const sandbox_case cases[] = {
     {"scratch_memory_left_allocated", 1, "body.c",
      "char *volatile scratch = malloc(40);\n    if (scratch)\n        scratch[0] = 1;   /* never freed */",
      NULL, "wrong answer", "40 bytes in 1 block of scratch memory still allocated"},
+    /* the attacker's report: a leak, then the record of it cleared */
+    {"leak_then_wipe_the_harness", 1, "body.c",
+     "char *volatile scratch = malloc(40);\n    if (scratch)\n        scratch[0] = 1;   /* never freed */\n"
+     "    " WIPE_HARNESS,
+     NULL, "wrong answer", "40 bytes in 1 block of scratch memory still allocated"},
+    {"write_below_output_then_wipe", 1, "body.c",
+     "((volatile float *)S)[-1] = 1.0f;\n    " WIPE_HARNESS,
+     NULL, "crashed", "below the first element of an array argument"},
+    {"heap_overflow_then_wipe", 1, "body.c",
+     "volatile float *t = malloc(3 * sizeof *t);\n    if (t)\n        t[3] = 1.0f;   /* in the slack */\n"
+     "    " WIPE_HARNESS,
+     NULL, "crashed", "past the end of a malloc'd block"},
+    /* memory taken without malloc, from glibc's own mmap found in the program's
+       code and called through a pointer: no block of the heap region, but the
+       child's private memory grew during the call, and the kernel says so */
+    {"leak_through_glibc_mmap_by_pointer", 1, "body.c",
+     "const unsigned char *code = (const unsigned char *)(const void *)lab_scaled_dot_scores;\n"
+     "    /* mov %ecx, %r10d; test $0xfff, %r9d; jne: the start of glibc's mmap */\n"
+     "    static const unsigned char glibc_mmap[] = {0x41, 0x89, 0xca, 0x41, 0xf7, 0xc1, 0xff, 0x0f, 0, 0, 0x75};\n"
+     "    for (unsigned long i = 0; i < (1UL << 20); i++)\n"
+     "        if (memcmp(code + i, glibc_mmap, sizeof glibc_mmap) == 0) {\n"
+     "            void *(*raw)(void *, unsigned long, int, int, int, long) =\n"
+     "                (void *(*)(void *, unsigned long, int, int, int, long))(const void *)(code + i);\n"
+     "            char *p = raw(0, 1UL << 16, 3, 0x22, -1, 0);   /* PROT_READ|WRITE, MAP_PRIVATE|ANONYMOUS */\n"
+     "            if (p != (char *)-1)\n                p[0] = 1;   /* never unmapped */\n"
+     "            break;\n"
+     "        }",
+     NULL, "wrong answer", "65536 bytes in 1 block of scratch memory still allocated"},
+    /* ending the process itself, to skip whatever is checked after the call:
+       glibc's own exit_group found in the program's code and called through a
+       pointer (exit and _exit are refused by name); a test child that does
+       not stop for its inspection has no answer the grader trusts */
+    {"exit_before_the_inspection", 1, "body.c",
+     "char *volatile scratch = malloc(40);   /* never freed */\n"
+     "    const unsigned char *code = (const unsigned char *)(const void *)lab_scaled_dot_scores;\n"
+     "    static const unsigned char exit_group[] = {0xb8, 0xe7, 0, 0, 0, 0x0f, 0x05};\n"
+     "    for (unsigned long i = 0; scratch && i < (1UL << 20); i++)\n"
+     "        if (memcmp(code + i, exit_group, sizeof exit_group) == 0)\n"
+     "            ((void (*)(int))(const void *)(code + i))(0);",
+     NULL, "crashed", "exited with status 0 before answering"},
+    /* no address is used twice until the heap region is used up, then places
+       are taken again around the blocks still live: 9,000 blocks of 100 bytes
+       made and freed beside 1,000 kept (each block of one size takes 16 MiB of
+       the region's 128 GiB) go round it more than once, and the call goes on */
+    {"heap_region_round_and_round", 1, "body.c",
+     "static char *kept[1000];\n    for (int i = 0; i < 1000; i++)\n        kept[i] = malloc(100);\n"
+     "    for (int i = 0; i < 9000; i++) {\n        char *volatile p = malloc(100);\n"
+     "        if (!p)\n            return 8;\n        p[99] = 1;\n        free((char *)p);\n    }\n"
+     "    for (int i = 0; i < 1000; i++)\n        free(kept[i]);",
+     NULL, "wrong answer", "returned 7"},
+    /* each block is a mapping: 100k live ones end in a named verdict, not a grader crash */
+    {"hundred_thousand_blocks", 1, "body.c",
+     "static void *blocks[100000];\n    for (int i = 0; i < 100000; i++)\n"
+     "        blocks[i] = malloc(8);\n    for (int i = 0; i < 100000; i++)\n        free(blocks[i]);",
+     NULL, "out of memory", "blocks from malloc at once"},
+    /* thread-local data is static data: static glibc takes it before main, and
+       a refusal there exited 127 ("exited with status 127") */
+    {"thread_local_96_mib", 1, "top.c", "_Thread_local char hostile_tls[96 << 20];\n"
+     "int hostile_touch(void);\nint hostile_touch(void) { return hostile_tls[1 << 20]; }",
+     NULL, "out of memory", "memory limit"},
     {"endless_loop_every_test", 1, "body.c", "for (volatile int spin = 1; spin;) {}", NULL,
      "timed out", "time limit|wall-clock limit|not run: earlier tests timed out"},
 };

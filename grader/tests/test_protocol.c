@@ -339,32 +339,6 @@ START_TEST(response_null_bytes)
 }
 END_TEST
 
-/* A leak record: 24 bytes exactly; short, long, wrong magic or no block is refused. */
-START_TEST(leak_record)
-{
-    bytes x = {{0}, 0};
-    add_u32(&x, PROTO_LEAK_MAGIC);
-    add_u64(&x, 60);
-    add_u64(&x, 3);
-    add_u32(&x, PROTO_END_MAGIC);
-    ck_assert_uint_eq(x.n, PROTO_LEAK_BYTES);
-    uint64_t b = 0, n = 0;
-    char err[256];
-    ck_assert_int_eq(proto_decode_leak(x.b, x.n, &b, &n, err, sizeof err), 0);
-    ck_assert_uint_eq(b, 60);
-    ck_assert_uint_eq(n, 3);
-    ck_assert_int_eq(proto_decode_leak(x.b, x.n - 1, &b, &n, err, sizeof err), -1);
-    ck_assert_int_eq(proto_decode_leak(x.b, x.n + 1, &b, &n, err, sizeof err), -1);
-    ck_assert_int_eq(proto_decode_leak(NULL, 0, &b, &n, err, sizeof err), -1);
-    x.b[0] ^= 1;
-    ck_assert_int_eq(proto_decode_leak(x.b, x.n, &b, &n, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "leak record") != NULL, "%s", err);
-    x.b[0] ^= 1;
-    memset(x.b + 12, 0, 8);                      /* 0 blocks: no leak to report */
-    ck_assert_int_eq(proto_decode_leak(x.b, x.n, &b, &n, err, sizeof err), -1);
-}
-END_TEST
-
 Suite *test_suite(void)
 {
     Suite *s = suite_create("protocol");
@@ -387,7 +361,6 @@ Suite *test_suite(void)
     tcase_add_test(tc, response_with_wrong_element_count);
     tcase_add_test(tc, response_with_absurd_count);
     tcase_add_test(tc, response_null_bytes);
-    tcase_add_test(tc, leak_record);
     suite_add_tcase(s, tc);
     return s;
 }
