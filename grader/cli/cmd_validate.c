@@ -40,7 +40,8 @@ static const char validate_usage[] =
     "data/stubs/ scores 0 with 'not implemented' and no crash (the copies in\n"
     "labs/ are the student's and are never read), and every mutant in\n"
     "data/mutants/ gets the verdict and the misconception its manifest\n"
-    "expects. A mistake must cost the same points whoever makes it: every\n"
+    "expects, named on a visible test too (so a student with that mistake never\n"
+    "sees 'passes' from grade, watch, status or make check). A mistake must cost the same points whoever makes it: every\n"
     "mutant is graded again for K student ids, under two secrets, and a\n"
     "lab fails when a mutant's score differs between them (the line names the\n"
     "mutant, its scores and the ids that got each) or when no test on fixed\n"
@@ -118,13 +119,15 @@ static void check_stub(tally *t, const gr_lab_result *lr, const char *what)
 static void check_mutant(tally *t, const gr_lab_result *lr, const gr_mutant *m, const char *what)
 {
     char why[1024];
-    int shown = 0, other = 0, ok;
+    int shown = 0, seen = 0, other = 0, ok;
     for (int i = 0; i < lr->n_tests; i++) {
         const gr_test_result *tr = &lr->tests[i];
         int named_right = m->misconception && tr->misconception &&
                           strcmp(tr->misconception, m->misconception) == 0;
-        if (tr->verdict == m->verdict && (!m->misconception || named_right))
+        if (tr->verdict == m->verdict && (!m->misconception || named_right)) {
             shown = 1;
+            seen |= tr->visibility == GR_VISIBLE;
+        }
         if (tr->misconception && !named_right)
             other = 1;
     }
@@ -132,10 +135,12 @@ static void check_mutant(tally *t, const gr_lab_result *lr, const gr_mutant *m, 
         ok = lr->n_tests > 0 && lr->score == lr->max_score && !other;
         snprintf(why, sizeof why, "expected every test to pass (the mutant: %s)", m->why);
     } else {
-        ok = shown && !other && lr->score < lr->max_score;
+        /* a misconception a handout names is named on a visible test too, so
+           no student tool says "passes" to a student who has it */
+        ok = shown && (seen || !m->misconception) && !other && lr->score < lr->max_score;
         snprintf(why, sizeof why, "expected a test with verdict '%s'%s%s%s, no other misconception, and less than full marks (the mutant: %s)",
                  gr_result_verdict_name(m->verdict), m->misconception ? " naming misconception '" : "",
-                 m->misconception ? m->misconception : "", m->misconception ? "'" : "", m->why);
+                 m->misconception ? m->misconception : "", m->misconception ? "', one of them visible" : "", m->why);
     }
     verdict_line(t, ok, what, lr, why);
 }

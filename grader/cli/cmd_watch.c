@@ -214,14 +214,17 @@ static int next_save(FILE *out, int fd, double deadline, char *saved, size_t len
 {
     struct pollfd p = {fd, POLLIN, 0};
     for (;;) {
-        int wait_ms = -1;
+        /* a quarter of a second at most: a Ctrl-C that lands between the
+           check below and poll would otherwise wait for the next save */
+        int wait_ms = 250;
         if (deadline > 0) {
             double left = deadline - gr_now_seconds();
             if (left <= 0)
                 return 0;
-            wait_ms = (int)(left * 1000) + 1;
+            if (left * 1000 < wait_ms)
+                wait_ms = (int)(left * 1000) + 1;
         }
-        int ready = poll(&p, 1, wait_ms);
+        int ready = gr_stop_requested() ? 0 : poll(&p, 1, wait_ms);
         if (gr_stop_requested()) {
             fputs("\nattnlab watch: stopped.\n", out);
             fflush(out);
@@ -268,6 +271,11 @@ static int watch_loop(FILE *out, FILE *err, gr_learner *L, int lab, int fd, cons
             return passed ? GR_EXIT_OK : GR_EXIT_FAILED;
         }
         rc = grade_and_show(out, err, L, lab, saved, t_saved, &passed);
+    }
+    if (gr_stop_requested()) {               /* Ctrl-C while a save was being graded */
+        fputs("\nattnlab watch: stopped.\n", out);
+        fflush(out);
+        gr_stop_reraise();
     }
     return rc;
 }
