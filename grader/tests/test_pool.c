@@ -5,7 +5,9 @@
  * or die, sent back as grade.c sends a lab's (gr_result_lab_encode), so the
  * pool's own behaviour is what is tested: every result arrives at its lab's
  * place, whole; the first failure is reported with its message; a worker that
- * dies is the grader's failure, named; nothing is left running.
+ * dies is the grader's failure, named; nothing is left running. Real grading
+ * in two workers equals grading one lab after another, and a test order given
+ * to gr_grade (attnlab mutate's kill order) runs the visible tests first.
  */
 #include <check.h>
 #include <signal.h>
@@ -256,6 +258,56 @@ START_TEST(parallel_grading_equals_sequential)
 }
 END_TEST
 
+/* attnlab mutate's kill order (o->order) runs within each pass: with a hidden
+   test put first and stopping at the first failure, the pristine stub of lab 1
+   fails its first visible test in that order, and no hidden test runs; without
+   stopping, the verdicts are those of the rubric's order. */
+START_TEST(a_given_order_runs_visible_tests_first)
+{
+    char *stubs = stub_dir();
+    gr_grade_opts o;
+    memset(&o, 0, sizeof o);
+    o.root = ".";
+    o.stub_dir = stubs;
+    o.sources[0] = "data/stubs/lab01.c";
+    o.student = "order-test";
+    o.secret = "order-test-secret";
+    o.labs[0] = 1;
+    o.jobs = 1;
+    gr_report plain, first, reversed;
+    char err[1024] = "";
+    ck_assert_msg(gr_grade(&o, &plain, err, sizeof err) == 0, "%s", err);
+    int n = plain.labs[0].n_tests, order[64];
+    ck_assert(n > 3 && n <= 64);
+    ck_assert_int_eq(plain.labs[0].tests[2].visibility, GR_HIDDEN);   /* dot_random */
+    order[0] = 2;
+    for (int k = 1, i = 0; k < n; i++)
+        if (i != 2)
+            order[k++] = i;
+    o.order[0] = order;
+    o.first_failure = 1;
+    ck_assert_msg(gr_grade(&o, &first, err, sizeof err) == 0, "%s", err);
+    for (int i = 0; i < n; i++) {
+        const gr_test_result *t = &first.labs[0].tests[i];
+        gr_verdict want = i == 0 ? GR_NOT_IMPLEMENTED : GR_PASSED;   /* unrun: no verdict set */
+        ck_assert_msg(t->verdict == want && t->score == 0, "%s: %s", t->name,
+                      gr_result_verdict_name(t->verdict));
+    }
+    for (int k = 0; k < n; k++)
+        order[k] = n - 1 - k;
+    o.first_failure = 0;
+    ck_assert_msg(gr_grade(&o, &reversed, err, sizeof err) == 0, "%s", err);
+    for (int i = 0; i < n; i++) {
+        ck_assert_int_eq(reversed.labs[0].tests[i].verdict, plain.labs[0].tests[i].verdict);
+        ck_assert_int_eq(plain.labs[0].tests[i].verdict, GR_NOT_IMPLEMENTED);
+    }
+    gr_result_free(&plain);
+    gr_result_free(&first);
+    gr_result_free(&reversed);
+    free(stubs);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("pool");
@@ -266,6 +318,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, first_failure_is_reported);
     tcase_add_test(tc, a_dead_worker_is_the_graders_failure);
     tcase_add_test(tc, parallel_grading_equals_sequential);
+    tcase_add_test(tc, a_given_order_runs_visible_tests_first);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return s;
