@@ -223,18 +223,24 @@ static char *stub_dir(void)
     return gr_xasprintf("%s/../child", exe);
 }
 
+/* Options grading this tree's files as student who, with stubs the child objects. */
+static void tree_opts(gr_grade_opts *o, const char *stubs, const char *who)
+{
+    memset(o, 0, sizeof *o);
+    o->root = ".";
+    o->stub_dir = stubs;
+    o->student = who;
+    o->secret = "pool-test-secret";
+}
+
 /* Grading the solutions of three labs in two workers gives the report one by
    one gives: same scores, verdicts and test numbers. */
 START_TEST(parallel_grading_equals_sequential)
 {
     char *stubs = stub_dir();
     gr_grade_opts o;
-    memset(&o, 0, sizeof o);
-    o.root = ".";
-    o.stub_dir = stubs;
+    tree_opts(&o, stubs, "pool-test");
     o.submission = "solutions";
-    o.student = "pool-test";
-    o.secret = "pool-test-secret";
     o.labs[0] = o.labs[1] = o.labs[8] = 1;
     gr_report seq, par;
     char err[1024] = "";
@@ -266,12 +272,8 @@ START_TEST(a_given_order_runs_visible_tests_first)
 {
     char *stubs = stub_dir();
     gr_grade_opts o;
-    memset(&o, 0, sizeof o);
-    o.root = ".";
-    o.stub_dir = stubs;
+    tree_opts(&o, stubs, "order-test");
     o.sources[0] = "data/stubs/lab01.c";
-    o.student = "order-test";
-    o.secret = "order-test-secret";
     o.labs[0] = 1;
     o.jobs = 1;
     gr_report plain, first, reversed;
