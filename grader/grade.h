@@ -5,6 +5,14 @@
  * (labmod.h), run it in the sandbox (sandbox.h), decide the verdict in the parent,
  * diagnose a wrong answer, and score it. A failing, crashing or hanging test never
  * stops the others; a lab that does not build never stops the other labs.
+ *
+ * The tests run in two passes: every visible test of every selected lab (each
+ * lab built first), then every other test (hidden, after_due_date,
+ * after_published) of every lab, with the program the first pass built. So
+ * nothing a test a student cannot see does, how long it takes or whether it
+ * times out, can change a verdict or an output they see. Each pass counts its
+ * own time-outs (two in a lab: that lab's other tests of the pass are not run);
+ * the submission's wall-clock budget is one, which the visible pass spends first.
  */
 #ifndef GR_GRADE_H
 #define GR_GRADE_H
@@ -28,16 +36,19 @@ typedef struct gr_grade_opts {
     const char *student;        /* student id, part of every seed */
     const char *secret;         /* instructor secret, part of every seed */
     int labs[GR_N_LABS];                /* labs[i] != 0: grade lab i+1 */
-    FILE *progress;             /* one line per lab as it is graded, or NULL */
+    FILE *progress;             /* one line per lab and pass as it is graded, or NULL */
     int jobs;                   /* labs graded at once in worker processes (pool.h); 0 or 1: one by one */
     int visible_only;           /* 1: only the rubric's visible tests (status, watch) */
     int first_failure;          /* 1: stop a lab at its first test that does not pass; the
-                                   tests after it are left unrun (attnlab mutate) */
+                                   tests after it, hidden ones too, are left unrun (attnlab
+                                   mutate) */
     const gr_build *built[GR_N_LABS];   /* optional: lab i+1's program already built and
                                    checked (a mutant of attnlab mutate's schema, mutschema.h):
                                    graded as it is, its source not built again */
-    const int *order[GR_N_LABS];        /* optional: the order lab i+1's tests run in (a
-                                   permutation of the rubric's); results stay in rubric order */
+    const int *order[GR_N_LABS];        /* optional: the order lab i+1's tests run in within
+                                   each pass (a permutation of the rubric's: its visible tests
+                                   run in their order, then its others); results stay in
+                                   rubric order */
     gr_case *const *cases[GR_N_LABS];   /* optional: lab i+1's cases made already, one per
                                    rubric test (gr_grade_cases), for a caller that grades many
                                    programs of one student: each is made once, not per program */

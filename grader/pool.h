@@ -1,6 +1,6 @@
 /* pool.h: run many independent jobs at once, one worker process per job, as
- * many at a time as there are cores: the labs of one submission (gr_pool_run)
- * or the students of a class (batch.h).
+ * many at a time as there are cores: the labs of one submission, pass by pass
+ * (grade.h), the students of a class (batch.h), the mutants of a lab.
  *
  * A worker is a fork of the grader: it does its job exactly as the sequential
  * loop would (its own build folder, its own sandboxed children) and sends the
@@ -14,7 +14,6 @@
 #define GR_POOL_H
 
 #include <stddef.h>
-#include "result.h"
 #include "util.h"
 
 /* n jobs, numbered 0..n-1, and what to do with each. */
@@ -34,15 +33,6 @@ typedef struct gr_pool_task {
    failing job's code with its err: no job starts after a failure or a stop
    signal, and the running ones are finished or stopped, never left running. */
 int gr_pool_map(const gr_pool_task *t, int n, int jobs, char *err, size_t errlen);
-
-/* The work of one lab, run inside a worker: fill lr, return 0 or a GR_STATUS_* code with err set. */
-typedef int (*gr_lab_job)(void *ctx, int lab, gr_lab_result *lr, char *err, size_t errlen);
-
-/* Run job for each of labs[0..n) in at most jobs workers at once; out[i] gets
-   labs[i]'s result. 0, or the first failing lab's code with its err (the
-   other labs are still finished or stopped, never left running). */
-int gr_pool_run(gr_lab_job job, void *ctx, const int *labs, int n, int jobs,
-                gr_lab_result *out, char *err, size_t errlen);
 
 /* The number of cores this process may use, at least 1. */
 int gr_pool_cores(void);

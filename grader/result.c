@@ -85,11 +85,14 @@ void gr_result_free(gr_report *r)
 
 /* ---- a student's view of a report ---------------------------------------------- */
 
-/* Keep only lr's tests shown at moment, and sum its points over them. */
+/* Keep only lr's tests shown at moment, and sum its points and times over
+   them: the lab's time is its build and the kept tests' own times (its wall
+   time counts the other tests, whose times may depend on inputs the student
+   must not learn). */
 static void keep_shown(gr_lab_result *lr, int moment)
 {
     int kept = 0;
-    lr->score = lr->max_score = 0;
+    lr->score = lr->max_score = lr->test_seconds = 0;
     for (int j = 0; j < lr->n_tests; j++) {
         gr_test_result *t = &lr->tests[j];
         if (!gr_rubric_visibility_shown(t->visibility, moment)) {
@@ -105,16 +108,17 @@ static void keep_shown(gr_lab_result *lr, int moment)
         }
         lr->score += t->score;
         lr->max_score += t->max_score;
+        lr->test_seconds += t->seconds;
         lr->tests[kept++] = *t;
     }
     lr->n_tests = kept;
+    lr->seconds = lr->build_seconds + lr->test_seconds;
 }
 
 void gr_result_copy_shown(const gr_report *r, int moment, gr_report *out)
 {
     memset(out, 0, sizeof *out);
     out->student = r->student ? gr_xstrdup(r->student) : NULL;
-    out->seconds = r->seconds;
     out->labs = gr_xcalloc((size_t)(r->n_labs ? r->n_labs : 1), sizeof *out->labs);
     for (int i = 0; i < r->n_labs; i++) {
         gr_strbuf w = {0};
@@ -123,6 +127,7 @@ void gr_result_copy_shown(const gr_report *r, int moment, gr_report *out)
             keep_shown(&out->labs[out->n_labs], moment);
             out->score += out->labs[out->n_labs].score;
             out->max_score += out->labs[out->n_labs].max_score;
+            out->seconds += out->labs[out->n_labs].seconds;   /* the kept labs' times, no more */
             out->n_labs++;
         }
         free(w.s);

@@ -101,8 +101,9 @@ void gr_result_lab_encode(const gr_lab_result *lr, gr_strbuf *out);
 int gr_result_lab_decode(const char *buf, size_t len, gr_lab_result *lr);
 
 /* A deep copy of r holding only the tests a student may see at moment
-   (gr_rubric_visibility_shown), lab and total points summed over them: what feedback
-   handed to a student is made from. Free with gr_result_free. */
+   (gr_rubric_visibility_shown), lab and total points and times summed over them
+   (a lab's time: its build and those tests' own times): what feedback handed to a
+   student is made from. Free with gr_result_free. */
 void gr_result_copy_shown(const gr_report *r, int moment, gr_report *out);
 
 /* Free everything one lab's result owns (not the struct itself). */

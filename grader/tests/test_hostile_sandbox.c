@@ -26,7 +26,12 @@
  * records, were they kept there), 100,000 live blocks, 96 MiB of thread-local
  * data, glibc's own syscall instruction, its mmap and its exit_group called
  * through a pointer, and a lab whose every test loops; and a rubric's
- * budget_s running out (the tests left are not run). The "layers" cases
+ * budget_s running out (the tests left are not run). The "order" cases grade
+ * hostile/order.c, whose calls of tests not shown spin, loop or spend the
+ * budget on a bit of their inputs, with the bit clear and set: every visible
+ * test runs first, and what the student sees is the same either way (the
+ * timing relay the visible tests' times would carry, the time-out oracle and
+ * the budget oracle). The "layers" cases
  * check the linked-program check (objcheck.h) on programs built without the
  * build's rule checks. ATTNLAB_HOSTILE_CASE=name runs only the case called name.
  */
@@ -208,7 +213,8 @@ static const sandbox_case cases[] = {
      "int hostile_touch(void);\nint hostile_touch(void) { return hostile_tls[1 << 20]; }",
      NULL, "out of memory", "memory limit"},
     {"endless_loop_every_test", 1, "body.c", "for (volatile int spin = 1; spin;) {}", NULL,
-     "timed out", "time limit|wall-clock limit|not run: earlier tests timed out"},
+     "timed out", "time limit|wall-clock limit|not run: earlier visible tests timed out|"
+     "not run: earlier hidden tests timed out"},
 };
 
 #define N_CASES ((int)(sizeof cases / sizeof cases[0]))
@@ -229,14 +235,22 @@ static char *read_or_fail(const char *path)
     return text;
 }
 
+/* Write text as lab's file into sub. */
+static void put_lab(const char *sub, int lab, const char *text)
+{
+    char *dir = gr_xasprintf("%s/%s", sub, gr_lab_modules[lab - 1]->dir);
+    char *to = gr_xasprintf("%s/lab%02d.c", dir, lab);
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    ck_assert_int_eq(gr_write_file_atomic(to, text, strlen(text)), 0);
+    free(to);
+    free(dir);
+}
+
 /* Write lab's file into sub: the case's attack when hostile, else the solution. */
 static void write_lab(const char *sub, int lab, const sandbox_case *c, int hostile)
 {
     const gr_lab_module *mod = gr_lab_modules[lab - 1];
-    char *dir = gr_xasprintf("%s/%s", sub, mod->dir);
-    char *to = gr_xasprintf("%s/lab%02d.c", dir, lab);
     char *sol_path = gr_xasprintf("%s/solutions/%s/lab%02d.c", fk_root(), mod->dir, lab);
-    ck_assert_int_eq(mkdir(dir, 0755), 0);
     char *text;
     if (!hostile) {
         text = read_or_fail(sol_path);
@@ -251,11 +265,9 @@ static void write_lab(const char *sub, int lab, const sandbox_case *c, int hosti
         free(raw);
         free(path);
     }
-    ck_assert_int_eq(gr_write_file_atomic(to, text, strlen(text)), 0);
+    put_lab(sub, lab, text);
     free(text);
     free(sol_path);
-    free(to);
-    free(dir);
 }
 
 /* Run attnlab grade with args in a session of its own, output to T/log.txt,
@@ -375,6 +387,22 @@ START_TEST(hostile_sandbox_submission)
 }
 END_TEST
 
+/* dir/rubrics, the course's rubrics of lab 1 with its budget_s set to 1
+   (malloc'd): graded alone, lab 1 has one second of wall clock. */
+static char *tight_rubrics(const char *dir)
+{
+    char *rubrics = gr_xasprintf("%s/rubrics", dir), *rubric = gr_xasprintf("%s/lab01.yaml", rubrics);
+    char *from = gr_xasprintf("%s/data/rubrics/lab01.yaml", fk_root());
+    ck_assert_int_eq(mkdir(rubrics, 0755), 0);
+    char *text = read_or_fail(from), *tight = gr_xasprintf("%sbudget_s: 1\n", text);
+    ck_assert_int_eq(gr_write_file_atomic(rubric, tight, strlen(tight)), 0);
+    free(text);
+    free(tight);
+    free(from);
+    free(rubric);
+    return rubrics;
+}
+
 /* A submission's wall-clock budget, set by the rubric (budget_s: 1 for lab 1,
    graded alone): the lab's first test runs out of it, and every test after it
    is not run, with the reason, long before the tests' own limits add up. */
@@ -385,12 +413,8 @@ START_TEST(budget_runs_out)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     ck_assert_int_eq(chmod(dir, 0711), 0);
     char *sub = gr_xasprintf("%s/sub", dir), *json = gr_xasprintf("%s/results.json", dir);
-    char *rubrics = gr_xasprintf("%s/rubrics", dir), *rubric = gr_xasprintf("%s/lab01.yaml", rubrics);
-    char *from = gr_xasprintf("%s/data/rubrics/lab01.yaml", fk_root());
+    char *rubrics = tight_rubrics(dir);
     ck_assert_int_eq(mkdir(sub, 0755), 0);
-    ck_assert_int_eq(mkdir(rubrics, 0755), 0);
-    char *text = read_or_fail(from), *tight = gr_xasprintf("%sbudget_s: 1\n", text);
-    ck_assert_int_eq(gr_write_file_atomic(rubric, tight, strlen(tight)), 0);
     const sandbox_case *loop = &cases[N_CASES - 1];
     ck_assert_str_eq(loop->name, "endless_loop_every_test");
     write_lab(sub, 1, loop, 1);
@@ -413,14 +437,230 @@ START_TEST(budget_runs_out)
                   lr->n_tests);
     gr_result_free(&rep);
     fk_rm_rf(dir);
-    free(text);
-    free(tight);
-    free(from);
-    free(rubric);
     free(rubrics);
     free(json);
     free(sub);
     free(dir);
+}
+END_TEST
+
+/* ---- what a test not shown does never reaches one shown ----------------------------------- */
+
+/* What order.c's hidden calls (dot_random's, dot_more_queries_than_keys') do
+   for the hidden bit set: spin 2^31 ticks of the time-stamp counter (under
+   the CPU limit of 2 s at any clock rate above 1.1 GHz), or loop for ever;
+   for the bit clear, nothing. */
+#define HIDDEN_SPIN "for (unsigned long long end = t0 + (1ull << 31); __builtin_ia32_rdtsc() < end;) {}"
+#define HIDDEN_LOOP "for (volatile int spin = 1; spin;) {}"
+#define RELAY_TICKS (1ull << 30)  /* a gap this long between two visible calls: a spin ran in it */
+
+/* Grade order.c as lab 1, its hidden calls doing act, printing their ticks
+   when ticks is 1: beside a solution of lab 2 with the course's rubrics, or
+   alone with a budget of 1 s when tight. *rep is results.json read back;
+   *log what attnlab printed (its progress lines). */
+static void grade_order(const char *act, int ticks, int tight, gr_report *rep, char **log)
+{
+    ck_assert_msg(base_dir != NULL, "cannot make a temporary directory");
+    char *dir = gr_xasprintf("%s/order-XXXXXX", base_dir);
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert_int_eq(chmod(dir, 0711), 0);
+    char *sub = gr_xasprintf("%s/sub", dir), *json = gr_xasprintf("%s/results.json", dir);
+    char *path = gr_xasprintf("%s/grader/tests/hostile/order.c", fk_root());
+    char *raw = read_or_fail(path), *acted = fk_replace(raw, "@ARG@", act);
+    char *text = fk_replace(acted, "@WHEN@", ticks ? "1" : "0");
+    ck_assert_int_eq(mkdir(sub, 0755), 0);
+    put_lab(sub, 1, text);
+    char *rubrics = tight ? tight_rubrics(dir) : NULL;
+    if (!tight)
+        write_lab(sub, 2, NULL, 0);
+    const char *args[] = {"--submission", sub, "--student", "hostile", "--json", json, "--lab",
+                          tight ? "1" : "1,2", "--rubrics", rubrics};
+    double seconds;
+    run_grade(dir, args, tight ? 10 : 8, 1, &seconds);
+    char err[512];
+    ck_assert_msg(gr_report_read_json(json, rep, err, sizeof err) == 0, "%s", err);
+    char *log_path = gr_xasprintf("%s/log.txt", dir);
+    *log = read_or_fail(log_path);
+    fk_rm_rf(dir);
+    free(log_path);
+    free(rubrics);
+    free(text);
+    free(acted);
+    free(raw);
+    free(path);
+    free(json);
+    free(sub);
+    free(dir);
+}
+
+/* The ticks lab 1's test t printed (order.c with ticks on): 1, or 0 when it
+   printed none. */
+static int ticks_of(const gr_test_result *t, unsigned long long *t0, unsigned long long *t1)
+{
+    const char *at = t->feedback ? strstr(t->feedback, "ticks ") : NULL;
+    return at && sscanf(at, "ticks %llu %llu", t0, t1) == 2;
+}
+
+/* What a student reads from the times the visible tests of lr print: 1 when
+   two of them, one after the other, lie a spin apart (a hidden call ran
+   between them and spun), else 0. */
+static int relayed(const gr_lab_result *lr)
+{
+    unsigned long long from[64], to[64], t0, t1;
+    int n = 0;
+    for (int i = 0; i < lr->n_tests && n < 64; i++)
+        if (lr->tests[i].visibility == GR_VISIBLE && ticks_of(&lr->tests[i], &t0, &t1)) {
+            int k = n++;
+            for (; k > 0 && from[k - 1] > t0; k--) {   /* in the order they ran */
+                from[k] = from[k - 1];
+                to[k] = to[k - 1];
+            }
+            from[k] = t0;
+            to[k] = t1;
+        }
+    ck_assert_msg(n >= 2, "only %d visible tests of %s printed their ticks", n, lr->name);
+    for (int k = 0; k + 1 < n; k++)
+        if (from[k + 1] - to[k] > RELAY_TICKS)
+            return 1;
+    return 0;
+}
+
+/* Every visible test of lr ended before any other test of lr began. */
+static void assert_visible_first(const gr_lab_result *lr)
+{
+    unsigned long long last_visible = 0, first_other = ~0ull, t0, t1;
+    for (int i = 0; i < lr->n_tests; i++) {
+        if (!ticks_of(&lr->tests[i], &t0, &t1))
+            continue;
+        if (lr->tests[i].visibility == GR_VISIBLE)
+            last_visible = t1 > last_visible ? t1 : last_visible;
+        else
+            first_other = t0 < first_other ? t0 : first_other;
+    }
+    ck_assert_msg(last_visible > 0 && first_other < ~0ull && last_visible < first_other,
+                  "a test of %s not shown ran before a visible one ended", lr->name);
+}
+
+/* What the student sees of lab 1 at submission: each visible test's name,
+   verdict and feedback, with the ticks lines left out when skip_ticks. */
+static char *visible_view(const gr_report *rep, int skip_ticks)
+{
+    gr_strbuf b = {0};
+    const gr_lab_result *lr = &rep->labs[0];
+    ck_assert_int_eq(lr->lab, 1);
+    for (int i = 0; i < lr->n_tests; i++) {
+        const gr_test_result *t = &lr->tests[i];
+        if (t->visibility != GR_VISIBLE)
+            continue;
+        char *fb = gr_xstrdup(t->feedback ? t->feedback : ""), *at;
+        while (skip_ticks && (at = strstr(fb, "ticks ")) != NULL)
+            memmove(at, at + strcspn(at, "\n"), strlen(at + strcspn(at, "\n")) + 1);
+        gr_sb_printf(&b, "%s: %s: %s\n", t->name, gr_result_verdict_name(t->verdict), fb);
+        free(fb);
+    }
+    return gr_sb_take(&b);
+}
+
+/* The test of lr called name. */
+static const gr_test_result *test_named(const gr_lab_result *lr, const char *name)
+{
+    for (int i = 0; i < lr->n_tests; i++)
+        if (strcmp(lr->tests[i].name, name) == 0)
+            return &lr->tests[i];
+    ck_abort_msg("%s has no test %s", lr->name, name);
+    return NULL;
+}
+
+/* Every lab's visible pass was done (its progress line) before any lab's hidden one began. */
+static void assert_passes_in_order(const char *log)
+{
+    const char *last_visible = NULL, *first_hidden = strstr(log, "hidden tests ran in");
+    for (const char *p = log; (p = strstr(p, "visible tests ran in")) != NULL; p++)
+        last_visible = p;
+    ck_assert_msg(last_visible && first_hidden && last_visible < first_hidden,
+                  "a lab's hidden tests began before every lab's visible tests ran:\n%s", log);
+}
+
+/* order.c graded with the hidden bit clear and set, and what the student
+   sees of lab 1 the same, byte for byte, in both (every visible test ran:
+   a wrong answer), the ticks lines aside. */
+typedef struct bit_runs {
+    gr_report clear, set;
+    char *log;                  /* attnlab's output with the bit set */
+} bit_runs;
+
+static void grade_both(const char *act, int ticks, int tight, bit_runs *b)
+{
+    char *log_clear;
+    grade_order("", ticks, tight, &b->clear, &log_clear);
+    grade_order(act, ticks, tight, &b->set, &b->log);
+    char *seen_clear = visible_view(&b->clear, ticks), *seen_set = visible_view(&b->set, ticks);
+    ck_assert_msg(strstr(seen_clear, "scaled_small: wrong answer"), "%s", seen_clear);
+    ck_assert_str_eq(seen_clear, seen_set);
+    free(seen_clear);
+    free(seen_set);
+    free(log_clear);
+}
+
+static void bit_runs_free(bit_runs *b)
+{
+    gr_result_free(&b->clear);
+    gr_result_free(&b->set);
+    free(b->log);
+}
+
+/* The timing relay: a hidden call spins when its bit is set; the visible
+   calls print their ticks, from which the student reads whether a spin ran
+   between two of them. With the bit clear or set they read no spin. */
+START_TEST(hidden_time_never_reaches_visible_output)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    bit_runs b;
+    grade_both(HIDDEN_SPIN, 1, 0, &b);
+    unsigned long long t0, t1;
+    ck_assert(ticks_of(test_named(&b.set.labs[0], "dot_random"), &t0, &t1));
+    ck_assert_msg(t1 - t0 >= (1ull << 31), "the hidden call did not spin: %llu ticks", t1 - t0);
+    ck_assert_msg(relayed(&b.set.labs[0]) == 0 && relayed(&b.clear.labs[0]) == 0,
+                  "the visible tests' times carry the hidden bit");
+    assert_visible_first(&b.set.labs[0]);
+    assert_visible_first(&b.clear.labs[0]);
+    assert_passes_in_order(b.log);
+    bit_runs_free(&b);
+#endif
+}
+END_TEST
+
+/* The time-out oracle: two hidden calls loop for ever when the bit is set.
+   Two time-outs stop the rest of their pass, never a visible test. */
+START_TEST(hidden_timeouts_never_stop_visible_tests)
+{
+    bit_runs b;
+    grade_both(HIDDEN_LOOP, 0, 0, &b);
+    const gr_lab_result *lr = &b.set.labs[0];
+    ck_assert_int_eq(test_named(lr, "dot_random")->verdict, GR_TIMED_OUT);
+    ck_assert_int_eq(test_named(lr, "dot_more_queries_than_keys")->verdict, GR_TIMED_OUT);
+    const gr_test_result *after = test_named(lr, "dot_bad_d");
+    ck_assert_msg(after->verdict == GR_TIMED_OUT && after->feedback &&
+                  strstr(after->feedback, "not run: earlier hidden tests timed out (2 of them)"),
+                  "dot_bad_d: %s", after->feedback ? after->feedback : "");
+    bit_runs_free(&b);
+}
+END_TEST
+
+/* The budget: lab 1 alone has 1 s of wall clock; its hidden calls spin past
+   it. The visible tests ran before, within it; the hidden tests after the
+   spins are not run. */
+START_TEST(hidden_spending_never_stops_visible_tests)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    bit_runs b;
+    grade_both(HIDDEN_SPIN, 0, 1, &b);
+    const gr_test_result *after = test_named(&b.set.labs[0], "scaled_random");
+    ck_assert_msg(after->verdict == GR_TIMED_OUT && after->feedback &&
+                  strstr(after->feedback, "not run: the submission's grading budget of 1 s"),
+                  "scaled_random: %s", after->feedback ? after->feedback : "");
+    bit_runs_free(&b);
+#endif
 }
 END_TEST
 
@@ -477,6 +717,14 @@ Suite *test_suite(void)
     tcase_set_timeout(tc, CAP_SECONDS + 30);
     tcase_add_loop_test(tc, hostile_sandbox_submission, 0, 2 * N_CASES);
     tcase_add_test(tc, budget_runs_out);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("order");
+    tcase_add_unchecked_fixture(tc, base_setup, NULL);
+    tcase_set_timeout(tc, 2 * CAP_SECONDS + 30);
+    tcase_add_test(tc, hidden_time_never_reaches_visible_output);
+    tcase_add_test(tc, hidden_timeouts_never_stop_visible_tests);
+    tcase_add_test(tc, hidden_spending_never_stops_visible_tests);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("layers");

@@ -1,10 +1,13 @@
 /* test_pool.c: grading labs in worker processes (pool.c) and carrying a lab's
  * result between processes (gr_result_lab_encode/decode in result.c).
  *
- * The jobs here are fakes that fill a result from the lab number, fail, or
- * die, so the pool's own behaviour is what is tested: every result arrives at
- * its lab's place, whole; the first failure is reported with its message; a
- * worker that dies is the grader's failure, named; nothing is left running.
+ * The jobs here are fakes that fill a lab's result from the lab number, fail,
+ * or die, sent back as grade.c sends a lab's (gr_result_lab_encode), so the
+ * pool's own behaviour is what is tested: every result arrives at its lab's
+ * place, whole; the first failure is reported with its message; a worker that
+ * dies is the grader's failure, named; nothing is left running. Real grading
+ * in two workers equals grading one lab after another, and a test order given
+ * to gr_grade (attnlab mutate's kill order) runs the visible tests first.
  */
 #include <check.h>
 #include <signal.h>
@@ -71,6 +74,48 @@ static int job_dies_on_2(void *ctx, int lab, gr_lab_result *lr, char *err, size_
     return 0;
 }
 
+/* The fake jobs as a pool task: job i fills labs[i]'s result, sent back as bytes into out[i]. */
+typedef struct fake_task {
+    int (*job)(void *ctx, int lab, gr_lab_result *lr, char *err, size_t errlen);
+    const int *labs;
+    gr_lab_result *out;
+} fake_task;
+
+static int fake_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errlen)
+{
+    const fake_task *ft = ctx;
+    gr_lab_result lr;
+    memset(&lr, 0, sizeof lr);
+    int rc = ft->job(NULL, ft->labs[i], &lr, err, errlen);
+    if (rc == 0)
+        gr_result_lab_encode(&lr, out);
+    return rc;
+}
+
+static int fake_done(void *ctx, int i, const char *bytes, size_t len, char *err, size_t errlen)
+{
+    const fake_task *ft = ctx;
+    if (gr_result_lab_decode(bytes, len, &ft->out[i]) != 0) {
+        snprintf(err, errlen, "lab %d's result does not read back", ft->labs[i]);
+        return GR_STATUS_FAILED;
+    }
+    return 0;
+}
+
+static void fake_name(void *ctx, int i, char *buf, size_t len)
+{
+    snprintf(buf, len, "lab %d", ((const fake_task *)ctx)->labs[i]);
+}
+
+/* Run job for labs[0..n) in at most jobs workers: gr_pool_map's code. */
+static int run_fakes(int (*job)(void *, int, gr_lab_result *, char *, size_t), const int *labs,
+                     int n, int jobs, gr_lab_result *out, char *err, size_t errlen)
+{
+    fake_task ft = {job, labs, out};
+    gr_pool_task t = {fake_work, fake_done, fake_name, &ft};
+    return gr_pool_map(&t, n, jobs, err, errlen);
+}
+
 START_TEST(round_trip_is_exact)
 {
     gr_lab_result a, b;
@@ -129,7 +174,7 @@ START_TEST(results_arrive_in_order)
     gr_lab_result out[7];
     memset(out, 0, sizeof out);
     char err[256] = "";
-    ck_assert_int_eq(gr_pool_run(job_ok, NULL, labs, 7, 3, out, err, sizeof err), 0);
+    ck_assert_int_eq(run_fakes(job_ok, labs, 7, 3, out, err, sizeof err), 0);
     for (int i = 0; i < 7; i++) {
         ck_assert_int_eq(out[i].lab, labs[i]);
         ck_assert_int_eq(out[i].n_tests, labs[i]);
@@ -144,7 +189,7 @@ START_TEST(first_failure_is_reported)
     gr_lab_result out[4];
     memset(out, 0, sizeof out);
     char err[256] = "";
-    ck_assert_int_eq(gr_pool_run(job_fails_on_3, NULL, labs, 4, 2, out, err, sizeof err),
+    ck_assert_int_eq(run_fakes(job_fails_on_3, labs, 4, 2, out, err, sizeof err),
                      GR_STATUS_BAD_INPUT);
     ck_assert_str_eq(err, "data/rubrics/lab03.yaml:4:5: points must be a number");
     for (int i = 0; i < 4; i++)
@@ -158,7 +203,7 @@ START_TEST(a_dead_worker_is_the_graders_failure)
     gr_lab_result out[3];
     memset(out, 0, sizeof out);
     char err[256] = "";
-    ck_assert_int_eq(gr_pool_run(job_dies_on_2, NULL, labs, 3, 2, out, err, sizeof err),
+    ck_assert_int_eq(run_fakes(job_dies_on_2, labs, 3, 2, out, err, sizeof err),
                      GR_STATUS_FAILED);
     ck_assert_msg(strstr(err, "worker for lab 2 died (signal 9)") != NULL, "err: %s", err);
     for (int i = 0; i < 3; i++)
@@ -178,18 +223,24 @@ static char *stub_dir(void)
     return gr_xasprintf("%s/../child", exe);
 }
 
+/* Options grading this tree's files as student who, with stubs the child objects. */
+static void tree_opts(gr_grade_opts *o, const char *stubs, const char *who)
+{
+    memset(o, 0, sizeof *o);
+    o->root = ".";
+    o->stub_dir = stubs;
+    o->student = who;
+    o->secret = "pool-test-secret";
+}
+
 /* Grading the solutions of three labs in two workers gives the report one by
    one gives: same scores, verdicts and test numbers. */
 START_TEST(parallel_grading_equals_sequential)
 {
     char *stubs = stub_dir();
     gr_grade_opts o;
-    memset(&o, 0, sizeof o);
-    o.root = ".";
-    o.stub_dir = stubs;
+    tree_opts(&o, stubs, "pool-test");
     o.submission = "solutions";
-    o.student = "pool-test";
-    o.secret = "pool-test-secret";
     o.labs[0] = o.labs[1] = o.labs[8] = 1;
     gr_report seq, par;
     char err[1024] = "";
@@ -213,6 +264,52 @@ START_TEST(parallel_grading_equals_sequential)
 }
 END_TEST
 
+/* attnlab mutate's kill order (o->order) runs within each pass: with a hidden
+   test put first and stopping at the first failure, the pristine stub of lab 1
+   fails its first visible test in that order, and no hidden test runs; without
+   stopping, the verdicts are those of the rubric's order. */
+START_TEST(a_given_order_runs_visible_tests_first)
+{
+    char *stubs = stub_dir();
+    gr_grade_opts o;
+    tree_opts(&o, stubs, "order-test");
+    o.sources[0] = "data/stubs/lab01.c";
+    o.labs[0] = 1;
+    o.jobs = 1;
+    gr_report plain, first, reversed;
+    char err[1024] = "";
+    ck_assert_msg(gr_grade(&o, &plain, err, sizeof err) == 0, "%s", err);
+    int n = plain.labs[0].n_tests, order[64];
+    ck_assert(n > 3 && n <= 64);
+    ck_assert_int_eq(plain.labs[0].tests[2].visibility, GR_HIDDEN);   /* dot_random */
+    order[0] = 2;
+    for (int k = 1, i = 0; k < n; i++)
+        if (i != 2)
+            order[k++] = i;
+    o.order[0] = order;
+    o.first_failure = 1;
+    ck_assert_msg(gr_grade(&o, &first, err, sizeof err) == 0, "%s", err);
+    for (int i = 0; i < n; i++) {
+        const gr_test_result *t = &first.labs[0].tests[i];
+        gr_verdict want = i == 0 ? GR_NOT_IMPLEMENTED : GR_PASSED;   /* unrun: no verdict set */
+        ck_assert_msg(t->verdict == want && t->score == 0, "%s: %s", t->name,
+                      gr_result_verdict_name(t->verdict));
+    }
+    for (int k = 0; k < n; k++)
+        order[k] = n - 1 - k;
+    o.first_failure = 0;
+    ck_assert_msg(gr_grade(&o, &reversed, err, sizeof err) == 0, "%s", err);
+    for (int i = 0; i < n; i++) {
+        ck_assert_int_eq(reversed.labs[0].tests[i].verdict, plain.labs[0].tests[i].verdict);
+        ck_assert_int_eq(plain.labs[0].tests[i].verdict, GR_NOT_IMPLEMENTED);
+    }
+    gr_result_free(&plain);
+    gr_result_free(&first);
+    gr_result_free(&reversed);
+    free(stubs);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("pool");
@@ -223,6 +320,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, first_failure_is_reported);
     tcase_add_test(tc, a_dead_worker_is_the_graders_failure);
     tcase_add_test(tc, parallel_grading_equals_sequential);
+    tcase_add_test(tc, a_given_order_runs_visible_tests_first);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return s;

@@ -5,8 +5,9 @@
  * see (results.json "output", PrairieLearn's output) counts visible tests
  * only, PrairieLearn lists visible tests one by one and sums the rest into
  * one entry, JUnit marks every test's visibility and --junit-public drops the
- * details of tests not shown. Also: after_published in a rubric, the
- * moment table, and the practice-secret mark.
+ * details of tests not shown, and no time handed to a student counts a test
+ * not shown. Also: after_published in a rubric, the moment table, and the
+ * practice-secret mark.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -324,6 +325,41 @@ START_TEST(junit_marks_visibility_and_can_leave_details_out)
 }
 END_TEST
 
+/* How long a test not shown took may depend on inputs the student must not
+   learn: no time handed to a student counts it. A student's JUnit file and
+   copy of the report add up the shown tests' own times (and the build); the
+   full file keeps the run's wall time; results.json carries none. */
+START_TEST(no_time_shown_counts_a_test_not_shown)
+{
+    gr_report r, shown;
+    build_report(&r);
+    r.seconds = 9.0;
+    r.labs[0].tests[2].seconds = 7.0;          /* the hidden test, slow on its inputs */
+    r.labs[0].build_seconds = 0.5;
+    r.labs[0].test_seconds = 8.0;
+    r.labs[0].seconds = 8.75;
+    char *xml = gr_report_junit_shown_text(&r, GR_SHOWN_AT_SUBMISSION);
+    ck_assert_msg(strstr(xml, "<testsuites name=\"attnlab\" tests=\"5\" failures=\"3\" errors=\"0\" "
+                              "skipped=\"0\" time=\"0.500\">"), "%s", xml);   /* 2 x 0.25 */
+    ck_assert_ptr_null(strstr(xml, "9.000"));
+    ck_assert_ptr_null(strstr(xml, "7.000"));
+    free(xml);
+    xml = gr_report_junit_text(&r);
+    ck_assert_ptr_nonnull(strstr(xml, "time=\"9.000\">"));
+    ck_assert_ptr_nonnull(strstr(xml, "time=\"7.000\">"));
+    free(xml);
+    char *json = gr_report_json_text(&r, NULL);
+    ck_assert_ptr_null(strstr(json, "execution_time"));
+    free(json);
+    gr_result_copy_shown(&r, GR_SHOWN_AT_SUBMISSION, &shown);
+    ck_assert(shown.labs[0].test_seconds == 0.5);
+    ck_assert(shown.labs[0].seconds == 1.0);   /* the build and the two visible tests */
+    ck_assert(shown.seconds == 1.0);
+    gr_result_free(&shown);
+    gr_result_free(&r);
+}
+END_TEST
+
 START_TEST(practice_secret_unfit_for_named_students)
 {
     ck_assert(gr_secret_unfit(GR_PRACTICE_SECRET, "s123"));
@@ -346,6 +382,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, prairielearn_compile_error_is_not_gradable);
     tcase_add_test(tc, lab_message_told_once);
     tcase_add_test(tc, junit_marks_visibility_and_can_leave_details_out);
+    tcase_add_test(tc, no_time_shown_counts_a_test_not_shown);
     tcase_add_test(tc, practice_secret_unfit_for_named_students);
     suite_add_tcase(s, tc);
     return s;
