@@ -90,12 +90,10 @@ void gr_judge_timeout_message(gr_strbuf *msg, const char *describe, long time_ms
 static int memory_message(gr_strbuf *msg, const char *describe, const gr_inspection *m,
                           gr_outcome *out)
 {
-    if (m->below || m->overflow) {
+    if (m->below) {
         out->verdict = GR_CRASHED;
-        gr_sb_printf(msg, "%s\ncrashed with %s\n%s", describe,
-                     signal_story(m->below ? SIGSEGV : SIGABRT),
-                     m->below ? "a write below the first element of an array argument"
-                              : "heap overflow: a write past the end of a malloc'd block");
+        gr_sb_printf(msg, "%s\ncrashed with %s\na write below the first element of an array "
+                     "argument", describe, signal_story(SIGSEGV));
         return 1;
     }
     if (m->leak_blocks == 0)

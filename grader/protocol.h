@@ -142,17 +142,20 @@ static inline uintptr_t proto_buf_next(uintptr_t *cursor, size_t bytes, size_t p
 }
 
 /* A heap block of n requested bytes is a mapping of proto_block_span(n)
-   bytes whose data starts at its end less n rounded up to 16 (malloc's
-   alignment), so a write past the rounding faults; the 16 bytes below the
-   data hold n for the child's free and realloc (the student can rewrite
-   them, and so only hurt their own program). The mapping's first page index
+   bytes whose data ends exactly at its end, so any read or write past the
+   last byte faults (the kernel's judgement, not a canary's); its start is
+   then aligned to the largest power of two that divides n, up to the page
+   (malloc's 16 for every size a 16-aligned object's array can have; the
+   C library's aligned allocations round n up to their alignment). The 16
+   bytes below the data hold n for the child's free and realloc (the student
+   can rewrite them, and so only hurt their own program). The mapping's first page index
    modulo PROTO_BLOCK_CODES(pg) is proto_block_code(n): the mapping alone, as
    the kernel lists it, says n (proto_block_size). */
 #define PROTO_BLOCK_CODES(pg) ((pg) + 16)
 
 static inline size_t proto_block_span(size_t n, size_t pg)
 {
-    return ((n + 15) / 16 * 16 + 16 + pg - 1) / pg * pg;
+    return (n + 16 + pg - 1) / pg * pg;
 }
 
 static inline size_t proto_block_code(size_t n, size_t pg)
@@ -166,15 +169,6 @@ static inline size_t proto_block_size(uintptr_t start, uintptr_t end, size_t pg)
     size_t code = (size_t)(start / pg % PROTO_BLOCK_CODES(pg)), span = (size_t)(end - start);
     size_t n = span >= code ? span - code : SIZE_MAX;
     return n != SIZE_MAX && proto_block_span(n, pg) == span ? n : SIZE_MAX;
-}
-
-/* The byte the slack after a block's data holds: it varies from block to
-   block (0x70..0x7F, by address), so reading past the ends of two blocks at
-   once (O_post[n] - O_pre[n]) does not cancel out; read as a float it is
-   1e29 to 3e38, so a read one past the end poisons a sum. */
-static inline unsigned char proto_block_canary(uintptr_t start, size_t pg)
-{
-    return (unsigned char)(0x70 | (start / pg & 0x0F));
 }
 
 /* Parent: serialise a call into a malloc'd request. 0, or -1 on a malformed call. */

@@ -123,18 +123,14 @@ static int heap_allow(size_t n)
 /* ---- the heap: every block a mapping of its own ---------------------------------
  * Each block is placed in the heap region as protocol.h says, so that what is
  * allocated is the kernel's record, not ours: after the call the parent reads
- * the child's mappings (/proc/PID/maps) and the slack after each block's data
- * (between the data's end and the mapping's end, at most 15 bytes, filled
- * with the block's canary byte); a write further past the end faults on the
- * unmapped page after the block. The only way to make a block leave that
- * record is to unmap it, which is to free it; the only way to hide a write
- * into the slack is to put the byte back. Nothing here decides a verdict but
- * the count of live blocks and bytes, which only names "out of memory" and
- * "too many blocks" precisely for code that plays fair (the kernel's
- * RLIMIT_DATA and map count hold for the rest).
- * A write into a block's slack found when the block is freed is only reported
- * on stderr: it is judged in the student's memory, where a student could hide
- * it, so it costs no points. */
+ * the child's mappings (/proc/PID/maps). A block's data ends exactly where
+ * its mapping does, so any read or write past its last byte faults on the
+ * unmapped page after it, in a freed block or a live one: the kernel judges
+ * it, not a canary in the student's memory. The only way to make a block
+ * leave the kernel's record is to unmap it, which is to free it. Nothing here
+ * decides a verdict but the count of live blocks and bytes, which only names
+ * "out of memory" and "too many blocks" precisely for code that plays fair
+ * (the kernel's RLIMIT_DATA and map count hold for the rest). */
 #define MALLOC_FILL 0xFF                 /* every float and double of it a NaN */
 static uintptr_t heap_next = PROTO_HEAP_REGION;   /* the bump pointer: no address used twice */
 static unsigned live_blocks;
@@ -187,9 +183,8 @@ static void *block_new(size_t n)
         errno = ENOMEM;
         return NULL;
     }
-    unsigned char *p = (unsigned char *)at + span - (n + 15) / 16 * 16;
+    unsigned char *p = (unsigned char *)at + span - n;   /* the last byte against the end */
     memcpy(p - 16, &n, sizeof n);        /* for free and realloc */
-    memset(p + n, proto_block_canary(at, page), (n + 15) / 16 * 16 - n);
     live_blocks++;
     heap_live += n;
     return p;
@@ -213,21 +208,12 @@ static void block_free(void *p)
     size_t n = block_n(p);
     uintptr_t start = ((uintptr_t)p - 16) / page * page;
     size_t span = proto_block_span(n, page);
-    if (n > PROTO_HEAP_BYTES || (uintptr_t)p != start + span - (n + 15) / 16 * 16) {
+    if (n > PROTO_HEAP_BYTES || (uintptr_t)p != start + span - n) {
         static const char msg[] = "free(): a pointer malloc did not return (or its block's header overwritten)\n";
         ssize_t w = write(2, msg, sizeof msg - 1);
         (void)w;
         abort();
     }
-    unsigned char byte = proto_block_canary(start, page);
-    for (const unsigned char *q = (unsigned char *)p + n; q < (unsigned char *)start + span; q++)
-        if (*q != byte) {
-            static const char msg[] = "note: a write past the end of a malloc'd block, found when "
-                                      "it was freed (not graded: fix it all the same)\n";
-            ssize_t w = write(2, msg, sizeof msg - 1);
-            (void)w;
-            break;
-        }
     munmap((void *)start, span);
     live_blocks -= live_blocks > 0;
     heap_live = heap_live > n ? heap_live - n : 0;
@@ -281,16 +267,16 @@ void __wrap_free(void *p)
         __real_free(p);
 }
 
-/* Blocks start 16-aligned at an offset from a page boundary that is a
-   multiple of 16 less than the rounded size; a larger alignment (up to a
-   page) is had by asking for a size that is its multiple. */
+/* A block's data ends at a page boundary, so it starts aligned to the
+   largest power of two dividing its size: an alignment (up to a page) is had
+   by asking for a size that is its multiple. */
 void *__wrap_aligned_alloc(size_t align, size_t n)
 {
     if (align == 0 || (align & (align - 1)) || align > page) {
         errno = EINVAL;
         return NULL;
     }
-    size_t m = align <= 16 ? n : (n + align - 1) / align * align;
+    size_t m = (n + align - 1) / align * align;
     return __wrap_malloc(m < n ? n : m);
 }
 
@@ -346,6 +332,14 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
         _exit(PROTO_EXIT_OUT_OF_MEMORY);
     if ((sig == SIGSEGV || sig == SIGBUS) && is_stack_overflow((uintptr_t)si->si_addr, fault_sp(uc)))
         _exit(PROTO_EXIT_STACK_OVERFLOW);
+    uintptr_t a = (uintptr_t)si->si_addr;
+    if (sig == SIGSEGV && a >= PROTO_HEAP_REGION && a < PROTO_HEAP_REGION + PROTO_HEAP_BYTES) {
+        /* what the crash was, for the feedback: the verdict is the signal's */
+        static const char msg[] = "heap overflow: a read or write past the end of a malloc'd "
+                                  "block (or of one already freed)\n";
+        ssize_t w = write(2, msg, sizeof msg - 1);
+        (void)w;
+    }
     /* anything else is the student's crash: let the parent see the real signal */
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);

@@ -43,12 +43,12 @@ void gr_blocks_free(gr_blocks *b);
 
 typedef struct gr_inspection {
     int below;                   /* the slack below a buffer's data is not as it was */
-    int overflow;                /* the slack after a live block's data is not as it was */
     uint64_t leak_bytes;         /* blocks live now that were not before the call: */
     uint64_t leak_blocks;        /*   their requested bytes and their count (and the
                                     growth of the memory taken without malloc) */
-    int slack_unread;            /* not 0: errno of a refused memory read; below and
-                                    overflow are not known, the leaks are */
+    int slack_unread;            /* not 0: errno of a refused memory read; below is
+                                    not known, the leaks are (a block's overflow
+                                    faults: protocol.h) */
     int unreadable;              /* not 0: errno of a refused read; nothing above is known */
 } gr_inspection;
 

@@ -154,18 +154,16 @@ static const hostile_case cases[] = {
     {"write_below_output_shifted", "body.c",
      "((volatile float *)S)[-1] = ((volatile float *)S)[-2];",
      0, "crashed", "SIGSEGV", NULL, PLAIN, NULL, 0},
-    /* one float past a scratch block of three, freed or kept: it lands in the
-       block's slack, where only the canary after each block sees it. Kept, the
-       parent reads it after the call (a crash); freed, only the test child saw
-       it, in the student's memory, so it is a note that costs nothing (the
-       body's status 7 is the verdict) */
+    /* one float past a scratch block of three, freed or kept: the block's
+       data ends where its mapping does, so the write faults either way (the
+       kernel's judgement: nothing in the student's memory decides it) */
     {"scratch_overflow_freed", "body.c",
      "volatile float *t = malloc(3 * sizeof *t);\n    if (t)\n        t[3] = 1.0f;\n"
      "    free((void *)t);",
-     0, "wrong answer", "found when it was freed", NULL, PLAIN, NULL, 0},
+     0, "crashed", "past the end of a malloc'd block", NULL, PLAIN, NULL, 0},
     {"scratch_overflow_kept", "body.c",
      "volatile float *t = malloc(3 * sizeof *t);\n    if (t)\n        t[3] = 1.0f;",
-     0, "crashed", "SIGABRT", NULL, PLAIN, NULL, 0},
+     0, "crashed", "SIGSEGV", NULL, PLAIN, NULL, 0},
     {"memory_bomb", "body.c",
      "for (;;) {\n        char *p = malloc(1 << 20);\n        if (!p)\n            break;\n"
      "        memset(p, 1, 1 << 20);\n    }",

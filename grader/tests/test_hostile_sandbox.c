@@ -161,7 +161,7 @@ static const sandbox_case cases[] = {
      "((volatile float *)S)[-1] = 1.0f;\n    " WIPE_HARNESS,
      NULL, "crashed", "below the first element of an array argument"},
     {"heap_overflow_then_wipe", 1, "body.c",
-     "volatile float *t = malloc(3 * sizeof *t);\n    if (t)\n        t[3] = 1.0f;   /* in the slack */\n"
+     "volatile float *t = malloc(3 * sizeof *t);\n    if (t)\n        t[3] = 1.0f;   /* past its end */\n"
      "    " WIPE_HARNESS,
      NULL, "crashed", "past the end of a malloc'd block"},
     /* memory taken without malloc, from glibc's own mmap found in the program's
