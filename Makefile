@@ -1,12 +1,13 @@
 # attnlab: every entry point a user needs.
 #   make            build libattn and build/attnlab
-#   make test       build and run every test (Check suites, lab dev-check, validate,
-#                   mutation), two at a time, then what each step cost
+#   make test       build and run every test (Check suites, lab dev-check, validate),
+#                   two at a time, then what each step cost
 #   make test-quick the suites and lab checks the files changed since HEAD reach
 #   make grade      grade the labs in labs/ (the main job a student runs)
 #   make check      every lab's visible tests on your labs/, one line per lab
 #   make validate   solutions full marks, stubs zero, mutants diagnosed
-#   make mutation   mechanical mutants of each solution: every one killed or a reviewed equivalent
+#   make mutation   mechanical mutants of each solution: every one killed or a reviewed
+#                   equivalent (4 CPU-minutes: CI runs it after make test)
 #   make test-asan  the Check suites and the fuzz regression inputs again under ASan + UBSan
 #   make fuzz       fuzz the grader's parsers with libFuzzer (clang), FUZZ_SECONDS each (60)
 #   make bench      what grading costs (cold, from the build cache, watch's save to

@@ -9,14 +9,12 @@ SUITES := $(patsubst %.c,$(BUILD)/%,$(wildcard lib/tests/test_*.c grader/tests/t
 LONG   := test_hostile test_batch test_hostile_sandbox test_lab_modules test_online \
           test_hostile_scan test_newlab test_experiment test_stubs
 LONG_SUITES := $(foreach s,$(LONG),$(filter %/$(s),$(SUITES)))
-ORDER  := mutate validate $(LONG_SUITES) $(filter-out $(LONG_SUITES),$(SUITES)) \
+ORDER  := validate $(LONG_SUITES) $(filter-out $(LONG_SUITES),$(SUITES)) \
           dev-check fuzz-regress install
 
 .PHONY: all dev-check-labs $(ORDER)
 all: $(ORDER)
 
-mutate:
-	@sh scripts/step.sh mutate $(BUILD)/attnlab mutate
 validate:
 	@sh scripts/step.sh validate $(BUILD)/attnlab validate
 dev-check:

@@ -9,7 +9,7 @@
 #     lib/tests/check_main.c: every suite)
 #   dev-check of each lab whose files changed (labs/, solutions/, data/stubs/,
 #     data/rubrics/, grader/labs/)
-#   never mutate or validate: make test runs them, and make mutation alone
+#   never mutate or validate: make test runs validate, make mutation (CI) mutate
 # Changed: what differs from git's HEAD, untracked files included, or from
 # TEST_QUICK_BASE (TEST_QUICK_BASE=main: everything this branch changed).
 MAKE=${1:-make}
