@@ -147,8 +147,10 @@ static inline uintptr_t proto_buf_next(uintptr_t *cursor, size_t bytes, size_t p
    then aligned to the largest power of two that divides n, up to the page
    (malloc's 16 for every size a 16-aligned object's array can have; the
    C library's aligned allocations round n up to their alignment). The 16
-   bytes below the data hold n for the child's free and realloc (the student
-   can rewrite them, and so only hurt their own program). The mapping's first page index
+   bytes below the data hold n for the child's free and realloc, then 8
+   bytes of a huge float (1.3e36), so a value read below the block poisons
+   what it touches (the student can rewrite them, and so only hurt their own
+   program). The mapping's first page index
    modulo PROTO_BLOCK_CODES(pg) is proto_block_code(n): the mapping alone, as
    the kernel lists it, says n (proto_block_size). */
 #define PROTO_BLOCK_CODES(pg) ((pg) + 16)
