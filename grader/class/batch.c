@@ -1,6 +1,5 @@
 /* batch.c: grading a whole class (see batch.h). */
 #include "class/batch.h"
-#include "jsonio.h"
 #include "class/batch_handin.h"
 #include "class/classreport.h"
 #include "class/regrade.h"
@@ -378,9 +377,7 @@ static int read_back(const gr_batch_opts *o, const char *key, gr_student *s, cha
     int rc = -1;
     if (access(js, F_OK) == 0 && (!key || same_key(o, s, key, 0, err, errlen)) &&
         gr_report_read_json(js, &s->report, err, errlen) == 0) {
-        char *id = gr_utf8_clean(s->id);      /* as results.json holds it (jsonio.h) */
-        int labs[GR_N_LABS] = {0}, same = strcmp(s->report.student, id) == 0;
-        free(id);
+        int labs[GR_N_LABS] = {0}, same = gr_report_is_of(&s->report, s->id);
         for (int i = 0; i < s->report.n_labs; i++)
             labs[s->report.labs[i].lab - 1] = 1;
         for (int i = 0; i < GR_N_LABS; i++)

@@ -15,7 +15,6 @@
 #include "class/shard.h"
 #include "class/shardproof.h"
 #include "grade.h"
-#include "jsonio.h"
 #include "report/report.h"
 #include "util.h"
 
@@ -233,10 +232,7 @@ static int report_fits(const gr_report *r, const char *id, const int labs[GR_N_L
                        char *why, size_t whylen)
 {
     int have[GR_N_LABS] = {0};
-    char *clean = gr_utf8_clean(id);          /* as results.json holds it (jsonio.h) */
-    int same = strcmp(r->student, clean) == 0;
-    free(clean);
-    if (!same) {
+    if (!gr_report_is_of(r, id)) {
         gr_set_err(why, whylen, "it names another student");
         return 0;
     }

@@ -15,7 +15,6 @@
 #include "grade.h"
 #include "pool.h"
 #include "report/report.h"
-#include "jsonio.h"
 #include "seed.h"
 #include "stop.h"
 #include "layout.h"
@@ -248,10 +247,7 @@ static int merge_json(const gr_report *r, const char *path, const char *reason)
         return GR_EXIT_FAILED;
     }
     int rc = GR_EXIT_OK;
-    char *id = gr_utf8_clean(r->student);    /* as results.json holds it (jsonio.h) */
-    int same = strcmp(old.student, id) == 0;
-    free(id);
-    if (!same) {
+    if (!gr_report_is_of(&old, r->student)) {
         /* the seed holds the student id: a regrade for another id tests other numbers */
         fprintf(stderr, "attnlab grade: %s holds the results of student '%s', not '%s'; "
                 "regrade with --student %s\n", path, old.student, r->student, old.student);

@@ -89,6 +89,11 @@ int gr_report_json_signature(const char *path, const char *secret, char *err, si
    0, or -1 with "path:line:column: what is wrong" in err (report_read.c). */
 int gr_report_read_json(const char *path, gr_report *out, char *err, size_t errlen);
 
+/* 1 when r, read from a results.json, is the results of student id: its
+   "student" is id as the writer put it (valid UTF-8, jsonio.h), so an id
+   holding bytes that are no UTF-8 still matches; else 0. */
+int gr_report_is_of(const gr_report *r, const char *id);
+
 /* The same, from the text of a results.json (name says where, in err). */
 int gr_report_parse_json(const char *name, const char *text, size_t len, gr_report *out,
                          char *err, size_t errlen);

@@ -302,12 +302,6 @@ static int read_regrades(rd *d, json_t *v, gr_report *r)
     return 0;
 }
 
-/* Optional string key of x, copied, or NULL. */
-static char *copy_string(json_t *x, const char *key)
-{
-    const char *s = json_string_value(json_object_get(x, key));
-    return s ? gr_xstrdup(s) : NULL;
-}
 
 /* The document's root into r. 0 or -1. */
 static int read_results(rd *d, json_t *root, gr_report *r)
@@ -317,8 +311,8 @@ static int read_results(rd *d, json_t *root, gr_report *r)
     json_t *x = need(d, root, "extra_data", "the results"), *tests, *v;
     if (!x || need_string(d, x, "student", "extra_data", &r->student) != 0)
         return -1;
-    r->confinement = copy_string(x, "toolchain_confinement");
-    r->sandbox = copy_string(x, "test_sandbox");
+    r->confinement = optional_string(x, "toolchain_confinement", SIZE_MAX);
+    r->sandbox = optional_string(x, "test_sandbox", SIZE_MAX);
     if ((v = json_object_get(root, "execution_time")) != NULL) {
         if (!json_is_number(v))
             return fail(d, "execution_time must be a number");
@@ -360,6 +354,14 @@ int gr_report_parse_json(const char *name, const char *text, size_t len, gr_repo
     memset(out, 0, sizeof *out);
     json_t *root = gr_json_parse(name, text, len, err, errlen);
     return root ? read_root(name, root, out, err, errlen) : -1;
+}
+
+int gr_report_is_of(const gr_report *r, const char *id)
+{
+    char *clean = gr_utf8_clean(id);
+    int same = r->student && strcmp(r->student, clean) == 0;
+    free(clean);
+    return same;
 }
 
 /* ---- merging a regrade ------------------------------------------------------ */
