@@ -3,6 +3,8 @@
  * the grader's child objects, and reading a whole file.
  *
  *   char *dir = scratch_dir("status");          a fresh folder under /tmp
+ *   dir = learner_tree("watch", &sub, &state)   one with an empty labs/ and its own
+ *                                               XDG_STATE_HOME (progress file)
  *   put_lab(sub, 1, "solutions/lab01-scores/lab01.c")
  *                                               sub/lab01-scores/lab01.c, a copy
  *   put_text(path, text)                        write text to path
@@ -29,6 +31,19 @@ static inline char *scratch_dir(const char *what)
     char *tmpl = gr_xasprintf("/tmp/attnlab-%s-XXXXXX", what);
     ck_assert_ptr_nonnull(mkdtemp(tmpl));
     return tmpl;
+}
+
+/* A scratch tree for status or watch, as a student's: scratch_dir(what), an
+   empty labs/ in it (*sub), and XDG_STATE_HOME at its state/ (*state), so the
+   progress file is the test's own. Returns the tree (remove_tree it). */
+static inline char *learner_tree(const char *what, char **sub, char **state)
+{
+    char *dir = scratch_dir(what);
+    *sub = gr_xasprintf("%s/labs", dir);
+    *state = gr_xasprintf("%s/state", dir);
+    ck_assert_int_eq(mkdir(*sub, 0755), 0);
+    setenv("XDG_STATE_HOME", *state, 1);
+    return dir;
 }
 
 static inline void put_text(const char *path, const char *text)

@@ -227,10 +227,7 @@ static run_result status(const char *sub)
 START_TEST(status_one_screen)
 {
     stubs = test_stub_dir();
-    char *dir = scratch_dir("status");
-    char *sub = gr_xasprintf("%s/labs", dir), *state = gr_xasprintf("%s/state", dir);
-    ck_assert_int_eq(mkdir(sub, 0755), 0);
-    setenv("XDG_STATE_HOME", state, 1);
+    char *sub, *state, *dir = learner_tree("status", &sub, &state);
     char *sol = read_text("solutions/lab01-scores/lab01.c");
     char *at = strstr(sol, "1.0 / sqrt((double)d)");
     ck_assert_ptr_nonnull(at);

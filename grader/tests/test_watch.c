@@ -119,10 +119,7 @@ static char *inv_dk_solution(void)
 START_TEST(watch_regrades_each_save_until_it_passes)
 {
     stubs = test_stub_dir();
-    char *dir = scratch_dir("watch");
-    char *sub = gr_xasprintf("%s/labs", dir), *state = gr_xasprintf("%s/state", dir);
-    ck_assert_int_eq(mkdir(sub, 0755), 0);
-    setenv("XDG_STATE_HOME", state, 1);
+    char *sub, *state, *dir = learner_tree("watch", &sub, &state);
     char *stub = gr_layout_stub(".", 1);
     put_lab(sub, 1, stub);
     char *file = gr_xasprintf("%s/lab01-scores/lab01.c", sub);
@@ -207,10 +204,7 @@ static void save_as(const char *path, const char *text)
 START_TEST(watch_shows_the_compiler_and_keeps_watching_after_a_pass)
 {
     stubs = test_stub_dir();
-    char *dir = scratch_dir("watch");
-    char *sub = gr_xasprintf("%s/labs", dir), *state = gr_xasprintf("%s/state", dir);
-    ck_assert_int_eq(mkdir(sub, 0755), 0);
-    setenv("XDG_STATE_HOME", state, 1);
+    char *sub, *state, *dir = learner_tree("watch", &sub, &state);
     char *sol = read_text("solutions/lab01-scores/lab01.c");
     char *broken = gr_xasprintf("%s\nint broken(void) { return 1 +; }\n", sol);
     put_lab(sub, 1, "solutions/lab01-scores/lab01.c");
@@ -250,10 +244,7 @@ END_TEST
 START_TEST(watch_times_out_without_a_pass)
 {
     stubs = test_stub_dir();
-    char *dir = scratch_dir("watch");
-    char *sub = gr_xasprintf("%s/labs", dir), *state = gr_xasprintf("%s/state", dir);
-    ck_assert_int_eq(mkdir(sub, 0755), 0);
-    setenv("XDG_STATE_HOME", state, 1);
+    char *sub, *state, *dir = learner_tree("watch", &sub, &state);
     char *stub = gr_layout_stub(".", 1);
     put_lab(sub, 1, stub);
     watcher w;
