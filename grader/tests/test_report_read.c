@@ -284,6 +284,9 @@ Suite *test_suite(void)
 {
     Suite *s = suite_create("report_read");
     TCase *tc = tcase_create("report_read");
+    /* 300 rounds of writing, fsync and reading: seconds on a loaded machine, and a
+     * property test, not a timing one */
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, written_read_and_written_again_is_the_same);
     tcase_add_test(tc, a_regrade_replaces_one_test_and_sums_again);
     tcase_add_test(tc, a_file_not_from_attnlab_is_an_error_at_its_place);
