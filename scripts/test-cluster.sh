@@ -12,7 +12,8 @@
 #   parallel-ssh.sh over ssh, twice (the second run must succeed too).
 # Each merged class must be the plain batch's byte for byte (every file), the
 # secret file's content must appear on no command line (ps, sampled) and in
-# none of Slurm's saved state, and both scripts refuse ATTNLAB_SECRET. Every
+# none of Slurm's saved state, and both scripts refuse ATTNLAB_SECRET; the
+# Kubernetes Jobs (templates: not run here) share one N. Every
 # daemon it started is stopped on exit (trap), the folder removed: run it
 # again as often as you like. Prints each run's wall time.
 set -eu
@@ -258,6 +259,19 @@ run_ssh() {
     done
 }
 
+# The Kubernetes templates (not run here) give the Indexed Job and the merge
+# Job one N and one set of batch options: completions, SHARDS, BATCH_ARGS.
+k8s_jobs_agree() {
+    n=$(sed -n 's/^ *completions: *\([0-9]*\)$/\1/p' "$CL/k8s-indexed-job.yaml")
+    for f in k8s-indexed-job k8s-merge-job; do
+        grep -q "{name: SHARDS, value: \"$n\"}" "$CL/$f.yaml" ||
+            fail "$f.yaml: SHARDS is not completions ($n) of k8s-indexed-job.yaml"
+    done
+    [ "$(grep 'name: BATCH_ARGS' "$CL/k8s-indexed-job.yaml")" = \
+      "$(grep 'name: BATCH_ARGS' "$CL/k8s-merge-job.yaml")" ] ||
+        fail "k8s-indexed-job.yaml and k8s-merge-job.yaml have different BATCH_ARGS"
+}
+
 refuses_env_secret() {
     for s in "slurm.sbatch 1 sub x" "parallel-ssh.sh : 1 sub x"; do
         # shellcheck disable=SC2086
@@ -272,6 +286,7 @@ cd "$W"
 make_class
 mkdir log
 refuses_env_secret
+k8s_jobs_agree
 start_munge
 start_slurm
 start_sshd
