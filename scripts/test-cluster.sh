@@ -12,7 +12,8 @@
 #   parallel-ssh.sh over ssh, twice (the second run must succeed too).
 # Each merged class must be the plain batch's byte for byte (every file), the
 # secret file's content must appear on no command line (ps, sampled) and in
-# none of Slurm's saved state, and both scripts refuse ATTNLAB_SECRET; the
+# none of Slurm's saved state, both scripts refuse ATTNLAB_SECRET (and
+# slurm.sbatch a node without attnlab, saying how to give it); the
 # Kubernetes Jobs (templates: not run here) share one N. Every
 # daemon it started is stopped on exit (trap), the folder removed: run it
 # again as often as you like. Prints each run's wall time.
@@ -272,7 +273,7 @@ k8s_jobs_agree() {
         fail "k8s-indexed-job.yaml and k8s-merge-job.yaml have different BATCH_ARGS"
 }
 
-refuses_env_secret() {
+refusals() {
     for s in "slurm.sbatch 1 sub x" "parallel-ssh.sh : 1 sub x"; do
         # shellcheck disable=SC2086
         if ATTNLAB_SECRET=x SLURM_ARRAY_TASK_ID=1 sh "$CL"/$s > log/env.out 2>&1 ||
@@ -280,12 +281,16 @@ refuses_env_secret() {
             fail "${s%% *} ran with ATTNLAB_SECRET set: $(cat log/env.out)"
         fi
     done
+    if ATTNLAB=/nonexistent/attnlab SLURM_ARRAY_TASK_ID=1 sh "$CL/slurm.sbatch" 1 sub x \
+           > log/path.out 2>&1 || ! grep -q "ATTNLAB=/absolute/path" log/path.out || [ -e x ]; then
+        fail "slurm.sbatch without attnlab: $(cat log/path.out)"
+    fi
 }
 
 cd "$W"
 make_class
 mkdir log
-refuses_env_secret
+refusals
 k8s_jobs_agree
 start_munge
 start_slurm
