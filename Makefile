@@ -9,6 +9,8 @@
 #   make mutation   mechanical mutants of each solution: every one killed or a reviewed
 #                   equivalent (4 CPU-minutes: CI runs it after make test)
 #   make test-asan  the Check suites and the fuzz regression inputs again under ASan + UBSan
+#   make test-cluster  scripts/cluster/ on a one-node Slurm and over ssh to 127.0.0.1, each
+#                   merged class compared with one batch (as root: it starts daemons; CI runs it)
 #   make fuzz       fuzz the grader's parsers with libFuzzer (clang), FUZZ_SECONDS each (60)
 #   make bench      what grading costs (cold, from the build cache, watch's save to
 #                   verdict), then libattn's paths against one-core sgemm: build/bench/*.csv, *.png
@@ -106,6 +108,7 @@ LIBSUP     := $(BUILD)/libsup.a
 ATTNLAB    := $(BUILD)/attnlab
 
 .PHONY: all deps libattn install uninstall test-install test test-quick test-unit test-bins test-labs test-asan fuzz \
+        test-cluster \
         fuzz-regress grade validate mutation bench plots gradescope student-kit kit-data clean
 # Keep test objects between builds (make would delete them as intermediates).
 .SECONDARY:
@@ -264,6 +267,11 @@ test-asan:
 	$(MAKE) SANITIZE=1 all
 	$(MAKE) SANITIZE=1 test-unit
 	$(MAKE) SANITIZE=1 fuzz-regress
+
+# Installs Slurm, munge, sshd and GNU parallel first (scripts/install-deps.sh cluster).
+test-cluster: all
+	@sh scripts/install-deps.sh cluster
+	@sh scripts/test-cluster.sh $(ATTNLAB)
 
 # ---- fuzzing -----------------------------------------------------------------
 # One target per parser that reads input the grader does not control

@@ -1,6 +1,7 @@
 /* seed.c: SipHash-2-4 and the per-student seeds built on it (see seed.h). */
 #include "seed.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,6 +129,40 @@ const char *gr_secret_from_env(void)
 {
     const char *s = getenv("ATTNLAB_SECRET");
     return (s && *s) ? s : GR_PRACTICE_SECRET;
+}
+
+const char *gr_secret_load(const char *path, char *err, size_t errlen)
+{
+    static char *loaded;
+    const char *from = path ? "--secret-file" : "ATTNLAB_SECRET_FILE";
+    if (!path)
+        path = getenv("ATTNLAB_SECRET_FILE");
+    if (!path || !*path)
+        return gr_secret_from_env();
+    const char *env = getenv("ATTNLAB_SECRET");
+    if (env && *env) {
+        gr_set_err(err, errlen, "ATTNLAB_SECRET and %s %s both give a secret; unset "
+                   "ATTNLAB_SECRET", from, path);
+        return NULL;
+    }
+    size_t len;
+    char *text = gr_read_file(path, &len);
+    if (!text) {
+        gr_set_err(err, errlen, "%s %s: cannot read the secret: %s", from, path,
+                   strerror(errno));
+        return NULL;
+    }
+    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+        text[--len] = '\0';
+    const char *why = len == 0 ? "is empty" : strlen(text) != len ? "holds a NUL byte" : NULL;
+    if (why) {
+        gr_set_err(err, errlen, "%s %s %s; put the course's secret in it", from, path, why);
+        free(text);
+        return NULL;
+    }
+    free(loaded);
+    loaded = text;
+    return loaded;
 }
 
 int gr_secret_is_practice(const char *secret)

@@ -45,6 +45,16 @@ uint64_t gr_seed(const char *secret, const char *student, int lab, const char *t
    GR_PRACTICE_SECRET. The string belongs to the environment or is static. */
 const char *gr_secret_from_env(void);
 
+/* The grading secret of a command that takes --secret-file: the contents of
+   the file path (--secret-file), or of ATTNLAB_SECRET_FILE's file when path
+   is NULL, without its trailing line ends (as $(cat FILE) gives it); with
+   neither, gr_secret_from_env(). A file keeps the secret off every command
+   line (ps) and out of a job's saved environment. NULL with err set when the
+   file is missing, unreadable, empty or holds a NUL byte, or when
+   ATTNLAB_SECRET is set too (two secrets: which one graded?). The string
+   stays valid until the next call. */
+const char *gr_secret_load(const char *path, char *err, size_t errlen);
+
 /* 1 when secret is the public practice secret (hidden inputs are predictable). */
 int gr_secret_is_practice(const char *secret);
 

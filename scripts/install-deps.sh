@@ -11,6 +11,9 @@
 #   install-deps.sh browser  that, and Chromium: optional, for the test that
 #                          renders report.html headless (test_report_html skips
 #                          its browser checks, saying so, without chromium)
+#   install-deps.sh cluster  that, and Slurm, munge, an ssh server and GNU
+#                          parallel: for make test-cluster, which runs
+#                          scripts/cluster/ on a one-node Slurm and over ssh
 # Extras combine: install-deps.sh spreadsheet browser
 set -u
 missing=""
@@ -63,6 +66,13 @@ for extra in "$@"; do
     case $extra in
     spreadsheet) need libreoffice-calc-nogui command -v soffice ;;
     browser) need chromium command -v chromium ;;
+    cluster)
+        need slurm-wlm       sh -c 'command -v slurmctld && command -v slurmd && command -v sbatch'
+        need munge           command -v munged
+        need openssh-server  test -x /usr/sbin/sshd
+        need openssh-client  command -v ssh-keygen
+        need parallel        sh -c 'parallel --version | grep -q "GNU parallel"'
+        need procps          command -v ps ;;
     esac
 done
 

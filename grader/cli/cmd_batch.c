@@ -88,6 +88,8 @@ static const char batch_usage[] =
     "                   a batch spread over machines: each student's slice follows\n"
     "                   from their id alone; DIR then holds that slice and run.txt,\n"
     "                   and attnlab merge joins the N folders into one gradebook\n"
+    "  --secret-file FILE  the instructor's secret, read from FILE (or from the file\n"
+    "                   ATTNLAB_SECRET_FILE names), never on a command line\n"
     "  -q, --quiet      no progress on stderr\n"
     "\n"
     "Stopped (Ctrl-C, kill, even kill -9) and run again with the same options, it\n"
@@ -104,7 +106,7 @@ static const char batch_usage[] =
     "the instructor's side only: --times FILE, else the export's\n"
     "submission_metadata.yml, else none (no one is late); a file in a student's\n"
     "folder is never read for a time or an id. The report says where they came from.\n"
-    "The instructor's secret comes from ATTNLAB_SECRET, as for grade.\n"
+    "The instructor's secret comes from ATTNLAB_SECRET, or --secret-file, as for grade.\n"
     "Every run writes DIR/run.txt last: what it was graded from (digests of attnlab,\n"
     "the secret, rubrics, course policy, roster and times) and its students.\n"
     "Exit status: 0 graded, 1 the grader failed or a file could not be written,\n"
@@ -117,6 +119,7 @@ typedef struct batch_args {
     int quiet;
     int csv_bom;      /* --csv-bom */
     const char *export_format;   /* --export, or NULL */
+    const char *secret_file;     /* --secret-file, or NULL */
 } batch_args;
 
 static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
@@ -136,6 +139,7 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         {"csv-bom", no_argument, 0, 'B'},
         {"export", required_argument, 0, 'X'},
         {"shard", required_argument, 0, 'K'},
+        {"secret-file", required_argument, 0, 'E'},
         {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -157,6 +161,7 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         case 'A': o->accept_late = 1; break;
         case 'B': a->csv_bom = 1; break;
         case 'X': a->export_format = optarg; break;
+        case 'E': a->secret_file = optarg; break;
         case 'q': a->quiet = 1; break;
         case 'K': {
             char err[256];
@@ -249,7 +254,12 @@ int cmd_batch(int argc, char **argv)
         o.course = &course;
         o.course_file = a.course;
     }
-    o.secret = gr_secret_from_env();
+    if (!(o.secret = gr_secret_load(a.secret_file, err, sizeof err))) {
+        fprintf(stderr, "attnlab batch: %s\n", err);
+        if (a.course)
+            gr_course_free(&course);
+        return GR_EXIT_USAGE;
+    }
     o.progress = a.quiet ? NULL : stderr;
     o.progress_bar = !a.quiet && isatty(fileno(stderr));
 

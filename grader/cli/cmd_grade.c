@@ -24,7 +24,7 @@ static const char grade_usage[] =
     "                     [--json FILE] [--junit FILE] [--junit-public]\n"
     "                     [--prairielearn FILE] [--prairielearn-compile-errors HOW]\n"
     "                     [--jobs N] [--timing] [--verbose] [--rubrics DIR]\n"
-    "                     [--test NAME [--reason TEXT]]\n"
+    "                     [--test NAME [--reason TEXT]] [--secret-file FILE]\n"
     "\n"
     "Grade a submission: for each lab, check the sources against the rubric\n"
     "(data/rubrics/labNN.yaml), compile them with the grader's test child,\n"
@@ -61,8 +61,10 @@ static const char grade_usage[] =
     "                     then a screenful per lab that needs work: its first\n"
     "                     failing tests in full, rows for more, how many are left)\n"
     "  -q, --quiet        no progress lines on stderr\n"
+    "  --secret-file FILE the instructor's secret, read from FILE (or from the file\n"
+    "                     ATTNLAB_SECRET_FILE names), never on a command line\n"
     "\n"
-    "The instructor's secret comes from ATTNLAB_SECRET; without it a public\n"
+    "The instructor's secret comes from ATTNLAB_SECRET or a file; without it a public\n"
     "practice secret is used, and grading a named --student with it warns and marks\n"
     "the results (extra_data.practice_secret). Colour unless NO_COLOR is set or\n"
     "stdout is not a tty.\n"
@@ -78,6 +80,8 @@ typedef struct grade_args {
     const char *reason;         /* --reason: recorded with a --test regrade */
     int quiet, timing, verbose, junit_public;
     int pl_compile_graded;      /* --prairielearn-compile-errors graded */
+    const char *secret_file;    /* --secret-file, or NULL */
+    const char *secret;         /* what gr_secret_load found, signing results.json */
 } grade_args;
 
 static int check_regrade(const gr_grade_opts *o, const grade_args *a);
@@ -102,6 +106,7 @@ static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
         {"rubrics", required_argument, 0, 'R'},
         {"test", required_argument, 0, 't'},
         {"reason", required_argument, 0, 'W'},
+        {"secret-file", required_argument, 0, 'E'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -129,6 +134,7 @@ static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
         case 'R': o->rubrics = optarg; break;
         case 't': o->only_test = optarg; break;
         case 'W': a->reason = optarg; break;
+        case 'E': a->secret_file = optarg; break;
         case 'J': {
             char *end;
             long j = strtol(optarg, &end, 10);
@@ -238,7 +244,8 @@ static void print_timing(const gr_report *r)
 
 /* Merge the regraded test of r into the results.json at path: 0, or
    GR_EXIT_FAILED after saying why. */
-static int merge_json(const gr_report *r, const char *path, const char *reason)
+static int merge_json(const gr_report *r, const char *path, const char *reason,
+                      const char *secret)
 {
     gr_report old;
     char err[1024];
@@ -254,7 +261,7 @@ static int merge_json(const gr_report *r, const char *path, const char *reason)
         rc = GR_EXIT_FAILED;
     } else {
         char *log = gr_regrade_test(&old, r, reason), *dir = gr_regrade_log_dir(path);
-        if (gr_report_json(path, &old, gr_secret_from_env()) != 0) {
+        if (gr_report_json(path, &old, secret) != 0) {
             fprintf(stderr, "attnlab grade: cannot write %s: %s\n", path, strerror(errno));
             rc = GR_EXIT_FAILED;
         } else if (gr_regrade_log_append(dir, log, err, sizeof err) != 0) {
@@ -282,8 +289,8 @@ static int write_reports(const gr_report *r, const grade_args *a)
         print_timing(r);
     int rc = 0;
     if (a->json && r->n_labs && a->only_test)
-        return merge_json(r, a->json, a->reason);
-    if (a->json && gr_report_json(a->json, r, gr_secret_from_env()) != 0) {
+        return merge_json(r, a->json, a->reason, a->secret);
+    if (a->json && gr_report_json(a->json, r, a->secret) != 0) {
         fprintf(stderr, "attnlab grade: cannot write %s: %s\n", a->json, strerror(errno));
         rc = GR_EXIT_FAILED;
     }
@@ -312,14 +319,17 @@ int cmd_grade(int argc, char **argv)
     char root[PATH_MAX], stub_dir[PATH_MAX], labs_dir[PATH_MAX + 8];
     if ((rc = locate(&o, root, stub_dir, labs_dir)) != 0)
         return rc;
-    o.secret = gr_secret_from_env();
+    char err[1024];
+    if (!(a.secret = o.secret = gr_secret_load(a.secret_file, err, sizeof err))) {
+        fprintf(stderr, "attnlab grade: %s\n", err);
+        return GR_EXIT_USAGE;
+    }
     a.only_test = o.only_test;
     o.progress = a.quiet ? NULL : stderr;
     if (gr_secret_unfit(o.secret, o.student))   /* even with --quiet: a grade is at stake */
         fprintf(stderr, "attnlab grade: %s\n", GR_PRACTICE_WARNING);
 
     gr_report r;
-    char err[1024];
     gr_stop_install();
     int graded = gr_grade(&o, &r, err, sizeof err);
     if (graded != 0) {

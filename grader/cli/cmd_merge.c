@@ -15,7 +15,8 @@
 #include "seed.h"
 
 static const char merge_usage[] =
-    "usage: attnlab merge DIR... --out DIR [--rubrics DIR] [--submissions DIR] [--csv-bom] [-q]\n"
+    "usage: attnlab merge DIR... --out DIR [--rubrics DIR] [--submissions DIR] [--csv-bom]\n"
+    "                    [--secret-file FILE] [-q]\n"
     "\n"
     "Join the output folders of `attnlab batch ... --shard K/N` (K = 1 .. N, one\n"
     "folder each, on any machines) into one batch output: students/ID/ for every\n"
@@ -31,7 +32,7 @@ static const char merge_usage[] =
     "run's grade of their student (a link, another student, scores out of range),\n"
     "are not signed with the secret, or whose tests and maxima are not the\n"
     "rubrics' (each rebuilt from the rubrics merge loads itself).\n"
-    "The secret comes from ATTNLAB_SECRET, as for batch: it must be the one the\n"
+    "The secret comes from ATTNLAB_SECRET or --secret-file, as for batch: the one the\n"
     "shards were graded with.\n"
     "\n"
     "  --out DIR        the merged output: a new folder, or an empty one; written\n"
@@ -42,6 +43,7 @@ static const char merge_usage[] =
     "                   (default: the folder the shards graded, named in their\n"
     "                   run.txt, when this machine has it)\n"
     "  --csv-bom        start gradebook.csv with a UTF-8 byte order mark (as batch)\n"
+    "  --secret-file FILE  the secret, read from FILE (or ATTNLAB_SECRET_FILE's file)\n"
     "  -q, --quiet      no class report on stdout\n"
     "\n"
     "Exit status: 0 merged, 1 a file could not be written, 2 usage or refused shards.\n";
@@ -53,6 +55,7 @@ int cmd_merge(int argc, char **argv)
         {"csv-bom", no_argument, 0, 'B'},
         {"submissions", required_argument, 0, 'S'},
         {"rubrics", required_argument, 0, 'R'},
+        {"secret-file", required_argument, 0, 'E'},
         {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -60,6 +63,7 @@ int cmd_merge(int argc, char **argv)
     gr_merge_opts m;
     memset(&m, 0, sizeof m);
     char *out = NULL;
+    const char *secret_file = NULL;
     int quiet = 0, ch;
     optind = 0;
     opterr = 0;
@@ -69,6 +73,7 @@ int cmd_merge(int argc, char **argv)
         case 'B': m.bom = 1; break;
         case 'S': m.submissions = optarg; break;
         case 'R': m.rubrics = optarg; break;
+        case 'E': secret_file = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': fputs(merge_usage, stdout); free(out); return 0;
         default: free(out); return gr_bad_option("merge", argv[optind - 1]);
@@ -91,7 +96,11 @@ int cmd_merge(int argc, char **argv)
     m.n_dirs = argc - optind;
     m.out = out;
     m.root = root;
-    m.secret = gr_secret_from_env();
+    if (!(m.secret = gr_secret_load(secret_file, err, sizeof err))) {
+        fprintf(stderr, "attnlab merge: %s\n", err);
+        free(out);
+        return GR_EXIT_USAGE;
+    }
     m.text = quiet ? NULL : stdout;
     m.notes = stderr;
     int rc = gr_merge(&m, err, sizeof err);

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "seed.h"
+#include "util.h"
 
 Suite *test_suite(void);
 
@@ -143,6 +145,51 @@ START_TEST(secret_from_env)
 }
 END_TEST
 
+/* A file holding bytes[0..n) under /tmp; its path (malloc'd). */
+static char *secret_file(const void *bytes, size_t n)
+{
+    char *path = gr_xstrdup("/tmp/attnlab-test-secret-XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert(fd >= 0 && write(fd, bytes, n) == (ssize_t)n);
+    close(fd);
+    return path;
+}
+
+START_TEST(secret_from_a_file)
+{
+    char err[512];
+    unsetenv("ATTNLAB_SECRET");
+    unsetenv("ATTNLAB_SECRET_FILE");
+    ck_assert_str_eq(gr_secret_load(NULL, err, sizeof err), GR_PRACTICE_SECRET);
+    /* its line ends go, as from $(cat FILE); spaces inside and before them stay */
+    char *good = secret_file("course 2025 \r\n\n", 15), *other = secret_file("other\n", 6);
+    ck_assert_str_eq(gr_secret_load(good, err, sizeof err), "course 2025 ");
+    setenv("ATTNLAB_SECRET_FILE", other, 1);   /* the command line's file wins */
+    ck_assert_str_eq(gr_secret_load(good, err, sizeof err), "course 2025 ");
+    ck_assert_str_eq(gr_secret_load(NULL, err, sizeof err), "other");
+    setenv("ATTNLAB_SECRET", "x", 1);          /* two secrets: refused, naming both */
+    ck_assert_ptr_null(gr_secret_load(NULL, err, sizeof err));
+    ck_assert_msg(strstr(err, "ATTNLAB_SECRET and ATTNLAB_SECRET_FILE") && strstr(err, other),
+                  "%s", err);
+    unsetenv("ATTNLAB_SECRET_FILE");
+    ck_assert_str_eq(gr_secret_load(NULL, err, sizeof err), "x");   /* no file: the variable */
+    unsetenv("ATTNLAB_SECRET");
+    char *empty = secret_file("\n\n", 2), *nul = secret_file("ab\0cd", 5);
+    static const char *const says[] = {"is empty", "holds a NUL byte", "cannot read the secret"};
+    const char *paths[] = {empty, nul, "/nonexistent/attnlab-secret"};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_ptr_null(gr_secret_load(paths[i], err, sizeof err));
+        ck_assert_msg(strstr(err, says[i]) && strstr(err, paths[i]) && strstr(err, "--secret-file"),
+                      "%s", err);
+    }
+    char *made[] = {good, other, empty, nul};
+    for (int i = 0; i < 4; i++) {
+        unlink(made[i]);
+        free(made[i]);
+    }
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("seed");
@@ -158,6 +205,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, seed_null_counts_as_empty);
     tcase_add_test(tc, seed_bits_all_vary);
     tcase_add_test(tc, secret_from_env);
+    tcase_add_test(tc, secret_from_a_file);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -9,7 +9,8 @@
  * (another secret, rubric or course policy, a slice missing or given twice, a
  * folder that is no batch output, another N) are refused, leaving nothing.
  * A shard killed part-way through a new run is refused until it is run to the
- * end; the shards' regrades.log are joined in time order.
+ * end; the shards' regrades.log are joined in time order. merge --secret-file
+ * reads the secret the shards were graded with from a file.
  * A Gradescope export whose group of four lands in more than one shard merges
  * to the single run's gradebook, every member with the group's grade.
  */
@@ -286,6 +287,50 @@ START_TEST(three_shards_merged_are_the_single_run_byte_for_byte)
                   strstr(csv, "\"absent\",\"'=cmd"), "%s", csv);
     free(csv);
     free(p);
+}
+END_TEST
+
+/* merge --secret-file: the file's secret (a line end after it, as an editor
+   saves it) is the ATTNLAB_SECRET the shards were graded with; a file that is
+   missing, empty or another secret, or a secret given both ways, is refused
+   before anything is written. */
+START_TEST(the_secret_is_read_from_a_file)
+{
+    static const struct { const char *text, *env, *says; } cases[] = {
+        {NULL, "", "cannot read the secret"},
+        {"\n", "", "is empty; put the course's secret in it"},
+        {"another-secret\n", "", "not the secret the shards were graded with"},
+        {"shards-test-secret\n", "shards-test-secret", "ATTNLAB_SECRET and --secret-file"},
+        {"shards-test-secret\r\n", "", NULL},
+    };
+    char *file = in_tmp("secret.txt"), *out = in_tmp("merged-secret-file");
+    char *sh[3] = {in_tmp("sh1"), in_tmp("sh2"), in_tmp("sh3")};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        unlink(file);
+        if (cases[i].text)
+            put_file(file, cases[i].text);
+        const char *args[] = {"merge", sh[0], sh[1], sh[2], "--out", out, "--secret-file", file,
+                              "-q", NULL};
+        char *text, *log = in_tmp("run.log");
+        int rc = spawn_run(log, cases[i].env, args, &text);
+        if (cases[i].says) {
+            ck_assert_msg(rc == 2 && strstr(text, cases[i].says), "case %zu: exit %d: %s", i, rc,
+                          text);
+            ck_assert_msg(!exists(out), "case %zu: a refused merge wrote %s", i, out);
+        } else {
+            ck_assert_msg(rc == 0, "exit %d: %s", rc, text);
+            char *a = in_tmp("one/gradebook.csv"), *b = gr_xasprintf("%s/gradebook.csv", out);
+            ck_assert_msg(same_file(a, b), "%s differs from %s", b, a);
+            free(a);
+            free(b);
+        }
+        free(text);
+        free(log);
+    }
+    for (int k = 0; k < 3; k++)
+        free(sh[k]);
+    free(file);
+    free(out);
 }
 END_TEST
 
@@ -653,6 +698,7 @@ Suite *test_suite(void)
     tcase_add_unchecked_fixture(cls, grade_class, remove_class);
     tcase_add_test(cls, three_shards_merged_are_the_single_run_byte_for_byte);
     tcase_add_test(cls, bad_shard_specs_are_refused);
+    tcase_add_test(cls, the_secret_is_read_from_a_file);
     tcase_add_test(cls, shards_of_other_runs_are_refused);
     tcase_add_test(cls, a_group_split_across_shards_merges_whole);
     tcase_add_test(cls, the_shards_regrade_logs_merge_in_time_order);
