@@ -11,6 +11,7 @@
 #include "cells.h"
 #include "class/classreport.h"
 #include "class/clusters.h"
+#include "class/similarity.h"
 #include "report/report.h"
 #include "util.h"
 
@@ -332,15 +333,48 @@ static void section_misconceptions(gr_strbuf *b, const gr_class *c, const gr_ite
 
 /* ---- similarity ---------------------------------------------------------------------- */
 
+/* Each identical group: "14 students handed in the same lab02-softmax file". */
+static void similarity_groups(gr_strbuf *b, const gr_class *c, const gr_html_sim *sim)
+{
+    if (sim->n_groups == 0)
+        return;
+    gr_sb_append(b, "<ul class=\"same-file\">\n");
+    for (int g = 0; g < sim->n_groups; g++) {
+        const gr_html_group *x = &sim->groups[g];
+        gr_sb_printf(b, "<li><b>%d students handed in the same %s file</b>, byte for byte: ",
+                     x->n, lab_dir(x->lab));
+        for (int k = 0; k < x->n; k++) {
+            gr_sb_append(b, k ? ", " : "");
+            gr_html_student_link(b, c, c->students[x->who[k]].id);
+        }
+        gr_sb_append(b, "</li>\n");
+    }
+    gr_sb_append(b, "</ul>\n");
+}
+
+/* The pairs of a lab left out: "and 12 more pairs". */
+static void similarity_more(gr_strbuf *b, const gr_class *c, const gr_html_sim *sim)
+{
+    for (int lab = 1; lab <= GR_N_LABS; lab++)
+        if (c->labs[lab - 1] && sim->more[lab - 1])
+            gr_sb_printf(b, "<p class=\"more\">%s: the %d most similar pairs above, and %ld "
+                            "more at %.0f%% or more: <code>attnlab similarity SUBMISSIONS --lab "
+                            "%d --top 0</code> lists them all.</p>\n", lab_dir(lab),
+                         GR_HTML_SIM_TOP, sim->more[lab - 1], 100 * GR_HTML_SIM_MIN, lab);
+}
+
 static void section_similarity(gr_strbuf *b, const gr_class *c, const gr_html_sim *sim)
 {
-    gr_sb_printf(b, "<section id=\"similarity\"><h2>Similar lab files</h2>\n<p>Pairs of one "
-                    "lab's files sharing at least %.0f%% of their fingerprints (Jaccard; the "
-                    "stub's own text left out), most similar first. Evidence to read, never a "
-                    "verdict: <code>attnlab similarity</code> shows the matching lines.</p>\n",
-                 100 * GR_HTML_SIM_MIN);
+    gr_sb_printf(b, "<section id=\"similarity\"><h2>Similar lab files</h2>\n<p>Students who "
+                    "handed in the same file, then pairs of one lab's different files sharing at "
+                    "least %.0f%% of their fingerprints (Jaccard; the stub's own text left out, "
+                    "and passages in more than %d files, as MOSS's -m does), most similar first; "
+                    "a file several students handed in is named by the first of them. Evidence to "
+                    "read, never a verdict: <code>attnlab similarity</code> shows the matching "
+                    "lines.</p>\n", 100 * GR_HTML_SIM_MIN, GR_SIM_MAX_FILES);
+    similarity_groups(b, c, sim);
     if (sim->n == 0) {
-        gr_sb_append(b, "<p>No pair.</p>\n</section>\n");
+        gr_sb_append(b, "<p>No pair of different files.</p>\n</section>\n");
         return;
     }
     gr_sb_append(b, "<table class=\"similarity\"><thead><tr><th>lab</th><th>student</th>"
@@ -349,13 +383,15 @@ static void section_similarity(gr_strbuf *b, const gr_class *c, const gr_html_si
     for (int k = 0; k < sim->n; k++) {
         const gr_html_pair *p = &sim->pairs[k];
         gr_sb_printf(b, "<tr><td>%s</td><td>", lab_dir(p->lab));
-        gr_html_student_link(b, c, c->students[p->a].id);
+        gr_html_file_link(b, c, sim, p->lab, p->a);
         gr_sb_append(b, "</td><td>");
-        gr_html_student_link(b, c, c->students[p->b].id);
+        gr_html_file_link(b, c, sim, p->lab, p->b);
         gr_sb_printf(b, "</td><td class=\"n\">%.0f%%</td><td class=\"n\">%ld</td></tr>\n",
                      100 * p->jaccard, p->shared);
     }
-    gr_sb_append(b, "</tbody></table>\n</section>\n");
+    gr_sb_append(b, "</tbody></table>\n");
+    similarity_more(b, c, sim);
+    gr_sb_append(b, "</section>\n");
 }
 
 /* ---- the whole ------------------------------------------------------------------------ */
