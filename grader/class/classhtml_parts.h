@@ -1,5 +1,6 @@
 /* classhtml_parts.h: what the two halves of report.html share (classhtml.c
- * writes the class-wide sections, classhtml_student.c each student's,
+ * writes the class-wide sections, classhtml_glance.c the first screen,
+ * classhtml_student.c each student's,
  * classhtml_sim.c finds the similar pairs). Internal to the class report. */
 #ifndef GR_CLASSHTML_PARTS_H
 #define GR_CLASSHTML_PARTS_H
@@ -45,6 +46,10 @@ const gr_html_group *gr_html_group_of(const gr_html_sim *sim, int lab, int i);
 
 /* Student i's file of lab as a pair names it: its group's first student, or i. */
 void gr_html_file_link(gr_strbuf *b, const gr_class *c, const gr_html_sim *sim, int lab, int i);
+
+/* The first screen: tests to check, the late list, the class ranked by final
+   grade (classhtml_glance.c). */
+void gr_html_glance(gr_strbuf *b, const gr_class *c, const gr_items *it);
 
 /* Student i's section, anchored "s<i>". */
 void gr_html_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *sim);
