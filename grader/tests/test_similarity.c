@@ -28,6 +28,7 @@
 #include "fixtures/fixture_kit.h"
 #include "labsup.h"
 #include "class/classhtml.h"
+#include "class/classhtml_parts.h"
 #include "class/similarity.h"
 #include "util.h"
 
@@ -898,6 +899,78 @@ START_TEST(the_pair_among_120_identical_copies)
 }
 END_TEST
 
+/* Block k of a made-up lab file: a function of 40 operators drawn from k's
+   own seed, so no two blocks share a run worth a fingerprint by design. */
+static void block(gr_strbuf *b, int k)
+{
+    static const char ops[] = "+-*/";
+    sup_rng rng;
+    sup_rng_seed(&rng, 1000 + (uint64_t)k);
+    gr_sb_printf(b, "static float b%d(float x)\n{\n    return x", k);
+    for (int j = 0; j < 40; j++)
+        gr_sb_printf(b, " %c x", ops[sup_rng_u64(&rng) % 4]);
+    gr_sb_append(b, ";\n}\n");
+}
+
+/* 40 students of lab 2, each a different file of 10 of 40 blocks in a ring
+   (student i: blocks i to i + 9), so each block is in 10 files (not
+   discounted) and neighbours 1 to 3 apart share 9 to 7 of their 10: over a
+   hundred pairs at 50% or more. report.html lists the 100 most similar and
+   says how many more there are, and how to list them. */
+START_TEST(report_html_says_how_many_pairs_more)
+{
+    class_dir = fk_mkdtemp("similarity-ring");
+    ck_assert_ptr_nonnull(class_dir);
+    gr_class c = {0};
+    c.labs[1] = 1;
+    c.n = 40;
+    c.students = gr_xcalloc(40, sizeof *c.students);
+    char *names[40];
+    for (int s = 0; s < 40; s++) {
+        gr_strbuf b = {0};
+        for (int k = 0; k < 10; k++)
+            block(&b, (s + k) % 40);
+        char rel[32];
+        snprintf(rel, sizeof rel, "r%02d/lab02.c", s);
+        put(rel, b.s, b.len);
+        free(b.s);
+        c.students[s].id = gr_xasprintf("r%02d", s);
+        c.students[s].folder = names[s] = gr_xasprintf("r%02d", s);
+        c.students[s].submitted = 1;
+    }
+    /* the pairs at 50% or more, as the similarity report ranks them */
+    gr_sim_lab l;
+    char err[256];
+    ck_assert_int_eq(gr_sim_lab_load(&l, fk_root(), class_dir, names, 40, 2, GR_SIM_K, GR_SIM_W,
+                                     GR_SIM_MAX_FILES, stderr, err, sizeof err), 0);
+    long at_half = 0;
+    for (long p = 0; p < l.n_pairs; p++)
+        at_half += l.pairs[p].jaccard >= GR_HTML_SIM_MIN;
+    gr_sim_lab_free(&l);
+    ck_assert_int_gt(at_half, GR_HTML_SIM_TOP);
+    char *html = gr_class_html(&c, &(gr_html_opts){fk_root(), class_dir, NULL});
+    const char *t = strstr(html, "<table class=\"similarity\">"), *end = t ? strstr(t, "</table>") : NULL;
+    ck_assert_ptr_nonnull(end);
+    int rows = 0;
+    for (const char *r = strstr(t, "<tr><td>lab02"); r && r < end; r = strstr(r + 1, "<tr><td>lab02"))
+        rows++;
+    ck_assert_int_eq(rows, GR_HTML_SIM_TOP);
+    char *more = gr_xasprintf("<p class=\"more\">lab02-softmax: the %d most similar pairs above, "
+                              "and %ld more at 50%% or more: <code>attnlab similarity SUBMISSIONS "
+                              "--lab 2 --top 0</code> lists them all.</p>", GR_HTML_SIM_TOP,
+                              at_half - GR_HTML_SIM_TOP);
+    ck_assert_msg(strstr(end, more), "no '%s' after the table", more);
+    free(more);
+    free(html);
+    for (int s = 0; s < 40; s++) {
+        free(c.students[s].id);
+        free(c.students[s].folder);
+    }
+    free(c.students);
+    remove_class();
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("similarity");
@@ -938,6 +1011,7 @@ Suite *test_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, three_hundred_students);
     tcase_add_test(tc, the_pair_among_120_identical_copies);
+    tcase_add_test(tc, report_html_says_how_many_pairs_more);
     tcase_add_test(tc, csv_cells_a_spreadsheet_would_run_stay_text);
     suite_add_tcase(s, tc);
     return s;
