@@ -146,22 +146,27 @@ static void failing_labs(gr_strbuf *b, const gr_class *c, const gr_student *s)
     }
 }
 
+/* 1 when a test of r before lab k's test j names misconception m too. */
+static int named_before(const gr_report *r, int k, int j, const char *m)
+{
+    for (int a = 0; a <= k; a++)
+        for (int b = 0; b < (a < k ? r->labs[a].n_tests : j); b++)
+            if (r->labs[a].tests[b].misconception && strcmp(r->labs[a].tests[b].misconception, m) == 0)
+                return 1;
+    return 0;
+}
+
 /* The misconceptions diagnosed in s's tests, each once. */
 static void misconceptions(gr_strbuf *b, const gr_student *s)
 {
-    const char *seen[64];
     int n = 0;
     for (int k = 0; k < s->report.n_labs; k++)
         for (int j = 0; j < s->report.labs[k].n_tests; j++) {
             const char *m = s->report.labs[k].tests[j].misconception;
-            int dup = !m;
-            for (int q = 0; !dup && q < n; q++)
-                dup = strcmp(seen[q], m) == 0;
-            if (dup || n == (int)(sizeof seen / sizeof *seen))
+            if (!m || named_before(&s->report, k, j, m))
                 continue;
-            gr_sb_append(b, n ? ", " : "");
+            gr_sb_append(b, n++ ? ", " : "");
             gr_html_esc(b, m);
-            seen[n++] = m;
         }
 }
 
