@@ -961,6 +961,15 @@ START_TEST(report_html_says_how_many_pairs_more)
                               at_half - GR_HTML_SIM_TOP);
     ck_assert_msg(strstr(end, more), "no '%s' after the table", more);
     free(more);
+    /* the manual says the same numbers */
+    char *man = tree_file("doc/attnlab.1", NULL);
+    more = gr_xasprintf("at least %.0f%% similar (as\n", 100 * GR_HTML_SIM_MIN);
+    ck_assert_msg(strstr(man, more), "doc/attnlab.1 must say '%s'", more);
+    free(more);
+    more = gr_xasprintf("the first %d of each lab and how\nmany more", GR_HTML_SIM_TOP);
+    ck_assert_msg(strstr(man, more), "doc/attnlab.1 must say '%s'", more);
+    free(more);
+    free(man);
     free(html);
     for (int s = 0; s < 40; s++) {
         free(c.students[s].id);
