@@ -27,14 +27,13 @@ static int who_of(char *const *names, const int *who, int n, const char *name)
     return k < 0 ? -1 : who[k];
 }
 
-/* Each identical file of l with its students into sim->groups. */
+/* Each identical file of l with its students into sim->groups, largest first. */
 static void lab_groups(gr_html_sim *sim, const gr_sim_lab *l, char *const *names, const int *who,
                        int n)
 {
-    for (int d = 0; d < l->n_docs; d++) {
-        const gr_sim_doc *doc = &l->docs[d];
-        if (!doc->n_same)
-            continue;
+    int *order, n_groups = gr_sim_groups(l, &order);
+    for (int o = 0; o < n_groups; o++) {
+        const gr_sim_doc *doc = &l->docs[order[o]];
         gr_html_group g = {l->lab, gr_xcalloc((size_t)doc->n_same + 1, sizeof(int)), 0};
         for (int i = 0; i <= doc->n_same; i++) {
             int k = who_of(names, who, n, i ? doc->same[i - 1] : doc->student);
@@ -48,6 +47,7 @@ static void lab_groups(gr_html_sim *sim, const gr_sim_lab *l, char *const *names
         sim->groups = gr_xrealloc(sim->groups, (size_t)(sim->n_groups + 1) * sizeof *sim->groups);
         sim->groups[sim->n_groups++] = g;
     }
+    free(order);
 }
 
 /* One lab's pairs at GR_HTML_SIM_MIN or more into sim, the first

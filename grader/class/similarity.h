@@ -208,6 +208,11 @@ int gr_sim_lab_load(gr_sim_lab *l, const char *root, const char *submissions,
 
 /* The students doc d stands for: 1 + d->n_same. */
 int gr_sim_doc_students(const gr_sim_doc *d);
+
+/* The docs of l handed in by several students, largest group first (then in
+   student order), as indexes into l->docs in *order (malloc'd, NULL when
+   none). Returns how many. */
+int gr_sim_groups(const gr_sim_lab *l, int **order);
 void gr_sim_lab_free(gr_sim_lab *l);
 
 /* ---- reports (similarity_report.c) ---------------------------------------------------- */

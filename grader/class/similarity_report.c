@@ -262,12 +262,13 @@ void gr_sim_print_table(FILE *out, const gr_sim_lab *labs, int n, const gr_sim_r
         print_wrapped(out, "", line);
         free(line);
         free(sum);
-        for (int d = 0; d < l->n_docs; d++)
-            if (l->docs[d].n_same) {
-                char *g = group_line(l, &l->docs[d], NULL, TERM_IDS);
-                print_wrapped(out, "  ", g);
-                free(g);
-            }
+        int *order, n_groups = gr_sim_groups(l, &order);
+        for (int g = 0; g < n_groups; g++) {
+            char *g_line = group_line(l, &l->docs[order[g]], NULL, TERM_IDS);
+            print_wrapped(out, "  ", g_line);
+            free(g_line);
+        }
+        free(order);
         if (top == 0)
             continue;
         fprintf(out, "  %4s  %7s  %6s  %7s  %7s  %s\n", "rank", "Jaccard", "shared", "lines A",
@@ -371,12 +372,13 @@ void gr_sim_print_markdown(FILE *out, const gr_sim_lab *labs, int n,
         char *sum = lab_summary(l);
         fprintf(out, "\n## Lab %d (%s)\n\n%s.\n", l->lab, l->dir, sum);
         free(sum);
-        for (int d = 0; d < l->n_docs; d++)
-            if (l->docs[d].n_same) {
-                char *g = group_line(l, &l->docs[d], gr_md_text, 0);
-                fprintf(out, "\n- %s\n", g);
-                free(g);
-            }
+        int *order, n_groups = gr_sim_groups(l, &order);
+        for (int g = 0; g < n_groups; g++) {
+            char *line = group_line(l, &l->docs[order[g]], gr_md_text, 0);
+            fprintf(out, "\n- %s\n", line);
+            free(line);
+        }
+        free(order);
         if (top == 0)
             continue;
         fputs("\n| rank | student A | student B | Jaccard | shared | lines A | lines B |\n"
@@ -446,9 +448,10 @@ void gr_sim_print_csv(FILE *out, const gr_sim_lab *labs, int n, const gr_sim_rep
     for (int li = 0; li < n; li++) {
         const gr_sim_lab *l = &labs[li];
         long top = listed(l, o);
-        for (int d = 0; d < l->n_docs; d++)
-            if (l->docs[d].n_same)
-                csv_group(&b, l, &l->docs[d]);
+        int *order, n_groups = gr_sim_groups(l, &order);
+        for (int g = 0; g < n_groups; g++)
+            csv_group(&b, l, &l->docs[order[g]]);
+        free(order);
         for (long i = 0; i < top; i++) {
             pair_view v;
             view_pair(&v, l, &l->pairs[i]);

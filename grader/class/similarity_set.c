@@ -192,6 +192,28 @@ int gr_sim_lab_load(gr_sim_lab *l, const char *root, const char *submissions,
     return 0;
 }
 
+/* For qsort_r: the larger group first, then the earlier student. */
+static int by_group_size(const void *x, const void *y, void *docs)
+{
+    const gr_sim_doc *d = docs;
+    int p = *(const int *)x, q = *(const int *)y;
+    return d[p].n_same != d[q].n_same ? d[q].n_same - d[p].n_same : p - q;
+}
+
+int gr_sim_groups(const gr_sim_lab *l, int **order)
+{
+    int n = 0;
+    *order = NULL;
+    for (int d = 0; d < l->n_docs; d++)
+        if (l->docs[d].n_same) {
+            *order = gr_xrealloc(*order, (size_t)(n + 1) * sizeof **order);
+            (*order)[n++] = d;
+        }
+    if (n > 1)
+        qsort_r(*order, (size_t)n, sizeof **order, by_group_size, l->docs);
+    return n;
+}
+
 void gr_sim_lab_free(gr_sim_lab *l)
 {
     for (int i = 0; i < l->n_docs; i++)

@@ -747,6 +747,24 @@ START_TEST(three_hundred_students)
 }
 END_TEST
 
+/* Groups of identical files come largest first, ties in student order, and
+   a file one student handed in is no group. */
+START_TEST(groups_largest_first)
+{
+    gr_sim_doc docs[5] = {{.n_same = 0}, {.n_same = 1}, {.n_same = 3}, {.n_same = 1}, {.n_same = 0}};
+    gr_sim_lab l = {.docs = docs, .n_docs = 5};
+    int *order;
+    ck_assert_int_eq(gr_sim_groups(&l, &order), 3);
+    ck_assert_int_eq(order[0], 2);
+    ck_assert_int_eq(order[1], 1);
+    ck_assert_int_eq(order[2], 3);
+    free(order);
+    l.n_docs = 1;
+    ck_assert_int_eq(gr_sim_groups(&l, &order), 0);
+    ck_assert_ptr_null(order);
+}
+END_TEST
+
 /* Passages common to many files (MOSS's -m): with max_files 2, of four files
    (the solution, its renamed copy, the solution with its second pass
    reworded, and the independent rewrite) every fingerprint in three or more
@@ -1003,6 +1021,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, base_text_removes_the_match);
     tcase_add_test(tc, stub_text_is_never_a_fingerprint);
     tcase_add_test(tc, common_passages_are_discounted);
+    tcase_add_test(tc, groups_largest_first);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("command");
