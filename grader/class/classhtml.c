@@ -11,6 +11,7 @@
 #include "cells.h"
 #include "class/classreport.h"
 #include "class/clusters.h"
+#include "class/similarity.h"
 #include "report/report.h"
 #include "util.h"
 
@@ -93,9 +94,17 @@ static const char style[] =
     ".total{font-size:1.1rem}.muted{color:#5b6170}img.histogram{max-width:100%;height:auto;"
     "border:1px solid #e1e4ea}\n"
     "a{color:#0b57d0}\n"
-    "@media print{body{max-width:none;padding:0;font-size:11pt}nav,.back{display:none}"
-    "section.student{break-before:page}table,pre,tr{break-inside:avoid}"
-    "a{color:inherit;text-decoration:none}h2{break-after:avoid}}\n";
+    ".glance{display:grid;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));gap:0 2rem}\n"
+    ".glance h2,#ranked{margin-top:1rem}ul.check,ul.late{padding-left:1.2rem;margin:.3rem 0}\n"
+    "nav#toc p{margin:.3rem 0}nav#toc a{margin-right:.8rem}\n"
+    "details>summary{cursor:pointer;margin:.4rem 0}.print{display:none}\n"
+    "@media print{body{max-width:none;padding:0;font-size:10pt}nav,.back{display:none}"
+    ".print{display:block}section.student:not(:target){display:none}"
+    "section.student{break-before:page}"
+    "h1,h2,h3,h4{break-after:avoid;page-break-after:avoid}"
+    "tr,li,pre,img,figure,.fail{break-inside:avoid;page-break-inside:avoid}"
+    "thead{display:table-header-group}img.histogram{max-height:8cm;width:auto}"
+    "a{color:inherit;text-decoration:none}}\n";
 
 static void page_head(gr_strbuf *b, const gr_class *c)
 {
@@ -118,23 +127,18 @@ static void page_head(gr_strbuf *b, const gr_class *c)
     gr_sb_append(b, "</p></header>\n");
 }
 
-static void toc(gr_strbuf *b, const gr_class *c, int similarity)
+static void toc(gr_strbuf *b, int similarity)
 {
-    gr_sb_append(b, "<nav id=\"toc\"><h2>Contents</h2>\n<ol>\n"
-                    "<li><a href=\"#scores\">Scores and distribution</a></li>\n"
-                    "<li><a href=\"#items\">Item analysis</a></li>\n"
-                    "<li><a href=\"#verdicts\">Verdicts across the class</a></li>\n"
-                    "<li><a href=\"#misconceptions\">Misconceptions to reteach</a></li>\n"
-                    "<li><a href=\"#clusters\">Mistakes not in the catalogue</a></li>\n");
+    gr_sb_append(b, "<nav id=\"toc\"><p><a href=\"#check\">Tests to check</a>"
+                    "<a href=\"#late\">Late</a><a href=\"#ranked\">Students by final grade</a>"
+                    "<a href=\"#scores\">Scores and distribution</a>"
+                    "<a href=\"#items\">Item analysis</a>"
+                    "<a href=\"#verdicts\">Verdicts across the class</a>"
+                    "<a href=\"#misconceptions\">Misconceptions to reteach</a>"
+                    "<a href=\"#clusters\">Mistakes not in the catalogue</a>");
     if (similarity)
-        gr_sb_append(b, "<li><a href=\"#similarity\">Similar lab files</a></li>\n");
-    gr_sb_append(b, "</ol>\n<h3>Students</h3>\n<ol>\n");
-    for (int i = 0; i < c->n; i++) {
-        gr_sb_printf(b, "<li><a href=\"#s%d\">", i);
-        gr_html_esc(b, c->students[i].id);
-        gr_sb_append(b, "</a></li>\n");
-    }
-    gr_sb_append(b, "</ol></nav>\n");
+        gr_sb_append(b, "<a href=\"#similarity\">Similar lab files</a>");
+    gr_sb_append(b, "<a href=\"#students\">Students</a></p></nav>\n");
 }
 
 /* ---- scores ------------------------------------------------------------------------- */
@@ -159,8 +163,8 @@ static void histogram(gr_strbuf *b, const char *out)
     size_t len = 0;
     char *png = out ? gr_read_file(path, &len) : NULL;
     if (png && len > 8 && memcmp(png, "\x89PNG", 4) == 0) {
-        gr_sb_append(b, "<img class=\"histogram\" alt=\"histogram of the students' totals in "
-                        "percent of the maximum\" src=\"data:image/png;base64,");
+        gr_sb_append(b, "<img class=\"histogram\" alt=\"histogram of the students' final "
+                        "grades in percent of the maximum\" src=\"data:image/png;base64,");
         base64(b, (const unsigned char *)png, len);
         gr_sb_append(b, "\">\n");
     } else {
@@ -219,18 +223,54 @@ static void section_scores(gr_strbuf *b, const gr_class *c, const gr_items *it, 
         stats_cells(b, gr_class_stats_of(c, 0, 1));
         gr_sb_append(b, "</tr>\n");
     }
-    gr_sb_append(b, "</tbody></table>\n<table class=\"bands\"><thead><tr><th>total</th>");
+    gr_class_stats f = gr_class_stats_of(c, 0, 1);   /* final grades: the late policy applied */
+    gr_sb_append(b, "</tbody></table>\n<table class=\"bands\"><thead><tr><th>final grade</th>");
     for (int k = 0; k < GR_CLASS_BINS; k++)
         k == GR_CLASS_BINS - 1 ? gr_sb_append(b, "<th class=\"n\">100%</th>")
                                : gr_sb_printf(b, "<th class=\"n\">%d-%d%%</th>", 10 * k, 10 * k + 9);
     gr_sb_append(b, "</tr></thead><tbody><tr><th>students</th>");
     for (int k = 0; k < GR_CLASS_BINS; k++)
-        gr_sb_printf(b, "<td class=\"n\">%d</td>", t.bins[k]);
+        gr_sb_printf(b, "<td class=\"n\">%d</td>", f.bins[k]);
     gr_sb_append(b, "</tr></tbody></table>\n</section>\n");
 }
 
 /* ---- item analysis -------------------------------------------------------------------- */
 
+static const char items_head[] =
+    "<table class=\"items\"><thead><tr><th>lab</th><th>test</th><th>shown</th>"
+    "<th class=\"n\">points</th><th class=\"n\">attempted</th><th class=\"n\">"
+    "passed</th><th class=\"n\">pass rate</th><th class=\"n\">r</th>"
+    "<th class=\"n\">D</th><th>flags</th></tr></thead>\n<tbody>\n";
+
+/* Test k's row; with id, anchored "item<k>" (the flagged table's rows are). */
+static void item_row(gr_strbuf *b, const gr_items *it, int k, int id)
+{
+    const gr_item *m = &it->items[k];
+    const char *cls = m->flags & GR_ITEM_NEGATIVE ? " class=\"neg\""
+                      : m->flags & GR_ITEM_NONE_PASS ? " class=\"none\""
+                      : m->flags & GR_ITEM_ALL_PASS ? " class=\"all\"" : "";
+    gr_sb_append(b, "<tr");
+    if (id)
+        gr_sb_printf(b, " id=\"item%d\"", k);
+    gr_sb_printf(b, "%s><td>%s</td><td class=\"test\">", cls, lab_dir(m->lab));
+    gr_html_esc(b, m->test);
+    gr_sb_printf(b, "</td><td>%s</td><td class=\"n\">", gr_rubric_visibility_name(m->visibility));
+    gr_html_points(b, m->max_score);
+    gr_sb_printf(b, "</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n rate\">",
+                 m->attempted, m->passed);
+    if (m->attempted)
+        gr_sb_printf(b, "%.0f%%", 100.0 * m->passed / m->attempted);
+    gr_sb_append(b, "</td><td class=\"n r\">");
+    put_stat(b, m->r_pb);
+    gr_sb_append(b, "</td><td class=\"n\">");
+    put_stat(b, m->d_index);
+    char flags[128];
+    gr_sb_printf(b, "</td><td class=\"flag\">%s</td></tr>\n",
+                 gr_items_flag_text(flags, sizeof flags, m->flags));
+}
+
+/* The tests to check in a table of their own, then every test, the same rows,
+   in a <details> closed by default (tests.csv has each student's points). */
 static void section_items(gr_strbuf *b, const gr_items *it)
 {
     gr_sb_printf(b, "<section id=\"items\"><h2>Item analysis</h2>\n<p>Over the students who "
@@ -240,34 +280,23 @@ static void section_items(gr_strbuf *b, const gr_items *it)
                     "test has r above 0.2. <b>D</b>: the pass rate of the top %.0f%% by the rest "
                     "of the lab less that of the bottom %.0f%%. A test passed by everyone or by "
                     "no one tells nothing apart; one with r below %.1f is passed more by weaker "
-                    "students than by stronger ones: check its rubric entry.</p>\n"
-                    "<table class=\"items\"><thead><tr><th>lab</th><th>test</th><th>shown</th>"
-                    "<th class=\"n\">points</th><th class=\"n\">attempted</th><th class=\"n\">"
-                    "passed</th><th class=\"n\">pass rate</th><th class=\"n\">r</th>"
-                    "<th class=\"n\">D</th><th>flags</th></tr></thead>\n<tbody>\n",
+                    "students than by stronger ones: check its rubric entry.</p>\n",
                  100 * GR_ITEMS_GROUP, 100 * GR_ITEMS_GROUP, GR_ITEMS_NEGATIVE);
+    int flagged = 0;
     for (int k = 0; k < it->n; k++) {
-        const gr_item *m = &it->items[k];
-        const char *cls = m->flags & GR_ITEM_NEGATIVE ? " class=\"neg\""
-                          : m->flags & GR_ITEM_NONE_PASS ? " class=\"none\""
-                          : m->flags & GR_ITEM_ALL_PASS ? " class=\"all\"" : "";
-        gr_sb_printf(b, "<tr id=\"item%d\"%s><td>%s</td><td class=\"test\">", k, cls, lab_dir(m->lab));
-        gr_html_esc(b, m->test);
-        gr_sb_printf(b, "</td><td>%s</td><td class=\"n\">", gr_rubric_visibility_name(m->visibility));
-        gr_html_points(b, m->max_score);
-        gr_sb_printf(b, "</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n rate\">",
-                     m->attempted, m->passed);
-        if (m->attempted)
-            gr_sb_printf(b, "%.0f%%", 100.0 * m->passed / m->attempted);
-        gr_sb_append(b, "</td><td class=\"n r\">");
-        put_stat(b, m->r_pb);
-        gr_sb_append(b, "</td><td class=\"n\">");
-        put_stat(b, m->d_index);
-        char flags[128];
-        gr_sb_printf(b, "</td><td class=\"flag\">%s</td></tr>\n",
-                     gr_items_flag_text(flags, sizeof flags, m->flags));
+        if (!(it->items[k].flags & GR_ITEM_TO_CHECK))
+            continue;
+        if (flagged++ == 0)
+            gr_sb_append(b, items_head);
+        item_row(b, it, k, 1);
     }
-    gr_sb_append(b, "</tbody></table>\n</section>\n");
+    gr_sb_append(b, flagged ? "</tbody></table>\n"
+                            : "<p>No test passed by no one or discriminating negatively.</p>\n");
+    gr_sb_printf(b, "<details class=\"items\"><summary>Every test (%d), in rubric order "
+                    "(tests.csv has each student's points)</summary>\n%s", it->n, items_head);
+    for (int k = 0; k < it->n; k++)
+        item_row(b, it, k, 0);
+    gr_sb_append(b, "</tbody></table>\n</details>\n</section>\n");
 }
 
 /* ---- verdicts and misconceptions ---------------------------------------------------------- */
@@ -332,15 +361,48 @@ static void section_misconceptions(gr_strbuf *b, const gr_class *c, const gr_ite
 
 /* ---- similarity ---------------------------------------------------------------------- */
 
+/* Each identical group: "14 students handed in the same lab02-softmax file". */
+static void similarity_groups(gr_strbuf *b, const gr_class *c, const gr_html_sim *sim)
+{
+    if (sim->n_groups == 0)
+        return;
+    gr_sb_append(b, "<ul class=\"same-file\">\n");
+    for (int g = 0; g < sim->n_groups; g++) {
+        const gr_html_group *x = &sim->groups[g];
+        gr_sb_printf(b, "<li><b>%d students handed in the same %s file</b>, byte for byte: ",
+                     x->n, lab_dir(x->lab));
+        for (int k = 0; k < x->n; k++) {
+            gr_sb_append(b, k ? ", " : "");
+            gr_html_student_link(b, c, c->students[x->who[k]].id);
+        }
+        gr_sb_append(b, "</li>\n");
+    }
+    gr_sb_append(b, "</ul>\n");
+}
+
+/* The pairs of a lab left out: "and 12 more pairs". */
+static void similarity_more(gr_strbuf *b, const gr_class *c, const gr_html_sim *sim)
+{
+    for (int lab = 1; lab <= GR_N_LABS; lab++)
+        if (c->labs[lab - 1] && sim->more[lab - 1])
+            gr_sb_printf(b, "<p class=\"more\">%s: the %d most similar pairs above, and %ld "
+                            "more at %.0f%% or more: <code>attnlab similarity SUBMISSIONS --lab "
+                            "%d --top 0</code> lists them all.</p>\n", lab_dir(lab),
+                         GR_HTML_SIM_TOP, sim->more[lab - 1], 100 * GR_HTML_SIM_MIN, lab);
+}
+
 static void section_similarity(gr_strbuf *b, const gr_class *c, const gr_html_sim *sim)
 {
-    gr_sb_printf(b, "<section id=\"similarity\"><h2>Similar lab files</h2>\n<p>Pairs of one "
-                    "lab's files sharing at least %.0f%% of their fingerprints (Jaccard; the "
-                    "stub's own text left out), most similar first. Evidence to read, never a "
-                    "verdict: <code>attnlab similarity</code> shows the matching lines.</p>\n",
-                 100 * GR_HTML_SIM_MIN);
+    gr_sb_printf(b, "<section id=\"similarity\"><h2>Similar lab files</h2>\n<p>Students who "
+                    "handed in the same file, then pairs of one lab's different files sharing at "
+                    "least %.0f%% of their fingerprints (Jaccard; the stub's own text left out, "
+                    "and passages in more than %d files, as MOSS's -m does), most similar first; "
+                    "a file several students handed in is named by the first of them. Evidence to "
+                    "read, never a verdict: <code>attnlab similarity</code> shows the matching "
+                    "lines.</p>\n", 100 * GR_HTML_SIM_MIN, GR_SIM_MAX_FILES);
+    similarity_groups(b, c, sim);
     if (sim->n == 0) {
-        gr_sb_append(b, "<p>No pair.</p>\n</section>\n");
+        gr_sb_append(b, "<p>No pair of different files.</p>\n</section>\n");
         return;
     }
     gr_sb_append(b, "<table class=\"similarity\"><thead><tr><th>lab</th><th>student</th>"
@@ -349,13 +411,15 @@ static void section_similarity(gr_strbuf *b, const gr_class *c, const gr_html_si
     for (int k = 0; k < sim->n; k++) {
         const gr_html_pair *p = &sim->pairs[k];
         gr_sb_printf(b, "<tr><td>%s</td><td>", lab_dir(p->lab));
-        gr_html_student_link(b, c, c->students[p->a].id);
+        gr_html_file_link(b, c, sim, p->lab, p->a);
         gr_sb_append(b, "</td><td>");
-        gr_html_student_link(b, c, c->students[p->b].id);
+        gr_html_file_link(b, c, sim, p->lab, p->b);
         gr_sb_printf(b, "</td><td class=\"n\">%.0f%%</td><td class=\"n\">%ld</td></tr>\n",
                      100 * p->jaccard, p->shared);
     }
-    gr_sb_append(b, "</tbody></table>\n</section>\n");
+    gr_sb_append(b, "</tbody></table>\n");
+    similarity_more(b, c, sim);
+    gr_sb_append(b, "</section>\n");
 }
 
 /* ---- the whole ------------------------------------------------------------------------ */
@@ -368,8 +432,9 @@ char *gr_class_html(const gr_class *c, const gr_html_opts *o)
     gr_html_sim_load(&sim, c, o);
     gr_strbuf b = {0};
     page_head(&b, c);
-    toc(&b, c, o->submissions != NULL);
+    toc(&b, o->submissions != NULL);
     gr_sb_append(&b, "<main>\n");
+    gr_html_glance(&b, c, &it);
     section_scores(&b, c, &it, o->out);
     section_items(&b, &it);
     section_verdicts(&b, c, &it);
@@ -377,7 +442,9 @@ char *gr_class_html(const gr_class *c, const gr_html_opts *o)
     gr_clusters_html(&b, c);           /* the uncatalogued ones (clusters.h) */
     if (o->submissions)
         section_similarity(&b, c, &sim);
-    gr_sb_append(&b, "<section id=\"students\"><h2>Students</h2>\n");
+    gr_sb_append(&b, "<section id=\"students\"><h2>Students</h2>\n<p class=\"print\">Each "
+                     "student's section prints on its own: open the report at the student's link "
+                     "(report.html#s3) and print.</p>\n");
     for (int i = 0; i < c->n; i++)
         gr_html_student(&b, c, i, &sim);
     gr_sb_append(&b, "</section>\n</main>\n<footer class=\"muted\"><p>Written by attnlab batch. "

@@ -1,83 +1,11 @@
-/* classhtml_student.c: report.html's section of each student, and the
- * similar pairs of lab files it lists (see classhtml.h). */
+/* classhtml_student.c: report.html's section of each student (see classhtml.h). */
 #include "class/classhtml_parts.h"
 #include "layout.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "class/similarity.h"
 #include "report/report.h"
-
-#define SIM_TOP 100           /* pairs listed per lab, most similar first */
-
-/* ---- similar pairs ----------------------------------------------------------------- */
-
-/* The index in names[0..n) of name, or -1. */
-static int name_index(char *const *names, int n, const char *name)
-{
-    for (int k = 0; k < n; k++)
-        if (strcmp(names[k], name) == 0)
-            return k;
-    return -1;
-}
-
-/* One lab's pairs at GR_HTML_SIM_MIN or more into sim; who[k] is the class
-   index of the student whose folder is names[k]. */
-static void lab_pairs(gr_html_sim *sim, const gr_sim_lab *l, char *const *names, const int *who, int n)
-{
-    for (long p = 0; p < l->n_pairs && p < SIM_TOP; p++) {
-        const gr_sim_pair *q = &l->pairs[p];
-        if (q->jaccard < GR_HTML_SIM_MIN)
-            break;                           /* most similar first */
-        int a = name_index(names, n, l->docs[q->a].student), b = name_index(names, n, l->docs[q->b].student);
-        if (a < 0 || b < 0)
-            continue;
-        sim->pairs = gr_xrealloc(sim->pairs, (size_t)(sim->n + 1) * sizeof *sim->pairs);
-        sim->pairs[sim->n++] = (gr_html_pair){l->lab, who[a], who[b], q->jaccard, q->shared};
-    }
-}
-
-void gr_html_sim_load(gr_html_sim *sim, const gr_class *c, const gr_html_opts *o)
-{
-    memset(sim, 0, sizeof *sim);
-    if (!o->submissions || !o->root)
-        return;
-    char **names = gr_xcalloc((size_t)c->n + 1, sizeof *names);
-    int *who = gr_xcalloc((size_t)c->n + 1, sizeof *who), n = 0;
-    for (int i = 0; i < c->n; i++)
-        if (c->students[i].submitted && c->students[i].folder) {
-            names[n] = c->students[i].folder;
-            who[n++] = i;
-        }
-    /* files skipped (links, too large) are the warnings block's and the verdicts' news */
-    char *skipped = NULL;
-    size_t len = 0;
-    FILE *warn = open_memstream(&skipped, &len);
-    for (int lab = 1; warn && lab <= GR_N_LABS; lab++) {
-        if (!c->labs[lab - 1])
-            continue;
-        gr_sim_lab l;
-        char err[512];
-        if (gr_sim_lab_load(&l, o->root, o->submissions, names, n, lab, GR_SIM_K, GR_SIM_W, warn,
-                            err, sizeof err) != 0)
-            continue;
-        lab_pairs(sim, &l, names, who, n);
-        gr_sim_lab_free(&l);
-    }
-    if (warn)
-        fclose(warn);
-    free(skipped);
-    free(names);
-    free(who);
-}
-
-void gr_html_sim_free(gr_html_sim *sim)
-{
-    free(sim->pairs);
-    memset(sim, 0, sizeof *sim);
-}
 
 /* ---- one student -------------------------------------------------------------------- */
 
@@ -191,15 +119,40 @@ static void lab_rows(gr_strbuf *b, const gr_class *c, const gr_student *s)
     gr_sb_append(b, "</tbody></table>\n");
 }
 
+/* Up to this many others of an identical group are named in a student's section. */
+#define SAME_NAMED 8
+
+/* "The same lab02-softmax file as s001, s002" (or "as 119 others"). */
+static void same_file(gr_strbuf *b, const gr_class *c, const gr_html_group *g, int i)
+{
+    gr_sb_printf(b, "<p class=\"similar\">The same %s file, byte for byte, as ", gr_layout_dir(g->lab));
+    if (g->n - 1 > SAME_NAMED) {
+        gr_sb_printf(b, "<a href=\"#similarity\">%d others</a>", g->n - 1);
+    } else {
+        for (int k = 0, n = 0; k < g->n; k++)
+            if (g->who[k] != i) {
+                gr_sb_append(b, n++ ? ", " : "");
+                gr_html_student_link(b, c, c->students[g->who[k]].id);
+            }
+    }
+    gr_sb_append(b, ".</p>\n");
+}
+
 static void similar(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *sim)
 {
+    for (int g = 0; g < sim->n_groups; g++)
+        for (int k = 0; k < sim->groups[g].n; k++)
+            if (sim->groups[g].who[k] == i)
+                same_file(b, c, &sim->groups[g], i);
     int n = 0;
     for (int k = 0; k < sim->n; k++) {
         const gr_html_pair *p = &sim->pairs[k];
-        if (p->a != i && p->b != i)
+        const gr_html_group *g = gr_html_group_of(sim, p->lab, i);
+        int me = g ? g->who[0] : i;           /* a pair names a group by its first */
+        if (p->a != me && p->b != me)
             continue;
         gr_sb_append(b, n++ ? ", " : "<p class=\"similar\">Similar lab files: ");
-        gr_html_student_link(b, c, c->students[p->a == i ? p->b : p->a].id);
+        gr_html_file_link(b, c, sim, p->lab, p->a == me ? p->b : p->a);
         gr_sb_printf(b, " (%s, %.0f%%)", gr_layout_dir(p->lab), 100 * p->jaccard);
     }
     if (n)

@@ -353,8 +353,10 @@ static void section_scores(gr_strbuf *b, const gr_class *c, int md)
     stats total = gr_class_stats_of(c, 0, 0);
     score_row(&t, "total", total);
     dist_row(&d, "total", total);
-    if (c->course)
+    if (c->course) {
         score_row(&t, "total after late penalties", gr_class_stats_of(c, 0, 1));
+        dist_row(&d, "total after late penalties", gr_class_stats_of(c, 0, 1));
+    }
     table_put(b, &t, md);
     heading(b, md, "Distribution (students per band of the lab's maximum)");
     table_put(b, &d, md);
@@ -458,7 +460,15 @@ static void section_items(gr_strbuf *b, const gr_items *it, int md)
         gr_sb_append(b, md ? "No test discriminates negatively.\n" : "  no test discriminates negatively\n");
     }
     gr_sb_printf(b, "%s%d of %d tests passed by everyone who attempted their lab, %d by no one "
-                    "(they tell no student apart).\n", md ? "\n" : "  ", all, it->n, none);
+                    "(they tell no student apart)%s", md ? "\n" : "  ", all, it->n, none,
+                 none ? ": " : ".\n");
+    for (int k = 0, n = 0; none && k < it->n; k++)
+        if (it->items[k].flags & GR_ITEM_NONE_PASS) {   /* likely broken: named */
+            gr_sb_printf(b, "%s%s ", n++ ? ", " : "", gr_layout_dir(it->items[k].lab));
+            md ? gr_md_text(b, it->items[k].test) : gr_sb_append(b, it->items[k].test);
+        }
+    if (none)
+        gr_sb_append(b, ".\n");
 }
 
 /* Time-outs, crashes, forbidden calls, compile errors, limits and missing
@@ -596,9 +606,10 @@ char *gr_class_report(const gr_class *c, int md)
 
 int gr_class_histogram(FILE *err, const gr_class *c, const char *root, const char *out)
 {
-    stats s = gr_class_stats_of(c, 0, 0);
+    stats s = gr_class_stats_of(c, 0, 1);    /* final grades: a 0 for lateness is a 0 */
     gr_strbuf b = {0};
-    gr_sb_append(&b, "# attnlab batch: students per band of the total, in percent of the maximum\n"
+    gr_sb_append(&b, "# attnlab batch: students per band of the final grade (after the late "
+                     "policy), in percent of the maximum\n"
                      "# band_low band_high students\n");
     for (int k = 0; k < N_BINS; k++)
         gr_sb_printf(&b, "%d %d %d\n", 10 * k, k == N_BINS - 1 ? 100 : 10 * k + 9, s.bins[k]);
@@ -607,7 +618,8 @@ int gr_class_histogram(FILE *err, const gr_class *c, const char *root, const cha
     if (rc != 0)
         fprintf(err, "attnlab batch: cannot write %s: %s\n", dat, strerror(errno));
     char note[200], p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
-    snprintf(note, sizeof note, "%d students; mean %.2f, median %s of %s points", s.n, s.mean,
+    snprintf(note, sizeof note, "%d students' final grades%s; mean %.2f, median %s of %s points",
+             s.n, c->course ? " (after the late policy)" : "", s.mean,
              gr_points(p1, s.median), gr_points(p2, s.max_points));
     const char *args[] = {note, NULL};
     if (rc == 0)

@@ -18,7 +18,8 @@
  *                       labs, ranked by how many students show each, with the
  *                       handout section to reteach and the students (items.h)
  *   gr_class_histogram  histogram.dat and, with gnuplot, histogram.png: the
- *                       students' totals in percent of the maximum
+ *                       students' final grades (after the late policy) in
+ *                       percent of the maximum
  */
 #ifndef GR_CLASSREPORT_H
 #define GR_CLASSREPORT_H

@@ -38,6 +38,8 @@ enum {
     GR_ITEM_NONE_PASS = 2,   /* none did */
     GR_ITEM_NEGATIVE = 4     /* r < GR_ITEMS_NEGATIVE */
 };
+/* The flags of a test to check before the grades go out: a likely rubric bug. */
+#define GR_ITEM_TO_CHECK (GR_ITEM_NONE_PASS | GR_ITEM_NEGATIVE)
 
 /* One test across the class. */
 typedef struct gr_item {

@@ -362,6 +362,9 @@ void gr_sim_doc_init(gr_sim_doc *d, char *student, char *path, char *text, size_
 
 void gr_sim_doc_free(gr_sim_doc *d)
 {
+    for (int i = 0; i < d->n_same; i++)
+        free(d->same[i]);
+    free(d->same);
     free(d->student);
     free(d->path);
     free(d->text);
@@ -370,6 +373,11 @@ void gr_sim_doc_free(gr_sim_doc *d)
     free(d->in_base);
     free(d->fp);
     memset(d, 0, sizeof *d);
+}
+
+int gr_sim_doc_students(const gr_sim_doc *d)
+{
+    return 1 + d->n_same;
 }
 
 const char *gr_sim_doc_line(const gr_sim_doc *d, int line, size_t *len)
@@ -415,6 +423,43 @@ long gr_sim_shared(const gr_sim_doc *a, const gr_sim_doc *b)
         }
     }
     return shared;
+}
+
+long gr_sim_discount_common(gr_sim_doc *docs, int n, int max_files)
+{
+    if (max_files <= 0)
+        return 0;
+    /* every doc's distinct hashes, sorted: a run longer than max_files is common */
+    long total = 0;
+    for (int i = 0; i < n; i++)
+        total += docs[i].n_distinct;
+    uint64_t *all = gr_xmalloc((size_t)(total + 1) * sizeof *all);
+    long m = 0, n_common = 0;
+    for (int i = 0; i < n; i++)
+        for (long f = 0; f < docs[i].n_fp; f = run_end(docs[i].fp, docs[i].n_fp, f))
+            all[m++] = docs[i].fp[f].hash;
+    qsort(all, (size_t)m, sizeof *all, cmp_u64);
+    for (long i = 0, j; i < m; i = j) {
+        for (j = i + 1; j < m && all[j] == all[i]; j++)
+            ;
+        if (j - i > max_files)
+            all[n_common++] = all[i];        /* in place: n_common <= i */
+    }
+    const gr_sim_base common = {all, n_common};   /* sorted and distinct, as a base is */
+    for (int i = 0; n_common && i < n; i++) {
+        gr_sim_doc *d = &docs[i];
+        long kept = 0;
+        d->n_distinct = 0;
+        for (long f = 0; f < d->n_fp; f++) {
+            if (gr_sim_base_has(&common, d->fp[f].hash))
+                continue;
+            d->n_distinct += kept == 0 || d->fp[kept - 1].hash != d->fp[f].hash;
+            d->fp[kept++] = d->fp[f];
+        }
+        d->n_fp = kept;
+    }
+    free(all);
+    return n_common;
 }
 
 static int cmp_pair(const void *x, const void *y)

@@ -18,6 +18,17 @@
  * base: the stub's own text is never evidence. (So the guarantee above is for
  * shared runs outside the base.)
  *
+ * Files that are byte for byte the same are one file of the lab, handed in by
+ * every student in its group: the reports name the group once ("14 students
+ * handed in the same file") instead of listing every pair of it, and every
+ * other count below counts the group as one file.
+ *
+ * As MOSS's -m option does, a passage common to many files is ignored: a
+ * fingerprint found in more than max_files of a lab's distinct files
+ * (GR_SIM_MAX_FILES by default) is dropped from every file, since so many
+ * files sharing it makes it the handout's hint, an idiom or a source the class
+ * shares, and no pair's evidence.
+ *
  * Two files are compared by their sets of fingerprint hashes: how many they
  * share, and Jaccard = |A and B| / |A or B|. Matching regions grow from each
  * shared fingerprint, token by token in both directions, while the two
@@ -34,6 +45,12 @@
    and every match of GR_SIM_K + GR_SIM_W - 1 tokens or more is found. */
 #define GR_SIM_K 12
 #define GR_SIM_W 8
+/* A fingerprint in more of a lab's distinct files than this is ignored. MOSS's
+   own default -m: a pair of near-copies, or a ring of up to ten, stays in
+   view, while a loop that every second student writes alike does not rank
+   two of them together. Identical files count once, so a class handing in
+   the solution unchanged does not discount the solution's text. */
+#define GR_SIM_MAX_FILES 10
 
 /* ---- tokens ------------------------------------------------------------------- */
 
@@ -102,6 +119,8 @@ typedef struct gr_sim_doc {
     gr_sim_fp *fp;          /* fingerprints with no base token, sorted by (hash, pos) */
     long n_fp;
     long n_distinct;        /* distinct hashes among fp: the size of the file's set */
+    char **same;            /* the other students who handed in exactly this file, in order */
+    int n_same;
 } gr_sim_doc;
 
 /* Fingerprint text[0..len) for student's file at path, with the base's text
@@ -112,6 +131,10 @@ void gr_sim_doc_free(gr_sim_doc *d);
 
 /* Line `line` (1-based) of d: its text (without the newline) and length in *len. */
 const char *gr_sim_doc_line(const gr_sim_doc *d, int line, size_t *len);
+
+/* Drop from every doc of docs[0..n) each fingerprint hash found in more than
+   max_files of them (0: none dropped). Returns how many distinct hashes went. */
+long gr_sim_discount_common(gr_sim_doc *docs, int n, int max_files);
 
 /* How many distinct fingerprint hashes a and b have in common. */
 long gr_sim_shared(const gr_sim_doc *a, const gr_sim_doc *b);
@@ -160,9 +183,12 @@ typedef struct gr_sim_lab {
     const char *dir;        /* its folder: "lab01-scores" */
     char *source;           /* the file a student submits: "lab01.c" */
     int k, w;               /* k-gram length and window the files were fingerprinted with */
+    int max_files;          /* fingerprints in more distinct files than this are ignored */
     int n_files;            /* lab files found and read */
     int n_empty;            /* of those, files with no fingerprint outside the stub's text */
-    gr_sim_doc *docs;       /* the others, in student order */
+    int n_same;             /* of the others, files byte for byte an earlier student's */
+    long n_common;          /* fingerprints ignored as common to more than max_files files */
+    gr_sim_doc *docs;       /* the distinct others, in student order (doc->same: its group) */
     int n_docs;
     gr_sim_pair *pairs;     /* pairs of docs sharing a fingerprint, most similar first */
     long n_pairs;
@@ -173,10 +199,20 @@ typedef struct gr_sim_lab {
    <student>/labNN.c. Files are read only as regular files; one that is not
    (a link, a FIFO, too big) is skipped with a line on warn saying why. The
    base is the tree's pristine stub and contract header (root/labs/labNN-name/).
-   0, or -1 with err (the rubric, stub or header cannot be read). */
+   Identical files are grouped, and fingerprints common to more than
+   max_files distinct files ignored (above). 0, or -1 with err (the rubric,
+   stub or header cannot be read). */
 int gr_sim_lab_load(gr_sim_lab *l, const char *root, const char *submissions,
-                    char *const *names, int n, int lab, int k, int w, FILE *warn,
-                    char *err, size_t errlen);
+                    char *const *names, int n, int lab, int k, int w, int max_files,
+                    FILE *warn, char *err, size_t errlen);
+
+/* The students doc d stands for: 1 + d->n_same. */
+int gr_sim_doc_students(const gr_sim_doc *d);
+
+/* The docs of l handed in by several students, largest group first (then in
+   student order), as indexes into l->docs in *order (malloc'd, NULL when
+   none). Returns how many. */
+int gr_sim_groups(const gr_sim_lab *l, int **order);
 void gr_sim_lab_free(gr_sim_lab *l);
 
 /* ---- reports (similarity_report.c) ---------------------------------------------------- */

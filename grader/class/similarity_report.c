@@ -22,6 +22,8 @@ const char gr_sim_not_a_verdict[] =
 #define TERM_CODE 40
 /* Lines of a region the terminal shows before it says how many more there are. */
 #define TERM_LINES 12
+/* Students of an identical group the terminal names before it says how many more. */
+#define TERM_IDS 10
 
 /* ---- text filters ---------------------------------------------------------------------- */
 
@@ -105,6 +107,50 @@ static long listed(const gr_sim_lab *l, const gr_sim_report_opts *o)
     return o->top > 0 && o->top < l->n_pairs ? o->top : l->n_pairs;
 }
 
+/* The pairs a report leaves out: "and 12 more pairs (--top 0 lists them all)"
+   as a new string, NULL when it lists them all. */
+static char *more_pairs(const gr_sim_lab *l, const gr_sim_report_opts *o)
+{
+    long more = l->n_pairs - listed(l, o);
+    return more > 0 ? gr_xasprintf("... and %ld more pair%s (--top 0 lists them all)", more,
+                                   more == 1 ? "" : "s") : NULL;
+}
+
+/* A doc's student as a table names it: "s000", or "s000 +13" when 13 others
+   handed in the same file (the group's line names them). A new string. */
+static char *doc_name(const gr_sim_doc *d)
+{
+    char *c = clean(d->student);
+    if (!d->n_same)
+        return c;
+    char *s = gr_xasprintf("%s +%d", c, d->n_same);
+    free(c);
+    return s;
+}
+
+/* "14 students handed in the same lab02.c, byte for byte: " then, with
+   escape (NULL: as is), the ids: every one when max is 0, else the first
+   max and how many more. A new string. */
+static char *group_line(const gr_sim_lab *l, const gr_sim_doc *d, void (*esc)(gr_strbuf *, const char *),
+                        int max)
+{
+    gr_strbuf b = {0};
+    gr_sb_printf(&b, "%d students handed in the same %s, byte for byte: ", gr_sim_doc_students(d),
+                 l->source);
+    for (int i = 0; i <= d->n_same; i++) {
+        if (max > 0 && i == max) {
+            gr_sb_printf(&b, " and %d more (--out FILE lists them all)", d->n_same + 1 - max);
+            break;
+        }
+        char *c = clean(i == 0 ? d->student : d->same[i - 1]);
+        if (i)
+            gr_sb_append(&b, ", ");
+        esc ? esc(&b, c) : gr_sb_append(&b, c);
+        free(c);
+    }
+    return gr_sb_take(&b);
+}
+
 /* "300 files (2 with nothing beyond the stub's own text); 4321 pairs share
    fingerprints", as a new string. */
 static char *lab_summary(const gr_sim_lab *l)
@@ -113,8 +159,14 @@ static char *lab_summary(const gr_sim_lab *l)
     gr_sb_printf(&b, "%d file%s", l->n_files, l->n_files == 1 ? "" : "s");
     if (l->n_empty)
         gr_sb_printf(&b, " (%d with nothing beyond the stub's own text)", l->n_empty);
-    gr_sb_printf(&b, "; %ld pair%s share%s fingerprints", l->n_pairs,
+    if (l->n_same)
+        gr_sb_printf(&b, "%s%d the same as an earlier student's, byte for byte", l->n_empty ? "; " : ", ",
+                     l->n_same);
+    gr_sb_printf(&b, "; %ld pair%s of different files share%s fingerprints", l->n_pairs,
                  l->n_pairs == 1 ? "" : "s", l->n_pairs == 1 ? "s" : "");
+    if (l->n_common)
+        gr_sb_printf(&b, " (%ld fingerprint%s found in more than %d files ignored, as common "
+                     "text)", l->n_common, l->n_common == 1 ? "" : "s", l->max_files);
     return gr_sb_take(&b);
 }
 
@@ -210,6 +262,13 @@ void gr_sim_print_table(FILE *out, const gr_sim_lab *labs, int n, const gr_sim_r
         print_wrapped(out, "", line);
         free(line);
         free(sum);
+        int *order, n_groups = gr_sim_groups(l, &order);
+        for (int g = 0; g < n_groups; g++) {
+            char *g_line = group_line(l, &l->docs[order[g]], NULL, TERM_IDS);
+            print_wrapped(out, "  ", g_line);
+            free(g_line);
+        }
+        free(order);
         if (top == 0)
             continue;
         fprintf(out, "  %4s  %7s  %6s  %7s  %7s  %s\n", "rank", "Jaccard", "shared", "lines A",
@@ -218,15 +277,19 @@ void gr_sim_print_table(FILE *out, const gr_sim_lab *labs, int n, const gr_sim_r
         for (long i = 0; i < top; i++) {
             pair_view *v = &views[i];
             view_pair(v, l, &l->pairs[i]);
-            char *sa = clean(v->a->student), *sb = clean(v->b->student);
+            char *sa = doc_name(v->a), *sb = doc_name(v->b);
             fprintf(out, "  %4ld  %7.3f  %6ld  %7d  %7d  %s ~ %s\n", i + 1, v->p->jaccard,
                     v->p->shared, v->lines_a, v->lines_b, sa, sb);
             free(sa);
             free(sb);
         }
+        char *more = more_pairs(l, o);
+        if (more)
+            fprintf(out, "  %s\n", more);
+        free(more);
         for (long i = 0; i < top && i < o->detail; i++) {
             pair_view *v = &views[i];
-            char *sa = clean(v->a->student), *sb = clean(v->b->student);
+            char *sa = doc_name(v->a), *sb = doc_name(v->b);
             fprintf(out, "\n  #%ld %s ~ %s: Jaccard %.3f, %ld shared fingerprints, %d "
                     "region%s\n", i + 1, sa, sb, v->p->jaccard, v->p->shared, v->n_r,
                     v->n_r == 1 ? "" : "s");
@@ -262,7 +325,7 @@ static void md_pre(FILE *out, const gr_sim_doc *d, int first, int last)
 
 static void md_pair(FILE *out, const pair_view *v, long rank)
 {
-    char *sa = clean(v->a->student), *sb = clean(v->b->student);
+    char *sa = doc_name(v->a), *sb = doc_name(v->b);
     char *pa = clean(v->a->path), *pb = clean(v->b->path);
     fprintf(out, "\n### %ld. ", rank);
     put_escaped(out, gr_md_text, sa);
@@ -309,6 +372,13 @@ void gr_sim_print_markdown(FILE *out, const gr_sim_lab *labs, int n,
         char *sum = lab_summary(l);
         fprintf(out, "\n## Lab %d (%s)\n\n%s.\n", l->lab, l->dir, sum);
         free(sum);
+        int *order, n_groups = gr_sim_groups(l, &order);
+        for (int g = 0; g < n_groups; g++) {
+            char *line = group_line(l, &l->docs[order[g]], gr_md_text, 0);
+            fprintf(out, "\n- %s\n", line);
+            free(line);
+        }
+        free(order);
         if (top == 0)
             continue;
         fputs("\n| rank | student A | student B | Jaccard | shared | lines A | lines B |\n"
@@ -317,7 +387,7 @@ void gr_sim_print_markdown(FILE *out, const gr_sim_lab *labs, int n,
         for (long i = 0; i < top; i++) {
             pair_view *v = &views[i];
             view_pair(v, l, &l->pairs[i]);
-            char *sa = clean(v->a->student), *sb = clean(v->b->student);
+            char *sa = doc_name(v->a), *sb = doc_name(v->b);
             fprintf(out, "| %ld | ", i + 1);
             put_escaped(out, gr_md_text, sa);
             fputs(" | ", out);
@@ -327,8 +397,13 @@ void gr_sim_print_markdown(FILE *out, const gr_sim_lab *labs, int n,
             free(sa);
             free(sb);
         }
+        char *more = more_pairs(l, o);
+        if (more)
+            fprintf(out, "\n%s\n", more);
+        free(more);
         fputs("\nJaccard: shared / (A's + B's - shared) distinct fingerprints. Lines: "
-              "lines of each file inside a matching region.\n", out);
+              "lines of each file inside a matching region. A +N after a student: N more "
+              "handed in the same file.\n", out);
         for (long i = 0; i < top; i++) {
             md_pair(out, &views[i], i + 1);
             free(views[i].r);
@@ -339,16 +414,44 @@ void gr_sim_print_markdown(FILE *out, const gr_sim_lab *labs, int n,
 
 /* ---- CSV ------------------------------------------------------------------------------------- */
 
+/* An identical group's row: rank "same", its first student as A and no B, its
+   file's own counts, and every student of it in same_file. */
+static void csv_group(gr_strbuf *b, const gr_sim_lab *l, const gr_sim_doc *d)
+{
+    char *s = clean(d->student), *p = clean(d->path);
+    gr_sb_printf(b, "%d,same,", l->lab);
+    gr_csv_text(b, s);
+    gr_sb_printf(b, ",,1.000000,%ld,%ld,%ld,%d,%d,", d->n_distinct, d->n_distinct, d->n_distinct,
+                 d->n_lines, d->n_lines);
+    gr_csv_text(b, p);
+    gr_sb_append(b, ",,,");
+    gr_strbuf all = {0};
+    for (int i = 0; i <= d->n_same; i++) {
+        char *c = clean(i ? d->same[i - 1] : d->student);
+        gr_sb_printf(&all, "%s%s", i ? " " : "", c);
+        free(c);
+    }
+    gr_csv_text(b, all.s);
+    gr_sb_append(b, "\r\n");
+    free(all.s);
+    free(s);
+    free(p);
+}
+
 void gr_sim_print_csv(FILE *out, const gr_sim_lab *labs, int n, const gr_sim_report_opts *o)
 {
     gr_strbuf b = {0};
     if (o->bom)
         gr_sb_append(&b, GR_CSV_BOM);
     gr_sb_append(&b, "lab,rank,student_a,student_b,jaccard,shared,fingerprints_a,fingerprints_b,"
-                     "lines_a,lines_b,file_a,file_b,regions\r\n");
+                     "lines_a,lines_b,file_a,file_b,regions,same_file\r\n");
     for (int li = 0; li < n; li++) {
         const gr_sim_lab *l = &labs[li];
         long top = listed(l, o);
+        int *order, n_groups = gr_sim_groups(l, &order);
+        for (int g = 0; g < n_groups; g++)
+            csv_group(&b, l, &l->docs[order[g]]);
+        free(order);
         for (long i = 0; i < top; i++) {
             pair_view v;
             view_pair(&v, l, &l->pairs[i]);
@@ -373,7 +476,7 @@ void gr_sim_print_csv(FILE *out, const gr_sim_lab *labs, int n, const gr_sim_rep
                 gr_sb_printf(&regions, "%s%d-%d:%d-%d", r ? " " : "", fa, la, fb, lb);
             }
             gr_csv_text(&b, regions.s);
-            gr_sb_append(&b, "\r\n");
+            gr_sb_append(&b, ",\r\n");
             free(regions.s);
             free(v.r);
             free(sa);

@@ -122,9 +122,18 @@ static int read_student_file(const char *submissions, const char *student, int l
     return rc == 0 ? 0 : 1;
 }
 
+/* The doc of l whose file is text[0..len) byte for byte, or NULL. */
+static gr_sim_doc *same_file(gr_sim_lab *l, const char *text, size_t len)
+{
+    for (int i = 0; i < l->n_docs; i++)
+        if (l->docs[i].len == len && memcmp(l->docs[i].text, text, len) == 0)
+            return &l->docs[i];
+    return NULL;
+}
+
 int gr_sim_lab_load(gr_sim_lab *l, const char *root, const char *submissions,
-                    char *const *names, int n, int lab, int k, int w, FILE *warn,
-                    char *err, size_t errlen)
+                    char *const *names, int n, int lab, int k, int w, int max_files,
+                    FILE *warn, char *err, size_t errlen)
 {
     memset(l, 0, sizeof *l);
     const gr_lab_module *mod = gr_lab_modules[lab - 1];
@@ -132,6 +141,7 @@ int gr_sim_lab_load(gr_sim_lab *l, const char *root, const char *submissions,
     l->dir = mod->dir;
     l->k = k;
     l->w = w;
+    l->max_files = max_files;
 
     /* The rubric names the file a student submits, as grading reads it. */
     char *rpath = gr_layout_rubric_from(root, NULL, lab);
@@ -158,7 +168,16 @@ int gr_sim_lab_load(gr_sim_lab *l, const char *root, const char *submissions,
         if (read_student_file(submissions, names[i], lab, warn, &text, &len, &shown) != 0)
             continue;
         l->n_files++;
-        gr_sim_doc *d = &l->docs[l->n_docs];
+        gr_sim_doc *d = same_file(l, text, len);
+        if (d) {                             /* one more student of a group */
+            d->same = gr_xrealloc(d->same, (size_t)(d->n_same + 1) * sizeof *d->same);
+            d->same[d->n_same++] = gr_xstrdup(names[i]);
+            l->n_same++;
+            free(text);
+            free(shown);
+            continue;
+        }
+        d = &l->docs[l->n_docs];
         gr_sim_doc_init(d, gr_xstrdup(names[i]), shown, text, len, &base, k, w);
         if (d->n_fp == 0) {                  /* nothing beyond the stub: no evidence either way */
             gr_sim_doc_free(d);
@@ -168,8 +187,31 @@ int gr_sim_lab_load(gr_sim_lab *l, const char *root, const char *submissions,
         l->n_docs++;
     }
     gr_sim_base_free(&base);
+    l->n_common = gr_sim_discount_common(l->docs, l->n_docs, max_files);
     l->n_pairs = gr_sim_rank_pairs(&l->pairs, l->docs, l->n_docs);
     return 0;
+}
+
+/* For qsort_r: the larger group first, then the earlier student. */
+static int by_group_size(const void *x, const void *y, void *docs)
+{
+    const gr_sim_doc *d = docs;
+    int p = *(const int *)x, q = *(const int *)y;
+    return d[p].n_same != d[q].n_same ? d[q].n_same - d[p].n_same : p - q;
+}
+
+int gr_sim_groups(const gr_sim_lab *l, int **order)
+{
+    int n = 0;
+    *order = NULL;
+    for (int d = 0; d < l->n_docs; d++)
+        if (l->docs[d].n_same) {
+            *order = gr_xrealloc(*order, (size_t)(n + 1) * sizeof **order);
+            (*order)[n++] = d;
+        }
+    if (n > 1)
+        qsort_r(*order, (size_t)n, sizeof **order, by_group_size, l->docs);
+    return n;
 }
 
 void gr_sim_lab_free(gr_sim_lab *l)

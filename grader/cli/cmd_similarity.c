@@ -16,22 +16,32 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "grade.h"
+#include "class/handin.h"
 #include "class/similarity.h"
 #include "util.h"
 #include "layout.h"
 
-/* The help; its numbers are the defaults GR_SIM_K and GR_SIM_W (printf arguments). */
+/* The help; its numbers are the defaults GR_SIM_K, GR_SIM_W and GR_SIM_MAX_FILES
+   (printf arguments). */
 #define SIMILARITY_USAGE \
     "usage: attnlab similarity SUBMISSIONS [--lab N|all] [--top N] [--detail N]\n" \
-    "                          [--out FILE] [--format table|csv] [--csv-bom]\n" \
+    "                          [--max-files M] [--out FILE] [--format table|csv]\n" \
+    "                          [--csv-bom]\n" \
     "\n" \
     "Compare every student's lab file with every other student's, MOSS-style, and\n" \
     "rank the pairs by what they share. A report for a person to read, never a\n" \
     "verdict: similar code has innocent causes too (the handout's hints, a common\n" \
     "loop, permitted collaboration).\n" \
     "\n" \
-    "Each subfolder of SUBMISSIONS is one student (its name is the student id),\n" \
-    "each lab's file found as grading finds it: <student>/lab01-scores/lab01.c\n" \
+    "Each subfolder of SUBMISSIONS is one student, named as attnlab batch names\n" \
+    "it: by the first submitter of a Gradescope export's submission_metadata.yml\n" \
+    "(their email, else their sid), else by the folder's name. Students who\n" \
+    "handed in exactly the same file are one line (\"14 students handed in the\n" \
+    "same lab02.c\"), and the pairs are of different files: a student shown as\n" \
+    "\"s001 +13\" stands for the 14.\n" \
+    "\n" \
+    "Each student's lab file is found as grading finds it:\n" \
+    "<student>/lab01-scores/lab01.c\n" \
     "like labs/, a flat upload <student>/lab01.c, any case, inside a wrapping\n" \
     "folder. Only regular files are read; a link, anything else, or two files\n" \
     "for one lab are skipped with a warning on stderr.\n" \
@@ -43,11 +53,15 @@
     "%d tokens or more is found, none shorter than %d. Fingerprints that occur in\n" \
     "the lab's pristine stub or contract header are dropped, so the text everyone\n" \
     "starts with never counts. A pair's Jaccard is shared / (A's + B's - shared)\n" \
-    "distinct fingerprints.\n" \
+    "distinct fingerprints. As MOSS's -m does, a fingerprint found in more than\n" \
+    "M of a lab's different files is ignored: so common, it is the handout's\n" \
+    "hint, an idiom or a shared source, not a pair's evidence.\n" \
     "\n" \
     "  --lab N|all       which labs (default all); pairs are within one lab\n" \
     "  --top N           pairs listed per lab (default 20; 0 lists every pair that\n" \
-    "                    shares a fingerprint)\n" \
+    "                    shares a fingerprint); the reports say how many are left\n" \
+    "  --max-files M     ignore fingerprints in more than M different files of a\n" \
+    "                    lab (default %d, MOSS's own; 0 ignores none)\n" \
     "  --detail N        in the terminal table, show the matching regions of the\n" \
     "                    first N pairs side by side (default 3)\n" \
     "  --out FILE        also write a Markdown report with every listed pair's\n" \
@@ -61,13 +75,16 @@
     "a cell a spreadsheet would run as a formula (=, +, -, @, tab or CR first)\n" \
     "gets a leading ' and stays text:\n" \
     "  lab,rank,student_a,student_b,jaccard,shared,fingerprints_a,fingerprints_b,\n" \
-    "  lines_a,lines_b,file_a,file_b,regions\n" \
+    "  lines_a,lines_b,file_a,file_b,regions,same_file\n" \
     "  shared          distinct fingerprints the two files have in common\n" \
     "  fingerprints_a  distinct fingerprints of A's file outside the stub's text\n" \
     "  lines_a         lines of A's file inside a matching region\n" \
     "  file_a          A's file, relative to SUBMISSIONS\n" \
     "  regions         each matching region as A's lines:B's lines, space-separated,\n" \
     "                  e.g. \"12-30:40-58 61-70:80-89\"\n" \
+    "  same_file       on a row of rank \"same\" (before the lab's pairs): every\n" \
+    "                  student, space-separated, who handed in A's file byte for\n" \
+    "                  byte; A stands for them all in the pairs\n" \
     "\n" \
     "Exit status: 0 report made (whatever it shows), 1 a file could not be written\n" \
     "or the course tree is incomplete, 2 usage error.\n"
@@ -100,6 +117,7 @@ typedef struct sim_opts {
     const char *labs;        /* --lab text */
     const char *md_path;     /* --out */
     int csv;
+    int max_files;           /* --max-files */
     gr_sim_report_opts report;
 } sim_opts;
 
@@ -114,6 +132,7 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, sim_opts *o)
         {"out", required_argument, 0, 'o'},
         {"format", required_argument, 0, 'f'},
         {"csv-bom", no_argument, 0, 'B'},
+        {"max-files", required_argument, 0, 'm'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -121,6 +140,7 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, sim_opts *o)
     o->labs = "all";
     o->report.top = 20;
     o->report.detail = 3;
+    o->max_files = GR_SIM_MAX_FILES;
     optind = 0;
     opterr = 0;
     int ch;
@@ -152,8 +172,15 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, sim_opts *o)
         case 'B':
             o->report.bom = 1;
             break;
+        case 'm':
+            if (count_option(optarg, 0, 1000000, &o->max_files) != 0)
+                return -usage(err, "--max-files takes how many files a fingerprint may be in "
+                              "before it is ignored, a whole number >= 0 (0: never), not '%s'",
+                              optarg);
+            break;
         case 'h':
-            fprintf(out, SIMILARITY_USAGE, GR_SIM_K, GR_SIM_W, GR_SIM_K + GR_SIM_W - 1, GR_SIM_K);
+            fprintf(out, SIMILARITY_USAGE, GR_SIM_K, GR_SIM_W, GR_SIM_K + GR_SIM_W - 1, GR_SIM_K,
+                    GR_SIM_MAX_FILES);
             return 1;
         default:
             return -usage(err, "unknown option or missing value: '%s'", argv[optind - 1]);
@@ -194,6 +221,27 @@ static int write_markdown(FILE *err, const char *path, const gr_sim_lab *labs, i
     return rc;
 }
 
+/* *name, a submission folder's name, becomes the id batch grades it under:
+   its export entry's first submitter (handin.h), when it has one. */
+static void batch_id(char **name, const gr_export *x)
+{
+    const gr_export_sub *e = gr_export_find(x, *name);
+    if (e && e->n_who > 0 && e->who[0].id && e->who[0].id[0]) {
+        free(*name);
+        *name = gr_xstrdup(e->who[0].id);
+    }
+}
+
+/* Every student of l named by the batch's id. */
+static void batch_ids(gr_sim_lab *l, const gr_export *x)
+{
+    for (int d = 0; d < l->n_docs; d++) {
+        batch_id(&l->docs[d].student, x);
+        for (int i = 0; i < l->docs[d].n_same; i++)
+            batch_id(&l->docs[d].same[i], x);
+    }
+}
+
 int cmd_similarity_run(FILE *out, FILE *err, const char *root, int argc, char **argv)
 {
     sim_opts o;
@@ -221,18 +269,25 @@ int cmd_similarity_run(FILE *out, FILE *err, const char *root, int argc, char **
         fprintf(err, "attnlab similarity: %s\n", msg);
         return GR_EXIT_FAILED;
     }
+    gr_export x = {0};
+    if (gr_export_load(o.submissions, &x, msg, sizeof msg) < 0) {
+        fprintf(err, "attnlab similarity: %s\n", msg);
+        gr_sim_names_free(names, n_names);
+        return GR_EXIT_FAILED;
+    }
     gr_sim_lab labs[GR_N_LABS];
     int n_labs = 0, rc = GR_EXIT_OK, n_files = 0;
     for (int lab = 1; lab <= GR_N_LABS && rc == GR_EXIT_OK; lab++) {
         if (!want[lab - 1])
             continue;
         if (gr_sim_lab_load(&labs[n_labs], root, o.submissions, names, n_names, lab,
-                            GR_SIM_K, GR_SIM_W, err, msg, sizeof msg) != 0) {
+                            GR_SIM_K, GR_SIM_W, o.max_files, err, msg, sizeof msg) != 0) {
             fprintf(err, "attnlab similarity: %s\n", msg);
             rc = GR_EXIT_FAILED;
             break;
         }
         n_files += labs[n_labs].n_files;
+        batch_ids(&labs[n_labs], &x);
         if (labs[n_labs].n_files == 0 && n_selected > 1)
             gr_sim_lab_free(&labs[n_labs]);  /* of several labs, list those someone submitted */
         else
@@ -254,6 +309,7 @@ int cmd_similarity_run(FILE *out, FILE *err, const char *root, int argc, char **
     }
     for (int i = 0; i < n_labs; i++)
         gr_sim_lab_free(&labs[i]);
+    gr_export_free(&x);
     gr_sim_names_free(names, n_names);
     return rc;
 }

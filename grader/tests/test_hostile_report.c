@@ -94,9 +94,10 @@ static void make_class(gr_class *c)
 static int tag_ok(const char *name, size_t n)
 {
     static const char *const ok[] = {"!DOCTYPE", "html", "head", "meta", "title", "style", "body",
-                                     "header", "h1", "h2", "h3", "h4", "p", "nav", "ol", "li", "a",
+                                     "header", "h1", "h2", "h3", "h4", "p", "nav", "ul", "li", "a",
                                      "main", "section", "pre", "table", "thead", "tbody", "tr",
-                                     "th", "td", "b", "br", "span", "img", "code", "footer", "div"};
+                                     "th", "td", "b", "br", "span", "img", "code", "footer", "div",
+                                     "details", "summary"};
     for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++)
         if (strlen(ok[k]) == n && strncmp(ok[k], name, n) == 0)
             return 1;

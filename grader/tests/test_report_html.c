@@ -16,8 +16,12 @@
  * The page is checked as text (escaped, no script, the known numbers), then
  * rendered with chromium --headless --dump-dom: the DOM holds the numbers, and
  * no element a hostile string could have made (a script alerting in a
- * headless browser hangs it, so Chromium runs under a 60 s kill). A
- * screenshot is kept at build/report-html.png for a person to look at.
+ * headless browser hangs it, so Chromium runs under a 60 s kill). The first
+ * screen is checked in both: the broken test named, the late list, the class
+ * ranked by final grade, the bands of final grades, the item analysis closed
+ * to its flagged rows, and the print style; printed to PDF, the page takes
+ * at most PRINTED_PAGES pages. A screenshot is kept at build/report-html.png
+ * for a person to look at.
  * Without chromium (Debian's chromium package; scripts/install-deps.sh
  * browser) the browser part says it skipped.
  */
@@ -39,6 +43,10 @@ Suite *test_suite(void);
 #define HOSTILE_NAME "<script>alert(1)</script>"
 
 static char *dir;                /* the suite's temporary folder */
+/* At most this many printed pages for this class of 20 (5 on Debian's
+   Chromium 2026): the class view, each student's section printing only at
+   its link. A page per student would pass it at once. */
+#define PRINTED_PAGES 8
 
 static void put(const char *path, const char *text)
 {
@@ -266,6 +274,79 @@ static void check_page(const char *page, const char *what)
     ck_assert_msg(strstr(page, "<section id=\"items\">") && strstr(page, "<nav id=\"toc\">"), "%s", what);
 }
 
+/* The first screen, before every other section: the broken test named, the
+   late list, the class ranked by final grade lowest first; the bands of
+   final grades; the item analysis's flagged rows before every test's, which
+   are closed; and the print style. */
+static void check_first_screen(const char *page, const char *what)
+{
+    const char *glance = strstr(page, "<section id=\"glance\">"), *scores = strstr(page, "<section id=\"scores\">");
+    ck_assert_msg(glance && scores && glance < scores, "%s: the first screen first", what);
+    ck_assert_msg(strstr(glance, "\">lab01-scores: dot_broken_memory</a>: stronger students fail it "
+                                 "more than weaker ones (r -0.58; 9 of 16 passed)</li>") < scores,
+                  "%s: the broken test by name", what);
+    /* late1, 2 days late on lab 1 (lab 5 has no due date): 23 less 10% a day of 11 */
+    char *late = gr_xasprintf("%.*s", (int)(strstr(glance, "</ul>\n</div>\n</div>") - glance), glance);
+    ck_assert_msg(strstr(late, "late1</a>: lab01-scores 2 days; final <b>20.8</b></li>"),
+                  "%s: the late list: %s", what, late);
+    free(late);
+    /* ranked: absent (no submission) first, finals never falling, the three
+       untouched solutions last (copyk loses dot_broken_memory's point) */
+    const char *t = strstr(glance, "<table class=\"ranked\">"), *end = strstr(t, "</table>");
+    ck_assert_msg(t && end, "%s: the ranked table", what);
+    const char *first = strstr(t, "<tr><td class=\"n\">1</td>");
+    const char *second = first ? strstr(first, "<tr><td class=\"n\">2</td>") : NULL;
+    ck_assert_msg(second, "%s: the ranked rows", what);
+    char *one = gr_xasprintf("%.*s", (int)(second - first), first);
+    ck_assert_msg(strstr(one, ">absent</a></td><td colspan=\"5\">on the roster, no submission</td>"),
+                  "%s: absent first: %s", what, one);
+    free(one);
+    double last = -1;
+    int rows = 0, tops = 0;
+    for (const char *f = strstr(t, "class=\"n final\">"); f && f < end; f = strstr(f + 1, "class=\"n final\">")) {
+        double x = atof(f + strlen("class=\"n final\">"));
+        ck_assert_msg(x >= last, "%s: %g after %g in the ranking", what, x, last);
+        last = x;
+        rows++;
+        tops += x == 23;
+    }
+    ck_assert_int_eq(rows, 19);
+    ck_assert_int_eq(tops, 3);
+    char *row = row_of(t, ">late1</a>");
+    ck_assert_msg(strstr(row, "<td class=\"n final\">20.8</td><td class=\"n\">90</td><td class=\"n\">2</td>"),
+                  "%s: late1's row: %s", what, row);
+    free(row);
+    row = row_of(t, "mut_no_scale</a>");
+    ck_assert_msg(strstr(row, "<td>lab01-scores 5 of 19 failed</td><td>no_scale</td>") , "%s: mut_no_scale: %s", what, row);
+    free(row);
+    /* the bands are of final grades: late1 (20.8 of 23) in 90-99% with the 4
+       copyk (22), the 3 solutions alone in 100% */
+    row = row_of(scores, "<tr><th>students</th>");
+    const char *tail = "<td class=\"n\">5</td><td class=\"n\">3</td>";
+    ck_assert_msg(strstr(scores, "<th>final grade</th>") && strlen(row) > strlen(tail) &&
+                  strcmp(row + strlen(row) - strlen(tail), tail) == 0,
+                  "%s: the final bands: %s", what, row);
+    free(row);
+    const char *items = strstr(page, "<section id=\"items\">");
+    const char *flagged = strstr(items, ">dot_broken_memory</td>"), *all = strstr(items, "<details class=\"items\">");
+    ck_assert_msg(flagged && all && flagged < all && strncmp(all, "<details class=\"items\"><summary>Every test (", 44) == 0,
+                  "%s: the flagged rows, then every test closed", what);
+    ck_assert_msg(strstr(page, "<details open") == NULL, "%s", what);
+    ck_assert_msg(strstr(page, "h1,h2,h3,h4{break-after:avoid;page-break-after:avoid}") &&
+                  strstr(page, "tr,li,pre,img,figure,.fail{break-inside:avoid;") &&
+                  strstr(page, "section.student:not(:target){display:none}"),
+                  "%s: the print style", what);
+}
+
+/* The pages of a PDF Chromium printed: its "/Type /Page" objects (not "/Pages"). */
+static int pdf_pages(const char *pdf, size_t len)
+{
+    int n = 0;
+    for (const char *p = pdf; (p = memmem(p, len - (size_t)(p - pdf), "/Type /Page", 11)) != NULL; p += 11)
+        n += (size_t)(p + 11 - pdf) < len && p[11] != 's';
+    return n;
+}
+
 static int have_chromium(void)
 {
     return system("command -v chromium >/dev/null 2>&1") == 0;
@@ -288,6 +369,7 @@ START_TEST(batch_writes_report_html_that_chromium_renders)
     char *html = gr_read_file(html_path, NULL);
     ck_assert_ptr_nonnull(html);
     check_page(html, "report.html");
+    check_first_screen(html, "report.html");
     ck_assert_msg(strstr(html, "<link") == NULL && strstr(html, "http://") == NULL &&
                   strstr(html, "https://") == NULL, "report.html refers to something outside it");
 
@@ -325,12 +407,28 @@ START_TEST(batch_writes_report_html_that_chromium_renders)
         char *dom = gr_read_file(dom_path, NULL);
         ck_assert_msg(dom && strstr(dom, "</html>"), "no DOM from chromium");
         check_page(dom, "Chromium's DOM");
+        check_first_screen(dom, "Chromium's DOM");
         st = fk_sh(log, "HOME='%s' timeout -s KILL 60 chromium %s --user-data-dir='%s/profile' "
                    "--window-size=1200,3000 --screenshot='%s' 'file://%s'", dir, flags, dir, shot,
                    html_path);
         ck_assert_msg(st == 0 && fk_is_file(shot), "chromium made no screenshot (status %d): see %s",
                       st, log);
         fprintf(stderr, "test_report_html: the screenshot is %s\n", shot);
+        /* printed, the class view takes a few pages (each student's section
+           prints alone, at its link) */
+        char *pdf_path = gr_xasprintf("%s/report.pdf", dir);
+        st = fk_sh(log, "HOME='%s' timeout -s KILL 60 chromium %s --user-data-dir='%s/profile' "
+                   "--no-pdf-header-footer --print-to-pdf='%s' 'file://%s'", dir, flags, dir,
+                   pdf_path, html_path);
+        size_t pdf_len = 0;
+        char *pdf = gr_read_file(pdf_path, &pdf_len);
+        ck_assert_msg(st == 0 && pdf && pdf_len > 4 && memcmp(pdf, "%PDF", 4) == 0,
+                      "chromium printed no PDF (status %d): see %s", st, log);
+        int pages = pdf_pages(pdf, pdf_len);
+        fprintf(stderr, "test_report_html: report.html prints on %d pages\n", pages);
+        ck_assert_msg(pages >= 2 && pages <= PRINTED_PAGES, "report.html printed on %d pages", pages);
+        free(pdf);
+        free(pdf_path);
         free(dom);
         free(dom_path);
         free(shot);

@@ -27,6 +27,8 @@
 #include "cli/commands.h"
 #include "fixtures/fixture_kit.h"
 #include "labsup.h"
+#include "class/classhtml.h"
+#include "class/classhtml_parts.h"
 #include "class/similarity.h"
 #include "util.h"
 
@@ -429,9 +431,10 @@ static int run_here(FILE *out, FILE *err, int argc, char **argv)
 
 #define SIMILARITY(...) CAPTURE(run_here, "similarity", __VA_ARGS__)
 
-/* One CSV row split into its 13 fields (unquoted in place). */
+/* One CSV row split into its 14 fields (unquoted in place). */
+#define CSV_FIELDS 14
 typedef struct csv_row {
-    char *f[13];
+    char *f[CSV_FIELDS];
 } csv_row;
 
 /* The rows of csv after its header, into rows (at most max); returns how many. */
@@ -442,7 +445,7 @@ static int csv_rows(char *csv, csv_row *rows, int max)
     int n = 0;
     for (line++; *line && n < max; n++) {
         char *p = line;
-        for (int f = 0; f < 13; f++) {
+        for (int f = 0; f < CSV_FIELDS; f++) {
             if (*p == '"') {
                 rows[n].f[f] = ++p;
                 p = strchr(p, '"');
@@ -451,9 +454,9 @@ static int csv_rows(char *csv, csv_row *rows, int max)
                 rows[n].f[f] = p;
                 p += strcspn(p, ",\r\n");
             }
-            ck_assert_msg(*p == (f == 12 ? '\r' : ','), "row %d field %d", n, f);
+            ck_assert_msg(*p == (f == CSV_FIELDS - 1 ? '\r' : ','), "row %d field %d", n, f);
             *p++ = '\0';
-            if (f == 12)
+            if (f == CSV_FIELDS - 1)
                 ck_assert_msg(*p++ == '\n', "row %d: a CRLF line end (RFC 4180)", n);
         }
         line = p;
@@ -475,42 +478,45 @@ START_TEST(identical_and_renamed_rank_first_rewrite_low)
     run_result r = SIMILARITY(class_dir, "--lab", "2", "--format", "csv", "--top", "0");
     ck_assert_int_eq(r.rc, 0);
     ck_assert(strncmp(r.out, "lab,rank,student_a,student_b,jaccard,shared,fingerprints_a,"
-                      "fingerprints_b,lines_a,lines_b,file_a,file_b,regions\n", 100) == 0);
+                      "fingerprints_b,lines_a,lines_b,file_a,file_b,regions,same_file\n", 100) == 0);
     csv_row rows[16];
     int n = csv_rows(r.out, rows, 16);
-    /* alice, bob and frank share everything; carol's rewrite and the stubs
-       share nothing worth a fingerprint */
-    ck_assert_int_ge(n, 3);
-    for (int i = 0; i < 3; i++) {
-        ck_assert_str_eq(rows[i].f[4], "1.000000");
-        ck_assert_str_eq(rows[i].f[5], rows[i].f[6]);    /* shared = all of A's */
-        ck_assert_str_eq(rows[i].f[6], rows[i].f[7]);
-        ck_assert(strcmp(rows[i].f[2], "carol") != 0 && strcmp(rows[i].f[3], "carol") != 0);
-        ck_assert_int_eq(atoi(rows[i].f[1]), i + 1);
-    }
-    /* identical: the same lines matched in both files */
-    const csv_row *same = row_of(rows, n, "alice", "frank");
-    ck_assert_ptr_nonnull(same);
-    ck_assert_str_eq(same->f[10], "alice/lab02-softmax/lab02.c");
-    ck_assert_str_eq(same->f[11], "frank/lab02.c");
-    ck_assert_str_eq(same->f[8], same->f[9]);
+    /* alice and frank handed in the same file: one row, before the pairs; the
+       solution has 135 lines and 87 distinct fingerprints */
+    ck_assert_int_ge(n, 2);
+    ck_assert_str_eq(rows[0].f[1], "same");
+    ck_assert_str_eq(rows[0].f[2], "alice");
+    ck_assert_str_eq(rows[0].f[3], "");
+    ck_assert_str_eq(rows[0].f[5], "87");
+    ck_assert_str_eq(rows[0].f[8], "135");
+    ck_assert_str_eq(rows[0].f[10], "alice/lab02-softmax/lab02.c");
+    ck_assert_str_eq(rows[0].f[13], "alice frank");
+    /* bob renamed and reformatted the same file: first, sharing everything; no
+       pair of alice's and frank's own, and frank in no pair (alice stands for both) */
+    ck_assert_str_eq(rows[1].f[1], "1");
+    ck_assert_str_eq(rows[1].f[4], "1.000000");
+    ck_assert_str_eq(rows[1].f[5], rows[1].f[6]);    /* shared = all of A's */
+    ck_assert_str_eq(rows[1].f[6], rows[1].f[7]);
+    ck_assert_str_eq(rows[1].f[13], "");
+    ck_assert_ptr_null(row_of(rows, n, "alice", "frank"));
+    const csv_row *ren = row_of(rows, n, "alice", "bob");
+    ck_assert_ptr_eq(ren, &rows[1]);
+    ck_assert_str_eq(ren->f[10], "alice/lab02-softmax/lab02.c");
+    ck_assert_str_eq(ren->f[11], "bob/lab02.c");
     /* each function's body from its first statement to the line before
        "return LAB_OK; }", which with the next signature is the stub's own
-       text (so is the signature and its brace); the last function to its end */
-    ck_assert_str_eq(same->f[12], "18-63:18-63 69-81:69-81 87-104:87-104 110-119:110-119 "
-                     "126-135:126-135");
-    ck_assert_str_eq(same->f[8], "97");      /* 46 + 13 + 18 + 10 + 10 */
-    /* renamed and reformatted: the same regions on other lines */
-    const csv_row *ren = row_of(rows, n, "alice", "bob");
-    ck_assert_ptr_nonnull(ren);
+       text (so is the signature and its brace); the last function to its end;
+       bob's on other lines */
     ck_assert_str_eq(ren->f[12], "18-63:10-52 69-81:58-72 87-104:78-99 110-119:105-116 "
                      "126-135:122-131");
+    ck_assert_str_eq(ren->f[8], "97");       /* 46 + 13 + 18 + 10 + 10 */
     ck_assert_str_eq(ren->f[9], "102");      /* 43 + 15 + 22 + 12 + 10 */
     /* the independent rewrite: low, after every copy */
-    for (int i = 3; i < n; i++) {
+    for (int i = 2; i < n; i++) {
         ck_assert(strcmp(rows[i].f[2], "carol") == 0 || strcmp(rows[i].f[3], "carol") == 0);
         ck_assert_msg(atof(rows[i].f[4]) < 0.05, "rewrite pair Jaccard %s", rows[i].f[4]);
     }
+    ck_assert_ptr_null(strstr(r.out, "frank/"));
     /* untouched stubs: no pair, in either layout */
     ck_assert_ptr_null(strstr(r.out, "dave"));
     ck_assert_ptr_null(strstr(r.out, "erin"));
@@ -530,9 +536,12 @@ START_TEST(table_says_not_a_verdict_and_shows_regions)
     ck_assert_ptr_nonnull(strstr(r.out, "A report, not a verdict"));
     ck_assert_ptr_nonnull(strstr(r.out, "every shared run of\n19 tokens or more is found"));
     ck_assert_ptr_nonnull(strstr(r.out, "Lab 2 (lab02-softmax): 6 files (2 with nothing beyond "
-                                 "the stub's own text); 3\npairs share fingerprints:\n"));
-    ck_assert_ptr_nonnull(strstr(r.out, "     1    1.000      87       97      102  alice ~ bob\n"));
-    ck_assert_ptr_nonnull(strstr(r.out, "  #1 alice ~ bob: Jaccard 1.000, 87 shared "
+                                 "the stub's own text); 1\nthe same as an earlier student's, byte "
+                                 "for byte; 1 pair of different files\nshares fingerprints:\n"
+                                 "  2 students handed in the same lab02.c, byte for byte: alice, "
+                                 "frank\n"));
+    ck_assert_ptr_nonnull(strstr(r.out, "     1    1.000      87       97      102  alice +1 ~ bob\n"));
+    ck_assert_ptr_nonnull(strstr(r.out, "  #1 alice +1 ~ bob: Jaccard 1.000, 87 shared "
                                  "fingerprints, 5 regions\n"));
     ck_assert_ptr_nonnull(strstr(r.out, "region 1, "));
     ck_assert_ptr_nonnull(strstr(r.out, "alice/lab02-softmax/lab02.c lines 18-63 ~ bob/lab02.c "
@@ -542,7 +551,8 @@ START_TEST(table_says_not_a_verdict_and_shows_regions)
                                  "    10      if (nrow < 0x0 || len < 01)\n"));
     ck_assert_ptr_nonnull(strstr(r.out, "more lines (--out FILE writes them all)"));
     ck_assert_ptr_null(strstr(r.out, "#2 "));               /* --detail 1 */
-    ck_assert_ptr_null(strstr(r.out, "\n     4 "));         /* 3 pairs only */
+    ck_assert_ptr_null(strstr(r.out, "\n     2 "));         /* 1 pair only */
+    ck_assert_ptr_null(strstr(r.out, "more pair"));         /* and every one listed */
     free_result(&r);
 }
 END_TEST
@@ -559,10 +569,13 @@ START_TEST(markdown_report)
     ck_assert(strncmp(text, "# Similarity report: ", 21) == 0);
     ck_assert_ptr_nonnull(strstr(text, "> **A report, not a verdict"));
     ck_assert_ptr_nonnull(strstr(text, "## Lab 2 (lab02-softmax)\n\n6 files (2 with nothing "
-                                 "beyond the stub's own text); 3 pairs share fingerprints.\n"));
-    ck_assert_ptr_nonnull(strstr(text, "| 1 | alice | bob | 1.000 | 87 | 97 | 102 |\n"));
-    ck_assert_ptr_nonnull(strstr(text, "### 2. alice ~ frank"));
-    ck_assert_ptr_null(strstr(text, "### 3."));
+                                 "beyond the stub's own text); 1 the same as an earlier student's, "
+                                 "byte for byte; 1 pair of different files shares fingerprints.\n\n"
+                                 "- 2 students handed in the same lab02.c, byte for byte: alice, "
+                                 "frank\n"));
+    ck_assert_ptr_nonnull(strstr(text, "| 1 | alice +1 | bob | 1.000 | 87 | 97 | 102 |\n"));
+    ck_assert_ptr_nonnull(strstr(text, "### 1. alice +1 ~ bob"));
+    ck_assert_ptr_null(strstr(text, "### 2."));
     /* student text is HTML-escaped inside the <pre>, tabs as 4 spaces */
     ck_assert_ptr_nonnull(strstr(text, "<tr><th>alice/lab02-softmax/lab02.c lines 18-63</th>"
                                  "<th>bob/lab02.c lines 10-52</th></tr>\n<tr><td><pre>\n"
@@ -596,7 +609,7 @@ START_TEST(every_lab_lists_only_labs_with_files)
     r = SIMILARITY(empty, "--lab", "3");
     ck_assert_int_eq(r.rc, 0);
     ck_assert_ptr_nonnull(strstr(r.err, "no lab file found"));
-    ck_assert_ptr_nonnull(strstr(r.out, "Lab 3 (lab03-learned): 0 files; 0 pairs share"));
+    ck_assert_ptr_nonnull(strstr(r.out, "Lab 3 (lab03-learned): 0 files; 0 pairs of different files share"));
     free_result(&r);
     rmdir(empty);
     free(empty);
@@ -616,6 +629,7 @@ static const struct {
     { { "@", "--format", "xml" }, 3, "--format must be table or csv (got 'xml')" },
     { { "@", "--top", "-1" }, 3, "--top takes how many pairs" },
     { { "@", "--detail", "x" }, 3, "--detail takes how many pairs" },
+    { { "@", "--max-files", "-2" }, 3, "--max-files takes how many files" },
     { { "@", "--out", "" }, 3, "--out needs a file name" },
     { { "@", "--frobnicate" }, 2, "unknown option" },
     { { "@", "--top" }, 2, "missing value" },
@@ -642,6 +656,15 @@ START_TEST(help_explains_method_and_csv)
     ck_assert_ptr_nonnull(strstr(r.out, "any shared run of\n19 tokens or more is found, none "
                                  "shorter than 12"));
     ck_assert_ptr_nonnull(strstr(r.out, "lab,rank,student_a,student_b,jaccard"));
+    /* the default M, here and in the manual, is the code's */
+    char *m = gr_xasprintf("(default %d, MOSS's own;", GR_SIM_MAX_FILES);
+    ck_assert_ptr_nonnull(strstr(r.out, m));
+    free(m);
+    char *man = tree_file("doc/attnlab.1", NULL);
+    m = gr_xasprintf("of a lab's different files (default %d)", GR_SIM_MAX_FILES);
+    ck_assert_msg(strstr(man, m), "doc/attnlab.1 must say %s", m);
+    free(m);
+    free(man);
     free_result(&r);
 }
 END_TEST
@@ -656,7 +679,7 @@ START_TEST(csv_cells_a_spreadsheet_would_run_stay_text)
     class_dir = fk_mkdtemp("similarity-csv");
     ck_assert_ptr_nonnull(class_dir);
     put_tree_file("=SUM(1,2)/lab02.c", "solutions/lab02-softmax/lab02.c");
-    put_tree_file("@cmd/lab02-softmax/lab02.c", "solutions/lab02-softmax/lab02.c");
+    put_tree_file("@cmd/lab02-softmax/lab02.c", "grader/tests/data/similarity/lab02_renamed.c");
     run_result r = SIMILARITY(class_dir, "--lab", "2", "--format", "csv", "--csv-bom");
     ck_assert_int_eq(r.rc, 0);
     ck_assert_msg(strncmp(r.out, "\xEF\xBB\xBFlab,rank,", 12) == 0, "%.40s", r.out);
@@ -671,7 +694,7 @@ END_TEST
 
 /* 300 students of lab 2: each the rewrite or the solution with a different
    tenth of its lines left out, and one pair a copy of the same file. The copy
-   ranks first, and the whole run stays within a CPU-time budget (CPU, not wall
+   is the row before the pairs, and the whole run stays within a CPU-time budget (CPU, not wall
    time, so a busy machine does not fail it). */
 START_TEST(three_hundred_students)
 {
@@ -710,14 +733,267 @@ START_TEST(three_hundred_students)
     ck_assert_int_eq(r.rc, 0);
     csv_row rows[3];
     ck_assert_int_eq(csv_rows(r.out, rows, 3), 3);
+    ck_assert_str_eq(rows[0].f[1], "same");                 /* s299 handed in s150's file */
     ck_assert_str_eq(rows[0].f[2], "s150");
-    ck_assert_str_eq(rows[0].f[3], "s299");
-    ck_assert_str_eq(rows[0].f[4], "1.000000");
+    ck_assert_str_eq(rows[0].f[13], "s150 s299");
+    ck_assert_str_eq(rows[1].f[1], "1");
+    ck_assert_ptr_null(strstr(r.out, ",s299,"));            /* s150 stands for both */
     ck_assert_msg(cpu < 5.0, "300 students took %.2f s of CPU time", cpu);
     free_result(&r);
     free(kept);
     free(src[0]);
     free(src[1]);
+    remove_class();
+}
+END_TEST
+
+/* Groups of identical files come largest first, ties in student order, and
+   a file one student handed in is no group. */
+START_TEST(groups_largest_first)
+{
+    gr_sim_doc docs[5] = {{.n_same = 0}, {.n_same = 1}, {.n_same = 3}, {.n_same = 1}, {.n_same = 0}};
+    gr_sim_lab l = {.docs = docs, .n_docs = 5};
+    int *order;
+    ck_assert_int_eq(gr_sim_groups(&l, &order), 3);
+    ck_assert_int_eq(order[0], 2);
+    ck_assert_int_eq(order[1], 1);
+    ck_assert_int_eq(order[2], 3);
+    free(order);
+    l.n_docs = 1;
+    ck_assert_int_eq(gr_sim_groups(&l, &order), 0);
+    ck_assert_ptr_null(order);
+}
+END_TEST
+
+/* Passages common to many files (MOSS's -m): with max_files 2, of four files
+   (the solution, its renamed copy, the solution with its second pass
+   reworded, and the independent rewrite) every fingerprint in three or more
+   goes, from every file, and nothing else; max_files 0 keeps all. */
+START_TEST(common_passages_are_discounted)
+{
+    size_t ls, lr, lw;
+    char *sol = tree_file("solutions/lab02-softmax/lab02.c", &ls);
+    char *ren = tree_file("grader/tests/data/similarity/lab02_renamed.c", &lr);
+    char *rew = tree_file("grader/tests/data/similarity/lab02_rewrite.c", &lw);
+    char *edit = fk_replace(sol, "sum += (double)e;", "sum = sum + (double)e * 1.0;");
+    const char *text[4] = {sol, ren, edit, rew};
+    gr_sim_doc d[4], all[4];
+    for (int i = 0; i < 4; i++) {
+        doc_of(&d[i], "s", text[i], NULL, GR_SIM_K, GR_SIM_W);
+        doc_of(&all[i], "s", text[i], NULL, GR_SIM_K, GR_SIM_W);
+    }
+    ck_assert_int_eq(gr_sim_discount_common(all, 4, 0), 0);
+    /* in how many of the four each distinct hash of each file is, before */
+    long common = 0, kept = 0;
+    for (int i = 0; i < 4; i++)
+        for (long f = 0; f < d[i].n_fp; f++) {
+            if (f > 0 && d[i].fp[f].hash == d[i].fp[f - 1].hash)
+                continue;
+            int in = 0, first = 1;
+            for (int j = 0; j < 4; j++)
+                for (long g = 0; g < d[j].n_fp; g++)
+                    if (d[j].fp[g].hash == d[i].fp[f].hash) {
+                        in++;
+                        first &= j >= i;
+                        break;
+                    }
+            common += in > 2 && first;        /* counted once, at its first file */
+            kept += in <= 2;
+        }
+    ck_assert_int_gt(common, 40);             /* the solution's text, mostly */
+    ck_assert_int_gt(kept, 20);               /* the rewrite's own, the edit's */
+    ck_assert_int_eq(gr_sim_discount_common(d, 4, 2), common);
+    long left = 0;
+    for (int i = 0; i < 4; i++) {
+        left += d[i].n_distinct;
+        for (long f = 0; f < d[i].n_fp; f++) {
+            int in = 0;
+            for (int j = 0; j < 4; j++)
+                in += gr_sim_shared(&d[j], &(gr_sim_doc){.fp = &d[i].fp[f], .n_fp = 1}) > 0;
+            ck_assert_int_le(in, 2);
+        }
+    }
+    ck_assert_int_eq(left, kept);
+    /* the solution and its renamed copy now share nothing the edit has too */
+    ck_assert_int_lt(gr_sim_shared(&d[0], &d[1]), gr_sim_shared(&all[0], &all[1]));
+    for (int i = 0; i < 4; i++) {
+        gr_sim_doc_free(&d[i]);
+        gr_sim_doc_free(&all[i]);
+    }
+    free(sol);
+    free(ren);
+    free(rew);
+    free(edit);
+}
+END_TEST
+
+/* report.html's similar files of class_dir's 122 (below) for a class of
+   their ids, nothing graded: the 120 are one line with their count, the pair
+   one row of ids, and a student of the 120 is told whose file theirs is. */
+static void html_names_the_group_and_the_pair(void)
+{
+    gr_class c = {0};
+    c.labs[1] = 1;
+    c.n = 122;
+    c.students = gr_xcalloc(122, sizeof *c.students);
+    for (int s = 0; s < 122; s++) {
+        gr_student *st = &c.students[s];
+        st->id = gr_xasprintf("%s%d@example.edu", s == 40 || s == 90 ? "near" : "s", s);
+        st->folder = gr_xasprintf("submission_%d", 9000 + s);
+        st->submitted = 1;
+    }
+    char *html = gr_class_html(&c, &(gr_html_opts){fk_root(), class_dir, NULL});
+    ck_assert_msg(strstr(html, "<li><b>120 students handed in the same lab02-softmax file</b>, "
+                               "byte for byte: <a href=\"#s0\">s0@example.edu</a>, "), "%s", html);
+    ck_assert_msg(strstr(html, "<tr><td>lab02-softmax</td><td><a href=\"#s40\">near40@example.edu"
+                               "</a></td><td><a href=\"#s90\">near90@example.edu</a></td><td "
+                               "class=\"n\">97%</td>"), "the pair first: %s", html);
+    ck_assert_msg(strstr(html, "<a href=\"#s0\">s0@example.edu</a> <span class=\"muted\">+119 "
+                               "with the same file</span>"), "the group in a pair: %s", html);
+    ck_assert_msg(strstr(html, "The same lab02-softmax file, byte for byte, as <a href=\"#similarity"
+                               "\">119 others</a>"), "%s", html);
+    ck_assert_ptr_null(strstr(html, "submission_"));
+    free(html);
+    for (int s = 0; s < 122; s++) {
+        free(c.students[s].id);
+        free(c.students[s].folder);
+    }
+    free(c.students);
+}
+
+/* A Gradescope export of 122 lab 2 files: 120 the solution unchanged, and a
+   near-copy pair (the solution with one more declaration, one of them with a
+   pair of parentheses more too), Jaccard 0.967. The 120 are one line
+   with the count; the pair is named by the batch's ids (the submitters'
+   emails), never by folder, ranked first, and what --top leaves out is said. */
+START_TEST(the_pair_among_120_identical_copies)
+{
+    class_dir = fk_mkdtemp("similarity-120");
+    ck_assert_ptr_nonnull(class_dir);
+    size_t len;
+    char *sol = tree_file("solutions/lab02-softmax/lab02.c", &len);
+    char *a = fk_replace(sol, "double sum = 0.0;", "double sum = 0.0, unused = 0.0;");
+    char *b = fk_replace(a, "w[j] = e;", "w[j] = (e);");
+    gr_strbuf meta = {0};
+    for (int s = 0; s < 122; s++) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "submission_%d/lab02.c", 9000 + s);
+        const char *text = s == 40 ? a : s == 90 ? b : sol;
+        put(rel, text, strlen(text));
+        gr_sb_printf(&meta, "submission_%d:\n  :submitters:\n  - :name: S %d\n    :sid: '%d'\n"
+                            "    :email: %s%d@example.edu\n  :created_at: 2025-02-07 23:41:07 "
+                            "-05:00\n", 9000 + s, s, s, s == 40 || s == 90 ? "near" : "s", s);
+    }
+    put("submission_metadata.yml", meta.s, meta.len);
+    html_names_the_group_and_the_pair();
+    run_result r = SIMILARITY(class_dir, "--lab", "2", "--top", "1", "--detail", "0");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_msg(strstr(r.out, "  120 students handed in the same lab02.c, byte for byte: "
+                             "s0@example.edu,\n  s1@example.edu,") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "and 110 more (--out FILE lists them all)"), "%s", r.out);
+    /* 87 of 90 fingerprints shared; the solution and each of the pair share fewer */
+    ck_assert_msg(strstr(r.out, "\n     1    0.967      87       97       97  near40@example.edu"
+                                " ~ near90@example.edu\n"), "the near-copy pair first: %s", r.out);
+    ck_assert_msg(strstr(r.out, "  ... and 2 more pairs (--top 0 lists them all)\n"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "submission_") == NULL, "a folder's name for an id: %s", r.out);
+    free_result(&r);
+
+    r = SIMILARITY(class_dir, "--lab", "2", "--format", "csv");
+    ck_assert_int_eq(r.rc, 0);
+    csv_row rows[4];
+    ck_assert_int_eq(csv_rows(r.out, rows, 4), 4);    /* the group and 3 pairs */
+    ck_assert_str_eq(rows[0].f[1], "same");
+    ck_assert_int_eq((int)strlen(rows[0].f[13]) > 120 * 14, 1);
+    ck_assert_str_eq(rows[1].f[2], "near40@example.edu");
+    ck_assert_str_eq(rows[1].f[3], "near90@example.edu");
+    double j = atof(rows[1].f[4]);
+    ck_assert_msg(j > 0.95 && j < 1.0, "the pair's Jaccard %s", rows[1].f[4]);
+    free_result(&r);
+    free(meta.s);
+    free(sol);
+    free(a);
+    free(b);
+    remove_class();
+}
+END_TEST
+
+/* Block k of a made-up lab file: a function of 40 operators drawn from k's
+   own seed, so no two blocks share a run worth a fingerprint by design. */
+static void block(gr_strbuf *b, int k)
+{
+    static const char ops[] = "+-*/";
+    sup_rng rng;
+    sup_rng_seed(&rng, 1000 + (uint64_t)k);
+    gr_sb_printf(b, "static float b%d(float x)\n{\n    return x", k);
+    for (int j = 0; j < 40; j++)
+        gr_sb_printf(b, " %c x", ops[sup_rng_u64(&rng) % 4]);
+    gr_sb_append(b, ";\n}\n");
+}
+
+/* 40 students of lab 2, each a different file of 10 of 40 blocks in a ring
+   (student i: blocks i to i + 9), so each block is in 10 files (not
+   discounted) and neighbours 1 to 3 apart share 9 to 7 of their 10: over a
+   hundred pairs at 50% or more. report.html lists the 100 most similar and
+   says how many more there are, and how to list them. */
+START_TEST(report_html_says_how_many_pairs_more)
+{
+    class_dir = fk_mkdtemp("similarity-ring");
+    ck_assert_ptr_nonnull(class_dir);
+    gr_class c = {0};
+    c.labs[1] = 1;
+    c.n = 40;
+    c.students = gr_xcalloc(40, sizeof *c.students);
+    char *names[40];
+    for (int s = 0; s < 40; s++) {
+        gr_strbuf b = {0};
+        for (int k = 0; k < 10; k++)
+            block(&b, (s + k) % 40);
+        char rel[32];
+        snprintf(rel, sizeof rel, "r%02d/lab02.c", s);
+        put(rel, b.s, b.len);
+        free(b.s);
+        c.students[s].id = gr_xasprintf("r%02d", s);
+        c.students[s].folder = names[s] = gr_xasprintf("r%02d", s);
+        c.students[s].submitted = 1;
+    }
+    /* the pairs at 50% or more, as the similarity report ranks them */
+    gr_sim_lab l;
+    char err[256];
+    ck_assert_int_eq(gr_sim_lab_load(&l, fk_root(), class_dir, names, 40, 2, GR_SIM_K, GR_SIM_W,
+                                     GR_SIM_MAX_FILES, stderr, err, sizeof err), 0);
+    long at_half = 0;
+    for (long p = 0; p < l.n_pairs; p++)
+        at_half += l.pairs[p].jaccard >= GR_HTML_SIM_MIN;
+    gr_sim_lab_free(&l);
+    ck_assert_int_gt(at_half, GR_HTML_SIM_TOP);
+    char *html = gr_class_html(&c, &(gr_html_opts){fk_root(), class_dir, NULL});
+    const char *t = strstr(html, "<table class=\"similarity\">"), *end = t ? strstr(t, "</table>") : NULL;
+    ck_assert_ptr_nonnull(end);
+    int rows = 0;
+    for (const char *r = strstr(t, "<tr><td>lab02"); r && r < end; r = strstr(r + 1, "<tr><td>lab02"))
+        rows++;
+    ck_assert_int_eq(rows, GR_HTML_SIM_TOP);
+    char *more = gr_xasprintf("<p class=\"more\">lab02-softmax: the %d most similar pairs above, "
+                              "and %ld more at 50%% or more: <code>attnlab similarity SUBMISSIONS "
+                              "--lab 2 --top 0</code> lists them all.</p>", GR_HTML_SIM_TOP,
+                              at_half - GR_HTML_SIM_TOP);
+    ck_assert_msg(strstr(end, more), "no '%s' after the table", more);
+    free(more);
+    /* the manual says the same numbers */
+    char *man = tree_file("doc/attnlab.1", NULL);
+    more = gr_xasprintf("at least %.0f%% similar (as\n", 100 * GR_HTML_SIM_MIN);
+    ck_assert_msg(strstr(man, more), "doc/attnlab.1 must say '%s'", more);
+    free(more);
+    more = gr_xasprintf("the first %d of each lab and how\nmany more", GR_HTML_SIM_TOP);
+    ck_assert_msg(strstr(man, more), "doc/attnlab.1 must say '%s'", more);
+    free(more);
+    free(man);
+    free(html);
+    for (int s = 0; s < 40; s++) {
+        free(c.students[s].id);
+        free(c.students[s].folder);
+    }
+    free(c.students);
     remove_class();
 }
 END_TEST
@@ -744,6 +1020,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, hand_computed_pair);
     tcase_add_test(tc, base_text_removes_the_match);
     tcase_add_test(tc, stub_text_is_never_a_fingerprint);
+    tcase_add_test(tc, common_passages_are_discounted);
+    tcase_add_test(tc, groups_largest_first);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("command");
@@ -760,6 +1038,8 @@ Suite *test_suite(void)
     tc = tcase_create("scale");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, three_hundred_students);
+    tcase_add_test(tc, the_pair_among_120_identical_copies);
+    tcase_add_test(tc, report_html_says_how_many_pairs_more);
     tcase_add_test(tc, csv_cells_a_spreadsheet_would_run_stay_text);
     suite_add_tcase(s, tc);
     return s;
