@@ -184,6 +184,23 @@ int proto_decode_response(const unsigned char *bytes, size_t len, const proto_ca
                           int32_t *status, proto_buf out[PROTO_MAX_BUFS],
                           char *err, size_t errlen);
 
+/* What a request asks of the child, read from its bytes: each buffer's size
+   in bytes (where the child's guarded buffers are) and the exact length of
+   a correct response, which bounds what the parent reads. */
+typedef struct proto_bound {
+    size_t response_bytes;
+    int n_bufs;
+    size_t buf_bytes[PROTO_MAX_BUFS];
+} proto_bound;
+
+/* Parent: the bound of the request req (len bytes), as proto_encode_request
+   wrote it: 0, or -1 when req is no well-formed request (the child then
+   exits PROTO_EXIT_BAD_REQUEST). */
+int proto_request_bound(const unsigned char *req, size_t len, proto_bound *bound);
+
+/* The length of a correct response to call: what the child writes. */
+size_t proto_response_bytes(const proto_call *call);
+
 /* Free the data decode_response allocated. */
 void proto_free_outputs(proto_buf out[PROTO_MAX_BUFS], int n_bufs);
 
