@@ -12,7 +12,7 @@
  *   u32 PROTO_REQUEST_MAGIC
  *   u32 fn                         index into the lab's call table (labNN_calls.h)
  *   u32 n_ints,  then n_ints  x i64
- *   u32 n_reals, then n_reals x f64     (the stub narrows to float where the contract says float)
+ *   u32 n_reals, then n_reals x f64     (the child narrows to float where the contract says float)
  *   u32 n_bufs,  then per buffer:
  *        u32 kind (proto_kind), u32 role (proto_role), u64 count,
  *        then count elements when role is IN or INOUT (OUT buffers start as NaN
@@ -72,7 +72,7 @@
 #define PROTO_HEAP_BYTES   ((uintptr_t)1 << 37)         /* the heap region's size: 128 GiB */
 #define PROTO_MAX_BLOCKS   4096   /* live blocks at once: each is a mapping, and a page at least */
 
-/* Exit codes the stub uses for outcomes it detects itself. */
+/* Exit codes the test child uses for outcomes it detects itself. */
 #define PROTO_EXIT_OK           0
 #define PROTO_EXIT_OUT_OF_MEMORY 90  /* an allocation went over the memory limit */
 #define PROTO_EXIT_BAD_REQUEST  91  /* the request did not parse (a grader bug) */

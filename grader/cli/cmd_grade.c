@@ -179,15 +179,15 @@ static int check_regrade(const gr_grade_opts *o, const grade_args *a)
 
 /* The tree, the child objects and the submission folder (which must exist and be
    a folder): 0, or GR_EXIT_USAGE after saying why. */
-static int locate(gr_grade_opts *o, char *root, char *stub_dir, char *labs_dir)
+static int locate(gr_grade_opts *o, char *root, char *child_dir, char *labs_dir)
 {
     char err[1024];
-    if (gr_layout_locate(root, PATH_MAX, stub_dir, PATH_MAX, err, sizeof err) != 0) {
+    if (gr_layout_locate(root, PATH_MAX, child_dir, PATH_MAX, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab grade: %s\n", err);
         return GR_EXIT_USAGE;
     }
     o->root = root;
-    o->stub_dir = stub_dir;
+    o->child_dir = child_dir;
     if (!o->submission) {
         char *labs = gr_layout_default_submission(root, err, sizeof err);
         if (!labs) {
@@ -309,8 +309,8 @@ int cmd_grade(int argc, char **argv)
     int rc = parse_args(argc, argv, &o, &a);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
-    char root[PATH_MAX], stub_dir[PATH_MAX], labs_dir[PATH_MAX + 8];
-    if ((rc = locate(&o, root, stub_dir, labs_dir)) != 0)
+    char root[PATH_MAX], child_dir[PATH_MAX], labs_dir[PATH_MAX + 8];
+    if ((rc = locate(&o, root, child_dir, labs_dir)) != 0)
         return rc;
     o.secret = gr_secret_from_env();
     a.only_test = o.only_test;

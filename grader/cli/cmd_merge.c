@@ -81,8 +81,8 @@ int cmd_merge(int argc, char **argv)
     }
     for (size_t n = strlen(out); n > 1 && out[n - 1] == '/'; n--)
         out[n - 1] = '\0';          /* OUT/ names OUT: its temporary folder goes beside it */
-    char root[PATH_MAX], stub_dir[PATH_MAX], err[2048];
-    if (gr_layout_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
+    char root[PATH_MAX], child_dir[PATH_MAX], err[2048];
+    if (gr_layout_locate(root, sizeof root, child_dir, sizeof child_dir, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab merge: %s\n", err);
         free(out);
         return GR_EXIT_USAGE;

@@ -375,14 +375,14 @@ int cmd_mutate(int argc, char **argv)
     if (optind < argc)
         return gr_usage_error("mutate", "unexpected argument '%s'", argv[optind]);
 
-    char err[1024], root[PATH_MAX], stub_dir[PATH_MAX];
+    char err[1024], root[PATH_MAX], child_dir[PATH_MAX];
     gr_grade_opts o;
     memset(&o, 0, sizeof o);
     if (gr_layout_parse_labs(labs_arg, o.labs, err, sizeof err) != 0)
         return gr_usage_error("mutate", "%s", err);
     int want[GR_N_LABS];
     memcpy(want, o.labs, sizeof want);
-    if (gr_layout_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
+    if (gr_layout_locate(root, sizeof root, child_dir, sizeof child_dir, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab mutate: %s\n", err);
         return 2;
     }
@@ -418,7 +418,7 @@ int cmd_mutate(int argc, char **argv)
                 list_mutants(&labs[l], l + 1, &eq);
     } else if (rc == 0) {
         o.root = root;
-        o.stub_dir = stub_dir;
+        o.child_dir = child_dir;
         o.submission = root;
         o.student = "mutate";
         o.secret = GR_PRACTICE_SECRET;  /* the same inputs on every machine */

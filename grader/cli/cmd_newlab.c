@@ -447,9 +447,9 @@ int cmd_newlab_run(FILE *out, FILE *err, const char *root, int argc, char **argv
         rc = gr_usage_fail(err, CMD, "%s", msg);
     if (rc == 0 && !lab.title)
         lab.title = gr_xstrdup(lab.name);
-    /* the tree only: new-lab needs no stub objects (locate fills root first) */
-    char found[PATH_MAX] = "", stub_dir[PATH_MAX];
-    if (rc == 0 && !root && gr_layout_locate(found, sizeof found, stub_dir, sizeof stub_dir, msg,
+    /* the tree only: new-lab needs no child objects (locate fills root first) */
+    char found[PATH_MAX] = "", child_dir[PATH_MAX];
+    if (rc == 0 && !root && gr_layout_locate(found, sizeof found, child_dir, sizeof child_dir, msg,
                                              sizeof msg) != 0 && !found[0])
         rc = gr_usage_fail(err, CMD, "%s", msg);
     if (rc == 0 && !root)

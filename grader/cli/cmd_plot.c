@@ -382,7 +382,7 @@ static char *student_line(const gr_exp_student *s, int lab)
 }
 
 static int plot_experiment(FILE *out, FILE *err, const plot_opts *o, const char *root,
-                           const char *stub_dir, const char *submission, const char *dat,
+                           const char *child_dir, const char *submission, const char *dat,
                            const char *png)
 {
     gr_exp_run r;
@@ -394,7 +394,7 @@ static int plot_experiment(FILE *out, FILE *err, const plot_opts *o, const char 
     fprintf(out, "attnlab plot %s: lab %d, %s\n", o->name, o->e->lab, r.settings);
 
     gr_exp_student s;
-    gr_exp_paths paths = { root, stub_dir, submission };
+    gr_exp_paths paths = { root, child_dir, submission };
     if (gr_exp_student_run(&r, &paths, &s, msg, sizeof msg) != 0) {
         fprintf(err, "attnlab plot: %s\n", msg);
         gr_exp_student_free(&s);
@@ -498,7 +498,7 @@ static char *heads_line(const gr_student_case *sc)
 }
 
 static int plot_heads(FILE *out, FILE *err, const plot_opts *o, const char *root,
-                      const char *stub_dir, const char *submission, const char *dat,
+                      const char *child_dir, const char *submission, const char *dat,
                       const char *png)
 {
     gr_case c;
@@ -514,7 +514,7 @@ static int plot_heads(FILE *out, FILE *err, const plot_opts *o, const char *root
     fprintf(out, "attnlab plot heatmap --lab 10: %s\n", note);
 
     gr_student_case sc;
-    gr_exp_paths paths = { root, stub_dir, submission };
+    gr_exp_paths paths = { root, child_dir, submission };
     if (gr_student_case_run(HEADS_LAB, "extract", &c, &paths, &sc, msg, sizeof msg) != 0) {
         fprintf(err, "attnlab plot: %s\n", msg);
         gr_student_case_free(&sc);
@@ -536,7 +536,7 @@ static int plot_heads(FILE *out, FILE *err, const plot_opts *o, const char *root
     return rc;
 }
 
-int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir,
+int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *child_dir,
                     int argc, char **argv)
 {
     plot_opts o;
@@ -545,13 +545,13 @@ int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir
         return p > 0 ? GR_EXIT_OK : GR_EXIT_USAGE;
 
     char root_buf[PATH_MAX], stub_buf[PATH_MAX], msg[1024];
-    if (!root || !stub_dir) {
+    if (!root || !child_dir) {
         if (gr_layout_locate(root_buf, sizeof root_buf, stub_buf, sizeof stub_buf, msg, sizeof msg) != 0) {
             fprintf(err, "attnlab plot: %s\n", msg);
             return GR_EXIT_FAILED;
         }
         root = root ? root : root_buf;
-        stub_dir = stub_dir ? stub_dir : stub_buf;
+        child_dir = child_dir ? child_dir : stub_buf;
     }
     /* a tree's labs/ and build/plots; for an installed attnlab, the current
        folder's (no labs/ there: the plot says the student's curve is missing) */
@@ -568,8 +568,8 @@ int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir
         const char *file = o.lab ? "heads" : o.name;
         char *dat = gr_xasprintf("%s/%s.dat", out_dir, file);
         char *png = gr_xasprintf("%s/%s.png", out_dir, file);
-        rc = o.e ? plot_experiment(out, err, &o, root, stub_dir, submission, dat, png)
-           : o.lab ? plot_heads(out, err, &o, root, stub_dir, submission, dat, png)
+        rc = o.e ? plot_experiment(out, err, &o, root, child_dir, submission, dat, png)
+           : o.lab ? plot_heads(out, err, &o, root, child_dir, submission, dat, png)
                    : plot_heatmap(out, err, &o, root, dat, png);
         free(dat);
         free(png);

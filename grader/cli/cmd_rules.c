@@ -146,8 +146,8 @@ int cmd_rules_run(FILE *out, FILE *err, const char *root, int argc, char **argv)
         return gr_usage_error("rules", "unexpected argument '%s'", argv[optind]);
     if (modes > 1)
         return gr_usage_error("rules", "give --write or --check, not both");
-    char msg[1024], found[PATH_MAX], stub_dir[PATH_MAX];
-    if (!root && gr_layout_locate(found, sizeof found, stub_dir, sizeof stub_dir, msg, sizeof msg) != 0) {
+    char msg[1024], found[PATH_MAX], child_dir[PATH_MAX];
+    if (!root && gr_layout_locate(found, sizeof found, child_dir, sizeof child_dir, msg, sizeof msg) != 0) {
         fprintf(err, "attnlab rules: %s\n", msg);
         return GR_EXIT_USAGE;
     }

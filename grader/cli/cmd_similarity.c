@@ -201,10 +201,10 @@ int cmd_similarity_run(FILE *out, FILE *err, const char *root, int argc, char **
     if (p != 0)
         return p > 0 ? GR_EXIT_OK : -p;
     int want[GR_N_LABS];
-    char msg[1024], found[PATH_MAX], stub_dir[PATH_MAX];
+    char msg[1024], found[PATH_MAX], child_dir[PATH_MAX];
     if (gr_layout_parse_labs(o.labs, want, msg, sizeof msg) != 0)
         return usage(err, "%s", msg);
-    if (!root && gr_layout_locate(found, sizeof found, stub_dir, sizeof stub_dir, msg, sizeof msg) != 0) {
+    if (!root && gr_layout_locate(found, sizeof found, child_dir, sizeof child_dir, msg, sizeof msg) != 0) {
         fprintf(err, "attnlab similarity: %s\n", msg);
         return GR_EXIT_FAILED;
     }

@@ -68,7 +68,7 @@ static void print_row(FILE *out, const gr_lab_result *lr, const gr_lab_progress 
             tests, points, *since ? "   " : "", since);
 }
 
-int cmd_status_run(FILE *out, FILE *err, const char *root, const char *stub_dir, int argc,
+int cmd_status_run(FILE *out, FILE *err, const char *root, const char *child_dir, int argc,
                    char **argv)
 {
     static const struct option longopts[] = {
@@ -95,7 +95,7 @@ int cmd_status_run(FILE *out, FILE *err, const char *root, const char *stub_dir,
     }
 
     gr_learner L;
-    int rc = gr_learner_open(&L, err, "status", root, stub_dir, submission);
+    int rc = gr_learner_open(&L, err, "status", root, child_dir, submission);
     if (rc != 0)
         return rc;
     int all[GR_N_LABS];

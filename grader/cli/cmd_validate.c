@@ -549,14 +549,14 @@ int cmd_validate(int argc, char **argv)
     if (optind < argc)
         return gr_usage_error("validate", "unexpected argument '%s'", argv[optind]);
 
-    char err[1024], root[PATH_MAX], stub_dir[PATH_MAX];
+    char err[1024], root[PATH_MAX], child_dir[PATH_MAX];
     gr_grade_opts o;
     memset(&o, 0, sizeof o);
     if (gr_layout_parse_labs(labs, o.labs, err, sizeof err) != 0)
         return gr_usage_error("validate", "%s", err);
     int want[GR_N_LABS];
     memcpy(want, o.labs, sizeof want);
-    if (gr_layout_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
+    if (gr_layout_locate(root, sizeof root, child_dir, sizeof child_dir, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab validate: %s\n", err);
         return 2;
     }
@@ -572,7 +572,7 @@ int cmd_validate(int argc, char **argv)
         return 2;
     }
     o.root = root;
-    o.stub_dir = stub_dir;
+    o.child_dir = child_dir;
     o.submission = root;
     o.student = "validate";
     o.secret = GR_PRACTICE_SECRET; /* validation must not depend on an instructor's secret */

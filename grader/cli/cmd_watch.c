@@ -280,7 +280,7 @@ static int watch_loop(FILE *out, FILE *err, gr_learner *L, int lab, int fd, cons
     return rc;
 }
 
-int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *stub_dir, int argc,
+int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *child_dir, int argc,
                   char **argv)
 {
     watch_args a = {0, NULL, 0, 0};
@@ -288,7 +288,7 @@ int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *stub_dir, 
     if (rc != 0)
         return rc < 0 ? GR_EXIT_OK : rc;
     gr_learner L;
-    if ((rc = gr_learner_open(&L, err, "watch", root, stub_dir, a.submission)) != 0)
+    if ((rc = gr_learner_open(&L, err, "watch", root, child_dir, a.submission)) != 0)
         return rc;
     int lab = a.lab ? a.lab : gr_progress_next(&L.progress);
     if (lab == 0) {

@@ -1,10 +1,10 @@
 /* test_protocol.c: the parent's half of the wire format (protocol.c).
  *
  * Requests are checked byte for byte against a layout computed by hand;
- * responses are built by hand the way the stub writes them, then damaged in
+ * responses are built by hand the way the child writes them, then damaged in
  * every way the strict parser promises to notice: wrong magic, cut short at
  * every length, trailing bytes, a wrong buffer count or element count, a wrong
- * end magic. (The child's half, the stub, is tested by test_sandbox.c.)
+ * end magic. (The child's half is tested by test_sandbox.c.)
  * A request's bound (what the sandbox reads back) is checked by hand, and
  * against what each lab's solution, run in the sandbox, writes for each
  * function of the lab.
@@ -51,7 +51,7 @@ static proto_call sample_call(void)
     return c;
 }
 
-/* ---- building responses by hand, as the stub writes them --------------------------- */
+/* ---- building responses by hand, as the child writes them --------------------------- */
 
 typedef struct bytes {
     unsigned char b[512];
@@ -433,7 +433,7 @@ START_TEST(bound_is_what_each_solution_writes)
     gr_rubric r;
     ck_assert_msg(gr_rubric_load(path, &r, err, sizeof err) == 0, "%s", err);
     const gr_lab_module *mod = gr_lab_modules[lab - 1];
-    gr_paths paths = {.root = ".", .stub_dir = objects, .work_dir = work};
+    gr_paths paths = {.root = ".", .child_dir = objects, .work_dir = work};
     gr_build built;
     ck_assert_msg(gr_build_lab(&r, mod->dir, src, &paths, &built, err, sizeof err) == 0, "%s", err);
     ck_assert_msg(built.ok, "lab %d's solution does not build: %s", lab, built.message);
