@@ -106,7 +106,8 @@ static const char batch_usage[] =
     "folder is never read for a time or an id. The report says where they came from.\n"
     "The instructor's secret comes from ATTNLAB_SECRET, as for grade.\n"
     "Every run writes DIR/run.txt last: what it was graded from (digests of attnlab,\n"
-    "the secret, rubrics, course policy, roster and times) and its students.\n"
+    "rubrics, course policy, roster and times; the secret's check value) and its\n"
+    "students.\n"
     "Exit status: 0 graded, 1 the grader failed or a file could not be written,\n"
     "2 usage, roster, course, times or rubric error or a refused late policy, 128+N\n"
     "stopped by signal N.\n";
@@ -233,13 +234,13 @@ int cmd_batch(int argc, char **argv)
     int rc = parse_args(argc, argv, &o, &a);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
-    char root[PATH_MAX], stub_dir[PATH_MAX], err[1024];
-    if (gr_layout_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
+    char root[PATH_MAX], child_dir[PATH_MAX], err[1024];
+    if (gr_layout_locate(root, sizeof root, child_dir, sizeof child_dir, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab batch: %s\n", err);
         return GR_EXIT_USAGE;
     }
     o.root = root;
-    o.stub_dir = stub_dir;
+    o.child_dir = child_dir;
     gr_course course;
     if (a.course) {
         if (gr_course_load(a.course, &course, err, sizeof err) != 0) {
