@@ -5,7 +5,6 @@
  *                      [--out FILE] [--format table|csv]
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,16 +14,14 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "grade.h"
 #include "class/similarity.h"
 #include "util.h"
 #include "layout.h"
 
-/* The help; its numbers are the defaults GR_SIM_K and GR_SIM_W (printf arguments). */
-#define SIMILARITY_USAGE \
-    "usage: attnlab similarity SUBMISSIONS [--lab N|all] [--top N] [--detail N]\n" \
-    "                          [--out FILE] [--format table|csv] [--csv-bom]\n" \
-    "\n" \
+/* What similarity does, a format: the k-gram and window sizes (GR_SIM_K, GR_SIM_W). */
+#define SIMILARITY_ABOUT \
     "Compare every student's lab file with every other student's, MOSS-style, and\n" \
     "rank the pairs by what they share. A report for a person to read, never a\n" \
     "verdict: similar code has innocent causes too (the handout's hints, a common\n" \
@@ -43,34 +40,31 @@
     "%d tokens or more is found, none shorter than %d. Fingerprints that occur in\n" \
     "the lab's pristine stub or contract header are dropped, so the text everyone\n" \
     "starts with never counts. A pair's Jaccard is shared / (A's + B's - shared)\n" \
-    "distinct fingerprints.\n" \
-    "\n" \
-    "  --lab N|all       which labs (default all); pairs are within one lab\n" \
-    "  --top N           pairs listed per lab (default 20; 0 lists every pair that\n" \
-    "                    shares a fingerprint)\n" \
-    "  --detail N        in the terminal table, show the matching regions of the\n" \
-    "                    first N pairs side by side (default 3)\n" \
-    "  --out FILE        also write a Markdown report with every listed pair's\n" \
-    "                    regions side by side\n" \
-    "  --format FORMAT   table (default) or csv, on stdout\n" \
-    "  --csv-bom         start the CSV with a UTF-8 byte order mark, so that Excel\n" \
-    "                    shows non-ASCII ids right\n" \
-    "  -h, --help        show this help\n" \
-    "\n" \
-    "CSV (RFC 4180): a header row, then one row per listed pair, most similar first;\n" \
-    "a cell a spreadsheet would run as a formula (=, +, -, @, tab or CR first)\n" \
-    "gets a leading ' and stays text:\n" \
-    "  lab,rank,student_a,student_b,jaccard,shared,fingerprints_a,fingerprints_b,\n" \
-    "  lines_a,lines_b,file_a,file_b,regions\n" \
-    "  shared          distinct fingerprints the two files have in common\n" \
-    "  fingerprints_a  distinct fingerprints of A's file outside the stub's text\n" \
-    "  lines_a         lines of A's file inside a matching region\n" \
-    "  file_a          A's file, relative to SUBMISSIONS\n" \
-    "  regions         each matching region as A's lines:B's lines, space-separated,\n" \
-    "                  e.g. \"12-30:40-58 61-70:80-89\"\n" \
-    "\n" \
-    "Exit status: 0 report made (whatever it shows), 1 a file could not be written\n" \
-    "or the course tree is incomplete, 2 usage error.\n"
+    "distinct fingerprints.\n"
+
+static const gr_cmd_spec similarity_cmd = {
+    .name = "similarity",
+    .synopsis =
+    "SUBMISSIONS [--lab N|all] [--top N] [--detail N]\n"
+    "                          [--out FILE] [--format table|csv] [--csv-bom]",
+    .after =
+    "CSV (RFC 4180): a header row, then one row per listed pair, most similar first;\n"
+    "a cell a spreadsheet would run as a formula (=, +, -, @, tab or CR first)\n"
+    "gets a leading ' and stays text:\n"
+    "  lab,rank,student_a,student_b,jaccard,shared,fingerprints_a,fingerprints_b,\n"
+    "  lines_a,lines_b,file_a,file_b,regions\n"
+    "  shared          distinct fingerprints the two files have in common\n"
+    "  fingerprints_a  distinct fingerprints of A's file outside the stub's text\n"
+    "  lines_a         lines of A's file inside a matching region\n"
+    "  file_a          A's file, relative to SUBMISSIONS\n"
+    "  regions         each matching region as A's lines:B's lines, space-separated,\n"
+    "                  e.g. \"12-30:40-58 61-70:80-89\"\n"
+    "\n"
+    "Exit status: 0 report made (whatever it shows), 1 a file could not be written\n"
+    "or the course tree is incomplete, 2 usage error.\n",
+    .max_args = -1,
+    .column = 20,
+};
 
 /* A usage error on err, one line; returns GR_EXIT_USAGE. */
 static int usage(FILE *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -83,15 +77,21 @@ static int usage(FILE *err, const char *fmt, ...)
     return rc;
 }
 
-/* A whole number in [lo, hi] for option name into *v: 0, or -1. */
-static int count_option(const char *text, int lo, int hi, int *v)
+/* --out FILE into *(const char **)to: a name, not empty. */
+static int out_option(void *to, const char *value, FILE *err)
 {
-    char *end;
-    errno = 0;
-    long x = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno == ERANGE || x < lo || x > hi)
-        return -1;
-    *v = (int)x;
+    if (!*value)
+        return usage(err, "--out needs a file name, e.g. --out similarity.md"), -1;
+    *(const char **)to = value;
+    return 0;
+}
+
+/* --format table|csv into *(int *)to (1: csv). */
+static int format_option(void *to, const char *value, FILE *err)
+{
+    if (strcmp(value, "table") != 0 && strcmp(value, "csv") != 0)
+        return usage(err, "--format must be table or csv (got '%s')", value), -1;
+    *(int *)to = strcmp(value, "csv") == 0;
     return 0;
 }
 
@@ -107,65 +107,44 @@ typedef struct sim_opts {
    a usage error (as a negative number). */
 static int parse_args(FILE *out, FILE *err, int argc, char **argv, sim_opts *o)
 {
-    static const struct option longopts[] = {
-        {"lab", required_argument, 0, 'l'},
-        {"top", required_argument, 0, 't'},
-        {"detail", required_argument, 0, 'd'},
-        {"out", required_argument, 0, 'o'},
-        {"format", required_argument, 0, 'f'},
-        {"csv-bom", no_argument, 0, 'B'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     memset(o, 0, sizeof *o);
     o->labs = "all";
     o->report.top = 20;
     o->report.detail = 3;
-    optind = 0;
-    opterr = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'l':
-            o->labs = optarg;
-            break;
-        case 't':
-            if (count_option(optarg, 0, 1000000, &o->report.top) != 0)
-                return -usage(err, "--top takes how many pairs to list per lab, a whole "
-                              "number >= 0 (0: every pair), not '%s'", optarg);
-            break;
-        case 'd':
-            if (count_option(optarg, 0, 1000000, &o->report.detail) != 0)
-                return -usage(err, "--detail takes how many pairs to show regions of, a "
-                              "whole number >= 0, not '%s'", optarg);
-            break;
-        case 'o':
-            if (!*optarg)
-                return -usage(err, "--out needs a file name, e.g. --out similarity.md");
-            o->md_path = optarg;
-            break;
-        case 'f':
-            if (strcmp(optarg, "table") != 0 && strcmp(optarg, "csv") != 0)
-                return -usage(err, "--format must be table or csv (got '%s')", optarg);
-            o->csv = strcmp(optarg, "csv") == 0;
-            break;
-        case 'B':
-            o->report.bom = 1;
-            break;
-        case 'h':
-            fprintf(out, SIMILARITY_USAGE, GR_SIM_K, GR_SIM_W, GR_SIM_K + GR_SIM_W - 1, GR_SIM_K);
-            return 1;
-        default:
-            return -usage(err, "unknown option or missing value: '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc)
+    const gr_opt opts[] = {
+        GR_TEXT("lab", 0, &o->labs, "N|all",
+                "which labs (default all); pairs are within one lab"),
+        GR_INT("top", 0, &o->report.top, "N",
+                "pairs listed per lab (default 20; 0 lists every pair that\n"
+                "shares a fingerprint)",
+               0, 1000000, "how many pairs to list per lab, a whole number >= 0 (0: every pair)", .example = "20"),
+        GR_INT("detail", 0, &o->report.detail, "N",
+                "in the terminal table, show the matching regions of the\n"
+                "first N pairs side by side (default 3)",
+               0, 1000000, "how many pairs to show regions of, a whole number >= 0", .example = "3"),
+        GR_CALL("out", 0, out_option, &o->md_path, "FILE",
+                "also write a Markdown report with every listed pair's\n"
+                "regions side by side"),
+        GR_CALL("format", 0, format_option, &o->csv, "FORMAT",
+                "table (default) or csv, on stdout"),
+        GR_FLAG("csv-bom", 0, &o->report.bom,
+                "start the CSV with a UTF-8 byte order mark, so that Excel\n"
+                "shows non-ASCII ids right"),
+    };
+    gr_cmd_spec cmd = similarity_cmd;
+    char *about = gr_xasprintf(SIMILARITY_ABOUT, GR_SIM_K, GR_SIM_W, GR_SIM_K + GR_SIM_W - 1, GR_SIM_K);
+    cmd.about = about;
+    int first, rc = gr_opts_parse(&cmd, opts, GR_N_OPTS(opts), argc, argv, out, err, &first);
+    free(about);
+    if (rc != 0)
+        return rc == GR_OPTS_HELP ? 1 : -GR_EXIT_USAGE;
+    if (first >= argc)
         return -usage(err, "give the folder of submissions, one subfolder per student, "
                       "e.g. attnlab similarity submissions/");
-    if (optind + 1 < argc)
+    if (first + 1 < argc)
         return -usage(err, "unexpected argument '%s'; give one folder of submissions",
-                      argv[optind + 1]);
-    o->submissions = argv[optind];
+                      argv[first + 1]);
+    o->submissions = argv[first];
     o->report.submissions = o->submissions;
     struct stat st;
     if (stat(o->submissions, &st) != 0 || !S_ISDIR(st.st_mode))

@@ -618,7 +618,7 @@ static const struct {
     { { "@", "--detail", "x" }, 3, "--detail takes how many pairs" },
     { { "@", "--out", "" }, 3, "--out needs a file name" },
     { { "@", "--frobnicate" }, 2, "unknown option" },
-    { { "@", "--top" }, 2, "missing value" },
+    { { "@", "--top" }, 2, "--top needs a value" },
 };
 
 START_TEST(usage_error_one_line_exit_2)
