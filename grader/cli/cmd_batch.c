@@ -95,13 +95,10 @@ typedef struct batch_args {
 } batch_args;
 
 /* --shard K/N into the batch options to. */
-static int shard_option(void *to, const char *value, FILE *err)
+static int shard_option(void *to, const char *value, char *why, size_t whylen)
 {
     gr_batch_opts *o = to;
-    char why[256];
-    if (gr_shard_parse(value, &o->shard_k, &o->shard_n, why, sizeof why) != 0)
-        return gr_usage_fail(err, "batch", "%s", why);
-    return 0;
+    return gr_shard_parse(value, &o->shard_k, &o->shard_n, why, whylen) == 0 ? 0 : -1;
 }
 
 /* Parse argv into o and a: 0, GR_EXIT_USAGE after a usage error, or

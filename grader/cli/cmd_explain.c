@@ -257,39 +257,30 @@ done:
 }
 
 /* --scale DK into *(long *)to: a whole number from 1 on. */
-static int scale_option(void *to, const char *v, FILE *err)
+static int scale_option(void *to, const char *v, char *why, size_t whylen)
 {
     char *end;
     errno = 0;
     long dk = strtol(v, &end, 10);
     if (end == v || *end != '\0' || errno == ERANGE || dk < 1 || dk > 1000000000L)
-        return usage_error(err, "--scale takes d_k, the key size, a whole number "
+        return gr_opt_fail(why, whylen, "--scale takes d_k, the key size, a whole number "
                            ">= 1 (got '%s')", v);
     *(long *)to = dk;
     return 0;
 }
 
 /* --temperature T into *(float *)to: a plain decimal, finite and above 0. */
-static int temperature_option(void *to, const char *v, FILE *err)
+static int temperature_option(void *to, const char *v, char *why, size_t whylen)
 {
     char *end;
     float t = strtof(v, &end);
     if (end == v || *end != '\0' || !plain_decimal(v))
-        return usage_error(err, "--temperature '%s' is not a plain decimal number; give T > 0, "
+        return gr_opt_fail(why, whylen, "--temperature '%s' is not a plain decimal number; give T > 0, "
                            "e.g. 0.5 or 2", v);
     if (!(t > 0.0f) || isinf(t))
-        return usage_error(err, "--temperature must be a finite number > 0 (got "
+        return gr_opt_fail(why, whylen, "--temperature must be a finite number > 0 (got "
                            "'%s'): the scores are divided by it", v);
     *(float *)to = t;
-    return 0;
-}
-
-/* --format table|csv into *(int *)to (1: csv). */
-static int format_option(void *to, const char *v, FILE *err)
-{
-    if (strcmp(v, "table") != 0 && strcmp(v, "csv") != 0)
-        return usage_error(err, "--format must be table or csv (got '%s')", v);
-    *(int *)to = strcmp(v, "csv") == 0;
     return 0;
 }
 
@@ -309,7 +300,7 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, explain_opts 
                 "divide the scores by sqrt(DK), DK the key size d_k", .example = "64"),
         GR_CALL("temperature", 0, temperature_option, &o->temperature, "T",
                 "divide the scores by T > 0 (after --scale if both given)", .example = "0.5"),
-        GR_CALL("format", 0, format_option, &o->csv, "FORMAT",
+        GR_CALL("format", 0, gr_opt_table_or_csv, &o->csv, "FORMAT",
                 "table (default) or csv", .example = "csv"),
     };
     int first, rc = gr_opts_parse(&explain_cmd, opts, GR_N_OPTS(opts), argc, argv, out, err,

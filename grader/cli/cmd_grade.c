@@ -56,10 +56,10 @@ typedef struct grade_args {
 static int check_regrade(const gr_grade_opts *o, const grade_args *a);
 
 /* --prairielearn-compile-errors graded|not-gradable into *(int *)to (1: graded). */
-static int pl_compile_option(void *to, const char *value, FILE *err)
+static int pl_compile_option(void *to, const char *value, char *why, size_t whylen)
 {
     if (strcmp(value, "graded") != 0 && strcmp(value, "not-gradable") != 0)
-        return gr_usage_fail(err, "grade", "--prairielearn-compile-errors takes graded or "
+        return gr_opt_fail(why, whylen, "--prairielearn-compile-errors takes graded or "
                              "not-gradable (got '%s')", value);
     *(int *)to = strcmp(value, "graded") == 0;
     return 0;

@@ -183,13 +183,13 @@ typedef struct lab_src {
 } lab_src;
 
 /* --part I/N into to[0] = I, to[1] = N. */
-static int part_option(void *to, const char *value, FILE *err)
+static int part_option(void *to, const char *value, char *why, size_t whylen)
 {
     int *pp = to, part, parts;
     char tail;
     if (sscanf(value, "%d/%d%c", &part, &parts, &tail) != 2 || parts < 1 || part < 0 ||
         part >= parts)
-        return gr_usage_fail(err, "mutate", "--part takes I/N with 0 <= I < N, got '%s'", value);
+        return gr_opt_fail(why, whylen, "--part takes I/N with 0 <= I < N, got '%s'", value);
     pp[0] = part;
     pp[1] = parts;
     return 0;

@@ -78,20 +78,11 @@ static int usage(FILE *err, const char *fmt, ...)
 }
 
 /* --out FILE into *(const char **)to: a name, not empty. */
-static int out_option(void *to, const char *value, FILE *err)
+static int out_option(void *to, const char *value, char *why, size_t whylen)
 {
     if (!*value)
-        return usage(err, "--out needs a file name, e.g. --out similarity.md"), -1;
+        return gr_opt_fail(why, whylen, "--out needs a file name, e.g. --out similarity.md");
     *(const char **)to = value;
-    return 0;
-}
-
-/* --format table|csv into *(int *)to (1: csv). */
-static int format_option(void *to, const char *value, FILE *err)
-{
-    if (strcmp(value, "table") != 0 && strcmp(value, "csv") != 0)
-        return usage(err, "--format must be table or csv (got '%s')", value), -1;
-    *(int *)to = strcmp(value, "csv") == 0;
     return 0;
 }
 
@@ -125,7 +116,7 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, sim_opts *o)
         GR_CALL("out", 0, out_option, &o->md_path, "FILE",
                 "also write a Markdown report with every listed pair's\n"
                 "regions side by side"),
-        GR_CALL("format", 0, format_option, &o->csv, "FORMAT",
+        GR_CALL("format", 0, gr_opt_table_or_csv, &o->csv, "FORMAT",
                 "table (default) or csv, on stdout"),
         GR_FLAG("csv-bom", 0, &o->report.bom,
                 "start the CSV with a UTF-8 byte order mark, so that Excel\n"

@@ -63,12 +63,12 @@ typedef struct watch_args {
 } watch_args;
 
 /* --timeout SECONDS into *(double *)to: above 0, at most 1e6. */
-static int timeout_option(void *to, const char *value, FILE *err)
+static int timeout_option(void *to, const char *value, char *why, size_t whylen)
 {
     char *end;
     double t = strtod(value, &end);
     if (end == value || *end || !(t > 0 && t <= 1e6))
-        return gr_usage_fail(err, "watch", "--timeout takes a number of seconds above 0 "
+        return gr_opt_fail(why, whylen, "--timeout takes a number of seconds above 0 "
                              "(got '%s')", value);
     *(double *)to = t;
     return 0;

@@ -3,6 +3,8 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,8 +67,12 @@ static int store(const gr_cmd_spec *cmd, const gr_opt *o, const char *value, FIL
         *(int *)o->to = (int)v;
         return 0;
     }
-    case GR_OPT_CALL:
-        return o->call(o->to, value, err) == 0 ? 0 : GR_EXIT_USAGE;
+    case GR_OPT_CALL: {
+        char why[512] = "";
+        if (o->call(o->to, value, why, sizeof why) == 0)
+            return 0;
+        return gr_usage_fail(err, cmd->name, "%s", why), GR_EXIT_USAGE;
+    }
     }
     return 0;
 }
@@ -191,4 +197,34 @@ void gr_opts_usage(FILE *out, const gr_cmd_spec *cmd, const gr_opt *opts, int n)
         usage_row(out, &opts[i], cmd->column ? cmd->column : HELP_COLUMN);
     if (cmd->after)
         fprintf(out, "\n%s", cmd->after);
+}
+
+int gr_opt_fail(char *why, size_t whylen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, whylen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int gr_opt_table_or_csv(void *to, const char *value, char *why, size_t whylen)
+{
+    if (strcmp(value, "table") != 0 && strcmp(value, "csv") != 0)
+        return gr_opt_fail(why, whylen, "--format must be table or csv (got '%s')", value);
+    *(int *)to = strcmp(value, "csv") == 0;
+    return 0;
+}
+
+int gr_opt_seed(void *to, const char *value, char *why, size_t whylen)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (!(value[0] >= '0' && value[0] <= '9') || *end != '\0' || errno == ERANGE ||
+        v > (1ULL << 53))                     /* every such seed is exact in a double */
+        return gr_opt_fail(why, whylen, "--seed takes a whole number from 0 to 2^53 (got '%s')",
+                           value);
+    *(uint64_t *)to = (uint64_t)v;
+    return 0;
 }

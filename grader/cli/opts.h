@@ -22,13 +22,14 @@
 #ifndef GR_OPTS_H
 #define GR_OPTS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 typedef enum gr_opt_kind {
     GR_OPT_FLAG,   /* no value: *(int *)to = 1 */
     GR_OPT_TEXT,   /* a value: *(const char **)to = it (argv's own text) */
     GR_OPT_INT,    /* a whole number from lo to hi: *(int *)to */
-    GR_OPT_CALL    /* a value: call(to, it, err) is 0, or -1 after its own one-line error */
+    GR_OPT_CALL    /* a value: call(to, it, why, whylen) is 0, or -1 with why (one line) */
 } gr_opt_kind;
 
 typedef struct gr_opt {
@@ -40,7 +41,7 @@ typedef struct gr_opt {
     const char *help;      /* the usage's lines for it, '\n' between them */
     int lo, hi;            /* GR_OPT_INT: its range ... */
     const char *what;      /* ... as "--jobs takes WHAT (got '0')" says it */
-    int (*call)(void *to, const char *value, FILE *err);   /* GR_OPT_CALL */
+    int (*call)(void *to, const char *value, char *why, size_t whylen);   /* GR_OPT_CALL */
     const char *example;   /* a value, for "--NAME needs a value, e.g. --NAME EXAMPLE" */
 } gr_opt;
 
@@ -79,6 +80,19 @@ int gr_opts_parse(const gr_cmd_spec *cmd, const gr_opt *opts, int n, int argc, c
 
 /* The --help text: synopsis, about, the options list from opts, after. */
 void gr_opts_usage(FILE *out, const gr_cmd_spec *cmd, const gr_opt *opts, int n);
+
+/* For a GR_OPT_CALL function: why gets the message, and -1 is returned. */
+int gr_opt_fail(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* GR_OPT_CALL functions every command may use: --format table|csv into
+   *(int *)to (1: csv), and --seed's whole number from 0 to 2^53 into
+   *(uint64_t *)to. */
+int gr_opt_table_or_csv(void *to, const char *value, char *why, size_t whylen);
+int gr_opt_seed(void *to, const char *value, char *why, size_t whylen);
+
+/* A number's macro as text, for a row's what: "from 1 to " GR_OPT_STR(MAX_COUNT). */
+#define GR_OPT_STR(x) GR_OPT_STR_(x)
+#define GR_OPT_STR_(x) #x
 
 #define GR_N_OPTS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
