@@ -4,7 +4,9 @@
  * option its usage lists (the list cli/opts.c makes from the command's table)
  * is in its entry of doc/attnlab.1 and every option that entry's synopsis
  * names is in the list, and a command the syllabus plans but attnlab lacks
- * says what to use instead. */
+ * says what to use instead. The option layer itself (cli/opts.h) is checked
+ * on a table of its own: each kind stored, each usage error's one line, the
+ * order options end at, and the usage text, by hand. */
 #include <check.h>
 #include <ctype.h>
 #include <stdio.h>
@@ -13,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/commands.h"
+#include "cli/opts.h"
 #include "util.h"
 
 Suite *test_suite(void);
@@ -206,6 +210,168 @@ START_TEST(unknown_commands_suggest_the_right_one)
 }
 END_TEST
 
+/* ---- the option layer, on a table of its own -------------------------------------------- */
+
+typedef struct toy {
+    int verbose, colour, count, n;
+    const char *name;
+    int pair[2];
+} toy;
+
+/* --pair A/B into to[0], to[1]; B above A. */
+static int pair_option(void *to, const char *value, char *why, size_t whylen)
+{
+    int *p = to, a, b;
+    char tail;
+    if (sscanf(value, "%d/%d%c", &a, &b, &tail) != 2 || b <= a)
+        return gr_opt_fail(why, whylen, "--pair takes A/B with A below B (got '%s')", value);
+    p[0] = a;
+    p[1] = b;
+    return 0;
+}
+
+static const gr_cmd_spec toy_cmd = {
+    .name = "toy",
+    .synopsis = "[-v] [--name TEXT] ARG",
+    .about = "A table for the tests.\n",
+    .after = "Exit status: 0.\n",
+    .max_args = 1,
+    .column = 18,
+};
+
+/* Parse args (a NULL-terminated list) by the toy table into t: the status;
+   *first, and what was printed on out and err (malloc'd). */
+static int toy_parse(const char *const *args, gr_cmd_spec cmd, toy *t, int *first, char **out,
+                     char **err)
+{
+    const gr_opt opts[] = {
+        GR_FLAG("verbose", 'v', &t->verbose, "say more"),
+        GR_FLAG("colour", 0, &t->colour, "in colour"),
+        GR_TEXT("name", 0, &t->name, "TEXT", "a name,\non two lines"),
+        GR_INT("count", 'c', &t->count, "N", "how many", 1, 9, "a whole number from 1 to 9",
+               .example = "3"),
+        GR_INT("n", 0, &t->n, "N", "a one-letter long name", 0, 5, "0 to 5"),
+        GR_CALL("pair", 0, pair_option, t->pair, "A/B-and-a-long-value", "two numbers"),
+    };
+    static char text[16][64];                    /* argv's own text, kept: t->name points in */
+    char *argv[16] = {strcpy(text[0], "toy")};
+    int argc = 1;
+    for (; args[argc - 1] && argc < 15; argc++)
+        argv[argc] = strncpy(text[argc], args[argc - 1], sizeof text[argc] - 1);
+    size_t no, ne;
+    FILE *o = open_memstream(out, &no), *e = open_memstream(err, &ne);
+    memset(t, 0, sizeof *t);
+    *first = -1;
+    int rc = gr_opts_parse(&cmd, opts, GR_N_OPTS(opts), argc, argv, o, e, first);
+    fclose(o);
+    fclose(e);
+    return rc;
+}
+
+START_TEST(options_are_stored_by_kind)
+{
+    const char *args[] = {"-v", "--name", "abc", "--count=5", "--pair", "2/7", "--n", "0", "x",
+                          "--colour", NULL};
+    toy t;
+    int first;
+    char *out, *err;
+    ck_assert_int_eq(toy_parse(args, toy_cmd, &t, &first, &out, &err), 0);
+    ck_assert_str_eq(err, "");
+    ck_assert_str_eq(out, "");
+    ck_assert_int_eq(t.verbose, 1);
+    ck_assert_int_eq(t.colour, 1);               /* after the argument: options are permuted */
+    ck_assert_str_eq(t.name, "abc");
+    ck_assert_int_eq(t.count, 5);
+    ck_assert_int_eq(t.n, 0);
+    ck_assert_int_eq(t.pair[0], 2);
+    ck_assert_int_eq(t.pair[1], 7);
+    ck_assert_int_eq(first, 10);                 /* "x", moved behind the options */
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* in_order: the first argument ends the options, the rest are arguments. */
+START_TEST(options_end_at_the_first_argument_in_order)
+{
+    const char *args[] = {"x", "--colour", NULL};
+    gr_cmd_spec cmd = toy_cmd;
+    cmd.in_order = 1;
+    cmd.max_args = -1;
+    toy t;
+    int first;
+    char *out, *err;
+    ck_assert_int_eq(toy_parse(args, cmd, &t, &first, &out, &err), 0);
+    ck_assert_int_eq(t.colour, 0);
+    ck_assert_int_eq(first, 1);
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* Each bad command line: exit 2, its one line on err, nothing on out. */
+static const struct { const char *args[4]; const char *says; } bad_lines[] = {
+    { {"--bogus"}, "unknown option '--bogus'" },
+    { {"-x"}, "unknown option '-x'" },
+    { {"-n", "1"}, "unknown option '-n' (did you mean '--n'?)" },
+    { {"--count"}, "--count needs a value, e.g. --count 3" },
+    { {"--name"}, "--name needs a value" },
+    { {"-c"}, "--count needs a value, e.g. --count 3" },
+    { {"--count", "0"}, "--count takes a whole number from 1 to 9 (got '0')" },
+    { {"-c", "5x"}, "--count takes a whole number from 1 to 9 (got '5x')" },
+    { {"--verbose=1"}, "--verbose takes no value (got '--verbose=1')" },
+    { {"--co", "1"}, "'--co' is short for more than one option (--colour, --count); write it out" },
+    { {"--pair", "3/2"}, "--pair takes A/B with A below B (got '3/2')" },
+    { {"a", "b"}, "unexpected argument 'b'" },
+};
+
+START_TEST(each_usage_error_is_one_line)
+{
+    toy t;
+    int first;
+    char *out, *err;
+    ck_assert_int_eq(toy_parse(bad_lines[_i].args, toy_cmd, &t, &first, &out, &err), GR_EXIT_USAGE);
+    char *want = gr_xasprintf("attnlab toy: %s (see 'attnlab toy --help')\n", bad_lines[_i].says);
+    ck_assert_str_eq(err, want);
+    ck_assert_str_eq(out, "");
+    free(want);
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* --help and -h print the usage on out, its options list from the table. */
+START_TEST(usage_lists_the_table)
+{
+    static const char want[] =
+        "usage: attnlab toy [-v] [--name TEXT] ARG\n"
+        "\n"
+        "A table for the tests.\n"
+        "\n"
+        "  -v, --verbose   say more\n"
+        "  --colour        in colour\n"
+        "  --name TEXT     a name,\n"
+        "                  on two lines\n"
+        "  -c, --count N   how many\n"
+        "  --n N           a one-letter long name\n"
+        "  --pair A/B-and-a-long-value\n"
+        "                  two numbers\n"
+        "\n"
+        "Exit status: 0.\n";
+    const char *const helps[][2] = {{"--help", NULL}, {"-h", NULL}};
+    for (int i = 0; i < 2; i++) {
+        toy t;
+        int first;
+        char *out, *err;
+        ck_assert_int_eq(toy_parse(helps[i], toy_cmd, &t, &first, &out, &err), GR_OPTS_HELP);
+        ck_assert_str_eq(out, want);
+        ck_assert_str_eq(err, "");
+        free(out);
+        free(err);
+    }
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("commands");
@@ -215,6 +381,14 @@ Suite *test_suite(void)
     tcase_add_test(tc, every_option_is_in_the_man_page);
     tcase_add_loop_test(tc, unknown_commands_suggest_the_right_one, 0,
                         (int)(sizeof unknown / sizeof unknown[0]));
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("options");
+    tcase_add_test(tc, options_are_stored_by_kind);
+    tcase_add_test(tc, options_end_at_the_first_argument_in_order);
+    tcase_add_loop_test(tc, each_usage_error_is_one_line, 0,
+                        (int)(sizeof bad_lines / sizeof bad_lines[0]));
+    tcase_add_test(tc, usage_lists_the_table);
     suite_add_tcase(s, tc);
     return s;
 }
