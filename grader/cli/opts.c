@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_OPTS 48              /* rows of one command, --help included */
+#define MAX_OPTS 48              /* rows of one command (--help comes besides) */
 #define OPT_VAL(i) (256 + (i))   /* getopt_long's answer for row i: no letter collides */
 #define HELP_VAL OPT_VAL(MAX_OPTS)
 #define HELP_COLUMN 21           /* where an option's help starts, unless the command says */
