@@ -72,9 +72,10 @@ ATTN_SRC   := $(wildcard lib/attn_*.c)
 SUP_SRC    := $(wildcard lib/sup_*.c)
 # The grader by layer: the engine (grader/*.c, grader/labs/), the command front
 # ends (cli/), the reports (report/), the confined build and run (confined/),
-# and the tools built on the engine for learners (learn/) and classes (class/).
+# and the tools built on the engine for learners (learn/) and classes (class/);
+# and bench's harness (lib/bench/), beside the libattn kernels it times.
 GRADER_SRC := $(wildcard grader/*.c grader/labs/*.c grader/cli/*.c grader/report/*.c \
-                         grader/confined/*.c grader/learn/*.c grader/class/*.c)
+                         grader/confined/*.c grader/learn/*.c grader/class/*.c lib/bench/*.c)
 CHILD_SRC   := $(wildcard grader/child/*.c)
 TEST_SRC   := $(wildcard lib/tests/test_*.c grader/tests/test_*.c)
 

@@ -424,7 +424,7 @@ int gr_student_case_run(int lab, const char *kind, const gr_case *c, const gr_ex
         return -1;
     }
     rc = 0;
-    gr_paths bp = { .root = paths->root, .stub_dir = paths->stub_dir, .work_dir = work };
+    gr_paths bp = { .root = paths->root, .child_dir = paths->child_dir, .work_dir = work };
     gr_build b;
     if (gr_build_lab(&r, mod->dir, out->source, &bp, &b, err, errlen) != 0) {
         rc = -1;

@@ -85,7 +85,7 @@ typedef struct gr_exp_student {
 /* Where the tree, the child objects and the submission are. */
 typedef struct gr_exp_paths {
     const char *root;             /* the attnlab tree: data/rubrics, labs/ */
-    const char *stub_dir;         /* prebuilt child objects */
+    const char *child_dir;         /* prebuilt child objects */
     const char *submission;       /* a folder laid out like labs/ */
 } gr_exp_paths;
 

@@ -110,7 +110,7 @@ int gr_fairness_grade(const gr_grade_opts *base, int lab, const char *src,
         gr_rubric_free(&r);
         return GR_STATUS_FAILED;
     }
-    gr_paths paths = { .root = base->root, .stub_dir = base->stub_dir, .work_dir = work };
+    gr_paths paths = { .root = base->root, .child_dir = base->child_dir, .work_dir = work };
     gr_build b;
     if (base->built[lab - 1])             /* already built by the caller */
         gr_build_copy(base->built[lab - 1], &b);

@@ -32,7 +32,7 @@ typedef struct gr_fairness {
     char *fixed_failed;     /* tests on fixed inputs the source fails ("a, b"), or NULL */
 } gr_fairness;
 
-/* Grade lab `lab` of src (built once, under base's root, stub_dir and rubrics,
+/* Grade lab `lab` of src (built once, under base's root, child_dir and rubrics,
    or base->built[lab - 1] as it is)
    under each of draws[0..n) into out (free with gr_fairness_free). A lab that
    does not build scores 0 everywhere and fails no test on fixed inputs. 0, or a

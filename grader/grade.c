@@ -244,7 +244,7 @@ static void graded_rubric_free(gr_rubric *r, int n_all)
 static int build_program(const gr_grade_opts *o, const gr_rubric *r, int lab, const char *src,
                          const char *work, gr_build *out, char *err, size_t errlen)
 {
-    gr_paths paths = { .root = o->root, .stub_dir = o->stub_dir, .work_dir = work };
+    gr_paths paths = { .root = o->root, .child_dir = o->child_dir, .work_dir = work };
     return gr_build_cached(r, gr_lab_modules[lab - 1]->dir, src, &paths, out, err, errlen) == 0
                ? 0 : GR_STATUS_FAILED;
 }

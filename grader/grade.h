@@ -30,7 +30,7 @@ typedef struct gr_grade_opts {
     const char *root;           /* the attnlab tree (labs/, lib/, data/) */
     const char *rubrics;        /* folder of labNN.yaml rubrics; NULL: root/data/rubrics */
     const char *only_test;      /* grade only the rubric test of this name, or NULL: all */
-    const char *stub_dir;       /* prebuilt child objects */
+    const char *child_dir;       /* prebuilt child objects */
     const char *submission;     /* folder laid out like labs/ */
     const char *sources[GR_N_LABS];     /* optional: grade this file for lab i+1 instead */
     const char *student;        /* student id, part of every seed */
@@ -61,7 +61,7 @@ int gr_grade_cases(const gr_grade_opts *o, int lab, gr_case ***out, int *n, char
                    size_t errlen);
 void gr_grade_cases_free(gr_case ***cases, int n);
 
-/* Build src as lab's program the way gr_grade does (o's root, stub_dir and
+/* Build src as lab's program the way gr_grade does (o's root, child_dir and
    rubrics) into work, for a caller that grades one program more than once
    (o->built). 0 (out filled, ok or not: free with gr_build_free), or a
    GR_STATUS_* code with err set. */

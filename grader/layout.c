@@ -152,7 +152,7 @@ static int walk_up(char *root, size_t root_len, const char *dir)
                 the course data in PREFIX/share/attnlab (make install)
    The installed data wins over a tree above it, so a staged or relocated
    install always reads its own copy. */
-int gr_layout_locate(char *root, size_t root_len, char *stub_dir, size_t stub_len,
+int gr_layout_locate(char *root, size_t root_len, char *child_dir, size_t child_len,
                      char *err, size_t errlen)
 {
     char exe[PATH_MAX];
@@ -186,8 +186,8 @@ int gr_layout_locate(char *root, size_t root_len, char *stub_dir, size_t stub_le
     char built[PATH_MAX + 16], installed[PATH_MAX + 32];
     snprintf(built, sizeof built, "%s/grader/child", exe);
     snprintf(installed, sizeof installed, "%s/lib/attnlab/child", prefix);
-    snprintf(stub_dir, stub_len, "%s", is_dir(built) || !is_dir(installed) ? built : installed);
-    if (!is_dir(stub_dir)) {
+    snprintf(child_dir, child_len, "%s", is_dir(built) || !is_dir(installed) ? built : installed);
+    if (!is_dir(child_dir)) {
         snprintf(err, errlen, "the grader's child objects are missing: not in %s (a build) nor "
                  "in %s (an install); run 'make' in the source tree, or 'make install' again",
                  built, installed);

@@ -86,7 +86,7 @@ char *gr_layout_folder_of(const char *root, const char *what);
    build/grader/child. ATTNLAB_ROOT, when set, names root. root is filled
    before the child objects are looked for. 0, or -1 with err naming the paths
    tried. */
-int gr_layout_locate(char *root, size_t root_len, char *stub_dir, size_t stub_len,
+int gr_layout_locate(char *root, size_t root_len, char *child_dir, size_t child_len,
                      char *err, size_t errlen);
 
 /* 1 when root's labs/ holds a lab file (labs/<dir>/labNN.c: a source tree or

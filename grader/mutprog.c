@@ -61,7 +61,7 @@ static int build_part(part *p, const gr_rubric *rub, const gr_cfunc_list *fl, in
     int rc = gr_write_file_atomic(path, text, strlen(text));
     free(text);
     int lab = in[idx[0]].lab;
-    gr_paths paths = {p->cs->o->root, p->cs->o->stub_dir, p->cs->work};
+    gr_paths paths = {p->cs->o->root, p->cs->o->child_dir, p->cs->work};
     gr_build b;
     if (rc != 0) {
         gr_set_err(err, errlen, "%s: cannot write the mutant schema", path);

@@ -44,7 +44,7 @@ typedef struct gr_mutprog {
     double seconds;             /* the building's wall clock */
 } gr_mutprog;
 
-/* Build the schemas of in[0..n) under o's root, stub_dir and (course) rubrics,
+/* Build the schemas of in[0..n) under o's root, child_dir and (course) rubrics,
    into work (a folder the grader made), jobs builds at once. 0, or a
    GR_STATUS_* code with err set (the grader's own failure: a mutant that does
    not build is no failure, it is built alone). */

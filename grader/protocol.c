@@ -1,6 +1,8 @@
 /* protocol.c: the parent's half of the wire format in protocol.h.
  *
- * The parent encodes one call into a request and decodes the child's response.
+ * The parent encodes one call into a request and decodes the child's response;
+ * the sandbox asks it how long a correct response to a request is
+ * (proto_request_bound), so the request's layout is read back here only.
  * Decoding trusts nothing: the child runs a student's code, so every magic,
  * count and length is checked against the call the parent itself made, and
  * anything short, long or different is a bad response with a reason.
@@ -120,10 +122,65 @@ static int take(reader *r, void *dst, size_t n)
 {
     if (r->left < n)
         return -1;
-    if (n)
+    if (n && dst)                          /* dst NULL: skip n bytes */
         memcpy(dst, r->p, n);
     r->p += n;
     r->left -= n;
+    return 0;
+}
+
+size_t proto_response_bytes(const proto_call *call)
+{
+    size_t n = 4 + 4 + 4 + 4;                      /* magic, status, n, end magic */
+    for (int i = 0; i < call->n_bufs; i++)
+        if (role_returns(call->bufs[i].role))
+            n += 8 + (size_t)call->bufs[i].count * proto_kind_size(call->bufs[i].kind);
+    return n;
+}
+
+/* The shape of the request in r (fn, scalars, each buffer's kind, role and
+   count; no element data) into call: 0, or -1 when it is malformed. */
+static int read_request_shape(reader *r, proto_call *call)
+{
+    uint32_t magic, n, kind, role;
+    memset(call, 0, sizeof *call);
+    if (take(r, &magic, 4) || magic != PROTO_REQUEST_MAGIC || take(r, &call->fn, 4) ||
+        take(r, &n, 4) || n > PROTO_MAX_INTS || take(r, call->ints, 8 * (size_t)n))
+        return -1;
+    call->n_ints = (int)n;
+    if (take(r, &n, 4) || n > PROTO_MAX_REALS || take(r, call->reals, 8 * (size_t)n))
+        return -1;
+    call->n_reals = (int)n;
+    if (take(r, &n, 4) || n > PROTO_MAX_BUFS)
+        return -1;
+    call->n_bufs = (int)n;
+    for (uint32_t i = 0; i < n; i++) {
+        proto_buf *b = &call->bufs[i];
+        if (take(r, &kind, 4) || take(r, &role, 4) || take(r, &b->count, 8))
+            return -1;
+        b->kind = (proto_kind)kind;
+        b->role = (proto_role)role;
+        size_t es = proto_kind_size(b->kind);
+        if (es == 0 || !role_ok(b->role) || b->count > (uint64_t)PROTO_MAX_ELEMS)
+            return -1;
+        size_t bytes = (size_t)b->count * es;
+        if (role_sends(b->role) && take(r, NULL, bytes))
+            return -1;
+    }
+    return take(r, &magic, 4) || magic != PROTO_END_MAGIC || r->left != 0 ? -1 : 0;
+}
+
+int proto_request_bound(const unsigned char *req, size_t len, proto_bound *bound)
+{
+    memset(bound, 0, sizeof *bound);
+    reader r = {req, req ? len : 0};
+    proto_call call;
+    if (read_request_shape(&r, &call) != 0)
+        return -1;
+    bound->response_bytes = proto_response_bytes(&call);
+    bound->n_bufs = call.n_bufs;
+    for (int i = 0; i < call.n_bufs; i++)
+        bound->buf_bytes[i] = (size_t)call.bufs[i].count * proto_kind_size(call.bufs[i].kind);
     return 0;
 }
 

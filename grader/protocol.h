@@ -12,7 +12,7 @@
  *   u32 PROTO_REQUEST_MAGIC
  *   u32 fn                         index into the lab's call table (labNN_calls.h)
  *   u32 n_ints,  then n_ints  x i64
- *   u32 n_reals, then n_reals x f64     (the stub narrows to float where the contract says float)
+ *   u32 n_reals, then n_reals x f64     (the child narrows to float where the contract says float)
  *   u32 n_bufs,  then per buffer:
  *        u32 kind (proto_kind), u32 role (proto_role), u64 count,
  *        then count elements when role is IN or INOUT (OUT buffers start as NaN
@@ -72,7 +72,7 @@
 #define PROTO_HEAP_BYTES   ((uintptr_t)1 << 37)         /* the heap region's size: 128 GiB */
 #define PROTO_MAX_BLOCKS   4096   /* live blocks at once: each is a mapping, and a page at least */
 
-/* Exit codes the stub uses for outcomes it detects itself. */
+/* Exit codes the test child uses for outcomes it detects itself. */
 #define PROTO_EXIT_OK           0
 #define PROTO_EXIT_OUT_OF_MEMORY 90  /* an allocation went over the memory limit */
 #define PROTO_EXIT_BAD_REQUEST  91  /* the request did not parse (a grader bug) */
@@ -183,6 +183,23 @@ int proto_encode_request(const proto_call *call, unsigned char **bytes, size_t *
 int proto_decode_response(const unsigned char *bytes, size_t len, const proto_call *call,
                           int32_t *status, proto_buf out[PROTO_MAX_BUFS],
                           char *err, size_t errlen);
+
+/* What a request asks of the child, read from its bytes: each buffer's size
+   in bytes (where the child's guarded buffers are) and the exact length of
+   a correct response, which bounds what the parent reads. */
+typedef struct proto_bound {
+    size_t response_bytes;
+    int n_bufs;
+    size_t buf_bytes[PROTO_MAX_BUFS];
+} proto_bound;
+
+/* Parent: the bound of the request req (len bytes), as proto_encode_request
+   wrote it: 0, or -1 when req is no well-formed request (the child then
+   exits PROTO_EXIT_BAD_REQUEST). */
+int proto_request_bound(const unsigned char *req, size_t len, proto_bound *bound);
+
+/* The length of a correct response to call: what the child writes. */
+size_t proto_response_bytes(const proto_call *call);
 
 /* Free the data decode_response allocated. */
 void proto_free_outputs(proto_buf out[PROTO_MAX_BUFS], int n_bufs);

@@ -286,7 +286,7 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     gr_grade_opts g;
     memset(&g, 0, sizeof g);
     g.root = o->root;
-    g.stub_dir = o->stub_dir;
+    g.child_dir = o->child_dir;
     g.rubrics = o->rubrics;
     g.secret = o->secret;
     g.student = s->id;

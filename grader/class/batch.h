@@ -37,7 +37,7 @@
 #include "result.h"
 
 typedef struct gr_batch_opts {
-    const char *root, *stub_dir;  /* the attnlab tree and the child objects (gr_layout_locate) */
+    const char *root, *child_dir;  /* the attnlab tree and the child objects (gr_layout_locate) */
     const char *rubrics;          /* folder of rubrics, or NULL: the course's */
     const char *secret;           /* instructor secret, part of every seed */
     const char *submissions;      /* one folder per student */

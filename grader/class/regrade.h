@@ -12,7 +12,8 @@
  *   - as one line of DIR/regrades.log, tab-separated under a header line:
  *     when (UTC), student, lab, test, old, new, reason, change ("-" for a
  *     score the test did not have: added or removed).
- * The reason is --reason TEXT, else "no reason given".
+ * The reason is --reason TEXT, else "no reason given". Recording a regrade,
+ * and the one-student merge of grade --test, are report/regrades.h's.
  *
  * Batch keeps DIR/rubrics.state: per lab, a digest of its rubric and
  * contract header and its tests' points and tolerances. Run again, a lab
@@ -30,11 +31,7 @@
 #include "class/batch.h"
 #include "labmod.h"
 #include "result.h"
-
-#define GR_NO_REASON "no reason given"
-
-/* The UTC time now as 2026-12-02T03:40:00Z. Returns buf. */
-const char *gr_regrade_now(char buf[32]);
+#include "report/regrades.h"
 
 /* One test of a lab's rubric, as rubrics.state keeps it. */
 typedef struct gr_rubric_snap_test {
@@ -93,32 +90,5 @@ void gr_regrade_plan_free(gr_regrade_plan *p);
    with err (results.json does not read back). */
 int gr_regrade_merge(const gr_regrade_plan *p, const char *dir, const char *id, gr_report *r,
                      char **log, char *err, size_t errlen);
-
-/* Merge from (a regrade of some tests, attnlab grade --test) into into, as
-   gr_report_read_merge does, recording on into each test's old and new score with
-   reason (NULL: GR_NO_REASON). Returns the regrades.log lines (malloc'd). */
-char *gr_regrade_test(gr_report *into, const gr_report *from, const char *reason);
-
-/* The regrades of the student's results.json at path (if it reads back)
-   put before r's own: a full regrade keeps the history. */
-void gr_regrade_carry(const char *path, gr_report *r);
-
-/* Record on r the regrade of test of lab from old to r's score now (has_old
-   0: it had none), at when, with reason (NULL: GR_NO_REASON) and change
-   (NULL: none). */
-void gr_regrade_add(gr_report *r, int lab, const char *test, int has_old, double old_score,
-                    int has_new, double new_score, const char *when, const char *reason,
-                    const char *change);
-
-/* regrades.log lines of r's regrades from index from on (malloc'd). */
-char *gr_regrade_log_lines(const char *student, const gr_report *r, int from);
-
-/* Append lines to dir/regrades.log (made with its header when new) in one
-   write. 0, or -1 with err. */
-int gr_regrade_log_append(const char *dir, const char *lines, char *err, size_t errlen);
-
-/* The folder whose regrades.log a results.json's regrade goes to (malloc'd):
-   DIR for DIR/students/ID/results.json (a batch's), else its own folder. */
-char *gr_regrade_log_dir(const char *json_path);
 
 #endif

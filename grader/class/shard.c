@@ -72,7 +72,7 @@ static char *file_digest(const char *path)
     return hex;
 }
 
-char *gr_run_secret_digest(const char *secret)
+char *gr_run_secret_check(const char *secret)
 {
     return gr_xasprintf("%016llx", (unsigned long long)gr_seed(secret ? secret : "", "attnlab run",
                                                                0, "secret"));
@@ -95,7 +95,7 @@ void gr_run_identify(const gr_batch_opts *o, const gr_class *c, gr_run *r)
     r->k = o->shard_n > 1 ? o->shard_k : 1;
     r->n = o->shard_n > 1 ? o->shard_n : 1;
     r->program = gr_batch_program_digest();
-    r->secret = gr_run_secret_digest(o->secret);
+    r->secret = gr_run_secret_check(o->secret);
     r->rubrics = gr_run_rubrics_digest(o);
     gr_strbuf m = {0};
     r->course = file_digest(c->course ? o->course_file : NULL);

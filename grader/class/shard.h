@@ -17,8 +17,8 @@
  *   attnlab run 1                 the format
  *   shard K N                     which slice (1 1: the whole class)
  *   program, secret, rubrics,     what identifies the run: digests of attnlab
- *   course, roster, times, labs   itself, the secret (keyed: it tells nothing
- *                                 of the secret), every graded lab's rubric and
+ *   course, roster, times, labs   itself, the secret's check value (keyed: it
+ *                                 tells nothing of the secret), every graded lab's rubric and
  *                                 contract header, course.yaml, the roster, the
  *                                 hand-in times' sources, and the labs graded
  *   class N DIGEST                the whole class: how many ids, and their digest
@@ -50,7 +50,8 @@ int gr_shard_has(int k, int n, const char *id);
 /* What identifies a run and which slice of which class an output holds. */
 typedef struct gr_run {
     int k, n;                     /* shard k of n; 1 1: the whole class */
-    char *program, *secret, *rubrics, *course, *roster, *times;   /* digests, or "none" */
+    char *program, *secret, *rubrics, *course, *roster, *times;   /* digests (secret: its check
+                                                                     value), or "none" */
     int labs[GR_N_LABS];          /* the labs graded */
     int class_n;                  /* students in the whole class ... */
     char *class_ids;              /* ... and the digest of their ids, sorted */
@@ -58,9 +59,10 @@ typedef struct gr_run {
                                      (its real path), or NULL; not part of its identity */
 } gr_run;
 
-/* The digest run.txt records of the secret (a keyed hash: the secret itself
-   is never written), and of the rubrics and contract headers of o's labs. */
-char *gr_run_secret_digest(const char *secret);
+/* What run.txt records of the secret: its check value (a keyed hash that
+   says whether two runs used the same secret, never the secret itself), and
+   the digest of the rubrics and contract headers of o's labs. */
+char *gr_run_secret_check(const char *secret);
 char *gr_run_rubrics_digest(const gr_batch_opts *o);
 
 /* The gr_run of the batch o that graded c (slice o->shard_k of o->shard_n). */

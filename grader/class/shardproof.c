@@ -15,7 +15,7 @@ int gr_shard_proof_load(gr_shard_proof *p, const gr_run *run, const char *root,
 {
     memset(p, 0, sizeof *p);
     p->secret = secret;
-    char *sd = gr_run_secret_digest(secret);
+    char *sd = gr_run_secret_check(secret);
     int same = strcmp(sd, run->secret) == 0;
     free(sd);
     if (!same) {

@@ -1,7 +1,6 @@
 /* cmd_batch.c: `attnlab batch`, grade a whole class into a gradebook and a
  * class report (batch.h, classreport.h). */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "class/shard.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "class/course.h"
 #include "class/export.h"
 #include "grade.h"
@@ -22,13 +22,15 @@
 #include "stop.h"
 #include "layout.h"
 
-static const char batch_usage[] =
-    "usage: attnlab batch SUBMISSIONS --out DIR [--jobs N] [--roster FILE]\n"
+static const gr_cmd_spec batch_cmd = {
+    .name = "batch",
+    .synopsis =
+    "SUBMISSIONS --out DIR [--jobs N] [--roster FILE]\n"
     "                     [--course FILE] [--times FILE | --file-times] [--accept-late]\n"
     "                     [--lab N|all] [--rubrics DIR [--reason TEXT]] [--restart]\n"
     "                     [--csv-bom] [--export canvas|moodle|generic]\n"
-    "                     [--shard K/N] [-q]\n"
-    "\n"
+    "                     [--shard K/N] [-q]",
+    .about =
     "Grade a class: each folder of SUBMISSIONS is one student, named by their id,\n"
     "with the labs in the labs/ layout (lab01-scores/lab01.c) or flat (lab01.c),\n"
     "in any case, or inside one wrapping folder (man attnlab: SUBMISSIONS).\n"
@@ -57,41 +59,8 @@ static const char batch_usage[] =
     "  report.html                the class report to click through, one file (no script,\n"
     "                             nothing fetched, printable): distribution, item analysis\n"
     "                             (pass rate, discrimination, flagged tests), verdicts,\n"
-    "                             misconceptions, similar files, a section per student\n"
-    "\n"
-    "  --out DIR        where the results go (made if missing)\n"
-    "  --jobs N         students graded at once (default: one per core)\n"
-    "  --roster FILE    YAML: students: [{id: s001, name: ..., email: ...}], and for\n"
-    "                   --export sis_user_id, sis_login_id and section\n"
-    "  --course FILE    course.yaml, the late policy: due dates per lab, grace_minutes,\n"
-    "                   late_penalty_percent (per day), max_late_days, extensions per\n"
-    "                   student (data/course.example.yaml); the gradebook then has\n"
-    "                   raw, days late and adjusted columns\n"
-    "  --times FILE     the hand-in times: YAML (s001: 2025-02-07T23:41:00-05:00) or\n"
-    "                   CSV (id,time lines) when FILE ends in .csv; in place of an\n"
-    "                   export's times\n"
-    "  --file-times     each lab file's modification time is its hand-in time (only\n"
-    "                   for folders whose file times you trust: a copy resets them)\n"
-    "  --accept-late    grade even when more than half of the class would be late or\n"
-    "                   a time is after the batch started (refused otherwise)\n"
-    "  --lab N|all      which labs (default all)\n"
-    "  --rubrics DIR    grade against the rubrics DIR/labNN.yaml instead of the course's\n"
-    "  --reason TEXT    why the rubrics changed, recorded with each regrade (default\n"
-    "                   \"no reason given\")\n"
-    "  --restart        regrade every student, ignoring results already in DIR\n"
-    "  --csv-bom        start gradebook.csv with a UTF-8 byte order mark, so that\n"
-    "                   Excel shows non-ASCII names right (LMS imports need none)\n"
-    "  --export FORMAT  also write DIR/canvas.csv, moodle.csv or generic.csv for an\n"
-    "                   LMS import, as attnlab export DIR --format FORMAT (with\n"
-    "                   --roster, its SIS ids and sections)\n"
-    "  --shard K/N      grade only the K-th of N slices of the class (K from 1), for\n"
-    "                   a batch spread over machines: each student's slice follows\n"
-    "                   from their id alone; DIR then holds that slice and run.txt,\n"
-    "                   and attnlab merge joins the N folders into one gradebook\n"
-    "  --secret-file FILE  the instructor's secret, read from FILE (or from the file\n"
-    "                   ATTNLAB_SECRET_FILE names), never on a command line\n"
-    "  -q, --quiet      no progress on stderr\n"
-    "\n"
+    "                             misconceptions, similar files, a section per student\n",
+    .after =
     "Stopped (Ctrl-C, kill, even kill -9) and run again with the same options, it\n"
     "grades only the students without a results.json: each is written whole or not\n"
     "at all. A results.json is reused only while what it was graded from holds\n"
@@ -108,10 +77,14 @@ static const char batch_usage[] =
     "folder is never read for a time or an id. The report says where they came from.\n"
     "The instructor's secret comes from ATTNLAB_SECRET, or --secret-file, as for grade.\n"
     "Every run writes DIR/run.txt last: what it was graded from (digests of attnlab,\n"
-    "the secret, rubrics, course policy, roster and times) and its students.\n"
+    "rubrics, course policy, roster and times; the secret's check value) and its\n"
+    "students.\n"
     "Exit status: 0 graded, 1 the grader failed or a file could not be written,\n"
     "2 usage, roster, course, times or rubric error or a refused late policy, 128+N\n"
-    "stopped by signal N.\n";
+    "stopped by signal N.\n",
+    .max_args = 1,
+    .column = 19,
+};
 
 /* What the command line asked for, beyond the batch options. */
 typedef struct batch_args {
@@ -122,72 +95,75 @@ typedef struct batch_args {
     const char *secret_file;     /* --secret-file, or NULL */
 } batch_args;
 
+/* --shard K/N into the batch options to. */
+static int shard_option(void *to, const char *value, char *why, size_t whylen)
+{
+    gr_batch_opts *o = to;
+    return gr_shard_parse(value, &o->shard_k, &o->shard_n, why, whylen) == 0 ? 0 : -1;
+}
+
+/* Parse argv into o and a: 0, GR_EXIT_USAGE after a usage error, or
+   GR_OPTS_HELP after --help (printed). */
 static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
 {
-    static const struct option longopts[] = {
-        {"out", required_argument, 0, 'o'},
-        {"jobs", required_argument, 0, 'J'},
-        {"roster", required_argument, 0, 'r'},
-        {"course", required_argument, 0, 'c'},
-        {"lab", required_argument, 0, 'l'},
-        {"rubrics", required_argument, 0, 'R'},
-        {"restart", no_argument, 0, 'S'},
-        {"reason", required_argument, 0, 'W'},
-        {"times", required_argument, 0, 'T'},
-        {"file-times", no_argument, 0, 'F'},
-        {"accept-late", no_argument, 0, 'A'},
-        {"csv-bom", no_argument, 0, 'B'},
-        {"export", required_argument, 0, 'X'},
-        {"shard", required_argument, 0, 'K'},
-        {"secret-file", required_argument, 0, 'E'},
-        {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
+    const gr_opt opts[] = {
+        GR_TEXT("out", 0, &a->out, "DIR",
+                "where the results go (made if missing)"),
+        GR_INT("jobs", 0, &o->jobs, "N",
+                "students graded at once (default: one per core)",
+               1, 64, "a number of students from 1 to 64"),
+        GR_TEXT("roster", 0, &o->roster, "FILE",
+                "YAML: students: [{id: s001, name: ..., email: ...}], and for\n"
+                "--export sis_user_id, sis_login_id and section"),
+        GR_TEXT("course", 0, &a->course, "FILE",
+                "course.yaml, the late policy: due dates per lab, grace_minutes,\n"
+                "late_penalty_percent (per day), max_late_days, extensions per\n"
+                "student (data/course.example.yaml); the gradebook then has\n"
+                "raw, days late and adjusted columns"),
+        GR_TEXT("times", 0, &o->times, "FILE",
+                "the hand-in times: YAML (s001: 2025-02-07T23:41:00-05:00) or\n"
+                "CSV (id,time lines) when FILE ends in .csv; in place of an\n"
+                "export's times"),
+        GR_FLAG("file-times", 0, &o->file_times,
+                "each lab file's modification time is its hand-in time (only\n"
+                "for folders whose file times you trust: a copy resets them)"),
+        GR_FLAG("accept-late", 0, &o->accept_late,
+                "grade even when more than half of the class would be late or\n"
+                "a time is after the batch started (refused otherwise)"),
+        GR_TEXT("lab", 0, &a->labs, "N|all",
+                "which labs (default all)"),
+        GR_TEXT("rubrics", 0, &o->rubrics, "DIR",
+                "grade against the rubrics DIR/labNN.yaml instead of the course's"),
+        GR_TEXT("reason", 0, &o->reason, "TEXT",
+                "why the rubrics changed, recorded with each regrade (default\n"
+                "\"no reason given\")"),
+        GR_FLAG("restart", 0, &o->restart,
+                "regrade every student, ignoring results already in DIR"),
+        GR_FLAG("csv-bom", 0, &a->csv_bom,
+                "start gradebook.csv with a UTF-8 byte order mark, so that\n"
+                "Excel shows non-ASCII names right (LMS imports need none)"),
+        GR_TEXT("export", 0, &a->export_format, "FORMAT",
+                "also write DIR/canvas.csv, moodle.csv or generic.csv for an\n"
+                "LMS import, as attnlab export DIR --format FORMAT (with\n"
+                "--roster, its SIS ids and sections)"),
+        GR_CALL("shard", 0, shard_option, o, "K/N",
+                "grade only the K-th of N slices of the class (K from 1), for\n"
+                "a batch spread over machines: each student's slice follows\n"
+                "from their id alone; DIR then holds that slice and run.txt,\n"
+                "and attnlab merge joins the N folders into one gradebook"),
+        GR_TEXT("secret-file", 0, &a->secret_file, "FILE",
+                "the instructor's secret, read from FILE (or from the file\n"
+                "ATTNLAB_SECRET_FILE names), never on a command line"),
+        GR_FLAG("quiet", 'q', &a->quiet,
+                "no progress on stderr"),
     };
-    optind = 0;
-    opterr = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "q", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'o': a->out = optarg; break;
-        case 'r': o->roster = optarg; break;
-        case 'c': a->course = optarg; break;
-        case 'l': a->labs = optarg; break;
-        case 'R': o->rubrics = optarg; break;
-        case 'S': o->restart = 1; break;
-        case 'W': o->reason = optarg; break;
-        case 'T': o->times = optarg; break;
-        case 'F': o->file_times = 1; break;
-        case 'A': o->accept_late = 1; break;
-        case 'B': a->csv_bom = 1; break;
-        case 'X': a->export_format = optarg; break;
-        case 'E': a->secret_file = optarg; break;
-        case 'q': a->quiet = 1; break;
-        case 'K': {
-            char err[256];
-            if (gr_shard_parse(optarg, &o->shard_k, &o->shard_n, err, sizeof err) != 0)
-                return gr_usage_error("batch", "%s", err);
-            break;
-        }
-        case 'J': {
-            char *end;
-            long j = strtol(optarg, &end, 10);
-            if (end == optarg || *end || j < 1 || j > 64)
-                return gr_usage_error("batch", "--jobs takes a number of students from 1 to 64 "
-                                      "(got '%s')", optarg);
-            o->jobs = (int)j;
-            break;
-        }
-        case 'h': fputs(batch_usage, stdout); return -1;
-        default:
-            return gr_bad_option("batch", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc)
+    int first, rc = gr_opts_parse(&batch_cmd, opts, GR_N_OPTS(opts), argc, argv, stdout, stderr,
+                                  &first);
+    if (rc != 0)
+        return rc;
+    if (first >= argc)
         return gr_usage_error("batch", "give the folder of submissions (one folder per student)");
-    o->submissions = argv[optind++];
-    if (optind < argc)
-        return gr_usage_error("batch", "unexpected argument '%s'", argv[optind]);
+    o->submissions = argv[first];
     if (!a->out)
         return gr_usage_error("batch", "give the folder for the results with --out DIR");
     if (o->times && o->file_times)
@@ -238,13 +214,13 @@ int cmd_batch(int argc, char **argv)
     int rc = parse_args(argc, argv, &o, &a);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
-    char root[PATH_MAX], stub_dir[PATH_MAX], err[1024];
-    if (gr_layout_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
+    char root[PATH_MAX], child_dir[PATH_MAX], err[1024];
+    if (gr_layout_locate(root, sizeof root, child_dir, sizeof child_dir, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab batch: %s\n", err);
         return GR_EXIT_USAGE;
     }
     o.root = root;
-    o.stub_dir = stub_dir;
+    o.child_dir = child_dir;
     gr_course course;
     if (a.course) {
         if (gr_course_load(a.course, &course, err, sizeof err) != 0) {

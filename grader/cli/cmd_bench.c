@@ -5,7 +5,6 @@
  * bench_report.c.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +12,9 @@
 #include <unistd.h>
 
 #include "attn.h"
-#include "cli/bench_measure.h"
+#include "bench/bench_measure.h"
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "labsup.h"
 
 /* The most memory a run may ask for, all buffers together. */
@@ -27,30 +27,16 @@
 #define MAX_REPEAT 1000
 #define MAX_THREADS 64
 
-static const char bench_usage[] =
-    "usage: attnlab bench [--T N] [--d N] [--heads N] [--causal] [--repeat N]\n"
+static const gr_cmd_spec bench_cmd = {
+    .name = "bench",
+    .synopsis =
+    "[--T N] [--d N] [--heads N] [--causal] [--repeat N]\n"
     "                     [--threads N] [--format table|csv] [--blas none|LIBRARY]\n"
-    "                     [--isa auto|avx512|avx2|portable]\n"
-    "\n"
+    "                     [--isa auto|avx512|avx2|portable]",
+    .about =
     "Time libattn's attention paths on this machine against one-core sgemm, the\n"
-    "machine's limit, and check that they agree.\n"
-    "\n"
-    "  --T N             sequence length, queries = keys (1-16384, default 1024)\n"
-    "  --d N             query/key size d, also the value size (1-1024, default 64)\n"
-    "  --heads N         heads, the batch B of every call (1-64, default 1)\n"
-    "  --causal          causal mask: query i sees keys 0..i\n"
-    "  --repeat N        timed runs per path (1-1000, default 7)\n"
-    "  --threads N       threads of the fused path and of OpenBLAS (1-64, default 1):\n"
-    "                    the limit is then sgemm on N threads; reference and online\n"
-    "                    always run on one\n"
-    "  --format FORMAT   table (default) or csv\n"
-    "  --blas LIBRARY    the OpenBLAS to load (default libopenblas.so.0), or none\n"
-    "                    to time libattn's paths alone\n"
-    "  --isa ISA         the fused path's kernel: auto (default, the best this CPU\n"
-    "                    runs), avx512, avx2 or portable; one this CPU cannot run\n"
-    "                    is a usage error\n"
-    "  -h, --help        show this help\n"
-    "\n"
+    "machine's limit, and check that they agree.\n",
+    .after =
     "Paths, each computing O = softmax(Q K^T / sqrt(d)) V except sgemm:\n"
     "  reference  attn_forward (scaled, causal as given): scores, mask, softmax and\n"
     "             output as separate passes over the whole heads x T x T weight matrix\n"
@@ -101,7 +87,11 @@ static const char bench_usage[] =
     "compare runs made on the same machine. `make bench` times a standard set and\n"
     "draws build/bench/bench-d64.png, -d64-causal, -d128 and -d128-causal.\n"
     "\n"
-    "Exit status: 0 measured, 1 a path failed (out of memory), 2 usage error.\n";
+    "Exit status: 0 measured, 1 a path failed (out of memory), 2 usage error.\n",
+    .max_args = 0,
+    .in_order = 1,
+    .column = 20,
+};
 
 /* ---- usage errors ------------------------------------------------------------------ */
 
@@ -121,86 +111,17 @@ static int usage_error(FILE *err, const char *fmt, ...)
 
 /* ---- parsing the command line -------------------------------------------------------- */
 
-/* getopt_long values of the long options; above any character, so a value
-   tells a long option from a short one. */
-enum { OPT_T = 256, OPT_D, OPT_HEADS, OPT_CAUSAL, OPT_REPEAT, OPT_THREADS, OPT_FORMAT, OPT_BLAS,
-       OPT_ISA, OPT_HELP };
-
-static const struct option bench_longopts[] = {
-    {"T", required_argument, 0, OPT_T},
-    {"d", required_argument, 0, OPT_D},
-    {"heads", required_argument, 0, OPT_HEADS},
-    {"causal", no_argument, 0, OPT_CAUSAL},
-    {"repeat", required_argument, 0, OPT_REPEAT},
-    {"threads", required_argument, 0, OPT_THREADS},
-    {"format", required_argument, 0, OPT_FORMAT},
-    {"blas", required_argument, 0, OPT_BLAS},
-    {"isa", required_argument, 0, OPT_ISA},
-    {"help", no_argument, 0, OPT_HELP},
-    {0, 0, 0, 0},
-};
-
-/* The long option whose value is val, or NULL. */
-static const struct option *long_option(int val)
+/* --blas LIBRARY or none: not empty. */
+static int blas_option(void *to, const char *value, char *why, size_t whylen)
 {
-    for (const struct option *o = bench_longopts; o->name; o++)
-        if (o->val == val)
-            return o;
-    return NULL;
-}
-
-/* A value to show in "--NAME needs a value, e.g. ...". */
-static const char *option_example(int val)
-{
-    switch (val) {
-    case OPT_T: return "1024";
-    case OPT_D: return "64";
-    case OPT_HEADS: return "8";
-    case OPT_REPEAT: return "7";
-    case OPT_THREADS: return "2";
-    case OPT_BLAS: return "none";
-    default: return "csv";
-    }
-}
-
-/* The message for a long option getopt_long did not take: an abbreviation of
-   more than one option (--he: --heads or --help?), or no option at all.
-   Returns -1. */
-static int unknown_long_option(FILE *err, const char *arg)
-{
-    const char *name = arg + strspn(arg, "-");
-    size_t len = strcspn(name, "=");
-    const struct option *first = NULL, *second = NULL;
-    for (const struct option *o = bench_longopts; o->name; o++)
-        if (len > 0 && strncmp(o->name, name, len) == 0) {
-            if (!first)
-                first = o;
-            else if (!second)
-                second = o;
-        }
-    if (strncmp(arg, "--", 2) == 0 && second)
-        return usage_error(err, "'%.*s' is short for more than one option (--%s, --%s); "
-                           "write it out", (int)(len + 2), arg, first->name, second->name);
-    return usage_error(err, "unknown option '%s'", arg);
-}
-
-/* A whole number in [lo, hi] from text into *out; 0, or -1 after a usage error
-   naming the option and what it means. */
-static int parse_count(FILE *err, const char *opt, const char *what, const char *text,
-                       int lo, int hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno == ERANGE || v < lo || v > hi)
-        return usage_error(err, "--%s takes %s, a whole number from %d to %d (got '%s')",
-                           opt, what, lo, hi, text);
-    *out = (int)v;
+    if (value[0] == '\0')
+        return gr_opt_fail(why, whylen, "--blas takes none or an OpenBLAS library file (got '')");
+    *(const char **)to = value;
     return 0;
 }
 
-/* --isa's value into *isa, a kernel this CPU runs; 0, or -1 after a usage error. */
-static int parse_isa(FILE *err, const char *text, attn_isa *isa)
+/* --isa's value into *(attn_isa *)to, a kernel this CPU runs. */
+static int isa_option(void *to, const char *text, char *why, size_t whylen)
 {
     static const attn_isa all[] = {ATTN_ISA_AUTO, ATTN_ISA_AVX512, ATTN_ISA_AVX2,
                                    ATTN_ISA_PORTABLE};
@@ -210,12 +131,12 @@ static int parse_isa(FILE *err, const char *text, attn_isa *isa)
         int runs = attn_fused_set_isa(all[i]) == 0;    /* asked only: run sets it */
         attn_fused_set_isa(ATTN_ISA_AUTO);
         if (!runs)
-            return usage_error(err, "--isa %s: this CPU cannot run that kernel (its best is %s)",
+            return gr_opt_fail(why, whylen, "--isa %s: this CPU cannot run that kernel (its best is %s)",
                                text, attn_fused_isa());
-        *isa = all[i];
+        *(attn_isa *)to = all[i];
         return 0;
     }
-    return usage_error(err, "--isa takes auto, avx512, avx2 or portable (got '%s')", text);
+    return gr_opt_fail(why, whylen, "--isa takes auto, avx512, avx2 or portable (got '%s')", text);
 }
 
 /* Parse the whole command line. 0 ok, 1 when --help was shown, or -1 after a
@@ -229,85 +150,38 @@ static int parse_args(FILE *out, FILE *err, int argc, char **argv, bench_opts *o
     o->repeat = 7;
     o->threads = 1;
     o->blas = "";
-
-    optind = 0;        /* a fresh scan, also when called again (tests) */
-    opterr = 0;        /* every message comes from here, on err */
-    int ch;
-    /* '+': stop at the first argument that is not an option; ':': report a
-       missing value as ':' rather than '?'. */
-    while ((ch = getopt_long(argc, argv, "+:h", bench_longopts, NULL)) != -1) {
-        int r = 0;
-        switch (ch) {
-        case OPT_T:
-            r = parse_count(err, "T", "the sequence length", optarg, 1, MAX_T, &o->T);
-            break;
-        case OPT_D:
-            r = parse_count(err, "d", "the query/key size", optarg, 1, MAX_D, &o->d);
-            break;
-        case OPT_HEADS:
-            r = parse_count(err, "heads", "the number of heads", optarg, 1, MAX_HEADS,
-                            &o->heads);
-            break;
-        case OPT_REPEAT:
-            r = parse_count(err, "repeat", "the number of timed runs per path", optarg, 1,
-                            MAX_REPEAT, &o->repeat);
-            break;
-        case OPT_THREADS:
-            r = parse_count(err, "threads", "the threads of the fused path and OpenBLAS", optarg,
-                            1, MAX_THREADS, &o->threads);
-            break;
-        case OPT_CAUSAL:
-            o->causal = 1;
-            break;
-        case OPT_BLAS:
-            if (optarg[0] == '\0')
-                r = usage_error(err, "--blas takes none or an OpenBLAS library file (got '')");
-            o->blas = optarg;
-            break;
-        case OPT_ISA:
-            r = parse_isa(err, optarg, &o->isa);
-            break;
-        case OPT_FORMAT:
-            if (strcmp(optarg, "table") == 0)
-                o->csv = 0;
-            else if (strcmp(optarg, "csv") == 0)
-                o->csv = 1;
-            else
-                r = usage_error(err, "--format must be table or csv (got '%s')", optarg);
-            break;
-        case 'h':
-        case OPT_HELP:
-            fputs(bench_usage, out);
-            return 1;
-        case ':': {
-            const struct option *lo = long_option(optopt);
-            if (lo)
-                return usage_error(err, "--%s needs a value, e.g. --%s %s", lo->name,
-                                   lo->name, option_example(lo->val));
-            return usage_error(err, "'%s' needs a value", argv[optind - 1]);
-        }
-        default: {                                  /* '?' */
-            const struct option *lo = long_option(optopt);
-            if (lo)                                 /* --causal=1, --help=x */
-                return usage_error(err, "--%s takes no value (got '%s')", lo->name,
-                                   argv[optind - 1]);
-            if (optopt != 0) {                      /* an unknown short option */
-                char name[2] = { (char)optopt, '\0' };
-                for (lo = bench_longopts; lo->name; lo++)
-                    if (strcmp(lo->name, name) == 0)
-                        return usage_error(err, "unknown option '-%c' (did you mean "
-                                           "'--%c'?)", optopt, optopt);
-                return usage_error(err, "unknown option '-%c'", optopt);
-            }
-            return unknown_long_option(err, argv[optind - 1]);
-        }
-        }
-        if (r != 0)
-            return -1;
-    }
-    if (optind < argc)
-        return usage_error(err, "unexpected argument '%s'", argv[optind]);
-    return 0;
+    const gr_opt opts[] = {
+        GR_INT("T", 0, &o->T, "N",
+                "sequence length, queries = keys (1-16384, default 1024)",
+               1, MAX_T, "the sequence length, a whole number from 1 to " GR_OPT_STR(MAX_T), .example = "1024"),
+        GR_INT("d", 0, &o->d, "N",
+                "query/key size d, also the value size (1-1024, default 64)",
+               1, MAX_D, "the query/key size, a whole number from 1 to " GR_OPT_STR(MAX_D), .example = "64"),
+        GR_INT("heads", 0, &o->heads, "N",
+                "heads, the batch B of every call (1-64, default 1)",
+               1, MAX_HEADS, "the number of heads, a whole number from 1 to " GR_OPT_STR(MAX_HEADS), .example = "8"),
+        GR_FLAG("causal", 0, &o->causal,
+                "causal mask: query i sees keys 0..i"),
+        GR_INT("repeat", 0, &o->repeat, "N",
+                "timed runs per path (1-1000, default 7)",
+               1, MAX_REPEAT, "the number of timed runs per path, a whole number from 1 to " GR_OPT_STR(MAX_REPEAT), .example = "7"),
+        GR_INT("threads", 0, &o->threads, "N",
+                "threads of the fused path and of OpenBLAS (1-64, default 1):\n"
+                "the limit is then sgemm on N threads; reference and online\n"
+                "always run on one",
+               1, MAX_THREADS, "the threads of the fused path and OpenBLAS, a whole number from 1 to " GR_OPT_STR(MAX_THREADS), .example = "2"),
+        GR_CALL("format", 0, gr_opt_table_or_csv, &o->csv, "FORMAT",
+                "table (default) or csv", .example = "csv"),
+        GR_CALL("blas", 0, blas_option, &o->blas, "LIBRARY",
+                "the OpenBLAS to load (default libopenblas.so.0), or none\n"
+                "to time libattn's paths alone", .example = "none"),
+        GR_CALL("isa", 0, isa_option, &o->isa, "ISA",
+                "the fused path's kernel: auto (default, the best this CPU\n"
+                "runs), avx512, avx2 or portable; one this CPU cannot run\n"
+                "is a usage error", .example = "avx2"),
+    };
+    int first, rc = gr_opts_parse(&bench_cmd, opts, GR_N_OPTS(opts), argc, argv, out, err, &first);
+    return rc == 0 ? 0 : rc == GR_OPTS_HELP ? 1 : -1;
 }
 
 /* Refuse a run that cannot fit: 0, or -1 after a usage error. */

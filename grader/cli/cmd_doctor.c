@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,24 +19,29 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "confined/confine.h"
 #include "confined/sandbox.h"
 #include "util.h"
 
 extern char **environ;
 
-static const char doctor_usage[] =
-    "usage: attnlab doctor\n"
-    "\n"
+static const gr_cmd_spec doctor_cmd = {
+    .name = "doctor",
+    .synopsis = "",
+    .about =
     "Check what attnlab needs on this machine: the C compiler ($ATTNLAB_CC or\n"
     "cc) and the static C library, make, pkg-config, Check, libyaml, libseccomp,\n"
     "Jansson, gnuplot and nm; then the kernel's layers around the compiler and the\n"
     "tests (namespaces, Landlock, seccomp, rlimits). Every missing tool comes\n"
     "with the command that installs it (Debian and Ubuntu package names), and\n"
-    "every missing layer with what grading loses without it.\n"
-    "\n"
+    "every missing layer with what grading loses without it.\n",
+    .after =
     "Exit status: 0 everything needed to build and grade is here (a weaker\n"
-    "sandbox is said, not failed), 1 something needed is missing, 2 usage error.\n";
+    "sandbox is said, not failed), 1 something needed is missing, 2 usage error.\n",
+    .max_args = 0,
+    .in_order = 1,
+};
 
 /* One tool: how to find its version, the package that has it, and what is
    lost without it. */
@@ -204,25 +208,9 @@ static void check_layers(FILE *out)
 
 int cmd_doctor_run(FILE *out, FILE *err, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
-    optind = 0;
-    opterr = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-        if (ch == 'h') {
-            fputs(doctor_usage, out);
-            return GR_EXIT_OK;
-        }
-        gr_usage_fail(err, "doctor", "unknown option '%s'", argv[optind - 1]);
-        return GR_EXIT_USAGE;
-    }
-    if (optind < argc) {
-        gr_usage_fail(err, "doctor", "unexpected argument '%s'", argv[optind]);
-        return GR_EXIT_USAGE;
-    }
+    int first, rc = gr_opts_parse(&doctor_cmd, NULL, 0, argc, argv, out, err, &first);
+    if (rc != 0)
+        return rc == GR_OPTS_HELP ? GR_EXIT_OK : rc;
     gr_strbuf missing = {0};
     fputs("attnlab doctor: what this machine has for attnlab\n\n", out);
     int bad = check_compiler(out, &missing);

@@ -6,20 +6,22 @@
  * student can check their `make run` against them and a self-learner can
  * reproduce the course's curves.
  */
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "cli/cli.h"
 #include "experiment.h"
 #include "layout.h"
 
-static const char experiment_usage[] =
-    "usage: attnlab experiment entropy|masking|saturation [--seed S] [--format table|csv]\n"
-    "\n"
+static const gr_cmd_spec experiment_cmd = {
+    .name = "experiment",
+    .synopsis =
+    "entropy|masking|saturation [--seed S] [--format table|csv]",
+    .about =
     "The answer key's numbers for one of the course's experiments, at the sizes of\n"
     "the lab's `make run`:\n"
     "\n"
@@ -28,12 +30,8 @@ static const char experiment_usage[] =
     "  masking     lab 5: post-softmax masking, row sum and output drift vs pad keys\n"
     "              (T = 16 keys, d = 32, pads 0, 1, 2, 4, 8, 16, 32, 64)\n"
     "  saturation  lab 8: mean ||ds|| of softmax backward vs d_k, raw and scaled\n"
-    "              (d_k = 8, 16, ..., 512, T = 64 keys, 200 trials)\n"
-    "\n"
-    "  --seed S          the seed, a whole number from 0 to 2^53 (default 1)\n"
-    "  --format FORMAT   table (default) or csv\n"
-    "  -h, --help        show this help\n"
-    "\n"
+    "              (d_k = 8, 16, ..., 512, T = 64 keys, 200 trials)\n",
+    .after =
     "Each is the grader's own test case for the lab, built by its lab module with\n"
     "libattn: the numbers a correct lab file returns for the same call. Each runs\n"
     "with seed S itself and the sizes above, as the lab's `make run SEED=S` does, so\n"
@@ -47,7 +45,10 @@ static const char experiment_usage[] =
     "Numbers have up to 9 significant digits (a float exactly).\n"
     "\n"
     "Your own numbers beside these, as a PNG: attnlab plot NAME.\n"
-    "Exit status: 0 printed, 1 the experiment could not be built, 2 usage error.\n";
+    "Exit status: 0 printed, 1 the experiment could not be built, 2 usage error.\n",
+    .max_args = -1,
+    .column = 20,
+};
 
 typedef struct exp_opts {
     const gr_experiment *e;
@@ -59,54 +60,27 @@ typedef struct exp_opts {
    usage error. */
 static int parse_args(FILE *out, FILE *err, int argc, char **argv, exp_opts *o)
 {
-    static const struct option longopts[] = {
-        {"seed", required_argument, 0, 's'},
-        {"format", required_argument, 0, 'f'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     memset(o, 0, sizeof *o);
     o->seed = 1;
-    optind = 0;   /* a fresh scan, also when called again (tests) */
-    opterr = 0;   /* every message comes from here, on err */
-    int ch;
-    /* no '+': options may come before or after the experiment's name */
-    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 's':
-            if (gr_seed_option(err, "experiment", optarg, &o->seed) != 0)
-                return -1;
-            break;
-        case 'f':
-            if (strcmp(optarg, "table") == 0)
-                o->csv = 0;
-            else if (strcmp(optarg, "csv") == 0)
-                o->csv = 1;
-            else
-                return gr_usage_fail(err, "experiment",
-                                          "--format must be table or csv (got '%s')", optarg);
-            break;
-        case 'h':
-            fputs(experiment_usage, out);
-            return 1;
-        case ':':
-            return gr_usage_fail(err, "experiment", "%s needs a value, e.g. %s",
-                                      argv[optind - 1],
-                                      strcmp(argv[optind - 1], "--format") == 0 ? "--format csv"
-                                                                                 : "--seed 7");
-        default:
-            return gr_usage_fail(err, "experiment", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc)
+    const gr_opt opts[] = {   /* options may come before or after the experiment's name */
+        GR_CALL("seed", 0, gr_opt_seed, &o->seed, "S",
+                "the seed, a whole number from 0 to 2^53 (default 1)", .example = "7"),
+        GR_CALL("format", 0, gr_opt_table_or_csv, &o->csv, "FORMAT",
+                "table (default) or csv", .example = "csv"),
+    };
+    int first, rc = gr_opts_parse(&experiment_cmd, opts, GR_N_OPTS(opts), argc, argv, out, err,
+                                  &first);
+    if (rc != 0)
+        return rc == GR_OPTS_HELP ? 1 : -1;
+    if (first >= argc)
         return gr_usage_fail(err, "experiment", "name the experiment: %s",
                                   gr_experiment_names());
-    o->e = gr_experiment_find(argv[optind]);
+    o->e = gr_experiment_find(argv[first]);
     if (!o->e)
         return gr_usage_fail(err, "experiment", "'%s' is not an experiment; use %s",
-                                  argv[optind], gr_experiment_names());
-    if (optind + 1 < argc)
-        return gr_usage_fail(err, "experiment", "unexpected argument '%s'", argv[optind + 1]);
+                                  argv[first], gr_experiment_names());
+    if (first + 1 < argc)
+        return gr_usage_fail(err, "experiment", "unexpected argument '%s'", argv[first + 1]);
     return 0;
 }
 

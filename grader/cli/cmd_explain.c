@@ -24,27 +24,21 @@
 #include <strings.h>
 
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "util.h"
 #include "learn/worked.h"
 
-static const char explain_usage[] =
-    "usage: attnlab explain --scores \"S1 S2 ...\" [--mask \"M1 M2 ...\"] [--scale DK]\n"
-    "                       [--temperature T] [--format table|csv]\n"
-    "\n"
+static const gr_cmd_spec explain_cmd = {
+    .name = "explain",
+    .synopsis =
+    "--scores \"S1 S2 ...\" [--mask \"M1 M2 ...\"] [--scale DK]\n"
+    "                       [--temperature T] [--format table|csv]",
+    .about =
     "Show softmax turning one row of attention scores into weights, step by step,\n"
     "computed by libattn, the course's answer key. A score is any real number (or\n"
     "-inf when masked); a weight is in [0, 1] and a row of weights sums to 1\n"
-    "(up to rounding).\n"
-    "\n"
-    "  --scores \"...\"     the row of raw scores, separated by spaces or commas\n"
-    "                     (required); inf, -inf and nan are accepted\n"
-    "  --mask \"...\"       one 0 or 1 per score, 1 = blocked (padding, or a future\n"
-    "                     key); blocked scores become -inf before softmax\n"
-    "  --scale DK         divide the scores by sqrt(DK), DK the key size d_k\n"
-    "  --temperature T    divide the scores by T > 0 (after --scale if both given)\n"
-    "  --format FORMAT    table (default) or csv\n"
-    "  -h, --help         show this help\n"
-    "\n"
+    "(up to rounding).\n",
+    .after =
     "The table has one row per key (keys counted from 0) and one column per step,\n"
     "then a sum row and a few lines on what the row shows. The steps, in order:\n"
     "score, scaled, tempered, after mask, exp(s - m) where m is the largest score\n"
@@ -66,7 +60,9 @@ static const char explain_usage[] =
     "  attnlab explain --scores \"2 1 -1 0.5\" --mask \"0 0 0 1\"\n"
     "  -> weights 0.7054 0.2595 0.0351 0.0000, sum 1.0000\n"
     "\n"
-    "Exit status: 0 shown, 2 usage error.\n";
+    "Exit status: 0 shown, 2 usage error.\n",
+    .max_args = -1,
+};
 
 /* ---- usage errors ------------------------------------------------------------------ */
 
@@ -260,28 +256,32 @@ done:
     return rc;
 }
 
-/* Match "--name VALUE" or "--name=VALUE" at argv[*i]. Returns 1 and sets *val
-   (advancing *i past a separate value), 0 when argv[*i] is another option, and
-   -1 after a usage error (the value is missing). */
-static int option_value(FILE *err, int argc, char **argv, int *i, const char *name,
-                        const char *example, const char **val)
+/* --scale DK into *(long *)to: a whole number from 1 on. */
+static int scale_option(void *to, const char *v, char *why, size_t whylen)
 {
-    const char *a = argv[*i];
-    size_t len = strlen(name);
-    if (strncmp(a, name, len) != 0)
-        return 0;
-    if (a[len] == '=') {
-        *val = a + len + 1;
-        return 1;
-    }
-    if (a[len] != '\0')
-        return 0;
-    if (*i + 1 >= argc) {
-        usage_error(err, "%s needs a value, e.g. %s %s", name, name, example);
-        return -1;
-    }
-    *val = argv[++*i];
-    return 1;
+    char *end;
+    errno = 0;
+    long dk = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || errno == ERANGE || dk < 1 || dk > 1000000000L)
+        return gr_opt_fail(why, whylen, "--scale takes d_k, the key size, a whole number "
+                           ">= 1 (got '%s')", v);
+    *(long *)to = dk;
+    return 0;
+}
+
+/* --temperature T into *(float *)to: a plain decimal, finite and above 0. */
+static int temperature_option(void *to, const char *v, char *why, size_t whylen)
+{
+    char *end;
+    float t = strtof(v, &end);
+    if (end == v || *end != '\0' || !plain_decimal(v))
+        return gr_opt_fail(why, whylen, "--temperature '%s' is not a plain decimal number; give T > 0, "
+                           "e.g. 0.5 or 2", v);
+    if (!(t > 0.0f) || isinf(t))
+        return gr_opt_fail(why, whylen, "--temperature must be a finite number > 0 (got "
+                           "'%s'): the scores are divided by it", v);
+    *(float *)to = t;
+    return 0;
 }
 
 /* Parse the whole command line. 0 ok, 1 when --help was shown, or -1 after a
@@ -289,59 +289,27 @@ static int option_value(FILE *err, int argc, char **argv, int *i, const char *na
 static int parse_args(FILE *out, FILE *err, int argc, char **argv, explain_opts *o)
 {
     memset(o, 0, sizeof *o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        int r;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(explain_usage, out);
-            return 1;
-        }
-        if ((r = option_value(err, argc, argv, &i, "--scores", "\"2 1 -1 0.5\"", &v)) != 0) {
-            if (r < 0)
-                return -1;
-            o->scores = v;
-        } else if ((r = option_value(err, argc, argv, &i, "--mask", "\"0 0 0 1\"", &v)) != 0) {
-            if (r < 0)
-                return -1;
-            o->mask = v;
-        } else if ((r = option_value(err, argc, argv, &i, "--scale", "64", &v)) != 0) {
-            if (r < 0)
-                return -1;
-            char *end;
-            errno = 0;
-            long dk = strtol(v, &end, 10);
-            if (end == v || *end != '\0' || errno == ERANGE || dk < 1 || dk > 1000000000L)
-                return usage_error(err, "--scale takes d_k, the key size, a whole number "
-                                   ">= 1 (got '%s')", v);
-            o->dk = dk;
-        } else if ((r = option_value(err, argc, argv, &i, "--temperature", "0.5", &v)) != 0) {
-            if (r < 0)
-                return -1;
-            char *end;
-            float t = strtof(v, &end);
-            if (end == v || *end != '\0' || !plain_decimal(v))
-                return usage_error(err, "--temperature '%s' is not a plain decimal number; give T > 0, "
-                                   "e.g. 0.5 or 2", v);
-            if (!(t > 0.0f) || isinf(t))
-                return usage_error(err, "--temperature must be a finite number > 0 (got "
-                                   "'%s'): the scores are divided by it", v);
-            o->temperature = t;
-        } else if ((r = option_value(err, argc, argv, &i, "--format", "csv", &v)) != 0) {
-            if (r < 0)
-                return -1;
-            if (strcmp(v, "table") == 0)
-                o->csv = 0;
-            else if (strcmp(v, "csv") == 0)
-                o->csv = 1;
-            else
-                return usage_error(err, "--format must be table or csv (got '%s')", v);
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return usage_error(err, "unknown option '%s'", a);
-        } else {
-            return usage_error(err, "unexpected argument '%s'; the scores go after "
-                               "--scores, in quotes", a);
-        }
-    }
+    const gr_opt opts[] = {
+        GR_TEXT("scores", 0, &o->scores, "\"...\"",
+                "the row of raw scores, separated by spaces or commas\n"
+                "(required); inf, -inf and nan are accepted", .example = "\"2 1 -1 0.5\""),
+        GR_TEXT("mask", 0, &o->mask, "\"...\"",
+                "one 0 or 1 per score, 1 = blocked (padding, or a future\n"
+                "key); blocked scores become -inf before softmax", .example = "\"0 0 0 1\""),
+        GR_CALL("scale", 0, scale_option, &o->dk, "DK",
+                "divide the scores by sqrt(DK), DK the key size d_k", .example = "64"),
+        GR_CALL("temperature", 0, temperature_option, &o->temperature, "T",
+                "divide the scores by T > 0 (after --scale if both given)", .example = "0.5"),
+        GR_CALL("format", 0, gr_opt_table_or_csv, &o->csv, "FORMAT",
+                "table (default) or csv", .example = "csv"),
+    };
+    int first, rc = gr_opts_parse(&explain_cmd, opts, GR_N_OPTS(opts), argc, argv, out, err,
+                                  &first);
+    if (rc != 0)
+        return rc == GR_OPTS_HELP ? 1 : -1;
+    if (first < argc)
+        return usage_error(err, "unexpected argument '%s'; the scores go after "
+                           "--scores, in quotes", argv[first]);
     if (!o->scores)
         return usage_error(err, "missing --scores; give the row of scores, e.g. "
                            "--scores \"2 1 -1 0.5\"");

@@ -1,6 +1,5 @@
 /* cmd_grade.c: `attnlab grade`, grade a submission and report. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,59 +10,28 @@
 #include "cells.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "class/regrade.h"
+#include "cli/opts.h"
 #include "grade.h"
 #include "pool.h"
+#include "report/regrades.h"
 #include "report/report.h"
 #include "seed.h"
 #include "stop.h"
 #include "layout.h"
 
-static const char grade_usage[] =
-    "usage: attnlab grade [--lab N|all] [--submission DIR] [--student ID]\n"
+static const gr_cmd_spec grade_cmd = {
+    .name = "grade",
+    .synopsis =
+    "[--lab N|all] [--submission DIR] [--student ID]\n"
     "                     [--json FILE] [--junit FILE] [--junit-public]\n"
     "                     [--prairielearn FILE] [--prairielearn-compile-errors HOW]\n"
     "                     [--jobs N] [--timing] [--verbose] [--rubrics DIR]\n"
-    "                     [--test NAME [--reason TEXT]] [--secret-file FILE]\n"
-    "\n"
+    "                     [--test NAME [--reason TEXT]] [--secret-file FILE]",
+    .about =
     "Grade a submission: for each lab, check the sources against the rubric\n"
     "(data/rubrics/labNN.yaml), compile them with the grader's test child,\n"
-    "run every test in a sandboxed child and compare with the answer key.\n"
-    "\n"
-    "  --lab N|all        which labs: a lab number, a list like 1,3, or all (default)\n"
-    "  --submission DIR   the student's folder: lab01-scores/lab01.c as in labs/, or\n"
-    "                     lab01.c, in any case, or inside one wrapping folder\n"
-    "                     (default: labs/ in the tree; for an installed attnlab,\n"
-    "                     labs/ in the current folder)\n"
-    "  --student ID       student id; with the secret it seeds every test's inputs\n"
-    "                     (default: local)\n"
-    "  --json FILE        also write Gradescope's results.json to FILE\n"
-    "  --junit FILE       also write JUnit XML to FILE (each test's visibility a property)\n"
-    "  --junit-public     leave out of the JUnit file the details of tests a student\n"
-    "                     may not see yet (hidden, after_due_date, after_published)\n"
-    "  --prairielearn FILE  also write PrairieLearn's results.json to FILE\n"
-    "  --prairielearn-compile-errors HOW\n"
-    "                     not-gradable (default): a lab that does not compile makes\n"
-    "                     the results \"gradable\": false with the compiler's message,\n"
-    "                     so PrairieLearn charges no attempt; graded: it scores 0\n"
-    "  --jobs N           grade N labs at once (default: one per core)\n"
-    "  --rubrics DIR      grade against the rubrics DIR/labNN.yaml instead of the\n"
-    "                     course's data/rubrics (the contract headers stay the course's)\n"
-    "  --test NAME        regrade only test NAME of one lab (--lab N) and merge it\n"
-    "                     into the existing results.json given with --json; the\n"
-    "                     regrade (old and new score, when, why) is recorded in it\n"
-    "                     and in regrades.log (DIR/regrades.log for a batch's\n"
-    "                     DIR/students/ID/results.json, else beside it)\n"
-    "  --reason TEXT      why, recorded with the regrade (default \"no reason given\")\n"
-    "  --timing           say where the time went: building, the tests, and the\n"
-    "                     grader's own work (expected values, diagnoses), per lab\n"
-    "  -v, --verbose      every test of every lab in full (default: a line per lab,\n"
-    "                     then a screenful per lab that needs work: its first\n"
-    "                     failing tests in full, rows for more, how many are left)\n"
-    "  -q, --quiet        no progress lines on stderr\n"
-    "  --secret-file FILE the instructor's secret, read from FILE (or from the file\n"
-    "                     ATTNLAB_SECRET_FILE names), never on a command line\n"
-    "\n"
+    "run every test in a sandboxed child and compare with the answer key.\n",
+    .after =
     "The instructor's secret comes from ATTNLAB_SECRET or a file; without it a public\n"
     "practice secret is used, and grading a named --student with it warns and marks\n"
     "the results (extra_data.practice_secret). Colour unless NO_COLOR is set or\n"
@@ -71,7 +39,10 @@ static const char grade_usage[] =
     "Everything a submission does ends as a verdict on its own lab's tests.\n"
     "Exit status: 0 graded (whatever the score), 1 the grader itself failed or a\n"
     "report could not be written, 2 usage or rubric error, 128+N stopped by\n"
-    "signal N (Ctrl-C, kill): work folders removed, no report written.\n";
+    "signal N (Ctrl-C, kill): work folders removed, no report written.\n",
+    .max_args = 0,
+    .in_order = 1,
+};
 
 /* What the command line asked for, beyond the grading options. */
 typedef struct grade_args {
@@ -86,72 +57,72 @@ typedef struct grade_args {
 
 static int check_regrade(const gr_grade_opts *o, const grade_args *a);
 
+/* --prairielearn-compile-errors graded|not-gradable into *(int *)to (1: graded). */
+static int pl_compile_option(void *to, const char *value, char *why, size_t whylen)
+{
+    if (strcmp(value, "graded") != 0 && strcmp(value, "not-gradable") != 0)
+        return gr_opt_fail(why, whylen, "--prairielearn-compile-errors takes graded or "
+                             "not-gradable (got '%s')", value);
+    *(int *)to = strcmp(value, "graded") == 0;
+    return 0;
+}
+
 /* Parse argv into o and a: 0, GR_EXIT_USAGE after a usage error, or -1 after
    --help (printed). */
 static int parse_args(int argc, char **argv, gr_grade_opts *o, grade_args *a)
 {
-    static const struct option longopts[] = {
-        {"lab", required_argument, 0, 'l'},
-        {"submission", required_argument, 0, 's'},
-        {"student", required_argument, 0, 'u'},
-        {"json", required_argument, 0, 'j'},
-        {"junit", required_argument, 0, 'x'},
-        {"junit-public", no_argument, 0, 'P'},
-        {"prairielearn", required_argument, 0, 'p'},
-        {"prairielearn-compile-errors", required_argument, 0, 'C'},
-        {"quiet", no_argument, 0, 'q'},
-        {"jobs", required_argument, 0, 'J'},
-        {"timing", no_argument, 0, 'T'},
-        {"verbose", no_argument, 0, 'v'},
-        {"rubrics", required_argument, 0, 'R'},
-        {"test", required_argument, 0, 't'},
-        {"reason", required_argument, 0, 'W'},
-        {"secret-file", required_argument, 0, 'E'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
+    const gr_opt opts[] = {
+        GR_TEXT("lab", 0, &a->labs, "N|all",
+         "which labs: a lab number, a list like 1,3, or all (default)"),
+        GR_TEXT("submission", 0, &o->submission, "DIR",
+         "the student's folder: lab01-scores/lab01.c as in labs/, or\n"
+         "lab01.c, in any case, or inside one wrapping folder\n"
+         "(default: labs/ in the tree; for an installed attnlab,\n"
+         "labs/ in the current folder)"),
+        GR_TEXT("student", 0, &o->student, "ID",
+         "student id; with the secret it seeds every test's inputs\n(default: local)"),
+        GR_TEXT("json", 0, &a->json, "FILE", "also write Gradescope's results.json to FILE"),
+        GR_TEXT("junit", 0, &a->junit, "FILE",
+         "also write JUnit XML to FILE (each test's visibility a property)"),
+        GR_FLAG("junit-public", 0, &a->junit_public,
+         "leave out of the JUnit file the details of tests a student\n"
+         "may not see yet (hidden, after_due_date, after_published)"),
+        GR_TEXT("prairielearn", 0, &a->prairielearn, "FILE",
+         "also write PrairieLearn's results.json to FILE"),
+        GR_CALL("prairielearn-compile-errors", 0, pl_compile_option, &a->pl_compile_graded, "HOW",
+         "not-gradable (default): a lab that does not compile makes\n"
+         "the results \"gradable\": false with the compiler's message,\n"
+         "so PrairieLearn charges no attempt; graded: it scores 0"),
+        GR_INT("jobs", 0, &o->jobs, "N", "grade N labs at once (default: one per core)", 1, 64,
+               "a number of labs from 1 to 64"),
+        GR_TEXT("rubrics", 0, &o->rubrics, "DIR",
+         "grade against the rubrics DIR/labNN.yaml instead of the\n"
+         "course's data/rubrics (the contract headers stay the course's)"),
+        GR_TEXT("test", 0, &o->only_test, "NAME",
+         "regrade only test NAME of one lab (--lab N) and merge it\n"
+         "into the existing results.json given with --json; the\n"
+         "regrade (old and new score, when, why) is recorded in it\n"
+         "and in regrades.log (DIR/regrades.log for a batch's\n"
+         "DIR/students/ID/results.json, else beside it)"),
+        GR_TEXT("reason", 0, &a->reason, "TEXT",
+         "why, recorded with the regrade (default \"no reason given\")"),
+        GR_FLAG("timing", 0, &a->timing,
+         "say where the time went: building, the tests, and the\n"
+         "grader's own work (expected values, diagnoses), per lab"),
+        GR_FLAG("verbose", 'v', &a->verbose,
+         "every test of every lab in full (default: a line per lab,\n"
+         "then a screenful per lab that needs work: its first\n"
+         "failing tests in full, rows for more, how many are left)"),
+        GR_FLAG("quiet", 'q', &a->quiet, "no progress lines on stderr"),
+        GR_TEXT("secret-file", 0, &a->secret_file, "FILE",
+                "the instructor's secret, read from FILE (or from the file\n"
+                "ATTNLAB_SECRET_FILE names), never on a command line"),
     };
-    optind = 0;
-    opterr = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "+qv", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'l': a->labs = optarg; break;
-        case 's': o->submission = optarg; break;
-        case 'u': o->student = optarg; break;
-        case 'j': a->json = optarg; break;
-        case 'x': a->junit = optarg; break;
-        case 'P': a->junit_public = 1; break;
-        case 'p': a->prairielearn = optarg; break;
-        case 'C':
-            if (strcmp(optarg, "graded") != 0 && strcmp(optarg, "not-gradable") != 0)
-                return gr_usage_error("grade", "--prairielearn-compile-errors takes graded or "
-                                      "not-gradable (got '%s')", optarg);
-            a->pl_compile_graded = strcmp(optarg, "graded") == 0;
-            break;
-        case 'q': a->quiet = 1; break;
-        case 'T': a->timing = 1; break;
-        case 'v': a->verbose = 1; break;
-        case 'R': o->rubrics = optarg; break;
-        case 't': o->only_test = optarg; break;
-        case 'W': a->reason = optarg; break;
-        case 'E': a->secret_file = optarg; break;
-        case 'J': {
-            char *end;
-            long j = strtol(optarg, &end, 10);
-            if (end == optarg || *end || j < 1 || j > 64)
-                return gr_usage_error("grade", "--jobs takes a number of labs from 1 to 64 (got '%s')",
-                                      optarg);
-            o->jobs = (int)j;
-            break;
-        }
-        case 'h': fputs(grade_usage, stdout); return -1;
-        default:
-            return gr_bad_option("grade", argv[optind - 1]);
-        }
-    }
+    int first, rc = gr_opts_parse(&grade_cmd, opts, GR_N_OPTS(opts), argc, argv, stdout, stderr,
+                                  &first);
+    if (rc != 0)
+        return rc;
     char err[256];
-    if (optind < argc)
-        return gr_usage_error("grade", "unexpected argument '%s'", argv[optind]);
     if (gr_layout_parse_labs(a->labs, o->labs, err, sizeof err) != 0)
         return gr_usage_error("grade", "%s", err);
     if (!*o->student)
@@ -185,15 +156,15 @@ static int check_regrade(const gr_grade_opts *o, const grade_args *a)
 
 /* The tree, the child objects and the submission folder (which must exist and be
    a folder): 0, or GR_EXIT_USAGE after saying why. */
-static int locate(gr_grade_opts *o, char *root, char *stub_dir, char *labs_dir)
+static int locate(gr_grade_opts *o, char *root, char *child_dir, char *labs_dir)
 {
     char err[1024];
-    if (gr_layout_locate(root, PATH_MAX, stub_dir, PATH_MAX, err, sizeof err) != 0) {
+    if (gr_layout_locate(root, PATH_MAX, child_dir, PATH_MAX, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab grade: %s\n", err);
         return GR_EXIT_USAGE;
     }
     o->root = root;
-    o->stub_dir = stub_dir;
+    o->child_dir = child_dir;
     if (!o->submission) {
         char *labs = gr_layout_default_submission(root, err, sizeof err);
         if (!labs) {
@@ -312,12 +283,12 @@ int cmd_grade(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.student = GR_LOCAL_STUDENT;
     o.jobs = gr_pool_cores();
-    grade_args a = {"all", NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0};
+    grade_args a = {.labs = "all"};
     int rc = parse_args(argc, argv, &o, &a);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
-    char root[PATH_MAX], stub_dir[PATH_MAX], labs_dir[PATH_MAX + 8];
-    if ((rc = locate(&o, root, stub_dir, labs_dir)) != 0)
+    char root[PATH_MAX], child_dir[PATH_MAX], labs_dir[PATH_MAX + 8];
+    if ((rc = locate(&o, root, child_dir, labs_dir)) != 0)
         return rc;
     char err[1024];
     if (!(a.secret = o.secret = gr_secret_load(a.secret_file, err, sizeof err))) {

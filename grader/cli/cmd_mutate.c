@@ -8,7 +8,6 @@
  * a test is missing, or the list needs a reviewed entry. A mutant that does
  * not compile tells nothing of the tests and is counted apart.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "grade.h"
 #include "labmod.h"
 #include "mutequiv.h"
@@ -28,10 +28,12 @@
 #include "util.h"
 #include "layout.h"
 
-static const char mutate_usage[] =
-    "usage: attnlab mutate [--lab N|all] [--list] [--jobs N] [--part I/N] [--no-schema]\n"
-    "                      [--verbose]\n"
-    "\n"
+static const gr_cmd_spec mutate_cmd = {
+    .name = "mutate",
+    .synopsis =
+    "[--lab N|all] [--list] [--jobs N] [--part I/N] [--no-schema]\n"
+    "                      [--verbose]",
+    .about =
     "Measure the tests by mutation: make the classic mechanical mutants of each\n"
     "solution in solutions/ (relational, logical and arithmetic operators,\n"
     "constants, loop bounds, deleted statements, -INFINITY, expf/sqrtf/logf/fabsf\n"
@@ -39,20 +41,14 @@ static const char mutate_usage[] =
     "submission, and print per lab how many were killed (a test failed), how many\n"
     "are equivalent (listed with a reason in data/mutation/equivalent.yaml, not\n"
     "graded), how many did not compile, and every survivor with file:line and\n"
-    "its mutation. Comments and strings are never mutated.\n"
-    "\n"
-    "  --lab N|all      which labs (default all)\n"
-    "  --list           list the mutants and their names, grade nothing\n"
-    "  -j, --jobs N     mutants graded at once (default 2)\n"
-    "  --part I/N       only every N-th mutant from the I-th (0 <= I < N), for a\n"
-    "                   quick deterministic sample\n"
-    "  --equivalent F   the reviewed list (default data/mutation/equivalent.yaml)\n"
-    "  -v, --verbose    name the test that killed each mutant\n"
-    "  --no-schema      build every mutant alone (the default builds a lab's mutants\n"
-    "                   once, as one program that runs the one it is told to)\n"
-    "\n"
+    "its mutation. Comments and strings are never mutated.\n",
+    .after =
     "Exit status: 0 no survivor, 1 a survivor (or a mutant the grader could not\n"
-    "grade), 2 usage or data error.\n";
+    "grade), 2 usage or data error.\n",
+    .max_args = 0,
+    .in_order = 1,
+    .column = 19,
+};
 
 enum { M_KILLED = 'K', M_SURVIVED = 'S', M_STILLBORN = 'C' };
 
@@ -186,11 +182,17 @@ typedef struct lab_src {
     int equivalent, killed, survived, stillborn, graded;
 } lab_src;
 
-static int parse_part(const char *s, int *part, int *parts)
+/* --part I/N into to[0] = I, to[1] = N. */
+static int part_option(void *to, const char *value, char *why, size_t whylen)
 {
+    int *pp = to, part, parts;
     char tail;
-    return sscanf(s, "%d/%d%c", part, parts, &tail) == 2 && *parts >= 1 && *part >= 0 &&
-                   *part < *parts ? 0 : -1;
+    if (sscanf(value, "%d/%d%c", &part, &parts, &tail) != 2 || parts < 1 || part < 0 ||
+        part >= parts)
+        return gr_opt_fail(why, whylen, "--part takes I/N with 0 <= I < N, got '%s'", value);
+    pp[0] = part;
+    pp[1] = parts;
+    return 0;
 }
 
 /* The mutants of the wanted labs to grade into r (every parts-th from part on,
@@ -342,53 +344,47 @@ static void list_mutants(const lab_src *ls, int lab, gr_equiv_set *eq)
 
 int cmd_mutate(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"lab", required_argument, 0, 'l'}, {"list", no_argument, 0, 'L'},
-        {"jobs", required_argument, 0, 'j'}, {"part", required_argument, 0, 'p'},
-        {"equivalent", required_argument, 0, 'e'}, {"verbose", no_argument, 0, 'v'},
-        {"no-schema", no_argument, 0, 'S'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
-    };
     const char *labs_arg = "all", *equiv_path = NULL;
-    int list = 0, jobs = 2, part = 0, parts = 1, verbose = 0, alone = 0, ch;
-    optind = 0;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, "+j:v", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'l': labs_arg = optarg; break;
-        case 'L': list = 1; break;
-        case 'j':
-            jobs = atoi(optarg);
-            if (jobs < 1 || jobs > 64)
-                return gr_usage_error("mutate", "--jobs takes a number from 1 to 64, got '%s'", optarg);
-            break;
-        case 'p':
-            if (parse_part(optarg, &part, &parts) != 0)
-                return gr_usage_error("mutate", "--part takes I/N with 0 <= I < N, got '%s'", optarg);
-            break;
-        case 'e': equiv_path = optarg; break;
-        case 'v': verbose = 1; break;
-        case 'S': alone = 1; break;
-        case 'h': fputs(mutate_usage, stdout); return 0;
-        default:  return gr_bad_option("mutate", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return gr_usage_error("mutate", "unexpected argument '%s'", argv[optind]);
+    int list = 0, jobs = 2, part_of[2] = {0, 1}, verbose = 0, alone = 0;
+    const gr_opt opts[] = {
+        GR_TEXT("lab", 0, &labs_arg, "N|all",
+                "which labs (default all)"),
+        GR_FLAG("list", 0, &list,
+                "list the mutants and their names, grade nothing"),
+        GR_INT("jobs", 'j', &jobs, "N",
+                "mutants graded at once (default 2)",
+               1, 64, "a number from 1 to 64"),
+        GR_CALL("part", 0, part_option, part_of, "I/N",
+                "only every N-th mutant from the I-th (0 <= I < N), for a\n"
+                "quick deterministic sample"),
+        GR_TEXT("equivalent", 0, &equiv_path, "F",
+                "the reviewed list (default data/mutation/equivalent.yaml)"),
+        GR_FLAG("verbose", 'v', &verbose,
+                "name the test that killed each mutant"),
+        GR_FLAG("no-schema", 0, &alone,
+                "build every mutant alone (the default builds a lab's mutants\n"
+                "once, as one program that runs the one it is told to)"),
+    };
+    int first, rc = gr_opts_parse(&mutate_cmd, opts, GR_N_OPTS(opts), argc, argv, stdout, stderr,
+                                  &first);
+    if (rc != 0)
+        return rc == GR_OPTS_HELP ? GR_EXIT_OK : rc;
+    int part = part_of[0], parts = part_of[1];
 
-    char err[1024], root[PATH_MAX], stub_dir[PATH_MAX];
+    char err[1024], root[PATH_MAX], child_dir[PATH_MAX];
     gr_grade_opts o;
     memset(&o, 0, sizeof o);
     if (gr_layout_parse_labs(labs_arg, o.labs, err, sizeof err) != 0)
         return gr_usage_error("mutate", "%s", err);
     int want[GR_N_LABS];
     memcpy(want, o.labs, sizeof want);
-    if (gr_layout_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
+    if (gr_layout_locate(root, sizeof root, child_dir, sizeof child_dir, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab mutate: %s\n", err);
         return 2;
     }
     char *eq_default = gr_xasprintf("%s/data/mutation/equivalent.yaml", root);
     gr_equiv_set eq;
-    int rc = gr_equiv_load(equiv_path ? equiv_path : eq_default, &eq, err, sizeof err);
+    rc = gr_equiv_load(equiv_path ? equiv_path : eq_default, &eq, err, sizeof err);
     free(eq_default);
     if (rc != 0) {
         fprintf(stderr, "attnlab mutate: %s\n", err);
@@ -418,7 +414,7 @@ int cmd_mutate(int argc, char **argv)
                 list_mutants(&labs[l], l + 1, &eq);
     } else if (rc == 0) {
         o.root = root;
-        o.stub_dir = stub_dir;
+        o.child_dir = child_dir;
         o.submission = root;
         o.student = "mutate";
         o.secret = GR_PRACTICE_SECRET;  /* the same inputs on every machine */

@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <dirent.h>
 #include <ftw.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "cli/newlab.h"
 #include "layout.h"
 #include "rubric.h"
@@ -29,34 +29,25 @@
 
 #define CMD "new-lab"
 
-static const char newlab_usage[] =
-    "usage: attnlab new-lab N NAME [--title TEXT] --function \"SIGNATURE\" [--shape ARRAY=SIZES]...\n"
+static const gr_cmd_spec newlab_cmd = {
+    .name = "new-lab",
+    .synopsis =
+    "N NAME [--title TEXT] --function \"SIGNATURE\" [--shape ARRAY=SIZES]...\n"
     "                              [--function ...]\n"
-    "       attnlab new-lab N NAME --from FILE\n"
-    "\n"
+    "       attnlab new-lab N NAME --from FILE",
+    .about =
     "Scaffold lab N (the next lab number) called NAME in this source tree: the\n"
     "handout, contract, stub, visible test and Makefile in labs/labNN-NAME/, the\n"
     "pristine stub, the solution's skeleton, the manifest and rubric, an empty\n"
     "mutants catalogue and the grader module's skeleton. Nothing existing is\n"
     "edited or overwritten: every file is written first into a staging folder and\n"
-    "moved into place when all are. Then it prints what to fill in.\n"
-    "\n"
-    "  --function SIG  a student function, its C signature in quotes:\n"
-    "                  \"int lab_row_sums(float *out, const float *W, int rows, int n)\"\n"
-    "                  (const arrays are inputs, other arrays outputs, ints sizes)\n"
-    "  --shape A=S,..  the shape of the last function's array A: each size an int\n"
-    "                  argument or a number (--shape W=rows,n)\n"
-    "  --points P      the last function's points (default 2)\n"
-    "  --from FILE     the functions from a YAML file instead:\n"
-    "                    title: row sums of softmax weights\n"
-    "                    functions:\n"
-    "                      - signature: \"int lab_row_sums(float *out, const float *W, int rows, int n)\"\n"
-    "                        shapes: {out: [rows], W: [rows, n]}\n"
-    "                        points: 2\n"
-    "  --title TEXT    the lab's title (default NAME)\n"
-    "\n"
+    "moved into place when all are. Then it prints what to fill in.\n",
+    .after =
     "doc/adding-a-lab.md walks through the rest. Exit status: 0 written, 1 a\n"
-    "file could not be written, 2 usage or description error.\n";
+    "file could not be written, 2 usage or description error.\n",
+    .max_args = -1,             /* N and NAME, checked with their own message */
+    .column = 18,
+};
 
 /* One file of a new lab: where it goes (layout.h's path, for a lab the course
    does not have yet) and what it is made from. */
@@ -361,83 +352,94 @@ static int scaffold(FILE *out, FILE *err, const char *root, const nl_lab *lab)
     return GR_EXIT_OK;
 }
 
-/* The options into lab (in order: --shape and --points apply to the function
-   before them). 0, or a usage error's exit status. */
-static int read_options(FILE *err, int argc, char **argv, nl_lab *lab, const char **from,
-                        int *help)
+/* --function SIG: a function of the lab to. */
+static int function_option(void *to, const char *value, char *why, size_t whylen)
 {
-    static const struct option longopts[] = {
-        {"function", required_argument, 0, 'f'},
-        {"shape", required_argument, 0, 's'},
-        {"points", required_argument, 0, 'p'},
-        {"from", required_argument, 0, 'F'},
-        {"title", required_argument, 0, 't'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
-    char msg[1024];
-    optind = 0;
-    opterr = 0;
-    for (int ch; (ch = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
-        char *end;
-        double p;
-        switch (ch) {
-        case 'f':
-            if (nl_add_function(lab, optarg, msg, sizeof msg) != 0)
-                return gr_usage_fail(err, CMD, "%s", msg), GR_EXIT_USAGE;
-            break;
-        case 's':
-            if (nl_set_shape(lab, optarg, msg, sizeof msg) != 0)
-                return gr_usage_fail(err, CMD, "%s", msg), GR_EXIT_USAGE;
-            break;
-        case 'p':
-            p = strtod(optarg, &end);
-            if (lab->n_fns == 0 || *end || end == optarg || !(p > 0) || p > 1000)
-                return gr_usage_fail(err, CMD, "--points takes a number above 0 (at most 1000) "
-                                     "after the --function it is for (got '%s')", optarg),
-                       GR_EXIT_USAGE;
-            lab->fns[lab->n_fns - 1].points = p;
-            break;
-        case 'F': *from = optarg; break;
-        case 't':
-            if (!*optarg || strlen(optarg) > 120 || strpbrk(optarg, "\n\"\\"))
-                return gr_usage_fail(err, CMD, "--title takes one line of at most 120 characters, "
-                                     "without quotes or backslashes"), GR_EXIT_USAGE;
-            free(lab->title);
-            lab->title = gr_xstrdup(optarg);
-            break;
-        case 'h': *help = 1; return 0;
-        default:
-            return gr_usage_fail(err, CMD, "unknown option '%s'", argv[optind - 1]), GR_EXIT_USAGE;
-        }
-    }
+    return nl_add_function(to, value, why, whylen) == 0 ? 0 : -1;
+}
+
+/* --shape A=S,..: an array's shape, of the function before it. */
+static int shape_option(void *to, const char *value, char *why, size_t whylen)
+{
+    return nl_set_shape(to, value, why, whylen) == 0 ? 0 : -1;
+}
+
+/* --points P: the points of the function before it. */
+static int points_option(void *to, const char *value, char *why, size_t whylen)
+{
+    nl_lab *lab = to;
+    char *end;
+    double p = strtod(value, &end);
+    if (lab->n_fns == 0 || *end || end == value || !(p > 0) || p > 1000)
+        return gr_opt_fail(why, whylen, "--points takes a number above 0 (at most 1000) "
+                             "after the --function it is for (got '%s')", value);
+    lab->fns[lab->n_fns - 1].points = p;
     return 0;
+}
+
+/* --title TEXT: one line for the lab's title. */
+static int title_option(void *to, const char *value, char *why, size_t whylen)
+{
+    nl_lab *lab = to;
+    if (!*value || strlen(value) > 120 || strpbrk(value, "\n\"\\"))
+        return gr_opt_fail(why, whylen, "--title takes one line of at most 120 characters, "
+                             "without quotes or backslashes");
+    free(lab->title);
+    lab->title = gr_xstrdup(value);
+    return 0;
+}
+
+/* The options into lab, in order (--shape and --points apply to the function
+   before them): 0 with *first the index of N, GR_OPTS_HELP after the usage on
+   out, or a usage error's exit status. */
+static int read_options(FILE *out, FILE *err, int argc, char **argv, nl_lab *lab,
+                        const char **from, int *first)
+{
+    const gr_opt opts[] = {
+        GR_CALL("function", 0, function_option, lab, "SIG",
+                "a student function, its C signature in quotes:\n"
+                "\"int lab_row_sums(float *out, const float *W, int rows, int n)\"\n"
+                "(const arrays are inputs, other arrays outputs, ints sizes)"),
+        GR_CALL("shape", 0, shape_option, lab, "A=S,..",
+                "the shape of the last function's array A: each size an int\n"
+                "argument or a number (--shape W=rows,n)"),
+        GR_CALL("points", 0, points_option, lab, "P",
+                "the last function's points (default 2)"),
+        GR_TEXT("from", 0, from, "FILE",
+                "the functions from a YAML file instead:\n"
+                "  title: row sums of softmax weights\n"
+                "  functions:\n"
+                "    - signature: \"int lab_row_sums(float *out, const float *W, int rows, int n)\"\n"
+                "      shapes: {out: [rows], W: [rows, n]}\n"
+                "      points: 2"),
+        GR_CALL("title", 0, title_option, lab, "TEXT",
+                "the lab's title (default NAME)"),
+    };
+    return gr_opts_parse(&newlab_cmd, opts, GR_N_OPTS(opts), argc, argv, out, err, first);
 }
 
 int cmd_newlab_run(FILE *out, FILE *err, const char *root, int argc, char **argv)
 {
     nl_lab lab = {0};
     const char *from = NULL;
-    int help = 0, rc = read_options(err, argc, argv, &lab, &from, &help);
+    int first = 0, rc = read_options(out, err, argc, argv, &lab, &from, &first);
     char msg[1024], *end;
-    if (rc != 0 || help) {
-        if (help)
-            fputs(newlab_usage, out);
+    if (rc != 0) {
         nl_free(&lab);
-        return rc;
+        return rc == GR_OPTS_HELP ? GR_EXIT_OK : rc;
     }
-    if (argc - optind != 2) {
+    if (argc - first != 2) {
         rc = gr_usage_fail(err, CMD, "give the lab's number and name: attnlab new-lab 11 "
                            "rowsums --function ...");
     } else {
-        long n = strtol(argv[optind], &end, 10);
+        long n = strtol(argv[first], &end, 10);
         lab.lab = (int)n;
-        if (*end || end == argv[optind] || n < 1 || n > 99)
+        if (*end || end == argv[first] || n < 1 || n > 99)
             rc = gr_usage_fail(err, CMD, "the lab number is a whole number from 1 to 99 "
-                               "(got '%s')", argv[optind]);
-        else if (parse_name(argv[optind + 1], &lab) != 0)
+                               "(got '%s')", argv[first]);
+        else if (parse_name(argv[first + 1], &lab) != 0)
             rc = gr_usage_fail(err, CMD, "the name is 1 to 20 lowercase letters, digits and _, "
-                               "starting with a letter (got '%s')", argv[optind + 1]);
+                               "starting with a letter (got '%s')", argv[first + 1]);
     }
     if (rc == 0 && from && lab.n_fns)
         rc = gr_usage_fail(err, CMD, "give the functions with --function or --from, not both");
@@ -447,9 +449,9 @@ int cmd_newlab_run(FILE *out, FILE *err, const char *root, int argc, char **argv
         rc = gr_usage_fail(err, CMD, "%s", msg);
     if (rc == 0 && !lab.title)
         lab.title = gr_xstrdup(lab.name);
-    /* the tree only: new-lab needs no stub objects (locate fills root first) */
-    char found[PATH_MAX] = "", stub_dir[PATH_MAX];
-    if (rc == 0 && !root && gr_layout_locate(found, sizeof found, stub_dir, sizeof stub_dir, msg,
+    /* the tree only: new-lab needs no child objects (locate fills root first) */
+    char found[PATH_MAX] = "", child_dir[PATH_MAX];
+    if (rc == 0 && !root && gr_layout_locate(found, sizeof found, child_dir, sizeof child_dir, msg,
                                              sizeof msg) != 0 && !found[0])
         rc = gr_usage_fail(err, CMD, "%s", msg);
     if (rc == 0 && !root)

@@ -21,7 +21,6 @@
  * renamed into place.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -34,6 +33,7 @@
 
 #include "attn.h"
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "cli/cli.h"
 #include "experiment.h"
 #include "gnuplot.h"
@@ -58,10 +58,12 @@
 #define HEADS_b   1
 #define HEADS_h   2
 
-static const char plot_usage[] =
-    "usage: attnlab plot entropy|masking|saturation|heatmap [--lab 10]\n"
-    "                    [--submission DIR] [--out DIR] [--seed S]\n"
-    "\n"
+static const gr_cmd_spec plot_cmd = {
+    .name = "plot",
+    .synopsis =
+    "entropy|masking|saturation|heatmap [--lab 10]\n"
+    "                    [--submission DIR] [--out DIR] [--seed S]",
+    .about =
     "Draw one of the course's plots as a PNG, with gnuplot:\n"
     "\n"
     "  entropy     lab 4: entropy of the weights vs d_k, raw and scaled scores\n"
@@ -72,18 +74,8 @@ static const char plot_usage[] =
     "  heatmap --lab 10\n"
     "              one head (b = 1, h = 2) of per-head weights (B = 2, H = 4, Tq = 10,\n"
     "              Tk = 12): the answer key's next to what your lab_extract_head gives\n"
-    "              (written as heads.dat and heads.png)\n"
-    "\n"
-    "  --lab 10          the heatmap of lab 10 (the only lab with one)\n"
-    "  --submission DIR  the student's folder whose lab file is plotted, found as\n"
-    "                    grade finds it\n"
-    "                    (default: labs/ in the attnlab tree; for an installed\n"
-    "                    attnlab, labs/ in the current folder)\n"
-    "  --out DIR         where NAME.dat and NAME.png go (default: build/plots in the tree;\n"
-    "                    for an installed attnlab, build/plots in the current folder)\n"
-    "  --seed S          the seed, a whole number from 0 to 2^53 (default 1)\n"
-    "  -h, --help        show this help\n"
-    "\n"
+    "              (written as heads.dat and heads.png)\n",
+    .after =
     "For the three experiments, the reference curves are the answer key's numbers\n"
     "(attnlab experiment NAME prints them), and your curves are what your lab file\n"
     "returns for the very same call: attnlab builds it and runs it in the sandbox, as\n"
@@ -96,7 +88,10 @@ static const char plot_usage[] =
     "  gnuplot -c data/plots/NAME.gp NAME.dat NAME.png\n"
     "\n"
     "Exit status: 0 plotted, 1 no PNG (gnuplot missing or failing, a file could not\n"
-    "be written), 2 usage error.\n";
+    "be written), 2 usage error.\n",
+    .max_args = -1,
+    .column = 20,
+};
 
 /* ---- the command line ------------------------------------------------------------------ */
 
@@ -108,64 +103,69 @@ typedef struct plot_opts {
     uint64_t seed;
 } plot_opts;
 
+/* A folder's name, not empty, into *(const char **)to; opt names it. */
+static int folder_option(const char *opt, void *to, const char *value, char *why, size_t whylen)
+{
+    if (!*value)
+        return gr_opt_fail(why, whylen, "%s needs a folder", opt);
+    *(const char **)to = value;
+    return 0;
+}
+
+/* --submission DIR and --out DIR. */
+static int submission_option(void *to, const char *value, char *why, size_t whylen)
+{
+    return folder_option("--submission", to, value, why, whylen);
+}
+
+static int out_option(void *to, const char *value, char *why, size_t whylen)
+{
+    return folder_option("--out", to, value, why, whylen);
+}
+
+/* --lab 10: the lab whose heatmap is plotted, into *(int *)to. */
+static int lab_option(void *to, const char *value, char *why, size_t whylen)
+{
+    if (strcmp(value, "10") != 0)
+        return gr_opt_fail(why, whylen, "--lab takes 10, the lab whose heatmap is plotted "
+                           "(got '%s')", value);
+    *(int *)to = HEADS_LAB;
+    return 0;
+}
+
 /* 0 ok, 1 when --help was shown, -1 after a usage error. */
 static int parse_args(FILE *out, FILE *err, int argc, char **argv, plot_opts *o)
 {
-    static const struct option longopts[] = {
-        {"submission", required_argument, 0, 's'},
-        {"out", required_argument, 0, 'o'},
-        {"seed", required_argument, 0, 'S'},
-        {"lab", required_argument, 0, 'l'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     memset(o, 0, sizeof *o);
     o->seed = 1;
-    optind = 0;
-    opterr = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 's':
-        case 'o':
-            if (!*optarg)
-                return gr_usage_fail(err, "plot", "%s needs a folder",
-                                          ch == 's' ? "--submission" : "--out");
-            if (ch == 's')
-                o->submission = optarg;
-            else
-                o->out_dir = optarg;
-            break;
-        case 'S':
-            if (gr_seed_option(err, "plot", optarg, &o->seed) != 0)
-                return -1;
-            break;
-        case 'l':
-            if (strcmp(optarg, "10") != 0)
-                return gr_usage_fail(err, "plot", "--lab takes 10, the lab whose heatmap "
-                                          "is plotted (got '%s')", optarg);
-            o->lab = HEADS_LAB;
-            break;
-        case 'h':
-            fputs(plot_usage, out);
-            return 1;
-        case ':':
-            return gr_usage_fail(err, "plot", "%s needs a value", argv[optind - 1]);
-        default:
-            return gr_usage_fail(err, "plot", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc)
+    const gr_opt opts[] = {
+        GR_CALL("lab", 0, lab_option, &o->lab, "10",
+                "the heatmap of lab 10 (the only lab with one)"),
+        GR_CALL("submission", 0, submission_option, &o->submission, "DIR",
+                "the student's folder whose lab file is plotted, found as\n"
+                "grade finds it\n"
+                "(default: labs/ in the attnlab tree; for an installed\n"
+                "attnlab, labs/ in the current folder)"),
+        GR_CALL("out", 0, out_option, &o->out_dir, "DIR",
+                "where NAME.dat and NAME.png go (default: build/plots in the tree;\n"
+                "for an installed attnlab, build/plots in the current folder)"),
+        GR_CALL("seed", 0, gr_opt_seed, &o->seed, "S",
+                "the seed, a whole number from 0 to 2^53 (default 1)"),
+    };
+    int first, rc = gr_opts_parse(&plot_cmd, opts, GR_N_OPTS(opts), argc, argv, out, err, &first);
+    if (rc != 0)
+        return rc == GR_OPTS_HELP ? 1 : -1;
+    if (first >= argc)
         return gr_usage_fail(err, "plot",
                                   "name the plot: entropy, masking, saturation or heatmap");
-    o->name = argv[optind];
+    o->name = argv[first];
     o->e = gr_experiment_find(o->name);
     if (!o->e && strcmp(o->name, "heatmap") != 0)
         return gr_usage_fail(err, "plot",
                                   "'%s' is not a plot; use entropy, masking, saturation or heatmap",
                                   o->name);
-    if (optind + 1 < argc)
-        return gr_usage_fail(err, "plot", "unexpected argument '%s'", argv[optind + 1]);
+    if (first + 1 < argc)
+        return gr_usage_fail(err, "plot", "unexpected argument '%s'", argv[first + 1]);
     if (o->e && o->lab)
         return gr_usage_fail(err, "plot", "--lab is for heatmap (heatmap --lab 10); "
                                   "%s is lab %d's plot", o->name, o->e->lab);
@@ -382,7 +382,7 @@ static char *student_line(const gr_exp_student *s, int lab)
 }
 
 static int plot_experiment(FILE *out, FILE *err, const plot_opts *o, const char *root,
-                           const char *stub_dir, const char *submission, const char *dat,
+                           const char *child_dir, const char *submission, const char *dat,
                            const char *png)
 {
     gr_exp_run r;
@@ -394,7 +394,7 @@ static int plot_experiment(FILE *out, FILE *err, const plot_opts *o, const char 
     fprintf(out, "attnlab plot %s: lab %d, %s\n", o->name, o->e->lab, r.settings);
 
     gr_exp_student s;
-    gr_exp_paths paths = { root, stub_dir, submission };
+    gr_exp_paths paths = { root, child_dir, submission };
     if (gr_exp_student_run(&r, &paths, &s, msg, sizeof msg) != 0) {
         fprintf(err, "attnlab plot: %s\n", msg);
         gr_exp_student_free(&s);
@@ -498,7 +498,7 @@ static char *heads_line(const gr_student_case *sc)
 }
 
 static int plot_heads(FILE *out, FILE *err, const plot_opts *o, const char *root,
-                      const char *stub_dir, const char *submission, const char *dat,
+                      const char *child_dir, const char *submission, const char *dat,
                       const char *png)
 {
     gr_case c;
@@ -514,7 +514,7 @@ static int plot_heads(FILE *out, FILE *err, const plot_opts *o, const char *root
     fprintf(out, "attnlab plot heatmap --lab 10: %s\n", note);
 
     gr_student_case sc;
-    gr_exp_paths paths = { root, stub_dir, submission };
+    gr_exp_paths paths = { root, child_dir, submission };
     if (gr_student_case_run(HEADS_LAB, "extract", &c, &paths, &sc, msg, sizeof msg) != 0) {
         fprintf(err, "attnlab plot: %s\n", msg);
         gr_student_case_free(&sc);
@@ -536,7 +536,7 @@ static int plot_heads(FILE *out, FILE *err, const plot_opts *o, const char *root
     return rc;
 }
 
-int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir,
+int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *child_dir,
                     int argc, char **argv)
 {
     plot_opts o;
@@ -545,13 +545,13 @@ int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir
         return p > 0 ? GR_EXIT_OK : GR_EXIT_USAGE;
 
     char root_buf[PATH_MAX], stub_buf[PATH_MAX], msg[1024];
-    if (!root || !stub_dir) {
+    if (!root || !child_dir) {
         if (gr_layout_locate(root_buf, sizeof root_buf, stub_buf, sizeof stub_buf, msg, sizeof msg) != 0) {
             fprintf(err, "attnlab plot: %s\n", msg);
             return GR_EXIT_FAILED;
         }
         root = root ? root : root_buf;
-        stub_dir = stub_dir ? stub_dir : stub_buf;
+        child_dir = child_dir ? child_dir : stub_buf;
     }
     /* a tree's labs/ and build/plots; for an installed attnlab, the current
        folder's (no labs/ there: the plot says the student's curve is missing) */
@@ -568,8 +568,8 @@ int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir
         const char *file = o.lab ? "heads" : o.name;
         char *dat = gr_xasprintf("%s/%s.dat", out_dir, file);
         char *png = gr_xasprintf("%s/%s.png", out_dir, file);
-        rc = o.e ? plot_experiment(out, err, &o, root, stub_dir, submission, dat, png)
-           : o.lab ? plot_heads(out, err, &o, root, stub_dir, submission, dat, png)
+        rc = o.e ? plot_experiment(out, err, &o, root, child_dir, submission, dat, png)
+           : o.lab ? plot_heads(out, err, &o, root, child_dir, submission, dat, png)
                    : plot_heatmap(out, err, &o, root, dat, png);
         free(dat);
         free(png);

@@ -5,7 +5,6 @@
  *   attnlab rules --check          exit 1 when a block differs from its rubric
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,30 +12,33 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "grade.h"
 #include "learn/progress.h"
 #include "rules.h"
 #include "util.h"
 #include "layout.h"
 
-static const char rules_usage[] =
-    "usage: attnlab rules [--lab N|all] [--write | --check]\n"
-    "\n"
+static const gr_cmd_spec rules_cmd = {
+    .name = "rules",
+    .synopsis =
+    "[--lab N|all] [--write | --check]",
+    .about =
     "A lab's rules (allowed headers, allowed library functions, time, memory\n"
     "and output limits) come from its rubric, data/rubrics/labNN.yaml. The same\n"
     "text stands in the pristine stub's header comment (data/stubs/labNN.c) and\n"
     "in the handout's rules section (labs/labNN-name/README.md), between the\n"
     "lines 'BEGIN RULES (generated from ...)' and 'END RULES'. --write also\n"
     "refreshes labs/labNN-name/labNN.c while it is still the pristine stub;\n"
-    "once a student has edited it, it is theirs and is left alone.\n"
-    "\n"
-    "  --lab N|all   which labs (default all)\n"
-    "  --write       rewrite the blocks from the rubrics, in place\n"
-    "  --check       compare the blocks with the rubrics; one line per file\n"
-    "\n"
+    "once a student has edited it, it is theirs and is left alone.\n",
+    .after =
     "Without --write or --check, print each lab's text on stdout.\n"
     "Exit status: 0 done (and every block matches), 1 a block differs or a file\n"
-    "could not be written, 2 usage or rubric error.\n";
+    "could not be written, 2 usage or rubric error.\n",
+    .max_args = 0,
+    .in_order = 1,
+    .column = 16,
+};
 
 /* labs/labNN-name/labNN.c when it is still the pristine stub (before the
    stub is rewritten), else NULL: a copy a student has edited is theirs. */
@@ -120,34 +122,25 @@ static int rules_lab(FILE *out, FILE *err, const char *root, int lab, rules_mode
 
 int cmd_rules_run(FILE *out, FILE *err, const char *root, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"lab", required_argument, 0, 'l'},
-        {"write", no_argument, 0, 'w'},
-        {"check", no_argument, 0, 'c'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     const char *labs = "all";
-    rules_mode mode = RULES_PRINT;
-    int modes = 0;
-    optind = 0;
-    opterr = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'l': labs = optarg; break;
-        case 'w': mode = RULES_WRITE; modes++; break;
-        case 'c': mode = RULES_CHECK; modes++; break;
-        case 'h': fputs(rules_usage, out); return GR_EXIT_OK;
-        default:  return gr_bad_option("rules", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return gr_usage_error("rules", "unexpected argument '%s'", argv[optind]);
-    if (modes > 1)
+    int write = 0, check = 0;
+    const gr_opt opts[] = {
+        GR_TEXT("lab", 0, &labs, "N|all",
+                "which labs (default all)"),
+        GR_FLAG("write", 0, &write,
+                "rewrite the blocks from the rubrics, in place"),
+        GR_FLAG("check", 0, &check,
+                "compare the blocks with the rubrics; one line per file"),
+    };
+    int first, rc = gr_opts_parse(&rules_cmd, opts, GR_N_OPTS(opts), argc, argv, out, err,
+                                  &first);
+    if (rc != 0)
+        return rc == GR_OPTS_HELP ? GR_EXIT_OK : rc;
+    rules_mode mode = write ? RULES_WRITE : check ? RULES_CHECK : RULES_PRINT;
+    if (write && check)
         return gr_usage_error("rules", "give --write or --check, not both");
-    char msg[1024], found[PATH_MAX], stub_dir[PATH_MAX];
-    if (!root && gr_layout_locate(found, sizeof found, stub_dir, sizeof stub_dir, msg, sizeof msg) != 0) {
+    char msg[1024], found[PATH_MAX], child_dir[PATH_MAX];
+    if (!root && gr_layout_locate(found, sizeof found, child_dir, sizeof child_dir, msg, sizeof msg) != 0) {
         fprintf(err, "attnlab rules: %s\n", msg);
         return GR_EXIT_USAGE;
     }
@@ -162,7 +155,7 @@ int cmd_rules_run(FILE *out, FILE *err, const char *root, int argc, char **argv)
     int want[GR_N_LABS];
     if (gr_layout_parse_labs(labs, want, msg, sizeof msg) != 0)
         return gr_usage_error("rules", "%s", msg);
-    int rc = GR_EXIT_OK;
+    rc = GR_EXIT_OK;
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!want[lab - 1])
             continue;

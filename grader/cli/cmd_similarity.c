@@ -5,7 +5,6 @@
  *                      [--out FILE] [--format table|csv]
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,19 +14,15 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "grade.h"
 #include "class/handin.h"
 #include "class/similarity.h"
 #include "util.h"
 #include "layout.h"
 
-/* The help; its numbers are the defaults GR_SIM_K, GR_SIM_W and GR_SIM_MAX_FILES
-   (printf arguments). */
-#define SIMILARITY_USAGE \
-    "usage: attnlab similarity SUBMISSIONS [--lab N|all] [--top N] [--detail N]\n" \
-    "                          [--max-files M] [--out FILE] [--format table|csv]\n" \
-    "                          [--csv-bom]\n" \
-    "\n" \
+/* What similarity does, a format: the k-gram and window sizes (GR_SIM_K, GR_SIM_W). */
+#define SIMILARITY_ABOUT \
     "Compare every student's lab file with every other student's, MOSS-style, and\n" \
     "rank the pairs by what they share. A report for a person to read, never a\n" \
     "verdict: similar code has innocent causes too (the handout's hints, a common\n" \
@@ -55,39 +50,35 @@
     "starts with never counts. A pair's Jaccard is shared / (A's + B's - shared)\n" \
     "distinct fingerprints. As MOSS's -m does, a fingerprint found in more than\n" \
     "M of a lab's different files is ignored: so common, it is the handout's\n" \
-    "hint, an idiom or a shared source, not a pair's evidence.\n" \
-    "\n" \
-    "  --lab N|all       which labs (default all); pairs are within one lab\n" \
-    "  --top N           pairs listed per lab (default 20; 0 lists every pair that\n" \
-    "                    shares a fingerprint); the reports say how many are left\n" \
-    "  --max-files M     ignore fingerprints in more than M different files of a\n" \
-    "                    lab (default %d, MOSS's own; 0 ignores none)\n" \
-    "  --detail N        in the terminal table, show the matching regions of the\n" \
-    "                    first N pairs side by side (default 3)\n" \
-    "  --out FILE        also write a Markdown report with every listed pair's\n" \
-    "                    regions side by side\n" \
-    "  --format FORMAT   table (default) or csv, on stdout\n" \
-    "  --csv-bom         start the CSV with a UTF-8 byte order mark, so that Excel\n" \
-    "                    shows non-ASCII ids right\n" \
-    "  -h, --help        show this help\n" \
-    "\n" \
-    "CSV (RFC 4180): a header row, then one row per listed pair, most similar first;\n" \
-    "a cell a spreadsheet would run as a formula (=, +, -, @, tab or CR first)\n" \
-    "gets a leading ' and stays text:\n" \
-    "  lab,rank,student_a,student_b,jaccard,shared,fingerprints_a,fingerprints_b,\n" \
-    "  lines_a,lines_b,file_a,file_b,regions,same_file\n" \
-    "  shared          distinct fingerprints the two files have in common\n" \
-    "  fingerprints_a  distinct fingerprints of A's file outside the stub's text\n" \
-    "  lines_a         lines of A's file inside a matching region\n" \
-    "  file_a          A's file, relative to SUBMISSIONS\n" \
-    "  regions         each matching region as A's lines:B's lines, space-separated,\n" \
-    "                  e.g. \"12-30:40-58 61-70:80-89\"\n" \
-    "  same_file       on a row of rank \"same\" (before the lab's pairs): every\n" \
-    "                  student, space-separated, who handed in A's file byte for\n" \
-    "                  byte; A stands for them all in the pairs\n" \
-    "\n" \
-    "Exit status: 0 report made (whatever it shows), 1 a file could not be written\n" \
-    "or the course tree is incomplete, 2 usage error.\n"
+    "hint, an idiom or a shared source, not a pair's evidence.\n"
+
+static const gr_cmd_spec similarity_cmd = {
+    .name = "similarity",
+    .synopsis =
+    "SUBMISSIONS [--lab N|all] [--top N] [--detail N]\n"
+    "                          [--max-files M] [--out FILE] [--format table|csv]\n"
+    "                          [--csv-bom]",
+    .after =
+    "CSV (RFC 4180): a header row, then one row per listed pair, most similar first;\n"
+    "a cell a spreadsheet would run as a formula (=, +, -, @, tab or CR first)\n"
+    "gets a leading ' and stays text:\n"
+    "  lab,rank,student_a,student_b,jaccard,shared,fingerprints_a,fingerprints_b,\n"
+    "  lines_a,lines_b,file_a,file_b,regions,same_file\n"
+    "  shared          distinct fingerprints the two files have in common\n"
+    "  fingerprints_a  distinct fingerprints of A's file outside the stub's text\n"
+    "  lines_a         lines of A's file inside a matching region\n"
+    "  file_a          A's file, relative to SUBMISSIONS\n"
+    "  regions         each matching region as A's lines:B's lines, space-separated,\n"
+    "                  e.g. \"12-30:40-58 61-70:80-89\"\n"
+    "  same_file       on a row of rank \"same\" (before the lab's pairs): every\n"
+    "                  student, space-separated, who handed in A's file byte for\n"
+    "                  byte; A stands for them all in the pairs\n"
+    "\n"
+    "Exit status: 0 report made (whatever it shows), 1 a file could not be written\n"
+    "or the course tree is incomplete, 2 usage error.\n",
+    .max_args = -1,
+    .column = 20,
+};
 
 /* A usage error on err, one line; returns GR_EXIT_USAGE. */
 static int usage(FILE *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -100,15 +91,12 @@ static int usage(FILE *err, const char *fmt, ...)
     return rc;
 }
 
-/* A whole number in [lo, hi] for option name into *v: 0, or -1. */
-static int count_option(const char *text, int lo, int hi, int *v)
+/* --out FILE into *(const char **)to: a name, not empty. */
+static int out_option(void *to, const char *value, char *why, size_t whylen)
 {
-    char *end;
-    errno = 0;
-    long x = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno == ERANGE || x < lo || x > hi)
-        return -1;
-    *v = (int)x;
+    if (!*value)
+        return gr_opt_fail(why, whylen, "--out needs a file name, e.g. --out similarity.md");
+    *(const char **)to = value;
     return 0;
 }
 
@@ -125,74 +113,50 @@ typedef struct sim_opts {
    a usage error (as a negative number). */
 static int parse_args(FILE *out, FILE *err, int argc, char **argv, sim_opts *o)
 {
-    static const struct option longopts[] = {
-        {"lab", required_argument, 0, 'l'},
-        {"top", required_argument, 0, 't'},
-        {"detail", required_argument, 0, 'd'},
-        {"out", required_argument, 0, 'o'},
-        {"format", required_argument, 0, 'f'},
-        {"csv-bom", no_argument, 0, 'B'},
-        {"max-files", required_argument, 0, 'm'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     memset(o, 0, sizeof *o);
     o->labs = "all";
     o->report.top = 20;
     o->report.detail = 3;
     o->max_files = GR_SIM_MAX_FILES;
-    optind = 0;
-    opterr = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'l':
-            o->labs = optarg;
-            break;
-        case 't':
-            if (count_option(optarg, 0, 1000000, &o->report.top) != 0)
-                return -usage(err, "--top takes how many pairs to list per lab, a whole "
-                              "number >= 0 (0: every pair), not '%s'", optarg);
-            break;
-        case 'd':
-            if (count_option(optarg, 0, 1000000, &o->report.detail) != 0)
-                return -usage(err, "--detail takes how many pairs to show regions of, a "
-                              "whole number >= 0, not '%s'", optarg);
-            break;
-        case 'o':
-            if (!*optarg)
-                return -usage(err, "--out needs a file name, e.g. --out similarity.md");
-            o->md_path = optarg;
-            break;
-        case 'f':
-            if (strcmp(optarg, "table") != 0 && strcmp(optarg, "csv") != 0)
-                return -usage(err, "--format must be table or csv (got '%s')", optarg);
-            o->csv = strcmp(optarg, "csv") == 0;
-            break;
-        case 'B':
-            o->report.bom = 1;
-            break;
-        case 'm':
-            if (count_option(optarg, 0, 1000000, &o->max_files) != 0)
-                return -usage(err, "--max-files takes how many files a fingerprint may be in "
-                              "before it is ignored, a whole number >= 0 (0: never), not '%s'",
-                              optarg);
-            break;
-        case 'h':
-            fprintf(out, SIMILARITY_USAGE, GR_SIM_K, GR_SIM_W, GR_SIM_K + GR_SIM_W - 1, GR_SIM_K,
-                    GR_SIM_MAX_FILES);
-            return 1;
-        default:
-            return -usage(err, "unknown option or missing value: '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc)
+    const gr_opt opts[] = {
+        GR_TEXT("lab", 0, &o->labs, "N|all",
+                "which labs (default all); pairs are within one lab"),
+        GR_INT("top", 0, &o->report.top, "N",
+                "pairs listed per lab (default 20; 0 lists every pair that\n"
+                "shares a fingerprint); the reports say how many are left",
+               0, 1000000, "how many pairs to list per lab, a whole number >= 0 (0: every pair)", .example = "20"),
+        GR_INT("detail", 0, &o->report.detail, "N",
+                "in the terminal table, show the matching regions of the\n"
+                "first N pairs side by side (default 3)",
+               0, 1000000, "how many pairs to show regions of, a whole number >= 0", .example = "3"),
+        GR_CALL("out", 0, out_option, &o->md_path, "FILE",
+                "also write a Markdown report with every listed pair's\n"
+                "regions side by side"),
+        GR_CALL("format", 0, gr_opt_table_or_csv, &o->csv, "FORMAT",
+                "table (default) or csv, on stdout"),
+        GR_FLAG("csv-bom", 0, &o->report.bom,
+                "start the CSV with a UTF-8 byte order mark, so that Excel\n"
+                "shows non-ASCII ids right"),
+        GR_INT("max-files", 0, &o->max_files, "M",
+                "ignore fingerprints in more than M different files of a\n"
+                "lab (default 10, MOSS's own; 0 ignores none)",
+               0, 1000000, "how many files a fingerprint may be in before it is ignored, "
+               "a whole number >= 0 (0: never)", .example = "10"),
+    };
+    gr_cmd_spec cmd = similarity_cmd;
+    char *about = gr_xasprintf(SIMILARITY_ABOUT, GR_SIM_K, GR_SIM_W, GR_SIM_K + GR_SIM_W - 1, GR_SIM_K);
+    cmd.about = about;
+    int first, rc = gr_opts_parse(&cmd, opts, GR_N_OPTS(opts), argc, argv, out, err, &first);
+    free(about);
+    if (rc != 0)
+        return rc == GR_OPTS_HELP ? 1 : -GR_EXIT_USAGE;
+    if (first >= argc)
         return -usage(err, "give the folder of submissions, one subfolder per student, "
                       "e.g. attnlab similarity submissions/");
-    if (optind + 1 < argc)
+    if (first + 1 < argc)
         return -usage(err, "unexpected argument '%s'; give one folder of submissions",
-                      argv[optind + 1]);
-    o->submissions = argv[optind];
+                      argv[first + 1]);
+    o->submissions = argv[first];
     o->report.submissions = o->submissions;
     struct stat st;
     if (stat(o->submissions, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -249,10 +213,10 @@ int cmd_similarity_run(FILE *out, FILE *err, const char *root, int argc, char **
     if (p != 0)
         return p > 0 ? GR_EXIT_OK : -p;
     int want[GR_N_LABS];
-    char msg[1024], found[PATH_MAX], stub_dir[PATH_MAX];
+    char msg[1024], found[PATH_MAX], child_dir[PATH_MAX];
     if (gr_layout_parse_labs(o.labs, want, msg, sizeof msg) != 0)
         return usage(err, "%s", msg);
-    if (!root && gr_layout_locate(found, sizeof found, stub_dir, sizeof stub_dir, msg, sizeof msg) != 0) {
+    if (!root && gr_layout_locate(found, sizeof found, child_dir, sizeof child_dir, msg, sizeof msg) != 0) {
         fprintf(err, "attnlab similarity: %s\n", msg);
         return GR_EXIT_FAILED;
     }

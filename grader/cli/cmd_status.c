@@ -6,7 +6,6 @@
  * lab's result is recorded in the progress file (progress.h), which keeps
  * when a lab first passed.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,13 +13,16 @@
 #include "cells.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "cli/learner.h"
 #include "report/report.h"
 #include "layout.h"
 
-static const char status_usage[] =
-    "usage: attnlab status [--submission DIR]\n"
-    "\n"
+static const gr_cmd_spec status_cmd = {
+    .name = "status",
+    .synopsis =
+    "[--submission DIR]",
+    .about =
     "Every lab on one screen: passed, partly passed, does not build or not\n"
     "started, the visible points so far, and the next step. Only the visible\n"
     "tests run, all labs at once (one per core), and a lab whose labNN.c is\n"
@@ -29,14 +31,14 @@ static const char status_usage[] =
     "(in the course's tree, the hidden ones too).\n"
     "Progress (when each lab first passed) is kept in\n"
     "$XDG_STATE_HOME/attnlab/progress.tsv\n"
-    "(~/.local/state/attnlab/ by default) and shared with 'attnlab watch'.\n"
-    "\n"
-    "  --submission DIR   folder laid out like labs/ (default: labs/ in the tree; for an\n"
-    "                     installed attnlab, labs/ in the current folder)\n"
-    "\n"
+    "(~/.local/state/attnlab/ by default) and shared with 'attnlab watch'.\n",
+    .after =
     "Colour unless NO_COLOR is set or stdout is not a tty.\n"
     "Exit status: 0 every lab passes its visible tests, 1 some lab does not\n"
-    "yet (or the grader failed), 2 usage error.\n";
+    "yet (or the grader failed), 2 usage error.\n",
+    .max_args = 0,
+    .in_order = 1,
+};
 
 /* ANSI colour of a state's word on a terminal. */
 static const char *state_colour(gr_lab_state s)
@@ -68,34 +70,22 @@ static void print_row(FILE *out, const gr_lab_result *lr, const gr_lab_progress 
             tests, points, *since ? "   " : "", since);
 }
 
-int cmd_status_run(FILE *out, FILE *err, const char *root, const char *stub_dir, int argc,
+int cmd_status_run(FILE *out, FILE *err, const char *root, const char *child_dir, int argc,
                    char **argv)
 {
-    static const struct option longopts[] = {
-        {"submission", required_argument, 0, 's'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     const char *submission = NULL;
-    optind = 0;
-    opterr = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 's': submission = optarg; break;
-        case 'h': fputs(status_usage, out); return GR_EXIT_OK;
-        default:
-            gr_usage_fail(err, "status", "unknown option or missing value: '%s'", argv[optind - 1]);
-            return GR_EXIT_USAGE;
-        }
-    }
-    if (optind < argc) {
-        gr_usage_fail(err, "status", "unexpected argument '%s'", argv[optind]);
-        return GR_EXIT_USAGE;
-    }
+    const gr_opt opts[] = {
+        GR_TEXT("submission", 0, &submission, "DIR",
+                "folder laid out like labs/ (default: labs/ in the tree; for an\n"
+                "installed attnlab, labs/ in the current folder)"),
+    };
+    int first, rc = gr_opts_parse(&status_cmd, opts, GR_N_OPTS(opts), argc, argv, out, err,
+                                  &first);
+    if (rc != 0)
+        return rc == GR_OPTS_HELP ? GR_EXIT_OK : rc;
 
     gr_learner L;
-    int rc = gr_learner_open(&L, err, "status", root, stub_dir, submission);
+    rc = gr_learner_open(&L, err, "status", root, child_dir, submission);
     if (rc != 0)
         return rc;
     int all[GR_N_LABS];

@@ -10,7 +10,6 @@
  * the rules blocks of the stub and the handout must be the text `attnlab rules`
  * makes from the lab's rubric (rules.h): a hand edit there fails validation.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "fairness.h"
 #include "grade.h"
 #include "stop.h"
@@ -31,9 +31,11 @@
 #include "util.h"
 #include "layout.h"
 
-static const char validate_usage[] =
-    "usage: attnlab validate [--lab N|all] [--students K] [--jobs N] [--verbose]\n"
-    "\n"
+static const gr_cmd_spec validate_cmd = {
+    .name = "validate",
+    .synopsis =
+    "[--lab N|all] [--students K] [--jobs N] [--verbose]",
+    .about =
     "Check the grader against known submissions: every stub's and handout's\n"
     "rules block is what 'attnlab rules' makes of the lab's rubric, every\n"
     "solution in solutions/ scores full marks, every pristine stub in\n"
@@ -48,14 +50,13 @@ static const char validate_usage[] =
     "inputs (a rubric seed: the same for every student) catches it. Only the\n"
     "tests whose inputs differ between ids run again; a mutant meant to time\n"
     "out is graded under one id. Prints one line per check and a last line\n"
-    "'validate: N passed, N failed'.\n"
-    "\n"
-    "  --lab N|all   which labs (default all)\n"
-    "  --students K  student ids each mutant is graded for (default 8)\n"
-    "  --jobs N      mutants graded at once (default: one per core)\n"
-    "  -v, --verbose print the full report of every failing check\n"
-    "\n"
-    "Exit status: 0 all checks passed, 1 a check failed, 2 usage or data error.\n";
+    "'validate: N passed, N failed'.\n",
+    .after =
+    "Exit status: 0 all checks passed, 1 a check failed, 2 usage or data error.\n",
+    .max_args = 0,
+    .in_order = 1,
+    .column = 16,
+};
 
 typedef struct tally {
     int passed, failed;
@@ -500,63 +501,37 @@ static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err,
     return rc;
 }
 
-/* A whole number from 1 to 64 into *out: 0, or -1. */
-static int count_option(const char *text, int *out)
-{
-    char *end;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end || v < 1 || v > 64)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
-
 int cmd_validate(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"lab", required_argument, 0, 'l'},
-        {"verbose", no_argument, 0, 'v'},
-        {"students", required_argument, 0, 's'},
-        {"jobs", required_argument, 0, 'j'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     const char *labs = "all";
     tally t = {0};
     int students = 8;
     t.jobs = gr_pool_cores();
-    optind = 0;
-    opterr = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "+v", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'l': labs = optarg; break;
-        case 'v': t.verbose = 1; break;
-        case 's':
-            if (count_option(optarg, &students) != 0)
-                return gr_usage_error("validate", "--students takes a number of student ids "
-                                      "from 1 to 64 (got '%s')", optarg);
-            break;
-        case 'j':
-            if (count_option(optarg, &t.jobs) != 0)
-                return gr_usage_error("validate", "--jobs takes a number of mutants from 1 to "
-                                      "64 (got '%s')", optarg);
-            break;
-        case 'h': fputs(validate_usage, stdout); return 0;
-        default:  return gr_bad_option("validate", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return gr_usage_error("validate", "unexpected argument '%s'", argv[optind]);
+    const gr_opt opts[] = {
+        GR_TEXT("lab", 0, &labs, "N|all",
+                "which labs (default all)"),
+        GR_INT("students", 0, &students, "K",
+                "student ids each mutant is graded for (default 8)",
+               1, 64, "a number of student ids from 1 to 64"),
+        GR_INT("jobs", 0, &t.jobs, "N",
+                "mutants graded at once (default: one per core)",
+               1, 64, "a number of mutants from 1 to 64"),
+        GR_FLAG("verbose", 'v', &t.verbose,
+                "print the full report of every failing check"),
+    };
+    int first, rc = gr_opts_parse(&validate_cmd, opts, GR_N_OPTS(opts), argc, argv, stdout, stderr,
+                                  &first);
+    if (rc != 0)
+        return rc == GR_OPTS_HELP ? GR_EXIT_OK : rc;
 
-    char err[1024], root[PATH_MAX], stub_dir[PATH_MAX];
+    char err[1024], root[PATH_MAX], child_dir[PATH_MAX];
     gr_grade_opts o;
     memset(&o, 0, sizeof o);
     if (gr_layout_parse_labs(labs, o.labs, err, sizeof err) != 0)
         return gr_usage_error("validate", "%s", err);
     int want[GR_N_LABS];
     memcpy(want, o.labs, sizeof want);
-    if (gr_layout_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
+    if (gr_layout_locate(root, sizeof root, child_dir, sizeof child_dir, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab validate: %s\n", err);
         return 2;
     }
@@ -572,7 +547,7 @@ int cmd_validate(int argc, char **argv)
         return 2;
     }
     o.root = root;
-    o.stub_dir = stub_dir;
+    o.child_dir = child_dir;
     o.submission = root;
     o.student = "validate";
     o.secret = GR_PRACTICE_SECRET; /* validation must not depend on an instructor's secret */
@@ -591,7 +566,7 @@ int cmd_validate(int argc, char **argv)
     t.n_draws = students;
 
     gr_stop_install();
-    int rc = 0;
+    rc = 0;
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (want[lab - 1] && validate_lab(&t, &o, lab, err, sizeof err) != 0) {
             fprintf(stderr, "attnlab validate: %s\n", err);

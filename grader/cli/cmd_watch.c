@@ -16,7 +16,6 @@
  * watch waits until the folder has been quiet for QUIET_MS before grading.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -27,6 +26,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "cli/learner.h"
 #include "report/report.h"
 #include "stop.h"
@@ -34,28 +34,25 @@
 
 #define QUIET_MS 40          /* a save's events arrive within a few ms of each other */
 
-static const char watch_usage[] =
-    "usage: attnlab watch [--lab N] [--submission DIR] [--timeout SECONDS] [--once]\n"
-    "\n"
+static const gr_cmd_spec watch_cmd = {
+    .name = "watch",
+    .synopsis =
+    "[--lab N] [--submission DIR] [--timeout SECONDS] [--once]",
+    .about =
     "Grade one lab's visible tests, then again each time you save a .c or .h\n"
     "file in its folder (about 0.2 s from save to verdict on 2 cores): every test's\n"
     "verdict, then the lab as 'attnlab grade' shows it (the compiler's errors or\n"
     "warnings, each failing test's feedback and misconception) and a hint. When\n"
     "the lab passes, watch names the next lab and keeps watching: save again to\n"
     "regrade. Progress is kept with 'attnlab status''s, in\n"
-    "$XDG_STATE_HOME/attnlab/progress.tsv.\n"
-    "\n"
-    "  --lab N            the lab to watch (default: the first that has not\n"
-    "                     passed, as 'attnlab status' last saw it)\n"
-    "  --submission DIR   folder laid out like labs/ (default: labs/ in the tree; for an\n"
-    "                     installed attnlab, labs/ in the current folder)\n"
-    "  --timeout SECONDS  stop after this long (default: never; Ctrl-C stops watch\n"
-    "                     at any time)\n"
-    "  --once             stop as soon as the lab passes\n"
-    "\n"
+    "$XDG_STATE_HOME/attnlab/progress.tsv.\n",
+    .after =
     "Exit status: 0 the lab passes (at --once's pass, or when --timeout ends watch),\n"
     "1 --timeout ended watch without a pass, or the grader failed, 2 usage error,\n"
-    "128+N stopped by signal N (Ctrl-C).\n";
+    "128+N stopped by signal N (Ctrl-C).\n",
+    .max_args = 0,
+    .in_order = 1,
+};
 
 /* What the command line asked for. */
 typedef struct watch_args {
@@ -65,54 +62,39 @@ typedef struct watch_args {
     int once;                /* 1: end at the first pass */
 } watch_args;
 
+/* --timeout SECONDS into *(double *)to: above 0, at most 1e6. */
+static int timeout_option(void *to, const char *value, char *why, size_t whylen)
+{
+    char *end;
+    double t = strtod(value, &end);
+    if (end == value || *end || !(t > 0 && t <= 1e6))
+        return gr_opt_fail(why, whylen, "--timeout takes a number of seconds above 0 "
+                             "(got '%s')", value);
+    *(double *)to = t;
+    return 0;
+}
+
 /* Parse argv into a: 0, GR_EXIT_USAGE after one line on err, or -1 after --help. */
 static int parse_args(FILE *out, FILE *err, int argc, char **argv, watch_args *a)
 {
-    static const struct option longopts[] = {
-        {"lab", required_argument, 0, 'l'},
-        {"submission", required_argument, 0, 's'},
-        {"timeout", required_argument, 0, 't'},
-        {"once", no_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
+    char what[48];
+    snprintf(what, sizeof what, "one lab number from 1 to %d", GR_N_LABS);
+    const gr_opt opts[] = {
+        GR_INT("lab", 0, &a->lab, "N",
+                "the lab to watch (default: the first that has not\n"
+                "passed, as 'attnlab status' last saw it)",
+               1, GR_N_LABS, what),
+        GR_TEXT("submission", 0, &a->submission, "DIR",
+                "folder laid out like labs/ (default: labs/ in the tree; for an\n"
+                "installed attnlab, labs/ in the current folder)"),
+        GR_CALL("timeout", 0, timeout_option, &a->timeout, "SECONDS",
+                "stop after this long (default: never; Ctrl-C stops watch\n"
+                "at any time)"),
+        GR_FLAG("once", 0, &a->once,
+                "stop as soon as the lab passes"),
     };
-    optind = 0;
-    opterr = 0;
-    int ch;
-    char *end;
-    while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'l': {
-            long lab = strtol(optarg, &end, 10);
-            if (end == optarg || *end || lab < 1 || lab > GR_N_LABS) {
-                gr_usage_fail(err, "watch", "--lab takes one lab number from 1 to %d (got '%s')",
-                              GR_N_LABS, optarg);
-                return GR_EXIT_USAGE;
-            }
-            a->lab = (int)lab;
-            break;
-        }
-        case 's': a->submission = optarg; break;
-        case 't':
-            a->timeout = strtod(optarg, &end);
-            if (end == optarg || *end || !(a->timeout > 0 && a->timeout <= 1e6)) {
-                gr_usage_fail(err, "watch", "--timeout takes a number of seconds above 0 "
-                              "(got '%s')", optarg);
-                return GR_EXIT_USAGE;
-            }
-            break;
-        case 'o': a->once = 1; break;
-        case 'h': fputs(watch_usage, out); return -1;
-        default:
-            gr_usage_fail(err, "watch", "unknown option or missing value: '%s'", argv[optind - 1]);
-            return GR_EXIT_USAGE;
-        }
-    }
-    if (optind < argc) {
-        gr_usage_fail(err, "watch", "unexpected argument '%s'", argv[optind]);
-        return GR_EXIT_USAGE;
-    }
-    return 0;
+    int first;
+    return gr_opts_parse(&watch_cmd, opts, GR_N_OPTS(opts), argc, argv, out, err, &first);
 }
 
 /* A file whose save should regrade: a .c or .h that is not hidden (editors'
@@ -280,7 +262,7 @@ static int watch_loop(FILE *out, FILE *err, gr_learner *L, int lab, int fd, cons
     return rc;
 }
 
-int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *stub_dir, int argc,
+int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *child_dir, int argc,
                   char **argv)
 {
     watch_args a = {0, NULL, 0, 0};
@@ -288,7 +270,7 @@ int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *stub_dir, 
     if (rc != 0)
         return rc < 0 ? GR_EXIT_OK : rc;
     gr_learner L;
-    if ((rc = gr_learner_open(&L, err, "watch", root, stub_dir, a.submission)) != 0)
+    if ((rc = gr_learner_open(&L, err, "watch", root, child_dir, a.submission)) != 0)
         return rc;
     int lab = a.lab ? a.lab : gr_progress_next(&L.progress);
     if (lab == 0) {

@@ -90,7 +90,7 @@ int cmd_plot_run(FILE *out, FILE *err, int argc, char **argv);
 
 /* cmd_plot_run with the tree and the child objects given (tests build their own
    child objects); NULL finds them from where attnlab lives, as cmd_plot_run does. */
-int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *stub_dir,
+int cmd_plot_run_in(FILE *out, FILE *err, const char *root, const char *child_dir,
                     int argc, char **argv);
 
 /* attnlab rules: a lab's rules from its rubric, printed, written into the stub and
@@ -105,16 +105,16 @@ int cmd_rules_run(FILE *out, FILE *err, const char *root, int argc, char **argv)
 int cmd_status(int argc, char **argv);
 
 /* The same, writing to out and err, for the tree at root with the child objects in
-   stub_dir (both NULL: find them from where attnlab lives). What tests call. */
-int cmd_status_run(FILE *out, FILE *err, const char *root, const char *stub_dir, int argc,
+   child_dir (both NULL: find them from where attnlab lives). What tests call. */
+int cmd_status_run(FILE *out, FILE *err, const char *root, const char *child_dir, int argc,
                    char **argv);
 
 /* attnlab watch: regrade one lab's visible tests on each save until it passes. */
 int cmd_watch(int argc, char **argv);
 
 /* The same, writing to out and err, for the tree at root with the child objects in
-   stub_dir (both NULL: find them). What tests call. */
-int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *stub_dir, int argc,
+   child_dir (both NULL: find them). What tests call. */
+int cmd_watch_run(FILE *out, FILE *err, const char *root, const char *child_dir, int argc,
                   char **argv);
 
 /* attnlab doctor: the tools and sandbox layers this machine has, and what to install. */

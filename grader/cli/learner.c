@@ -17,15 +17,15 @@
 #include "layout.h"
 
 int gr_learner_open(gr_learner *L, FILE *err, const char *cmd, const char *root,
-                    const char *stub_dir, const char *submission)
+                    const char *child_dir, const char *submission)
 {
     memset(L, 0, sizeof *L);
     L->cmd = cmd;
     char msg[1024];
     if (root) {
         snprintf(L->root, sizeof L->root, "%s", root);
-        snprintf(L->stub_dir, sizeof L->stub_dir, "%s", stub_dir);
-    } else if (gr_layout_locate(L->root, sizeof L->root, L->stub_dir, sizeof L->stub_dir, msg,
+        snprintf(L->child_dir, sizeof L->child_dir, "%s", child_dir);
+    } else if (gr_layout_locate(L->root, sizeof L->root, L->child_dir, sizeof L->child_dir, msg,
                          sizeof msg) != 0) {
         fprintf(err, "attnlab %s: %s\n", cmd, msg);
         return GR_EXIT_USAGE;
@@ -49,7 +49,7 @@ int gr_learner_open(gr_learner *L, FILE *err, const char *cmd, const char *root,
 
     gr_grade_opts *o = &L->opts;
     o->root = L->root;
-    o->stub_dir = L->stub_dir;
+    o->child_dir = L->child_dir;
     o->submission = L->tree;
     o->student = "local";
     o->secret = gr_secret_from_env();

@@ -13,20 +13,20 @@
 typedef struct gr_learner {
     const char *cmd;                 /* "status", "watch": named in every message */
     char root[PATH_MAX];             /* the attnlab tree */
-    char stub_dir[PATH_MAX];         /* the grader's prebuilt child objects */
+    char child_dir[PATH_MAX];         /* the grader's prebuilt child objects */
     char tree[PATH_MAX];             /* the submission's real path, the progress key */
     char *progress_path;             /* the progress file, or NULL when there is none */
     gr_progress progress;            /* this tree's records */
     gr_grade_opts opts;              /* visible tests only, one worker per core */
 } gr_learner;
 
-/* Set L up for command cmd: the tree at root and the child objects in stub_dir
+/* Set L up for command cmd: the tree at root and the child objects in child_dir
    (both NULL: found from where attnlab lives), the submission folder
    submission (NULL: gr_layout_default_submission), and its saved progress. A progress
    file that cannot be read is said on err and then ignored. 0, or
    GR_EXIT_USAGE after one line on err. */
 int gr_learner_open(gr_learner *L, FILE *err, const char *cmd, const char *root,
-                    const char *stub_dir, const char *submission);
+                    const char *child_dir, const char *submission);
 
 /* Grade the visible tests of the labs with want[lab - 1] set into r (in
    course order; a lab whose file is still the pristine stub is not built:

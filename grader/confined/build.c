@@ -62,8 +62,8 @@
     "-U_FORTIFY_SOURCE", "-fno-lto", "-fdiagnostics-color=never", "-Werror=trampolines", GR_LAB_WARN
 
 /* The child objects linked with every lab's object (labNN_dispatch.o is the lab's). */
-static const char *const stub_names[] = {"child_main.o", "dispatch", "sup_rng.o", "sup_tensor.o"};
-#define N_STUB 4
+static const char *const child_names[] = {"child_main.o", "dispatch", "sup_rng.o", "sup_tensor.o"};
+#define N_CHILD 4
 
 /* ---- small helpers ----------------------------------------------------------------------- */
 
@@ -128,7 +128,7 @@ typedef struct build_ctx {
     const char *lab_dir_name;
     const char *src;            /* the student's file, as the caller named it */
     gr_paths paths;             /* the caller's paths made absolute: tools run inside priv */
-    char root_abs[PATH_MAX], stub_abs[PATH_MAX], work_abs[PATH_MAX];
+    char root_abs[PATH_MAX], child_abs[PATH_MAX], work_abs[PATH_MAX];
     gr_build *out;
     char *err;
     size_t errlen;
@@ -138,8 +138,8 @@ typedef struct build_ctx {
     char *source;               /* the rubric's source file name, or labNN.c */
     char *contract;             /* labNN.h */
     char *cc;                   /* the C compiler: $ATTNLAB_CC or cc */
-    char *stub_from[N_STUB];    /* the grader's child objects in its build folder */
-    char *stub_to[N_STUB];      /* their copies in priv/child, as the linker is given them */
+    char *child_from[N_CHILD];    /* the grader's child objects in its build folder */
+    char *child_to[N_CHILD];      /* their copies in priv/child, as the linker is given them */
     char *hdr_from, *sup_from;  /* the pristine contract header and labsup.h in the tree */
 
     /* made by the steps */
@@ -167,13 +167,13 @@ static int ctx_init(build_ctx *c, const gr_rubric *r, const char *lab_dir_name, 
     c->out = out;
     c->err = err;
     c->errlen = errlen;
-    if (!realpath(paths->root, c->root_abs) || !realpath(paths->stub_dir, c->stub_abs) ||
+    if (!realpath(paths->root, c->root_abs) || !realpath(paths->child_dir, c->child_abs) ||
         !realpath(paths->work_dir, c->work_abs)) {
         gr_set_err(err, errlen, "build: cannot resolve the tree %s, child folder %s or work folder %s: %s",
-                   paths->root, paths->stub_dir, paths->work_dir, strerror(errno));
+                   paths->root, paths->child_dir, paths->work_dir, strerror(errno));
         return -1;
     }
-    c->paths = (gr_paths){c->root_abs, c->stub_abs, c->work_abs};
+    c->paths = (gr_paths){c->root_abs, c->child_abs, c->work_abs};
     snprintf(c->tag, sizeof c->tag, "lab%02d", r->lab);
     c->source = r->source && *r->source ? gr_xstrdup(r->source) : gr_xasprintf("%s.c", c->tag);
     c->contract = gr_xasprintf("%s.h", c->tag);
@@ -182,9 +182,9 @@ static int ctx_init(build_ctx *c, const gr_rubric *r, const char *lab_dir_name, 
     char **in = gr_build_inputs(r, lab_dir_name, &c->paths);
     c->hdr_from = in[0];
     c->sup_from = in[1];
-    for (int i = 0; i < N_STUB; i++) {
-        c->stub_from[i] = in[2 + i];
-        c->stub_to[i] = gr_xasprintf("child/%s", strrchr(in[2 + i], '/') + 1);
+    for (int i = 0; i < N_CHILD; i++) {
+        c->child_from[i] = in[2 + i];
+        c->child_to[i] = gr_xasprintf("child/%s", strrchr(in[2 + i], '/') + 1);
     }
     free(in);
     return 0;
@@ -196,9 +196,9 @@ static void ctx_free(build_ctx *c)
     gr_directive_scan_free(&c->ds);
     gr_obj_free(&c->of);
     gr_confine_free(c->confine);
-    for (int i = 0; i < N_STUB; i++) {
-        free(c->stub_from[i]);
-        free(c->stub_to[i]);
+    for (int i = 0; i < N_CHILD; i++) {
+        free(c->child_from[i]);
+        free(c->child_to[i]);
     }
     free(c->source);
     free(c->contract);
@@ -233,7 +233,7 @@ static int run_confined(build_ctx *c, const char *const argv[], gr_tool_run *tr)
 /* A tool's output trimmed for the student (gr_shown_log), or NULL. */
 static char *shown_log(const build_ctx *c, const char *raw)
 {
-    return gr_shown_log(raw, c->priv, c->paths.stub_dir, c->source);
+    return gr_shown_log(raw, c->priv, c->paths.child_dir, c->source);
 }
 
 /* Run the C compiler on the student's code (doing: "preprocess", "compile",
@@ -338,23 +338,23 @@ static step_outcome make_private_dir(build_ctx *c)
         c->priv = NULL;
         return STEP_FAIL;
     }
-    char *inc = gr_xasprintf("%s/inc", c->priv), *stub = gr_xasprintf("%s/child", c->priv);
+    char *inc = gr_xasprintf("%s/inc", c->priv), *objs = gr_xasprintf("%s/child", c->priv);
     char *hdr_to = gr_xasprintf("%s/%s", inc, c->contract);
     char *sup_to = gr_xasprintf("%s/labsup.h", inc);
     char *src_to = gr_xasprintf("%s/%s", c->priv, c->source);
     /* modes set explicitly: the grader's umask may be 077, and the tools run as nobody */
     int copied = mkdir(inc, 0755) == 0 && chmod(inc, 0755) == 0 &&
-                 mkdir(stub, 0755) == 0 && chmod(stub, 0755) == 0 &&
+                 mkdir(objs, 0755) == 0 && chmod(objs, 0755) == 0 &&
                  copy_file(c->hdr_from, hdr_to) == 0 && copy_file(c->sup_from, sup_to) == 0 &&
                  gr_write_file_atomic(src_to, c->text, c->text_len) == 0 && chmod(src_to, 0644) == 0;
-    for (int i = 0; copied && i < N_STUB; i++) {
-        char *to = gr_xasprintf("%s/%s", c->priv, c->stub_to[i]);
-        copied = copy_file(c->stub_from[i], to) == 0;
+    for (int i = 0; copied && i < N_CHILD; i++) {
+        char *to = gr_xasprintf("%s/%s", c->priv, c->child_to[i]);
+        copied = copy_file(c->child_from[i], to) == 0;
         free(to);
     }
     int saved = errno;
     free(inc);
-    free(stub);
+    free(objs);
     free(hdr_to);
     free(sup_to);
     free(src_to);
@@ -379,10 +379,10 @@ static step_outcome prepare(build_ctx *c)
                    c->source);
         return STEP_FAIL;
     }
-    for (int i = 0; i < N_STUB; i++) {
-        if (!file_exists(c->stub_from[i])) {
+    for (int i = 0; i < N_CHILD; i++) {
+        if (!file_exists(c->child_from[i])) {
             gr_set_err(c->err, c->errlen, "build: %s is missing; build the grader first (make)",
-                       c->stub_from[i]);
+                       c->child_from[i]);
             return STEP_FAIL;
         }
     }
@@ -590,7 +590,7 @@ static step_outcome tool_failed(build_ctx *c, const char *what, const gr_tool_ru
    folder and kept here and, for the run's other worker processes, in the work
    folder (the grader's: its tools, as nobody, cannot write there). */
 static struct {
-    char stub_dir[PATH_MAX];
+    char child_dir[PATH_MAX];
     unsigned long long writable;
 } baseline;
 
@@ -598,8 +598,8 @@ static struct {
    STEP_FAIL (the grader's own objects do not link: its fault). */
 static step_outcome link_baseline(build_ctx *c)
 {
-    const char *argv[] = {c->cc, LINK_FLAGS, "-o", "baseline-test", c->stub_to[0], c->stub_to[1],
-                          c->stub_to[2], c->stub_to[3], WRAP_FLAGS,
+    const char *argv[] = {c->cc, LINK_FLAGS, "-o", "baseline-test", c->child_to[0], c->child_to[1],
+                          c->child_to[2], c->child_to[3], WRAP_FLAGS,
                           "-Wl,--unresolved-symbols=ignore-all", "-lm", NULL};
     gr_tool_run tr;
     if (run_confined(c, argv, &tr) != 0)
@@ -619,7 +619,7 @@ static step_outcome link_baseline(build_ctx *c)
    alignment padding included (an _Alignas(1 << 24) array takes 16 MiB). */
 static step_outcome measure_static(build_ctx *c, unsigned long long writable)
 {
-    if (strcmp(baseline.stub_dir, c->paths.stub_dir) != 0) {
+    if (strcmp(baseline.child_dir, c->paths.child_dir) != 0) {
         char *kept = gr_xasprintf("%s/child-writable-bytes", c->paths.work_dir);
         char *text = gr_read_file(kept, NULL), *end = NULL;
         unsigned long long v = text ? strtoull(text, &end, 10) : 0;
@@ -636,7 +636,7 @@ static step_outcome measure_static(build_ctx *c, unsigned long long writable)
         }
         free(text);
         free(kept);
-        snprintf(baseline.stub_dir, sizeof baseline.stub_dir, "%s", c->paths.stub_dir);
+        snprintf(baseline.child_dir, sizeof baseline.child_dir, "%s", c->paths.child_dir);
     }
     c->out->static_bytes = writable > baseline.writable ? (long)(writable - baseline.writable) : 0;
     return STEP_OK;
@@ -666,8 +666,8 @@ static step_outcome link_executable(build_ctx *c)
     free(tr.log);
     char *exe = gr_xasprintf("%s-test", c->tag);
     char *defsym = gr_xasprintf("-Wl,--defsym=child_student_static_bytes=%llu", c->of.static_bytes);
-    const char *argv[] = {c->cc, LINK_FLAGS, "-o", exe, c->stub_to[0], lfile, c->stub_to[1],
-                          c->stub_to[2], c->stub_to[3], WRAP_FLAGS, defsym, "-lm", NULL};
+    const char *argv[] = {c->cc, LINK_FLAGS, "-o", exe, c->child_to[0], lfile, c->child_to[1],
+                          c->child_to[2], c->child_to[3], WRAP_FLAGS, defsym, "-lm", NULL};
     if (s == STEP_OK && run_confined(c, argv, &tr) != 0)
         s = STEP_FAIL;
     else if (s == STEP_OK && !gr_tool_ok(&tr))
@@ -705,7 +705,7 @@ int gr_build_lab(const gr_rubric *r, const char *lab_dir_name, const char *src,
     out->verdict = GR_COMPILE_ERROR;
     if (err && errlen)
         err[0] = '\0';
-    if (!r || !lab_dir_name || !src || !paths || !paths->root || !paths->stub_dir || !paths->work_dir) {
+    if (!r || !lab_dir_name || !src || !paths || !paths->root || !paths->child_dir || !paths->work_dir) {
         gr_set_err(err, errlen, "build: missing rubric, lab folder, source or paths");
         return -1;
     }
@@ -741,14 +741,14 @@ int gr_build_lab(const gr_rubric *r, const char *lab_dir_name, const char *src,
 
 char **gr_build_inputs(const gr_rubric *r, const char *lab_dir_name, const gr_paths *paths)
 {
-    char **files = gr_xcalloc(N_STUB + 3, sizeof *files), tag[16];
+    char **files = gr_xcalloc(N_CHILD + 3, sizeof *files), tag[16];
     snprintf(tag, sizeof tag, "lab%02d", r->lab);
     char *contract = gr_xasprintf("%s.h", tag);
     files[0] = gr_layout_in_folder(paths->root, lab_dir_name, contract);
     files[1] = gr_xasprintf("%s/lib/labsup.h", paths->root);
-    for (int i = 0; i < N_STUB; i++)
-        files[2 + i] = i == 1 ? gr_xasprintf("%s/%s_dispatch.o", paths->stub_dir, tag)
-                              : gr_xasprintf("%s/%s", paths->stub_dir, stub_names[i]);
+    for (int i = 0; i < N_CHILD; i++)
+        files[2 + i] = i == 1 ? gr_xasprintf("%s/%s_dispatch.o", paths->child_dir, tag)
+                              : gr_xasprintf("%s/%s", paths->child_dir, child_names[i]);
     free(contract);
     return files;
 }

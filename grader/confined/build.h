@@ -32,7 +32,7 @@
 
 typedef struct gr_paths {
     const char *root;        /* the attnlab tree: labs/, lib/, data/ */
-    const char *stub_dir;    /* prebuilt child objects: build/grader/child */
+    const char *child_dir;    /* prebuilt child objects: build/grader/child */
     const char *work_dir;    /* private scratch dir for this grading run */
 } gr_paths;
 

@@ -113,59 +113,6 @@ static size_t round_page(size_t n, size_t pg)
     return (n + pg - 1) / pg * pg;
 }
 
-/* Walk our own request to learn the exact size of a correct response and the
-   memory the child's guarded buffers take. -1 if it does not parse (then the
-   child will say so with PROTO_EXIT_BAD_REQUEST). */
-static int walk_request(const unsigned char *req, size_t len, size_t *resp_bytes,
-                        size_t *buf_bytes, size_t sizes[PROTO_MAX_BUFS], int *n_bufs)
-{
-    size_t pos = 0, pg = (size_t)sysconf(_SC_PAGESIZE);
-    uint32_t v32;
-    uint64_t v64;
-#define TAKE(dst, n) do { if (len - pos < (n)) return -1; memcpy((dst), req + pos, (n)); pos += (n); } while (0)
-#define SKIP(n) do { if (len - pos < (n)) return -1; pos += (n); } while (0)
-    TAKE(&v32, 4);
-    if (v32 != PROTO_REQUEST_MAGIC)
-        return -1;
-    SKIP(4);                                         /* fn */
-    TAKE(&v32, 4);
-    if (v32 > PROTO_MAX_INTS)
-        return -1;
-    SKIP(8 * (size_t)v32);
-    TAKE(&v32, 4);
-    if (v32 > PROTO_MAX_REALS)
-        return -1;
-    SKIP(8 * (size_t)v32);
-    uint32_t nb;
-    TAKE(&nb, 4);
-    if (nb > PROTO_MAX_BUFS)
-        return -1;
-    size_t resp = 12 + 4, bufs = 0;
-    for (uint32_t i = 0; i < nb; i++) {
-        uint32_t kind, role;
-        TAKE(&kind, 4);
-        TAKE(&role, 4);
-        TAKE(&v64, 8);
-        size_t es = proto_kind_size((proto_kind)kind);
-        if (es == 0 || v64 > (uint64_t)PROTO_MAX_ELEMS)
-            return -1;
-        size_t bytes = (size_t)v64 * es;
-        sizes[i] = bytes;
-        bufs += round_page(bytes, pg) + 2 * pg;
-        if (role == PROTO_IN || role == PROTO_INOUT)
-            SKIP(bytes);
-        if (role == PROTO_OUT || role == PROTO_INOUT)
-            resp += 8 + bytes;
-    }
-    TAKE(&v32, 4);
-#undef TAKE
-#undef SKIP
-    *resp_bytes = resp;
-    *buf_bytes = bufs;
-    *n_bufs = (int)nb;
-    return 0;
-}
-
 /* Memory the executable's image needs (its PT_LOAD segments, bss included, and
    its thread-local data, which static glibc takes with sbrk before main), read
    from the open file, so a large static array fits the address-space limit and
@@ -307,6 +254,28 @@ static int check_call(const run_ctx *r)
     return 0;
 }
 
+/* The exact response a correct child sends and its guarded buffers' memory,
+   from what protocol.c reads of the request; a request that does not parse
+   (the child will exit PROTO_EXIT_BAD_REQUEST) gets RESPONSE_CAP. */
+static void bound_request(run_ctx *r)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    proto_bound b;
+    if (proto_request_bound(r->request, r->request_len, &b) != 0) {
+        r->resp_cap = RESPONSE_CAP;
+        r->buf_bytes = r->request_len;
+        r->n_bufs = 0;
+        return;
+    }
+    r->resp_cap = b.response_bytes;
+    r->buf_bytes = 0;
+    r->n_bufs = b.n_bufs;
+    for (int i = 0; i < b.n_bufs; i++) {
+        r->buf_sizes[i] = b.buf_bytes[i];
+        r->buf_bytes += round_page(b.buf_bytes[i], pg) + 2 * pg;
+    }
+}
+
 /* The program, /dev/null, the five pipes, the run's empty folder, its Landlock
    ruleset, and the sizes its request implies: 0, or -1 with err. */
 static int open_channels(run_ctx *r)
@@ -333,13 +302,7 @@ static int open_channels(run_ctx *r)
     snprintf(r->dir, sizeof r->dir, "%s", made);
     free(made);
     r->landlock = gr_landlock_only_exec(r->exe);
-    /* the exact response a correct child sends, and its guarded buffers' memory */
-    if (walk_request(r->request, r->request_len, &r->resp_cap, &r->buf_bytes, r->buf_sizes,
-                     &r->n_bufs) != 0) {
-        r->resp_cap = RESPONSE_CAP;
-        r->buf_bytes = r->request_len;
-        r->n_bufs = 0;
-    }
+    bound_request(r);
     return 0;
 }
 

@@ -78,13 +78,13 @@ static char *own_quotes_only(const char *log, const char *source)
     return gr_sb_take(&out);
 }
 
-char *gr_shown_log(const char *log, const char *priv, const char *stub_dir, const char *source)
+char *gr_shown_log(const char *log, const char *priv, const char *child_dir, const char *source)
 {
     if (!log || !*log)
         return NULL;
     char *pinc = gr_xasprintf("%s/inc/", priv);
     char *pdir = gr_xasprintf("%s/", priv);
-    char *sdir = gr_xasprintf("%s/", stub_dir ? stub_dir : "");
+    char *sdir = gr_xasprintf("%s/", child_dir ? child_dir : "");
     gr_strbuf a = {0}, b = {0}, c = {0};
     replace_all(&a, log, pinc, "");
     replace_all(&b, a.s ? a.s : "", pdir, "");

@@ -21,7 +21,7 @@
    (neither source, a pristine header nor a system header) is left out, so no
    other file's text (/etc/passwd named by a trick) reaches a report. NULL when
    log is empty. */
-char *gr_shown_log(const char *log, const char *priv, const char *stub_dir, const char *source);
+char *gr_shown_log(const char *log, const char *priv, const char *child_dir, const char *source);
 
 /* A capped list written into b: gr_capped_take says whether the next item is
    written (1) or only counted (0); gr_capped_end adds "... and N more WHAT."

@@ -8,7 +8,8 @@
  *   put_lab(sub, 1, "solutions/lab01-scores/lab01.c")
  *                                               sub/lab01-scores/lab01.c, a copy
  *   put_text(path, text)                        write text to path
- *   char *stubs = test_stub_dir();              build/grader/child beside this test
+ *   char *objs = fk_child_dir();               build/grader/child beside this test
+ *                                               (fixtures/fixture_kit.h)
  *   char *s = read_text(path);                  the whole file (fails the test when missing)
  *   remove_tree(dir)                            rm -rf dir
  *
@@ -25,6 +26,7 @@
 
 #include "labmod.h"
 #include "util.h"
+#include "fixtures/fixture_kit.h"
 
 static inline char *scratch_dir(const char *what)
 {
@@ -70,18 +72,6 @@ static inline void put_lab(const char *sub, int lab, const char *from)
     free(text);
     free(to);
     free(dir);
-}
-
-/* The child objects beside this test program's build folder (build/grader/child,
-   or build/asan/grader/child under the sanitizers). */
-static inline char *test_stub_dir(void)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    ck_assert_int_gt(n, 0);
-    exe[n] = '\0';
-    *strrchr(exe, '/') = '\0';                 /* .../grader/tests */
-    return gr_xasprintf("%s/../child", exe);
 }
 
 static inline void remove_tree(const char *dir)

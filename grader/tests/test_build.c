@@ -2,7 +2,7 @@
  *
  * Every test builds one "student" file of the fake lab 99 (fixtures/lab99.h)
  * against a fake attnlab tree made at test time (labs/lab99-fixture/lab99.h,
- * lib/labsup.h) and a stub directory compiled from the real stub sources.
+ * lib/labsup.h) and a child directory compiled from the real test child's sources.
  * The rubric allows the headers stdio.h, stdlib.h, math.h, string.h, stdint.h
  * and the functions malloc, free, printf, sqrtf.
  */
@@ -24,7 +24,7 @@ Suite *test_suite(void);
 
 /* ---- the fake tree, the child objects and the rubric ------------------------------------- */
 
-static char *kit_dir, *tree_dir, *stub_dir, *work_dir;
+static char *kit_dir, *tree_dir, *child_dir, *work_dir;
 static int kit_ok;
 static char kit_error[512];
 
@@ -48,7 +48,7 @@ static void kit_setup(void)
         return;
     }
     tree_dir = gr_xasprintf("%s/tree", kit_dir);
-    stub_dir = gr_xasprintf("%s/stub", kit_dir);
+    child_dir = gr_xasprintf("%s/child", kit_dir);
     work_dir = gr_xasprintf("%s/work", kit_dir);
     char *labs = gr_xasprintf("%s/labs", tree_dir);
     char *lab = gr_xasprintf("%s/labs/lab99-fixture", tree_dir);
@@ -58,7 +58,7 @@ static void kit_setup(void)
     char *sup_from = gr_xasprintf("%s/lib/labsup.h", fk_root());
     char *sup_to = gr_xasprintf("%s/labsup.h", lib);
     int ok = mkdir(tree_dir, 0755) == 0 && mkdir(labs, 0755) == 0 && mkdir(lab, 0755) == 0 &&
-             mkdir(lib, 0755) == 0 && mkdir(stub_dir, 0755) == 0 && mkdir(work_dir, 0700) == 0 &&
+             mkdir(lib, 0755) == 0 && mkdir(child_dir, 0755) == 0 && mkdir(work_dir, 0700) == 0 &&
              copy(hdr_from, hdr_to) == 0 && copy(sup_from, sup_to) == 0;
     free(labs);
     free(lab);
@@ -71,8 +71,8 @@ static void kit_setup(void)
         snprintf(kit_error, sizeof kit_error, "cannot lay out the fake tree in %s", kit_dir);
         return;
     }
-    if (fk_make_stub(stub_dir) != 0) {
-        snprintf(kit_error, sizeof kit_error, "cannot compile the stub; see %s/kit.log", stub_dir);
+    if (fk_make_child(child_dir) != 0) {
+        snprintf(kit_error, sizeof kit_error, "cannot compile the test child; see %s/kit.log", child_dir);
         return;
     }
     kit_ok = 1;
@@ -104,7 +104,7 @@ static gr_build build_file(const char *path)
 {
     ck_assert_msg(kit_ok, "test kit missing: %s", kit_error);
     gr_rubric r = fixture_rubric();
-    gr_paths p = {tree_dir, stub_dir, work_dir};
+    gr_paths p = {tree_dir, child_dir, work_dir};
     gr_build b;
     char err[512] = "";
     int rc = gr_build_lab(&r, "lab99-fixture", path, &p, &b, err, sizeof err);
@@ -468,7 +468,7 @@ START_TEST(only_regular_files_are_read)
 }
 END_TEST
 
-/* An ifunc resolver runs before main and before the stub's own set-up. */
+/* An ifunc resolver runs before main and before the test child's own set-up. */
 START_TEST(ifunc_is_refused)
 {
     gr_build b = build_text("#include \"lab99.h\"\n"
@@ -564,7 +564,7 @@ START_TEST(static_array_counts_against_the_memory_limit)
 END_TEST
 
 /* Defining getenv or malloc_usable_size must not switch the limit off: the
-   build makes every student symbol but lab_* local, so the stub keeps the C
+   build makes every student symbol but lab_* local, so the test child keeps the C
    library's own. */
 START_TEST(replacing_library_functions_changes_nothing)
 {
@@ -599,10 +599,10 @@ START_TEST(missing_source_is_the_students_problem)
 }
 END_TEST
 
-START_TEST(missing_stub_objects_are_the_graders_problem)
+START_TEST(missing_child_objects_are_the_graders_problem)
 {
     ck_assert_msg(kit_ok, "test kit missing: %s", kit_error);
-    char *empty = fk_mkdtemp("build-nostub");
+    char *empty = fk_mkdtemp("build-nochild");
     ck_assert_ptr_nonnull(empty);
     gr_rubric r = fixture_rubric();
     gr_paths p = {tree_dir, empty, work_dir};
@@ -627,7 +627,7 @@ START_TEST(relative_paths_work)
     char *src = gr_xasprintf("%s/grader/tests/fixtures/good.c", fk_root());
     ck_assert_int_eq(chdir(kit_dir), 0);      /* Check runs each test in its own process */
     gr_rubric r = fixture_rubric();
-    gr_paths p = {"tree", "stub", "work"};
+    gr_paths p = {"tree", "child", "work"};
     gr_build b;
     char err[512] = "";
     ck_assert_msg(gr_build_lab(&r, "lab99-fixture", src, &p, &b, err, sizeof err) == 0, "err: %s", err);
@@ -676,7 +676,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, lab_warnings_are_kept);
     tcase_add_test(tc, link_error_for_a_renamed_function);
     tcase_add_test(tc, missing_source_is_the_students_problem);
-    tcase_add_test(tc, missing_stub_objects_are_the_graders_problem);
+    tcase_add_test(tc, missing_child_objects_are_the_graders_problem);
     tcase_add_test(tc, relative_paths_work);
     suite_add_tcase(s, tc);
     return s;

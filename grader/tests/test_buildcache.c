@@ -33,12 +33,7 @@ static void setup(void)
     cache = gr_xasprintf("%s/cache", dir);
     work = gr_xasprintf("%s/work", dir);
     ck_assert_int_eq(mkdir(work, 0711), 0);
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    ck_assert_int_gt(n, 0);
-    exe[n] = '\0';
-    *strrchr(exe, '/') = '\0';                 /* .../grader/tests */
-    child = gr_xasprintf("%s/../child", exe);
+    child = fk_child_dir();
     char *path = gr_layout_rubric_from(".", NULL, 1), err[512];
     ck_assert_msg(gr_rubric_load(path, &rubric, err, sizeof err) == 0, "%s", err);
     free(path);

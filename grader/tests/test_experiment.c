@@ -64,12 +64,12 @@ static const exp_spec specs[3] = {
 
 /* ---- running a command --------------------------------------------------------------------------- */
 
-static char *stub_dir;    /* the suite's own child objects (kit_setup) */
+static char *child_dir;    /* the suite's own child objects (kit_setup) */
 
 /* `attnlab plot` against this suite's tree and child objects. */
 static int plot_in_kit(FILE *out, FILE *err, int argc, char **argv)
 {
-    return cmd_plot_run_in(out, err, fk_root(), stub_dir, argc, argv);
+    return cmd_plot_run_in(out, err, fk_root(), child_dir, argc, argv);
 }
 
 #define EXPERIMENT(...) CAPTURE(cmd_experiment_run, "experiment", __VA_ARGS__)
@@ -225,7 +225,7 @@ static void kit_cleanup(void)
 }
 
 /* Compile the test child, the three labs' dispatch and the support code into
-   a private stub folder, as the Makefile compiles build/grader/child. */
+   a private child folder, as the Makefile compiles build/grader/child. */
 static void kit_setup(void)
 {
     if (kit_dir)
@@ -237,10 +237,10 @@ static void kit_setup(void)
         return;
     }
     atexit(kit_cleanup);
-    stub_dir = gr_xasprintf("%s/stub", kit_dir);
+    child_dir = gr_xasprintf("%s/stub", kit_dir);
     out_root = gr_xasprintf("%s/out", kit_dir);
-    if (mkdir(stub_dir, 0755) != 0 || mkdir(out_root, 0755) != 0) {
-        snprintf(kit_error, sizeof kit_error, "cannot make %s", stub_dir);
+    if (mkdir(child_dir, 0755) != 0 || mkdir(out_root, 0755) != 0) {
+        snprintf(kit_error, sizeof kit_error, "cannot make %s", child_dir);
         return;
     }
     /* each lab's dispatch is generated from its manifest into the build's gen/ */
@@ -266,7 +266,7 @@ static void kit_setup(void)
         char *src = strncmp(parts[i][0], "gen/", 4) == 0
                         ? gr_xasprintf("%s/../../%s", exe, parts[i][0])
                         : gr_xasprintf("%s/%s", fk_root(), parts[i][0]);
-        char *obj = gr_xasprintf("%s/%s", stub_dir, parts[i][1]);
+        char *obj = gr_xasprintf("%s/%s", child_dir, parts[i][1]);
         int rc = fk_cc(src, obj, log);
         free(src);
         free(obj);

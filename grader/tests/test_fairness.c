@@ -30,28 +30,17 @@ static void make_dir(void)
     dir = fk_suite_dir("fairness");
 }
 
-/* The child objects beside this test program's build folder. */
-static char *stub_dir(void)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    ck_assert_int_gt(n, 0);
-    exe[n] = '\0';
-    *strrchr(exe, '/') = '\0';                 /* .../grader/tests */
-    return gr_xasprintf("%s/../child", exe);
-}
-
 /* Grade src as lab 1 under every draw into f. */
 static void grade(const char *src, gr_fairness *f)
 {
-    char *stubs = stub_dir(), err[1024] = "";
+    char *objs = fk_child_dir(), err[1024] = "";
     gr_grade_opts o;
     memset(&o, 0, sizeof o);
     o.root = ".";
-    o.stub_dir = stubs;
+    o.child_dir = objs;
     ck_assert_msg(gr_fairness_grade(&o, 1, src, draws, N_DRAWS, f, err, sizeof err) == 0,
                   "%s", err);
-    free(stubs);
+    free(objs);
 }
 
 /* Points of lab 1's tests whose rubric fixes the inputs (a seed, or a worked example). */

@@ -673,7 +673,7 @@ static char *exe_refusal(const char *name)
     ck_assert_msg(base_dir != NULL, "cannot make a temporary directory");
     char *dir = gr_xasprintf("%s/exe-%s-XXXXXX", base_dir, name);
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    ck_assert_msg(fk_make_stub(dir) == 0, "cannot compile the stub; see %s/kit.log", dir);
+    ck_assert_msg(fk_make_child(dir) == 0, "cannot compile the stub; see %s/kit.log", dir);
     char *exe = fk_link(dir, dir, name, 1);
     ck_assert_msg(exe != NULL, "cannot build fixture %s; see %s/kit.log", name, dir);
     char why[256];

@@ -19,6 +19,7 @@
 #include "grade.h"
 #include "pool.h"
 #include "result.h"
+#include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);
 
@@ -211,24 +212,12 @@ START_TEST(a_dead_worker_is_the_graders_failure)
 }
 END_TEST
 
-/* The child objects beside this test program's build folder (build/grader/child,
-   or build/asan/grader/child under the sanitizers). */
-static char *stub_dir(void)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    ck_assert_int_gt(n, 0);
-    exe[n] = '\0';
-    *strrchr(exe, '/') = '\0';                 /* .../grader/tests */
-    return gr_xasprintf("%s/../child", exe);
-}
-
-/* Options grading this tree's files as student who, with stubs the child objects. */
-static void tree_opts(gr_grade_opts *o, const char *stubs, const char *who)
+/* Options grading this tree's files as student who, with objs the child objects. */
+static void tree_opts(gr_grade_opts *o, const char *objs, const char *who)
 {
     memset(o, 0, sizeof *o);
     o->root = ".";
-    o->stub_dir = stubs;
+    o->child_dir = objs;
     o->student = who;
     o->secret = "pool-test-secret";
 }
@@ -237,9 +226,9 @@ static void tree_opts(gr_grade_opts *o, const char *stubs, const char *who)
    one gives: same scores, verdicts and test numbers. */
 START_TEST(parallel_grading_equals_sequential)
 {
-    char *stubs = stub_dir();
+    char *objs = fk_child_dir();
     gr_grade_opts o;
-    tree_opts(&o, stubs, "pool-test");
+    tree_opts(&o, objs, "pool-test");
     o.submission = "solutions";
     o.labs[0] = o.labs[1] = o.labs[8] = 1;
     gr_report seq, par;
@@ -260,7 +249,7 @@ START_TEST(parallel_grading_equals_sequential)
     }
     gr_result_free(&seq);
     gr_result_free(&par);
-    free(stubs);
+    free(objs);
 }
 END_TEST
 
@@ -270,9 +259,9 @@ END_TEST
    stopping, the verdicts are those of the rubric's order. */
 START_TEST(a_given_order_runs_visible_tests_first)
 {
-    char *stubs = stub_dir();
+    char *objs = fk_child_dir();
     gr_grade_opts o;
-    tree_opts(&o, stubs, "order-test");
+    tree_opts(&o, objs, "order-test");
     o.sources[0] = "data/stubs/lab01.c";
     o.labs[0] = 1;
     o.jobs = 1;
@@ -306,7 +295,7 @@ START_TEST(a_given_order_runs_visible_tests_first)
     gr_result_free(&plain);
     gr_result_free(&first);
     gr_result_free(&reversed);
-    free(stubs);
+    free(objs);
 }
 END_TEST
 

@@ -199,12 +199,12 @@ END_TEST
 
 /* ---- attnlab status ----------------------------------------------------------------- */
 
-static char *stubs;     /* the grader's child objects beside this test (test_stub_dir) */
+static char *objs;     /* the grader's child objects beside this test (fk_child_dir) */
 
 /* cmd_status_run on this tree, as a capture_fn. */
 static int cmd_status_run_here(FILE *out, FILE *err, int argc, char **argv)
 {
-    return cmd_status_run(out, err, ".", stubs, argc, argv);
+    return cmd_status_run(out, err, ".", objs, argc, argv);
 }
 
 /* lab's visible tests and their points, as its rubric has them now: "N" and "P"
@@ -226,7 +226,7 @@ static run_result status(const char *sub)
    misconception, and the progress file says so. */
 START_TEST(status_one_screen)
 {
-    stubs = test_stub_dir();
+    objs = fk_child_dir();
     char *sub, *state, *dir = learner_tree("status", &sub, &state);
     char *sol = read_text("solutions/lab01-scores/lab01.c");
     char *at = strstr(sol, "1.0 / sqrt((double)d)");
@@ -310,13 +310,13 @@ START_TEST(status_one_screen)
     free(state);
     remove_tree(dir);
     free(dir);
-    free(stubs);
+    free(objs);
 }
 END_TEST
 
 START_TEST(status_usage_errors)
 {
-    stubs = test_stub_dir();
+    objs = fk_child_dir();
     run_result r = CAPTURE(cmd_status_run_here, "status", "--bogus");
     check_usage_error(&r, 0, "attnlab status: ", "'--bogus'");
     free_result(&r);
@@ -331,7 +331,7 @@ START_TEST(status_usage_errors)
     ck_assert_int_eq(r.rc, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "usage: attnlab status"));
     free_result(&r);
-    free(stubs);
+    free(objs);
 }
 END_TEST
 

@@ -1,10 +1,13 @@
 /* test_protocol.c: the parent's half of the wire format (protocol.c).
  *
  * Requests are checked byte for byte against a layout computed by hand;
- * responses are built by hand the way the stub writes them, then damaged in
+ * responses are built by hand the way the child writes them, then damaged in
  * every way the strict parser promises to notice: wrong magic, cut short at
  * every length, trailing bytes, a wrong buffer count or element count, a wrong
- * end magic. (The child's half, the stub, is tested by test_sandbox.c.)
+ * end magic. (The child's half is tested by test_sandbox.c.)
+ * A request's bound (what the sandbox reads back) is checked by hand, and
+ * against what each lab's solution, run in the sandbox, writes for each
+ * function of the lab.
  */
 #include <check.h>
 #include <math.h>
@@ -12,8 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "confined/build.h"
+#include "confined/sandbox.h"
+#include "confined/workdir.h"
+#include "labmod.h"
+#include "layout.h"
 #include "protocol.h"
+#include "rubric.h"
 #include "util.h"
+#include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);
 
@@ -41,7 +51,7 @@ static proto_call sample_call(void)
     return c;
 }
 
-/* ---- building responses by hand, as the stub writes them --------------------------- */
+/* ---- building responses by hand, as the child writes them --------------------------- */
 
 typedef struct bytes {
     unsigned char b[512];
@@ -339,6 +349,119 @@ START_TEST(response_null_bytes)
 }
 END_TEST
 
+/* ---- a request's bound ------------------------------------------------------------------ */
+
+/* sample_call's request, malloc'd, *len bytes. */
+static unsigned char *sample_request(size_t *len)
+{
+    proto_call c = sample_call();
+    unsigned char *req;
+    ck_assert_int_eq(proto_encode_request(&c, &req, len), 0);
+    return req;
+}
+
+START_TEST(bound_of_the_sample_call)
+{
+    proto_call c = sample_call();
+    size_t len;
+    unsigned char *req = sample_request(&len);
+    proto_bound b;
+    ck_assert_int_eq(proto_request_bound(req, len, &b), 0);
+    ck_assert_uint_eq(b.response_bytes, 52);       /* good_response's 52 bytes */
+    ck_assert_uint_eq(b.response_bytes, good_response(0).n);
+    ck_assert_uint_eq(proto_response_bytes(&c), 52);
+    ck_assert_int_eq(b.n_bufs, 4);
+    const size_t want[4] = {12, 8, 8, 3};          /* 3 f32, 2 f32, 2 i32, 3 u8 */
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(b.buf_bytes[i], want[i]);
+    free(req);
+}
+END_TEST
+
+/* A request cut at any length, one byte longer, or with a role or kind out
+   of range has no bound. */
+START_TEST(bound_refuses_malformed_requests)
+{
+    size_t len;
+    unsigned char *req = sample_request(&len);
+    proto_bound b;
+    for (size_t cut = 0; cut < len; cut++)
+        ck_assert_msg(proto_request_bound(req, cut, &b) == -1, "cut at %zu of %zu", cut, len);
+    unsigned char *longer = gr_xmalloc(len + 1);
+    memcpy(longer, req, len);
+    longer[len] = 0;
+    ck_assert_int_eq(proto_request_bound(longer, len + 1, &b), -1);
+    free(longer);
+    size_t first_buf = 4 + 4 + 4 + 2 * 8 + 4 + 8 + 4;   /* kind, role of bufs[0] */
+    uint32_t bad = 9;
+    memcpy(req + first_buf + 4, &bad, 4);
+    ck_assert_int_eq(proto_request_bound(req, len, &b), -1);
+    memcpy(req + first_buf, &bad, 4);
+    ck_assert_int_eq(proto_request_bound(req, len, &b), -1);
+    ck_assert_int_eq(proto_request_bound(NULL, 0, &b), -1);
+    free(req);
+}
+END_TEST
+
+/* Run c in lab's solution and check the response is the bound, byte for byte. */
+static void check_bound(const char *exe, const gr_rubric_test *t, const gr_case *c)
+{
+    unsigned char *req;
+    size_t len;
+    char err[512] = "";
+    ck_assert_int_eq(proto_encode_request(&c->call, &req, &len), 0);
+    proto_bound b;
+    ck_assert_int_eq(proto_request_bound(req, len, &b), 0);
+    ck_assert_uint_eq(b.response_bytes, proto_response_bytes(&c->call));
+    gr_sandbox_result run;
+    ck_assert_msg(gr_sandbox_run(exe, req, len, &t->limits, &run, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(run.response_len == b.response_bytes, "%s: the solution wrote %zu bytes, "
+                  "the bound is %zu", t->name, run.response_len, b.response_bytes);
+    gr_sandbox_result_free(&run);
+    free(req);
+}
+
+/* For each function of lab _i + 1 (its first rubric test), the solution's
+   response is exactly as long as the request's bound. */
+START_TEST(bound_is_what_each_solution_writes)
+{
+    int lab = _i + 1;
+    char err[512] = "";
+    char *path = gr_layout_rubric(".", lab), *src = gr_layout_solution(".", lab);
+    char *objects = fk_child_dir(), *work = gr_work_dir_make("bound", err, sizeof err);
+    ck_assert_msg(work != NULL, "%s", err);
+    gr_rubric r;
+    ck_assert_msg(gr_rubric_load(path, &r, err, sizeof err) == 0, "%s", err);
+    const gr_lab_module *mod = gr_lab_modules[lab - 1];
+    gr_paths paths = {.root = ".", .child_dir = objects, .work_dir = work};
+    gr_build built;
+    ck_assert_msg(gr_build_lab(&r, mod->dir, src, &paths, &built, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(built.ok, "lab %d's solution does not build: %s", lab, built.message);
+    uint32_t seen[64] = {0};
+    int n_seen = 0;
+    for (int k = 0; k < r.n_tests; k++) {
+        gr_case c;
+        memset(&c, 0, sizeof c);
+        ck_assert_msg(mod->make_case(&r.tests[k], 1, &c, err, sizeof err) == 0, "%s", err);
+        int fresh = 1;
+        for (int j = 0; j < n_seen; j++)
+            fresh &= seen[j] != c.call.fn;
+        if (fresh && n_seen < 64) {
+            seen[n_seen++] = c.call.fn;
+            check_bound(built.exe, &r.tests[k], &c);
+        }
+        gr_case_free(&c);
+    }
+    ck_assert_int_gt(n_seen, 0);
+    gr_build_free(&built);
+    gr_rubric_free(&r);
+    gr_work_dir_remove(work);
+    free(objects);
+    free(src);
+    free(path);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("protocol");
@@ -361,6 +484,13 @@ Suite *test_suite(void)
     tcase_add_test(tc, response_with_wrong_element_count);
     tcase_add_test(tc, response_with_absurd_count);
     tcase_add_test(tc, response_null_bytes);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("bounds");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, bound_of_the_sample_call);
+    tcase_add_test(tc, bound_refuses_malformed_requests);
+    tcase_add_loop_test(tc, bound_is_what_each_solution_writes, 0, GR_N_LABS);
     suite_add_tcase(s, tc);
     return s;
 }

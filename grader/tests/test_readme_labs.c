@@ -13,6 +13,9 @@
  * And every name a rubric's sizes and params may hold (param_names in
  * grader/rubric.c, the names some generator reads) has its row in the README's
  * table of them and its entry in the man page's RUBRICS section.
+ *
+ * And doc/hacking.md's table of the layers names scripts/check-layers.sh's
+ * layers, in its order, and its base row every base file the script lists.
  */
 #include <check.h>
 #include <ctype.h>
@@ -327,6 +330,63 @@ START_TEST(every_rubric_name_is_documented)
 }
 END_TEST
 
+/* The text of line "key" of check-layers.sh from its first quote to the
+   next (malloc'd), or NULL. */
+static char *script_quoted(const char *script, const char *key)
+{
+    const char *p = strstr(script, key);
+    if (!p || !(p = strchr(p, '"')))
+        return NULL;
+    const char *end = strchr(p + 1, '"');
+    return end ? gr_xasprintf("%.*s", (int)(end - p - 1), p + 1) : NULL;
+}
+
+START_TEST(hacking_names_the_layers)
+{
+    char *script = read_tree_file("scripts/check-layers.sh"), *doc = read_tree_file("doc/hacking.md");
+    char *order = script_quoted(script, "BEGIN { split(");
+    ck_assert_msg(order, "check-layers.sh: no list of the layers' names");
+    char *table = section(doc, "| layer | what it holds |", "\n\n", "doc/hacking.md");
+    const char *row = table;
+    int n = 0;
+    for (char *tok = strtok(order, " "); tok; tok = strtok(NULL, " "), n++) {
+        gr_strbuf want = {0};                              /* report/learn: "| report, learn |" */
+        gr_sb_append(&want, "\n| ");
+        for (const char *c = tok; *c; c++)
+            gr_sb_append(&want, *c == '/' ? ", " : (char[2]){*c, '\0'});
+        gr_sb_append(&want, " |");
+        const char *at = strstr(row, want.s);
+        ck_assert_msg(at, "doc/hacking.md's table of the layers has no row '%s' after the "
+                      "previous one (check-layers.sh's order)", tok);
+        row = at + 1;
+        free(want.s);
+    }
+    ck_assert_int_ge(n, 5);
+    /* the base files the script names, if it names them */
+    const char *base = strstr(script, "base ~ /^(");
+    const char *base_row = strstr(table, "\n| base |");
+    if (base && base_row) {
+        const char *row_end = strchr(base_row + 1, '\n');
+        int row_len = (int)(row_end ? row_end - base_row : (long)strlen(base_row));
+        char *row_text = gr_xasprintf("%.*s", row_len, base_row);
+        base += strlen("base ~ /^(");
+        for (const char *q = base; *q && *q != ')'; ) {
+            size_t len = strcspn(q, "|)");
+            char *name = gr_xasprintf("`%.*s", (int)len, q);
+            ck_assert_msg(strstr(row_text, name), "doc/hacking.md's base row does not name %s` "
+                          "(check-layers.sh counts it as base)", name);
+            free(name);
+            q += len + (q[len] == '|');
+        }
+        free(row_text);
+    }
+    free(table);
+    free(order);
+    free(script);
+    free(doc);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("readme_labs");
@@ -334,6 +394,7 @@ Suite *test_suite(void)
     tcase_add_loop_test(tc, every_lab_has_its_row, 0, GR_N_LABS);
     tcase_add_test(tc, no_row_for_another_lab);
     tcase_add_test(tc, every_rubric_name_is_documented);
+    tcase_add_test(tc, hacking_names_the_layers);
     suite_add_tcase(s, tc);
     return s;
 }

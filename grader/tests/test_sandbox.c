@@ -1,7 +1,7 @@
 /* test_sandbox.c: the sandbox (sandbox.c) and the test child
- * (stub/child_main.c), end to end, with real test programs.
+ * (child/child_main.c), end to end, with real test programs.
  *
- * The programs are the fake lab 99 (fixtures/lab99.h): the real stub and the
+ * The programs are the fake lab 99 (fixtures/lab99.h): the real test child and the
  * fixture's dispatch linked with one "student" file each, built at test time
  * without the build's rule checks, so that the sandbox alone must stop what
  * they try: loop forever, crash, write past a buffer, allocate or recurse too
@@ -53,8 +53,8 @@ static void kit_setup(void)
         snprintf(kit_error, sizeof kit_error, "cannot make a temporary directory");
         return;
     }
-    if (fk_make_stub(kit_dir) != 0) {
-        snprintf(kit_error, sizeof kit_error, "cannot compile the stub; see %s/kit.log", kit_dir);
+    if (fk_make_child(kit_dir) != 0) {
+        snprintf(kit_error, sizeof kit_error, "cannot compile the test child; see %s/kit.log", kit_dir);
         return;
     }
     for (int i = 0; programs[i]; i++) {
@@ -407,7 +407,7 @@ START_TEST(yama_scope_that_blocks_reading)
 }
 END_TEST
 
-/* 64 MiB on an 8 MiB stack, and endless recursion: the stub names it a stack
+/* 64 MiB on an 8 MiB stack, and endless recursion: the child names it a stack
    overflow; a SIGSEGV is acceptable where it cannot tell. */
 static void expect_stack_overflow(const char *name)
 {
@@ -450,7 +450,7 @@ START_TEST(forbidden_system_call_is_fatal)
 }
 END_TEST
 
-/* Memory the stub's count never saw (code that forged it) is still refused:
+/* Memory the child's count never saw (code that forged it) is still refused:
    RLIMIT_DATA holds at the heap limit, 1 MiB here, plus the C library's room. */
 START_TEST(memory_past_the_count_is_refused_by_the_kernel)
 {
@@ -613,9 +613,9 @@ END_TEST
 /* ---- strict requests on the child's side ------------------------------------------------ */
 
 /* The good program's request for lab_add(n = 4), damaged in one way per loop
-   index; the stub must refuse each with PROTO_EXIT_BAD_REQUEST. Layout:
+   index; the child must refuse each with PROTO_EXIT_BAD_REQUEST. Layout:
    0 magic | 4 fn | 8 n_ints | 12 ints[0] | 20 n_reals | 24 n_bufs | 28 buf 0 ... */
-START_TEST(stub_refuses_a_bad_request)
+START_TEST(child_refuses_a_bad_request)
 {
     proto_call c = fk_add_call(A4, B4, 4);
     unsigned char *req;
@@ -649,7 +649,7 @@ START_TEST(stub_refuses_a_bad_request)
 }
 END_TEST
 
-START_TEST(stub_refuses_an_unknown_call)
+START_TEST(child_refuses_an_unknown_call)
 {
     proto_call c = fk_add_call(A4, B4, 4);
     c.fn = 99;                               /* not a call of lab 99 */
@@ -771,8 +771,8 @@ Suite *test_suite(void)
     tc = tcase_create("requests");
     tcase_add_unchecked_fixture(tc, kit_setup, NULL);
     tcase_set_timeout(tc, 60);
-    tcase_add_loop_test(tc, stub_refuses_a_bad_request, 0, 11);
-    tcase_add_test(tc, stub_refuses_an_unknown_call);
+    tcase_add_loop_test(tc, child_refuses_a_bad_request, 0, 11);
+    tcase_add_test(tc, child_refuses_an_unknown_call);
     tcase_add_test(tc, missing_program_is_a_sandbox_error);
     tcase_add_test(tc, exec_failure_is_a_sandbox_error);
     tcase_add_test(tc, seccomp_is_available_here);

@@ -632,7 +632,7 @@ static const struct {
     { { "@", "--max-files", "-2" }, 3, "--max-files takes how many files" },
     { { "@", "--out", "" }, 3, "--out needs a file name" },
     { { "@", "--frobnicate" }, 2, "unknown option" },
-    { { "@", "--top" }, 2, "missing value" },
+    { { "@", "--top" }, 2, "--top needs a value" },
 };
 
 START_TEST(usage_error_one_line_exit_2)

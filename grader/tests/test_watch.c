@@ -34,7 +34,7 @@ typedef struct watcher {
     size_t mark;               /* where the next wait_for starts looking */
 } watcher;
 
-static char *stubs;
+static char *objs;
 
 /* Start `attnlab watch ARGS...` (n of them) in a child writing to a pipe. */
 static void start_watch(watcher *w, int n, const char *const *args)
@@ -50,7 +50,7 @@ static void start_watch(watcher *w, int n, const char *const *args)
         char *argv[16] = {gr_xstrdup("watch")};
         for (int i = 0; i < n && i < 14; i++)
             argv[i + 1] = gr_xstrdup(args[i]);
-        int rc = cmd_watch_run(out, out, ".", stubs, n + 1, argv);
+        int rc = cmd_watch_run(out, out, ".", objs, n + 1, argv);
         fflush(out);
         _exit(rc);
     }
@@ -118,7 +118,7 @@ static char *inv_dk_solution(void)
    progress file says lab 1 passed. */
 START_TEST(watch_regrades_each_save_until_it_passes)
 {
-    stubs = test_stub_dir();
+    objs = fk_child_dir();
     char *sub, *state, *dir = learner_tree("watch", &sub, &state);
     char *stub = gr_layout_stub(".", 1);
     put_lab(sub, 1, stub);
@@ -184,7 +184,7 @@ START_TEST(watch_regrades_each_save_until_it_passes)
     free(state);
     remove_tree(dir);
     free(dir);
-    free(stubs);
+    free(objs);
 }
 END_TEST
 
@@ -203,7 +203,7 @@ static void save_as(const char *path, const char *text)
    failing test's misconception named; Ctrl-C ends it. */
 START_TEST(watch_shows_the_compiler_and_keeps_watching_after_a_pass)
 {
-    stubs = test_stub_dir();
+    objs = fk_child_dir();
     char *sub, *state, *dir = learner_tree("watch", &sub, &state);
     char *sol = read_text("solutions/lab01-scores/lab01.c");
     char *broken = gr_xasprintf("%s\nint broken(void) { return 1 +; }\n", sol);
@@ -235,7 +235,7 @@ START_TEST(watch_shows_the_compiler_and_keeps_watching_after_a_pass)
     free(state);
     remove_tree(dir);
     free(dir);
-    free(stubs);
+    free(objs);
 }
 END_TEST
 
@@ -243,7 +243,7 @@ END_TEST
    --lab it watches the first lab the progress has not seen pass. */
 START_TEST(watch_times_out_without_a_pass)
 {
-    stubs = test_stub_dir();
+    objs = fk_child_dir();
     char *sub, *state, *dir = learner_tree("watch", &sub, &state);
     char *stub = gr_layout_stub(".", 1);
     put_lab(sub, 1, stub);
@@ -257,18 +257,18 @@ START_TEST(watch_times_out_without_a_pass)
     free(state);
     remove_tree(dir);
     free(dir);
-    free(stubs);
+    free(objs);
 }
 END_TEST
 
 static int cmd_watch_run_here(FILE *out, FILE *err, int argc, char **argv)
 {
-    return cmd_watch_run(out, err, ".", stubs, argc, argv);
+    return cmd_watch_run(out, err, ".", objs, argc, argv);
 }
 
 START_TEST(watch_usage_errors)
 {
-    stubs = test_stub_dir();
+    objs = fk_child_dir();
     char *beyond = gr_xasprintf("--lab takes one lab number from 1 to %d (got '99')", GR_N_LABS);
     const char *const cases[][3] = {
         {"--lab", "99", beyond},                                    /* 99: in no course */
@@ -287,7 +287,7 @@ START_TEST(watch_usage_errors)
     ck_assert_int_eq(r.rc, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "usage: attnlab watch [--lab N]"));
     free_result(&r);
-    free(stubs);
+    free(objs);
 }
 END_TEST
 

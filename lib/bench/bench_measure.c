@@ -13,7 +13,7 @@
  * output from the reference output of the same run (a speed-up is only worth
  * reporting for an answer that is still right), and its peak memory.
  */
-#include "cli/bench_measure.h"
+#include "bench/bench_measure.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>

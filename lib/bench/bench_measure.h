@@ -1,4 +1,6 @@
-/* bench_measure.h: what `attnlab bench` (cmd_bench.c) measures and prints.
+/* bench_measure.h: what `attnlab bench` (grader/cli/cmd_bench.c) measures and
+ * prints; beside the libattn kernels it times, and like them it includes
+ * nothing of the grader.
  *
  * Three libattn paths compute the same attention, O = softmax(Q K^T / sqrt(d)) V:
  *

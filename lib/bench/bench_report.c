@@ -1,6 +1,6 @@
 /* bench_report.c: what `attnlab bench` prints (see bench_measure.h): the
  * table with its notes, or the CSV, from the measured results. */
-#include "cli/bench_measure.h"
+#include "bench/bench_measure.h"
 
 #include <math.h>
 #include <stdio.h>
