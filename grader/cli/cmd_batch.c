@@ -210,7 +210,7 @@ int cmd_batch(int argc, char **argv)
     gr_batch_opts o;
     memset(&o, 0, sizeof o);
     o.jobs = gr_pool_cores();
-    batch_args a = {"all", NULL, NULL, 0, 0, NULL};
+    batch_args a = {.labs = "all"};
     int rc = parse_args(argc, argv, &o, &a);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
