@@ -70,24 +70,19 @@ static const char *wire_adder(const nl_arg *a)
 
 /* ---- the grader module's code of one function ---------------------------------------- */
 
-/* The sizes and reals a generator reads from its test: a rubric name is read
-   with gr_test_int or gr_rubric_test_param, any other is fixed (rubric.c knows the names). */
+/* The sizes and reals a generator reads from its test, with gr_test_int or
+   gr_rubric_test_param: each is a course name or one of the lab's param_names. */
 static char *mod_sizes(const nl_fn *f)
 {
     gr_strbuf b = {0}, reads = {0};
     for (int i = 0; i < f->n_args; i++) {
         const nl_arg *a = &f->args[i];
-        int known = gr_rubric_param_known(a->name);
-        if (a->kind == 'n' && known) {
+        if (a->kind == 'n') {
             gr_sb_printf(&b, "    int %s;\n", a->name);
             gr_sb_printf(&reads, "%s        gr_test_int(test, \"%s\", %d, 1, 1024, &%s, err, errlen) != 0",
                          reads.len ? " ||\n" : "", a->name, size_value(f, a, 1), a->name);
-        } else if (a->kind == 'n') {
-            gr_sb_printf(&b, "    int %s = %d;   /* not a rubric size name (grader/rubric.c): fixed */\n",
-                         a->name, size_value(f, a, 1));
         } else if (a->kind == 'r') {
-            gr_sb_printf(&b, known ? "    double %s = gr_rubric_test_param(test, \"%s\", 1.0);\n"
-                                   : "    double %s = 1.0;   /* not a rubric param name (grader/rubric.c) */\n",
+            gr_sb_printf(&b, "    double %s = gr_rubric_test_param(test, \"%s\", 1.0);\n",
                          a->name, a->name);
         }
     }
@@ -293,17 +288,39 @@ static char *points_text(double p)
     return gr_xasprintf("%g", p);
 }
 
-/* "    sizes: {rows: 3, n: 4}\n" for the int arguments the rubric may name, or "". */
+/* "    sizes: {rows: 3, n: 4}\n" for the int arguments, or "". */
 static char *rubric_sizes(const nl_fn *f, int fixed)
 {
     gr_strbuf b = {0};
     for (int i = 0; i < f->n_args; i++) {
         const nl_arg *a = &f->args[i];
-        if (a->kind == 'n' && gr_rubric_param_known(a->name))
+        if (a->kind == 'n')
             gr_sb_printf(&b, "%s%s: %d", b.len ? ", " : "    sizes: {", a->name, size_value(f, a, fixed));
     }
     if (b.len)
         gr_sb_append(&b, "}\n");
+    return b.s ? gr_sb_take(&b) : gr_xstrdup("");
+}
+
+/* The manifest's param_names: each int or real argument name of the lab's
+   functions that is not a course name, once, or "" when there is none. */
+static char *param_names_yaml(const nl_lab *lab)
+{
+    gr_strbuf b = {0};
+    for (int i = 0; i < lab->n_fns; i++)
+        for (int j = 0; j < lab->fns[i].n_args; j++) {
+            const nl_arg *a = &lab->fns[i].args[j];
+            char *line = gr_xasprintf("\n  %s: ", a->name);
+            if (!is_array(a) && !gr_rubric_param_known(a->name) && !(b.s && strstr(b.s, line)))
+                gr_sb_printf(&b, "%s%s\"%s %s; TODO(new-lab): what it does\"", b.len ? "" :
+                             "# The sizes and params only this lab's generators read, each with "
+                             "what it does\n# (the course's own names are the README's table).\n"
+                             "param_names:", line, a->kind == 'n' ? "a size of" : "a real of",
+                             lab->fns[i].name);
+            free(line);
+        }
+    if (b.len)
+        gr_sb_append(&b, "\n");
     return b.s ? gr_sb_take(&b) : gr_xstrdup("");
 }
 
@@ -319,6 +336,7 @@ static void lab_keys(keys *k, const nl_lab *lab)
     put(k, "RULES_SECTION", gr_xasprintf("%d", lab->n_fns + 3));
     put(k, "GRADED_SECTION", gr_xasprintf("%d", lab->n_fns + 4));
     put(k, "CALLS_INCLUDE", gr_xasprintf("#include \"lab%02d_calls.h\"", lab->lab));
+    put(k, "PARAM_NAMES", param_names_yaml(lab));
 }
 
 static void function_keys(keys *k, const nl_lab *lab, int i)
