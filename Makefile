@@ -332,7 +332,7 @@ validate: all
 	@$(ATTNLAB) validate
 
 # Every mechanical mutant of every solution graded (attnlab mutate); fails on a
-# survivor not in data/mutation/equivalent.yaml.
+# survivor not in its lab's data/mutants/labNN/equivalent.yaml.
 mutation: all
 	@$(ATTNLAB) mutate
 
