@@ -150,7 +150,12 @@ $(LABGEN): $(LABGEN_OBJ) $(LIBSUP)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 # labgen rewrites only the files whose text changed, so an edit of a rubric's
 # tests rebuilds nothing.
-$(GEN_STAMP): $(LABGEN) $(GEN_INPUTS)
+# The list of those inputs, rewritten when it changes: a lab removed or a folder
+# renamed makes labgen run again too, which no input's time would tell.
+GEN_LIST   := $(GEN)/inputs.list
+$(shell mkdir -p $(GEN) && echo '$(GEN_INPUTS)' | cmp -s - $(GEN_LIST) || \
+        echo '$(GEN_INPUTS)' >$(GEN_LIST))
+$(GEN_STAMP): $(LABGEN) $(GEN_INPUTS) $(GEN_LIST)
 	@mkdir -p $(@D)
 	$(say) GEN $@
 	$(Q)$(LABGEN) . $(GEN)
@@ -158,7 +163,11 @@ $(GEN_STAMP): $(LABGEN) $(GEN_INPUTS)
 $(GEN)/%.o: $(GEN)/%.c | $(DEPS_OK)
 	$(say) CC $@
 	$(Q)$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
-$(GEN)/labs_gen.c $(LAB_NUMS:%=$(GEN)/lab%_dispatch.c): $(GEN_STAMP) ;
+# The headers too: an object's .d file names them, and make must look at them
+# again after labgen, so the first make after a lab is added (GR_N_LABS one
+# more) rebuilds every object that includes them.
+$(GEN)/labs_gen.c $(GEN)/labs_gen.h $(LAB_NUMS:%=$(GEN)/lab%_dispatch.c) \
+  $(LAB_NUMS:%=$(GEN)/lab%_calls.h): $(GEN_STAMP) ;
 # Everything that includes labmod.h or a call table waits for them.
 $(filter-out $(GEN)/%,$(GRADER_OBJ)) $(TEST_SRC:%.c=$(BUILD)/%.o) $(CHECK_MAIN) \
   $(patsubst %.c,$(BUILD)/%.o,$(wildcard grader/fuzz/*.c)) $(CHILD_SRC:%.c=$(BUILD)/%.o): | $(GEN_STAMP)
@@ -341,7 +350,7 @@ validate: all
 	@$(ATTNLAB) validate
 
 # Every mechanical mutant of every solution graded (attnlab mutate); fails on a
-# survivor not in data/mutation/equivalent.yaml.
+# survivor not in its lab's data/mutants/labNN/equivalent.yaml.
 mutation: all
 	@$(ATTNLAB) mutate
 

@@ -49,6 +49,7 @@ char *gr_layout_path_of(const char *root, const char *dir, int lab, gr_layout_fi
     case GR_LAYOUT_RUBRIC:        rel = gr_xasprintf("data/rubrics/lab%02d.yaml", lab); break;
     case GR_LAYOUT_MUTANTS:       rel = gr_xasprintf("data/mutants/lab%02d", lab); break;
     case GR_LAYOUT_MUTANT_MANIFEST: rel = gr_xasprintf("data/mutants/lab%02d/manifest.yaml", lab); break;
+    case GR_LAYOUT_EQUIVALENT:    rel = gr_xasprintf("data/mutants/lab%02d/equivalent.yaml", lab); break;
     case GR_LAYOUT_SOLUTION_FOLDER: rel = gr_xasprintf("solutions/%s", dir); break;
     case GR_LAYOUT_SOLUTION:      rel = gr_xasprintf("solutions/%s/lab%02d.c", dir, lab); break;
     case GR_LAYOUT_SOLUTION_MAKEFILE: rel = gr_xasprintf("solutions/%s/Makefile", dir); break;
@@ -78,6 +79,11 @@ char *gr_layout_solution(const char *root, int lab) { return of_lab(root, lab, G
 char *gr_layout_mutant_manifest(const char *root, int lab)
 {
     return of_lab(root, lab, GR_LAYOUT_MUTANT_MANIFEST);
+}
+
+char *gr_layout_equivalent(const char *root, int lab)
+{
+    return of_lab(root, lab, GR_LAYOUT_EQUIVALENT);
 }
 
 char *gr_layout_handout_at(int lab, const char *section)

@@ -10,7 +10,7 @@
  *   kit answers    labs/<dir>/expected_labNN.h
  *   pristine stub  data/stubs/labNN.c
  *   rubric         data/rubrics/labNN.yaml
- *   mutants        data/mutants/labNN/ and its manifest.yaml
+ *   mutants        data/mutants/labNN/, its manifest.yaml and equivalent.yaml
  *   solution       solutions/<dir>/labNN.c
  *
  * Path functions return a malloc'd string, or NULL when lab is not a lab of
@@ -41,6 +41,7 @@ char *gr_layout_rubric(const char *root, int lab);        /* data/rubrics/labNN.
 char *gr_layout_rubric_from(const char *root, const char *rubrics, int lab);
 char *gr_layout_mutants(const char *root, int lab);       /* data/mutants/labNN */
 char *gr_layout_mutant_manifest(const char *root, int lab); /* data/mutants/labNN/manifest.yaml */
+char *gr_layout_equivalent(const char *root, int lab);      /* data/mutants/labNN/equivalent.yaml */
 char *gr_layout_solution(const char *root, int lab);      /* solutions/<dir>/labNN.c */
 
 /* Where to reread, for a person: "labs/<dir>/README.md, section N" (malloc'd;
@@ -60,6 +61,7 @@ typedef enum gr_layout_file {
     GR_LAYOUT_RUBRIC,             /* data/rubrics/labNN.yaml */
     GR_LAYOUT_MUTANTS,            /* data/mutants/labNN */
     GR_LAYOUT_MUTANT_MANIFEST,    /* data/mutants/labNN/manifest.yaml */
+    GR_LAYOUT_EQUIVALENT,         /* data/mutants/labNN/equivalent.yaml */
     GR_LAYOUT_SOLUTION_FOLDER,    /* solutions/<dir> */
     GR_LAYOUT_SOLUTION,           /* solutions/<dir>/labNN.c */
     GR_LAYOUT_SOLUTION_MAKEFILE,  /* solutions/<dir>/Makefile */

@@ -29,7 +29,7 @@
  * operator and what it replaces ("relational: < -> <="), and, when the same
  * line holds the same mutation more than once, its occurrence ("#2"): a name
  * that survives edits elsewhere in the file, for the reviewed list of
- * equivalent mutants (data/mutation/equivalent.yaml).
+ * equivalent mutants (data/mutants/labNN/equivalent.yaml).
  */
 #ifndef GR_MUTGEN_H
 #define GR_MUTGEN_H

@@ -5,8 +5,8 @@
  * gr_rubric with the shared reader (lib/sup_yamlread.h). Each mapping is
  * walked against a table of the keys it may hold; a key not in the table is
  * an error, with the nearest known key suggested when it looks like a typo.
- * The names in sizes and params are checked the same way, against every name
- * the lab modules' generators read. Scalars become numbers only through
+ * The names in sizes and params are checked the same way, against the
+ * course's names (param_names below) and the lab's own (its param_names key). Scalars become numbers only through
  * strtol or strtod with the end pointer checked, so "2ms" or "two" is an
  * error, never 2 or 0. The first problem stops the load and is reported as
  * "path:line:column: what is wrong".
@@ -36,6 +36,7 @@
 typedef struct rb_ctx {
     int test_no;                        /* 1-based index of the test being read */
     const yaml_node_t *test_name_node;  /* where its name was written */
+    gr_rubric *r;                       /* the rubric: its param_names, read before its tests */
 } rb_ctx;
 
 static int is_identifier(const char *s)
@@ -158,10 +159,13 @@ static int rd_visibility(yr_doc *d, const yaml_node_t *v, void *target)
                       "after_published", s);
 }
 
-/* Every size or param some lab module's generator reads (gr_rubric_test_param,
-   gr_test_int): a name in a rubric's sizes or params must be one of them, so
-   a typo is an error instead of a value nobody reads. A generator that reads
-   a new name adds it here (gr_rubric_test_param stops on a name not listed). */
+/* The course's size and param names, read by the generators of labs 1 to 10
+   and the shared ones (gr_rubric_test_param, gr_test_int) and documented in
+   the README's table and the man page: a name in a rubric's sizes or params
+   must be one of them or one its lab declares (param_names:), so a typo is an
+   error instead of a value nobody reads. A new lab declares its own names in
+   its manifest and edits nothing here (gr_rubric_test_param stops on a name
+   neither lists). */
 static const char *const param_names[] = {
     "B", "H", "H_max", "H_min", "Hkv", "T", "Tk", "Tq", "b", "bad", "bad_pad", "batch",
     "bidirectional", "bottom_right", "bytes", "causal", "d", "density", "descending", "dk", "dk_max",
@@ -181,6 +185,26 @@ static int is_param_name(const char *s)
     return 0;
 }
 
+static int is_own_name(const gr_param_name *own, int n_own, const char *s)
+{
+    for (int i = 0; i < n_own; i++)
+        if (strcmp(own[i].name, s) == 0)
+            return 1;
+    return 0;
+}
+
+/* "unknown key" at k, the nearest of the course's and the lab's names suggested. */
+static int unknown_name(yr_doc *d, const yaml_node_t *k, const char *section, const gr_rubric *r)
+{
+    const char *all[N_PARAM_NAMES + GR_MAX_OWN_NAMES];
+    int n = 0;
+    for (int i = 0; i < N_PARAM_NAMES; i++)
+        all[n++] = param_names[i];
+    for (int i = 0; i < r->n_own; i++)
+        all[n++] = r->own[i].name;
+    return yr_unknown_key(d, k, section, all, n);
+}
+
 int gr_rubric_param_known(const char *name)
 {
     return name && is_param_name(name);
@@ -194,8 +218,9 @@ static int read_value(yr_doc *d, const yaml_node_t *k, const yaml_node_t *v,
     if (!is_identifier(name))
         return yr_fail_at(d, k, "%s: \"%s\" is not a name; use letters, digits and '_'",
                           section, name);
-    if (!is_param_name(name))
-        return yr_unknown_key(d, k, section, param_names, N_PARAM_NAMES);
+    const gr_rubric *r = ((rb_ctx *)d->user)->r;
+    if (!is_param_name(name) && !is_own_name(r->own, r->n_own, name))
+        return unknown_name(d, k, section, r);
     for (int i = 0; i < t->n_params; i++)
         if (strcmp(t->params[i].key, name) == 0)
             return yr_fail_at(d, k, "%s: \"%s\" is already given in %s; a name can appear once",
@@ -406,6 +431,8 @@ static int read_test(yr_doc *d, const yaml_node_t *item, int i, gr_rubric_test *
     t->rel_tol = DEFAULT_REL_TOL;
     t->limits.time_ms = t->limits.memory_bytes = t->limits.output_bytes = LIMIT_UNSET;
     t->line = (int)yr_pos_of(item).line;
+    t->own = c->r->own;
+    t->n_own = c->r->n_own;
     c->test_no = i + 1;
     c->test_name_node = NULL;
 
@@ -446,6 +473,51 @@ static int rd_tests(yr_doc *d, const yaml_node_t *v, void *target)
     return 0;
 }
 
+/* One name the lab declares: a C name the course does not have, and one line. */
+static int read_own_name(yr_doc *d, const yaml_node_t *k, const yaml_node_t *v, gr_rubric *r)
+{
+    const char *name = yr_text(k), *what;
+    if (!is_identifier(name))
+        return yr_fail_at(d, k, "param_names: \"%s\" is not a name; use letters, digits "
+                          "and '_'", name);
+    if (is_param_name(name))
+        return yr_fail_at(d, k, "param_names: \"%s\" is one of the course's names (the "
+                          "README's table of sizes and params); every lab may use it as it "
+                          "is, so declare only names of the lab's own", name);
+    if (r->n_own == GR_MAX_OWN_NAMES)
+        return yr_fail_at(d, k, "param_names: \"%s\" is one name too many; a lab declares "
+                          "at most %d", name, GR_MAX_OWN_NAMES);
+    if (yr_get_string(d, v, "param_names", YR_NONEMPTY, &what) != 0)
+        return -1;
+    if (strchr(what, '\n') || has_control(what))
+        return yr_fail_at(d, v, "param_names: what %s does is one line of text", name);
+    r->own[r->n_own].name = gr_xstrdup(name);
+    r->own[r->n_own].what = gr_xstrdup(what);
+    r->n_own++;
+    return 0;
+}
+
+/* param_names: {name: what it does, ...}, the sizes and params only this lab's
+   generators read; before tests, which are checked against them. */
+static int rd_param_names(yr_doc *d, const yaml_node_t *v, void *target)
+{
+    gr_rubric *r = target;
+    if (r->tests)
+        return yr_fail_at(d, v, "param_names: must come before tests, which use the names");
+    if (v->type != YAML_MAPPING_NODE)
+        return yr_fail_at(d, v, "param_names: expected a mapping like {base: what it does}, "
+                          "got %s", yr_kind_name(v));
+    r->own = gr_xcalloc(GR_MAX_OWN_NAMES, sizeof *r->own);
+    for (const yaml_node_pair_t *p = v->data.mapping.pairs.start;
+         p < v->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k;
+        if (yr_key(d, v, p, "param_names", &k) != 0 ||
+            read_own_name(d, k, yr_node(d, p->value), r) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* The rest of the lab's manifest (dir, title, functions) is read and checked at
    build time (grader/tools/manifest.c), which makes the grader's tables from it. */
 static int rd_manifest(yr_doc *d, const yaml_node_t *v, void *target)
@@ -461,6 +533,7 @@ static const yr_field rubric_fields[] = {
     {"title", 0, rd_manifest},
     {"source", 1, rd_source},
     {"functions", 0, rd_manifest},
+    {"param_names", 0, rd_param_names},
     {"allowed_headers", 0, rd_headers},
     {"allowed_symbols", 0, rd_symbols},
     {"limits", 0, rd_lab_limits},
@@ -509,7 +582,7 @@ int gr_rubric_parse(const char *path, const char *buf, size_t len, gr_rubric *ou
     r.limits.output_bytes = DEFAULT_OUTPUT_BYTES;
     r.budget_s = GR_DEFAULT_BUDGET_S;
 
-    rb_ctx c = {0, NULL};
+    rb_ctx c = {0, NULL, &r};
     /* exactly one document: a second "---" is probably a pasting accident */
     const yr_spec spec = {
         "the rubric", "the rubric is empty; it needs lab, name, source and tests",
@@ -547,6 +620,11 @@ void gr_rubric_free(gr_rubric *r)
             free(t->params[k].key);
     }
     free(r->tests);
+    for (int i = 0; i < r->n_own; i++) {
+        free(r->own[i].name);
+        free(r->own[i].what);
+    }
+    free(r->own);
     memset(r, 0, sizeof *r);
 }
 
@@ -570,9 +648,10 @@ void gr_rubric_keep_visible(gr_rubric *r)
 double gr_rubric_test_param(const gr_rubric_test *t, const char *key, double dflt)
 {
     /* a rubric can never give a name the loader rejects: reading one is a grader bug */
-    if (!is_param_name(key)) {
+    if (!is_param_name(key) && !is_own_name(t->own, t->n_own, key)) {
         fprintf(stderr, "attnlab: internal error: a test generator reads \"%s\", which is "
-                "not in param_names[] of grader/rubric.c; add it there\n", key);
+                "neither a course name (grader/rubric.c) nor in the lab's param_names; "
+                "declare it in the lab's manifest (data/rubrics/labNN.yaml)\n", key);
         abort();
     }
     for (int i = 0; i < t->n_params; i++)

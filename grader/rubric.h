@@ -8,6 +8,8 @@
  *   limits: {time_ms: 2000, memory_mb: 64, output_kb: 64}   # defaults for every test
  *   budget_s: 30                        # optional: the lab's share of a submission's
  *                                       # wall-clock budget (the sum over the labs graded)
+ *   param_names:                        # optional, before tests: names only this lab's
+ *     base: the frequency base (10000)  # generators read, each with what it does
  *   tests:
  *     - name: dot_worked_example        # unique in the lab
  *       kind: dot                       # which generator of the lab module builds it
@@ -15,7 +17,7 @@
  *       visibility: visible             # visible | hidden | after_due_date | after_published
  *       sizes: {B: 2, Tq: 3, Tk: 5, d: 4}   # integers the generator reads
  *       params: {scale: 1.0}                # reals the generator reads (optional)
- *       # names in sizes and params: those some generator reads (rubric.c lists them)
+ *       # names in sizes and params: the course's (rubric.c) or the lab's param_names
  *       tolerance: {abs: 1.0e-5, rel: 1.0e-5}
  *       limits: {time_ms: 1000}             # optional per-test override
  *
@@ -28,6 +30,7 @@
 #include <stddef.h>
 
 #define GR_MAX_PARAMS 16
+#define GR_MAX_OWN_NAMES 32   /* names a lab may declare in param_names */
 
 typedef enum gr_visibility {
     GR_VISIBLE = 0,        /* the student sees result and feedback at once */
@@ -63,6 +66,12 @@ typedef struct gr_param {
     double value;
 } gr_param;
 
+/* A size or param name a lab declares for its own generators (param_names:). */
+typedef struct gr_param_name {
+    char *name;
+    char *what;                       /* one line: what it does */
+} gr_param_name;
+
 typedef struct gr_rubric_test {
     char *name;
     char *kind;
@@ -73,6 +82,8 @@ typedef struct gr_rubric_test {
     double abs_tol, rel_tol;          /* element passes if |got-exp| <= abs + rel*|exp| */
     gr_limits limits;                 /* lab defaults with the test's overrides applied */
     int line;                         /* 1-based line of the test in the rubric, for messages */
+    const gr_param_name *own;         /* the rubric's param_names (it owns them), or NULL */
+    int n_own;
 } gr_rubric_test;
 
 typedef struct gr_rubric {
@@ -86,6 +97,8 @@ typedef struct gr_rubric {
     int n_symbols;
     gr_limits limits;
     long budget_s;                    /* the lab's share of a submission's wall-clock budget */
+    gr_param_name *own;               /* param_names: the lab's own size and param names */
+    int n_own;
     gr_rubric_test *tests;
     int n_tests;
 } gr_rubric;
@@ -107,12 +120,13 @@ void gr_rubric_free(gr_rubric *r);
 void gr_rubric_keep_visible(gr_rubric *r);
 
 /* Value of a size or param of t, or dflt when the rubric does not give it.
-   key must be one of the names rubric.c knows (it aborts otherwise: a rubric
-   could never set it). */
+   key must be one of the course's names (rubric.c) or of the lab's param_names
+   (it aborts otherwise: a rubric could never set it). */
 double gr_rubric_test_param(const gr_rubric_test *t, const char *key, double dflt);
 
-/* 1 when name may be a test's size or param (some generator reads it), else 0:
-   what `attnlab new-lab` asks of a new function's argument names. */
+/* 1 when name is one of the course's size and param names (every lab may use
+   it; README's table documents it), else 0: `attnlab new-lab` declares a new
+   function's other argument names in the lab's param_names. */
 int gr_rubric_param_known(const char *name);
 
 /* Name of a visibility as written in YAML and results.json. */

@@ -30,13 +30,17 @@ static const char *const output_names[] = {
     "printf", "puts", "putchar", "fprintf", "fputs", "fputc", "putc", "fwrite", "sprintf",
     "snprintf", NULL
 };
-/* math.h functions by their double name; the float (f) and long double (l)
-   variants count too. */
+/* math.h functions by their double name, every one of C11 and glibc's sincos
+   and exp10 (GCC turns sinf(x) and cosf(x) of one x into a call of sincosf, so
+   a lab that allows both allows it too); the float (f) and long double (l)
+   variants count too. A lab's rubric allows any of them without an edit here. */
 static const char *const math_names[] = {
-    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "pow", "hypot",
-    "fabs", "fmax", "fmin", "fmod", "floor", "ceil", "round", "trunc", "lround", "nearbyint",
-    "rint", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "erf",
-    "erfc", "ldexp", "frexp", "copysign", NULL
+    "exp", "exp2", "expm1", "exp10", "log", "log2", "log10", "log1p", "logb", "ilogb", "sqrt",
+    "cbrt", "pow", "hypot", "fabs", "fmax", "fmin", "fdim", "fma", "fmod", "remainder",
+    "remquo", "floor", "ceil", "round", "trunc", "lround", "llround", "nearbyint", "rint",
+    "lrint", "llrint", "sin", "cos", "tan", "sincos", "asin", "acos", "atan", "atan2", "sinh",
+    "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "tgamma", "lgamma", "ldexp",
+    "frexp", "modf", "scalbn", "scalbln", "nextafter", "nexttoward", "copysign", "nan", NULL
 };
 
 static int name_in(const char *name, const char *const *list)
@@ -212,9 +216,10 @@ char *gr_rules_text(const gr_rubric *r, const char *contract, char *err, size_t 
     for (int i = 0; i < r->n_symbols; i++) {
         int g = group_of(r->allowed_symbols[i]);
         if (g < 0) {
-            gr_set_err(err, errlen, "%s: allowed_symbols lists '%s', which is no math, memory, "
-                       "output or support function the rules text knows; add it to a group in "
-                       "grader/rules.c or remove it from the rubric",
+            gr_set_err(err, errlen, "%s: allowed_symbols lists '%s', which is no function of "
+                       "math.h (C11, or glibc's sincos and exp10), no memory or output function "
+                       "and no support code (sup_): remove it from the rubric, or, for a "
+                       "library function a lab really needs, add it to a group of grader/rules.c",
                        r->path ? r->path : "rubric", r->allowed_symbols[i]);
             goto out;
         }

@@ -325,4 +325,45 @@ void attn_weight_gap(float *max_abs, float *dH, const float *A, const float *M,
    Returns 0, or -1 (Wh untouched) when a size is < 1 or (b, h) is out of range. */
 int attn_extract_head(float *Wh, const float *W, int B, int H, int Tq, int Tk, int b, int h);
 
+/* ------------------------------------------------------------------ */
+/* Positions (lab 11): absolute encodings added to the inputs, rotary
+   embeddings applied to q and k; both act before the scores.          */
+/* ------------------------------------------------------------------ */
+
+/* Sinusoidal encoding (Vaswani et al. 2017, section 3.5) added to the inputs:
+   X[b][t][2i] += sin(t * base^(-2i/d)), X[b][t][2i+1] += cos(the same angle),
+   X (B, T, d), positions 0..T-1 (base 10000 in the paper). Returns 0, or -1
+   (X untouched) unless B, T >= 0, d even and >= 2, base > 1. */
+int attn_add_sinusoidal(float *X, int B, int T, int d, float base);
+
+/* Learned absolute encoding added to the inputs: X[r] += P[pos[r]] for each of
+   the B*T rows r of X (B, T, d); P is (max_pos, d), pos (B, T). Returns 0, or
+   -1 (X untouched) when a size is out of range or a position is not in
+   [0, max_pos) (a table has no row for it; GPT-2's has 1024). */
+int attn_add_learned(float *X, const float *P, const int *pos, int B, int T, int d,
+                     int max_pos);
+
+/* Which elements of a row RoPE rotates together (pair i of d/2). */
+enum {
+    ATTN_ROPE_INTERLEAVED = 0,   /* (2i, 2i+1): RoFormer, GPT-J (rotate_every_two) */
+    ATTN_ROPE_HALF = 1           /* (i, i + d/2): GPT-NeoX, Hugging Face Llama (rotate_half) */
+};
+
+/* Rotary position embedding (Su et al. 2021) in place: row n of X (N, d), at
+   position pos[n], has each pair (a, b) of layout rotated by the angle
+   pos[n] * base^(-2i/d): (a, b) -> (a cos - b sin, a sin + b cos). Applied to
+   queries and keys alike, it makes q_m . k_n a function of m - n. Returns 0,
+   or -1 (X untouched) unless N >= 0, d even and >= 2, base > 1 and layout
+   one of the two. */
+int attn_rope(float *X, const int *pos, int N, int d, float base, int layout);
+
+/* One decoding step with a cache, the new token at absolute position t: q and
+   k are rotated at t, k written rotated into row t of Kc (rows 0..t-1 hold the
+   earlier keys, rotated at their own positions when they were written), v into
+   row t of Vc unrotated, and o = softmax_j(q . Kc[j] / sqrt(d)) Vc over j in
+   0..t. Kc and Vc have at least t + 1 rows of d. Returns 0, or -1 (nothing
+   written) on attn_rope's conditions, t < 0 or no memory. */
+int attn_rope_decode(float *o, float *Kc, float *Vc, const float *q, const float *k,
+                     const float *v, int t, int d, float base, int layout);
+
 #endif /* ATTN_H */

@@ -3,7 +3,7 @@
  * Every solution in solutions/ is mutated mechanically (mutgen.h: one small
  * edit a mutant), each mutant is graded by the grading engine exactly as a
  * submission would be, and a mutant is killed when any test fails. The mutants
- * listed in data/mutation/equivalent.yaml (mutequiv.h) are not graded; any
+ * listed in each lab's data/mutants/labNN/equivalent.yaml (mutequiv.h) are not graded; any
  * other that passes every test is a survivor, and a survivor fails the run:
  * a test is missing, or the list needs a reviewed entry. A mutant that does
  * not compile tells nothing of the tests and is counted apart.
@@ -39,9 +39,10 @@ static const gr_cmd_spec mutate_cmd = {
     "constants, loop bounds, deleted statements, -INFINITY, expf/sqrtf/logf/fabsf\n"
     "replaced by their argument, fmaxf/fminf, swapped arguments), grade each as a\n"
     "submission, and print per lab how many were killed (a test failed), how many\n"
-    "are equivalent (listed with a reason in data/mutation/equivalent.yaml, not\n"
-    "graded), how many did not compile, and every survivor with file:line and\n"
-    "its mutation. Comments and strings are never mutated.\n",
+    "are equivalent (listed with a reason in the lab's\n"
+    "data/mutants/labNN/equivalent.yaml, not graded), how many did not compile,\n"
+    "and every survivor with file:line and its mutation. Comments and strings\n"
+    "are never mutated.\n",
     .after =
     "Exit status: 0 no survivor, 1 a survivor (or a mutant the grader could not\n"
     "grade), 2 usage or data error.\n",
@@ -358,7 +359,7 @@ int cmd_mutate(int argc, char **argv)
                 "only every N-th mutant from the I-th (0 <= I < N), for a\n"
                 "quick deterministic sample"),
         GR_TEXT("equivalent", 0, &equiv_path, "F",
-                "the reviewed list (default data/mutation/equivalent.yaml)"),
+                "one lab's reviewed list instead of each lab's own"),
         GR_FLAG("verbose", 'v', &verbose,
                 "name the test that killed each mutant"),
         GR_FLAG("no-schema", 0, &alone,
@@ -382,10 +383,9 @@ int cmd_mutate(int argc, char **argv)
         fprintf(stderr, "attnlab mutate: %s\n", err);
         return 2;
     }
-    char *eq_default = gr_xasprintf("%s/data/mutation/equivalent.yaml", root);
     gr_equiv_set eq;
-    rc = gr_equiv_load(equiv_path ? equiv_path : eq_default, &eq, err, sizeof err);
-    free(eq_default);
+    rc = equiv_path ? gr_equiv_load(equiv_path, &eq, err, sizeof err)
+                        : gr_equiv_load_labs(root, want, &eq, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "attnlab mutate: %s\n", err);
         return 2;

@@ -48,6 +48,9 @@ int cmd_validate(int argc, char **argv);
 /* attnlab mutate: mechanical mutants of each solution graded; fails on a survivor. */
 int cmd_mutate(int argc, char **argv);
 
+/* attnlab check-lab N: every check make test holds lab N to, in minutes. */
+int cmd_checklab(int argc, char **argv);
+
 /* attnlab new-lab: scaffold the next lab from its functions' signatures and shapes. */
 int cmd_newlab(int argc, char **argv);
 

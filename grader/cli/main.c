@@ -36,6 +36,8 @@ static const gr_command commands[] = {
       cmd_rules },
     { "new-lab", "scaffold the next lab: handout, contract, stub, tests, rubric, grader module",
       cmd_newlab },
+    { "check-lab", "every check make test holds one lab to: validate, mutate, kit, content rules",
+      cmd_checklab },
     { "explain", "show softmax turning one row of scores into weights, step by step",
       cmd_explain },
     { "drill", "practise: questions with answers and worked solutions, progress kept",

@@ -70,24 +70,19 @@ static const char *wire_adder(const nl_arg *a)
 
 /* ---- the grader module's code of one function ---------------------------------------- */
 
-/* The sizes and reals a generator reads from its test: a rubric name is read
-   with gr_test_int or gr_rubric_test_param, any other is fixed (rubric.c knows the names). */
+/* The sizes and reals a generator reads from its test, with gr_test_int or
+   gr_rubric_test_param: each is a course name or one of the lab's param_names. */
 static char *mod_sizes(const nl_fn *f)
 {
     gr_strbuf b = {0}, reads = {0};
     for (int i = 0; i < f->n_args; i++) {
         const nl_arg *a = &f->args[i];
-        int known = gr_rubric_param_known(a->name);
-        if (a->kind == 'n' && known) {
+        if (a->kind == 'n') {
             gr_sb_printf(&b, "    int %s;\n", a->name);
             gr_sb_printf(&reads, "%s        gr_test_int(test, \"%s\", %d, 1, 1024, &%s, err, errlen) != 0",
                          reads.len ? " ||\n" : "", a->name, size_value(f, a, 1), a->name);
-        } else if (a->kind == 'n') {
-            gr_sb_printf(&b, "    int %s = %d;   /* not a rubric size name (grader/rubric.c): fixed */\n",
-                         a->name, size_value(f, a, 1));
         } else if (a->kind == 'r') {
-            gr_sb_printf(&b, known ? "    double %s = gr_rubric_test_param(test, \"%s\", 1.0);\n"
-                                   : "    double %s = 1.0;   /* not a rubric param name (grader/rubric.c) */\n",
+            gr_sb_printf(&b, "    double %s = gr_rubric_test_param(test, \"%s\", 1.0);\n",
                          a->name, a->name);
         }
     }
@@ -293,17 +288,100 @@ static char *points_text(double p)
     return gr_xasprintf("%g", p);
 }
 
-/* "    sizes: {rows: 3, n: 4}\n" for the int arguments the rubric may name, or "". */
+/* "    sizes: {rows: 3, n: 4}\n" for the int arguments, or "". */
 static char *rubric_sizes(const nl_fn *f, int fixed)
 {
     gr_strbuf b = {0};
     for (int i = 0; i < f->n_args; i++) {
         const nl_arg *a = &f->args[i];
-        if (a->kind == 'n' && gr_rubric_param_known(a->name))
+        if (a->kind == 'n')
             gr_sb_printf(&b, "%s%s: %d", b.len ? ", " : "    sizes: {", a->name, size_value(f, a, fixed));
     }
     if (b.len)
         gr_sb_append(&b, "}\n");
+    return b.s ? gr_sb_take(&b) : gr_xstrdup("");
+}
+
+/* ---- a call the contract rejects -------------------------------------------------------- */
+
+/* f's first int argument, or NULL: a bad-argument case makes it -1. */
+static const nl_arg *first_size(const nl_fn *f)
+{
+    for (int i = 0; i < f->n_args; i++)
+        if (f->args[i].kind == 'n')
+            return &f->args[i];
+    return NULL;
+}
+
+/* The module's generator of f's bad-argument kind (SHORT_bad), or "". */
+static char *mod_bad(const nl_fn *f)
+{
+    const nl_arg *a = first_size(f);
+    if (!a)
+        return gr_xstrdup("");
+    const char *s = f->name + 4;
+    return gr_xasprintf(
+        "\n/* A %s call the contract rejects: the case of test with %s = -1\n"
+        "   (TODO(new-lab): each LAB_BAD_ARG case of the contract, a kind of its own). */\n"
+        "static int gen_%s_bad(const gr_case_kind *kind, const gr_rubric_test *test, uint64_t seed,\n"
+        "                       gr_case *gc, char *err, size_t errlen)\n"
+        "{\n"
+        "    if (gen_%s(kind, test, seed, gc, err, errlen) != 0)\n"
+        "        return -1;\n"
+        "    for (int b = 0; b < PROTO_MAX_BUFS; b++) {   /* no output is computed now */\n"
+        "        free(gc->expected[b]);\n"
+        "        gc->expected[b] = NULL;\n"
+        "    }\n"
+        "    gc->call.ints[0] = -1;   /* the first int argument */\n"
+        "    snprintf(gc->describe, sizeof gc->describe, \"%s with %s = -1\");\n"
+        "    return gr_case_expect_bad_arg(gc);\n"
+        "}\n", f->name, a->name, s, s, f->name, a->name);
+}
+
+/* The kinds table's line of f's bad-argument kind, or "". */
+static char *bad_kind(const nl_fn *f, const char *call)
+{
+    return first_size(f) ? gr_xasprintf("        { \"%s_bad\", gen_%s_bad, %s, GR_VARIANT_BAD },\n",
+                                        f->name + 4, f->name + 4, call)
+                         : gr_xstrdup("");
+}
+
+/* The rubric's test of f's bad-argument kind, or "". */
+static char *bad_test(const nl_fn *f)
+{
+    const nl_arg *a = first_size(f);
+    if (!a)
+        return gr_xstrdup("");
+    char *sizes = rubric_sizes(f, 1);
+    char *t = gr_xasprintf(
+        "  - name: %s_bad\n"
+        "    kind: %s_bad                # %s = -1: LAB_BAD_ARG, outputs untouched\n"
+        "    points: 0                    # TODO(new-lab): a share of the function's points\n"
+        "    visibility: visible\n%s"
+        "    params: {seed: 1}\n", f->name + 4, f->name + 4, a->name, sizes);
+    free(sizes);
+    return t;
+}
+
+/* The manifest's param_names: each int or real argument name of the lab's
+   functions that is not a course name, once, or "" when there is none. */
+static char *param_names_yaml(const nl_lab *lab)
+{
+    gr_strbuf b = {0};
+    for (int i = 0; i < lab->n_fns; i++)
+        for (int j = 0; j < lab->fns[i].n_args; j++) {
+            const nl_arg *a = &lab->fns[i].args[j];
+            char *line = gr_xasprintf("\n  %s: ", a->name);
+            if (!is_array(a) && !gr_rubric_param_known(a->name) && !(b.s && strstr(b.s, line)))
+                gr_sb_printf(&b, "%s%s\"%s %s; TODO(new-lab): what it does\"", b.len ? "" :
+                             "# The sizes and params only this lab's generators read, each with "
+                             "what it does\n# (the course's own names are the README's table).\n"
+                             "param_names:", line, a->kind == 'n' ? "a size of" : "a real of",
+                             lab->fns[i].name);
+            free(line);
+        }
+    if (b.len)
+        gr_sb_append(&b, "\n");
     return b.s ? gr_sb_take(&b) : gr_xstrdup("");
 }
 
@@ -315,10 +393,11 @@ static void lab_keys(keys *k, const nl_lab *lab)
     put(k, "DIR", gr_xstrdup(lab->dir));
     put(k, "TITLE", gr_xstrdup(lab->title));
     put(k, "POINTS", points_text(nl_points(lab)));
-    put(k, "TASKS_SECTION", gr_xasprintf("%d", lab->n_fns + 2));
-    put(k, "RULES_SECTION", gr_xasprintf("%d", lab->n_fns + 3));
-    put(k, "GRADED_SECTION", gr_xasprintf("%d", lab->n_fns + 4));
+    put(k, "TASKS_SECTION", gr_xasprintf("%d", lab->n_fns + 3));
+    put(k, "RULES_SECTION", gr_xasprintf("%d", lab->n_fns + 4));
+    put(k, "GRADED_SECTION", gr_xasprintf("%d", lab->n_fns + 5));
     put(k, "CALLS_INCLUDE", gr_xasprintf("#include \"lab%02d_calls.h\"", lab->lab));
+    put(k, "PARAM_NAMES", param_names_yaml(lab));
 }
 
 static void function_keys(keys *k, const nl_lab *lab, int i)
@@ -350,7 +429,7 @@ static void function_keys(keys *k, const nl_lab *lab, int i)
     put(k, "SHORT", gr_xstrdup(shortname));
     put(k, "CALL", gr_xstrdup(call));
     put(k, "SIG", gr_xstrdup(f->signature));
-    put(k, "SECTION", gr_xasprintf("%d", i + 2));
+    put(k, "SECTION", gr_xasprintf("%d", i + 3));   /* after objectives and background */
     put(k, "FN_POINTS", points_text(f->points));
     put(k, "VISIBLE_POINTS", points_text(f->points / 2));
     put(k, "HIDDEN_POINTS", points_text(f->points - f->points / 2));
@@ -366,6 +445,9 @@ static void function_keys(keys *k, const nl_lab *lab, int i)
     put(k, "MOD_INPUTS", mod_inputs(f));
     put(k, "MOD_CALL_REST", mod_call_rest(f));
     put(k, "MOD_EXPECT_LOCALS", mod_expect_locals(f));
+    put(k, "MOD_BAD", mod_bad(f));
+    put(k, "BAD_KIND", bad_kind(f, call));
+    put(k, "BAD_TEST", bad_test(f));
     put(k, "TEST_SETUP", test_setup(f));
     put(k, "TEST_CHECK", test_check(f));
     free(call);

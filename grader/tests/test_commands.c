@@ -210,6 +210,46 @@ START_TEST(unknown_commands_suggest_the_right_one)
 }
 END_TEST
 
+/* check-lab: a lab number or exit 2; a tree whose build fails gets the build's
+   log end and no other step (exit 1), each step's log kept under the tree. */
+START_TEST(check_lab_says_what_failed)
+{
+    char *out, *err;
+    ck_assert_int_eq(run("check-lab", &out, &err), 2);
+    ck_assert_msg(strstr(err, "give one lab number"), "%s", err);
+    free(out);
+    free(err);
+    ck_assert_int_eq(run("check-lab 99", &out, &err), 2);
+    ck_assert_msg(strstr(err, "the lab is a number from 1 to"), "%s", err);
+    free(out);
+    free(err);
+    char dir[] = "/tmp/attnlab-test-checklab-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *mk = gr_xasprintf("%s/Makefile", dir);
+    const char *broken = "all:\n\t@echo the build broke here; false\n%:\n\t@false\n";
+    ck_assert_int_eq(gr_write_file_atomic(mk, broken, strlen(broken)), 0);
+    setenv("ATTNLAB_ROOT", dir, 1);
+    int rc = run("check-lab 1", &out, &err);
+    unsetenv("ATTNLAB_ROOT");
+    ck_assert_msg(rc == 1, "exit %d: %s%s", rc, out, err);
+    ck_assert_msg(strstr(out, "build              FAIL") && strstr(out, "the build broke here") &&
+                  strstr(out, "validate           not run: the build failed") &&
+                  strstr(out, "test_stubs         not run") && strstr(out, "check-lab 1: FAILED"),
+                  "%s", out);
+    char *log = gr_xasprintf("%s/build/check-lab/lab01/build.log", dir);
+    char *text = gr_read_file(log, NULL);
+    ck_assert_msg(text && strstr(text, "the build broke here"), "%s: %s", log, text ? text : "none");
+    char *rm = gr_xasprintf("rm -rf '%s'", dir);
+    ck_assert_int_eq(system(rm), 0);
+    free(rm);
+    free(text);
+    free(log);
+    free(mk);
+    free(out);
+    free(err);
+}
+END_TEST
+
 /* ---- the option layer, on a table of its own -------------------------------------------- */
 
 typedef struct toy {
@@ -379,6 +419,7 @@ Suite *test_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, every_listed_command_has_help);
     tcase_add_test(tc, every_option_is_in_the_man_page);
+    tcase_add_test(tc, check_lab_says_what_failed);
     tcase_add_loop_test(tc, unknown_commands_suggest_the_right_one, 0,
                         (int)(sizeof unknown / sizeof unknown[0]));
     suite_add_tcase(s, tc);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fixtures/fixture_kit.h"
+#include "labmod.h"
 #include "mtok.h"
 #include "mutequiv.h"
 #include "mutgen.h"
@@ -387,9 +388,9 @@ START_TEST(equivalent_list_loads_and_finds)
 {
     const char *dir = fk_suite_dir("mutgen");
     char *path = put_file(dir,
+        "lab: 1\n"
         "equivalent:\n"
-        "  - lab: 1\n"
-        "    line: \"return a < b;\"\n"
+        "  - line: \"return a < b;\"\n"
         "    mutation: \"relational: < -> <=\"\n"
         "    reason: a and b are never equal\n");
     gr_equiv_set s;
@@ -407,15 +408,17 @@ END_TEST
 START_TEST(equivalent_list_mistakes_fail_at_their_place)
 {
     static const struct { const char *text, *want; } cases[] = {
-        {"equivalent:\n  - lab: 1\n    line: x\n    mutation: y\n",
-         "equivalent.yaml:2:5: "},
-        {"equivalent:\n  - lab: 99\n    line: x\n    mutation: y\n    reason: z\n",   /* in no course */
-         "equivalent.yaml:2:10: lab must be the number of one of the course's labs"},
-        {"equivalent:\n  - lab: 1\n    line: x\n    mutation: y\n    reason: z\n    why: w\n",
+        {"lab: 1\nequivalent:\n  - line: x\n    mutation: y\n",
+         "equivalent.yaml:3:5: "},
+        {"lab: 99\nequivalent:\n  - {line: x, mutation: y, reason: z}\n",   /* in no course */
+         "equivalent.yaml:1:6: lab must be the number of one of the course's labs"},
+        {"equivalent:\n  - {line: x, mutation: y, reason: z}\n",
+         "is missing the required key \"lab\""},
+        {"lab: 1\nequivalent:\n  - line: x\n    mutation: y\n    reason: z\n    why: w\n",
          "equivalent.yaml:6:5: unknown key"},
-        {"equivalent:\n  - {lab: 1, line: x, mutation: y, reason: z}\n"
-         "  - {lab: 1, line: x, mutation: y, reason: w}\n",
-         "equivalent.yaml:3:5: entry 2 names the same mutant as entry 1"},
+        {"lab: 1\nequivalent:\n  - {line: x, mutation: y, reason: z}\n"
+         "  - {line: x, mutation: y, reason: w}\n",
+         "equivalent.yaml:4:5: entry 2 names the same mutant as entry 1"},
     };
     const char *dir = fk_suite_dir("mutgen");
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -429,16 +432,49 @@ START_TEST(equivalent_list_mistakes_fail_at_their_place)
 }
 END_TEST
 
-START_TEST(the_project_list_loads)
+/* Each lab's list beside its planted mutants: a lab without one has none, and a
+   list in another lab's folder is refused. */
+START_TEST(each_lab_keeps_its_own_list)
 {
-    char *path = gr_xasprintf("%s/data/mutation/equivalent.yaml", fk_root());
+    char *root = gr_xasprintf("%s/eqroot", fk_suite_dir("mutgen"));
+    char *dir = gr_xasprintf("%s/data/mutants/lab02", root);
+    ck_assert_int_eq(fk_sh("/dev/null", "mkdir -p '%s'", dir), 0);
+    char *path = put_file(dir, "lab: 2\nequivalent:\n  - {line: x, mutation: y, reason: z}\n");
+    int want[GR_N_LABS];
+    for (int l = 0; l < GR_N_LABS; l++)
+        want[l] = 1;
     gr_equiv_set s;
     char err[512];
-    ck_assert_msg(gr_equiv_load(path, &s, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(gr_equiv_load_labs(root, want, &s, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(s.n, 1);
+    ck_assert_ptr_nonnull(gr_equiv_find(&s, 2, "x", "y"));
+    gr_equiv_free(&s);
+    want[1] = 0;
+    ck_assert_int_eq(gr_equiv_load_labs(root, want, &s, err, sizeof err), 0);
+    ck_assert_int_eq(s.n, 0);
+    gr_equiv_free(&s);
+    want[1] = 1;
+    free(put_file(dir, "lab: 1\nequivalent:\n  - {line: x, mutation: y, reason: z}\n"));
+    ck_assert_int_eq(gr_equiv_load_labs(root, want, &s, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "lab02/equivalent.yaml: lab: 1, but the file is lab 2's"), "%s", err);
+    free(path);
+    free(dir);
+    free(root);
+}
+END_TEST
+
+START_TEST(the_project_lists_load)
+{
+    int want[GR_N_LABS];
+    for (int l = 0; l < GR_N_LABS; l++)
+        want[l] = 1;
+    gr_equiv_set s;
+    char err[512];
+    ck_assert_msg(gr_equiv_load_labs(fk_root(), want, &s, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_gt(s.n, 100);
     for (int i = 0; i < s.n; i++)
         ck_assert_msg(strlen(s.e[i].reason) > 10, "entry %d needs a real reason", i + 1);
     gr_equiv_free(&s);
-    free(path);
 }
 END_TEST
 
@@ -462,7 +498,8 @@ Suite *test_suite(void)
     tc = tcase_create("equivalent");
     tcase_add_test(tc, equivalent_list_loads_and_finds);
     tcase_add_test(tc, equivalent_list_mistakes_fail_at_their_place);
-    tcase_add_test(tc, the_project_list_loads);
+    tcase_add_test(tc, each_lab_keeps_its_own_list);
+    tcase_add_test(tc, the_project_lists_load);
     suite_add_tcase(s, tc);
     return s;
 }

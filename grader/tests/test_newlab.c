@@ -1,13 +1,16 @@
 /* test_newlab.c: `attnlab new-lab`, a lab added by writing files only.
  *
  * In a copy of the tree's sources (git ls-files; never build/), new-lab
- * scaffolds a toy lab 11, one function: the row sums of softmax weights,
+ * scaffolds a toy lab beside the course's, numbered one past its last
+ * (GR_N_LABS + 1), one function: the row sums of softmax weights,
  *     int lab_row_sums(float *out, const float *W, int rows, int n)
  * The test fills in the two bodies new-lab marks (the solution's, and the
- * expected outputs in the grader's module), builds the copy once, and shows
- * `attnlab validate --lab 11` passes, `attnlab grade --lab 11` gives the
- * solution full marks and the pristine stub 0, and no file that was there
- * before changed (checksums): the build found the lab from its files. In the
+ * expected outputs in the grader's module), makes the copy once, and shows
+ * `attnlab validate --lab N` passes, `attnlab grade --lab N` gives the
+ * solution full marks and the pristine stub 0, and git status of the copy
+ * lists only new files: the build found the lab from its files. An object
+ * built for the course before new-lab (layout.o, which reads the lab count)
+ * is rebuilt by that one make. In the
  * same copy new-lab refuses a lab that exists and a number out of turn, and
  * writes nothing then. The description's own errors (signatures, shapes, the
  * --from file) are checked in process.
@@ -30,7 +33,7 @@
 
 Suite *test_suite(void);
 
-#define TOY 11   /* the toy lab's number in the copy, whatever this tree's count is */
+#define TOY (GR_N_LABS + 1)   /* the toy lab's number: one past the course's last */
 
 static const char *const toy_function =
     "int lab_row_sums(float *out, const float *W, int rows, int n)";
@@ -55,13 +58,11 @@ static const char *const expected_body =
     "        out[i] = (float)sum;\n"
     "    }\n";
 
-/* The files new-lab writes for lab 11, rowsums. */
-static const char *const toy_files[] = {
-    "./data/mutants/lab11/manifest.yaml", "./data/rubrics/lab11.yaml", "./data/stubs/lab11.c",
-    "./grader/labs/lab11.c", "./labs/lab11-rowsums/Makefile", "./labs/lab11-rowsums/README.md",
-    "./labs/lab11-rowsums/lab11.c", "./labs/lab11-rowsums/lab11.h",
-    "./labs/lab11-rowsums/test_lab11.c", "./solutions/lab11-rowsums/Makefile",
-    "./solutions/lab11-rowsums/lab11.c",
+/* The files new-lab writes for the toy lab, rowsums, as git status lists them,
+   before and after its two-digit number: a folder of new files is one line. */
+static const char *const toy_files[][2] = {
+    {"?? data/mutants/lab", "/"}, {"?? data/rubrics/lab", ".yaml"}, {"?? data/stubs/lab", ".c"},
+    {"?? grader/labs/lab", ".c"}, {"?? labs/lab", "-rowsums/"}, {"?? solutions/lab", "-rowsums/"},
 };
 
 static char *base, *tree, *log_path, *attnlab;
@@ -110,11 +111,11 @@ static void fill_region(const char *rel, const char *begin, const char *end, con
     free(path);
 }
 
-/* The copy's files (build/ aside), one path a line, sorted, into list. */
-static void list_files(const char *list)
+/* What git status says of the copy against the tree as copied (its commit). */
+static char *copy_status(void)
 {
-    ck_assert_int_eq(in_copy("find . -path ./build -prune -o -type f -print | "
-                                          "LC_ALL=C sort >'%s'", list), 0);
+    ck_assert_int_eq(in_copy("git status --porcelain --untracked-files=normal"), 0);
+    return log_text();
 }
 
 static void copy_tree(void)
@@ -134,91 +135,100 @@ static void copy_tree(void)
                    "--exclude=./.git -cf - .; } | tar -xf - -C '%s'",
                    tree, root, tree);
     ck_assert_msg(rc == 0, "cannot copy %s to %s (see %s)", root, tree, log_path);
-    /* the system packages are there: this tree's make checked them */
-    ck_assert_int_eq(in_copy("touch build/.deps-ok"), 0);
+    /* the system packages are there: this tree's make checked them; the tree as
+       copied is the copy's one commit, so git status names every change after */
+    ck_assert_int_eq(in_copy("touch build/.deps-ok && git init -q && "
+                             "printf 'build/\\n' >>.git/info/exclude && git add -A . && "
+                             "git -c user.name=t -c user.email=t@t commit -qm copy"), 0);
 }
+
+/* Run new-lab for the toy lab with name (the rest of its description as
+   always) and number lab in the copy: its exit status, its output in *out. */
+static int toy_new_lab(const char *name, int lab, char **out)
+{
+    int rc = in_copy("ATTNLAB_ROOT=. '%s' new-lab %d %s --title 'row sums of softmax weights' "
+                     "--function '%s' --shape out=rows --shape W=rows,n", attnlab, lab, name,
+                     toy_function);
+    *out = log_text();
+    return rc;
+}
+
+/* The toy lab's text fmt (%1$02d or %1$d its number), malloc'd. */
+#define toy(fmt) gr_xasprintf(fmt, TOY)
 
 START_TEST(toy_lab_is_added_by_writing_files_only)
 {
     copy_tree();
-    char *before = gr_xasprintf("%s/before.list", base), *after = gr_xasprintf("%s/after.list", base);
-    char *sums = gr_xasprintf("%s/before.sha256", base);
-    list_files(before);
-    ck_assert_int_eq(in_copy("xargs -d '\\n' sha256sum <'%s' >'%s'", before, sums), 0);
+    /* an object that reads the lab count, built for the course as it is */
+    ck_assert_int_eq(in_copy("make -s build/grader/layout.o"), 0);
+    free(log_text());
 
-    /* scaffold: every file written, then listed */
-    int rc = in_copy("ATTNLAB_ROOT=. '%s' new-lab %d rowsums --title 'row sums of softmax "
-                     "weights' --function '%s' --shape out=rows --shape W=rows,n", attnlab, TOY,
-                     toy_function);
-    char *out = log_text();
-    ck_assert_msg(rc == 0, "new-lab failed:\n%s", out);
-    ck_assert_msg(strstr(out, "attnlab new-lab: lab 11, lab11-rowsums (1 function, 2 points): "
-                              "11 files, "), "%s", out);
-    ck_assert_msg(strstr(out, "  grader/labs/lab11.c ") && strstr(out, "Next "), "%s", out);
+    char *out, *want_says = toy("attnlab new-lab: lab %1$d, lab%1$02d-rowsums (1 function, "
+                                "2 points): 11 files, ");
+    int rc = toy_new_lab("rowsums", TOY, &out);
+    ck_assert_msg(rc == 0 && strstr(out, want_says) && strstr(out, "Next "), "%d: %s", rc, out);
     free(out);
-    list_files(after);
-    ck_assert_int_eq(in_copy("LC_ALL=C comm -13 '%s' '%s' >'%s.new'", before,
-                                          after, after), 0);
-    char *added_path = gr_xasprintf("%s.new", after), *added = gr_read_file(added_path, NULL);
     gr_strbuf want = {0};
     for (size_t i = 0; i < sizeof toy_files / sizeof *toy_files; i++)
-        gr_sb_printf(&want, "%s\n", toy_files[i]);
-    ck_assert_str_eq(added, want.s);
+        gr_sb_printf(&want, "%s%02d%s\n", toy_files[i][0], TOY, toy_files[i][1]);
+    out = copy_status();
+    ck_assert_str_eq(out, want.s);
+    free(out);
 
     /* refused, writing nothing: the lab again, under another name; a number out of turn */
-    rc = in_copy("ATTNLAB_ROOT=. '%s' new-lab %d other --function '%s' --shape "
-                              "out=rows --shape W=rows,n", attnlab, TOY, toy_function);
-    out = log_text();
-    ck_assert_msg(rc == 2 && strstr(out, "labs/lab11-rowsums already exists"), "%d: %s", rc, out);
+    char *exists = toy("labs/lab%1$02d-rowsums already exists");
+    rc = toy_new_lab("other", TOY, &out);
+    ck_assert_msg(rc == 2 && strstr(out, exists), "%d: %s", rc, out);
     free(out);
-    rc = in_copy("ATTNLAB_ROOT=. '%s' new-lab %d later --function '%s' --shape "
-                              "out=rows --shape W=rows,n", attnlab, TOY + 2, toy_function);
-    out = log_text();
-    ck_assert_msg(rc == 2 && strstr(out, "the next lab is 12"), "%d: %s", rc, out);
+    char *next = gr_xasprintf("the next lab is %d", TOY + 1);
+    rc = toy_new_lab("later", TOY + 2, &out);
+    ck_assert_msg(rc == 2 && strstr(out, next), "%d: %s", rc, out);
     free(out);
-    list_files(after);
-    ck_assert_int_eq(in_copy("LC_ALL=C comm -13 '%s' '%s' | cmp -s - '%s.new'",
-                                          before, after, after), 0);
+    out = copy_status();
+    ck_assert_str_eq(out, want.s);
+    free(out);
 
-    /* the two bodies, then one build: the lab found by its files */
-    fill_region("solutions/lab11-rowsums/lab11.c", "BEGIN SOLUTION lab_row_sums",
-                "END SOLUTION lab_row_sums", solution_body);
-    fill_region("grader/labs/lab11.c", "BEGIN EXPECTED lab_row_sums", "END EXPECTED lab_row_sums",
-                expected_body);
+    /* the two bodies, then one make: the lab found by its files */
+    char *sol = toy("solutions/lab%1$02d-rowsums/lab%1$02d.c"), *mod = toy("grader/labs/lab%1$02d.c");
+    fill_region(sol, "BEGIN SOLUTION lab_row_sums", "END SOLUTION lab_row_sums", solution_body);
+    fill_region(mod, "BEGIN EXPECTED lab_row_sums", "END EXPECTED lab_row_sums", expected_body);
     time_t t0 = time(NULL);
-    rc = in_copy("make -s -j2 all");
+    rc = in_copy("make -s all");
     out = log_text();
     ck_assert_msg(rc == 0, "the copy did not build:\n%s", out);
-    printf("newlab: the copy with lab 11 built in %ld s\n", (long)(time(NULL) - t0));
+    printf("newlab: the copy with lab %d built in %ld s\n", TOY, (long)(time(NULL) - t0));
     free(out);
 
-    rc = in_copy("ATTNLAB_ROOT=. build/attnlab validate --lab 11");
+    rc = in_copy("ATTNLAB_ROOT=. build/attnlab validate --lab %d", TOY);
     out = log_text();
-    ck_assert_msg(rc == 0 && strstr(out, "lab11-rowsums: solution scores full marks (2/2)") &&
-                  strstr(out, "lab11-rowsums: stub data/stubs/lab11.c scores 0") &&
+    char *full = toy("lab%1$02d-rowsums: solution scores full marks (2/2)");
+    char *zero = toy("lab%1$02d-rowsums: stub data/stubs/lab%1$02d.c scores 0");
+    ck_assert_msg(rc == 0 && strstr(out, full) && strstr(out, zero) &&
                   strstr(out, " passed, 0 failed"), "%d:\n%s", rc, out);
     free(out);
-    rc = in_copy("ATTNLAB_ROOT=. build/attnlab grade --lab 11 --submission solutions -q");
+    rc = in_copy("ATTNLAB_ROOT=. build/attnlab grade --lab %d --submission solutions -q", TOY);
     out = log_text();
     ck_assert_msg(rc == 0 && strstr(out, "Total points: 2.0/2.0"), "%d:\n%s", rc, out);
     free(out);
-    rc = in_copy("ATTNLAB_ROOT=. build/attnlab grade --lab 11 --submission labs -q");
+    rc = in_copy("ATTNLAB_ROOT=. build/attnlab grade --lab %d --submission labs -q", TOY);
     out = log_text();
     ck_assert_msg(strstr(out, "Total points: 0.0/2.0") && strstr(out, "not started"), "%d:\n%s",
                   rc, out);
     free(out);
 
-    /* and every file that was there before is as it was */
-    rc = in_copy("sha256sum --quiet -c '%s'", sums);
-    out = log_text();
-    ck_assert_msg(rc == 0, "new-lab or the build changed a file that was there:\n%s", out);
+    /* and every file that was there before is as it was: only new files */
+    out = copy_status();
+    ck_assert_msg(strcmp(out, want.s) == 0, "new-lab or the build changed a file that was "
+                  "there:\n%s", out);
     free(out);
     free(want.s);
-    free(added);
-    free(added_path);
-    free(before);
-    free(after);
-    free(sums);
+    free(want_says);
+    free(exists);
+    free(next);
+    free(sol);
+    free(mod);
+    free(full);
+    free(zero);
 }
 END_TEST
 

@@ -10,9 +10,10 @@
  *     lists the lab ("generated" aside: no file), each a data/drills/NAME.yaml.
  * A failure names the lab, the column, what the table says and what is true.
  *
- * And every name a rubric's sizes and params may hold (param_names in
- * grader/rubric.c, the names some generator reads) has its row in the README's
- * table of them and its entry in the man page's RUBRICS section.
+ * And every course name a rubric's sizes and params may hold (param_names in
+ * grader/rubric.c, the names the course's generators read) has its row in the
+ * README's table of them and its entry in the man page's RUBRICS section, and
+ * the table has no other row (a lab's own names are its manifest's param_names).
  *
  * And doc/hacking.md's table of the layers names scripts/check-layers.sh's
  * layers, in its order, and its base row every base file the script lists.
@@ -321,6 +322,19 @@ START_TEST(every_rubric_name_is_documented)
         seen++;
     }
     ck_assert_int_gt(seen, 10);
+    /* and the other way: every row names course names, none the loader rejects */
+    for (const char *row = strstr(table, "\n| `"); row; row = strstr(row + 1, "\n| `")) {
+        const char *end = strstr(row + 3, " |");
+        for (const char *q = strchr(row + 3, '`'); q && q < end; q = strchr(q + 1, '`')) {
+            const char *e = strchr(q + 1, '`');
+            char *name = gr_xasprintf("%.*s", (int)(e - q - 1), q + 1);
+            ck_assert_msg(gr_rubric_param_known(name), "README.md: the table of sizes and params "
+                          "has a row for %s, which is no course name (grader/rubric.c); a lab's "
+                          "own names are its manifest's param_names", name);
+            free(name);
+            q = e;
+        }
+    }
     free(rubric);
     free(readme);
     free(man);

@@ -167,6 +167,12 @@ static const struct bad_case {
     {"bad_param_typo.yaml", "9:14", "unknown key \"sclae\" in params; did you mean \"scale\"?"},
     {"bad_size_unknown.yaml", "10:7", "unknown key \"queries\" in sizes; the known keys are B, H, H_max"},
     {"bad_size_param_clash.yaml", "9:14", "params: \"B\" is already given in sizes"},
+    /* a lab's own names (param_names): offered for a typo, no course name, before the
+       tests, each with what it does ("param_names: {base: " is 20 characters) */
+    {"bad_own_typo.yaml", "9:14", "unknown key \"bsae\" in params; did you mean \"base\"?"},
+    {"bad_own_course_name.yaml", "4:41", "param_names: \"scale\" is one of the course's names"},
+    {"bad_own_after_tests.yaml", "6:14", "param_names: must come before tests"},
+    {"bad_own_no_what.yaml", "4:21", "param_names: has no value"},
     /* libyaml's problem_mark: the under-indented "points" on line 7, column 4 */
     {"bad_syntax.yaml", "7:4", "YAML syntax error: did not find expected '-' indicator"},
     {"bad_empty.yaml", "1:1", "the rubric is empty; it needs lab, name, source and tests"},
@@ -180,6 +186,27 @@ static const struct bad_case {
     /* byte 0xff after "name: sc" (8 characters) */
     {"bad_utf8.yaml", "2:9", "the file is not UTF-8 text"},
 };
+
+/* A lab's own names are sizes and params of its tests like the course's, and
+   what each does is kept. */
+START_TEST(lab_declares_its_own_names)
+{
+    gr_rubric r;
+    char err[512];
+    ck_assert_msg(gr_rubric_load(data_path("rubric_own_names.yaml"), &r, err, sizeof err) == 0,
+                  "%s", err);
+    ck_assert_int_eq(r.n_own, 2);
+    ck_assert_str_eq(r.own[1].name, "max_pos");
+    ck_assert_str_eq(r.own[1].what, "rows of the learned position table");
+    const gr_rubric_test *t = &r.tests[0];
+    ck_assert_double_eq(gr_rubric_test_param(t, "max_pos", -1), 16.0);
+    ck_assert_double_eq(gr_rubric_test_param(t, "base", -1), 10000.0);
+    ck_assert_double_eq(gr_rubric_test_param(t, "T", -1), 4.0);
+    ck_assert_double_eq(gr_rubric_test_param(t, "scale", 3.0), 3.0);   /* a course name, absent */
+    ck_assert(gr_rubric_param_known("scale") && !gr_rubric_param_known("base"));
+    gr_rubric_free(&r);
+}
+END_TEST
 
 START_TEST(bad_rubric_is_pinpointed)
 {
@@ -241,6 +268,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, good_rubric_loads_every_field);
     tcase_add_test(tc, minimal_rubric_gets_defaults);
     tcase_add_test(tc, visibility_names);
+    tcase_add_test(tc, lab_declares_its_own_names);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("bad");

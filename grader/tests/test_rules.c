@@ -45,18 +45,19 @@ static gr_rubric small_rubric(char **headers, int nh, char **symbols, int ns, gr
 START_TEST(text_of_a_small_rubric)
 {
     char h[3][16] = {"labsup.h", "math.h", "stdio.h"};
-    char y[7][16] = {"expf", "exp", "malloc", "free", "printf", "sup_rng_seed", "sqrtl"};
+    char y[9][16] = {"expf", "exp", "malloc", "free", "printf", "sup_rng_seed", "sqrtl",
+                     "sincosf", "fmaf"};
     char *headers[] = {h[0], h[1], h[2]};
-    char *symbols[] = {y[0], y[1], y[2], y[3], y[4], y[5], y[6]};
+    char *symbols[] = {y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], y[8]};
     gr_rubric_test t[3];
-    gr_rubric r = small_rubric(headers, 3, symbols, 7, t);
+    gr_rubric r = small_rubric(headers, 3, symbols, 9, t);
     char err[256];
     char *text = gr_rules_text(&r, "lab99.h", err, sizeof err);
     ck_assert_msg(text != NULL, "%s", err);
     ck_assert_str_eq(text,
         "- Allowed headers: lab99.h, labsup.h, math.h, stdio.h.\n"
         "- Allowed library functions:\n"
-        "  - math: expf, exp, sqrtl.\n"
+        "  - math: expf, exp, sqrtl, sincosf, fmaf.\n"
         "  - memory: malloc, free.\n"
         "  - output: printf.\n"
         "  - support code (labsup.h): sup_rng_seed.\n"
@@ -100,6 +101,7 @@ START_TEST(unknown_symbol_is_refused)
     ck_assert_ptr_null(gr_rules_text(&r, "lab99.h", err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "lab99.yaml"));
     ck_assert_ptr_nonnull(strstr(err, "'fopen'"));
+    ck_assert_ptr_nonnull(strstr(err, "remove it from the rubric"));
 }
 END_TEST
 
