@@ -91,9 +91,9 @@ GEN_INPUTS := $(wildcard data/rubrics/lab[0-9][0-9].yaml labs/lab[0-9][0-9]-*/la
 ATTN_OBJ   := $(ATTN_SRC:%.c=$(BUILD)/%.o)
 SUP_OBJ    := $(SUP_SRC:%.c=$(BUILD)/%.o)
 GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o) $(GEN)/labs_gen.o
-# The child also gets the support RNG and tensor code (never libattn, never YAML).
+# The child also gets the support RNG and tensor code (never libattn, YAML or libm).
 CHILD_OBJ   := $(CHILD_SRC:%.c=$(BUILD)/%.o) $(LAB_NUMS:%=$(BUILD)/grader/child/lab%_dispatch.o) \
-              $(patsubst lib/%.c,$(BUILD)/grader/child/%.o,$(filter-out lib/sup_yaml.c lib/sup_yamlread.c,$(SUP_SRC)))
+              $(patsubst lib/%.c,$(BUILD)/grader/child/%.o,$(filter-out lib/sup_yaml.c lib/sup_yamlread.c lib/sup_predict.c,$(SUP_SRC)))
 TEST_BIN   := $(TEST_SRC:%.c=$(BUILD)/%)
 CHECK_MAIN := $(BUILD)/lib/tests/check_main.o
 
