@@ -229,6 +229,12 @@ kit-data: $(KITDATA)
 	$(KITDATA) .
 $(BUILD)/grader/tests/test_student_kit: | $(KITDATA)
 
+# Lab 8's mean over median raw gradient, seed by seed (scripts/seed-ranges.sh).
+GRADMEDIAN := $(BUILD)/gradmedian
+$(GRADMEDIAN): $(BUILD)/grader/tools/gradmedian.o $(LIBSUP)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # The programs the tests build are kept in the build folder, never in the
 # user's own cache (grader/confined/buildcache.h).
 test test-quick test-unit: export ATTNLAB_BUILD_CACHE ?= $(CURDIR)/$(BUILD)/build-cache

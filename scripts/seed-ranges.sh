@@ -5,7 +5,8 @@
 # or pads) and each column, the smallest, the median and the largest value
 # over the seeds and their mean. A number the course states about one of these
 # experiments and that depends on the seed is stated as the range this prints,
-# with the count of seeds.
+# with the count of seeds. For saturation it adds the mean over the median raw
+# gradient at d_k = 512, seed by seed (build/gradmedian).
 #
 #   scripts/seed-ranges.sh masking            # 400 seeds, about 40 s
 #   scripts/seed-ranges.sh entropy 100        # about half a second a seed
@@ -45,3 +46,14 @@ awk -F, 'NR == 1 { for (c = 2; c <= NF; c++) col[c] = $c; nc = NF; next }
              med = (k % 2) ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
              printf "%-24s %10.4g %10.4g %10.4g  (%.4g)\n", last, v[1], med, v[k], sum / k }
          END { if (last != "") out() }'
+
+# Lab 8's typical trial: the mean over the median raw gradient, seed by seed
+# (the CSV has only the mean). build/gradmedian redraws the same trials.
+if [ "$name" = saturation ]; then
+    gm=${GRADMEDIAN:-build/gradmedian}
+    if [ -x "$gm" ]; then
+        "$gm" "$n" "$first" | tail -n 1
+    else
+        echo "(mean / median of the raw gradient per seed: make build/gradmedian in the course tree)"
+    fi
+fi
