@@ -500,7 +500,7 @@ START_TEST(test_entropy_curves)
     }
     free_result(&r);
     /* the limit is approached from above: over 8 seeds the mean H_raw at
-       d_k = 256 and 512 is 0 to 20% above it (over 40 seeds, 11% and 8%) */
+       d_k = 256 and 512 is 0 to 20% above it (over 400 seeds, 11% and 7%) */
     table m = seed_means("entropy", 8);
     for (int i = m.n_rows - 2; i < m.n_rows; i++) {
         double ratio = m.v[i][col(&m, "H_raw")] / m.v[i][col(&m, "pred_raw")];
