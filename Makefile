@@ -94,9 +94,9 @@ GEN_INPUTS := $(wildcard data/rubrics/lab[0-9][0-9].yaml labs/lab[0-9][0-9]-*/la
 ATTN_OBJ   := $(ATTN_SRC:%.c=$(BUILD)/%.o)
 SUP_OBJ    := $(SUP_SRC:%.c=$(BUILD)/%.o)
 GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/%.o) $(GEN)/labs_gen.o
-# The child also gets the support RNG and tensor code (never libattn, never YAML).
+# The child also gets the support RNG and tensor code (never libattn, YAML or libm).
 CHILD_OBJ   := $(CHILD_SRC:%.c=$(BUILD)/%.o) $(LAB_NUMS:%=$(BUILD)/grader/child/lab%_dispatch.o) \
-              $(patsubst lib/%.c,$(BUILD)/grader/child/%.o,$(filter-out lib/sup_yaml.c lib/sup_yamlread.c,$(SUP_SRC)))
+              $(patsubst lib/%.c,$(BUILD)/grader/child/%.o,$(filter-out lib/sup_yaml.c lib/sup_yamlread.c lib/sup_predict.c,$(SUP_SRC)))
 TEST_BIN   := $(TEST_SRC:%.c=$(BUILD)/%)
 CHECK_MAIN := $(BUILD)/lib/tests/check_main.o
 
@@ -241,6 +241,12 @@ $(KITDATA): $(BUILD)/grader/tools/kitdata.o $(LIBSUP)
 kit-data: $(KITDATA)
 	$(KITDATA) .
 $(BUILD)/grader/tests/test_student_kit: | $(KITDATA)
+
+# Lab 8's mean over median raw gradient, seed by seed (scripts/seed-ranges.sh).
+GRADMEDIAN := $(BUILD)/gradmedian
+$(GRADMEDIAN): $(BUILD)/grader/tools/gradmedian.o $(LIBSUP)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The programs the tests build are kept in the build folder, never in the
 # user's own cache (grader/confined/buildcache.h).

@@ -11,7 +11,8 @@
  * with the module's experiment kind. The case's expected outputs are the
  * reference numbers, and the student's numbers are what their lab file returns
  * for the very same call, built and run in the sandbox as `attnlab grade` does.
- * Only the analytic predictions the handouts give are computed here.
+ * The predicted columns are the handouts' predictions from the score
+ * distribution alone (labsup.h, sup_predict.c), never from the run's draws.
  *
  * The seed: every case takes it as is ({seed: S}), and lab 5's pads are those
  * of run_lab05.c (0, 1, 2, 4, ..., 64), so the numbers are those of the lab's

@@ -26,7 +26,7 @@ CFLAGS  ?= -std=c11 -O1 -g
 override CFLAGS += $(LAB_WARN)
 CHECK_FLAGS = $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
 
-SUPPORT_SRC := $(SUP)/sup_rng.c $(SUP)/sup_tensor.c
+SUPPORT_SRC := $(SUP)/sup_rng.c $(SUP)/sup_tensor.c $(SUP)/sup_predict.c
 TEST_SRC    := $(LAB_DIR)/test_$(LAB).c $(addprefix $(LAB_DIR)/,$(EXTRA_SRC))
 
 .PHONY: test clean

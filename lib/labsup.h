@@ -87,4 +87,17 @@ int sup_yaml_write_tensors(const char *path, const char *const *names,
 /* The reason for the last failure of a sup_ function, one sentence. */
 const char *sup_error(void);
 
+/* ---- predictions (sup_predict.c) ----------------------------------------
+ * What an experiment should measure, from the score distribution alone.
+ * Lab 4: raw scores q . k over T keys have spread sqrt(d); the mean entropy of
+ * the weights tends to c(T) / sqrt(d) as d grows, approached
+ * from above. Lab 5: p pad keys each scoring a ~ N(0, 1) leave a row sum of
+ * 1 / (1 + (p / T) e^(a - 1/2)), averaged over a; the drift is the expected
+ * largest (1 - row sum) max|O| over T rows of d outputs, rows independent.
+ * NaN for sizes out of range. */
+double sup_predict_entropy_c(int T);
+double sup_predict_entropy_raw(int T, int d);
+double sup_predict_masking_rowsum(int p, int T);
+double sup_predict_masking_drift(int p, int T, int d);
+
 #endif /* LABSUP_H */

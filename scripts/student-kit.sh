@@ -3,9 +3,12 @@
 # (make student-kit), OUT/attnlab-kit.tar.gz, unpacking to attnlab-kit/:
 #
 #   labs/            every lab: handout, contract header, stub, visible tests, Makefile
-#   lib/             the support code students may use (labsup.h, sup_rng.c, sup_tensor.c)
+#   lib/             the support code students may use (labsup.h, sup_rng.c, sup_tensor.c,
+#                    sup_predict.c)
 #   data/rubrics/    each lab's rubric cut down to its visible tests
 #   data/plots/      the gnuplot scripts of attnlab plot
+#   doc/conventions.md   what each library means by a window, a mask, ALiBi (the handouts link it)
+#   scripts/         check-labs.sh, and seed-ranges.sh (an experiment over many seeds)
 #   build/attnlab    attnlab built in BUILD, with its child objects in build/grader/child/
 #                    (the course tree's paths, so every command the handouts give
 #                    works here too): it grades what the rubrics hold, the visible tests
@@ -33,8 +36,9 @@ kit=$out/attnlab-kit
 rm -rf "$kit" "$out/attnlab-kit.tar.gz"
 mkdir -p "$kit/lib" "$kit/data/rubrics" "$kit/build/grader"
 
-(cd "$root" && tar -cf - labs syllabus.md data/plots data/stubs data/drills scripts/check-labs.sh \
-    lib/labsup.h lib/sup_rng.c lib/sup_tensor.c lib/sup_internal.h) | (cd "$kit" && tar -xf -)
+(cd "$root" && tar -cf - labs syllabus.md doc/conventions.md data/plots data/stubs data/drills \
+    scripts/check-labs.sh scripts/seed-ranges.sh \
+    lib/labsup.h lib/sup_rng.c lib/sup_tensor.c lib/sup_predict.c lib/sup_internal.h) | (cd "$kit" && tar -xf -)
 # Each lab's file is its pristine stub, whatever the tree's labs/ copy now holds.
 for stub in "$kit"/data/stubs/lab[0-9][0-9].c; do
     tag=$(basename "$stub" .c)

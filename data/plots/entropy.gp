@@ -3,10 +3,9 @@
 #   gnuplot -c data/plots/entropy.gp entropy.dat entropy.png [NOTE1 NOTE2 HAVE_STUDENT]
 #
 # entropy.dat comes from `attnlab plot entropy`: columns 1 d_k, 2 H_raw,
-# 3 H_scaled, 4 pred_raw, 5 pred_scaled (reference and analytic curve), then
+# 3 H_scaled, 4 pred_raw, 5 pred_scaled (reference and predictions), then
 # 6 H_raw_student, 7 H_scaled_student (NaN when there are none). NOTE1 and NOTE2
 # are printed under the plot; HAVE_STUDENT 0 leaves the student's curves out.
-# The raw analytic curve is drawn only where it is positive (see below).
 
 dat = ARG1
 png = ARG2
@@ -39,19 +38,15 @@ set label 2 note2 at screen 0.01, screen 0.02 noenhanced font ",9"
 raw = "#d62728"
 scaled = "#1f77b4"
 
-# The analytic curve ln T - var/2 is a small-variance formula: with raw
-# scores (variance d_k) it falls below 0 from d_k = 2 ln T on, where the .dat
-# clips it to 0. Drawn there it would lie on the x axis, as if it predicted
-# one-hot rows, so it is drawn only where it is positive, and the plot says so.
-stats dat using ($5 + 0.5) nooutput
-lnT = STATS_max
-set label 3 sprintf("the raw analytic curve ln T - d_k/2 holds only for a small score variance;\nit is below 0 from d_k = 2 ln T = %.1f on, so it is drawn only below that", 2 * lnT) \
+# The raw prediction is a limit for large d_k (lab 4 handout, section 4): the
+# measured curve lies above it and closes in, and the plot says so.
+set label 3 "raw: c(T)/√d_k is the large-d_k limit; the measured curve\napproaches it from above (a term of order 1/d_k)" \
     at graph 0.98, graph 0.17 right front font ",9" textcolor rgb raw
 
 # ln T, the entropy of uniform weights, is pred_scaled + 1/2
 ref_plot = "dat using 1:($5 + 0.5) with lines dt 3 lc rgb '#777777' title 'ln T: uniform weights', " . \
            "dat using 1:5 with lines dt 2 lw 1.5 lc rgb scaled title 'ln T - 1/2: analytic, scaled', " . \
-           "dat using 1:($4 > 0 ? $4 : NaN) with linespoints dt 2 pt 2 ps 1.5 lw 1.5 lc rgb raw title 'ln T - d_k/2: analytic, raw (only where > 0)', " . \
+           "dat using 1:4 with linespoints dt 2 pt 2 ps 1.5 lw 1.5 lc rgb raw title 'c(T)/√d_k: large-d_k limit, raw', " . \
            "dat using 1:3 with linespoints pt 7 ps 1.0 lw 2 lc rgb scaled title 'answer key: scaled q·k/√d_k', " . \
            "dat using 1:2 with linespoints pt 7 ps 1.0 lw 2 lc rgb raw title 'answer key: raw q·k'"
 yours_plot = ", dat using 1:7 with points pt 6 ps 2.4 lw 2 lc rgb scaled title 'yours: scaled', " . \

@@ -4,8 +4,9 @@
 #   gnuplot -c data/plots/masking.gp masking.dat masking.png [NOTE1 NOTE2 HAVE_STUDENT]
 #
 # masking.dat comes from `attnlab plot masking`: columns 1 pads, 2 rowsum,
-# 3 rowsum_predicted, 4 drift (reference and the closed form), then
-# 5 rowsum_student, 6 drift_student (NaN when there are none). NOTE1 and NOTE2
+# 3 rowsum_predicted, 4 drift, 5 drift_predicted (reference, and predictions
+# from the score distribution), then 6 rowsum_student, 7 drift_student (NaN
+# when there are none). NOTE1 and NOTE2
 # are printed under the plots; HAVE_STUDENT 0 leaves the student's points out.
 
 dat = ARG1
@@ -45,9 +46,9 @@ set title "row sum of the weights that remain (mean over queries)"
 set ylabel "post-mask row sum"
 set yrange [0:1.1]
 set key left bottom
-yours = have_student ? ", dat using ($1 + 1):5 with points pt 6 ps 2.4 lw 2 lc rgb key_colour title 'yours'" : ""
+yours = have_student ? ", dat using ($1 + 1):6 with points pt 6 ps 2.4 lw 2 lc rgb key_colour title 'yours'" : ""
 plot 1 with lines dt 2 lw 1.5 lc rgb pre_colour title 'mask the scores: always 1', \
-     dat using ($1 + 1):3 with lines lw 7 lc rgb '#c8c8c8' title 'Z / (Z + p e^a): closed form, lab 5 §3', \
+     dat using ($1 + 1):3 with lines lw 7 lc rgb '#c8c8c8' title 'predicted from the score distribution, lab 5 §3', \
      dat using ($1 + 1):2:xticlabels(1) with linespoints pt 7 ps 1.0 lw 2 lc rgb key_colour title 'answer key: mask the weights' \
      @yours
 unset label 1
@@ -58,8 +59,9 @@ set title "output drift, max |O_{post} - O_{pre}|"
 set ylabel "drift"
 set yrange [-0.04:*]
 set key left top
-yours = have_student ? ", dat using ($1 + 1):6 with points pt 6 ps 2.4 lw 2 lc rgb '#d62728' title 'yours'" : ""
+yours = have_student ? ", dat using ($1 + 1):7 with points pt 6 ps 2.4 lw 2 lc rgb '#d62728' title 'yours'" : ""
 plot 0 with lines dt 2 lw 1.5 lc rgb pre_colour title 'mask the scores: no drift', \
+     dat using ($1 + 1):5 with lines lw 7 lc rgb '#c8c8c8' title 'predicted from the score distribution, lab 5 §3', \
      dat using ($1 + 1):4:xticlabels(1) with linespoints pt 7 ps 1.0 lw 2 lc rgb '#d62728' title 'answer key: mask the weights' \
      @yours
 unset multiplot

@@ -40,7 +40,7 @@ static const gr_cmd_spec experiment_cmd = {
     "CSV: a header row, then one row per x value, with the columns of the lab's\n"
     "`make run FORMAT=csv` plus the handout's predictions:\n"
     "  entropy     d_k,H_raw,H_scaled,pred_raw,pred_scaled\n"
-    "  masking     pads,rowsum,rowsum_predicted,drift\n"
+    "  masking     pads,rowsum,rowsum_predicted,drift,drift_predicted\n"
     "  saturation  d_k,g_raw,g_scaled,ratio,uniform\n"
     "Numbers have up to 9 significant digits (a float exactly).\n"
     "\n"

@@ -214,35 +214,6 @@ static void lab05(header *h)
               "lab05_closed_form_rowsum", sum, N);
         array(h, "... and drift", "lab05_closed_form_drift", drift, N);
     }
-    {   /* run_lab05's prediction at its default seed: the mean of Z_i / (Z_i + p e^a_i) */
-        enum { T = 16, D = 32, N_PADS = 8 };
-        static const int pads[N_PADS] = {0, 1, 2, 4, 8, 16, 32, 64};
-        static float Q[T * D], K[T * D], V[T * D], kp[D], vp[D];
-        masking_draws(Q, K, V, kp, vp, T, D, 1);
-        double Z[T];
-        for (int i = 0; i < T; i++) {
-            double a = 0.0;
-            for (int c = 0; c < D; c++)
-                a += (double)Q[i * D + c] * (double)kp[c];
-            a /= sqrt((double)D);
-            Z[i] = 0.0;
-            for (int j = 0; j < T; j++) {
-                double sc = 0.0;
-                for (int c = 0; c < D; c++)
-                    sc += (double)Q[i * D + c] * (double)K[j * D + c];
-                Z[i] += exp(sc / sqrt((double)D) - a);
-            }
-        }
-        float pred[N_PADS];
-        for (int m = 0; m < N_PADS; m++) {
-            double mean = 0.0;
-            for (int i = 0; i < T; i++)
-                mean += Z[i] / (Z[i] + pads[m]);
-            pred[m] = (float)(mean / T);
-        }
-        array(h, "run_lab05 (make run): the predicted mean post-mask row sum for pads {0, 1, 2, "
-              "4, 8, 16, 32, 64}, T = 16, d = 32, seed 1", "lab05_run_predicted", pred, N_PADS);
-    }
 }
 
 /* ---- lab 7 ------------------------------------------------------------------ */

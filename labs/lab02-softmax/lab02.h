@@ -10,7 +10,8 @@
  *   - masks and temperature act on SCORES, before softmax, in place;
  *   - softmax turns each row of scores into a row of WEIGHTS, each in [0, 1],
  *     the row summing to 1.
- * A masked score is -INFINITY (from math.h). Not -1e9, and not 0: softmax of a
+ * A masked score is -INFINITY (from math.h), not 0 and not a large finite value
+ * (-1e9 differs only in a fully masked row and in float16): softmax of a
  * -inf score is exactly 0, and the other weights of the row are renormalised
  * to sum to 1 (up to rounding). In exact arithmetic every other score, however
  * negative, gets a weight above 0; in float32 a score more than about 104

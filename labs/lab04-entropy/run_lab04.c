@@ -7,14 +7,15 @@
  * Defaults: seed 1, table, T = 64 keys, 200 trials, d_k = 8, 16, ..., 512.
  * CSV has a header row and one row per d_k, for plotting:
  *   d_k,H_raw,H_scaled,pred_raw,pred_scaled
- * pred_raw    = max(0, ln T - d_k/2)   the small-variance formula with variance d_k
- * pred_scaled = ln T - 1/2             the same formula with variance 1
+ * pred_raw    = c(T) / sqrt(d_k)   the large-d_k limit for raw scores (labsup.h)
+ * pred_scaled = ln T - 1/2         the small-variance formula with variance 1
  */
 #include <math.h>
 #include <stdio.h>
 
 #include "lab04.h"
 #include "labrun.h"
+#include "labsup.h"
 
 static const int dks[] = {8, 16, 32, 64, 128, 256, 512};
 #define N_DK ((int)(sizeof dks / sizeof dks[0]))
@@ -41,14 +42,15 @@ int main(int argc, char **argv)
     const double logT = log((double)T);
     labrun_note(&r, "Entropy of attention weights versus d_k: your lab_entropy_experiment\n"
                 "T = %d keys, %d trials, seed %llu. Entropies in nats: ln T = %.4f is\n"
-                "uniform weights, 0 is one-hot. Predictions: ln T - var/2 (handout, section 4).\n",
+                "uniform weights, 0 is one-hot. Predictions (handout, section 4): ln T - 1/2\n"
+                "scaled, c(T)/sqrt(d_k) raw (the large-d_k limit, approached from above).\n",
                 T, trials, (unsigned long long)r.seed, logT);
     if (r.csv)
         printf("d_k,H_raw,H_scaled,pred_raw,pred_scaled\n");
     else
         printf("%6s  %9s  %9s   %9s  %11s\n", "d_k", "H_raw", "pred_raw", "H_scaled", "pred_scaled");
     for (int m = 0; m < N_DK; m++) {
-        double pred_raw = fmax(0.0, logT - dks[m] / 2.0);
+        double pred_raw = sup_predict_entropy_raw(T, dks[m]);
         double pred_scaled = logT - 0.5;
         if (r.csv) {
             printf("%d,%.6f,%.6f,%.6f,%.6f\n", dks[m], (double)H_raw[m], (double)H_scaled[m],

@@ -26,10 +26,4 @@ static const float lab05_closed_form_drift[3] = {
     0.0f, 1.25671041f, 1.81074238f,
 };
 
-/* run_lab05 (make run): the predicted mean post-mask row sum for pads {0, 1, 2, 4, 8, 16, 32, 64}, T = 16, d = 32, seed 1 */
-static const float lab05_run_predicted[8] = {
-    1.0f, 0.931518972f, 0.877604902f, 0.795345545f, 0.683929801f, 0.550300717f,
-    0.408272743f, 0.27604273f,
-};
-
 #endif

@@ -43,8 +43,9 @@ int lab_alibi_slopes(float *slopes, int H);
 
 /* ALiBi bias, in place: S[b][i][j] += m_h * (j - i), h = b % H, m = the slopes
  * of lab_alibi_slopes. Keys behind the query (j < i) get a penalty that grows
- * with distance; keys ahead (j > i) would get a bonus, which is why ALiBi is
- * used with a causal mask. -inf scores stay -inf.
+ * with distance; keys ahead (j > i) get a bonus in this form, where
+ * FlashAttention's symmetric -m_h |i + Tk - Tq - j| penalises them (README.md,
+ * section 3); with a causal mask the two agree. -inf scores stay -inf.
  *
  * LAB_BAD_ARG when B, H, Tq or Tk is < 1, B is not a multiple of H, or S is NULL. */
 int lab_alibi_bias(float *S, int B, int H, int Tq, int Tk);
