@@ -62,7 +62,7 @@ static int read_submitter(yr_doc *d, const yaml_node_t *v, const char *folder, g
 }
 
 /* One submission: folder key k, its mapping v. 0 or -1. */
-static int read_submission(yr_doc *d, const yaml_node_t *k, const yaml_node_t *v, gr_export_sub *s)
+static int read_submission(yr_doc *d, const yaml_node_t *k, const yaml_node_t *v, gr_handin_sub *s)
 {
     const char *folder = yr_text(k);
     s->folder = gr_xstrdup(folder);
@@ -93,7 +93,7 @@ static int read_submission(yr_doc *d, const yaml_node_t *k, const yaml_node_t *v
 /* Every submission of the document's root mapping into x. 0 or -1. */
 static int read_export(yr_doc *d, const yaml_node_t *root, void *target)
 {
-    gr_export *x = target;
+    gr_handin *x = target;
     if (!root || root->type != YAML_MAPPING_NODE)
         return yr_fail(d, "expected a mapping of submission folder to its :submitters and "
                        ":created_at, as a Gradescope export writes it");
@@ -108,7 +108,7 @@ static int read_export(yr_doc *d, const yaml_node_t *root, void *target)
     return 0;
 }
 
-int gr_export_parse(const char *path, const char *text, size_t len, gr_export *x, char *err,
+int gr_handin_parse(const char *path, const char *text, size_t len, gr_handin *x, char *err,
                     size_t errlen)
 {
     memset(x, 0, sizeof *x);
@@ -116,18 +116,18 @@ int gr_export_parse(const char *path, const char *text, size_t len, gr_export *x
     static const yr_spec spec = {"the export", NULL, NULL, NULL, 0, read_export, NULL};
     int rc = yr_load(path, text, len, &spec, x, err, errlen);
     if (rc != 0)
-        gr_export_free(x);
+        gr_handin_free(x);
     return rc;
 }
 
-int gr_export_load(const char *dir, gr_export *x, char *err, size_t errlen)
+int gr_handin_load(const char *dir, gr_handin *x, char *err, size_t errlen)
 {
     memset(x, 0, sizeof *x);
     char *path = gr_xasprintf("%s/submission_metadata.yml", dir), *text = NULL, why[256] = "";
     size_t len = 0;
-    int r = gr_read_regular(path, GR_EXPORT_MAX, &text, &len, why, sizeof why);
+    int r = gr_read_regular(path, GR_HANDIN_MAX, &text, &len, why, sizeof why);
     if (r == 0)
-        r = gr_export_parse(path, text, len, x, err, errlen) == 0 ? 1 : -1;
+        r = gr_handin_parse(path, text, len, x, err, errlen) == 0 ? 1 : -1;
     else if (r < 0 && errno == ENOENT)
         r = 0;                                   /* not an export */
     else {
@@ -141,7 +141,7 @@ int gr_export_load(const char *dir, gr_export *x, char *err, size_t errlen)
     return r;
 }
 
-void gr_export_free(gr_export *x)
+void gr_handin_free(gr_handin *x)
 {
     for (int i = 0; i < x->n; i++) {
         for (int j = 0; x->subs[i].who && j < x->subs[i].n_who; j++) {
@@ -157,7 +157,7 @@ void gr_export_free(gr_export *x)
     memset(x, 0, sizeof *x);
 }
 
-const gr_export_sub *gr_export_find(const gr_export *x, const char *folder)
+const gr_handin_sub *gr_handin_find(const gr_handin *x, const char *folder)
 {
     for (int i = 0; i < x->n; i++)
         if (strcmp(x->subs[i].folder, folder) == 0)

@@ -30,7 +30,7 @@
 #include <time.h>
 
 /* The largest export metadata read (it holds each submission's results too). */
-#define GR_EXPORT_MAX ((size_t)64 << 20)
+#define GR_HANDIN_MAX ((size_t)64 << 20)
 
 /* One submitter of a submission. */
 typedef struct gr_submitter {
@@ -39,33 +39,33 @@ typedef struct gr_submitter {
 } gr_submitter;
 
 /* One submission folder of a Gradescope export. */
-typedef struct gr_export_sub {
+typedef struct gr_handin_sub {
     char *folder;
     gr_submitter *who;            /* the submitters; who[0] names the grade */
     int n_who;
     time_t created;               /* :created_at, when have_created */
     int have_created;
-} gr_export_sub;
+} gr_handin_sub;
 
-typedef struct gr_export {
+typedef struct gr_handin {
     char *path;                   /* SUBMISSIONS/submission_metadata.yml */
-    gr_export_sub *subs;
+    gr_handin_sub *subs;
     int n;
-} gr_export;
+} gr_handin;
 
 /* Read dir/submission_metadata.yml when there is one: 1 with *x filled, 0
    when there is none (not an export), -1 with err ("path:line:column: ...",
-   or what the file is when it is no regular file of at most GR_EXPORT_MAX
+   or what the file is when it is no regular file of at most GR_HANDIN_MAX
    bytes: it is never followed as a link, never blocked on). */
-int gr_export_load(const char *dir, gr_export *x, char *err, size_t errlen);
-void gr_export_free(gr_export *x);
+int gr_handin_load(const char *dir, gr_handin *x, char *err, size_t errlen);
+void gr_handin_free(gr_handin *x);
 
 /* The same for the text[0..len) of a file that path names: 0, or -1 with err. */
-int gr_export_parse(const char *path, const char *text, size_t len, gr_export *x, char *err,
+int gr_handin_parse(const char *path, const char *text, size_t len, gr_handin *x, char *err,
                     size_t errlen);
 
 /* The export's entry for a submission folder, or NULL. */
-const gr_export_sub *gr_export_find(const gr_export *x, const char *folder);
+const gr_handin_sub *gr_handin_find(const gr_handin *x, const char *folder);
 
 /* One line of a times file. */
 typedef struct gr_time_entry {

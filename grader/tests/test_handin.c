@@ -97,27 +97,27 @@ START_TEST(export_reads_gradescopes_format)
 {
     free(put("u_export/submission_metadata.yml", export_yml));
     char *dir = gr_xasprintf("%s/u_export", base), err[512] = "";
-    gr_export x;
-    ck_assert_msg(gr_export_load(dir, &x, err, sizeof err) == 1, "%s", err);
+    gr_handin x;
+    ck_assert_msg(gr_handin_load(dir, &x, err, sizeof err) == 1, "%s", err);
     ck_assert_int_eq(x.n, 3);
-    const gr_export_sub *a = gr_export_find(&x, "submission_101");
+    const gr_handin_sub *a = gr_handin_find(&x, "submission_101");
     ck_assert_ptr_nonnull(a);
     ck_assert_str_eq(a->who[0].id, "ada@example.edu");
     ck_assert_str_eq(a->who[0].name, "Ada Lovelace");
     ck_assert(a->have_created && (long)a->created == 1738990740L);
-    const gr_export_sub *g = gr_export_find(&x, "submission_102");
+    const gr_handin_sub *g = gr_handin_find(&x, "submission_102");
     ck_assert_int_eq(g->n_who, 2);
     ck_assert_str_eq(g->who[0].id, "200");                /* no email: the sid */
     ck_assert_str_eq(g->who[1].id, "carol@example.edu");
-    const gr_export_sub *d = gr_export_find(&x, "submission_103");
+    const gr_handin_sub *d = gr_handin_find(&x, "submission_103");
     ck_assert(!d->have_created);                          /* no time known */
-    ck_assert_ptr_null(gr_export_find(&x, "submission_104"));
-    gr_export_free(&x);
+    ck_assert_ptr_null(gr_handin_find(&x, "submission_104"));
+    gr_handin_free(&x);
 
     /* no submission_metadata.yml: not an export, not an error */
     char *plain = gr_xasprintf("%s/u_plain", base);
     ck_assert_int_eq(mkdir(plain, 0755), 0);
-    ck_assert_int_eq(gr_export_load(plain, &x, err, sizeof err), 0);
+    ck_assert_int_eq(gr_handin_load(plain, &x, err, sizeof err), 0);
     free(plain);
     free(dir);
 }
@@ -139,8 +139,8 @@ START_TEST(export_errors_name_the_place)
         char *rel = gr_xasprintf("u_bad%zu/submission_metadata.yml", i);
         free(put(rel, cases[i].text));
         char *dir = gr_xasprintf("%s/u_bad%zu", base, i), err[512] = "";
-        gr_export x;
-        ck_assert_int_eq(gr_export_load(dir, &x, err, sizeof err), -1);
+        gr_handin x;
+        ck_assert_int_eq(gr_handin_load(dir, &x, err, sizeof err), -1);
         ck_assert_msg(strstr(err, cases[i].says) && strstr(err, "submission_metadata.yml:"),
                       "case %zu: %s", i, err);
         free(dir);
