@@ -31,8 +31,33 @@ static int twice(const gr_handin *x, const char *id, const char *a, const char *
     return -1;
 }
 
+/* The folders of submissions with no submitter (handin.h) leave the class,
+   each said on progress: no student can be named for one, so its grade
+   would land on no one's row. */
+static void drop_unclaimed(const gr_batch_opts *o, gr_class *c, const gr_handin *x)
+{
+    int k = 0;
+    for (int i = 0; i < c->n; i++) {
+        gr_student *s = &c->students[i];
+        const gr_handin_sub *e = gr_handin_find(x, s->folder);
+        if (!e || e->n_who > 0) {
+            c->students[k++] = *s;
+            continue;
+        }
+        if (o->progress)
+            fprintf(o->progress, "attnlab batch: warning: %s:%d:%d: %s has no submitters (as "
+                    "Gradescope writes a submission whose student left the course): not graded, "
+                    "as no student can be named for it\n", x->path, e->line, e->column, e->folder);
+        free(s->id);
+        free(s->folder);
+        gr_intake_free(&s->intake);
+    }
+    c->n = k;
+}
+
 int gr_batch_ids(const gr_batch_opts *o, gr_class *c, const gr_handin *x, char *err, size_t errlen)
 {
+    drop_unclaimed(o, c, x);
     int n = c->n;
     for (int i = 0; i < n; i++) {
         gr_student *s = &c->students[i];

@@ -12,7 +12,8 @@
 
 /* Name each student of a Gradescope export by the submitter rule (handin.h)
    instead of the folder's name, and add every other submitter of a group
-   submission as a student sharing the first one's grade. 0, or -1 with err
+   submission as a student sharing the first one's grade; a submission with
+   no submitter is dropped, with a warning on o->progress. 0, or -1 with err
    (one student in two submissions). */
 int gr_batch_ids(const gr_batch_opts *o, gr_class *c, const gr_handin *x, char *err, size_t errlen);
 

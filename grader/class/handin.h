@@ -13,6 +13,11 @@
  *       :created_at: 2025-02-07 23:41:07.365935000 -05:00
  *       :score: 10.0                     # and more keys, not read
  *
+ * Every YAML document of the file is read (a "..." end marker does not end
+ * the export). A submission with no submitter (":submitters: []", as for a
+ * student who left the course) is kept with n_who 0: no one can be named for
+ * it, so a batch skips its folder with a warning.
+ *
  * The student's id is the rule run_autograder follows too, so a regrade seeds
  * every test as the fleet did: the first submitter's :email, or their :sid
  * when the email is empty. A group submission is graded once, under its first
@@ -42,7 +47,8 @@ typedef struct gr_submitter {
 typedef struct gr_handin_sub {
     char *folder;
     gr_submitter *who;            /* the submitters; who[0] names the grade */
-    int n_who;
+    int n_who;                    /* 0: none (skipped by a batch) */
+    int line, column;             /* where the folder is named, for messages */
     time_t created;               /* :created_at, when have_created */
     int have_created;
 } gr_handin_sub;
@@ -66,6 +72,13 @@ int gr_handin_parse(const char *path, const char *text, size_t len, gr_handin *x
 
 /* The export's entry for a submission folder, or NULL. */
 const gr_handin_sub *gr_handin_find(const gr_handin *x, const char *folder);
+
+/* The export one level down (malloc'd), or NULL: when dir holds no
+   submission_metadata.yml and its one entry is a folder named as Gradescope
+   names the folder its export zip unpacks into (assignment_NNN_export, any
+   name ending in _export) that holds one. The name is the instructor's
+   side's: a student's folder in a class is named by the student's id. */
+char *gr_handin_below(const char *dir);
 
 /* One line of a times file. */
 typedef struct gr_time_entry {

@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "class/course.h"
 #include "class/export.h"
+#include "class/handin.h"
 #include "grade.h"
 #include "pool.h"
 #include "seed.h"
@@ -202,6 +203,12 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
     if (stat(o->submissions, &st) != 0 || !S_ISDIR(st.st_mode))
         return gr_usage_error("batch", "the submissions %s is not a folder; give the folder "
                               "that holds one folder per student", o->submissions);
+    char *below = gr_handin_below(o->submissions);     /* kept for the whole run */
+    if (below) {
+        fprintf(stderr, "attnlab batch: %s holds one folder, a Gradescope export: grading %s\n",
+                o->submissions, below);
+        o->submissions = below;
+    }
     if (o->rubrics && (stat(o->rubrics, &st) != 0 || !S_ISDIR(st.st_mode)))
         return gr_usage_error("batch", "--rubrics %s is not a folder of labNN.yaml rubrics",
                               o->rubrics);

@@ -123,6 +123,27 @@ START_TEST(export_reads_gradescopes_format)
 }
 END_TEST
 
+START_TEST(export_every_document_is_read)
+{
+    /* "..." ends a document, "---" opens one, and an empty one holds no one:
+       each submission in all of them, one with no submitters kept with none */
+    static const char text[] = "---\ns1:\n  :submitters:\n  - :sid: '1'\n...\n"
+                               "s2:\n  :submitters: []\n...\n---\n---\ns3:\n  :submitters:\n"
+                               "  - :sid: '3'\n  :created_at: 2025-02-07 23:59:00 -05:00\n...\n";
+    gr_handin x;
+    char err[512] = "";
+    ck_assert_msg(gr_handin_parse("m.yml", text, sizeof text - 1, &x, err, sizeof err) == 0,
+                  "%s", err);
+    ck_assert_int_eq(x.n, 3);
+    ck_assert_str_eq(gr_handin_find(&x, "s1")->who[0].id, "1");
+    const gr_handin_sub *none = gr_handin_find(&x, "s2");
+    ck_assert(none->n_who == 0 && none->line == 6 && none->column == 1);
+    const gr_handin_sub *last = gr_handin_find(&x, "s3");
+    ck_assert(last->n_who == 1 && last->have_created && (long)last->created == 1738990740L);
+    gr_handin_free(&x);
+}
+END_TEST
+
 START_TEST(export_errors_name_the_place)
 {
     static const struct { const char *text, *says; } cases[] = {
@@ -134,6 +155,9 @@ START_TEST(export_errors_name_the_place)
         {"../up:\n  :submitters:\n  - :sid: 1\n", ":1:1: \"../up\" is not a submission folder's name"},
         {"- a\n- b\n", "expected a mapping of submission folder"},
         {"s1: [\n", "YAML syntax error"},
+        {"s1:\n  :submitters: []\n...\ns1:\n  :submitters: []\n",
+         ":4:1: s1 is named twice (first on line 1)"},
+        {"s1:\n  :submitters:\n  - :sid: 1\n---\n- a\n", ":5:1: expected a mapping"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *rel = gr_xasprintf("u_bad%zu/submission_metadata.yml", i);
@@ -433,6 +457,7 @@ Suite *test_suite(void)
     tcase_add_unchecked_fixture(tc, lay_out, NULL);
     tcase_add_test(tc, ruby_times_parse);
     tcase_add_test(tc, export_reads_gradescopes_format);
+    tcase_add_test(tc, export_every_document_is_read);
     tcase_add_test(tc, export_errors_name_the_place);
     tcase_add_test(tc, times_files_in_yaml_and_csv);
     tcase_add_test(tc, course_example_and_extensions);
