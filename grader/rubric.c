@@ -75,7 +75,15 @@ static int read_limit(yr_doc *d, const yaml_node_t *v, const char *label, const 
 
 static int rd_time_ms(yr_doc *d, const yaml_node_t *v, void *t)
 {
-    return read_limit(d, v, "limits.time_ms", "milliseconds", 1, &((gr_limits *)t)->time_ms);
+    long *ms = &((gr_limits *)t)->time_ms;
+    if (read_limit(d, v, "limits.time_ms", "milliseconds", 1, ms) != 0)
+        return -1;
+    if (*ms < GR_TIME_MS_FLOOR)
+        return yr_fail_at(d, v, "limits.time_ms: %ld ms is below the floor of %ld ms: a test's "
+                          "time covers starting its program as well as the call, on a machine "
+                          "other jobs share, so a correct solution would fail on a busy one "
+                          "(the course's labs give 2000 ms)", *ms, GR_TIME_MS_FLOOR);
+    return 0;
 }
 
 static int rd_memory_mb(yr_doc *d, const yaml_node_t *v, void *t)
