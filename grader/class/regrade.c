@@ -197,31 +197,51 @@ char *gr_rubric_lab_change(const gr_rubric_snap *old, const gr_rubric_snap *now,
 
 /* ---- a batch run's plan ---------------------------------------------------------------- */
 
-int gr_regrade_plan_make(gr_regrade_plan *p, const gr_batch_opts *o, FILE *progress, char *err,
-                         size_t errlen)
+/* p's rubrics now and at the last batch into o->out (its rubrics.state), and
+   which labs changed, with nothing said or written. 0, or -1 with err. */
+static int plan_compare(gr_regrade_plan *p, const gr_batch_opts *o, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
-    const char *dir = o->out;
-    const int *labs = o->labs;
     p->reason = o->reason;
     gr_regrade_now(p->when);
     if (gr_rubric_snap_make(o, &p->now, err, errlen) != 0)
         return -1;
-    if (gr_rubric_snap_read(dir, &p->old) != 0)
+    if (gr_rubric_snap_read(o->out, &p->old) != 0)
         return 0;                       /* no earlier run known: nothing in part */
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
-        char *what = labs[lab - 1] ? gr_rubric_lab_change(&p->old, &p->now, lab) : NULL;
-        if (!what)
-            continue;
-        p->changed[lab - 1] = p->any = 1;
-        if (progress)
+        char *what = o->labs[lab - 1] ? gr_rubric_lab_change(&p->old, &p->now, lab) : NULL;
+        p->changed[lab - 1] = what != NULL;
+        p->any |= what != NULL;
+        free(what);
+    }
+    return 0;
+}
+
+int gr_regrade_changed(const gr_batch_opts *o, int changed[GR_N_LABS], char *err, size_t errlen)
+{
+    gr_regrade_plan p;
+    int rc = plan_compare(&p, o, err, errlen), n = 0;
+    for (int i = 0; i < GR_N_LABS; i++)
+        n += changed[i] = rc == 0 && p.changed[i];
+    gr_regrade_plan_free(&p);
+    return rc == 0 ? n : -1;
+}
+
+int gr_regrade_plan_make(gr_regrade_plan *p, const gr_batch_opts *o, FILE *progress, char *err,
+                         size_t errlen)
+{
+    if (plan_compare(p, o, err, errlen) != 0)
+        return -1;
+    for (int lab = 1; lab <= GR_N_LABS && progress; lab++) {
+        char *what = p->changed[lab - 1] ? gr_rubric_lab_change(&p->old, &p->now, lab) : NULL;
+        if (what)
             fprintf(progress, "attnlab batch: %s's rubric or contract header changed since %s "
                     "was graded (%s); only that lab is regraded for students whose files are "
                     "as they were, each change recorded in regrades.log\n",
-                    gr_layout_dir(lab), dir, what);
+                    gr_layout_dir(lab), o->out, what);
         free(what);
     }
-    return p->any ? gr_regrade_log_append(dir, "", err, errlen) : 0;   /* the header, once */
+    return p->any ? gr_regrade_log_append(o->out, "", err, errlen) : 0;   /* the header, once */
 }
 
 void gr_regrade_plan_free(gr_regrade_plan *p)

@@ -86,6 +86,11 @@ int gr_regrade_plan_make(gr_regrade_plan *p, const gr_batch_opts *o, FILE *progr
 
 void gr_regrade_plan_free(gr_regrade_plan *p);
 
+/* Which labs of o have a rubric or contract header other than at the last
+   batch into o->out (changed[lab - 1] = 1), nothing said or written: their
+   count, or -1 with err (a rubric that does not load). */
+int gr_regrade_changed(const gr_batch_opts *o, int changed[GR_N_LABS], char *err, size_t errlen);
+
 /* r holds the changed labs of student id, just regraded: merge them into the
    student's results.json under dir (their other labs as they were), record
    a regrade for each test whose score changed, and leave the merged report

@@ -14,6 +14,8 @@
 #include "class/shard.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/validate.h"
+#include "class/regrade.h"
 #include "class/course.h"
 #include "class/export.h"
 #include "class/handin.h"
@@ -216,6 +218,64 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
     return 0;
 }
 
+/* The lines of a validate run that say what failed: each "FAIL" line and the
+   indented lines under it (malloc'd). */
+static char *failed_checks(const char *text)
+{
+    gr_strbuf b = {0};
+    int in = 0;
+    for (const char *p = text; *p; ) {
+        size_t n = strcspn(p, "\n");
+        in = strncmp(p, "FAIL", 4) == 0 || (in && strncmp(p, "      ", 6) == 0);
+        if (in)
+            gr_sb_printf(&b, "  %.*s\n", (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+    return gr_sb_take(&b);
+}
+
+/* A rubric change proven before anyone is regraded: validate (cli/validate.h)
+   runs on each lab whose rubric or contract header changed since the last
+   batch into --out, under the rubrics it will grade with; a failed check
+   refuses, naming the lab and the checks. 0, or GR_EXIT_USAGE said on stderr. */
+static int prove_changes(const gr_batch_opts *o)
+{
+    int changed[GR_N_LABS], passed = 0, failed = 0;
+    char err[1024];
+    int rc = gr_regrade_changed(o, changed, err, sizeof err) < 0 ? -1 : 0;
+    if (rc != 0)
+        fprintf(stderr, "attnlab batch: %s\n", err);
+    for (int lab = 1; lab <= GR_N_LABS && rc == 0 && !failed; lab++) {
+        if (!changed[lab - 1])
+            continue;
+        gr_validate_opts v = {.rubrics = o->rubrics, .students = 8, .jobs = o->jobs};
+        v.labs[lab - 1] = 1;
+        char *text = NULL;
+        size_t len = 0;
+        v.out = open_memstream(&text, &len);
+        rc = v.out ? gr_validate(&v, &passed, &failed, err, sizeof err) : -1;
+        if (v.out)
+            fclose(v.out);
+        char *what = failed ? failed_checks(text) : NULL;
+        if (rc != 0)
+            fprintf(stderr, "attnlab batch: refusing to regrade: %s's rubric changed and cannot "
+                    "be proven: %s\n", gr_layout_dir(lab), v.out ? err : strerror(errno));
+        else if (failed)
+            fprintf(stderr, "attnlab batch: refusing to regrade: %s's rubric changed, and under "
+                    "it %d of %d checks of attnlab validate fail:\n%sFix the rubric (attnlab "
+                    "validate --lab %d%s%s shows each check) and run again; nobody was "
+                    "regraded\n", gr_layout_dir(lab), failed, passed + failed, what, lab,
+                    o->rubrics ? " --rubrics " : "", o->rubrics ? o->rubrics : "");
+        else if (o->progress)
+            fprintf(o->progress, "attnlab batch: %s's changed rubric passes validation (%d "
+                    "checks: the solution's full marks, each catalogued mutant's diagnosis, "
+                    "the same scores for 8 student ids)\n", gr_layout_dir(lab), passed);
+        free(what);
+        free(text);
+    }
+    return rc != 0 || failed ? GR_EXIT_USAGE : 0;
+}
+
 /* --export FORMAT: the gradebook just written, as the LMS imports it. */
 static int export_class(const gr_batch_opts *o, const batch_args *a)
 {
@@ -262,6 +322,11 @@ int cmd_batch(int argc, char **argv)
 
     gr_class c;
     gr_stop_install();
+    if ((rc = prove_changes(&o)) != 0) {
+        if (a.course)
+            gr_course_free(&course);
+        return rc;
+    }
     rc = gr_batch_run(&o, &c, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "attnlab batch: %s\n", err);

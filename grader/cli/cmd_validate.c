@@ -15,10 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/validate.h"
 #include "fairness.h"
 #include "grade.h"
 #include "stop.h"
@@ -32,7 +34,8 @@
 #include "layout.h"
 
 static const char validate_usage[] =
-    "usage: attnlab validate [--lab N|all] [--students K] [--jobs N] [--verbose]\n"
+    "usage: attnlab validate [--lab N|all] [--rubrics DIR] [--students K] [--jobs N]\n"
+    "                        [--verbose]\n"
     "\n"
     "Check the grader against known submissions: every stub's and handout's\n"
     "rules block is what 'attnlab rules' makes of the lab's rubric, every\n"
@@ -51,6 +54,10 @@ static const char validate_usage[] =
     "'validate: N passed, N failed'.\n"
     "\n"
     "  --lab N|all   which labs (default all)\n"
+    "  --rubrics DIR the labs under the labNN.yaml rubrics of DIR instead of the\n"
+    "                course's (a rubric change proven before a regrade; the rules\n"
+    "                blocks and each function's points, the course's, are not\n"
+    "                checked)\n"
     "  --students K  student ids each mutant is graded for (default 8)\n"
     "  --jobs N      mutants graded at once (default: one per core)\n"
     "  -v, --verbose print the full report of every failing check\n"
@@ -60,6 +67,8 @@ static const char validate_usage[] =
 typedef struct tally {
     int passed, failed;
     int verbose;
+    FILE *out;              /* each check's line */
+    int course_checks;      /* the rules blocks and the built-in manifest's points too */
     const gr_draw *draws;   /* the (student, secret) draws every mutant is graded under */
     int n_draws;
     int jobs;               /* mutants graded at once */
@@ -82,21 +91,21 @@ static int grade_one(const gr_grade_opts *base, int lab, const char *src, gr_rep
 static void verdict_line(tally *t, int ok, const char *what, const gr_lab_result *lr,
                          const char *why)
 {
-    printf("%s  %s (%g/%g)\n", ok ? "ok  " : "FAIL", what, lr->score, lr->max_score);
+    fprintf(t->out, "%s  %s (%g/%g)\n", ok ? "ok  " : "FAIL", what, lr->score, lr->max_score);
     if (ok) {
         t->passed++;
         return;
     }
     t->failed++;
-    printf("      %s\n", why);
+    fprintf(t->out, "      %s\n", why);
     if (t->verbose && lr->message)
-        printf("%s\n", lr->message);
+        fprintf(t->out, "%s\n", lr->message);
     for (int i = 0; i < lr->n_tests; i++) {
         const gr_test_result *tr = &lr->tests[i];
-        printf("      %-28s %-16s %s\n", tr->name, gr_result_verdict_name(tr->verdict),
+        fprintf(t->out, "      %-28s %-16s %s\n", tr->name, gr_result_verdict_name(tr->verdict),
                tr->misconception ? tr->misconception : "");
         if (t->verbose && tr->message)
-            printf("%s\n", tr->message);
+            fprintf(t->out, "%s\n", tr->message);
     }
 }
 
@@ -343,15 +352,15 @@ static void check_fairness(tally *t, const mutant_task *mt, const char *dir)
             fixed = mt->fair[i].fixed_points;
     }
     int ok = why.len == 0;
-    printf("%s  %s: every mutant scores the same for %d student ids under 2 secrets and "
+    fprintf(t->out, "%s  %s: every mutant scores the same for %d student ids under 2 secrets and "
            "fails a test on fixed inputs (they carry %g of %g points)\n", ok ? "ok  " : "FAIL",
            dir, t->n_draws, fixed, mt->results[0].max_score);
     if (note.s)
-        fputs(note.s, stdout);
+        fputs(note.s, t->out);
     if (ok)
         t->passed++;
     else
-        t->failed++, fputs(why.s, stdout);
+        t->failed++, fputs(why.s, t->out);
     free(why.s);
     free(note.s);
 }
@@ -399,47 +408,48 @@ static int check_rules(tally *t, const char *root, int lab, const char *dir, cha
     if (rc < 0)
         return -1;
     char *rubric = gr_layout_rubric(NULL, lab);
-    printf("%s  %s: rules blocks match %s\n", rc == 0 ? "ok  " : "FAIL", dir, rubric);
+    fprintf(t->out, "%s  %s: rules blocks match %s\n", rc == 0 ? "ok  " : "FAIL", dir, rubric);
     free(rubric);
     if (rc == 0) {
         t->passed++;
     } else {
         t->failed++;
-        printf("      %s\n", diff);
+        fprintf(t->out, "      %s\n", diff);
     }
     return 0;
 }
 
 /* Each function's tests are worth the points its manifest gives. -1 on a data
    error (a rubric that cannot be read). */
-static int check_points(tally *t, const char *root, int lab, const char *dir, char *err,
+static int check_points(tally *t, const gr_grade_opts *base, int lab, const char *dir, char *err,
                         size_t errlen)
 {
     gr_rubric r;
-    char *path = gr_layout_rubric_from(root, NULL, lab), why[1024];
+    char *path = gr_layout_rubric_from(base->root, base->rubrics, lab), why[1024];
     int rc = gr_rubric_load(path, &r, err, errlen);
     free(path);
     if (rc != 0)
         return -1;
     rc = gr_lab_function_points_check(lab, &r, why, sizeof why);
     gr_rubric_free(&r);
-    printf("%s  %s: each function's tests are worth its points in the manifest\n",
+    fprintf(t->out, "%s  %s: each function's tests are worth its points in the manifest\n",
            rc == 0 ? "ok  " : "FAIL", dir);
     if (rc == 0) {
         t->passed++;
     } else {
         t->failed++;
-        printf("      %s\n", why);
+        fprintf(t->out, "      %s\n", why);
     }
     return 0;
 }
 
-/* Validate one lab: rules blocks, points, solution, stub, mutants. -1 on a data error. */
+/* Validate one lab: rules blocks and points (the course's checks), solution,
+   stub, mutants. -1 on a data error. */
 static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err, size_t errlen)
 {
     const char *dir = gr_layout_dir(lab);
-    if (check_rules(t, base->root, lab, dir, err, errlen) != 0 ||
-        check_points(t, base->root, lab, dir, err, errlen) != 0)
+    if (t->course_checks && (check_rules(t, base->root, lab, dir, err, errlen) != 0 ||
+                             check_points(t, base, lab, dir, err, errlen) != 0))
         return -1;
     gr_report r;
     char *src = gr_layout_solution(base->root, lab);
@@ -511,10 +521,69 @@ static int count_option(const char *text, int *out)
     return 0;
 }
 
+int gr_validate(const gr_validate_opts *v, int *passed, int *failed, char *err, size_t errlen)
+{
+    char root[PATH_MAX], stub_dir[PATH_MAX];
+    if (gr_layout_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, errlen) != 0)
+        return -1;
+    char *solutions = gr_layout_folder_of(root, "solutions");
+    int have = access(solutions, R_OK | X_OK) == 0;
+    free(solutions);
+    if (!have) {
+        /* make install and the student kit leave solutions/ and data/mutants out,
+           so nobody who can log in to a grading machine can read them */
+        gr_set_err(err, errlen, "needs a source tree (its solutions/, data/mutants/ and "
+                   "handouts), and %s has no solutions/ (an installed copy or a student kit): "
+                   "run it in the tree, or set ATTNLAB_ROOT to one", root);
+        return -1;
+    }
+    gr_grade_opts o;
+    memset(&o, 0, sizeof o);
+    o.root = root;
+    o.stub_dir = stub_dir;
+    o.rubrics = v->rubrics;
+    o.submission = root;
+    o.student = "validate";
+    o.secret = GR_PRACTICE_SECRET; /* validation must not depend on an instructor's secret */
+
+    /* Each mutant is graded for `students` ids, every other one under a second
+       secret besides the practice one, so neither the id nor the secret may
+       matter; validate's own id (practice secret) is one more. */
+    tally t = {.verbose = v->verbose, .out = v->out, .jobs = v->jobs, .n_draws = v->students,
+               .course_checks = v->course_checks};
+    gr_draw *draws = gr_xcalloc((size_t)v->students, sizeof *draws);
+    char **ids = gr_xcalloc((size_t)v->students, sizeof *ids);
+    for (int i = 0; i < v->students; i++) {
+        ids[i] = gr_xasprintf("student%02d", i + 1);
+        draws[i] = (gr_draw){ ids[i], i % 2 ? "attnlab validate: a second secret"
+                                            : GR_PRACTICE_SECRET };
+    }
+    t.draws = draws;
+    if (!v->course_checks)
+        fprintf(v->out, "validate: the labs under the rubrics of %s (the handouts' rules blocks "
+                "and the manifest's points built into attnlab are the course's, so not "
+                "checked)\n", v->rubrics ? v->rubrics : "the course");
+    int rc = 0;
+    for (int lab = 1; lab <= GR_N_LABS && rc == 0; lab++)
+        if (v->labs[lab - 1])
+            rc = validate_lab(&t, &o, lab, err, errlen);
+    for (int i = 0; i < v->students; i++)
+        free(ids[i]);
+    free(ids);
+    free(draws);
+    *passed = t.passed;
+    *failed = t.failed;
+    if (rc == 0)
+        fprintf(v->out, "validate: %d passed, %d failed (the mutants' tests ran %ld more times "
+                "for the other ids)\n", t.passed, t.failed, t.runs);
+    return rc;
+}
+
 int cmd_validate(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"lab", required_argument, 0, 'l'},
+        {"rubrics", required_argument, 0, 'r'},
         {"verbose", no_argument, 0, 'v'},
         {"students", required_argument, 0, 's'},
         {"jobs", required_argument, 0, 'j'},
@@ -522,23 +591,22 @@ int cmd_validate(int argc, char **argv)
         {0, 0, 0, 0},
     };
     const char *labs = "all";
-    tally t = {0};
-    int students = 8;
-    t.jobs = gr_pool_cores();
+    gr_validate_opts v = {.students = 8, .jobs = gr_pool_cores(), .out = stdout};
     optind = 0;
     opterr = 0;
     int ch;
     while ((ch = getopt_long(argc, argv, "+v", longopts, NULL)) != -1) {
         switch (ch) {
         case 'l': labs = optarg; break;
-        case 'v': t.verbose = 1; break;
+        case 'r': v.rubrics = optarg; break;
+        case 'v': v.verbose = 1; break;
         case 's':
-            if (count_option(optarg, &students) != 0)
+            if (count_option(optarg, &v.students) != 0)
                 return gr_usage_error("validate", "--students takes a number of student ids "
                                       "from 1 to 64 (got '%s')", optarg);
             break;
         case 'j':
-            if (count_option(optarg, &t.jobs) != 0)
+            if (count_option(optarg, &v.jobs) != 0)
                 return gr_usage_error("validate", "--jobs takes a number of mutants from 1 to "
                                       "64 (got '%s')", optarg);
             break;
@@ -548,67 +616,21 @@ int cmd_validate(int argc, char **argv)
     }
     if (optind < argc)
         return gr_usage_error("validate", "unexpected argument '%s'", argv[optind]);
-
-    char err[1024], root[PATH_MAX], stub_dir[PATH_MAX];
-    gr_grade_opts o;
-    memset(&o, 0, sizeof o);
-    if (gr_layout_parse_labs(labs, o.labs, err, sizeof err) != 0)
+    char err[1024];
+    if (gr_layout_parse_labs(labs, v.labs, err, sizeof err) != 0)
         return gr_usage_error("validate", "%s", err);
-    int want[GR_N_LABS];
-    memcpy(want, o.labs, sizeof want);
-    if (gr_layout_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
-        fprintf(stderr, "attnlab validate: %s\n", err);
-        return 2;
-    }
-    char *solutions = gr_layout_folder_of(root, "solutions");
-    int have = access(solutions, R_OK | X_OK) == 0;
-    free(solutions);
-    if (!have) {
-        /* make install and the student kit leave solutions/ and data/mutants out,
-           so nobody who can log in to a grading machine can read them */
-        fprintf(stderr, "attnlab validate: needs a source tree (its solutions/, data/mutants/ "
-                "and handouts), and %s has no solutions/ (an installed copy or a student "
-                "kit): run it in the tree, or set ATTNLAB_ROOT to one\n", root);
-        return 2;
-    }
-    o.root = root;
-    o.stub_dir = stub_dir;
-    o.submission = root;
-    o.student = "validate";
-    o.secret = GR_PRACTICE_SECRET; /* validation must not depend on an instructor's secret */
-
-    /* Each mutant is graded for `students` ids, every other one under a second
-       secret besides the practice one, so neither the id nor the secret may
-       matter; validate's own id (practice secret) is one more. */
-    gr_draw *draws = gr_xcalloc((size_t)students, sizeof *draws);
-    char **ids = gr_xcalloc((size_t)students, sizeof *ids);
-    for (int i = 0; i < students; i++) {
-        ids[i] = gr_xasprintf("student%02d", i + 1);
-        draws[i] = (gr_draw){ ids[i], i % 2 ? "attnlab validate: a second secret"
-                                            : GR_PRACTICE_SECRET };
-    }
-    t.draws = draws;
-    t.n_draws = students;
-
+    struct stat st;
+    if (v.rubrics && (stat(v.rubrics, &st) != 0 || !S_ISDIR(st.st_mode)))
+        return gr_usage_error("validate", "--rubrics %s is not a folder of labNN.yaml rubrics",
+                              v.rubrics);
+    v.course_checks = !v.rubrics;
     gr_stop_install();
-    int rc = 0;
-    for (int lab = 1; lab <= GR_N_LABS; lab++) {
-        if (want[lab - 1] && validate_lab(&t, &o, lab, err, sizeof err) != 0) {
-            fprintf(stderr, "attnlab validate: %s\n", err);
-            rc = 2;
-            break;
-        }
-    }
-    for (int i = 0; i < students; i++)
-        free(ids[i]);
-    free(ids);
-    free(draws);
-    if (rc != 0) {
+    int passed = 0, failed = 0;
+    if (gr_validate(&v, &passed, &failed, err, sizeof err) != 0) {
+        fprintf(stderr, "attnlab validate: %s\n", err);
         if (gr_stop_requested())
             gr_stop_reraise();
-        return rc;
+        return 2;
     }
-    printf("validate: %d passed, %d failed (the mutants' tests ran %ld more times for the "
-           "other ids)\n", t.passed, t.failed, t.runs);
-    return t.failed ? 1 : 0;
+    return failed ? 1 : 0;
 }

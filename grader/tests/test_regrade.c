@@ -254,7 +254,8 @@ START_TEST(a_rubric_change_regrades_that_lab_only)
                            attnlab, dir, dir, dir), 0);
     char *said = gr_read_file(progress, NULL);
     ck_assert_ptr_nonnull(said);
-    ck_assert_msg(strstr(said, "lab01-scores's rubric or contract header changed") &&
+    ck_assert_msg(strstr(said, "lab01-scores's changed rubric passes validation") &&
+                  strstr(said, "lab01-scores's rubric or contract header changed") &&
                   strstr(said, "(dot_small_integers points 1 -> 2)"), "%s", said);
     ck_assert_msg(!strstr(said, "lab02-softmax's rubric"), "%s", said);
     /* lab 2 kept its results, hand mark and all; lab 1 was graded again */
@@ -309,6 +310,44 @@ START_TEST(a_rubric_change_regrades_that_lab_only)
 }
 END_TEST
 
+START_TEST(a_rubric_change_that_fails_validation_regrades_no_one)
+{
+    /* the tests that show lab 1's scaling mistakes to students made hidden: the
+       rubric loads, but a student with no_scale would read "passes" */
+    char *dir = fk_mkdtemp("regrade-broken"), *attnlab = fk_attnlab();
+    char *log = graded_class(dir, attnlab);
+    char *js = gr_xasprintf("%s/out/students/s001/results.json", dir);
+    char *before = gr_read_file(js, NULL);
+    ck_assert_int_eq(fk_sh(log, "sed -i -e '/name: scaled_worked_example/,/visibility:/s/visible/hidden/' "
+                           "-e '/name: scaled_small/,/visibility:/s/visible/hidden/' "
+                           "%s/rub/lab01.yaml", dir), 0);
+    char *said_path = gr_xasprintf("%s/said", dir);
+    int rc = fk_sh(said_path, "ATTNLAB_SECRET=regrade-test %s batch %s/sub --out %s/out --lab 1,2 "
+                   "--rubrics %s/rub --reason 'hide them' -q 2>&1", attnlab, dir, dir, dir);
+    char *said = gr_read_file(said_path, NULL);
+    ck_assert_msg(rc == 2 && strstr(said, "refusing to regrade: lab01-scores's rubric changed, "
+                                    "and under it ") &&
+                  strstr(said, "FAIL  lab01-scores: mutant no_scale -> wrong answer, no_scale") &&
+                  strstr(said, "one of them visible") && strstr(said, "nobody was regraded"),
+                  "exit %d:\n%s", rc, said);
+    /* nothing graded or written: the results and the log as they were */
+    char *after = gr_read_file(js, NULL);
+    ck_assert_str_eq(after, before);
+    char *rl = gr_xasprintf("%s/out/regrades.log", dir);
+    ck_assert_int_eq(access(rl, F_OK), -1);
+    free(rl);
+    free(after);
+    free(said);
+    free(said_path);
+    free(before);
+    free(js);
+    free(log);
+    free(attnlab);
+    fk_rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("regrade");
@@ -323,6 +362,7 @@ Suite *test_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, a_test_regrade_is_recorded_with_its_reason);
     tcase_add_test(tc, a_rubric_change_regrades_that_lab_only);
+    tcase_add_test(tc, a_rubric_change_that_fails_validation_regrades_no_one);
     suite_add_tcase(s, tc);
     return s;
 }
