@@ -12,7 +12,11 @@
  *   - as one line of DIR/regrades.log, tab-separated under a header line:
  *     when (UTC), student, lab, test, old, new, reason, change ("-" for a
  *     score the test did not have: added or removed).
- * The reason is --reason TEXT, else "no reason given".
+ * A batch's rubric change is a line of its own in regrades.log too, before
+ * its students' ("-" for student, test and scores): the lab, its reason and
+ * every setting that changed, old and new ("limits.time_ms 20000 -> 20").
+ * The reason is --reason TEXT (batch: --reason labNN=TEXT for one lab, and
+ * a plain one only when one lab changed), else "no reason given".
  *
  * Batch keeps DIR/rubrics.state: per lab, a digest of its rubric and
  * contract header and its tests' points and tolerances. Run again, a lab
@@ -48,6 +52,11 @@ typedef struct gr_rubric_snap {
     char *digest[GR_N_LABS];          /* of the rubric's and contract header's bytes */
     gr_rubric_snap_test *tests[GR_N_LABS];
     int n_tests[GR_N_LABS];
+    char **set[GR_N_LABS];            /* every setting of the rubric, "key value" as written:
+                                         "limits.time_ms 2000", "tests.NAME.points 0.5" (a
+                                         list's mappings keyed by name); none in a state file
+                                         written before settings were kept */
+    int n_set[GR_N_LABS];
 } gr_rubric_snap;
 
 /* The rubrics of the labs o grades, now (o's root and rubrics). 0, or -1
@@ -63,10 +72,14 @@ int gr_rubric_snap_write(const char *dir, const gr_rubric_snap *s);
 
 void gr_rubric_snap_free(gr_rubric_snap *s);
 
-/* What changed in lab's rubric between old and now (malloc'd), tests first:
-   "softmax_random: points 2 -> 3; causal added; padding removed"; "the
-   rubric's other settings or the contract header" when no test changed; NULL
-   when the digests are the same. */
+/* What changed in lab's rubric between old and now (malloc'd), or NULL when
+   the digests are the same: every setting that changed with its old and new
+   value, "limits.time_ms 20000 -> 20; tests.softmax_random.points 0.5 -> 1;
+   tests.causal added" ("(none)" for a key one side lacks), or "no setting:
+   the rubric's comments or the contract header"; from a state file without
+   settings, the tests only: "softmax_random points 2 -> 3; causal added;
+   padding removed", else "the rubric's other settings or the contract
+   header". */
 char *gr_rubric_lab_change(const gr_rubric_snap *old, const gr_rubric_snap *now, int lab);
 
 /* What a batch run regrades in part. */
@@ -74,7 +87,7 @@ typedef struct gr_regrade_plan {
     gr_rubric_snap old, now;
     int changed[GR_N_LABS];           /* 1: lab's rubric or header changed since last run */
     int any;
-    const char *reason;               /* --reason, or NULL */
+    const char *reason[GR_N_LABS];    /* each lab's --reason, or NULL */
     char when[32];
 } gr_regrade_plan;
 
@@ -117,6 +130,12 @@ void gr_regrade_add(gr_report *r, int lab, const char *test, int has_old, double
 
 /* regrades.log lines of r's regrades from index from on (malloc'd). */
 char *gr_regrade_log_lines(const char *student, const gr_report *r, int from);
+
+/* The regrades.log line of lab's rubric change onto b: when, no student,
+   the lab, no test or scores, reason (NULL: GR_NO_REASON), change (every
+   changed setting, gr_rubric_lab_change; NULL: no line). */
+void gr_regrade_log_lab(gr_strbuf *b, const char *when, int lab, const char *reason,
+                        const char *change);
 
 /* Append lines to dir/regrades.log (made with its header when new) in one
    write. 0, or -1 with err. */

@@ -80,7 +80,8 @@ static const char batch_usage[] =
     "  --lab N|all      which labs (default all)\n"
     "  --rubrics DIR    grade against the rubrics DIR/labNN.yaml instead of the course's\n"
     "  --reason TEXT    why the rubrics changed, recorded with each regrade (default\n"
-    "                   \"no reason given\")\n"
+    "                   \"no reason given\"); labNN=TEXT gives one lab's (repeat it for\n"
+    "                   each), and a plain TEXT serves only when one lab changed\n"
     "  --restart        regrade every student, ignoring results already in DIR\n"
     "  --csv-bom        start gradebook.csv with a UTF-8 byte order mark, so that\n"
     "                   Excel shows non-ASCII names right (LMS imports need none)\n"
@@ -100,7 +101,10 @@ static const char batch_usage[] =
     "secret and attnlab itself); a student who handed in again, a fixed rubric or\n"
     "a new secret is graded again, with a line saying so. When only a lab's rubric\n"
     "or contract header changed (an edited rubric, --rubrics DIR), only that lab is\n"
-    "regraded, and every test whose score changed is recorded in DIR/regrades.log\n"
+    "regraded, after attnlab validate's checks pass on that lab under the rubric\n"
+    "(else nothing is graded: exit 2, naming the lab and each failed check); the\n"
+    "change (every setting, old and new value) and every test whose score changed\n"
+    "are recorded in DIR/regrades.log\n"
     "and the student's results.json (extra_data.regrades: when, lab, test, old,\n"
     "new, reason, what changed in the rubric); DIR/rubrics.state keeps what each\n"
     "lab was graded with. Hand-in times come from\n"
@@ -121,6 +125,28 @@ typedef struct batch_args {
     int csv_bom;      /* --csv-bom */
     const char *export_format;   /* --export, or NULL */
 } batch_args;
+
+/* --reason TEXT, or labNN=TEXT for one lab, into o. 0, or -1 said on stderr. */
+static int reason_option(gr_batch_opts *o, const char *text)
+{
+    int lab = 0, at = 0;
+    if (sscanf(text, "lab%2d=%n", &lab, &at) == 1 && at > 0) {
+        if (lab < 1 || lab > GR_N_LABS || o->lab_reason[lab - 1]) {
+            gr_usage_error("batch", "--reason %.*s: %s", at - 1, text, lab < 1 || lab > GR_N_LABS
+                           ? "no such lab" : "that lab's reason is given twice");
+            return -1;
+        }
+        o->lab_reason[lab - 1] = text + at;
+        return 0;
+    }
+    if (o->reason) {
+        gr_usage_error("batch", "--reason is given twice; for two labs give each its own, "
+                       "--reason lab02=TEXT --reason lab07=TEXT");
+        return -1;
+    }
+    o->reason = text;
+    return 0;
+}
 
 static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
 {
@@ -154,7 +180,10 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         case 'l': a->labs = optarg; break;
         case 'R': o->rubrics = optarg; break;
         case 'S': o->restart = 1; break;
-        case 'W': o->reason = optarg; break;
+        case 'W':
+            if (reason_option(o, optarg) != 0)
+                return GR_EXIT_USAGE;
+            break;
         case 'T': o->times = optarg; break;
         case 'F': o->file_times = 1; break;
         case 'A': o->accept_late = 1; break;
@@ -218,6 +247,29 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
     return 0;
 }
 
+/* Each changed lab's reason: a plain --reason serves one changed lab only,
+   so that no reason is recorded for a change it was not written for; a lab's
+   own reason for an unchanged lab is noted. 0, or -1 said on stderr. */
+static int check_reasons(const gr_batch_opts *o, const int changed[GR_N_LABS])
+{
+    gr_strbuf plain = {0};
+    int n = 0;
+    for (int lab = 1; lab <= GR_N_LABS; lab++) {
+        if (changed[lab - 1] && !o->lab_reason[lab - 1])
+            gr_sb_printf(&plain, "%s%s", n++ ? ", " : "", gr_layout_dir(lab));
+        if (!changed[lab - 1] && o->lab_reason[lab - 1] && o->progress)
+            fprintf(o->progress, "attnlab batch: --reason lab%02d=...: %s's rubric did not "
+                    "change since %s was graded; nothing of it is regraded\n", lab,
+                    gr_layout_dir(lab), o->out);
+    }
+    if (o->reason && n > 1)
+        fprintf(stderr, "attnlab batch: refusing to regrade: one --reason for %d changed labs "
+                "(%s); give each its own, --reason labNN=TEXT, so each change is recorded "
+                "with why it was made\n", n, plain.s);
+    free(plain.s);
+    return o->reason && n > 1 ? -1 : 0;
+}
+
 /* The lines of a validate run that say what failed: each "FAIL" line and the
    indented lines under it (malloc'd). */
 static char *failed_checks(const char *text)
@@ -245,6 +297,8 @@ static int prove_changes(const gr_batch_opts *o)
     int rc = gr_regrade_changed(o, changed, err, sizeof err) < 0 ? -1 : 0;
     if (rc != 0)
         fprintf(stderr, "attnlab batch: %s\n", err);
+    else
+        rc = check_reasons(o, changed);
     for (int lab = 1; lab <= GR_N_LABS && rc == 0 && !failed; lab++) {
         if (!changed[lab - 1])
             continue;
