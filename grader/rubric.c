@@ -174,7 +174,7 @@ static const char *const param_names[] = {
     "B", "H", "H_max", "H_min", "Hkv", "T", "Tk", "Tq", "b", "bad", "bad_pad", "batch",
     "bidirectional", "bottom_right", "bytes", "causal", "d", "density", "descending", "dk", "dk_max",
     "dk_min", "doubling_pads", "dq", "dropout", "dv", "empty", "empty_rows", "extra", "h",
-    "inplace", "integers", "low", "mask_frac", "masked", "masked_rows", "max_distance", "max_pad",
+    "inplace", "integers", "low", "low_rows", "mask_frac", "masked", "masked_rows", "max_distance", "max_pad",
     "n", "n_dk", "n_pads", "no_sink", "nonpow2", "num_buckets", "odd", "p", "p_tie",
     "pad_score", "q_scale", "range", "row_max", "rows", "scale", "seed", "shift", "sink_scale",
     "sink_shift", "tau", "tau_special", "tile", "trials", "window", "worked", "wscale",
