@@ -231,8 +231,12 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
    unless the max is subtracted); {low: 1}: the last column of Q is 20 and of K
    -20, so every score of a row drops by 400/sqrt(d) (d <= 8: below -140, where
    exp underflows unless the running max starts at -inf) and softmax, hence O,
-   is that of the other columns. A size < 1 makes a LAB_BAD_ARG case (each
-   buffer keeps at least four elements). */
+   is that of the other columns; {low_rows: 1}: odd query rows are (0, .., 0, 20)
+   and K's last column -20, so each of their scores is -400/sqrt(d) (below -104
+   for d <= 8) while the even rows keep q_scale's (in the hundreds at 200: exp
+   overflows there without a max, so a running max started at 0, wrong on the
+   odd rows only, is told from no max at all). A size < 1 makes a LAB_BAD_ARG
+   case (each buffer keeps at least four elements). */
 static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                          gr_case *c, char *err, size_t errlen)
 {
@@ -248,9 +252,10 @@ static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint
     double q_scale = gr_rubric_test_param(t, "q_scale", 1.0);
     int bad = B < 1 || T < 1 || d < 1 || dv < 1 || tile < 1;
     int low = gr_rubric_test_param(t, "low", 0) != 0;
-    if (low && (bad || d < 2 || d > 8)) {
-        snprintf(err, errlen, "test %s: low = 1 needs 2 <= d <= 8 and sizes of at least 1",
-                 t->name);
+    int low_rows = gr_rubric_test_param(t, "low_rows", 0) != 0;
+    if ((low || low_rows) && (bad || d < 2 || d > 8)) {
+        snprintf(err, errlen, "test %s: low = 1 or low_rows = 1 needs 2 <= d <= 8 and sizes "
+                 "of at least 1", t->name);
         return -1;
     }
     long nQ = bad && (long)B * T * d < 4 ? 4 : (long)B * T * d;
@@ -277,6 +282,11 @@ static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint
        spread, so every student's inputs show a scaling mistake. */
     if (q_scale > 1.0)
         gr_fill_normal(&r, Q + (long)(T - 1) * d, d, 1.0);
+    for (long row = 0; low_rows && row < (long)B * T; row++) {
+        K[row * d + d - 1] = -20.0f;
+        for (int c2 = 0; row % 2 && c2 < d; c2++)
+            Q[row * d + c2] = c2 == d - 1 ? 20.0f : 0.0f;
+    }
     GR_CASE_ADD_INTS(c, B, T, d, dv, tile, causal);
     c->call.fn = LAB07_ONLINE_ATTENTION;
     snprintf(c->describe, sizeof c->describe,
@@ -285,6 +295,7 @@ static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint
              T >= 1024 ? ": a T x T float matrix would be " : "",
              bad ? ": a size < 1 must give LAB_BAD_ARG, O untouched" :
              low ? ", every score below -104 (Q's last column 20, K's -20)" :
+             low_rows ? ", odd query rows' scores all -400/sqrt(d), even rows' in the hundreds" :
              q_scale > 1.0 ? ", Q scaled so scores reach the hundreds (its last row of batch 0 "
                              "left at scale 1)" :
              q_scale != 1.0 ? ", Q scaled" : "");

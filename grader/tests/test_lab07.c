@@ -297,6 +297,12 @@ START_TEST(test_input_window_shows_the_row)
 }
 END_TEST
 
+START_TEST(test_hidden_mistakes_show_on_visible_tests)   /* labtest.h */
+{
+    check_hidden_shown_visible();
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("grader lab07");
@@ -304,6 +310,7 @@ Suite *test_suite(void)
     tcase_add_unchecked_fixture(tc, load_rubric, free_rubric);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_rubric_points_per_function);
+    tcase_add_test(tc, test_hidden_mistakes_show_on_visible_tests);
     tcase_add_test(tc, test_rubric_memory_wall);
     tcase_add_test(tc, test_case_errors_say_what_to_fix);
     tcase_add_test(tc, test_expected_lse_worked_rows);
