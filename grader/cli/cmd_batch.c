@@ -286,10 +286,11 @@ static char *failed_checks(const char *text)
     return gr_sb_take(&b);
 }
 
-/* A rubric change proven before anyone is regraded: validate (cli/validate.h)
-   runs on each lab whose rubric or contract header changed since the last
-   batch into --out, under the rubrics it will grade with; a failed check
-   refuses, naming the lab and the checks. 0, or GR_EXIT_USAGE said on stderr. */
+/* A rubric change proven before anyone is regraded: each changed lab has its
+   reason (check_reasons), then validate (cli/validate.h) runs on each lab
+   whose rubric or contract header changed since the last batch into --out,
+   under the rubrics it will grade with; a failed check refuses, naming the lab
+   and the checks. 0, or GR_EXIT_USAGE said on stderr. */
 static int prove_changes(const gr_batch_opts *o)
 {
     int changed[GR_N_LABS], passed = 0, failed = 0;

@@ -438,6 +438,12 @@ START_TEST(one_reason_for_two_changed_labs_is_refused)
     said = gr_read_file(said_path, NULL);
     ck_assert_msg(rc == 2 && strstr(said, "--reason lab1: that lab's reason is given twice"),
                   "exit %d:\n%s", rc, said);
+    /* validate --rubrics takes a folder of rubrics */
+    rc = fk_sh(said_path, "%s validate --lab 1 --rubrics %s/none 2>&1", attnlab, dir);
+    free(said);
+    said = gr_read_file(said_path, NULL);
+    ck_assert_msg(rc == 2 && strstr(said, "is not a folder of labNN.yaml rubrics"),
+                  "exit %d:\n%s", rc, said);
     free(rl);
     free(said);
     free(said_path);
