@@ -76,7 +76,15 @@ static int read_limit(yr_doc *d, const yaml_node_t *v, const char *label, const 
 
 static int rd_time_ms(yr_doc *d, const yaml_node_t *v, void *t)
 {
-    return read_limit(d, v, "limits.time_ms", "milliseconds", 1, &((gr_limits *)t)->time_ms);
+    long *ms = &((gr_limits *)t)->time_ms;
+    if (read_limit(d, v, "limits.time_ms", "milliseconds", 1, ms) != 0)
+        return -1;
+    if (*ms < GR_TIME_MS_FLOOR)
+        return yr_fail_at(d, v, "limits.time_ms: %ld ms is below the floor of %ld ms: a test's "
+                          "time covers starting its program as well as the call, on a machine "
+                          "other jobs share, so a correct solution would fail on a busy one "
+                          "(the course's labs give 2000 ms)", *ms, GR_TIME_MS_FLOOR);
+    return 0;
 }
 
 static int rd_memory_mb(yr_doc *d, const yaml_node_t *v, void *t)
@@ -170,7 +178,7 @@ static const char *const param_names[] = {
     "B", "H", "H_max", "H_min", "Hkv", "T", "Tk", "Tq", "b", "bad", "bad_pad", "batch",
     "bidirectional", "bottom_right", "bytes", "causal", "d", "density", "descending", "dk", "dk_max",
     "dk_min", "doubling_pads", "dq", "dropout", "dv", "empty", "empty_rows", "extra", "h",
-    "inplace", "integers", "low", "mask_frac", "masked", "masked_rows", "max_distance", "max_pad",
+    "inplace", "integers", "low", "low_rows", "mask_frac", "masked", "masked_rows", "max_distance", "max_pad",
     "n", "n_dk", "n_pads", "no_sink", "nonpow2", "num_buckets", "odd", "p", "p_tie",
     "pad_score", "q_scale", "range", "row_max", "rows", "scale", "seed", "shift", "sink_scale",
     "sink_shift", "tau", "tau_special", "tile", "trials", "window", "worked", "wscale",

@@ -22,7 +22,8 @@
  *       limits: {time_ms: 1000}             # optional per-test override
  *
  * Unknown keys, wrong types, missing required keys, duplicate test names and
- * non-positive limits are errors reported as "file:line:column: what is wrong".
+ * non-positive limits and a time limit below GR_TIME_MS_FLOOR are errors
+ * reported as "file:line:column: what is wrong".
  */
 #ifndef GR_RUBRIC_H
 #define GR_RUBRIC_H
@@ -52,6 +53,18 @@ enum {
 /* A lab's share of a submission's wall-clock budget when its rubric sets no
    budget_s: each lab graded adds 30 s, whatever it does. */
 #define GR_DEFAULT_BUDGET_S 30
+
+/* The shortest time limit a rubric may set, a fixed floor: a test's time
+   covers starting its program as well as the call, and a grading machine
+   that other jobs share stalls a process for tens of milliseconds at a time,
+   so below a quarter of a second a correct solution's verdict would follow
+   the machine's load (lab 1's quickest test takes 6 ms on an idle machine,
+   the slowest solution test 1.4 s under its 20 s). A limit above the floor
+   that is still too tight for a lab's solution fails attnlab validate
+   --rubrics, which batch runs on every changed lab before regrading. Memory
+   and output limits are whole MiB and KiB, and 1 of each is their floor:
+   lab 7 grants 1 MiB on purpose, and no solution prints. */
+#define GR_TIME_MS_FLOOR 250L
 
 typedef struct gr_limits {
     long time_ms;          /* CPU limit; the wall clock allows a small multiple of it */

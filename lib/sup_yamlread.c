@@ -154,6 +154,17 @@ int yr_expect_end(yr_doc *d, const char *message)
     return rc;
 }
 
+int yr_next(yr_doc *d)
+{
+    if (d->have_doc)
+        yaml_document_delete(&d->doc);
+    d->have_doc = 0;
+    if (!yaml_parser_load(&d->parser, &d->doc))
+        return syntax_error(d);
+    d->have_doc = 1;
+    return 0;
+}
+
 void yr_close(yr_doc *d)
 {
     if (d->have_doc)

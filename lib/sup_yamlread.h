@@ -67,6 +67,10 @@ const yaml_node_t *yr_root(yr_doc *d);
    reported at the second document's root (or the syntax error before it). */
 int yr_expect_end(yr_doc *d, const char *message);
 
+/* Put the next document in place of this one (yr_root is NULL after the
+   last): 0, or -1 with the syntax error before it. */
+int yr_next(yr_doc *d);
+
 /* Free the parser and the document (safe after a failed yr_open, and twice). */
 void yr_close(yr_doc *d);
 

@@ -129,10 +129,10 @@ static void file_times(const gr_batch_opts *o, gr_class *c)
 static int who_and_when(const gr_batch_opts *o, gr_class *c, time_t start, char *err,
                         size_t errlen)
 {
-    gr_export x;
+    gr_handin x;
     gr_times t;
     memset(&t, 0, sizeof t);
-    int is_export = gr_export_load(o->submissions, &x, err, errlen);
+    int is_export = gr_handin_load(o->submissions, &x, err, errlen);
     int rc = is_export < 0 ? -1 : 0;
     if (rc == 0 && is_export)
         rc = gr_batch_ids(o, c, &x, err, errlen);
@@ -151,7 +151,7 @@ static int who_and_when(const gr_batch_opts *o, gr_class *c, time_t start, char 
     if (rc == 0 && o->progress)
         fprintf(o->progress, "attnlab batch: hand-in times from %s\n", c->times_from);
     if (is_export > 0)
-        gr_export_free(&x);
+        gr_handin_free(&x);
     gr_times_free(&t);
     return rc;
 }

@@ -48,6 +48,7 @@ typedef struct gr_batch_opts {
     int jobs;                     /* students graded at once */
     int restart;                  /* 1: regrade everyone, ignoring earlier results */
     const char *reason;           /* --reason: why, for each regrade recorded (regrade.h) */
+    const char *lab_reason[GR_N_LABS];   /* --reason labNN=TEXT: one lab's, before reason */
     const char *times;            /* --times FILE, or NULL */
     int file_times;               /* 1: the lab files' modification times are the times */
     int accept_late;              /* 1: grade even when the guard rails would refuse */

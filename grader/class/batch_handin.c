@@ -22,7 +22,7 @@ static int by_id(const void *a, const void *b)
 }
 
 /* A second submission of one student: an error naming both folders. */
-static int twice(const gr_export *x, const char *id, const char *a, const char *b, char *err,
+static int twice(const gr_handin *x, const char *id, const char *a, const char *b, char *err,
                  size_t errlen)
 {
     gr_set_err(err, errlen, "%s: %s is a submitter of two submissions, %s and %s; Gradescope "
@@ -31,12 +31,37 @@ static int twice(const gr_export *x, const char *id, const char *a, const char *
     return -1;
 }
 
-int gr_batch_ids(const gr_batch_opts *o, gr_class *c, const gr_export *x, char *err, size_t errlen)
+/* The folders of submissions with no submitter (handin.h) leave the class,
+   each said on progress: no student can be named for one, so its grade
+   would land on no one's row. */
+static void drop_unclaimed(const gr_batch_opts *o, gr_class *c, const gr_handin *x)
 {
+    int k = 0;
+    for (int i = 0; i < c->n; i++) {
+        gr_student *s = &c->students[i];
+        const gr_handin_sub *e = gr_handin_find(x, s->folder);
+        if (!e || e->n_who > 0) {
+            c->students[k++] = *s;
+            continue;
+        }
+        if (o->progress)
+            fprintf(o->progress, "attnlab batch: warning: %s:%d:%d: %s has no submitters (as "
+                    "Gradescope writes a submission whose student left the course): not graded, "
+                    "as no student can be named for it\n", x->path, e->line, e->column, e->folder);
+        free(s->id);
+        free(s->folder);
+        gr_intake_free(&s->intake);
+    }
+    c->n = k;
+}
+
+int gr_batch_ids(const gr_batch_opts *o, gr_class *c, const gr_handin *x, char *err, size_t errlen)
+{
+    drop_unclaimed(o, c, x);
     int n = c->n;
     for (int i = 0; i < n; i++) {
         gr_student *s = &c->students[i];
-        const gr_export_sub *e = gr_export_find(x, s->folder);
+        const gr_handin_sub *e = gr_handin_find(x, s->folder);
         if (!e) {
             if (o->progress)
                 fprintf(o->progress, "attnlab batch: %s is not in %s: named by its folder, with "
@@ -52,7 +77,7 @@ int gr_batch_ids(const gr_batch_opts *o, gr_class *c, const gr_export *x, char *
                 return twice(x, c->students[i].id, c->students[i].folder, c->students[j].folder,
                              err, errlen);
     for (int i = 0; i < n; i++) {        /* the other submitters of a group */
-        const gr_export_sub *e = gr_export_find(x, c->students[i].folder);
+        const gr_handin_sub *e = gr_handin_find(x, c->students[i].folder);
         for (int k = 1; e && k < e->n_who; k++) {
             gr_student *old = find(c, e->who[k].id);
             if (old)
@@ -70,7 +95,7 @@ int gr_batch_ids(const gr_batch_opts *o, gr_class *c, const gr_export *x, char *
     return 0;
 }
 
-void gr_batch_export_names(gr_class *c, const gr_export *x)
+void gr_batch_export_names(gr_class *c, const gr_handin *x)
 {
     for (int i = 0; i < x->n; i++)
         for (int k = 0; k < x->subs[i].n_who; k++) {
@@ -86,17 +111,17 @@ void gr_batch_export_names(gr_class *c, const gr_export *x)
 }
 
 /* The export's time of student s (their own folder's, or their group's). */
-static const gr_export_sub *export_of(const gr_class *c, const gr_export *x, const gr_student *s)
+static const gr_handin_sub *export_of(const gr_class *c, const gr_handin *x, const gr_student *s)
 {
     if (s->folder)
-        return gr_export_find(x, s->folder);
+        return gr_handin_find(x, s->folder);
     for (int i = 0; s->same_as && i < c->n; i++)
         if (strcmp(c->students[i].id, s->same_as) == 0 && c->students[i].folder)
-            return gr_export_find(x, c->students[i].folder);
+            return gr_handin_find(x, c->students[i].folder);
     return NULL;
 }
 
-int gr_batch_times(gr_class *c, const gr_export *x, const gr_times *t, char *err, size_t errlen)
+int gr_batch_times(gr_class *c, const gr_handin *x, const gr_times *t, char *err, size_t errlen)
 {
     for (int i = 0; t && i < t->n; i++)
         if (!find(c, t->e[i].id)) {
@@ -113,7 +138,7 @@ int gr_batch_times(gr_class *c, const gr_export *x, const gr_times *t, char *err
         const gr_time_entry *te = t ? gr_times_find(t, s->id) : NULL;
         if (t && !te && s->same_as)
             te = gr_times_find(t, s->same_as);
-        const gr_export_sub *e = !t && x ? export_of(c, x, s) : NULL;
+        const gr_handin_sub *e = !t && x ? export_of(c, x, s) : NULL;
         if (!te && !(e && e->have_created))
             continue;
         for (int lab = 0; lab < GR_N_LABS; lab++) {

@@ -3,9 +3,11 @@
  * (see handin.h). */
 #include "class/handin.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "class/course.h"
 #include "sup_yamlread.h"
@@ -62,17 +64,21 @@ static int read_submitter(yr_doc *d, const yaml_node_t *v, const char *folder, g
 }
 
 /* One submission: folder key k, its mapping v. 0 or -1. */
-static int read_submission(yr_doc *d, const yaml_node_t *k, const yaml_node_t *v, gr_export_sub *s)
+static int read_submission(yr_doc *d, const yaml_node_t *k, const yaml_node_t *v, gr_handin_sub *s)
 {
     const char *folder = yr_text(k);
     s->folder = gr_xstrdup(folder);
+    s->line = (int)yr_pos_of(k).line;
+    s->column = (int)yr_pos_of(k).column;
     if (!gr_id_ok(folder))
         return yr_fail_at(d, k, "\"%s\" is not a submission folder's name", folder);
     if (!v || v->type != YAML_MAPPING_NODE)
         return yr_fail_at(d, v ? v : k, "%s: expected a mapping with :submitters and :created_at",
                           folder);
     const yaml_node_t *who = yr_value(d, v, ":submitters");
-    if (!who || who->type != YAML_SEQUENCE_NODE || yr_count(who) == 0)
+    if (who && (yr_is_null(who) || (who->type == YAML_SEQUENCE_NODE && yr_count(who) == 0)))
+        return 0;                                /* no one to name: n_who 0 */
+    if (!who || who->type != YAML_SEQUENCE_NODE)
         return yr_fail_at(d, who ? who : k, "%s: no :submitters list; is this the "
                           "submission_metadata.yml of a Gradescope export?", folder);
     s->n_who = yr_count(who);
@@ -90,44 +96,82 @@ static int read_submission(yr_doc *d, const yaml_node_t *k, const yaml_node_t *v
     return 0;
 }
 
-/* Every submission of the document's root mapping into x. 0 or -1. */
-static int read_export(yr_doc *d, const yaml_node_t *root, void *target)
+/* Every submission of one document's root mapping, added to x. 0 or -1. */
+static int read_export(yr_doc *d, const yaml_node_t *root, gr_handin *x)
 {
-    gr_export *x = target;
-    if (!root || root->type != YAML_MAPPING_NODE)
-        return yr_fail(d, "expected a mapping of submission folder to its :submitters and "
-                       ":created_at, as a Gradescope export writes it");
+    static const char want[] = "expected a mapping of submission folder to its :submitters "
+                               "and :created_at, as a Gradescope export writes it";
+    if (!root)
+        return yr_fail(d, "%s", want);
+    if (root->type != YAML_MAPPING_NODE)
+        return yr_fail_at(d, root, "%s", want);
     const yaml_node_pair_t *p0 = root->data.mapping.pairs.start;
-    x->subs = gr_xcalloc((size_t)(root->data.mapping.pairs.top - p0) + 1, sizeof *x->subs);
+    size_t more = (size_t)(root->data.mapping.pairs.top - p0);
+    x->subs = gr_xrealloc(x->subs, ((size_t)x->n + more + 1) * sizeof *x->subs);
+    memset(x->subs + x->n, 0, (more + 1) * sizeof *x->subs);
     for (const yaml_node_pair_t *p = p0; p < root->data.mapping.pairs.top; p++) {
         const yaml_node_t *k;
-        if (yr_key(d, root, p, "the export", &k) != 0 ||
-            read_submission(d, k, yr_node(d, p->value), &x->subs[x->n++]) != 0)
+        if (yr_key(d, root, p, "the export", &k) != 0)
+            return -1;
+        const gr_handin_sub *first = gr_handin_find(x, yr_text(k));
+        if (first)                               /* in an earlier document */
+            return yr_fail_at(d, k, "%s is named twice (first on line %d); Gradescope names "
+                              "each submission once", yr_text(k), first->line);
+        if (read_submission(d, k, yr_node(d, p->value), &x->subs[x->n++]) != 0)
             return -1;
     }
     return 0;
 }
 
-int gr_export_parse(const char *path, const char *text, size_t len, gr_export *x, char *err,
+/* A copy of text[0..len) with each "..." line (a document's end) written
+   "---": libyaml reads YAML 1.1, which refuses a document after "..." that
+   does not open with "---" (YAML 1.2 allows one), and stopping at the
+   first would drop every submission after it. Same length, so every
+   line:column holds. */
+static char *ends_as_starts(const char *text, size_t len)
+{
+    char *t = gr_xmalloc(len + 1);
+    memcpy(t, text, len);
+    t[len] = '\0';
+    for (size_t i = 0; i + 3 <= len; i++)
+        if ((i == 0 || t[i - 1] == '\n') && memcmp(t + i, "...", 3) == 0 &&
+            strchr(" \t\r\n#", t[i + 3]))        /* '\0' too: the end */
+            memcpy(t + i, "---", 3);
+    return t;
+}
+
+int gr_handin_parse(const char *path, const char *text, size_t len, gr_handin *x, char *err,
                     size_t errlen)
 {
     memset(x, 0, sizeof *x);
     x->path = gr_xstrdup(path);
-    static const yr_spec spec = {"the export", NULL, NULL, NULL, 0, read_export, NULL};
-    int rc = yr_load(path, text, len, &spec, x, err, errlen);
+    char *t = ends_as_starts(text, len);
+    yr_doc d;
+    int rc = yr_open(&d, path, t, len, err, errlen);
+    for (int docs = 0; rc == 0; docs++) {        /* every document, not the first only */
+        const yaml_node_t *root = yr_root(&d);
+        if (docs > 0 && !root)
+            break;                               /* the end of the file */
+        if (docs == 0 || !yr_is_null(root))      /* "---" then nothing: an empty one */
+            rc = read_export(&d, root, x);
+        if (rc == 0)
+            rc = yr_next(&d);
+    }
+    yr_close(&d);
+    free(t);
     if (rc != 0)
-        gr_export_free(x);
+        gr_handin_free(x);
     return rc;
 }
 
-int gr_export_load(const char *dir, gr_export *x, char *err, size_t errlen)
+int gr_handin_load(const char *dir, gr_handin *x, char *err, size_t errlen)
 {
     memset(x, 0, sizeof *x);
     char *path = gr_xasprintf("%s/submission_metadata.yml", dir), *text = NULL, why[256] = "";
     size_t len = 0;
-    int r = gr_read_regular(path, GR_EXPORT_MAX, &text, &len, why, sizeof why);
+    int r = gr_read_regular(path, GR_HANDIN_MAX, &text, &len, why, sizeof why);
     if (r == 0)
-        r = gr_export_parse(path, text, len, x, err, errlen) == 0 ? 1 : -1;
+        r = gr_handin_parse(path, text, len, x, err, errlen) == 0 ? 1 : -1;
     else if (r < 0 && errno == ENOENT)
         r = 0;                                   /* not an export */
     else {
@@ -141,7 +185,7 @@ int gr_export_load(const char *dir, gr_export *x, char *err, size_t errlen)
     return r;
 }
 
-void gr_export_free(gr_export *x)
+void gr_handin_free(gr_handin *x)
 {
     for (int i = 0; i < x->n; i++) {
         for (int j = 0; x->subs[i].who && j < x->subs[i].n_who; j++) {
@@ -157,12 +201,42 @@ void gr_export_free(gr_export *x)
     memset(x, 0, sizeof *x);
 }
 
-const gr_export_sub *gr_export_find(const gr_export *x, const char *folder)
+const gr_handin_sub *gr_handin_find(const gr_handin *x, const char *folder)
 {
     for (int i = 0; i < x->n; i++)
         if (strcmp(x->subs[i].folder, folder) == 0)
             return &x->subs[i];
     return NULL;
+}
+
+/* 1 when path is there as itself (lstat: a link is not followed). */
+static int there(const char *path, int want_dir)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && (!want_dir || S_ISDIR(st.st_mode));
+}
+
+char *gr_handin_below(const char *dir)
+{
+    char *meta = gr_xasprintf("%s/submission_metadata.yml", dir), *one = NULL;
+    int n = 0, here = there(meta, 0);
+    free(meta);
+    DIR *d = here ? NULL : opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL; )
+        if (e->d_name[0] != '.' && n++ == 0)
+            one = gr_xasprintf("%s/%s", dir, e->d_name);
+    if (d)
+        closedir(d);
+    size_t len = one ? strlen(one) : 0;
+    meta = one ? gr_xasprintf("%s/submission_metadata.yml", one) : NULL;
+    int found = n == 1 && len > 7 && strcmp(one + len - 7, "_export") == 0 && there(one, 1) &&
+                there(meta, 0);
+    free(meta);
+    if (!found) {
+        free(one);
+        return NULL;
+    }
+    return one;
 }
 
 /* ---- an instructor's times file ------------------------------------------------------ */

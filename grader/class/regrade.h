@@ -12,8 +12,13 @@
  *   - as one line of DIR/regrades.log, tab-separated under a header line:
  *     when (UTC), student, lab, test, old, new, reason, change ("-" for a
  *     score the test did not have: added or removed).
- * The reason is --reason TEXT, else "no reason given". Recording a regrade,
- * and the one-student merge of grade --test, are report/regrades.h's.
+ * A batch's rubric change is a line of its own in regrades.log too, before
+ * its students' ("-" for student, test and scores): the lab, its reason and
+ * every setting that changed, old and new ("limits.time_ms 20000 -> 20").
+ * The reason is --reason TEXT (batch: --reason labNN=TEXT for one lab, and
+ * a plain one only when one lab changed), else "no reason given".
+ * Recording a regrade, and the one-student merge of grade --test, are
+ * report/regrades.h's.
  *
  * Batch keeps DIR/rubrics.state: per lab, a digest of its rubric and
  * contract header and its tests' points and tolerances. Run again, a lab
@@ -45,6 +50,11 @@ typedef struct gr_rubric_snap {
     char *digest[GR_N_LABS];          /* of the rubric's and contract header's bytes */
     gr_rubric_snap_test *tests[GR_N_LABS];
     int n_tests[GR_N_LABS];
+    char **set[GR_N_LABS];            /* every setting of the rubric, "key value" as written:
+                                         "limits.time_ms 2000", "tests.NAME.points 0.5" (a
+                                         list's mappings keyed by name); none in a state file
+                                         written before settings were kept */
+    int n_set[GR_N_LABS];
 } gr_rubric_snap;
 
 /* The rubrics of the labs o grades, now (o's root and rubrics). 0, or -1
@@ -60,10 +70,14 @@ int gr_rubric_snap_write(const char *dir, const gr_rubric_snap *s);
 
 void gr_rubric_snap_free(gr_rubric_snap *s);
 
-/* What changed in lab's rubric between old and now (malloc'd), tests first:
-   "softmax_random: points 2 -> 3; causal added; padding removed"; "the
-   rubric's other settings or the contract header" when no test changed; NULL
-   when the digests are the same. */
+/* What changed in lab's rubric between old and now (malloc'd), or NULL when
+   the digests are the same: every setting that changed with its old and new
+   value, "limits.time_ms 20000 -> 20; tests.softmax_random.points 0.5 -> 1;
+   tests.causal added" ("(none)" for a key one side lacks), or "no setting:
+   the rubric's comments or the contract header"; from a state file without
+   settings, the tests only: "softmax_random points 2 -> 3; causal added;
+   padding removed", else "the rubric's other settings or the contract
+   header". */
 char *gr_rubric_lab_change(const gr_rubric_snap *old, const gr_rubric_snap *now, int lab);
 
 /* What a batch run regrades in part. */
@@ -71,7 +85,7 @@ typedef struct gr_regrade_plan {
     gr_rubric_snap old, now;
     int changed[GR_N_LABS];           /* 1: lab's rubric or header changed since last run */
     int any;
-    const char *reason;               /* --reason, or NULL */
+    const char *reason[GR_N_LABS];    /* each lab's --reason, or NULL */
     char when[32];
 } gr_regrade_plan;
 
@@ -82,6 +96,11 @@ int gr_regrade_plan_make(gr_regrade_plan *p, const gr_batch_opts *o, FILE *progr
                          size_t errlen);
 
 void gr_regrade_plan_free(gr_regrade_plan *p);
+
+/* Which labs of o have a rubric or contract header other than at the last
+   batch into o->out (changed[lab - 1] = 1), nothing said or written: their
+   count, or -1 with err (a rubric that does not load). */
+int gr_regrade_changed(const gr_batch_opts *o, int changed[GR_N_LABS], char *err, size_t errlen);
 
 /* r holds the changed labs of student id, just regraded: merge them into the
    student's results.json under dir (their other labs as they were), record

@@ -14,8 +14,11 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "cli/validate.h"
+#include "class/regrade.h"
 #include "class/course.h"
 #include "class/export.h"
+#include "class/handin.h"
 #include "grade.h"
 #include "pool.h"
 #include "seed.h"
@@ -68,7 +71,10 @@ static const gr_cmd_spec batch_cmd = {
     "secret and attnlab itself); a student who handed in again, a fixed rubric or\n"
     "a new secret is graded again, with a line saying so. When only a lab's rubric\n"
     "or contract header changed (an edited rubric, --rubrics DIR), only that lab is\n"
-    "regraded, and every test whose score changed is recorded in DIR/regrades.log\n"
+    "regraded, after attnlab validate's checks pass on that lab under the rubric\n"
+    "(else nothing is graded: exit 2, naming the lab and each failed check); the\n"
+    "change (every setting, old and new value) and every test whose score changed\n"
+    "are recorded in DIR/regrades.log\n"
     "and the student's results.json (extra_data.regrades: when, lab, test, old,\n"
     "new, reason, what changed in the rubric); DIR/rubrics.state keeps what each\n"
     "lab was graded with. Hand-in times come from\n"
@@ -94,6 +100,26 @@ typedef struct batch_args {
     const char *export_format;   /* --export, or NULL */
     const char *secret_file;     /* --secret-file, or NULL */
 } batch_args;
+
+/* --reason TEXT, or labNN=TEXT for one lab, into the batch options to. */
+static int reason_option(void *to, const char *text, char *why, size_t whylen)
+{
+    gr_batch_opts *o = to;
+    int lab = 0, at = 0;
+    if (sscanf(text, "lab%2d=%n", &lab, &at) == 1 && at > 0) {
+        if (lab < 1 || lab > GR_N_LABS || o->lab_reason[lab - 1])
+            return gr_opt_fail(why, whylen, "--reason %.*s: %s", at - 1, text,
+                               lab < 1 || lab > GR_N_LABS ? "no such lab"
+                               : "that lab's reason is given twice");
+        o->lab_reason[lab - 1] = text + at;
+        return 0;
+    }
+    if (o->reason)
+        return gr_opt_fail(why, whylen, "--reason is given twice; for two labs give each its "
+                           "own, --reason lab02=TEXT --reason lab07=TEXT");
+    o->reason = text;
+    return 0;
+}
 
 /* --shard K/N into the batch options to. */
 static int shard_option(void *to, const char *value, char *why, size_t whylen)
@@ -134,9 +160,10 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
                 "which labs (default all)"),
         GR_TEXT("rubrics", 0, &o->rubrics, "DIR",
                 "grade against the rubrics DIR/labNN.yaml instead of the course's"),
-        GR_TEXT("reason", 0, &o->reason, "TEXT",
+        GR_CALL("reason", 0, reason_option, o, "TEXT",
                 "why the rubrics changed, recorded with each regrade (default\n"
-                "\"no reason given\")"),
+                "\"no reason given\"); labNN=TEXT gives one lab's (repeat it for\n"
+                "each), and a plain TEXT serves only when one lab changed"),
         GR_FLAG("restart", 0, &o->restart,
                 "regrade every student, ignoring results already in DIR"),
         GR_FLAG("csv-bom", 0, &a->csv_bom,
@@ -183,11 +210,101 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
     if (stat(o->submissions, &st) != 0 || !S_ISDIR(st.st_mode))
         return gr_usage_error("batch", "the submissions %s is not a folder; give the folder "
                               "that holds one folder per student", o->submissions);
+    char *below = gr_handin_below(o->submissions);     /* kept for the whole run */
+    if (below) {
+        fprintf(stderr, "attnlab batch: %s holds one folder, a Gradescope export: grading %s\n",
+                o->submissions, below);
+        o->submissions = below;
+    }
     if (o->rubrics && (stat(o->rubrics, &st) != 0 || !S_ISDIR(st.st_mode)))
         return gr_usage_error("batch", "--rubrics %s is not a folder of labNN.yaml rubrics",
                               o->rubrics);
     o->out = a->out;
     return 0;
+}
+
+/* Each changed lab's reason: a plain --reason serves one changed lab only,
+   so that no reason is recorded for a change it was not written for; a lab's
+   own reason for an unchanged lab is noted. 0, or -1 said on stderr. */
+static int check_reasons(const gr_batch_opts *o, const int changed[GR_N_LABS])
+{
+    gr_strbuf plain = {0};
+    int n = 0;
+    for (int lab = 1; lab <= GR_N_LABS; lab++) {
+        if (changed[lab - 1] && !o->lab_reason[lab - 1])
+            gr_sb_printf(&plain, "%s%s", n++ ? ", " : "", gr_layout_dir(lab));
+        if (!changed[lab - 1] && o->lab_reason[lab - 1] && o->progress)
+            fprintf(o->progress, "attnlab batch: --reason lab%02d=...: %s's rubric did not "
+                    "change since %s was graded; nothing of it is regraded\n", lab,
+                    gr_layout_dir(lab), o->out);
+    }
+    if (o->reason && n > 1)
+        fprintf(stderr, "attnlab batch: refusing to regrade: one --reason for %d changed labs "
+                "(%s); give each its own, --reason labNN=TEXT, so each change is recorded "
+                "with why it was made\n", n, plain.s);
+    free(plain.s);
+    return o->reason && n > 1 ? -1 : 0;
+}
+
+/* The lines of a validate run that say what failed: each "FAIL" line and the
+   indented lines under it (malloc'd). */
+static char *failed_checks(const char *text)
+{
+    gr_strbuf b = {0};
+    int in = 0;
+    for (const char *p = text; *p; ) {
+        size_t n = strcspn(p, "\n");
+        in = strncmp(p, "FAIL", 4) == 0 || (in && strncmp(p, "      ", 6) == 0);
+        if (in)
+            gr_sb_printf(&b, "  %.*s\n", (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+    return gr_sb_take(&b);
+}
+
+/* A rubric change proven before anyone is regraded: each changed lab has its
+   reason (check_reasons), then validate (cli/validate.h) runs on each lab
+   whose rubric or contract header changed since the last batch into --out,
+   under the rubrics it will grade with; a failed check refuses, naming the lab
+   and the checks. 0, or GR_EXIT_USAGE said on stderr. */
+static int prove_changes(const gr_batch_opts *o)
+{
+    int changed[GR_N_LABS], passed = 0, failed = 0;
+    char err[1024];
+    int rc = gr_regrade_changed(o, changed, err, sizeof err) < 0 ? -1 : 0;
+    if (rc != 0)
+        fprintf(stderr, "attnlab batch: %s\n", err);
+    else
+        rc = check_reasons(o, changed);
+    for (int lab = 1; lab <= GR_N_LABS && rc == 0 && !failed; lab++) {
+        if (!changed[lab - 1])
+            continue;
+        gr_validate_opts v = {.rubrics = o->rubrics, .students = 8, .jobs = o->jobs};
+        v.labs[lab - 1] = 1;
+        char *text = NULL;
+        size_t len = 0;
+        v.out = open_memstream(&text, &len);
+        rc = v.out ? gr_validate(&v, &passed, &failed, err, sizeof err) : -1;
+        if (v.out)
+            fclose(v.out);
+        char *what = failed ? failed_checks(text) : NULL;
+        if (rc != 0)
+            fprintf(stderr, "attnlab batch: refusing to regrade: %s's rubric changed and cannot "
+                    "be proven: %s\n", gr_layout_dir(lab), v.out ? err : strerror(errno));
+        else if (failed)
+            fprintf(stderr, "attnlab batch: refusing to regrade: %s's rubric changed, and under "
+                    "it %d of %d checks of attnlab validate fail:\n%sFix the rubric (attnlab "
+                    "validate --lab %d%s%s shows each check) and run again; nobody was "
+                    "regraded\n", gr_layout_dir(lab), failed, passed + failed, what, lab,
+                    o->rubrics ? " --rubrics " : "", o->rubrics ? o->rubrics : "");
+        else if (o->progress)
+            fprintf(o->progress, "attnlab batch: %s's changed rubric passes validation (%d "
+                    "checks: the solution's full marks, each catalogued mutant's diagnosis, "
+                    "the same scores for 8 student ids)\n", gr_layout_dir(lab), passed);
+        free(what);
+        free(text);
+    }
+    return rc != 0 || failed ? GR_EXIT_USAGE : 0;
 }
 
 /* --export FORMAT: the gradebook just written, as the LMS imports it. */
@@ -241,6 +358,11 @@ int cmd_batch(int argc, char **argv)
 
     gr_class c;
     gr_stop_install();
+    if ((rc = prove_changes(&o)) != 0) {
+        if (a.course)
+            gr_course_free(&course);
+        return rc;
+    }
     rc = gr_batch_run(&o, &c, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "attnlab batch: %s\n", err);

@@ -187,9 +187,9 @@ static int write_markdown(FILE *err, const char *path, const gr_sim_lab *labs, i
 
 /* *name, a submission folder's name, becomes the id batch grades it under:
    its export entry's first submitter (handin.h), when it has one. */
-static void batch_id(char **name, const gr_export *x)
+static void batch_id(char **name, const gr_handin *x)
 {
-    const gr_export_sub *e = gr_export_find(x, *name);
+    const gr_handin_sub *e = gr_handin_find(x, *name);
     if (e && e->n_who > 0 && e->who[0].id && e->who[0].id[0]) {
         free(*name);
         *name = gr_xstrdup(e->who[0].id);
@@ -197,7 +197,7 @@ static void batch_id(char **name, const gr_export *x)
 }
 
 /* Every student of l named by the batch's id. */
-static void batch_ids(gr_sim_lab *l, const gr_export *x)
+static void batch_ids(gr_sim_lab *l, const gr_handin *x)
 {
     for (int d = 0; d < l->n_docs; d++) {
         batch_id(&l->docs[d].student, x);
@@ -233,8 +233,8 @@ int cmd_similarity_run(FILE *out, FILE *err, const char *root, int argc, char **
         fprintf(err, "attnlab similarity: %s\n", msg);
         return GR_EXIT_FAILED;
     }
-    gr_export x = {0};
-    if (gr_export_load(o.submissions, &x, msg, sizeof msg) < 0) {
+    gr_handin x = {0};
+    if (gr_handin_load(o.submissions, &x, msg, sizeof msg) < 0) {
         fprintf(err, "attnlab similarity: %s\n", msg);
         gr_sim_names_free(names, n_names);
         return GR_EXIT_FAILED;
@@ -273,7 +273,7 @@ int cmd_similarity_run(FILE *out, FILE *err, const char *root, int argc, char **
     }
     for (int i = 0; i < n_labs; i++)
         gr_sim_lab_free(&labs[i]);
-    gr_export_free(&x);
+    gr_handin_free(&x);
     gr_sim_names_free(names, n_names);
     return rc;
 }

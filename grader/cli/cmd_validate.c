@@ -10,15 +10,18 @@
  * the rules blocks of the stub and the handout must be the text `attnlab rules`
  * makes from the lab's rubric (rules.h): a hand edit there fails validation.
  */
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "cli/validate.h"
 #include "fairness.h"
 #include "grade.h"
 #include "stop.h"
@@ -34,7 +37,8 @@
 static const gr_cmd_spec validate_cmd = {
     .name = "validate",
     .synopsis =
-    "[--lab N|all] [--students K] [--jobs N] [--verbose]",
+    "[--lab N|all] [--rubrics DIR] [--students K] [--jobs N]\n"
+    "                        [--verbose]",
     .about =
     "Check the grader against known submissions: every stub's and handout's\n"
     "rules block is what 'attnlab rules' makes of the lab's rubric, every\n"
@@ -61,6 +65,8 @@ static const gr_cmd_spec validate_cmd = {
 typedef struct tally {
     int passed, failed;
     int verbose;
+    FILE *out;              /* each check's line */
+    int course_checks;      /* the rules blocks and the built-in manifest's points too */
     const gr_draw *draws;   /* the (student, secret) draws every mutant is graded under */
     int n_draws;
     int jobs;               /* mutants graded at once */
@@ -83,21 +89,21 @@ static int grade_one(const gr_grade_opts *base, int lab, const char *src, gr_rep
 static void verdict_line(tally *t, int ok, const char *what, const gr_lab_result *lr,
                          const char *why)
 {
-    printf("%s  %s (%g/%g)\n", ok ? "ok  " : "FAIL", what, lr->score, lr->max_score);
+    fprintf(t->out, "%s  %s (%g/%g)\n", ok ? "ok  " : "FAIL", what, lr->score, lr->max_score);
     if (ok) {
         t->passed++;
         return;
     }
     t->failed++;
-    printf("      %s\n", why);
+    fprintf(t->out, "      %s\n", why);
     if (t->verbose && lr->message)
-        printf("%s\n", lr->message);
+        fprintf(t->out, "%s\n", lr->message);
     for (int i = 0; i < lr->n_tests; i++) {
         const gr_test_result *tr = &lr->tests[i];
-        printf("      %-28s %-16s %s\n", tr->name, gr_result_verdict_name(tr->verdict),
+        fprintf(t->out, "      %-28s %-16s %s\n", tr->name, gr_result_verdict_name(tr->verdict),
                tr->misconception ? tr->misconception : "");
         if (t->verbose && tr->message)
-            printf("%s\n", tr->message);
+            fprintf(t->out, "%s\n", tr->message);
     }
 }
 
@@ -344,15 +350,15 @@ static void check_fairness(tally *t, const mutant_task *mt, const char *dir)
             fixed = mt->fair[i].fixed_points;
     }
     int ok = why.len == 0;
-    printf("%s  %s: every mutant scores the same for %d student ids under 2 secrets and "
+    fprintf(t->out, "%s  %s: every mutant scores the same for %d student ids under 2 secrets and "
            "fails a test on fixed inputs (they carry %g of %g points)\n", ok ? "ok  " : "FAIL",
            dir, t->n_draws, fixed, mt->results[0].max_score);
     if (note.s)
-        fputs(note.s, stdout);
+        fputs(note.s, t->out);
     if (ok)
         t->passed++;
     else
-        t->failed++, fputs(why.s, stdout);
+        t->failed++, fputs(why.s, t->out);
     free(why.s);
     free(note.s);
 }
@@ -400,47 +406,48 @@ static int check_rules(tally *t, const char *root, int lab, const char *dir, cha
     if (rc < 0)
         return -1;
     char *rubric = gr_layout_rubric(NULL, lab);
-    printf("%s  %s: rules blocks match %s\n", rc == 0 ? "ok  " : "FAIL", dir, rubric);
+    fprintf(t->out, "%s  %s: rules blocks match %s\n", rc == 0 ? "ok  " : "FAIL", dir, rubric);
     free(rubric);
     if (rc == 0) {
         t->passed++;
     } else {
         t->failed++;
-        printf("      %s\n", diff);
+        fprintf(t->out, "      %s\n", diff);
     }
     return 0;
 }
 
 /* Each function's tests are worth the points its manifest gives. -1 on a data
    error (a rubric that cannot be read). */
-static int check_points(tally *t, const char *root, int lab, const char *dir, char *err,
+static int check_points(tally *t, const gr_grade_opts *base, int lab, const char *dir, char *err,
                         size_t errlen)
 {
     gr_rubric r;
-    char *path = gr_layout_rubric_from(root, NULL, lab), why[1024];
+    char *path = gr_layout_rubric_from(base->root, base->rubrics, lab), why[1024];
     int rc = gr_rubric_load(path, &r, err, errlen);
     free(path);
     if (rc != 0)
         return -1;
     rc = gr_lab_function_points_check(lab, &r, why, sizeof why);
     gr_rubric_free(&r);
-    printf("%s  %s: each function's tests are worth its points in the manifest\n",
+    fprintf(t->out, "%s  %s: each function's tests are worth its points in the manifest\n",
            rc == 0 ? "ok  " : "FAIL", dir);
     if (rc == 0) {
         t->passed++;
     } else {
         t->failed++;
-        printf("      %s\n", why);
+        fprintf(t->out, "      %s\n", why);
     }
     return 0;
 }
 
-/* Validate one lab: rules blocks, points, solution, stub, mutants. -1 on a data error. */
+/* Validate one lab: rules blocks and points (the course's checks), solution,
+   stub, mutants. -1 on a data error. */
 static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err, size_t errlen)
 {
     const char *dir = gr_layout_dir(lab);
-    if (check_rules(t, base->root, lab, dir, err, errlen) != 0 ||
-        check_points(t, base->root, lab, dir, err, errlen) != 0)
+    if (t->course_checks && (check_rules(t, base->root, lab, dir, err, errlen) != 0 ||
+                             check_points(t, base, lab, dir, err, errlen) != 0))
         return -1;
     gr_report r;
     char *src = gr_layout_solution(base->root, lab);
@@ -501,53 +508,27 @@ static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err,
     return rc;
 }
 
-int cmd_validate(int argc, char **argv)
+int gr_validate(const gr_validate_opts *v, int *passed, int *failed, char *err, size_t errlen)
 {
-    const char *labs = "all";
-    tally t = {0};
-    int students = 8;
-    t.jobs = gr_pool_cores();
-    const gr_opt opts[] = {
-        GR_TEXT("lab", 0, &labs, "N|all",
-                "which labs (default all)"),
-        GR_INT("students", 0, &students, "K",
-                "student ids each mutant is graded for (default 8)",
-               1, 64, "a number of student ids from 1 to 64"),
-        GR_INT("jobs", 0, &t.jobs, "N",
-                "mutants graded at once (default: one per core)",
-               1, 64, "a number of mutants from 1 to 64"),
-        GR_FLAG("verbose", 'v', &t.verbose,
-                "print the full report of every failing check"),
-    };
-    int first, rc = gr_opts_parse(&validate_cmd, opts, GR_N_OPTS(opts), argc, argv, stdout, stderr,
-                                  &first);
-    if (rc != 0)
-        return rc == GR_OPTS_HELP ? GR_EXIT_OK : rc;
-
-    char err[1024], root[PATH_MAX], child_dir[PATH_MAX];
-    gr_grade_opts o;
-    memset(&o, 0, sizeof o);
-    if (gr_layout_parse_labs(labs, o.labs, err, sizeof err) != 0)
-        return gr_usage_error("validate", "%s", err);
-    int want[GR_N_LABS];
-    memcpy(want, o.labs, sizeof want);
-    if (gr_layout_locate(root, sizeof root, child_dir, sizeof child_dir, err, sizeof err) != 0) {
-        fprintf(stderr, "attnlab validate: %s\n", err);
-        return 2;
-    }
+    char root[PATH_MAX], child_dir[PATH_MAX];
+    if (gr_layout_locate(root, sizeof root, child_dir, sizeof child_dir, err, errlen) != 0)
+        return -1;
     char *solutions = gr_layout_folder_of(root, "solutions");
     int have = access(solutions, R_OK | X_OK) == 0;
     free(solutions);
     if (!have) {
         /* make install and the student kit leave solutions/ and data/mutants out,
            so nobody who can log in to a grading machine can read them */
-        fprintf(stderr, "attnlab validate: needs a source tree (its solutions/, data/mutants/ "
-                "and handouts), and %s has no solutions/ (an installed copy or a student "
-                "kit): run it in the tree, or set ATTNLAB_ROOT to one\n", root);
-        return 2;
+        gr_set_err(err, errlen, "needs a source tree (its solutions/, data/mutants/ and "
+                   "handouts), and %s has no solutions/ (an installed copy or a student kit): "
+                   "run it in the tree, or set ATTNLAB_ROOT to one", root);
+        return -1;
     }
+    gr_grade_opts o;
+    memset(&o, 0, sizeof o);
     o.root = root;
     o.child_dir = child_dir;
+    o.rubrics = v->rubrics;
     o.submission = root;
     o.student = "validate";
     o.secret = GR_PRACTICE_SECRET; /* validation must not depend on an instructor's secret */
@@ -555,35 +536,76 @@ int cmd_validate(int argc, char **argv)
     /* Each mutant is graded for `students` ids, every other one under a second
        secret besides the practice one, so neither the id nor the secret may
        matter; validate's own id (practice secret) is one more. */
-    gr_draw *draws = gr_xcalloc((size_t)students, sizeof *draws);
-    char **ids = gr_xcalloc((size_t)students, sizeof *ids);
-    for (int i = 0; i < students; i++) {
+    tally t = {.verbose = v->verbose, .out = v->out, .jobs = v->jobs, .n_draws = v->students,
+               .course_checks = v->course_checks};
+    gr_draw *draws = gr_xcalloc((size_t)v->students, sizeof *draws);
+    char **ids = gr_xcalloc((size_t)v->students, sizeof *ids);
+    for (int i = 0; i < v->students; i++) {
         ids[i] = gr_xasprintf("student%02d", i + 1);
         draws[i] = (gr_draw){ ids[i], i % 2 ? "attnlab validate: a second secret"
                                             : GR_PRACTICE_SECRET };
     }
     t.draws = draws;
-    t.n_draws = students;
-
-    gr_stop_install();
-    rc = 0;
-    for (int lab = 1; lab <= GR_N_LABS; lab++) {
-        if (want[lab - 1] && validate_lab(&t, &o, lab, err, sizeof err) != 0) {
-            fprintf(stderr, "attnlab validate: %s\n", err);
-            rc = 2;
-            break;
-        }
-    }
-    for (int i = 0; i < students; i++)
+    if (!v->course_checks)
+        fprintf(v->out, "validate: the labs under the rubrics of %s (the handouts' rules blocks "
+                "and the manifest's points built into attnlab are the course's, so not "
+                "checked)\n", v->rubrics ? v->rubrics : "the course");
+    int rc = 0;
+    for (int lab = 1; lab <= GR_N_LABS && rc == 0; lab++)
+        if (v->labs[lab - 1])
+            rc = validate_lab(&t, &o, lab, err, errlen);
+    for (int i = 0; i < v->students; i++)
         free(ids[i]);
     free(ids);
     free(draws);
-    if (rc != 0) {
+    *passed = t.passed;
+    *failed = t.failed;
+    if (rc == 0)
+        fprintf(v->out, "validate: %d passed, %d failed (the mutants' tests ran %ld more times "
+                "for the other ids)\n", t.passed, t.failed, t.runs);
+    return rc;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    const char *labs = "all";
+    gr_validate_opts v = {.students = 8, .jobs = gr_pool_cores(), .out = stdout};
+    const gr_opt opts[] = {
+        GR_TEXT("lab", 0, &labs, "N|all",
+                "which labs (default all)"),
+        GR_TEXT("rubrics", 0, &v.rubrics, "DIR",
+                "the labs under the labNN.yaml rubrics of DIR instead of the\n"
+                "course's (a rubric change proven before a regrade; the rules\n"
+                "blocks and each function's points, the course's, are not\n"
+                "checked)"),
+        GR_INT("students", 0, &v.students, "K",
+                "student ids each mutant is graded for (default 8)",
+               1, 64, "a number of student ids from 1 to 64"),
+        GR_INT("jobs", 0, &v.jobs, "N",
+                "mutants graded at once (default: one per core)",
+               1, 64, "a number of mutants from 1 to 64"),
+        GR_FLAG("verbose", 'v', &v.verbose,
+                "print the full report of every failing check"),
+    };
+    int first, rc = gr_opts_parse(&validate_cmd, opts, GR_N_OPTS(opts), argc, argv, stdout, stderr,
+                                  &first);
+    if (rc != 0)
+        return rc == GR_OPTS_HELP ? GR_EXIT_OK : rc;
+    char err[1024];
+    if (gr_layout_parse_labs(labs, v.labs, err, sizeof err) != 0)
+        return gr_usage_error("validate", "%s", err);
+    struct stat st;
+    if (v.rubrics && (stat(v.rubrics, &st) != 0 || !S_ISDIR(st.st_mode)))
+        return gr_usage_error("validate", "--rubrics %s is not a folder of labNN.yaml rubrics",
+                              v.rubrics);
+    v.course_checks = !v.rubrics;
+    gr_stop_install();
+    int passed = 0, failed = 0;
+    if (gr_validate(&v, &passed, &failed, err, sizeof err) != 0) {
+        fprintf(stderr, "attnlab validate: %s\n", err);
         if (gr_stop_requested())
             gr_stop_reraise();
-        return rc;
+        return 2;
     }
-    printf("validate: %d passed, %d failed (the mutants' tests ran %ld more times for the "
-           "other ids)\n", t.passed, t.failed, t.runs);
-    return t.failed ? 1 : 0;
+    return failed ? 1 : 0;
 }

@@ -15,23 +15,23 @@
 
 static void check_export(const uint8_t *data, size_t size)
 {
-    gr_export x;
+    gr_handin x;
     char err[512];
-    if (gr_export_parse("fuzz.yml", (const char *)data, size, &x, err, sizeof err) != 0) {
+    if (gr_handin_parse("fuzz.yml", (const char *)data, size, &x, err, sizeof err) != 0) {
         fuzz_check(strncmp(err, "fuzz.yml:", 9) == 0 && strlen(err) > 12,
                    "a rejected export has no file:line:column message");
         return;
     }
     for (int i = 0; i < x.n; i++) {
-        const gr_export_sub *s = &x.subs[i];
+        const gr_handin_sub *s = &x.subs[i];
         fuzz_check(gr_id_ok(s->folder), "a loaded submission's folder is no folder name");
-        fuzz_check(s->n_who >= 1, "a loaded submission has no submitter");
+        fuzz_check(s->n_who > 0 || !s->who, "a submission with no submitter has a list of them");
         for (int k = 0; k < s->n_who; k++)
             fuzz_check(gr_id_ok(s->who[k].id) && s->who[k].name && s->who[k].email,
                        "a loaded submitter's id cannot name a student");
-        fuzz_check(gr_export_find(&x, s->folder) != NULL, "a loaded folder is not found");
+        fuzz_check(gr_handin_find(&x, s->folder) != NULL, "a loaded folder is not found");
     }
-    gr_export_free(&x);
+    gr_handin_free(&x);
 }
 
 static void check_times(const char *path, const uint8_t *data, size_t size)

@@ -114,6 +114,7 @@ static int count_rows(const sm_view *sv, int (*test)(const float *s, int n))
 typedef enum sm_variant {
     SM_RIGHT,       /* the contract (libattn) */
     SM_NO_MAX,      /* exp(s) / sum exp(s) in float, without subtracting the max */
+    SM_MAX_ZERO,    /* the max's running value started at 0: max(0, row max) */
     SM_COLUMNS,     /* normalised down each column (the query axis) */
     SM_NAN_ROWS,    /* a fully masked row becomes NaN and is not counted */
     SM_COUNT_ANY    /* right weights, but counts rows with any masked key */
@@ -143,6 +144,24 @@ static int32_t softmax_variant(float *W, const sm_view *sv, sm_variant v)
                 sum += expf(s[j]);
             for (int j = 0; j < n; j++)
                 w[j] = expf(s[j]) / sum;
+        }
+        break;
+    case SM_MAX_ZERO:
+        /* The solution's passes with the max started at 0 (fully masked rows
+           found apart, as the course says): a row whose scores are all below
+           about -104 underflows to 0 / 0 = NaN. */
+        for (int r = 0; r < rows; r++) {
+            const float *s = S + (long)r * n;
+            float *w = W + (long)r * n, m = 0.0f;
+            if (row_fully_masked(s, n))
+                continue;
+            double sum = 0.0;
+            for (int j = 0; j < n; j++)
+                m = s[j] > m ? s[j] : m;
+            for (int j = 0; j < n; j++)
+                sum += (double)(w[j] = expf(s[j] - m));
+            for (int j = 0; j < n; j++)
+                w[j] = (float)((double)w[j] / sum);
         }
         break;
     case SM_COLUMNS:
@@ -176,6 +195,18 @@ static int32_t softmax_variant(float *W, const sm_view *sv, sm_variant v)
     return count;
 }
 
+/* No max subtraction and a max started at 0 give the same weights where no
+   score is above 0: which one the student made cannot be told there, so
+   neither is named. 1 when W (variant v) is what the other gives. */
+static int same_as_twin(const gr_case *c, const sm_view *sv, const float *W, sm_variant v)
+{
+    float *twin = gr_case_alloc_like(c, sv->wbuf);
+    softmax_variant(twin, sv, v == SM_NO_MAX ? SM_MAX_ZERO : SM_NO_MAX);
+    int same = memcmp(W, twin, c->call.bufs[sv->wbuf].count * sizeof *W) == 0;
+    free(twin);
+    return same;
+}
+
 static int predict_softmax(const gr_case *c, void *out[PROTO_MAX_BUFS], sm_variant v)
 {
     if (!is_softmax(c) || c->expected_status != LAB_OK)
@@ -191,6 +222,10 @@ static int predict_softmax(const gr_case *c, void *out[PROTO_MAX_BUFS], sm_varia
         return -1;
     float *W = gr_case_alloc_like(c, sv.wbuf);
     int32_t count = softmax_variant(W, &sv, v);
+    if ((v == SM_NO_MAX || v == SM_MAX_ZERO) && same_as_twin(c, &sv, W, v)) {
+        free(W);
+        return -1;
+    }
     out[sv.wbuf] = W;
     if (sv.cbuf >= 0) {
         int32_t *cnt = gr_case_alloc_like(c, sv.cbuf);
@@ -201,6 +236,7 @@ static int predict_softmax(const gr_case *c, void *out[PROTO_MAX_BUFS], sm_varia
 }
 
 GR_PREDICT(predict_no_max_sub, predict_softmax, SM_NO_MAX)
+GR_PREDICT(predict_max_zero, predict_softmax, SM_MAX_ZERO)
 GR_PREDICT(predict_query_axis, predict_softmax, SM_COLUMNS)
 GR_PREDICT(predict_masked_row_nan, predict_softmax, SM_NAN_ROWS)
 GR_PREDICT(predict_count_any, predict_softmax, SM_COUNT_ANY)
@@ -289,6 +325,12 @@ static const gr_misconception misconceptions[] = {
       "scores near 1e4 becomes inf / inf = NaN (and a row near -1e4 becomes 0 / 0). "
       "Subtract the row max first: it changes nothing mathematically.",
       { 2, "3" }, predict_no_max_sub },
+    { "max_from_zero", "running max started at 0 instead of -inf",
+      "The row max started at 0. A row whose scores are all below 0 never moves it, so "
+      "each weight is exp(s - 0) over their sum: below about -104 every exponential "
+      "underflows to 0 and the row is 0 / 0 = NaN. Start the max at -INFINITY, the max of "
+      "no score yet, so the first score sets it.",
+      { 2, "3" }, predict_max_zero },
     { "softmax_query_axis", "softmax over the wrong axis (the query axis)",
       "Each column was normalised instead of each row, so columns sum to 1 and rows do not. "
       "Softmax runs over the keys of one query: along a row of n scores.",

@@ -32,6 +32,7 @@ typedef enum stream_mode {
     STREAM_NO_RESCALE,      /* l and a never multiplied by exp(m - m') */
     STREAM_NO_RESCALE_ACC,  /* l rescaled, the output accumulator a not */
     STREAM_NO_MAX,          /* plain exp(s): no running max at all */
+    STREAM_MAX_ZERO,        /* the running max starts at 0, not -inf */
     STREAM_MASKED_TILE_NAN, /* a leading all -inf tile: exp(-inf - -inf) = NaN */
     STREAM_LSE_NO_M         /* lse = log(l), the max never added back */
 } stream_mode;
@@ -40,7 +41,7 @@ typedef enum stream_mode {
    runs (the reference solution's order of operations), with `mode`'s mistake. */
 static float lse_row(const float *s, int n, int tile, stream_mode mode)
 {
-    float m = -INFINITY, l = 0.0f;
+    float m = mode == STREAM_MAX_ZERO ? 0.0f : -INFINITY, l = 0.0f;
     if (mode == STREAM_NO_MAX) {
         for (int j = 0; j < n; j++) l += expf(s[j]);
         return logf(l);  /* overflows to inf above ~88, underflows to -inf below ~-103 */
@@ -87,7 +88,7 @@ static void attention_sim(float *O, const float *Q, const float *K, const float 
             const float *q = Q + ((long)b * T + i) * d;
             float *o = O + ((long)b * T + i) * dv;
             int nkeys = causal ? (cm == SCORE_CAUSAL_DIAG ? i : i + 1) : T;
-            float m = -INFINITY, l = 0.0f;
+            float m = sm == STREAM_MAX_ZERO ? 0.0f : -INFINITY, l = 0.0f;
             for (int c = 0; c < dv; c++) acc[c] = 0.0f;
             for (int j0 = 0; j0 < nkeys; j0 += tile_len) {
                 int nt = nkeys - j0 < tile_len ? nkeys - j0 : tile_len;
@@ -131,6 +132,10 @@ static void attention_sim(float *O, const float *Q, const float *K, const float 
  *               that takes a max of 0 for "no finite score", -200 puts every
  *               score below -104, where exp underflows unless the running max
  *               starts at -inf
+ *   low_rows    1: odd rows only shifted so their max is -200 (row_max's low
+ *               rows beside rows as drawn: with scale 1e4 the even rows
+ *               overflow exp without a max, so a running max started at 0,
+ *               wrong on the low rows only, is told from no max at all)
  * rows, n or tile < 1 makes a LAB_BAD_ARG case (lse untouched; each buffer
  * keeps at least four elements so a call with no elements still has its own). */
 /* Shift each row so its max is exactly `top` (rows of -inf stay as they are). */
@@ -199,6 +204,9 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
         }
         if (!bad && gr_rubric_test_param(t, "row_max", 1.0) <= 0.0)
             shift_rows_max(S, rows, n, (float)gr_rubric_test_param(t, "row_max", 0.0));
+        for (int row = 1; !bad && gr_rubric_test_param(t, "low_rows", 0) != 0 && row < rows;
+             row += 2)
+            shift_rows_max(S + (long)row * n, 1, n, -200.0f);
     }
     GR_CASE_ADD_INTS(c, rows, n, tile);
     c->call.fn = LAB07_ONLINE_LOGSUMEXP;
@@ -207,6 +215,8 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
              worked ? ": [2, 1, -1, 0.5], [2, 1, -1, -inf], a fully masked row" :
              bad ? ": a size < 1 must give LAB_BAD_ARG, lse untouched" :
              masked ? ": -inf scores, a fully masked row, a row starting with a masked tile" :
+             gr_rubric_test_param(t, "low_rows", 0) != 0 ? ": odd rows all below -104 (each "
+             "row's max -200), even rows of magnitude ~1e4" :
              scale >= 100 ? ": scores of magnitude ~1e4, exp overflows without the max" :
              gr_rubric_test_param(t, "row_max", 1.0) <= 0.0 ? ": each row's max set to row_max" : "");
     if (bad)
@@ -221,8 +231,12 @@ static int gen_lse(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t s
    unless the max is subtracted); {low: 1}: the last column of Q is 20 and of K
    -20, so every score of a row drops by 400/sqrt(d) (d <= 8: below -140, where
    exp underflows unless the running max starts at -inf) and softmax, hence O,
-   is that of the other columns. A size < 1 makes a LAB_BAD_ARG case (each
-   buffer keeps at least four elements). */
+   is that of the other columns; {low_rows: 1}: odd query rows are (0, .., 0, 20)
+   and K's last column -20, so each of their scores is -400/sqrt(d) (below -104
+   for d <= 8) while the even rows keep q_scale's (in the hundreds at 200: exp
+   overflows there without a max, so a running max started at 0, wrong on the
+   odd rows only, is told from no max at all). A size < 1 makes a LAB_BAD_ARG
+   case (each buffer keeps at least four elements). */
 static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint64_t seed,
                          gr_case *c, char *err, size_t errlen)
 {
@@ -238,9 +252,10 @@ static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint
     double q_scale = gr_rubric_test_param(t, "q_scale", 1.0);
     int bad = B < 1 || T < 1 || d < 1 || dv < 1 || tile < 1;
     int low = gr_rubric_test_param(t, "low", 0) != 0;
-    if (low && (bad || d < 2 || d > 8)) {
-        snprintf(err, errlen, "test %s: low = 1 needs 2 <= d <= 8 and sizes of at least 1",
-                 t->name);
+    int low_rows = gr_rubric_test_param(t, "low_rows", 0) != 0;
+    if ((low || low_rows) && (bad || d < 2 || d > 8)) {
+        snprintf(err, errlen, "test %s: low = 1 or low_rows = 1 needs 2 <= d <= 8 and sizes "
+                 "of at least 1", t->name);
         return -1;
     }
     long nQ = bad && (long)B * T * d < 4 ? 4 : (long)B * T * d;
@@ -267,6 +282,11 @@ static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint
        spread, so every student's inputs show a scaling mistake. */
     if (q_scale > 1.0)
         gr_fill_normal(&r, Q + (long)(T - 1) * d, d, 1.0);
+    for (long row = 0; low_rows && row < (long)B * T; row++) {
+        K[row * d + d - 1] = -20.0f;
+        for (int c2 = 0; row % 2 && c2 < d; c2++)
+            Q[row * d + c2] = c2 == d - 1 ? 20.0f : 0.0f;
+    }
     GR_CASE_ADD_INTS(c, B, T, d, dv, tile, causal);
     c->call.fn = LAB07_ONLINE_ATTENTION;
     snprintf(c->describe, sizeof c->describe,
@@ -275,6 +295,7 @@ static int gen_attention(const gr_case_kind *kind, const gr_rubric_test *t, uint
              T >= 1024 ? ": a T x T float matrix would be " : "",
              bad ? ": a size < 1 must give LAB_BAD_ARG, O untouched" :
              low ? ", every score below -104 (Q's last column 20, K's -20)" :
+             low_rows ? ", odd query rows' scores all -400/sqrt(d), even rows' in the hundreds" :
              q_scale > 1.0 ? ", Q scaled so scores reach the hundreds (its last row of batch 0 "
                              "left at scale 1)" :
              q_scale != 1.0 ? ", Q scaled" : "");
@@ -327,6 +348,28 @@ static int has_leading_masked_tile(const gr_case *c)
     return 0;
 }
 
+static int predict_with(const gr_case *c, void *out[PROTO_MAX_BUFS], stream_mode sm,
+                        score_mode cm);
+
+/* No max at all and a running max started at 0 give the same output where no
+   score is above 0 (m stays 0 either way): on such a case neither is named,
+   since which one the student made cannot be told (-1); else predict_with. */
+static int predict_apart(const gr_case *c, void *out[PROTO_MAX_BUFS], stream_mode sm)
+{
+    void *twin[PROTO_MAX_BUFS] = {0};
+    stream_mode other = sm == STREAM_NO_MAX ? STREAM_MAX_ZERO : STREAM_NO_MAX;
+    if (predict_with(c, out, sm, SCORE_RIGHT) != 0)
+        return -1;
+    int same = predict_with(c, twin, other, SCORE_RIGHT) == 0 &&
+               memcmp(out[0], twin[0], c->call.bufs[0].count * sizeof(float)) == 0;
+    free(twin[0]);
+    if (same) {
+        free(out[0]);
+        out[0] = NULL;
+    }
+    return same ? -1 : 0;
+}
+
 /* Predict either function under a streaming mistake and a score mistake. */
 static int predict_with(const gr_case *c, void *out[PROTO_MAX_BUFS], stream_mode sm,
                         score_mode cm)
@@ -361,7 +404,8 @@ static int predict_with(const gr_case *c, void *out[PROTO_MAX_BUFS], stream_mode
 
 GR_PREDICT(predict_no_rescale, predict_with, STREAM_NO_RESCALE, SCORE_RIGHT)
 GR_PREDICT(predict_no_rescale_acc, predict_with, STREAM_NO_RESCALE_ACC, SCORE_RIGHT)
-GR_PREDICT(predict_no_max, predict_with, STREAM_NO_MAX, SCORE_RIGHT)
+GR_PREDICT(predict_no_max, predict_apart, STREAM_NO_MAX)
+GR_PREDICT(predict_max_zero, predict_apart, STREAM_MAX_ZERO)
 GR_PREDICT(predict_masked_tile, predict_with, STREAM_MASKED_TILE_NAN, SCORE_RIGHT)
 GR_PREDICT(predict_lse_no_m, predict_with, STREAM_LSE_NO_M, SCORE_RIGHT)
 GR_PREDICT(predict_unscaled, predict_with, STREAM_RIGHT, SCORE_UNSCALED)
@@ -383,6 +427,12 @@ static const gr_misconception misconceptions[] = {
       "exp of a score above about 88 overflows float to inf (and inf / inf is NaN); below "
       "about -103 it underflows to 0. Subtracting the running max keeps every exp in (0, 1].",
       { 7, "3" }, predict_no_max },
+    { "max_from_zero", "running max started at 0 instead of -inf",
+      "The running max m started at 0. In a row whose scores are all below 0 it never "
+      "moves, so each tile adds exp(s - 0): below about -104 every one underflows to 0, "
+      "and the log-sum-exp is -inf (0 / 0 = NaN in attention). m starts at -inf, the max "
+      "of no score yet, so the first tile sets it.",
+      { 7, "3" }, predict_max_zero },
     { "masked_tile_nan", "a fully masked first tile not skipped (exp(-inf - (-inf)) = NaN)",
       "While the running max is still -inf, a tile of -inf scores must be skipped: "
       "-inf - (-inf) is NaN, and one NaN poisons the whole row.",

@@ -134,6 +134,21 @@ char *gr_regrade_log_lines(const char *student, const gr_report *r, int from)
     return gr_sb_take(&b);
 }
 
+void gr_regrade_log_lab(gr_strbuf *b, const char *when, int lab, const char *reason,
+                        const char *change)
+{
+    if (!change)
+        return;
+    log_field(b, when, 0);
+    log_field(b, NULL, 0);
+    log_field(b, gr_layout_dir(lab), 0);
+    log_field(b, NULL, 0);
+    log_field(b, NULL, 0);
+    log_field(b, NULL, 0);
+    log_field(b, reason && *reason ? reason : GR_NO_REASON, 0);
+    log_field(b, change, 1);
+}
+
 int gr_regrade_log_append(const char *dir, const char *lines, char *err, size_t errlen)
 {
     char *path = gr_xasprintf("%s/regrades.log", dir);

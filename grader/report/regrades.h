@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include "result.h"
+#include "util.h"
 
 #define GR_NO_REASON "no reason given"
 
@@ -44,6 +45,12 @@ void gr_regrade_add(gr_report *r, int lab, const char *test, int has_old, double
 
 /* regrades.log lines of r's regrades from index from on (malloc'd). */
 char *gr_regrade_log_lines(const char *student, const gr_report *r, int from);
+
+/* The regrades.log line of lab's rubric change onto b: when, no student,
+   the lab, no test or scores, reason (NULL: GR_NO_REASON), change (every
+   changed setting, gr_rubric_lab_change; NULL: no line). */
+void gr_regrade_log_lab(gr_strbuf *b, const char *when, int lab, const char *reason,
+                        const char *change);
 
 /* Append lines to dir/regrades.log (made with its header when new) in one
    write. 0, or -1 with err. */

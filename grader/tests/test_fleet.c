@@ -344,9 +344,19 @@ START_TEST(gradescope_bundle_secret)
     ck_assert_ptr_null(strstr(second, kept));               /* printed once only */
     ck_assert_ptr_nonnull(strstr(second, "using the secret generated earlier"));
     ck_assert_int_eq(sh("unzip -p %s/gen/autograder.zip secret | grep -qx '%s'", base, kept), 0);
-    free(kept);
     free(first);
     free(second);
+    /* a rebuild with another secret: OUT/secret is the bundle's, not the kept one */
+    ck_assert_int_eq(sh("cd %s && ATTNLAB_SECRET=rebuilt-secret sh scripts/gradescope/bundle.sh "
+                        "%s/gen >%s/gen3.txt", root, base, base), 0);
+    char *now = read_rel("gen/secret"), *third = read_rel("gen3.txt");
+    ck_assert_str_eq(now, "rebuilt-secret\n");
+    ck_assert_ptr_nonnull(strstr(third, "replaced by ATTNLAB_SECRET"));
+    ck_assert_int_eq(sh("unzip -p %s/gen/autograder.zip secret | grep -qx rebuilt-secret", base), 0);
+    ck_assert_int_eq(sh("test \"$(stat -c %%a %s/gen/secret)\" = 600", base), 0);
+    free(now);
+    free(third);
+    free(kept);
 
     /* the public practice secret and a bad LAB are refused */
     ck_assert_int_eq(sh("cd %s && ATTNLAB_SECRET=attnlab-practice sh scripts/gradescope/bundle.sh %s/bad",

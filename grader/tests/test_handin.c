@@ -97,29 +97,50 @@ START_TEST(export_reads_gradescopes_format)
 {
     free(put("u_export/submission_metadata.yml", export_yml));
     char *dir = gr_xasprintf("%s/u_export", base), err[512] = "";
-    gr_export x;
-    ck_assert_msg(gr_export_load(dir, &x, err, sizeof err) == 1, "%s", err);
+    gr_handin x;
+    ck_assert_msg(gr_handin_load(dir, &x, err, sizeof err) == 1, "%s", err);
     ck_assert_int_eq(x.n, 3);
-    const gr_export_sub *a = gr_export_find(&x, "submission_101");
+    const gr_handin_sub *a = gr_handin_find(&x, "submission_101");
     ck_assert_ptr_nonnull(a);
     ck_assert_str_eq(a->who[0].id, "ada@example.edu");
     ck_assert_str_eq(a->who[0].name, "Ada Lovelace");
     ck_assert(a->have_created && (long)a->created == 1738990740L);
-    const gr_export_sub *g = gr_export_find(&x, "submission_102");
+    const gr_handin_sub *g = gr_handin_find(&x, "submission_102");
     ck_assert_int_eq(g->n_who, 2);
     ck_assert_str_eq(g->who[0].id, "200");                /* no email: the sid */
     ck_assert_str_eq(g->who[1].id, "carol@example.edu");
-    const gr_export_sub *d = gr_export_find(&x, "submission_103");
+    const gr_handin_sub *d = gr_handin_find(&x, "submission_103");
     ck_assert(!d->have_created);                          /* no time known */
-    ck_assert_ptr_null(gr_export_find(&x, "submission_104"));
-    gr_export_free(&x);
+    ck_assert_ptr_null(gr_handin_find(&x, "submission_104"));
+    gr_handin_free(&x);
 
     /* no submission_metadata.yml: not an export, not an error */
     char *plain = gr_xasprintf("%s/u_plain", base);
     ck_assert_int_eq(mkdir(plain, 0755), 0);
-    ck_assert_int_eq(gr_export_load(plain, &x, err, sizeof err), 0);
+    ck_assert_int_eq(gr_handin_load(plain, &x, err, sizeof err), 0);
     free(plain);
     free(dir);
+}
+END_TEST
+
+START_TEST(export_every_document_is_read)
+{
+    /* "..." ends a document, "---" opens one, and an empty one holds no one:
+       each submission in all of them, one with no submitters kept with none */
+    static const char text[] = "---\ns1:\n  :submitters:\n  - :sid: '1'\n...\n"
+                               "s2:\n  :submitters: []\n...\n---\n---\ns3:\n  :submitters:\n"
+                               "  - :sid: '3'\n  :created_at: 2025-02-07 23:59:00 -05:00\n...\n";
+    gr_handin x;
+    char err[512] = "";
+    ck_assert_msg(gr_handin_parse("m.yml", text, sizeof text - 1, &x, err, sizeof err) == 0,
+                  "%s", err);
+    ck_assert_int_eq(x.n, 3);
+    ck_assert_str_eq(gr_handin_find(&x, "s1")->who[0].id, "1");
+    const gr_handin_sub *none = gr_handin_find(&x, "s2");
+    ck_assert(none->n_who == 0 && none->line == 6 && none->column == 1);
+    const gr_handin_sub *last = gr_handin_find(&x, "s3");
+    ck_assert(last->n_who == 1 && last->have_created && (long)last->created == 1738990740L);
+    gr_handin_free(&x);
 }
 END_TEST
 
@@ -134,13 +155,16 @@ START_TEST(export_errors_name_the_place)
         {"../up:\n  :submitters:\n  - :sid: 1\n", ":1:1: \"../up\" is not a submission folder's name"},
         {"- a\n- b\n", "expected a mapping of submission folder"},
         {"s1: [\n", "YAML syntax error"},
+        {"s1:\n  :submitters: []\n...\ns1:\n  :submitters: []\n",
+         ":4:1: s1 is named twice (first on line 1)"},
+        {"s1:\n  :submitters:\n  - :sid: 1\n---\n- a\n", ":5:1: expected a mapping"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *rel = gr_xasprintf("u_bad%zu/submission_metadata.yml", i);
         free(put(rel, cases[i].text));
         char *dir = gr_xasprintf("%s/u_bad%zu", base, i), err[512] = "";
-        gr_export x;
-        ck_assert_int_eq(gr_export_load(dir, &x, err, sizeof err), -1);
+        gr_handin x;
+        ck_assert_int_eq(gr_handin_load(dir, &x, err, sizeof err), -1);
         ck_assert_msg(strstr(err, cases[i].says) && strstr(err, "submission_metadata.yml:"),
                       "case %zu: %s", i, err);
         free(dir);
@@ -433,6 +457,7 @@ Suite *test_suite(void)
     tcase_add_unchecked_fixture(tc, lay_out, NULL);
     tcase_add_test(tc, ruby_times_parse);
     tcase_add_test(tc, export_reads_gradescopes_format);
+    tcase_add_test(tc, export_every_document_is_read);
     tcase_add_test(tc, export_errors_name_the_place);
     tcase_add_test(tc, times_files_in_yaml_and_csv);
     tcase_add_test(tc, course_example_and_extensions);

@@ -14,7 +14,11 @@
  *     opened (the batch finishes);
  *   - the export's own submission_metadata.yml as a FIFO, a link to /dev/zero,
  *     a directory or a file over the cap: the batch stops at once with exit 2
- *     and says what the file is, and writes nothing.
+ *     and says what the file is, and writes nothing;
+ *   - the export as Gradescope may write it: a "..." end marker drops no
+ *     submission after it, one with no submitters is skipped with a warning,
+ *     and the folder its zip unpacks into is found one level down (and said),
+ *     but never a lone student's folder holding an "export" of its own.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -207,6 +211,105 @@ START_TEST(the_exports_metadata_as_a_folder_or_too_big)
 }
 END_TEST
 
+/* The metadata of s0..s2 written as meta, then batch with the course; the
+   log in *log, the gradebook returned. */
+static char *export_batch(const char *t, const char *meta, char **log)
+{
+    char *p = gr_xasprintf("%s/sub/submission_metadata.yml", t);
+    put(p, meta);
+    free(p);
+    char *course = gr_xasprintf("%s/course.yaml", t);
+    put(course, "due: {1: 2025-02-08T00:00Z}\nlate_penalty_percent: 10\n");
+    int rc = batch_capped(t, log, "--course", course, (char *)NULL);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, *log);
+    free(course);
+    return read_in(t, "out/gradebook.csv");
+}
+
+static const char zed_late[] = "\r\n\"zed@example.edu\",\"Zed\",\"zed@example.edu\",10,2,8,10,8\r\n";
+static const char one_on_time[] = "\r\n\"one@example.edu\",,\"one@example.edu\",10,0,10,10,10\r\n";
+static const char two_on_time[] = "\r\n\"two@example.edu\",,\"two@example.edu\",10,0,10,10,10\r\n";
+
+START_TEST(an_end_marker_drops_no_one_after_it)
+{
+    /* "..." ends a document; the submissions after it (a bare document, then
+       one opened with ---) are the export's too, with their ids and times */
+    char *t = class_of("docs", 3, "s"), *log;
+    char *csv = export_batch(t, "s0:\n  :submitters:\n  - :name: Zed\n    :email: zed@example.edu\n"
+        "  :created_at: 2025-02-09 12:00:00.000000000 +00:00\n...\n"
+        "s1:\n  :submitters:\n  - :email: one@example.edu\n  :created_at: 2025-02-07 12:00:00 +00:00\n"
+        "...\n---\ns2:\n  :submitters:\n  - :email: two@example.edu\n"
+        "  :created_at: 2025-02-07 12:00:00 +00:00\n...\n", &log);
+    ck_assert_msg(strstr(csv, zed_late) && strstr(csv, one_on_time) && strstr(csv, two_on_time) &&
+                  !strstr(csv, "\"s1\"") && !strstr(csv, "\"s2\""), "%s\n%s", csv, log);
+    free(csv);
+    free(log);
+    free(t);
+}
+END_TEST
+
+START_TEST(a_submission_without_submitters_is_skipped_with_a_warning)
+{
+    /* s1's student left the course: the batch grades the others, names the
+       entry, and gives s1's folder to no one */
+    char *t = class_of("nobody", 3, "s"), *log;
+    char *csv = export_batch(t, "s0:\n  :submitters:\n  - :name: Zed\n    :email: zed@example.edu\n"
+        "  :created_at: 2025-02-09 12:00:00.000000000 +00:00\n"
+        "s1:\n  :submitters: []\n  :created_at: 2025-02-07 12:00:00 +00:00\n"
+        "s2:\n  :submitters:\n  - :email: two@example.edu\n  :created_at: 2025-02-07 12:00:00 +00:00\n",
+        &log);
+    ck_assert_msg(strstr(csv, zed_late) && strstr(csv, two_on_time) && !strstr(csv, "\"s1\""),
+                  "%s", csv);
+    ck_assert_msg(strstr(log, "submission_metadata.yml:6:1: s1 has no submitters") &&
+                  strstr(log, "not graded"), "%s", log);
+    free(csv);
+    free(log);
+    free(t);
+}
+END_TEST
+
+START_TEST(an_export_one_level_down_is_found_and_said)
+{
+    /* batch pointed at the folder the export's zip unpacks into */
+    char *t = class_of("below", 3, "s"), *log;
+    export_of_three(t);
+    ck_assert_int_eq(fk_sh("/dev/null", "cd '%s' && mkdir x && mv sub x/assignment_7_export && "
+                           "mv x sub", t), 0);
+    char *course = gr_xasprintf("%s/course.yaml", t);
+    int rc = batch_capped(t, &log, "--course", course, (char *)NULL);
+    ck_assert_msg(rc == 0 && strstr(log, "holds one folder, a Gradescope export: grading ") &&
+                  strstr(log, "/sub/assignment_7_export"), "exit %d:\n%s", rc, log);
+    char *csv = read_in(t, "out/gradebook.csv");
+    ck_assert_msg(strstr(csv, zed_late) && strstr(csv, one_on_time) && strstr(csv, two_on_time),
+                  "%s", csv);
+    free(csv);
+    free(log);
+    free(course);
+    free(t);
+}
+END_TEST
+
+START_TEST(a_lone_students_planted_export_is_not_taken_for_one)
+{
+    /* a class of one: the student's folder holds an "export" of its own
+       (an on-time hand-in under another id); it is the student's folder,
+       named by the instructor, so it stays one student, graded by its name */
+    char *t = class_of("lone", 1, "s"), *p, *log;
+    ck_assert_int_eq(fk_sh("/dev/null", "mkdir -p '%s/sub/s0/sub1' && cp '%s/sub/s0/lab01.c' "
+                           "'%s/sub/s0/sub1/'", t, t, t), 0);
+    put((p = gr_xasprintf("%s/sub/s0/submission_metadata.yml", t)),
+        "sub1:\n  :submitters:\n  - :email: one@example.edu\n  :created_at: 2025-01-01 00:00:00 Z\n");
+    free(p);
+    int rc = batch_capped(t, &log, (char *)NULL);
+    ck_assert_msg(rc == 0 && !strstr(log, "a Gradescope export: grading"), "exit %d:\n%s", rc, log);
+    char *csv = read_in(t, "out/gradebook.csv");
+    ck_assert_msg(strstr(csv, "\r\n\"s0\",") && !strstr(csv, "one@example.edu"), "%s", csv);
+    free(csv);
+    free(log);
+    free(t);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("hostile_handin");
@@ -218,6 +321,10 @@ Suite *test_suite(void)
     tcase_add_test(tc, the_exports_metadata_as_a_fifo);
     tcase_add_test(tc, the_exports_metadata_as_a_link_to_dev_zero);
     tcase_add_test(tc, the_exports_metadata_as_a_folder_or_too_big);
+    tcase_add_test(tc, an_end_marker_drops_no_one_after_it);
+    tcase_add_test(tc, a_submission_without_submitters_is_skipped_with_a_warning);
+    tcase_add_test(tc, an_export_one_level_down_is_found_and_said);
+    tcase_add_test(tc, a_lone_students_planted_export_is_not_taken_for_one);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -134,6 +134,12 @@ START_TEST(test_input_window)
 }
 END_TEST
 
+START_TEST(test_hidden_mistakes_show_on_visible_tests)   /* labtest.h */
+{
+    check_hidden_shown_visible();
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("lab01 module");
@@ -141,6 +147,7 @@ Suite *test_suite(void)
     tcase_add_checked_fixture(tc, load_rubric, free_rubric);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_points_per_function);
+    tcase_add_test(tc, test_hidden_mistakes_show_on_visible_tests);
     tcase_add_test(tc, test_bad_rubric_tests_are_refused);
     tcase_add_test(tc, test_worked_examples);
     tcase_add_test(tc, test_expected_scores_are_dot_products);

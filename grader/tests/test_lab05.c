@@ -199,6 +199,12 @@ START_TEST(test_input_window_shows_row_and_length)
 }
 END_TEST
 
+START_TEST(test_hidden_mistakes_show_on_visible_tests)   /* labtest.h */
+{
+    check_hidden_shown_visible();
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("grader lab05");
@@ -206,6 +212,7 @@ Suite *test_suite(void)
     tcase_add_unchecked_fixture(tc, load_rubric, free_rubric);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_rubric_points_per_function);
+    tcase_add_test(tc, test_hidden_mistakes_show_on_visible_tests);
     tcase_add_test(tc, test_rubric_visible_and_hidden);
     tcase_add_test(tc, test_case_errors_say_what_to_fix);
     tcase_add_test(tc, test_expected_premask_worked_row);

@@ -213,6 +213,51 @@ START_TEST(test_large_scores_expose_a_wrong_scale_for_every_seed)
 }
 END_TEST
 
+/* The prediction of misconception id for c: 0 with pred filled, or -1. */
+static int predict_id(const char *id, const gr_case *c, void *pred[PROTO_MAX_BUFS])
+{
+    for (int i = 0; i < MOD.n_misconceptions; i++)
+        if (strcmp(MOD.misconceptions[i].id, id) == 0)
+            return MOD.misconceptions[i].predict(c, pred);
+    ck_abort_msg("no misconception %s", id);
+    return -1;
+}
+
+/* A running max started at 0 and no max at all are the same wherever no score
+   is above 0: there neither is named; lse_low_scores, whose even rows reach
+   ~1e4, tells them apart for every student (its inputs are fixed). */
+START_TEST(test_max_from_zero_is_told_from_no_max)
+{
+    ck_assert(exposes("lse_low_scores", "max_from_zero", 1));
+    ck_assert(exposes("lse_low_scores", "no_max", 1));
+    ck_assert_int_eq(find_test("lse_low_scores")->visibility, GR_VISIBLE);
+    gr_case c;
+    build_named("lse_low_scores", 1, &c);
+    void *zero[PROTO_MAX_BUFS] = {0}, *none[PROTO_MAX_BUFS] = {0};
+    ck_assert_int_eq(predict_id("max_from_zero", &c, zero), 0);
+    ck_assert_int_eq(predict_id("no_max", &c, none), 0);
+    const float *z = zero[0], *x = none[0], *want = c.expected[0];
+    for (int r = 0; r < 4; r++) {          /* odd rows -inf under both; even rows apart */
+        ck_assert_msg(r % 2 ? isinf(z[r]) && isinf(x[r]) && isfinite(want[r])
+                            : z[r] == want[r] && isinf(x[r]) && x[r] > 0,
+                      "row %d: want %g, from zero %g, no max %g", r, (double)want[r],
+                      (double)z[r], (double)x[r]);
+    }
+    free(zero[0]);
+    free(none[0]);
+    gr_case_free(&c);
+    /* every row low: the two mistakes give the same, and neither is named */
+    char name[] = "all_low", kind[] = "logsumexp", key[] = "row_max";
+    gr_rubric_test t = { .name = name, .kind = kind, .n_params = 1 };
+    t.params[0].key = key;
+    t.params[0].value = -200;
+    build_test(&t, 1, &c);
+    ck_assert_int_eq(predict_id("max_from_zero", &c, zero), -1);
+    ck_assert_int_eq(predict_id("no_max", &c, none), -1);
+    gr_case_free(&c);
+}
+END_TEST
+
 START_TEST(test_input_window_shows_the_row)
 {
     gr_case c;
@@ -252,6 +297,12 @@ START_TEST(test_input_window_shows_the_row)
 }
 END_TEST
 
+START_TEST(test_hidden_mistakes_show_on_visible_tests)   /* labtest.h */
+{
+    check_hidden_shown_visible();
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("grader lab07");
@@ -259,6 +310,7 @@ Suite *test_suite(void)
     tcase_add_unchecked_fixture(tc, load_rubric, free_rubric);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_rubric_points_per_function);
+    tcase_add_test(tc, test_hidden_mistakes_show_on_visible_tests);
     tcase_add_test(tc, test_rubric_memory_wall);
     tcase_add_test(tc, test_case_errors_say_what_to_fix);
     tcase_add_test(tc, test_expected_lse_worked_rows);
@@ -266,6 +318,7 @@ Suite *test_suite(void)
     tcase_add_loop_test(tc, test_expected_attention_hull, 0, 3);
     tcase_add_test(tc, test_expected_4096_matches_row_by_row);
     tcase_add_test(tc, test_input_window_shows_the_row);
+    tcase_add_test(tc, test_max_from_zero_is_told_from_no_max);
     tcase_add_test(tc, test_large_scores_expose_a_wrong_scale_for_every_seed);
     suite_add_tcase(s, tc);
     return s;

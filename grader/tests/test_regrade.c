@@ -87,6 +87,63 @@ START_TEST(the_changed_tests_are_named)
 }
 END_TEST
 
+/* Settings lines onto lab of s, as gr_rubric_snap_make keeps them. */
+static void snap_settings(gr_rubric_snap *s, int lab, const char *const *lines, int n)
+{
+    s->set[lab - 1] = gr_xcalloc((size_t)n, sizeof(char *));
+    for (int k = 0; k < n; k++)
+        s->set[lab - 1][k] = gr_xstrdup(lines[k]);
+    s->n_set[lab - 1] = n;
+}
+
+START_TEST(every_changed_setting_is_named_old_and_new)
+{
+    /* a TA's time limit, a test's points, a test added and one removed, a key
+       added to the lab: each said once, old and new as written */
+    static const char *const was[] = {"lab 7", "limits.time_ms 20000", "tests.a.kind lse",
+        "tests.a.points 0.5", "tests.gone.kind lse", "tests.gone.points 1",
+        "allowed_headers [lab07.h, math.h]"};
+    static const char *const now[] = {"lab 7", "limits.time_ms 20", "tests.a.kind lse",
+        "tests.a.points 1", "tests.fresh.kind lse", "tests.fresh.points 2", "budget_s 30",
+        "allowed_headers [lab07.h]"};
+    static const char *const names[] = {"a"};
+    static const double pts[] = {1}, tol[] = {1e-5};
+    gr_rubric_snap a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    snap_lab(&a, 7, "00aa", 1, names, pts, tol);
+    snap_lab(&b, 7, "00bb", 1, names, pts, tol);
+    snap_settings(&a, 7, was, 7);
+    snap_settings(&b, 7, now, 8);
+    char *c = gr_rubric_lab_change(&a, &b, 7);
+    ck_assert_str_eq(c, "limits.time_ms 20000 -> 20; tests.a.points 0.5 -> 1; tests.fresh added; "
+                        "budget_s (none) -> 30; allowed_headers [lab07.h, math.h] -> [lab07.h]; "
+                        "tests.gone removed");
+    free(c);
+    /* only comments or the header changed: no setting */
+    gr_rubric_snap_free(&b);
+    memset(&b, 0, sizeof b);
+    snap_lab(&b, 7, "00cc", 1, names, pts, tol);
+    snap_settings(&b, 7, was, 7);
+    c = gr_rubric_lab_change(&a, &b, 7);
+    ck_assert_str_eq(c, "no setting: the rubric's comments or the contract header");
+    free(c);
+    /* the settings read back from rubrics.state as written */
+    char *dir = fk_mkdtemp("regrade-settings");
+    ck_assert_int_eq(gr_rubric_snap_write(dir, &a), 0);
+    gr_rubric_snap r;
+    ck_assert_int_eq(gr_rubric_snap_read(dir, &r), 0);
+    ck_assert_int_eq(r.n_set[6], 7);
+    ck_assert_str_eq(r.set[6][6], "allowed_headers [lab07.h, math.h]");
+    ck_assert_ptr_null(gr_rubric_lab_change(&a, &r, 7));
+    gr_rubric_snap_free(&r);
+    gr_rubric_snap_free(&a);
+    gr_rubric_snap_free(&b);
+    fk_rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
 /* ---- the records ------------------------------------------------------------------- */
 
 START_TEST(results_json_keeps_its_regrades)
@@ -250,13 +307,17 @@ START_TEST(a_rubric_change_regrades_that_lab_only)
                            "%s/rub/lab01.yaml", dir), 0);
     char *progress = gr_xasprintf("%s/progress", dir);
     ck_assert_int_eq(fk_sh(progress, "ATTNLAB_SECRET=regrade-test %s batch %s/sub --out %s/out "
-                           "--lab 1,2 --rubrics %s/rub --reason 'worth more' >/dev/null",
-                           attnlab, dir, dir, dir), 0);
+                           "--lab 1,2 --rubrics %s/rub --reason lab01='worth more' "
+                           "--reason lab02=unchanged >/dev/null", attnlab, dir, dir, dir), 0);
     char *said = gr_read_file(progress, NULL);
     ck_assert_ptr_nonnull(said);
-    ck_assert_msg(strstr(said, "lab01-scores's rubric or contract header changed") &&
-                  strstr(said, "(dot_small_integers points 1 -> 2)"), "%s", said);
-    ck_assert_msg(!strstr(said, "lab02-softmax's rubric"), "%s", said);
+    ck_assert_msg(strstr(said, "lab01-scores's changed rubric passes validation") &&
+                  strstr(said, "lab01-scores's rubric or contract header changed") &&
+                  strstr(said, "(tests.dot_small_integers.points 1 -> 2)") &&
+                  strstr(said, "--reason lab02=...: lab02-softmax's rubric did not change"),
+                  "%s", said);
+    ck_assert_msg(!strstr(said, "lab02-softmax's rubric or contract header changed") &&
+                  !strstr(said, "lab02-softmax's changed rubric"), "%s", said);
     /* lab 2 kept its results, hand mark and all; lab 1 was graded again */
     gr_report r;
     char err[256];
@@ -279,6 +340,13 @@ START_TEST(a_rubric_change_regrades_that_lab_only)
     ck_assert_ptr_nonnull(line);
     ck_assert_str_eq(line + 20, "\ts001\tlab01-scores\tdot_small_integers\t1\t2\tworth more\t"
                                 "points 1 -> 2");
+    /* and the change itself, on a line of its own before the students' */
+    free(line);
+    line = line_with(text, "\t-\tlab01-scores\t");
+    ck_assert_ptr_nonnull(line);
+    ck_assert_str_eq(line + 20, "\t-\tlab01-scores\t-\t-\t-\tworth more\t"
+                                "tests.dot_small_integers.points 1 -> 2");
+    ck_assert(strstr(text, line) < strstr(text, "\ts001\t"));
     /* the gradebook follows: lab 1 is out of 11 now, s001 has all of it */
     char *gb_path = gr_xasprintf("%s/out/gradebook.csv", dir), *gb = gr_read_file(gb_path, NULL);
     ck_assert_ptr_nonnull(strstr(gb, "Points possible,,,11,14,25\r\n"));
@@ -309,11 +377,89 @@ START_TEST(a_rubric_change_regrades_that_lab_only)
 }
 END_TEST
 
+START_TEST(a_rubric_change_that_fails_validation_regrades_no_one)
+{
+    /* the tests that show lab 1's scaling mistakes to students made hidden: the
+       rubric loads, but a student with no_scale would read "passes" */
+    char *dir = fk_mkdtemp("regrade-broken"), *attnlab = fk_attnlab();
+    char *log = graded_class(dir, attnlab);
+    char *js = gr_xasprintf("%s/out/students/s001/results.json", dir);
+    char *before = gr_read_file(js, NULL);
+    ck_assert_int_eq(fk_sh(log, "sed -i -e '/name: scaled_worked_example/,/visibility:/s/visible/hidden/' "
+                           "-e '/name: scaled_small/,/visibility:/s/visible/hidden/' "
+                           "%s/rub/lab01.yaml", dir), 0);
+    char *said_path = gr_xasprintf("%s/said", dir);
+    int rc = fk_sh(said_path, "ATTNLAB_SECRET=regrade-test %s batch %s/sub --out %s/out --lab 1,2 "
+                   "--rubrics %s/rub --reason 'hide them' -q 2>&1", attnlab, dir, dir, dir);
+    char *said = gr_read_file(said_path, NULL);
+    ck_assert_msg(rc == 2 && strstr(said, "refusing to regrade: lab01-scores's rubric changed, "
+                                    "and under it ") &&
+                  strstr(said, "FAIL  lab01-scores: mutant no_scale -> wrong answer, no_scale") &&
+                  strstr(said, "one of them visible") && strstr(said, "nobody was regraded"),
+                  "exit %d:\n%s", rc, said);
+    /* nothing graded or written: the results and the log as they were */
+    char *after = gr_read_file(js, NULL);
+    ck_assert_str_eq(after, before);
+    char *rl = gr_xasprintf("%s/out/regrades.log", dir);
+    ck_assert_int_eq(access(rl, F_OK), -1);
+    free(rl);
+    free(after);
+    free(said);
+    free(said_path);
+    free(before);
+    free(js);
+    free(log);
+    free(attnlab);
+    fk_rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
+START_TEST(one_reason_for_two_changed_labs_is_refused)
+{
+    char *dir = fk_mkdtemp("regrade-reasons"), *attnlab = fk_attnlab();
+    char *log = graded_class(dir, attnlab);
+    ck_assert_int_eq(fk_sh(log, "sed -i '/name: dot_small_integers/,/points:/s/points: 1/points: 2/' "
+                           "%s/rub/lab01.yaml && sed -i '/name: softmax_random/,/points:/"
+                           "s/points: 0.5/points: 1/' %s/rub/lab02.yaml", dir, dir), 0);
+    char *said_path = gr_xasprintf("%s/said", dir);
+    int rc = fk_sh(said_path, "ATTNLAB_SECRET=regrade-test %s batch %s/sub --out %s/out --lab 1,2 "
+                   "--rubrics %s/rub --reason 'fixes' -q 2>&1", attnlab, dir, dir, dir);
+    char *said = gr_read_file(said_path, NULL);
+    ck_assert_msg(rc == 2 && strstr(said, "refusing to regrade: one --reason for 2 changed labs "
+                                    "(lab01-scores, lab02-softmax); give each its own"),
+                  "exit %d:\n%s", rc, said);
+    char *rl = gr_xasprintf("%s/out/regrades.log", dir);
+    ck_assert_int_eq(access(rl, F_OK), -1);
+    /* a lab's reason named twice is a usage error */
+    rc = fk_sh(said_path, "%s batch %s/sub --out %s/out --reason lab01=a --reason lab1=b 2>&1",
+               attnlab, dir, dir);
+    free(said);
+    said = gr_read_file(said_path, NULL);
+    ck_assert_msg(rc == 2 && strstr(said, "--reason lab1: that lab's reason is given twice"),
+                  "exit %d:\n%s", rc, said);
+    /* validate --rubrics takes a folder of rubrics */
+    rc = fk_sh(said_path, "%s validate --lab 1 --rubrics %s/none 2>&1", attnlab, dir);
+    free(said);
+    said = gr_read_file(said_path, NULL);
+    ck_assert_msg(rc == 2 && strstr(said, "is not a folder of labNN.yaml rubrics"),
+                  "exit %d:\n%s", rc, said);
+    free(rl);
+    free(said);
+    free(said_path);
+    free(log);
+    free(attnlab);
+    fk_rm_rf(dir);
+    free(dir);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("regrade");
     TCase *tc = tcase_create("records");
     tcase_add_test(tc, the_changed_tests_are_named);
+    tcase_add_test(tc, every_changed_setting_is_named_old_and_new);
     tcase_add_test(tc, results_json_keeps_its_regrades);
     tcase_add_loop_test(tc, the_log_goes_to_the_batch_folder, 0,
                         (int)(sizeof log_dirs / sizeof log_dirs[0]));
@@ -323,6 +469,8 @@ Suite *test_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, a_test_regrade_is_recorded_with_its_reason);
     tcase_add_test(tc, a_rubric_change_regrades_that_lab_only);
+    tcase_add_test(tc, a_rubric_change_that_fails_validation_regrades_no_one);
+    tcase_add_test(tc, one_reason_for_two_changed_labs_is_refused);
     suite_add_tcase(s, tc);
     return s;
 }

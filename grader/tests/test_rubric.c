@@ -158,6 +158,9 @@ static const struct bad_case {
     {"bad_zero_limit.yaml", "6:14", "limits.memory_mb: must be a positive number of MiB, got 0"},
     {"bad_test_limit.yaml", "8:23", "limits.time_ms: must be a positive number of milliseconds, got -5"},
     {"bad_huge_memory.yaml", "4:21", "limits.memory_mb: 99999999999999 MiB is too large"},
+    /* a TA's 20000 -> 20: "limits: {time_ms: " is 18 characters -> column 19 */
+    {"bad_time_floor.yaml", "4:19", "limits.time_ms: 20 ms is below the floor of 250 ms"},
+    {"bad_test_time_floor.yaml", "8:23", "limits.time_ms: 1 ms is below the floor of 250 ms"},
     {"bad_zero_budget.yaml", "4:11", "budget_s: must be a positive number of seconds, got 0"},
     {"bad_visibility.yaml", "8:17", "visibility: \"secret\" is not one of visible, hidden, after_due_date, after_published"},
     /* 8 sizes + 8 params fit; "seed" is the 17th: "    params: {" is 13 characters,

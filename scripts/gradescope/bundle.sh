@@ -12,7 +12,8 @@
 # Solutions, mutants and tests of the grader itself stay out. The secret is
 # ATTNLAB_SECRET when set; otherwise one is generated on the first build, kept
 # in OUT/secret (mode 600) and printed once; later builds reuse it, so a
-# rebuilt bundle regrades to the same inputs.
+# rebuilt bundle regrades to the same inputs. OUT/secret is always the
+# bundle's: ATTNLAB_SECRET replaces one kept from an earlier build.
 set -eu
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
     echo "usage: bundle.sh OUT [LABS]" >&2
@@ -38,6 +39,12 @@ if [ -n "${ATTNLAB_SECRET:-}" ]; then
         exit 2
     fi
     secret=$ATTNLAB_SECRET
+    # OUT/secret is always the bundle's: a kept one from an earlier build
+    # would otherwise regrade to other inputs than the fleet's
+    if [ ! -s "$out/secret" ] || [ "$(cat "$out/secret")" != "$secret" ]; then
+        [ -s "$out/secret" ] && echo "attnlab gradescope: $out/secret replaced by ATTNLAB_SECRET"
+        (umask 077 && printf '%s\n' "$secret" > "$out/secret")
+    fi
 elif [ -s "$out/secret" ]; then
     secret=$(cat "$out/secret")
     echo "attnlab gradescope: using the secret generated earlier ($out/secret)"
