@@ -31,7 +31,7 @@ TEST_SRC    := $(LAB_DIR)/test_$(LAB).c $(addprefix $(LAB_DIR)/,$(EXTRA_SRC))
 
 .PHONY: test clean
 test: $(OUT)/test_$(LAB)
-	@./$(OUT)/test_$(LAB)
+	@$(abspath $(OUT))/test_$(LAB)
 
 $(OUT)/test_$(LAB): $(SRC_DIR)/$(LAB).c $(TEST_SRC) $(wildcard $(LAB_DIR)/expected_$(LAB).h) $(LAB_DIR)/$(LAB).h $(SUPPORT_SRC) $(SUP)/labsup.h $(ROOT)/labs/labcheck.h $(ROOT)/labs/warnings.mk
 	@mkdir -p $(OUT)
