@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cells.h"
 #include "fixtures/fixture_kit.h"
 #include "labmod.h"
 #include "rubric.h"
@@ -158,6 +159,22 @@ START_TEST(kit_builds_and_grades_the_visible_tests)
     kit_grade(&score, &max);
     ck_assert_double_eq_tol(score, want, 1e-9);
     ck_assert_double_eq_tol(max, want, 1e-9);
+
+    /* the points lines say how much of a lab the kit tests: lab 2's visible
+       points of all its rubric's, the rest in hidden tests the kit does not run */
+    char v[GR_POINTS_LEN], a[GR_POINTS_LEN], h[GR_POINTS_LEN], v1[GR_POINTS_LEN];
+    double vis = rubric_points(fk_root(), 2, 1, NULL), all = rubric_points(fk_root(), 2, 0, NULL);
+    char *line = gr_xasprintf("Total points: %s/%s (%s of %s points visible; %s in hidden tests, "
+                              "not run here)\n", gr_points1(v1, vis), v1, gr_points(v, vis),
+                              gr_points(a, all), gr_points(h, all - vis));
+    ck_assert_int_eq(sh("%s/build/attnlab grade --lab 2 --submission %s/labs >%s/grade2.txt",
+                        kit, kit, base), 0);
+    p = gr_xasprintf("%s/grade2.txt", base);
+    out = gr_read_file(p, NULL);
+    ck_assert_msg(out && strstr(out, line), "%s\nhas no %s", out, line);
+    free(out);
+    free(p);
+    free(line);
 }
 END_TEST
 
