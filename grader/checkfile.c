@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "confined/tool.h"
 #include "confined/workdir.h"
@@ -12,7 +11,7 @@
 #include "pool.h"
 
 #define CHECK_SECONDS 300          /* one build and run of a Check file */
-#define CHECK_LOG     (64 * 1024)  /* bytes of its output kept */
+#define CHECK_LOG     (4 << 20)    /* output kept: what the code printed, then the summary */
 
 extern char **environ;
 
@@ -49,7 +48,8 @@ static void read_log(const char *log, int exit_ok, gr_checkfile_verdict *v)
     v->passed = exit_ok && sum;
     if (!sum || sscanf(sum, "%%: Checks: %d, Failures: %d, Errors: %d", &checks, &failures,
                        &errors) != 3) {
-        snprintf(v->summary, sizeof v->summary, "%s", exit_ok ? "passed" : "does not build");
+        snprintf(v->summary, sizeof v->summary, "%s",
+                 exit_ok ? "printed no Check summary" : "does not build");
         return;
     }
     if (v->passed)
@@ -66,7 +66,7 @@ static void read_log(const char *log, int exit_ok, gr_checkfile_verdict *v)
 }
 
 int gr_checkfile_run(const char *root, int lab, const char *src, const char *work,
-                     gr_checkfile_verdict *v, char *err, size_t errlen)
+                     const char *obj_dir, gr_checkfile_verdict *v, char *err, size_t errlen)
 {
     memset(v, 0, sizeof *v);
     size_t len = 0;
@@ -82,7 +82,8 @@ int gr_checkfile_run(const char *root, int lab, const char *src, const char *wor
         return -1;
     char *folder = gr_layout_folder(root, lab);
     char *src_dir = gr_xasprintf("SRC_DIR=%s", work), *out = gr_xasprintf("OUT=%s/out", work);
-    const char *argv[] = {"make", "-s", "-C", folder, "test", src_dir, out, NULL};
+    char *objs = gr_xasprintf("OBJ_DIR=%s", obj_dir ? obj_dir : "$(OUT)");
+    const char *argv[] = {"make", "-s", "-C", folder, "test", src_dir, out, objs, NULL};
     char **env = check_env();
     const gr_tool_opts o = {.env = env, .seconds = CHECK_SECONDS, .log_bytes = CHECK_LOG,
                             .path_search = 1};
@@ -98,6 +99,7 @@ int gr_checkfile_run(const char *root, int lab, const char *src, const char *wor
     free(folder);
     free(src_dir);
     free(out);
+    free(objs);
     return rc;
 }
 
@@ -121,19 +123,9 @@ typedef struct mutants_task {
     int lab;
     const gr_mutant_set *set;
     const char *const *srcs;
-    const char *solution;           /* job set->n: the solution, which must pass */
+    const char *objs;               /* the tests' objects, built with the solution's */
     gr_checkfile_verdict *verdicts;
 } mutants_task;
-
-static const char *job_src(const mutants_task *mt, int i)
-{
-    return i < mt->set->n ? mt->srcs[i] : mt->solution;
-}
-
-static const char *job_name(const mutants_task *mt, int i)
-{
-    return i < mt->set->n ? mt->set->mutants[i].name : "the solution";
-}
 
 static int mutant_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errlen)
 {
@@ -142,7 +134,7 @@ static int mutant_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errle
     if (!work)
         return -1;
     gr_checkfile_verdict v;
-    int rc = gr_checkfile_run(mt->root, mt->lab, job_src(mt, i), work, &v, err, errlen);
+    int rc = gr_checkfile_run(mt->root, mt->lab, mt->srcs[i], work, mt->objs, &v, err, errlen);
     gr_work_dir_remove(work);
     if (rc == 0)
         gr_sb_appendn(out, (const char *)&v, sizeof v);
@@ -154,8 +146,8 @@ static int mutant_done(void *ctx, int i, const char *bytes, size_t len, char *er
 {
     mutants_task *mt = ctx;
     if (len != sizeof mt->verdicts[i]) {
-        gr_set_err(err, errlen, "the worker running the Check file on %s sent %zu bytes",
-                   job_name(mt, i), len);
+        gr_set_err(err, errlen, "the worker running the Check file on mutant %s sent %zu bytes",
+                   mt->set->mutants[i].name, len);
         return -1;
     }
     memcpy(&mt->verdicts[i], bytes, len);
@@ -167,7 +159,7 @@ static int mutant_done(void *ctx, int i, const char *bytes, size_t len, char *er
 static void mutant_name(void *ctx, int i, char *buf, size_t len)
 {
     const mutants_task *mt = ctx;
-    snprintf(buf, len, "the Check file of lab %d on %s", mt->lab, job_name(mt, i));
+    snprintf(buf, len, "the Check file of lab %d on mutant %s", mt->lab, mt->set->mutants[i].name);
 }
 
 /* The visible tests of lr that failed, "a, b (verdict)", into why. */
@@ -198,22 +190,41 @@ static int rules_only(const gr_lab_result *lr)
     return failed;
 }
 
+/* The solution through the Check file, its objects left in objs for the
+   mutants: 0 when it passes, else -1 with err (a harness that fails
+   everything would agree with every failing mutant). */
+static int solution_passes(const char *root, int lab, const char *solution, const char *objs,
+                           char *err, size_t errlen)
+{
+    char *work = gr_work_dir_make("check", err, errlen);
+    if (!work)
+        return -1;
+    gr_checkfile_verdict v;
+    int rc = gr_checkfile_run(root, lab, solution, work, objs, &v, err, errlen);
+    gr_work_dir_remove(work);
+    if (rc == 0 && !v.passed) {
+        gr_set_err(err, errlen, "the solution %s fails the Check file of lab %d (%s): %s",
+                   solution, lab, v.summary, v.first);
+        rc = -1;
+    }
+    return rc;
+}
+
 int gr_checkfile_mutants(const char *root, int lab, const gr_mutant_set *set,
                          const char *const *srcs, const gr_lab_result *results,
                          const char *solution, int jobs, gr_strbuf *why, int *rules,
                          char *err, size_t errlen)
 {
     *rules = 0;
-    mutants_task mt = {root, lab, set, srcs, solution,
+    char *objs = gr_work_dir_make("check-objs", err, errlen);
+    if (!objs || solution_passes(root, lab, solution, objs, err, errlen) != 0) {
+        gr_work_dir_remove(objs);
+        return -1;
+    }
+    mutants_task mt = {root, lab, set, srcs, objs,
                        gr_xcalloc((size_t)set->n + 1, sizeof *mt.verdicts)};
     gr_pool_task task = {mutant_work, mutant_done, mutant_name, &mt};
-    int rc = gr_pool_map(&task, set->n + 1, jobs, err, errlen), differ = 0;
-    const gr_checkfile_verdict *sol = &mt.verdicts[set->n];
-    if (rc == 0 && !sol->passed) {   /* a harness that fails everything agrees on nothing */
-        gr_set_err(err, errlen, "the solution %s fails the Check file of lab %d (%s): %s",
-                   solution, lab, sol->summary, sol->first);
-        rc = -1;
-    }
+    int rc = gr_pool_map(&task, set->n, jobs, err, errlen), differ = 0;
     for (int i = 0; rc == 0 && i < set->n; i++) {
         const gr_checkfile_verdict *v = &mt.verdicts[i];
         int visible = gr_checkfile_visible_passed(&results[i]);
@@ -233,5 +244,6 @@ int gr_checkfile_mutants(const char *root, int lab, const gr_mutant_set *set,
             gr_sb_printf(why, "        %s\n", v->first);
     }
     free(mt.verdicts);
+    gr_work_dir_remove(objs);
     return rc == 0 ? differ : -1;
 }

@@ -25,9 +25,11 @@ typedef struct gr_checkfile_verdict {
 
 /* Build src (a labNN.c) against lab's Check file under root in work (a folder
    of the caller's, which it fills) and run it, as `make check` does: 0 with
-   *v filled, or -1 with err when make itself could not be run. */
+   *v filled, or -1 with err when make itself could not be run. The tests'
+   and support code's objects go to obj_dir (made once, shared by the runs of
+   one lab; NULL: work's own). */
 int gr_checkfile_run(const char *root, int lab, const char *src, const char *work,
-                     gr_checkfile_verdict *v, char *err, size_t errlen);
+                     const char *obj_dir, gr_checkfile_verdict *v, char *err, size_t errlen);
 
 /* 1 when every visible test of lr passed (what grade, watch and status call
    "passes"), else 0 (no visible test at all is 0 too). */
