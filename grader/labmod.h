@@ -270,6 +270,9 @@ typedef struct gr_lab_function {
 extern const gr_lab_function gr_lab_functions[];
 extern const int gr_n_lab_functions;
 
+/* Lab lab's points: its functions' points in its manifest (0 for no such lab). */
+double gr_lab_points(int lab);
+
 /* The function called name[0..len) of lab, or NULL. */
 const gr_lab_function *gr_lab_function_named(int lab, const char *name, size_t len);
 

@@ -24,18 +24,34 @@ CC      ?= cc
 include $(dir $(lastword $(MAKEFILE_LIST)))warnings.mk
 CFLAGS  ?= -std=c11 -O1 -g
 override CFLAGS += $(LAB_WARN)
-CHECK_FLAGS = $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
+INCLUDES     = -I$(LAB_DIR) -I$(ROOT)/labs -I$(SUP)
 
 SUPPORT_SRC := $(SUP)/sup_rng.c $(SUP)/sup_tensor.c $(SUP)/sup_predict.c
 TEST_SRC    := $(LAB_DIR)/test_$(LAB).c $(addprefix $(LAB_DIR)/,$(EXTRA_SRC))
+# The tests and the support code do not change with your LAB.c, so they are
+# compiled once, into OBJ_DIR; a save recompiles LAB.c alone. OBJ_DIR may be a
+# folder shared by many builds of one lab (attnlab validate builds each
+# catalogued mistake against the tests so).
+OBJ_DIR     ?= $(OUT)
+TEST_OBJ    := $(patsubst %.c,$(OBJ_DIR)/%.o,$(notdir $(TEST_SRC) $(SUPPORT_SRC)))
 
 .PHONY: test clean
 test: $(OUT)/test_$(LAB)
-	@./$(OUT)/test_$(LAB)
+	@$(abspath $(OUT))/test_$(LAB)
 
-$(OUT)/test_$(LAB): $(SRC_DIR)/$(LAB).c $(TEST_SRC) $(wildcard $(LAB_DIR)/expected_$(LAB).h) $(LAB_DIR)/$(LAB).h $(SUPPORT_SRC) $(SUP)/labsup.h $(ROOT)/labs/labcheck.h $(ROOT)/labs/warnings.mk
+$(OUT)/test_$(LAB): $(SRC_DIR)/$(LAB).c $(TEST_OBJ) $(LAB_DIR)/$(LAB).h $(SUP)/labsup.h $(ROOT)/labs/warnings.mk
 	@mkdir -p $(OUT)
-	$(CC) $(CFLAGS) -I$(LAB_DIR) -I$(ROOT)/labs -I$(SUP) -o $@ $(SRC_DIR)/$(LAB).c $(TEST_SRC) $(SUPPORT_SRC) $(CHECK_FLAGS) -lm
+	$(CC) $(CFLAGS) $(INCLUDES) -o $@ $(SRC_DIR)/$(LAB).c $(TEST_OBJ) $(CHECK_LIBS) -lm
+
+$(OBJ_DIR)/%.o: $(LAB_DIR)/%.c $(wildcard $(LAB_DIR)/expected_$(LAB).h) $(LAB_DIR)/$(LAB).h $(SUP)/labsup.h $(ROOT)/labs/labcheck.h $(ROOT)/labs/warnings.mk
+	@mkdir -p $(OBJ_DIR)
+	$(CC) $(CFLAGS) $(INCLUDES) $(CHECK_CFLAGS) -c -o $@ $<
+
+$(OBJ_DIR)/%.o: $(SUP)/%.c $(SUP)/labsup.h $(ROOT)/labs/warnings.mk
+	@mkdir -p $(OBJ_DIR)
+	$(CC) $(CFLAGS) $(INCLUDES) -c -o $@ $<
 
 clean:
 	rm -rf $(OUT)

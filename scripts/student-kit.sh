@@ -144,7 +144,9 @@ build/attnlab explain --scores "2 1 -1 0.5" --mask "0 0 0 1"   # the worked row
 `build/attnlab` grades the visible tests of each lab (`data/rubrics/`), with the
 same verdicts and feedback as the course's grader. The course grades more tests
 than these, with inputs of your own: passing every visible test is a good sign,
-not a promise.
+not a promise. The visible tests carry only part of each lab's points, and
+every points line here says how much: "V of P points visible; H in hidden
+tests, not run here" (this kit tests V of the lab's P points).
 EOF
 
 # Nothing that must not ship: solutions, mutants, libattn's source, hidden tests.

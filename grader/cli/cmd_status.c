@@ -105,8 +105,13 @@ int cmd_status_run(FILE *out, FILE *err, const char *root, const char *child_dir
         print_row(out, &r.labs[i], &L.progress.labs[r.labs[i].lab - 1], colour);
         passed += gr_lab_state_of(&r.labs[i]) == GR_LAB_PASSED;
     }
-    fprintf(out, "\n  %d of %d labs pass their visible tests; %g of %g visible points so far.\n\n",
-            passed, r.n_labs, r.score, r.max_score);
+    char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
+    gr_strbuf share = {0};
+    gr_report_text_visible_share(&share, r.labs, r.n_labs);
+    fprintf(out, "\n  %d of %d labs pass their visible tests; %s of %s visible points so far.\n",
+            passed, r.n_labs, gr_points(p1, r.score), gr_points(p2, r.max_score));
+    fprintf(out, share.s ? "  (%s)\n\n" : "\n", share.s);
+    free(share.s);
 
     int next = gr_progress_next(&L.progress);
     if (next == 0) {

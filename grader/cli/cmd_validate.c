@@ -6,7 +6,9 @@
  * every bundled mutant (data/mutants/labNN/manifest.yaml: the solution with the
  * edits the manifest lists, see mutants.h) must get the verdict and the
  * misconception its manifest names, no other misconception, and less than full
- * marks (or, for a mutant marked passed, exactly full marks). First of all,
+ * marks (or, for a mutant marked passed, exactly full marks), and the same
+ * verdict from the lab's Check file (make check) as from its visible tests
+ * (checkfile.h). First of all,
  * the rules blocks of the stub and the handout must be the text `attnlab rules`
  * makes from the lab's rubric (rules.h): a hand edit there fails validation.
  */
@@ -22,6 +24,7 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/validate.h"
+#include "checkfile.h"
 #include "fairness.h"
 #include "grade.h"
 #include "stop.h"
@@ -46,8 +49,10 @@ static const gr_cmd_spec validate_cmd = {
     "data/stubs/ scores 0 with 'not implemented' and no crash (the copies in\n"
     "labs/ are the student's and are never read), and every mutant in\n"
     "data/mutants/ gets the verdict and the misconception its manifest\n"
-    "expects, named on a visible test too (so a student with that mistake never\n"
-    "sees 'passes' from grade, watch, status or make check). A mistake must cost the same points whoever makes it: every\n"
+    "expects, named on a visible test too, and every mutant its visible tests\n"
+    "fail fails the lab's Check file (make check) too, and the other way round\n"
+    "(so a student with that mistake never sees 'passes' from grade, watch,\n"
+    "status or make check). A mistake must cost the same points whoever makes it: every\n"
     "mutant is graded again for K student ids, under two secrets, and a\n"
     "lab fails when a mutant's score differs between them (the line names the\n"
     "mutant, its scores and the ids that got each) or when no test on fixed\n"
@@ -363,6 +368,30 @@ static void check_fairness(tally *t, const mutant_task *mt, const char *dir)
     free(note.s);
 }
 
+/* One line for the lab: make check (the lab's Check file) and the visible
+   tests (grade, watch, status) give every mutant one verdict. -1 on an error. */
+static int check_one_verdict(tally *t, const mutant_task *mt, const char *dir, char *err,
+                             size_t errlen)
+{
+    gr_strbuf why = {0};
+    char *solution = gr_layout_solution(mt->base->root, mt->lab);
+    int rules, differ = gr_checkfile_mutants(mt->base->root, mt->lab, mt->set, mt->srcs,
+                                             mt->results, solution, t->jobs, &why, &rules,
+                                             err, errlen);
+    free(solution);
+    if (differ >= 0) {
+        int n = mt->set->n - rules;
+        fprintf(t->out, "%s  %s: make check and the visible tests agree on %d of %d mutants%s\n",
+               differ ? "FAIL" : "ok  ", dir, n - differ, n,
+               rules ? " (and the grader's build refuses the ones with a forbidden call)" : "");
+        differ ? t->failed++ : t->passed++;
+        if (why.s)
+            fputs(why.s, t->out);
+    }
+    free(why.s);
+    return differ < 0 ? -1 : 0;
+}
+
 /* Grade the mutants srcs[0..set->n) of lab in t->jobs workers, then check each
    as its manifest says and all of them for fairness. -1 on a grader error. */
 static int grade_mutants(tally *t, const gr_grade_opts *base, int lab, const gr_mutant_set *set,
@@ -387,6 +416,8 @@ static int grade_mutants(tally *t, const gr_grade_opts *base, int lab, const gr_
     }
     if (rc == 0)
         check_fairness(t, &mt, dir);
+    if (rc == 0 && t->course_checks)     /* the Check file is the course's, as the rules blocks */
+        rc = check_one_verdict(t, &mt, dir, err, errlen);
     for (int i = 0; i < set->n; i++) {
         gr_result_lab_free(&mt.results[i]);
         gr_fairness_free(&mt.fair[i]);

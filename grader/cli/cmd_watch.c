@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cells.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
@@ -125,6 +126,19 @@ static int drain(int fd, char *saved, size_t savedlen)
     }
 }
 
+/* "lab02-softmax: 3.65/3.65 (3.65 of 14 points visible; 10.35 in hidden
+   tests, not run here)": what the visible tests give, and their share. */
+static void points_line(FILE *out, const gr_lab_result *lr)
+{
+    char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
+    gr_strbuf share = {0};
+    gr_report_text_visible_share(&share, lr, 1);
+    fprintf(out, "%s: %s/%s%s%s%s\n", lr->name, gr_points1(p1, lr->score),
+            gr_points1(p2, lr->max_score), share.s ? " (" : "", share.s ? share.s : "",
+            share.s ? ")" : "");
+    free(share.s);
+}
+
 /* Grade lab once and show it: every visible test's verdict, the lab as grade
    shows it, the hint; *passed says whether it passes. saved names the file
    whose save at t_saved started it (NULL: watch's first run). 0, or an exit
@@ -155,6 +169,8 @@ static int grade_and_show(FILE *out, FILE *err, gr_learner *L, int lab, const ch
                 lr->tests[i].name);
     fputc('\n', out);
     int block = gr_report_term_lab(out, lr, gr_report_term_color_wanted(out) ? GR_TERM_COLOR : 0);
+    if (!block)   /* the block ends with the same line */
+        points_line(out, lr);
     gr_lab_state s = gr_lab_state_of(lr);
     /* a pass is said by point_to_next, a build's failure by the block */
     if (s != GR_LAB_PASSED && !(block && s == GR_LAB_NO_BUILD)) {

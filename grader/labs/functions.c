@@ -25,6 +25,14 @@ const gr_lab_function *gr_lab_function_of(int lab, const char *message)
     return gr_lab_function_named(lab, message, strcspn(message, "(:, \n"));
 }
 
+double gr_lab_points(int lab)
+{
+    double sum = 0;
+    for (int k = 0; k < gr_n_lab_functions; k++)
+        sum += gr_lab_functions[k].lab == lab ? gr_lab_functions[k].points : 0;
+    return sum;
+}
+
 const gr_misconception *gr_misconception_of(int lab, const char *id)
 {
     if (lab < 1 || lab > GR_N_LABS || !id)

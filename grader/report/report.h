@@ -167,10 +167,19 @@ char *gr_report_text_message(const gr_lab_result *lab, const gr_test_result *t);
    Results that a student reads from submission on pass GR_SHOWN_AT_SUBMISSION. */
 char *gr_report_text_summary(const gr_report *r, int moment);
 
+/* How much of the points of labs[0..n) their visible tests carry, appended to
+   b: "3.65 of 14 points visible; 10.35 in hidden tests", exact decimals. A lab
+   graded with its hidden tests counts the points graded; one graded on its
+   visible tests alone (the student kit, status, watch) counts its manifest's
+   points (labmod.h), and ", not run here" ends the text. Nothing when every
+   point is visible. */
+void gr_report_text_visible_share(gr_strbuf *b, const gr_lab_result *labs, int n);
+
 /* The lines a student's grade opens with, then a blank line (malloc'd):
    "Final score: total/max" exactly, the late lines as given (NULL: none), and,
    when r has tests not shown at submission, "Hidden tests: N tests, P of Q
-   points earned" (never what they check). feedback.txt starts with it, and
+   points earned" (never what they check), and the visible tests' share of the
+   points (gr_report_text_visible_share). feedback.txt starts with it, and
    Gradescope shows it once grades are published (report_json.c). */
 char *gr_report_text_grade_header(const gr_report *r, double total, double max, const char *late);
 

@@ -204,6 +204,18 @@ static int failing_in(const lab_view *v, const char *fn)
     return n;
 }
 
+/* " (3.65 of 14 points visible; 10.35 in hidden tests)" and the line's end:
+   how much of the points of labs[0..n) a student sees tested (report.h). */
+static void share(gr_strbuf *b, const gr_lab_result *labs, int n)
+{
+    gr_strbuf s = {0};
+    gr_report_text_visible_share(&s, labs, n);
+    if (s.s)
+        gr_sb_printf(b, " (%s)", s.s);
+    gr_sb_append(b, "\n");
+    free(s.s);
+}
+
 /* The lab's status in a few words: "passed", "not started", "2 of 14 tests fail". */
 static void status_text(gr_strbuf *b, const lab_view *v)
 {
@@ -466,7 +478,8 @@ static void lab_block(gr_strbuf *b, const lab_view *v, int color, int verbose)
     }
     char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
     term_text(b, name, strlen(name));
-    gr_sb_printf(b, ": %s/%s\n", gr_points1(p1, lab->score), gr_points1(p2, lab->max_score));
+    gr_sb_printf(b, ": %s/%s", gr_points1(p1, lab->score), gr_points1(p2, lab->max_score));
+    share(b, lab, 1);
 }
 
 /* One line per lab: name, points, status; then the total. */
@@ -497,7 +510,7 @@ static void summary(gr_strbuf *b, const gr_report *r, const lab_view *views, int
     paint(b, color, ANSI_BOLD);
     gr_sb_printf(b, "Total points: %s/%s", gr_points1(p1, r->score), gr_points1(p2, r->max_score));
     paint(b, color, ANSI_RESET);
-    gr_sb_append(b, "\n");
+    share(b, r->labs, r->n_labs);
 }
 
 /* What to do next: the first lab that does not pass. */

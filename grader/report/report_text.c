@@ -140,6 +140,38 @@ char *gr_report_text_summary(const gr_report *r, int moment)
     return gr_sb_take(&b);
 }
 
+/* Add lab's visible points and all its points to *visible and *all; 1 when
+   its tests not visible did not run (not in lab: a kit, status, watch). */
+static int lab_share(const gr_lab_result *lab, double *visible, double *all)
+{
+    int hidden_ran = 0;
+    double v = 0;
+    for (int j = 0; j < lab->n_tests; j++) {
+        hidden_ran |= lab->tests[j].visibility != GR_VISIBLE;
+        v += lab->tests[j].visibility == GR_VISIBLE ? lab->tests[j].max_score : 0;
+    }
+    /* hidden tests graded here: the lab's points are what this run graded */
+    double total = hidden_ran ? lab->max_score : gr_lab_points(lab->lab);
+    *visible += v;
+    *all += total > v ? total : v;
+    return !hidden_ran && total > v;
+}
+
+void gr_report_text_visible_share(gr_strbuf *b, const gr_lab_result *labs, int n)
+{
+    double visible = 0, all = 0;
+    int not_run = 0;
+    for (int i = 0; i < n; i++)
+        not_run |= lab_share(&labs[i], &visible, &all);
+    visible = gr_points_snap(visible);
+    all = gr_points_snap(all);
+    if (!(all > visible))
+        return;
+    char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN], p3[GR_POINTS_LEN];
+    gr_sb_printf(b, "%s of %s points visible; %s in hidden tests%s", gr_points(p1, visible),
+                 gr_points(p2, all), gr_points(p3, all - visible), not_run ? ", not run here" : "");
+}
+
 char *gr_report_text_grade_header(const gr_report *r, double total, double max, const char *late)
 {
     double hidden = 0, hidden_max = 0;
@@ -162,6 +194,10 @@ char *gr_report_text_grade_header(const gr_report *r, double total, double max, 
         gr_sb_printf(&b, "Hidden tests: %d test%s, %s of %s points earned (what they check is "
                      "not shown)\n", n_hidden, n_hidden == 1 ? "" : "s",
                      gr_points(p1, hidden), gr_points(p2, hidden_max));
+    size_t at = b.len;
+    gr_report_text_visible_share(&b, r->labs, r->n_labs);
+    if (b.len > at)
+        gr_sb_append(&b, "\n");
     gr_sb_append(&b, "\n");
     return gr_sb_take(&b);
 }

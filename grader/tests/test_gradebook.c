@@ -369,13 +369,15 @@ START_TEST(feedback_header_is_the_gradebook_total)
                         "Late penalty: lab01-scores handed in 2 days late, 1.75 points taken "
                         "(8.75 before the penalty)\n"
                         "Hidden tests: 4 tests, 3.75 of 5 points earned (what they check is "
-                        "not shown)\n\n");
+                        "not shown)\n"
+                        "5 of 10 points visible; 5 in hidden tests\n\n");
     free(h);
     c.course = NULL;                      /* no policy: no late line */
     h = gr_feedback_header(&c, &c.students[4]);
     ck_assert_str_eq(h, "Final score: 3.75/10\n"
                         "Hidden tests: 4 tests, 0 of 5 points earned (what they check is "
-                        "not shown)\n\n");
+                        "not shown)\n"
+                        "5 of 10 points visible; 5 in hidden tests\n\n");
     free(h);
     gr_class_free(&c);
 }

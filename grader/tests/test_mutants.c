@@ -9,7 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checkfile.h"
 #include "labmod.h"
+#include "layout.h"
 #include "mutants.h"
 #include "util.h"
 
@@ -277,6 +279,47 @@ START_TEST(missing_file_says_so)
 }
 END_TEST
 
+/* The Check file side of validate (checkfile.h): lab 2's solution passes its
+   18 checks; the catalogued no_max_sub fails exactly one,
+   test_softmax_large_scores_are_stable, built against the solution's test
+   objects; a visible test that fails makes the visible verdict fail, a hidden
+   one does not, and no visible test at all is no pass. */
+START_TEST(check_file_verdicts)
+{
+    make_dir();
+    char err[512], *src = NULL, *objs = gr_xasprintf("%s/objs", dir);
+    char *sol = gr_layout_solution(".", 2), *manifest = gr_layout_mutant_manifest(".", 2);
+    gr_checkfile_verdict v;
+    ck_assert_msg(gr_checkfile_run(".", 2, sol, dir, objs, &v, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(v.passed && strcmp(v.summary, "passed 18 checks") == 0, "%s", v.summary);
+    gr_mutant_set set;
+    ck_assert_msg(gr_mutants_load(manifest, &set, err, sizeof err) == 0, "%s", err);
+    ck_assert_str_eq(set.mutants[0].name, "no_max_sub");
+    ck_assert_msg(gr_mutants_write(&set, &set.mutants[0], sol, dir, &src, err, sizeof err) == 0,
+                  "%s", err);
+    ck_assert_msg(gr_checkfile_run(".", 2, src, dir, objs, &v, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(!v.passed && strcmp(v.summary, "failing 1 of 18") == 0, "%s", v.summary);
+    ck_assert_msg(strstr(v.first, ":F:lab_softmax:test_softmax_large_scores_are_stable:"), "%s",
+                  v.first);
+
+    gr_test_result t[2] = {{.visibility = GR_VISIBLE}, {.visibility = GR_HIDDEN,
+                                                        .verdict = GR_WRONG_ANSWER}};
+    gr_lab_result lr = {.tests = t, .n_tests = 2};
+    ck_assert_int_eq(gr_checkfile_visible_passed(&lr), 1);
+    t[0].verdict = GR_CRASHED;
+    ck_assert_int_eq(gr_checkfile_visible_passed(&lr), 0);
+    lr.tests = t + 1;
+    lr.n_tests = 1;
+    ck_assert_int_eq(gr_checkfile_visible_passed(&lr), 0);
+    gr_mutants_free(&set);
+    free(src);
+    free(sol);
+    free(manifest);
+    free(objs);
+    remove_dir();
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("mutants");
@@ -292,6 +335,10 @@ Suite *test_suite(void)
     tcase_add_test(tc, from_missing);
     tcase_add_test(tc, from_twice);
     tcase_add_test(tc, missing_file_says_so);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("check_file");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, check_file_verdicts);
     suite_add_tcase(s, tc);
     return s;
 }

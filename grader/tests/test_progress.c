@@ -271,6 +271,19 @@ START_TEST(status_one_screen)
     char *count = gr_xasprintf("1 of %d labs pass their visible tests; ", GR_N_LABS);
     ck_assert_msg(strstr(r.out, count) && strstr(r.out, " visible points so far."), "%s", r.out);
     free(count);
+    /* the visible tests' share of the course's points; status runs no hidden test */
+    double visible = 0, all = 0;
+    for (int lab = 1; lab <= GR_N_LABS; lab++) {
+        int k;
+        visible += rubric_points(".", lab, 1, &k);
+        all += rubric_points(".", lab, 0, &k);
+    }
+    char p_vis[GR_POINTS_LEN], p_all[GR_POINTS_LEN], p_hid[GR_POINTS_LEN];
+    char *share = gr_xasprintf("  (%s of %s points visible; %s in hidden tests, not run here)\n",
+                               gr_points(p_vis, visible), gr_points(p_all, all),
+                               gr_points(p_hid, all - visible));
+    ck_assert_msg(strstr(r.out, share), "%s\nhas no %s", r.out, share);
+    free(share);
     ck_assert_ptr_nonnull(strstr(r.out, "Next: lab01-scores\n"));
     ck_assert_ptr_nonnull(strstr(r.out, "It looks like: divided by d instead of sqrt(d). Reread "
                                         "labs/lab01-scores/README.md, section 3."));

@@ -112,7 +112,8 @@ START_TEST(json_fields_totals_and_escapes)
                                        "      \"visibility\": \"after_published\",\n"
                                        "      \"output\": \"Final score: "));
     ck_assert_ptr_nonnull(strstr(json, "\"output\": \"Final score: 3.5/16\\nHidden tests: 2 tests, "
-                                       "0 of 7 points earned (what they check is not shown)\\n\\n\",\n"));
+                                       "0 of 7 points earned (what they check is not shown)\\n"
+                                       "9 of 16 points visible; 7 in hidden tests\\n\\n\",\n"));
     ck_assert_ptr_nonnull(strstr(json, "\"extra_data\": {\n        \"grade\": true\n      }\n    }\n  ]\n}\n"));
 
     /* the file holds exactly the text, and nothing is left beside it */

@@ -53,7 +53,7 @@ static const char expected_terminal[] =
     "Lab                 Points   Status\n"
     "lab01-scores      2.0/10.0   2 of 3 tests fail\n"
     "lab02-softmax      1.5/6.0   4 of 5 tests fail\n"
-    "Total points: 3.5/16.0\n"
+    "Total points: 3.5/16.0 (9 of 16 points visible; 7 in hidden tests)\n"
     "Next: fix lab01-scores (details below).\n"
     "\n"
     "lab01-scores: 2 of 3 tests fail\n"
@@ -67,7 +67,7 @@ static const char expected_terminal[] =
     "               | \\x1b[32mall tests passed\\x1b[0m\n"
     "   0.0   5.0   crashed         hidden_big (hidden)\n"
     "               killed by signal SIGSEGV (segmentation fault)\n"
-    "lab01-scores: 2.0/10.0\n"
+    "lab01-scores: 2.0/10.0 (5 of 10 points visible; 5 in hidden tests)\n"
     "\n"
     "lab02-softmax: 4 of 5 tests fail\n"
     " Score   Max   Verdict         Test\n"
@@ -78,7 +78,7 @@ static const char expected_terminal[] =
     "   0.0   0.5   out of memory   huge_alloc\n"
     "               asked for more than the 64 MiB limit\n"
     "still stubs (LAB_NOT_IMPLEMENTED): lab_softmax (1 test)\n"
-    "lab02-softmax: 1.5/6.0\n";
+    "lab02-softmax: 1.5/6.0 (4 of 6 points visible; 2 in hidden tests)\n";
 
 START_TEST(terminal_exact_text)
 {
@@ -129,7 +129,8 @@ START_TEST(terminal_colour_codes)
     ck_assert_ptr_nonnull(strstr(text, "\033[31mforbidden call\033[0m"));
     ck_assert_ptr_nonnull(strstr(text, "\033[1mlab01-scores\033[0m: 2 of 3 tests fail\n"));
     ck_assert_ptr_nonnull(strstr(text, "lab01-scores      2.0/10.0   \033[31m2 of 3 tests fail\033[0m\n"));
-    ck_assert_ptr_nonnull(strstr(text, "\033[1mTotal points: 3.5/16.0\033[0m\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\033[1mTotal points: 3.5/16.0\033[0m (9 of 16 points "
+                                       "visible; 7 in hidden tests)\n"));
     /* the student's own escape codes stay inert text */
     ck_assert_ptr_nonnull(strstr(text, "| \\x1b[32mall tests passed\\x1b[0m\n"));
     /* every ESC is ours: 8 verdicts + 2 summary statuses + 2 lab headers + the
@@ -192,6 +193,39 @@ START_TEST(terminal_quarter_points)
 }
 END_TEST
 
+/* The visible tests' share of a lab's points, in exact decimals: lab 2 (14
+   points in its manifest) with visible tests of 1 + 1 + 1 + 0.5 + 0.15 = 3.65
+   points, the rest 14 - 3.65 = 10.35. Graded alone (the student kit, status,
+   watch) the hidden tests did not run; graded with a hidden test of 10.35 the
+   lab's points are the ones graded; all visible, nothing is said. */
+START_TEST(visible_share_in_exact_decimals)
+{
+    static const double pts[] = {1, 1, 1, 0.5, 0.15, 10.35};
+    gr_lab_result lab = {.lab = 2, .n_tests = 5};
+    lab.tests = gr_xcalloc(6, sizeof *lab.tests);
+    for (int i = 0; i < 6; i++) {
+        lab.tests[i].max_score = pts[i];
+        lab.tests[i].visibility = i < 5 ? GR_VISIBLE : GR_HIDDEN;
+        lab.max_score += i < 5 ? pts[i] : 0;
+    }
+    gr_strbuf b = {0};
+    gr_report_text_visible_share(&b, &lab, 1);
+    ck_assert_str_eq(b.s, "3.65 of 14 points visible; 10.35 in hidden tests, not run here");
+    b.len = 0;
+    lab.n_tests = 6;
+    lab.max_score += pts[5];
+    gr_report_text_visible_share(&b, &lab, 1);
+    ck_assert_str_eq(b.s, "3.65 of 14 points visible; 10.35 in hidden tests");
+    b.len = 0;
+    b.s[0] = '\0';
+    lab.tests[5].visibility = GR_VISIBLE;
+    gr_report_text_visible_share(&b, &lab, 1);
+    ck_assert_str_eq(b.s, "");
+    free(b.s);
+    free(lab.tests);
+}
+END_TEST
+
 /* A lab that built shows its compiler warnings below its tests, even when
    every test passes. */
 START_TEST(terminal_warnings_of_a_built_lab)
@@ -210,13 +244,13 @@ START_TEST(terminal_warnings_of_a_built_lab)
     ck_assert_str_eq(text,
         "Lab                Points   Status\n"
         "lab01-scores      2.0/2.0   passed\n"
-        "Total points: 2.0/2.0\n"
+        "Total points: 2.0/2.0 (2 of 10 points visible; 8 in hidden tests, not run here)\n"
         "lab01-scores passes.\n"
         "\n"
         "lab01-scores: passed\n"
         "compiler warnings (the lab built; a warning often marks a bug):\n"
         "| lab01.c:9:11: warning: unused variable 'k' [-Wunused-variable]\n"
-        "lab01-scores: 2.0/2.0\n");
+        "lab01-scores: 2.0/2.0 (2 of 10 points visible; 8 in hidden tests, not run here)\n");
     free(text);
     gr_result_free(&r);
 }
@@ -242,14 +276,14 @@ START_TEST(terminal_compile_error_and_empty)
     ck_assert_str_eq(text,
         "Lab                 Points   Status\n"
         "lab03-learned      0.0/4.0   compile error, none of its 1 test ran\n"
-        "Total points: 0.0/4.0\n"
+        "Total points: 0.0/4.0 (4 of 14 points visible; 10 in hidden tests, not run here)\n"
         "Next: fix lab03-learned (details below).\n"
         "\n"
         "lab03-learned: compile error, none of its 1 test ran\n"
         "lab03.c did not compile; fix the first error below\n"
         "compiler output:\n"
         "| lab03.c:12:5: error: 'x' undeclared\n"
-        "lab03-learned: 0.0/4.0\n");
+        "lab03-learned: 0.0/4.0 (4 of 14 points visible; 10 in hidden tests, not run here)\n");
     free(text);
 
     char *json = gr_report_json_text(&r, NULL);
@@ -338,7 +372,7 @@ START_TEST(terminal_misconception_once_and_fix_first)
         "%s explains 2 tests: entropy_worked_rows, entropy_small.\n",
         log2->name, log2->name, log2->name);
     gr_report_text_lines(&want, "  ", NULL, advice.s);
-    gr_sb_append(&want, "lab04-entropy: 1.0/5.0\n");
+    gr_sb_append(&want, "lab04-entropy: 1.0/5.0 (4 of 5 points visible; 1 in hidden tests)\n");
     ck_assert_str_eq(strstr(text, "lab04-entropy: 3 of 4"), want.s);
     ck_assert_int_eq(count_of(text, log2->explain), 1);    /* explained once */
     free(text);
@@ -536,6 +570,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, terminal_colour_codes);
     tcase_add_test(tc, terminal_compile_error_and_empty);
     tcase_add_test(tc, terminal_warnings_of_a_built_lab);
+    tcase_add_test(tc, visible_share_in_exact_decimals);
     tcase_add_test(tc, terminal_quarter_points);
     tcase_add_test(tc, terminal_speaks_of_the_labs_graded);
     tcase_add_test(tc, colour_only_on_a_terminal);

@@ -22,8 +22,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cells.h"
 #include "fixtures/fixture_kit.h"
 #include "labmod.h"
+#include "layout.h"
+#include "mutants.h"
 #include "rubric.h"
 #include "rubricsum.h"
 #include "util.h"
@@ -158,6 +161,110 @@ START_TEST(kit_builds_and_grades_the_visible_tests)
     kit_grade(&score, &max);
     ck_assert_double_eq_tol(score, want, 1e-9);
     ck_assert_double_eq_tol(max, want, 1e-9);
+
+    /* the points lines say how much of a lab the kit tests: lab 2's visible
+       points of all its rubric's, the rest in hidden tests the kit does not run */
+    char v[GR_POINTS_LEN], a[GR_POINTS_LEN], h[GR_POINTS_LEN], v1[GR_POINTS_LEN];
+    double vis = rubric_points(fk_root(), 2, 1, NULL), all = rubric_points(fk_root(), 2, 0, NULL);
+    char *line = gr_xasprintf("Total points: %s/%s (%s of %s points visible; %s in hidden tests, "
+                              "not run here)\n", gr_points1(v1, vis), v1, gr_points(v, vis),
+                              gr_points(a, all), gr_points(h, all - vis));
+    ck_assert_int_eq(sh("%s/build/attnlab grade --lab 2 --submission %s/labs >%s/grade2.txt",
+                        kit, kit, base), 0);
+    p = gr_xasprintf("%s/grade2.txt", base);
+    out = gr_read_file(p, NULL);
+    ck_assert_msg(out && strstr(out, line), "%s\nhas no %s", out, line);
+    free(out);
+    free(p);
+    free(line);
+}
+END_TEST
+
+/* The line of text that starts with prefix, up to its end (malloc'd), or NULL. */
+static char *line_of(const char *text, const char *prefix)
+{
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (strncmp(p, prefix, strlen(prefix)) == 0)
+            return gr_xasprintf("%.*s", (int)strcspn(p, "\n"), p);
+    return NULL;
+}
+
+/* What a shell command line printed, run in the kit copy dir (malloc'd). */
+static char *kit_output(const char *dir, const char *cmd)
+{
+    char *out = gr_xasprintf("%s/tool.txt", base);
+    sh("cd %s && { XDG_STATE_HOME=%s/state-mistakes %s; } >%s 2>&1", dir, base, cmd, out);
+    char *text = gr_read_file(out, NULL);
+    ck_assert_ptr_nonnull(text);
+    free(out);
+    return text;
+}
+
+/* Catalogued mistakes handed in to a copy of the kit: the issue's two (lab 2's
+   softmax without the max, lab 5's row max over the padded keys) and the two
+   where make check and the visible tests once disagreed (lab 4's experiment
+   without the max, lab 10's (b, h) taken on trust). No tool says the lab
+   passes: make check says failing, status partly passed, grade and watch a
+   number of tests failing (validate holds make check to the visible tests for
+   every catalogued mutant; this holds each tool's words to them). */
+START_TEST(no_kit_tool_passes_a_catalogued_mistake)
+{
+    static const struct { int lab; const char *mutant; } mistakes[] = {
+        {2, "no_max_sub"}, {4, "no_max_sub"}, {5, "padmax"}, {10, "extract_unchecked"},
+    };
+    ck_assert_msg(packed, "the kit was not made: see %s/log", base);
+    char *copy = gr_xasprintf("%s/mistakes", base), err[512];
+    ck_assert_int_eq(sh("rm -rf %s && cp -a %s %s", copy, kit, copy), 0);
+    for (size_t i = 0; i < sizeof mistakes / sizeof *mistakes; i++) {
+        int lab = mistakes[i].lab;
+        char *manifest = gr_layout_mutant_manifest(fk_root(), lab), *src = NULL;
+        char *solution = gr_layout_solution(fk_root(), lab), *to = gr_layout_student(copy, lab);
+        gr_mutant_set set;
+        ck_assert_msg(gr_mutants_load(manifest, &set, err, sizeof err) == 0, "%s", err);
+        for (int k = 0; k < set.n; k++)
+            if (strcmp(set.mutants[k].name, mistakes[i].mutant) == 0)
+                ck_assert_msg(gr_mutants_write(&set, &set.mutants[k], solution, base, &src, err,
+                                               sizeof err) == 0, "%s", err);
+        ck_assert_msg(src && sh("cp %s %s", src, to) == 0, "lab %d: no mutant %s", lab,
+                      mistakes[i].mutant);
+        gr_mutants_free(&set);
+        free(manifest);
+        free(solution);
+        free(src);
+        free(to);
+    }
+    char *check = kit_output(copy, "make -s check");
+    char *status = kit_output(copy, "build/attnlab status");
+    char *grade = kit_output(copy, "build/attnlab grade --lab all --submission labs");
+    for (size_t i = 0; i < sizeof mistakes / sizeof *mistakes; i++) {
+        const char *dir = gr_layout_dir(mistakes[i].lab);
+        char *prefix = gr_xasprintf("%s: ", dir), *line = line_of(check, prefix);
+        ck_assert_msg(line && strstr(line, ": failing "), "make check:\n%s", check);
+        free(line);
+        free(prefix);
+        prefix = gr_xasprintf("  %s ", dir);
+        line = line_of(status, prefix);
+        ck_assert_msg(line && strstr(line, " partly passed "), "status:\n%s", status);
+        free(line);
+        free(prefix);
+        prefix = gr_xasprintf("%s ", dir);
+        line = line_of(grade, prefix);
+        ck_assert_msg(line && strstr(line, " fail"), "grade:\n%s", grade);
+        free(line);
+        ck_assert_msg(!strstr(grade, "passes."), "grade:\n%s", grade);
+        char *cmd = gr_xasprintf("build/attnlab watch --lab %d --submission labs --once "
+                                 "--timeout 1; echo \"exit $?\"", mistakes[i].lab);
+        char *watch = kit_output(copy, cmd);
+        ck_assert_msg(strstr(watch, "visible tests fail") && !strstr(watch, "passes") &&
+                      strstr(watch, "exit 1\n"), "watch:\n%s", watch);
+        free(watch);
+        free(cmd);
+        free(prefix);
+    }
+    free(check);
+    free(status);
+    free(grade);
+    free(copy);
 }
 END_TEST
 
@@ -385,6 +492,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, kit_documents_are_true_in_the_kit);
     tcase_add_test(tc, kit_tests_hold_no_reference_code);
     tcase_add_test(tc, kit_builds_and_grades_the_visible_tests);
+    tcase_add_test(tc, no_kit_tool_passes_a_catalogued_mistake);
     suite_add_tcase(s, tc);
     tc = tcase_create("checks");
     tcase_add_test(tc, reference_code_is_found);

@@ -145,6 +145,8 @@ START_TEST(watch_regrades_each_save_until_it_passes)
     ck_assert_msg(strstr(w.seen.s, ".lab01.c.swp saved") == NULL, "%s", w.seen.s);
     wrong_s += wait_for(&w, "wrong answer     scaled_worked_example", STEP_SECONDS);
     wait_for(&w, "expected 2, got 1", STEP_SECONDS);            /* the first failing test's feedback */
+    /* lab 1's visible tests carry 4 of its 10 points; watch runs no hidden test */
+    wait_for(&w, " (4 of 10 points visible; 6 in hidden tests, not run here)\n", STEP_SECONDS);
     wait_for(&w, "Lab 1: 2 of 4 visible tests fail; the first is scaled_worked_example",
              STEP_SECONDS);
     wait_for(&w, "It looks like: divided by d instead of sqrt(d).", STEP_SECONDS);
@@ -160,6 +162,8 @@ START_TEST(watch_regrades_each_save_until_it_passes)
     fclose(f);
     ck_assert_int_eq(rename(tmp, file), 0);         /* saved by rename: IN_MOVED_TO */
     double right_s = wait_for(&w, "passed           scaled_small", STEP_SECONDS);
+    wait_for(&w, "lab01-scores: 4.0/4.0 (4 of 10 points visible; 6 in hidden tests, not run "
+             "here)\n", STEP_SECONDS);
     wait_for(&w, "Lab 1 passes its visible tests. Next: lab 2, lab02-softmax", STEP_SECONDS);
     ck_assert_int_eq(end_watch(&w, STEP_SECONDS), 0);
     fprintf(stderr, "watch: save to verdict on the pipe: %.2f s (wrong answer), %.2f s (passed)\n",

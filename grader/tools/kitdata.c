@@ -115,6 +115,56 @@ static void normals(double *z, int n, unsigned seed)
         z[k] = (double)sup_rng_normal(&rng);
 }
 
+/* Entropy in nats of the softmax of scale * s[0..n), stably, in double. */
+static double entropy_n(const double *s, int n, double scale)
+{
+    double max = s[0], sum = 0, H = 0;
+    for (int j = 1; j < n; j++)
+        max = s[j] > max ? s[j] : max;
+    for (int j = 0; j < n; j++)
+        sum += exp(scale * (s[j] - max));
+    for (int j = 0; j < n; j++) {
+        double w = exp(scale * (s[j] - max)) / sum;
+        H -= w > 0 ? w * log(w) : 0;
+    }
+    return H;
+}
+
+/* The experiment's mean entropies for dks[0..n_dk), T keys, trials and seed,
+   in the contract's draw order (per d, per trial: the query, then the keys). */
+static void experiment(float *H_raw, float *H_scaled, const int *dks, int n_dk, int T,
+                       int trials, unsigned seed)
+{
+    sup_rng rng;
+    sup_rng_seed(&rng, seed);
+    for (int m = 0; m < n_dk; m++) {
+        int d = dks[m];
+        float *q = malloc((size_t)d * sizeof *q), *K = malloc((size_t)T * d * sizeof *K);
+        double *s = malloc((size_t)T * sizeof *s), raw = 0, scaled = 0;
+        if (!q || !K || !s) {
+            perror("kitdata");
+            exit(2);
+        }
+        for (int t = 0; t < trials; t++) {
+            sup_rng_fill_normal(&rng, q, d);
+            sup_rng_fill_normal(&rng, K, (long)T * d);
+            for (int j = 0; j < T; j++) {
+                double dot = 0;
+                for (int c = 0; c < d; c++)
+                    dot += (double)q[c] * (double)K[(long)j * d + c];
+                s[j] = (double)(float)dot;         /* the contract's float scores */
+            }
+            raw += entropy_n(s, T, 1.0);
+            scaled += entropy_n(s, T, 1.0 / sqrt((double)d));
+        }
+        H_raw[m] = (float)(raw / trials);
+        H_scaled[m] = (float)(scaled / trials);
+        free(q);
+        free(K);
+        free(s);
+    }
+}
+
 static void lab04(header *h)
 {
     double z[9];
@@ -134,6 +184,12 @@ static void lab04(header *h)
                               entropy2(z[3] * z[4], z[3] * z[5])) / 2)};
     array(h, "test_experiment_mean_over_trials: H_raw for d = 1, T = 2, 2 trials, seed 99",
           "lab04_mean_over_trials", mean, 1);
+    const int large[2] = {1024, 2048};
+    float large_raw[2], large_scaled[2];
+    experiment(large_raw, large_scaled, large, 2, 64, 5, 111);
+    array(h, "test_experiment_large_d_matches: H_raw for dks = {1024, 2048}, T = 64, "
+          "5 trials, seed 111", "lab04_large_d_raw", large_raw, 2);
+    array(h, "... and H_scaled", "lab04_large_d_scaled", large_scaled, 2);
 }
 
 /* ---- lab 5 ------------------------------------------------------------------ */

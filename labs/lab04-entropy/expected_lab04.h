@@ -26,4 +26,14 @@ static const float lab04_mean_over_trials[1] = {
     0.622582793f,
 };
 
+/* test_experiment_large_d_matches: H_raw for dks = {1024, 2048}, T = 64, 5 trials, seed 111 */
+static const float lab04_large_d_raw[2] = {
+    0.0291629173f, 0.246731013f,
+};
+
+/* ... and H_scaled */
+static const float lab04_large_d_scaled[2] = {
+    3.68003607f, 3.59248805f,
+};
+
 #endif

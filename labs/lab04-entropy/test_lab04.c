@@ -185,6 +185,25 @@ START_TEST(test_experiment_large_d_is_stable)
 }
 END_TEST
 
+/* The grader's visible test experiment_large_dk: d = 1024 and 2048, T = 64, 5
+   trials, seed 111. Raw scores there have a standard deviation near 45, so in
+   some trials the largest is above 88, where expf overflows to inf; a softmax
+   that does not subtract the row max first gets inf / inf = NaN weights on
+   those rows, and an entropy that skips NaN weights counts the row as 0, so
+   the mean comes out too low rather than NaN. The expected entropies are in
+   expected_lab04.h (the answer key's, in double precision). */
+START_TEST(test_experiment_large_d_matches)
+{
+    const int dks[2] = {1024, 2048};
+    float H_raw[2] = {-1, -1}, H_scaled[2] = {-1, -1};
+    EXPECT_OK("lab_entropy_experiment", lab_entropy_experiment(H_raw, H_scaled, dks, 2, 64, 5, 111));
+    EXPECT_CLOSE_HINT("H_raw", lab04_large_d_raw, H_raw, 2, 1e-3f, LC_ABS,
+                      "too low? does your softmax subtract the row max before expf (lab 2, "
+                      "section 3)? Print a row's weights at d = 2048 to see");
+    EXPECT_CLOSE("H_scaled", lab04_large_d_scaled, H_scaled, 2, 1e-3f);
+}
+END_TEST
+
 /* A seed fixes every number: the same seed gives the same results bit for bit,
    another seed gives other results. */
 START_TEST(test_experiment_reproducible)
@@ -239,6 +258,7 @@ static Suite *lab04_suite(void)
     tcase_add_test(exp_, test_experiment_one_key);
     tcase_add_test(exp_, test_experiment_raw_collapses_scaled_does_not);
     tcase_add_test(exp_, test_experiment_large_d_is_stable);
+    tcase_add_test(exp_, test_experiment_large_d_matches);
     tcase_add_test(exp_, test_experiment_reproducible);
     tcase_add_test(exp_, test_experiment_bad_args);
     suite_add_tcase(s, exp_);
