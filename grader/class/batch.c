@@ -1,8 +1,11 @@
 /* batch.c: grading a whole class (see batch.h). */
 #include "class/batch.h"
 #include "class/batch_handin.h"
+#include "class/key.h"
+#include "class/roster.h"
 #include "class/classreport.h"
 #include "class/regrade.h"
+#include "class/run.h"
 #include "class/shard.h"
 #include "layout.h"
 
@@ -19,7 +22,6 @@
 #include "intake.h"
 #include "pool.h"
 #include "report/report.h"
-#include "seed.h"
 #include "stop.h"
 #include "util.h"
 
@@ -135,122 +137,25 @@ static int who_and_when(const gr_batch_opts *o, gr_class *c, time_t start, char 
     int is_export = gr_export_load(o->submissions, &x, err, errlen);
     int rc = is_export < 0 ? -1 : 0;
     if (rc == 0 && is_export)
-        rc = gr_batch_ids(o, c, &x, err, errlen);
+        rc = gr_batch_handin_ids(o, c, &x, err, errlen);
     if (rc == 0 && o->roster)
         rc = gr_roster_load(o->roster, c, err, errlen);
     if (rc == 0 && is_export)
-        gr_batch_export_names(c, &x);
+        gr_batch_handin_export_names(c, &x);
     if (rc == 0 && o->times)
         rc = gr_times_load(o->times, &t, err, errlen);
     if (rc == 0 && o->file_times)
         file_times(o, c);
     else if (rc == 0)
-        rc = gr_batch_times(c, is_export ? &x : NULL, o->times ? &t : NULL, err, errlen);
+        rc = gr_batch_handin_times(c, is_export ? &x : NULL, o->times ? &t : NULL, err, errlen);
     if (rc == 0)
-        rc = gr_batch_late(o, c, start, err, errlen);
+        rc = gr_batch_handin_late(o, c, start, err, errlen);
     if (rc == 0 && o->progress)
         fprintf(o->progress, "attnlab batch: hand-in times from %s\n", c->times_from);
     if (is_export > 0)
         gr_export_free(&x);
     gr_times_free(&t);
     return rc;
-}
-
-/* ---- what a result was graded from ------------------------------------------------ */
-
-/* The bytes of the student's file for lab into m with its length, so that
-   nothing read from one file can pass for another's; a file that is not
-   there, ambiguous or not a regular file is keyed by what it is. */
-static void add_source(gr_strbuf *m, const char *dir, const gr_intake_lab *il)
-{
-    if (il->status != GR_INTAKE_FOUND) {
-        gr_sb_printf(m, "source %s %s %s\n", il->status == GR_INTAKE_MISSING ? "missing" : "ambiguous",
-                     il->rel ? il->rel : "", il->other ? il->other : "");
-        return;
-    }
-    size_t len = 0;
-    char *data = NULL, why[512] = "";
-    int rc = gr_intake_read(dir, il->rel, GR_INTAKE_MAX_FILE, &data, &len, why, sizeof why);
-    if (rc == 0) {
-        gr_sb_printf(m, "source %s %zu\n", il->rel, len);
-        gr_sb_appendn(m, data, len);
-    } else {
-        gr_sb_printf(m, "source %s unreadable %s\n", il->rel, rc > 0 ? why : strerror(errno));
-    }
-    free(data);
-}
-
-/* The bytes of path (the grader's own file) into m with its tag and length
-   ("absent" when it cannot be read). */
-static void add_file(gr_strbuf *m, const char *tag, const char *path)
-{
-    size_t len = 0;
-    char *data = gr_read_file(path, &len);
-    if (data) {
-        gr_sb_printf(m, "%s %zu\n", tag, len);
-        gr_sb_appendn(m, data, len);
-    } else {
-        gr_sb_printf(m, "%s absent\n", tag);
-    }
-    free(data);
-}
-
-char *gr_batch_digest(const char *data, size_t len)
-{
-    static const unsigned char k1[16] = "attnlab digest 1", k2[16] = "attnlab digest 2";
-    return gr_xasprintf("%016llx%016llx", (unsigned long long)gr_siphash24(k1, data, len),
-                        (unsigned long long)gr_siphash24(k2, data, len));
-}
-
-char *gr_batch_program_digest(void)
-{
-    size_t len = 0;
-    char *exe = gr_read_file("/proc/self/exe", &len);
-    char *hex = exe ? gr_batch_digest(exe, len) : gr_xstrdup("unknown");
-    free(exe);
-    return hex;
-}
-
-void gr_batch_lab_files(gr_strbuf *m, const gr_batch_opts *o, int lab)
-{
-    char *rubric = gr_layout_rubric_from(o->root, o->rubrics, lab);
-    char *header = gr_layout_contract(o->root, lab);
-    gr_sb_printf(m, "lab %d\n", lab);
-    add_file(m, "rubric", rubric);
-    add_file(m, "header", header);
-    free(rubric);
-    free(header);
-}
-
-/* The key of a student's grade: everything the grade follows from (attnlab
-   itself, the labs asked for, and for each the rubric, the contract header
-   and the student's file as found now), hashed, then keyed with the secret
-   and the id as every seed is (seed.h), so the key file tells nothing of the
-   secret. A results.json is only reused under the same key. Without
-   rubrics, the key leaves the rubrics and contract headers out: when only
-   that key holds, only they changed (regrade.h). */
-static char *grading_key(const gr_batch_opts *o, const char *program, const gr_student *s,
-                         int rubrics)
-{
-    const char *id = s->id;
-    gr_strbuf m = {0};
-    gr_sb_printf(&m, "attnlab batch key 1\nprogram %s\n", program);
-    char *dir = student_dir(o, s);
-    for (int lab = 1; lab <= GR_N_LABS; lab++) {
-        if (!o->labs[lab - 1])
-            continue;
-        if (rubrics)
-            gr_batch_lab_files(&m, o, lab);
-        else
-            gr_sb_printf(&m, "lab %d\n", lab);
-        add_source(&m, dir, &s->intake.labs[lab - 1]);
-    }
-    free(dir);
-    char *hex = gr_batch_digest(m.s, m.len);
-    free(m.s);
-    char *key = gr_xasprintf("%016llx", (unsigned long long)gr_seed(o->secret, id, 0, hex));
-    free(hex);
-    return key;
 }
 
 /* ---- grading one student, in a worker ----------------------------------------------- */
@@ -260,7 +165,7 @@ typedef struct batch_ctx {
     const gr_batch_opts *o;
     gr_class *c;
     int *todo;          /* indexes into c->students of those to grade */
-    char **keys;        /* keys[k]: grading_key of todo[k], made before it is graded */
+    char **keys;        /* keys[k]: the key of todo[k] (key.h), made before it is graded */
     char **sides;       /* sides[k]: the same without the rubrics (regrade.h) */
     int *partial;       /* partial[k]: regrade only the labs whose rubric changed */
     const gr_regrade_plan *plan;
@@ -323,7 +228,7 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     }
     char *fb = student_file(o, s->id, "feedback.txt");
     char *kf = student_file(o, s->id, "key");
-    char *line = gr_xasprintf("%s\n%s\n", key, b->sides[i]);
+    char *line = gr_key_file_text(key, b->sides[i]);
     /* the key last: a results.json without its key is graded again */
     if (!f || gr_write_file_atomic(fb, text, len) != 0 || gr_report_json(js, &r, o->secret) != 0 ||
         gr_write_file_atomic(kf, line, strlen(line)) != 0) {
@@ -343,25 +248,12 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     return rc;
 }
 
-/* Whether line n (0: the key, 1: the key without rubrics) of the key file of
-   s is key: 1, or 0 with why (no file: graded by an attnlab from before keys,
-   or stopped between results.json and key). */
-static int same_key(const gr_batch_opts *o, const gr_student *s, const char *key, int n,
+/* Whether the key file of s holds key (side 0) or side key (side 1), with why. */
+static int same_key(const gr_batch_opts *o, const gr_student *s, const char *key, int side,
                     char *why, size_t whylen)
 {
     char *kf = student_file(o, s->id, "key");
-    size_t len = 0;
-    char *text = gr_read_file(kf, &len);
-    const char *at = text;
-    for (int k = 0; k < n && at; k++)
-        at = (at = strchr(at, '\n')) ? at + 1 : NULL;
-    int same = at && strncmp(at, key, strlen(key)) == 0 && at[strlen(key)] == '\n';
-    if (!text)
-        gr_set_err(why, whylen, "its results have no key of what they were graded from");
-    else if (!same)
-        gr_set_err(why, whylen, "its files, a rubric or contract header, the secret or attnlab "
-                   "itself changed since it was graded");
-    free(text);
+    int same = gr_key_holds(kf, side, key, why, whylen);
     free(kf);
     return same;
 }
@@ -563,7 +455,7 @@ static void what_to_grade(batch_ctx *b)
 {
     const gr_batch_opts *o = b->o;
     gr_class *c = b->c;
-    char *program = gr_batch_program_digest();      /* once for the run */
+    char *program = gr_key_program();      /* once for the run */
     for (int i = 0; i < c->n; i++) {
         gr_student *s = &c->students[i];
         if (!s->submitted || s->same_as || !in_slice(o, s))
@@ -571,7 +463,10 @@ static void what_to_grade(batch_ctx *b)
         char why[1024] = "";
         /* the key before any grading reads the files it covers: a file that
            changes meanwhile leaves a key that no longer holds next run */
-        char *key = grading_key(o, program, s, 1), *side = grading_key(o, program, s, 0);
+        char *dir = student_dir(o, s);
+        char *key = gr_key_make(o, program, s->id, dir, &s->intake, 0);
+        char *side = gr_key_make(o, program, s->id, dir, &s->intake, 1);
+        free(dir);
         if (!o->restart && read_back(o, key, s, why, sizeof why) == 0) {
             s->resumed = 1;
             c->resumed++;
@@ -633,7 +528,7 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
     free(b.partial);
     free(b.todo);
     /* what the results now follow from, for the next run to compare */
-    if (rc == 0 && gr_rubric_snap_write(o->out, &plan.now) != 0) {
+    if (rc == 0 && gr_regrade_snap_write(o->out, &plan.now) != 0) {
         gr_set_err(err, errlen, "cannot write %s/rubrics.state: %s", o->out, strerror(errno));
         rc = GR_STATUS_FAILED;
     }
@@ -650,39 +545,4 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
         rc = GR_STATUS_FAILED;
     c->seconds = gr_now_seconds() - t0;
     return rc;
-}
-
-const gr_lab_result *gr_student_lab(const gr_student *s, int lab)
-{
-    for (int i = 0; i < s->report.n_labs; i++)
-        if (s->report.labs[i].lab == lab)
-            return &s->report.labs[i];
-    return NULL;
-}
-
-double gr_student_adjusted(const gr_class *c, const gr_student *s, int lab)
-{
-    const gr_lab_result *l = gr_student_lab(s, lab);
-    double raw = l ? l->score : 0;
-    return c->course ? gr_course_adjust(c->course, raw, s->days_late[lab - 1]) : raw;
-}
-
-void gr_class_free(gr_class *c)
-{
-    for (int i = 0; i < c->n; i++) {
-        free(c->students[i].id);
-        free(c->students[i].folder);
-        free(c->students[i].same_as);
-        free(c->students[i].name);
-        free(c->students[i].email);
-        free(c->students[i].sis_user_id);
-        free(c->students[i].sis_login_id);
-        free(c->students[i].section);
-        free(c->students[i].not_graded);
-        gr_intake_free(&c->students[i].intake);
-        gr_result_free(&c->students[i].report);
-    }
-    free(c->students);
-    free(c->times_from);
-    memset(c, 0, sizeof *c);
 }

@@ -31,7 +31,7 @@ static int twice(const gr_export *x, const char *id, const char *a, const char *
     return -1;
 }
 
-int gr_batch_ids(const gr_batch_opts *o, gr_class *c, const gr_export *x, char *err, size_t errlen)
+int gr_batch_handin_ids(const gr_batch_opts *o, gr_class *c, const gr_export *x, char *err, size_t errlen)
 {
     int n = c->n;
     for (int i = 0; i < n; i++) {
@@ -70,7 +70,7 @@ int gr_batch_ids(const gr_batch_opts *o, gr_class *c, const gr_export *x, char *
     return 0;
 }
 
-void gr_batch_export_names(gr_class *c, const gr_export *x)
+void gr_batch_handin_export_names(gr_class *c, const gr_export *x)
 {
     for (int i = 0; i < x->n; i++)
         for (int k = 0; k < x->subs[i].n_who; k++) {
@@ -96,7 +96,7 @@ static const gr_export_sub *export_of(const gr_class *c, const gr_export *x, con
     return NULL;
 }
 
-int gr_batch_times(gr_class *c, const gr_export *x, const gr_times *t, char *err, size_t errlen)
+int gr_batch_handin_times(gr_class *c, const gr_export *x, const gr_times *t, char *err, size_t errlen)
 {
     for (int i = 0; t && i < t->n; i++)
         if (!find(c, t->e[i].id)) {
@@ -164,7 +164,7 @@ static int penalised(const gr_batch_opts *o, const gr_class *c, const gr_student
            holder_of(c, s)->intake.labs[lab - 1].status != GR_INTAKE_MISSING;
 }
 
-int gr_batch_late(const gr_batch_opts *o, gr_class *c, time_t start, char *err, size_t errlen)
+int gr_batch_handin_late(const gr_batch_opts *o, gr_class *c, time_t start, char *err, size_t errlen)
 {
     if (!o->course)
         return 0;

@@ -10,6 +10,7 @@
 
 #include "cells.h"
 #include "class/classreport.h"
+#include "class/warnings.h"
 #include "class/clusters.h"
 #include "report/report.h"
 #include "util.h"
@@ -188,7 +189,7 @@ static void section_scores(gr_strbuf *b, const gr_class *c, const gr_items *it, 
 {
     gr_sb_append(b, "<section id=\"scores\"><h2>Scores and distribution</h2>\n");
     gr_strbuf w = {0};
-    gr_batch_warnings(&w, c, 0);
+    gr_warnings_block(&w, c, 0);
     if (w.len) {
         gr_sb_append(b, "<h3>Warnings</h3>\n<pre class=\"warnings\">");
         gr_html_esc(b, w.s);

@@ -22,7 +22,7 @@
 #ifndef GR_CLASSHTML_H
 #define GR_CLASSHTML_H
 
-#include "class/batch.h"
+#include "class/class.h"
 
 /* Pairs of lab files this similar (Jaccard of their fingerprints) are listed. */
 #define GR_HTML_SIM_MIN 0.5

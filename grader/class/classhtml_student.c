@@ -174,8 +174,8 @@ static void lab_rows(gr_strbuf *b, const gr_class *c, const gr_student *s)
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!c->labs[lab - 1])
             continue;
-        const gr_lab_result *l = gr_student_lab(s, lab);
-        double raw = l ? l->score : 0, adj = gr_student_adjusted(c, s, lab);
+        const gr_lab_result *l = gr_class_lab(s, lab);
+        double raw = l ? l->score : 0, adj = gr_class_adjusted(c, s, lab);
         gr_sb_printf(b, "<tr><td>%s</td><td class=\"n\">", gr_layout_dir(lab));
         gr_html_points(b, raw);
         gr_sb_append(b, "</td><td class=\"n\">");
@@ -227,9 +227,9 @@ void gr_html_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *
         }
         double raw = 0, adj = 0, max = 0;
         for (int lab = 1; lab <= GR_N_LABS; lab++) {
-            const gr_lab_result *l = c->labs[lab - 1] ? gr_student_lab(s, lab) : NULL;
+            const gr_lab_result *l = c->labs[lab - 1] ? gr_class_lab(s, lab) : NULL;
             raw += l ? l->score : 0;
-            adj += c->labs[lab - 1] ? gr_student_adjusted(c, s, lab) : 0;
+            adj += c->labs[lab - 1] ? gr_class_adjusted(c, s, lab) : 0;
             max += l ? l->max_score : 0;
         }
         gr_sb_append(b, "<p class=\"total\">Total: <b class=\"points\">");
@@ -244,7 +244,7 @@ void gr_html_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *
         gr_sb_append(b, "</p>\n");
         lab_rows(b, c, s);
         for (int lab = 1; lab <= GR_N_LABS; lab++) {
-            const gr_lab_result *l = c->labs[lab - 1] ? gr_student_lab(s, lab) : NULL;
+            const gr_lab_result *l = c->labs[lab - 1] ? gr_class_lab(s, lab) : NULL;
             if (l)
                 failing_tests(b, l);
         }

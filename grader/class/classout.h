@@ -9,7 +9,7 @@
 #define GR_CLASSOUT_H
 
 #include <stdio.h>
-#include "class/batch.h"
+#include "class/class.h"
 
 /* Write the class files of c into out, notes (no gnuplot ...) on notes. bom:
    gradebook.csv opens with a UTF-8 byte order mark. 0; 1 when all but the

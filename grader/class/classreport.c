@@ -4,6 +4,7 @@
 #include "class/classreport.h"
 #include "class/items.h"
 #include "class/clusters.h"
+#include "class/warnings.h"
 #include "layout.h"
 
 #include <errno.h>
@@ -73,7 +74,7 @@ static stats stats_of(double *x, int n, double max_points)
 static double lab_max(const gr_class *c, int lab)
 {
     for (int i = 0; i < c->n; i++) {
-        const gr_lab_result *l = gr_student_lab(&c->students[i], lab);
+        const gr_lab_result *l = gr_class_lab(&c->students[i], lab);
         if (l)
             return l->max_score;
     }
@@ -96,8 +97,8 @@ gr_class_stats gr_class_stats_of(const gr_class *c, int lab, int adjusted)
         for (int l = 1; l <= GR_N_LABS; l++) {
             if (!c->labs[l - 1] || (lab != 0 && l != lab))
                 continue;
-            const gr_lab_result *lr = gr_student_lab(s, l);
-            sum += adjusted ? gr_student_adjusted(c, s, l) : lr ? lr->score : 0;
+            const gr_lab_result *lr = gr_class_lab(s, l);
+            sum += adjusted ? gr_class_adjusted(c, s, l) : lr ? lr->score : 0;
         }
         x[n++] = sum;
     }
@@ -153,15 +154,6 @@ static void gradebook_possible(gr_strbuf *b, const gr_class *c)
     gr_sb_append(b, "\r\n");
 }
 
-void gr_csv_student(gr_strbuf *b, const gr_student *s)
-{
-    gr_csv_text(b, s->id);
-    gr_sb_append(b, ",");
-    gr_csv_text(b, s->name);
-    gr_sb_append(b, ",");
-    gr_csv_text(b, s->email);
-}
-
 char *gr_gradebook_csv(const gr_class *c, int bom)
 {
     gr_strbuf b = {0};
@@ -171,17 +163,17 @@ char *gr_gradebook_csv(const gr_class *c, int bom)
     gradebook_possible(&b, c);
     for (int i = 0; i < c->n; i++) {
         const gr_student *s = &c->students[i];
-        gr_csv_student(&b, s);
+        gr_class_csv_student(&b, s);
         double raw = 0, adj = 0;
         for (int lab = 1; lab <= GR_N_LABS; lab++) {
             if (!c->labs[lab - 1])
                 continue;
-            const gr_lab_result *l = gr_student_lab(s, lab);
+            const gr_lab_result *l = gr_class_lab(s, lab);
             if (!s->submitted) {          /* nothing handed in: empty cells, not a 0 grade */
                 gr_sb_append(&b, c->course ? ",,," : ",");
                 continue;
             }
-            double r = l ? l->score : 0, a = gr_student_adjusted(c, s, lab);
+            double r = l ? l->score : 0, a = gr_class_adjusted(c, s, lab);
             if (c->course) {
                 csv_score(&b, r);
                 gr_sb_printf(&b, ",%d", s->days_late[lab - 1]);
@@ -212,8 +204,8 @@ char *gr_feedback_header(const gr_class *c, const gr_student *s)
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!c->labs[lab - 1])
             continue;
-        const gr_lab_result *l = gr_student_lab(s, lab);
-        double adj = gr_student_adjusted(c, s, lab);
+        const gr_lab_result *l = gr_class_lab(s, lab);
+        double adj = gr_class_adjusted(c, s, lab);
         total += adj;
         max += lab_max(c, lab);
         if (c->course && s->days_late[lab - 1] > 0)
@@ -529,9 +521,9 @@ static void section_late(gr_strbuf *b, const gr_class *c, int md)
         double lost = 0;
         for (int i = 0; i < c->n; i++) {
             const gr_student *s = &c->students[i];
-            const gr_lab_result *l = gr_student_lab(s, lab);
+            const gr_lab_result *l = gr_class_lab(s, lab);
             late += s->days_late[lab - 1] > 0;
-            lost += (l ? l->score : 0) - gr_student_adjusted(c, s, lab);
+            lost += (l ? l->score : 0) - gr_class_adjusted(c, s, lab);
         }
         char *nl = gr_xasprintf("%d", late), *pl = num(lost);
         const char *cells[] = {gr_layout_dir(lab), nl, pl};
@@ -577,7 +569,7 @@ char *gr_class_report(const gr_class *c, int md)
     if (missing)
         gr_sb_printf(&b, "; %d on the roster without a submission", missing);
     gr_sb_append(&b, md ? ".\n" : "\n");
-    gr_batch_warnings(&b, c, md);
+    gr_warnings_block(&b, c, md);
     section_times(&b, c, md);
     section_scores(&b, c, md);
     gr_items it;

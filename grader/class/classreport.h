@@ -24,7 +24,7 @@
 #define GR_CLASSREPORT_H
 
 #include <stdio.h>
-#include "class/batch.h"
+#include "class/class.h"
 
 /* The gradebook as CSV text (malloc'd): RFC 4180 (CRLF line ends, cells quoted
    when they hold a comma, quote or line end), every text cell neutralised so
@@ -32,10 +32,6 @@
    header, then a "Points possible" row, then one row per student. With bom,
    a UTF-8 byte order mark first, for Excel. */
 char *gr_gradebook_csv(const gr_class *c, int bom);
-
-/* A row's first three cells: the student's id, name and email (gr_csv_text),
-   as every class CSV starts its rows. */
-void gr_csv_student(gr_strbuf *b, const gr_student *s);
 
 /* The lines each student's feedback.txt starts with, then a blank line
    (malloc'd): "Final score: X/Y" with the total exactly as the gradebook has

@@ -1,5 +1,6 @@
 /* export.c: a batch's gradebook as the CSV an LMS imports (see export.h). */
 #include "class/export.h"
+#include "class/roster.h"
 
 #include <errno.h>
 #include <math.h>

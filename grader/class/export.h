@@ -28,7 +28,7 @@
 #define GR_EXPORT_H
 
 #include <stddef.h>
-#include "class/batch.h"
+#include "class/class.h"
 
 typedef enum gr_lms_format {
     GR_LMS_CANVAS,

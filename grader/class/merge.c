@@ -12,10 +12,12 @@
 #include <unistd.h>
 
 #include "class/classout.h"
+#include "class/run.h"
 #include "class/shard.h"
 #include "class/shardproof.h"
 #include "grade.h"
 #include "report/report.h"
+#include "class/key.h"
 #include "util.h"
 
 #define STUDENT_FILE_MAX ((size_t)64 << 20)   /* results.json with every test's output */
@@ -122,7 +124,7 @@ static int join_students(shards *sh, char *err, size_t errlen)
                 sh->from[i] = m->dirs[d];
         gr_sb_printf(&ids, "%s\n", c->students[i].id);
     }
-    char *digest = gr_batch_digest(ids.s ? ids.s : "", ids.len);
+    char *digest = gr_key_digest(ids.s ? ids.s : "", ids.len);
     int same = c->n == r->class_n && strcmp(digest, r->class_ids) == 0;
     free(digest);
     free(ids.s);
@@ -176,7 +178,7 @@ static int class_facts(shards *sh, char *err, size_t errlen)
     char *path = gr_xasprintf("%s/course.yaml", m->dirs[0]), *text = NULL, why[256] = "";
     size_t len = 0;
     int rc = gr_read_regular(path, STUDENT_FILE_MAX, &text, &len, why, sizeof why);
-    char *digest = rc == 0 ? gr_batch_digest(text, len) : NULL;
+    char *digest = rc == 0 ? gr_key_digest(text, len) : NULL;
     if (rc != 0 || strcmp(digest, sh->runs[0].course) != 0)
         gr_set_err(err, errlen, "%s: %s", path, rc > 0 ? why : rc < 0 ? strerror(errno)
                    : "not the course policy the shard was graded under");

@@ -16,6 +16,7 @@
 #include "cells.h"
 #include "report/report.h"
 #include "rubric.h"
+#include "class/key.h"
 #include "util.h"
 
 #define STATE_MAGIC "attnlab rubrics.state 1"
@@ -32,7 +33,7 @@ const char *gr_regrade_now(char buf[32])
 
 /* ---- the rubrics, as rubrics.state keeps them ---------------------------------------- */
 
-int gr_rubric_snap_make(const gr_batch_opts *o, gr_rubric_snap *s, char *err, size_t errlen)
+int gr_regrade_snap_make(const gr_batch_opts *o, gr_rubric_snap *s, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
@@ -43,12 +44,12 @@ int gr_rubric_snap_make(const gr_batch_opts *o, gr_rubric_snap *s, char *err, si
         int rc = gr_rubric_load(path, &r, err, errlen);
         free(path);
         if (rc != 0) {
-            gr_rubric_snap_free(s);
+            gr_regrade_snap_free(s);
             return -1;
         }
         gr_strbuf m = {0};
-        gr_batch_lab_files(&m, o, lab);         /* what every key of the lab covers */
-        s->digest[lab - 1] = gr_batch_digest(m.s, m.len);
+        gr_key_lab_files(&m, o, lab);         /* what every key of the lab covers */
+        s->digest[lab - 1] = gr_key_digest(m.s, m.len);
         free(m.s);
         s->have[lab - 1] = 1;
         s->n_tests[lab - 1] = r.n_tests;
@@ -92,7 +93,7 @@ static int read_lab(char **p, gr_rubric_snap *s)
     return 0;
 }
 
-int gr_rubric_snap_read(const char *dir, gr_rubric_snap *s)
+int gr_regrade_snap_read(const char *dir, gr_rubric_snap *s)
 {
     memset(s, 0, sizeof *s);
     char *path = gr_xasprintf("%s/rubrics.state", dir), *text = NULL, why[64];
@@ -107,13 +108,13 @@ int gr_rubric_snap_read(const char *dir, gr_rubric_snap *s)
             p++;
     }
     if (rc != 0)
-        gr_rubric_snap_free(s);
+        gr_regrade_snap_free(s);
     free(text);
     free(path);
     return rc;
 }
 
-int gr_rubric_snap_write(const char *dir, const gr_rubric_snap *s)
+int gr_regrade_snap_write(const char *dir, const gr_rubric_snap *s)
 {
     gr_strbuf b = {0};
     gr_sb_append(&b, STATE_MAGIC "\n");
@@ -132,7 +133,7 @@ int gr_rubric_snap_write(const char *dir, const gr_rubric_snap *s)
     return rc;
 }
 
-void gr_rubric_snap_free(gr_rubric_snap *s)
+void gr_regrade_snap_free(gr_rubric_snap *s)
 {
     for (int i = 0; i < GR_N_LABS; i++) {
         for (int t = 0; t < s->n_tests[i]; t++)
@@ -178,7 +179,7 @@ static void add_change(gr_strbuf *b, const char *name, char *change)
     free(change);
 }
 
-char *gr_rubric_lab_change(const gr_rubric_snap *old, const gr_rubric_snap *now, int lab)
+char *gr_regrade_lab_change(const gr_rubric_snap *old, const gr_rubric_snap *now, int lab)
 {
     int i = lab - 1;
     if (!old->have[i] || !now->have[i] || strcmp(old->digest[i], now->digest[i]) == 0)
@@ -205,12 +206,12 @@ int gr_regrade_plan_make(gr_regrade_plan *p, const gr_batch_opts *o, FILE *progr
     const int *labs = o->labs;
     p->reason = o->reason;
     gr_regrade_now(p->when);
-    if (gr_rubric_snap_make(o, &p->now, err, errlen) != 0)
+    if (gr_regrade_snap_make(o, &p->now, err, errlen) != 0)
         return -1;
-    if (gr_rubric_snap_read(dir, &p->old) != 0)
+    if (gr_regrade_snap_read(dir, &p->old) != 0)
         return 0;                       /* no earlier run known: nothing in part */
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
-        char *what = labs[lab - 1] ? gr_rubric_lab_change(&p->old, &p->now, lab) : NULL;
+        char *what = labs[lab - 1] ? gr_regrade_lab_change(&p->old, &p->now, lab) : NULL;
         if (!what)
             continue;
         p->changed[lab - 1] = p->any = 1;
@@ -226,8 +227,8 @@ int gr_regrade_plan_make(gr_regrade_plan *p, const gr_batch_opts *o, FILE *progr
 
 void gr_regrade_plan_free(gr_regrade_plan *p)
 {
-    gr_rubric_snap_free(&p->old);
-    gr_rubric_snap_free(&p->now);
+    gr_regrade_snap_free(&p->old);
+    gr_regrade_snap_free(&p->now);
 }
 
 /* ---- recording ------------------------------------------------------------------------- */
@@ -263,7 +264,7 @@ static const gr_test_result *lab_test(const gr_lab_result *l, const char *name)
 static void record_lab(const gr_regrade_plan *p, gr_report *into, const gr_lab_result *was,
                        const gr_lab_result *now)
 {
-    char *lab_change = gr_rubric_lab_change(&p->old, &p->now, now->lab);
+    char *lab_change = gr_regrade_lab_change(&p->old, &p->now, now->lab);
     for (int j = 0; j < now->n_tests; j++) {
         const gr_test_result *t = &now->tests[j], *o = lab_test(was, t->name);
         if (o && o->score == t->score)

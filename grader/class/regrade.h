@@ -27,7 +27,8 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "class/batch.h"
+#include "class/batch_opts.h"
+#include "class/class.h"
 #include "labmod.h"
 #include "result.h"
 
@@ -52,22 +53,22 @@ typedef struct gr_rubric_snap {
 
 /* The rubrics of the labs o grades, now (o's root and rubrics). 0, or -1
    with err (a rubric that does not load). */
-int gr_rubric_snap_make(const gr_batch_opts *o, gr_rubric_snap *s, char *err, size_t errlen);
+int gr_regrade_snap_make(const gr_batch_opts *o, gr_rubric_snap *s, char *err, size_t errlen);
 
 /* dir/rubrics.state into s: 0, or -1 when there is none or it is damaged
    (then every lab counts as unknown, and nothing is regraded in part). */
-int gr_rubric_snap_read(const char *dir, gr_rubric_snap *s);
+int gr_regrade_snap_read(const char *dir, gr_rubric_snap *s);
 
 /* s into dir/rubrics.state, atomically: 0, or -1 with errno. */
-int gr_rubric_snap_write(const char *dir, const gr_rubric_snap *s);
+int gr_regrade_snap_write(const char *dir, const gr_rubric_snap *s);
 
-void gr_rubric_snap_free(gr_rubric_snap *s);
+void gr_regrade_snap_free(gr_rubric_snap *s);
 
 /* What changed in lab's rubric between old and now (malloc'd), tests first:
    "softmax_random: points 2 -> 3; causal added; padding removed"; "the
    rubric's other settings or the contract header" when no test changed; NULL
    when the digests are the same. */
-char *gr_rubric_lab_change(const gr_rubric_snap *old, const gr_rubric_snap *now, int lab);
+char *gr_regrade_lab_change(const gr_rubric_snap *old, const gr_rubric_snap *now, int lab);
 
 /* What a batch run regrades in part. */
 typedef struct gr_regrade_plan {

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "class/batch.h"
+#include "class/batch_opts.h"
+#include "class/key.h"
 #include "layout.h"
 #include "report/report.h"
 #include "util.h"

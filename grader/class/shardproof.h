@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include "class/shard.h"
+#include "class/run.h"
 #include "labmod.h"
 #include "result.h"
 #include "rubric.h"

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "class/run.h"
 #include "class/shard.h"
 #include "labmod.h"
 #include "mutants.h"
