@@ -1,6 +1,7 @@
 /* batch.c: grading a whole class (see batch.h). */
 #include "class/batch.h"
 #include "class/batch_handin.h"
+#include "class/batch_settings.h"
 #include "class/key.h"
 #include "class/roster.h"
 #include "class/classreport.h"
@@ -12,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -258,12 +260,29 @@ static int same_key(const gr_batch_opts *o, const gr_student *s, const char *key
     return same;
 }
 
+/* Whether each lab of s's report is out of max[lab - 1], the points possible
+   under the rubrics in force: a gradebook never mixes maxima. 1, or 0 with why. */
+static int same_maxima(const gr_student *s, const double *max, char *why, size_t whylen)
+{
+    for (int i = 0; i < s->report.n_labs; i++) {
+        const gr_lab_result *l = &s->report.labs[i];
+        if (fabs(l->max_score - max[l->lab - 1]) > 1e-9) {
+            char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
+            gr_set_err(why, whylen, "its %s was graded out of %s points, and the rubrics in "
+                       "force give %s", gr_layout_dir(l->lab), gr_points(p1, l->max_score),
+                       gr_points(p2, max[l->lab - 1]));
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* results.json of s read back into s->report when it holds exactly the labs
    asked for and, key not NULL, was graded from what is there now (its key):
    0; -1 (no file, another run's labs, damaged, something changed) otherwise,
    err saying why when it exists. */
-static int read_back(const gr_batch_opts *o, const char *key, gr_student *s, char *err,
-                     size_t errlen)
+static int read_back(const gr_batch_opts *o, const char *key, const double *max,
+                     gr_student *s, char *err, size_t errlen)
 {
     char *js = student_file(o, s->id, "results.json");
     int rc = -1;
@@ -274,6 +293,8 @@ static int read_back(const gr_batch_opts *o, const char *key, gr_student *s, cha
             labs[s->report.labs[i].lab - 1] = 1;
         for (int i = 0; i < GR_N_LABS; i++)
             same &= !labs[i] == !o->labs[i];
+        if (same && max)
+            same = same_maxima(s, max, err, errlen);
         if (same)
             rc = 0;
         else
@@ -320,7 +341,7 @@ static int student_done(void *ctx, int i, const char *bytes, size_t len, char *e
     (void)err;
     (void)errlen;
     char why[1024] = "";
-    if (read_back(b->o, NULL, s, why, sizeof why) != 0) {   /* just graded: no key check */
+    if (read_back(b->o, NULL, NULL, s, why, sizeof why) != 0) {   /* just graded: no key check */
         /* one student's results never stop the class: not graded, and said */
         s->not_graded = gr_xstrdup(*why ? why : "no results.json");
         if (b->o->progress)
@@ -426,14 +447,46 @@ static int feedback_headers(const gr_batch_opts *o, const gr_class *c, char *err
     return rc;
 }
 
-/* run.txt last (shard.h): what this output holds and what it was graded from. */
-static int run_record(const gr_batch_opts *o, const gr_class *c, char *err, size_t errlen)
+/* The record of this run (run.h), its settings as bs settled them. */
+static void identify(const gr_batch_settings *bs, const gr_class *c, gr_run *r)
+{
+    gr_run_identify(&bs->o, c, r);
+    for (int k = 0; k < GR_SET_COUNT; k++)
+        gr_class_setting_copy(&r->set, &bs->now, (gr_setting)k);
+}
+
+/* As the class is about to be written: the settings' files kept, the changes
+   logged, run.txt replaced by run.started until the end (run.h). */
+static int run_start(const gr_batch_settings *bs, const gr_class *c, char *err, size_t errlen)
 {
     gr_run r;
-    gr_run_identify(o, c, &r);
-    int rc = gr_run_write(o->out, &r, c, o->course_file, err, errlen);
+    identify(bs, c, &r);
+    int rc = gr_run_clear(bs->o.out, err, errlen);
+    if (rc == 0)
+        rc = gr_batch_settings_keep(bs, err, errlen);
+    if (rc == 0)
+        rc = gr_run_start(bs->o.out, &r, err, errlen);
     gr_run_free(&r);
     return rc;
+}
+
+/* run.txt last: what this output holds and what it was graded from. */
+static int run_record(const gr_batch_settings *bs, const gr_class *c, char *err, size_t errlen)
+{
+    gr_run r;
+    identify(bs, c, &r);
+    int rc = gr_run_write(bs->o.out, &r, c, err, errlen);
+    gr_run_free(&r);
+    return rc;
+}
+
+/* Each graded lab's points possible: its rubric's points added up (snap, the
+   rubrics in force), never one student's results. */
+static void points_possible(gr_class *c, const gr_rubric_snap *snap)
+{
+    for (int lab = 1; lab <= GR_N_LABS; lab++)
+        for (int t = 0; c->labs[lab - 1] && t < snap->n_tests[lab - 1]; t++)
+            c->lab_max[lab - 1] += snap->tests[lab - 1][t].points;
 }
 
 /* Whether only s's labs whose rubric changed need grading: their results
@@ -442,7 +495,7 @@ static int only_rubrics_changed(const batch_ctx *b, gr_student *s, const char *s
 {
     char why[256];
     if (!b->plan->any || b->o->restart || !same_key(b->o, s, side, 1, why, sizeof why) ||
-        read_back(b->o, NULL, s, why, sizeof why) != 0)
+        read_back(b->o, NULL, NULL, s, why, sizeof why) != 0)
         return 0;
     gr_result_free(&s->report);     /* the worker reads it again, and the parent after */
     return 1;
@@ -467,7 +520,7 @@ static void what_to_grade(batch_ctx *b)
         char *key = gr_key_make(o, program, s->id, dir, &s->intake, 0);
         char *side = gr_key_make(o, program, s->id, dir, &s->intake, 1);
         free(dir);
-        if (!o->restart && read_back(o, key, s, why, sizeof why) == 0) {
+        if (!o->restart && read_back(o, key, c->lab_max, s, why, sizeof why) == 0) {
             s->resumed = 1;
             c->resumed++;
             free(key);
@@ -484,9 +537,10 @@ static void what_to_grade(batch_ctx *b)
     free(program);
 }
 
-int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
+/* gr_batch_run under the options in force (batch_settings.h). */
+static int run(const gr_batch_settings *bs, gr_class *c, char *err, size_t errlen)
 {
-    memset(c, 0, sizeof *c);
+    const gr_batch_opts *o = &bs->o;
     double t0 = gr_now_seconds();
     memcpy(c->labs, o->labs, sizeof c->labs);
     c->course = o->course;
@@ -498,7 +552,7 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
         return GR_STATUS_BAD_INPUT;
     c->roster = o->roster != NULL;
     c->submissions = o->submissions;
-    if (make_dirs(o, c, err, errlen) != 0 || gr_run_clear(o->out, err, errlen) != 0)
+    if (make_dirs(o, c, err, errlen) != 0 || run_start(bs, c, err, errlen) != 0)
         return GR_STATUS_FAILED;
 
     gr_regrade_plan plan;
@@ -506,6 +560,7 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
         gr_regrade_plan_free(&plan);
         return GR_STATUS_BAD_INPUT;
     }
+    points_possible(c, &plan.now);
     size_t n = (size_t)c->n + 1;
     batch_ctx b = {o, c, gr_xcalloc(n, sizeof(int)), gr_xcalloc(n, sizeof(char *)),
                    gr_xcalloc(n, sizeof(char *)), gr_xcalloc(n, sizeof(int)), &plan, 0, 0, 0};
@@ -541,8 +596,27 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
         group_grades(o, c);
     if (rc == 0 && feedback_headers(o, c, err, errlen) != 0)
         rc = GR_STATUS_FAILED;
-    if (rc == 0 && run_record(o, c, err, errlen) != 0)
+    if (rc == 0 && run_record(bs, c, err, errlen) != 0)
         rc = GR_STATUS_FAILED;
     c->seconds = gr_now_seconds() - t0;
+    return rc;
+}
+
+int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    gr_batch_settings bs;
+    if (gr_batch_settings_apply(&bs, o, err, errlen) != 0) {
+        gr_batch_settings_free(&bs);
+        return GR_STATUS_BAD_INPUT;
+    }
+    int rc = run(&bs, c, err, errlen);
+    if (bs.has_course) {            /* the class's own policy: the class keeps it */
+        c->own_course = gr_xmalloc(sizeof *c->own_course);
+        *c->own_course = bs.course;
+        c->course = c->own_course;
+        bs.has_course = 0;
+    }
+    gr_batch_settings_free(&bs);
     return rc;
 }

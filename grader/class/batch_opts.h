@@ -7,6 +7,7 @@
 #define GR_BATCH_OPTS_H
 
 #include <stdio.h>
+#include "class/class.h"
 #include "class/course.h"
 #include "labmod.h"
 
@@ -29,7 +30,10 @@ typedef struct gr_batch_opts {
     int progress_bar;             /* 1: a bar redrawn in place (a terminal), 0: lines */
     int shard_k, shard_n;         /* --shard K/N: only the students of slice K (shard.h);
                                      0 0: the whole class */
-    const char *course_file;      /* the course.yaml of course, copied into out (shard.h) */
+    const char *course_file;      /* the course.yaml of course, copied into out (run.h) */
+    int labs_given;               /* 1: --lab was given; 0: the class's recorded labs, or all */
+    int change[GR_SET_COUNT];     /* --change NAME: setting NAME may differ from what the
+                                     class recorded (class.h), recorded with reason */
 } gr_batch_opts;
 
 #endif

@@ -179,7 +179,7 @@ static void lab_rows(gr_strbuf *b, const gr_class *c, const gr_student *s)
         gr_sb_printf(b, "<tr><td>%s</td><td class=\"n\">", gr_layout_dir(lab));
         gr_html_points(b, raw);
         gr_sb_append(b, "</td><td class=\"n\">");
-        gr_html_points(b, l ? l->max_score : 0);
+        gr_html_points(b, c->lab_max[lab - 1]);    /* the rubric's, as the gradebook's */
         gr_sb_printf(b, "</td><td class=\"n\">%d</td><td class=\"n\">", s->days_late[lab - 1]);
         gr_html_points(b, raw - adj);
         gr_sb_append(b, "</td><td class=\"n\">");
@@ -230,7 +230,7 @@ void gr_html_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *
             const gr_lab_result *l = c->labs[lab - 1] ? gr_class_lab(s, lab) : NULL;
             raw += l ? l->score : 0;
             adj += c->labs[lab - 1] ? gr_class_adjusted(c, s, lab) : 0;
-            max += l ? l->max_score : 0;
+            max += c->labs[lab - 1] ? c->lab_max[lab - 1] : 0;
         }
         gr_sb_append(b, "<p class=\"total\">Total: <b class=\"points\">");
         gr_html_points(b, adj);

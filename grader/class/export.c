@@ -1,5 +1,6 @@
 /* export.c: a batch's gradebook as the CSV an LMS imports (see export.h). */
 #include "class/export.h"
+#include "class/batch_settings.h"
 #include "class/roster.h"
 
 #include <errno.h>
@@ -347,14 +348,24 @@ int gr_lms_export(const char *dir, const char *roster, gr_lms_format f, const ch
 {
     if (written)
         *written = NULL;
-    gr_lms_book b;
-    if (load_book(dir, &b, err, errlen) != 0)
+    /* the class's roster unless another is given, which must be the class's (batch_settings.h) */
+    char *kept[GR_SET_COUNT];
+    int has[GR_SET_COUNT] = {[GR_SET_ROSTER] = 1};
+    gr_batch_opts o = {.roster = roster};
+    if (gr_batch_settings_use(dir, "export", &o, has, kept, err, errlen) < 0)
         return -1;
+    roster = o.roster;
+    gr_lms_book b;
+    if (load_book(dir, &b, err, errlen) != 0) {
+        free(kept[GR_SET_ROSTER]);
+        return -1;
+    }
     gr_class rc_class;
     memset(&rc_class, 0, sizeof rc_class);
     if (roster && gr_roster_load(roster, &rc_class, err, errlen) != 0) {
         gr_class_free(&rc_class);
         gr_lms_book_free(&b);
+        free(kept[GR_SET_ROSTER]);
         return -1;
     }
     char *csv = gr_lms_csv(&b, roster ? &rc_class : NULL, f, assignment);
@@ -375,5 +386,6 @@ int gr_lms_export(const char *dir, const char *roster, gr_lms_format f, const ch
     free(csv);
     gr_class_free(&rc_class);
     gr_lms_book_free(&b);
+    free(kept[GR_SET_ROSTER]);
     return rc;
 }

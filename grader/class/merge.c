@@ -384,9 +384,25 @@ static int by_line(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whether lines[i] is a change of the class's settings (student "*") that
+   an earlier line already says: each shard logs the class's change once. */
+static int said_before(char *const *lines, int i)
+{
+    const char *what = strchr(lines[i], '\t');
+    if (!what || strncmp(what, "\t*\t", 3) != 0)
+        return 0;
+    for (int j = 0; j < i; j++) {
+        const char *other = strchr(lines[j], '\t');
+        if (other && strcmp(other, what) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* The shards' audit of regrades (regrade.h), read before anything is
    written: their regrades.log as one, the header once and every line in time
-   order (each starts with its UTC time), and shard 1's rubrics.state (one
+   order (each starts with its UTC time), a change of the class's settings
+   once, and shard 1's rubrics.state (one
    run's rubrics). 0, or -1 with err (a log that is not a regular file ...). */
 static int read_audit(shards *sh, char *err, size_t errlen)
 {
@@ -413,7 +429,8 @@ static int read_audit(shards *sh, char *err, size_t errlen)
         gr_strbuf b = {0};
         gr_sb_append(&b, header);
         for (int i = 0; i < n; i++)
-            gr_sb_append(&b, lines[i]);
+            if (!said_before(lines, i))
+                gr_sb_append(&b, lines[i]);
         sh->log = gr_sb_take(&b);
     }
     for (int i = 0; i < n; i++)
@@ -439,6 +456,24 @@ static int write_text(const char *tmp, const char *name, const char *text, char 
     return rc;
 }
 
+/* The copies of the class's settings' files (run.h), from the first shard's. 0 or -1. */
+static int keep_settings(const shards *sh, const char *tmp, char *err, size_t errlen)
+{
+    const gr_class_settings *set = &sh->runs[0].set;
+    char *from[GR_SET_RUBRICS + 1] = {NULL};
+    for (int k = GR_SET_ROSTER; k <= GR_SET_RUBRICS; k++)
+        if (set->value[k] && strcmp(set->value[k], "file-times") != 0 &&
+            strcmp(set->value[k], "course") != 0)
+            from[k] = gr_run_settings_kept(sh->m->dirs[0], (gr_setting)k, set->given[k]);
+    gr_run_files f = {sh->m->root, from[GR_SET_ROSTER], from[GR_SET_COURSE], from[GR_SET_TIMES],
+                      from[GR_SET_RUBRICS], {0}};
+    memcpy(f.labs, sh->runs[0].labs, sizeof f.labs);
+    int rc = gr_run_settings_keep(tmp, &f, err, errlen);
+    for (int k = GR_SET_ROSTER; k <= GR_SET_RUBRICS; k++)
+        free(from[k]);
+    return rc;
+}
+
 /* The merged output in tmp: students, class files, run.txt. 0 or -1 (png: the PNG was drawn). */
 static int write_tmp(const shards *sh, const char *tmp, int *png, char *err, size_t errlen)
 {
@@ -453,10 +488,8 @@ static int write_tmp(const shards *sh, const char *tmp, int *png, char *err, siz
     *png = w == 0;
     gr_run whole = sh->runs[0];
     whole.k = whole.n = 1;
-    char *course = gr_xasprintf("%s/course.yaml", m->dirs[0]);
-    int rc = gr_run_write(tmp, &whole, &sh->c, course, err, errlen);
-    free(course);
-    return rc;
+    return keep_settings(sh, tmp, err, errlen) != 0 ? -1
+         : gr_run_write(tmp, &whole, &sh->c, err, errlen);
 }
 
 /* OUT may be written: it does not exist, or is an empty folder (which the
@@ -506,6 +539,25 @@ static int write_out(const shards *sh, char *err, size_t errlen)
     return rc == 0 ? 0 : GR_STATUS_FAILED;
 }
 
+/* The rubrics the shards were graded with (--rubrics, else the class's kept
+   copy when the batch had --rubrics, else the course's), proved against
+   run.txt, and each lab's points possible from them. 0 or -1. */
+static int load_proof(shards *sh, char *err, size_t errlen)
+{
+    const gr_merge_opts *m = sh->m;
+    const gr_class_settings *set = &sh->runs[0].set;
+    char *kept = NULL;
+    if (!m->rubrics && set->value[GR_SET_RUBRICS] && strcmp(set->value[GR_SET_RUBRICS], "course"))
+        kept = gr_run_settings_kept(m->dirs[0], GR_SET_RUBRICS, NULL);
+    int rc = gr_shard_proof_load(&sh->proof, &sh->runs[0], m->root, kept ? kept : m->rubrics,
+                                 m->secret, err, errlen);
+    free(kept);
+    for (int lab = 1; rc == 0 && lab <= GR_N_LABS; lab++)
+        for (int t = 0; sh->proof.have[lab - 1] && t < sh->proof.rubric[lab - 1].n_tests; t++)
+            sh->c.lab_max[lab - 1] += sh->proof.rubric[lab - 1].tests[t].points;
+    return rc;
+}
+
 int gr_merge(const gr_merge_opts *m, char *err, size_t errlen)
 {
     shards sh;
@@ -515,9 +567,7 @@ int gr_merge(const gr_merge_opts *m, char *err, size_t errlen)
     sh.parts = gr_xcalloc((size_t)m->n_dirs, sizeof *sh.parts);
     int rc = out_free(m->out, err, errlen) == 0 && read_runs(&sh, err, errlen) == 0 &&
              join_students(&sh, err, errlen) == 0 && class_facts(&sh, err, errlen) == 0 &&
-             gr_shard_proof_load(&sh.proof, &sh.runs[0], m->root, m->rubrics, m->secret, err,
-                                 errlen) == 0 &&
-             read_reports(&sh, err, errlen) == 0 && read_audit(&sh, err, errlen) == 0
+             load_proof(&sh, err, errlen) == 0 && read_reports(&sh, err, errlen) == 0 && read_audit(&sh, err, errlen) == 0
              ? 0 : GR_STATUS_BAD_INPUT;
     if (rc == 0)
         rc = write_out(&sh, err, errlen);

@@ -12,7 +12,9 @@
  *   - as one line of DIR/regrades.log, tab-separated under a header line:
  *     when (UTC), student, lab, test, old, new, reason, change ("-" for a
  *     score the test did not have: added or removed).
- * The reason is --reason TEXT, else "no reason given".
+ * The reason is --reason TEXT, else "no reason given". A change of the
+ * class's settings (batch --change, batch_settings.h) is a line of its own,
+ * student "*".
  *
  * Batch keeps DIR/rubrics.state: per lab, a digest of its rubric and
  * contract header and its tests' points and tolerances. Run again, a lab
@@ -113,6 +115,11 @@ void gr_regrade_add(gr_report *r, int lab, const char *test, int has_old, double
 
 /* regrades.log lines of r's regrades from index from on (malloc'd). */
 char *gr_regrade_log_lines(const char *student, const gr_report *r, int from);
+
+/* A regrades.log line for a change of the class's settings (batch_settings.h):
+   student "*", no lab, test or scores, reason (NULL: GR_NO_REASON) and
+   change ("roster: --roster a.yaml (digest ...) -> no --roster"). */
+char *gr_regrade_class_line(const char *when, const char *reason, const char *change);
 
 /* Append lines to dir/regrades.log (made with its header when new) in one
    write. 0, or -1 with err. */

@@ -15,6 +15,7 @@
 #include "util.h"
 
 #define RUN_FILE "run.txt"
+#define STARTED_FILE "run.started"
 #define RUN_MAX ((size_t)256 << 20)     /* a class of 100 000 is a few tens of MB */
 
 /* ---- what identifies a run ---------------------------------------------------------- */
@@ -76,6 +77,7 @@ void gr_run_identify(const gr_batch_opts *o, const gr_class *c, gr_run *r)
         gr_sb_printf(&m, "%s\n", c->students[i].id);
     r->class_ids = gr_key_digest(m.s ? m.s : "", m.len);
     free(m.s);
+    gr_run_settings_of(o, &r->set);
 }
 
 const char *gr_run_differs(const gr_run *a, const gr_run *b)
@@ -107,6 +109,7 @@ void gr_run_free(gr_run *r)
     free(r->times);
     free(r->class_ids);
     free(r->submissions);
+    gr_class_settings_free(&r->set);
     memset(r, 0, sizeof *r);
 }
 
@@ -223,43 +226,80 @@ int gr_run_clear(const char *out, char *err, size_t errlen)
     return rc;
 }
 
-int gr_run_write(const char *out, const gr_run *r, const gr_class *c, const char *course_file,
-                 char *err, size_t errlen)
+/* s percent-encoded, "-" for NULL (and %2D for "-" itself). */
+static void put_opt(gr_strbuf *b, const char *s)
 {
-    if (c->course && course_file) {
-        size_t len = 0;
-        char *text = gr_read_file(course_file, &len);
-        char *copy = gr_xasprintf("%s/course.yaml", out);
-        int rc = text ? gr_write_file_atomic(copy, text, len) : -1;
-        if (rc != 0)
-            gr_set_err(err, errlen, "cannot copy the course policy %s to %s: %s", course_file,
-                       copy, strerror(errno));
-        free(text);
-        free(copy);
-        if (rc != 0)
-            return -1;
-    }
-    gr_strbuf b = {0};
-    gr_sb_printf(&b, "attnlab run 1\nshard %d %d\nprogram %s\nsecret %s\nrubrics %s\n"
+    if (!s)
+        gr_sb_append(b, "-");
+    else if (strcmp(s, "-") == 0)
+        gr_sb_append(b, "%2D");
+    else
+        put_enc(b, s);
+}
+
+/* The record's own lines: what identifies the run, its settings, the class's facts. */
+static void put_head(gr_strbuf *b, const gr_run *r, const gr_class *c)
+{
+    gr_sb_printf(b, "attnlab run 1\nshard %d %d\nprogram %s\nsecret %s\nrubrics %s\n"
                  "course %s\nroster %s\ntimes %s\nlabs", r->k, r->n, r->program, r->secret,
                  r->rubrics, r->course, r->roster, r->times);
     for (int lab = 1; lab <= GR_N_LABS; lab++)
         if (r->labs[lab - 1])
-            gr_sb_printf(&b, " %d", lab);
-    gr_sb_printf(&b, "\nclass %d %s\n", r->class_n, r->class_ids);
-    if (c->times_from) {
-        gr_sb_append(&b, "times_from ");
-        put_enc(&b, c->times_from);
-        gr_sb_append(&b, "\n");
+            gr_sb_printf(b, " %d", lab);
+    gr_sb_append(b, "\n");
+    for (int k = 0; k < GR_SET_COUNT; k++) {
+        if (!r->set.given[k] && !r->set.value[k])
+            continue;
+        gr_sb_printf(b, "setting %s ", gr_class_setting_name((gr_setting)k));
+        put_opt(b, r->set.given[k]);
+        gr_sb_append(b, " ");
+        put_opt(b, r->set.value[k]);
+        gr_sb_append(b, "\n");
     }
-    gr_sb_printf(&b, "roster_read %d\ngraded %d %d\n", c->roster, c->graded_now, c->resumed);
+    gr_sb_printf(b, "class %d %s\n", r->class_n, r->class_ids);
+    if (c->times_from) {
+        gr_sb_append(b, "times_from ");
+        put_enc(b, c->times_from);
+        gr_sb_append(b, "\n");
+    }
+    gr_sb_printf(b, "roster_read %d\ngraded %d %d\n", c->roster, c->graded_now, c->resumed);
     char *real = c->submissions ? realpath(c->submissions, NULL) : NULL;
     if (real || c->submissions) {
-        gr_sb_append(&b, "submissions ");
-        put_enc(&b, real ? real : c->submissions);
-        gr_sb_append(&b, "\n");
+        gr_sb_append(b, "submissions ");
+        put_enc(b, real ? real : c->submissions);
+        gr_sb_append(b, "\n");
     }
     free(real);
+}
+
+/* text into out/name atomically. 0, or -1 with err. */
+static int write_record(const char *out, const char *name, const gr_strbuf *b, char *err,
+                        size_t errlen)
+{
+    char *path = gr_xasprintf("%s/%s", out, name);
+    int rc = gr_write_file_atomic(path, b->s, b->len);
+    if (rc != 0)
+        gr_set_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    free(path);
+    return rc;
+}
+
+int gr_run_start(const char *out, const gr_run *r, char *err, size_t errlen)
+{
+    gr_class none;
+    memset(&none, 0, sizeof none);
+    gr_strbuf b = {0};
+    put_head(&b, r, &none);
+    gr_sb_append(&b, "end\n");
+    int rc = write_record(out, STARTED_FILE, &b, err, errlen);
+    free(b.s);
+    return rc;
+}
+
+int gr_run_write(const char *out, const gr_run *r, const gr_class *c, char *err, size_t errlen)
+{
+    gr_strbuf b = {0};
+    put_head(&b, r, c);
     for (int i = 0; i < c->n; i++) {
         const gr_student *s = &c->students[i];
         if (!gr_shard_has(r->k, r->n, s->id))
@@ -270,12 +310,14 @@ int gr_run_write(const char *out, const gr_run *r, const gr_class *c, const char
         put_labs(&b, s);
     }
     gr_sb_append(&b, "end\n");
-    char *path = gr_xasprintf("%s/" RUN_FILE, out);
-    int rc = gr_write_file_atomic(path, b.s, b.len);
-    if (rc != 0)
-        gr_set_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
-    free(path);
+    int rc = write_record(out, RUN_FILE, &b, err, errlen);
     free(b.s);
+    char *started = gr_xasprintf("%s/" STARTED_FILE, out);
+    if (rc == 0 && unlink(started) != 0 && errno != ENOENT) {
+        gr_set_err(err, errlen, "cannot remove %s: %s", started, strerror(errno));
+        rc = -1;
+    }
+    free(started);
     return rc;
 }
 
@@ -441,6 +483,32 @@ static int read_lab(reader *rd, char *rest, gr_class *c)
     return 0;
 }
 
+/* A setting line's value: NULL for "-", else decoded into *out. 0 or -1. */
+static int get_opt(const char *v, char **out)
+{
+    if (strcmp(v, "-") == 0)
+        return 0;
+    *out = dec(v);
+    return *out && **out ? 0 : -1;
+}
+
+/* "NAME GIVEN VALUE" into r->set. 0 or -1. */
+static int read_setting(reader *rd, char *rest, gr_run *r)
+{
+    char *save = NULL, *name = strtok_r(rest, " ", &save);
+    char *given = strtok_r(NULL, " ", &save), *value = strtok_r(NULL, " ", &save);
+    int k = name ? gr_class_setting_of(name) : -1;
+    if (k < 0)
+        return bad(rd, "unknown setting '%.40s'", name ? name : "");
+    if (!value || strtok_r(NULL, " ", &save))
+        return bad(rd, "setting %s: not a given value and a value", name);
+    if (r->set.given[k] || r->set.value[k])
+        return bad(rd, "setting %s given twice", name);
+    if (get_opt(given, &r->set.given[k]) != 0 || get_opt(value, &r->set.value[k]) != 0)
+        return bad(rd, "setting %s: a bad %%XX escape or nothing", name);
+    return 0;
+}
+
 /* The run's own lines, each once. */
 enum { L_SHARD, L_PROGRAM, L_SECRET, L_RUBRICS, L_COURSE, L_ROSTER, L_TIMES, L_LABS, L_CLASS,
        L_TIMES_FROM, L_ROSTER_READ, L_GRADED, L_SUBMISSIONS, L_COUNT };
@@ -532,6 +600,8 @@ static int read_lines(reader *rd, char *text, gr_run *r, gr_class *c)
             rc = read_student(rd, rest, c);
         } else if (strcmp(line, "lab") == 0) {
             rc = read_lab(rd, rest, c);
+        } else if (strcmp(line, "setting") == 0) {
+            rc = read_setting(rd, rest, r);
         } else if (strcmp(line, "end") == 0 && !sp) {
             ended = 1;
         } else {
@@ -555,15 +625,17 @@ static int read_lines(reader *rd, char *text, gr_run *r, gr_class *c)
     return 0;
 }
 
-int gr_run_read(const char *dir, gr_run *r, gr_class *c, char *err, size_t errlen)
+/* dir/name (run.txt or run.started) into r and c, as gr_run_read says. */
+static int read_record(const char *dir, const char *name, gr_run *r, gr_class *c, char *err,
+                       size_t errlen)
 {
     memset(r, 0, sizeof *r);
-    char *path = gr_xasprintf("%s/" RUN_FILE, dir), *text = NULL, why[256] = "";
+    char *path = gr_xasprintf("%s/%s", dir, name), *text = NULL, why[256] = "";
     size_t len = 0;
     int rc = gr_read_regular(path, RUN_MAX, &text, &len, why, sizeof why);
     if (rc < 0 && errno == ENOENT) {
         gr_set_err(err, errlen, "%s is not the output of attnlab batch (it has no %s)", dir,
-                   RUN_FILE);
+                   name);
         free(path);
         return 1;
     }
@@ -581,4 +653,14 @@ int gr_run_read(const char *dir, gr_run *r, gr_class *c, char *err, size_t errle
     if (rc != 0)
         gr_run_free(r);
     return rc;
+}
+
+int gr_run_read(const char *dir, gr_run *r, gr_class *c, char *err, size_t errlen)
+{
+    return read_record(dir, RUN_FILE, r, c, err, errlen);
+}
+
+int gr_run_read_started(const char *dir, gr_run *r, gr_class *c, char *err, size_t errlen)
+{
+    return read_record(dir, STARTED_FILE, r, c, err, errlen);
 }

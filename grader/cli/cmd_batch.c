@@ -27,7 +27,7 @@ static const char batch_usage[] =
     "                     [--course FILE] [--times FILE | --file-times] [--accept-late]\n"
     "                     [--lab N|all] [--rubrics DIR [--reason TEXT]] [--restart]\n"
     "                     [--csv-bom] [--export canvas|moodle|generic]\n"
-    "                     [--shard K/N] [-q]\n"
+    "                     [--shard K/N] [--change NAME --reason TEXT] [-q]\n"
     "\n"
     "Grade a class: each folder of SUBMISSIONS is one student, named by their id,\n"
     "with the labs in the labs/ layout (lab01-scores/lab01.c) or flat (lab01.c),\n"
@@ -88,6 +88,10 @@ static const char batch_usage[] =
     "                   a batch spread over machines: each student's slice follows\n"
     "                   from their id alone; DIR then holds that slice and run.txt,\n"
     "                   and attnlab merge joins the N folders into one gradebook\n"
+    "  --change NAME    let setting NAME differ from what the class recorded (roster,\n"
+    "                   course, times, rubrics, labs, secret or build; repeat it or\n"
+    "                   give a comma list); without its flag, drop it. Needs --reason,\n"
+    "                   recorded in DIR/regrades.log\n"
     "  -q, --quiet      no progress on stderr\n"
     "\n"
     "Stopped (Ctrl-C, kill, even kill -9) and run again with the same options, it\n"
@@ -107,6 +111,11 @@ static const char batch_usage[] =
     "The instructor's secret comes from ATTNLAB_SECRET, as for grade.\n"
     "Every run writes DIR/run.txt last: what it was graded from (digests of attnlab,\n"
     "the secret, rubrics, course policy, roster and times) and its students.\n"
+    "The class folder remembers its settings: the first batch records the roster,\n"
+    "course policy, times, rubrics, labs, secret and build, and keeps copies of\n"
+    "their files in DIR; a later run that leaves a flag off uses the class's, and\n"
+    "one whose flags differ from the record refuses, naming each difference,\n"
+    "unless --change names it.\n"
     "Exit status: 0 graded, 1 the grader failed or a file could not be written,\n"
     "2 usage, roster, course, times or rubric error or a refused late policy, 128+N\n"
     "stopped by signal N.\n";
@@ -118,6 +127,23 @@ typedef struct batch_args {
     int csv_bom;      /* --csv-bom */
     const char *export_format;   /* --export, or NULL */
 } batch_args;
+
+/* --change NAME[,NAME...] into o->change. 0, or the usage error's status. */
+static int parse_change(const char *arg, gr_batch_opts *o)
+{
+    char *copy = gr_xstrdup(arg), *save = NULL;
+    int rc = 0;
+    for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
+        int k = gr_class_setting_of(t);
+        if (k < 0)
+            rc = gr_usage_error("batch", "--change takes roster, course, times, rubrics, labs, "
+                                "secret or build (got '%s')", t);
+        else
+            o->change[k] = 1;
+    }
+    free(copy);
+    return rc;
+}
 
 static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
 {
@@ -136,6 +162,7 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         {"csv-bom", no_argument, 0, 'B'},
         {"export", required_argument, 0, 'X'},
         {"shard", required_argument, 0, 'K'},
+        {"change", required_argument, 0, 'G'},
         {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -158,6 +185,10 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         case 'B': a->csv_bom = 1; break;
         case 'X': a->export_format = optarg; break;
         case 'q': a->quiet = 1; break;
+        case 'G':
+            if (parse_change(optarg, o) != 0)
+                return GR_EXIT_USAGE;
+            break;
         case 'K': {
             char err[256];
             if (gr_shard_parse(optarg, &o->shard_k, &o->shard_n, err, sizeof err) != 0)
@@ -185,6 +216,11 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         return gr_usage_error("batch", "unexpected argument '%s'", argv[optind]);
     if (!a->out)
         return gr_usage_error("batch", "give the folder for the results with --out DIR");
+    for (int k = 0; k < GR_SET_COUNT; k++)
+        if (o->change[k] && !o->reason)
+            return gr_usage_error("batch", "--change %s needs --reason TEXT: why the class's "
+                                  "%s changes, for regrades.log", gr_class_setting_name(k),
+                                  gr_class_setting_name(k));
     if (o->times && o->file_times)
         return gr_usage_error("batch", "--times FILE and --file-times are two sources of the "
                               "hand-in times; give one");
@@ -196,7 +232,8 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
         return gr_usage_error("batch", "--export needs the whole class's gradebook, which a "
                               "shard does not write: run attnlab export on the merged folder");
     char err[256];
-    if (gr_layout_parse_labs(a->labs, o->labs, err, sizeof err) != 0)
+    o->labs_given = a->labs != NULL;
+    if (gr_layout_parse_labs(a->labs ? a->labs : "all", o->labs, err, sizeof err) != 0)
         return gr_usage_error("batch", "%s", err);
     struct stat st;
     if (stat(o->submissions, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -229,11 +266,11 @@ int cmd_batch(int argc, char **argv)
     gr_batch_opts o;
     memset(&o, 0, sizeof o);
     o.jobs = gr_pool_cores();
-    batch_args a = {"all", NULL, NULL, 0, 0, NULL};
+    batch_args a = {NULL, NULL, NULL, 0, 0, NULL};
     int rc = parse_args(argc, argv, &o, &a);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
-    char root[PATH_MAX], stub_dir[PATH_MAX], err[1024];
+    char root[PATH_MAX], stub_dir[PATH_MAX], err[4096];   /* one line per setting that differs */
     if (gr_layout_locate(root, sizeof root, stub_dir, sizeof stub_dir, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab batch: %s\n", err);
         return GR_EXIT_USAGE;

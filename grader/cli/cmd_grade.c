@@ -11,6 +11,7 @@
 #include "cells.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "class/batch_settings.h"
 #include "class/regrade.h"
 #include "grade.h"
 #include "pool.h"
@@ -273,6 +274,21 @@ static int merge_json(const gr_report *r, const char *path, const char *reason)
     return rc;
 }
 
+/* A regrade merged into a class's results.json grades under the class's
+   settings (batch_settings.h): its rubrics, secret and build. 0, or -1 with err. */
+static int class_settings(gr_grade_opts *o, const char *json, char **kept, char *err,
+                          size_t errlen)
+{
+    char *dir = gr_regrade_log_dir(json), *paths[GR_SET_COUNT];
+    int has[GR_SET_COUNT] = {[GR_SET_RUBRICS] = 1, [GR_SET_SECRET] = 1, [GR_SET_BUILD] = 1};
+    gr_batch_opts b = {.rubrics = o->rubrics, .secret = o->secret};
+    int rc = gr_batch_settings_use(dir, "grade --test", &b, has, paths, err, errlen);
+    o->rubrics = b.rubrics;
+    *kept = paths[GR_SET_RUBRICS];
+    free(dir);
+    return rc < 0 ? -1 : 0;
+}
+
 /* The terminal report, and the files asked for: 0, or 1 when one cannot be written. */
 static int write_reports(const gr_report *r, const grade_args *a)
 {
@@ -318,10 +334,15 @@ int cmd_grade(int argc, char **argv)
     if (gr_secret_unfit(o.secret, o.student))   /* even with --quiet: a grade is at stake */
         fprintf(stderr, "attnlab grade: %s\n", GR_PRACTICE_WARNING);
 
+    char err[4096], *kept = NULL;
+    if (a.json && o.only_test && class_settings(&o, a.json, &kept, err, sizeof err) != 0) {
+        fprintf(stderr, "attnlab grade: %s\n", err);
+        return GR_EXIT_USAGE;
+    }
     gr_report r;
-    char err[1024];
     gr_stop_install();
     int graded = gr_grade(&o, &r, err, sizeof err);
+    free(kept);
     if (graded != 0) {
         fprintf(stderr, "attnlab grade: %s\n", err);
         if (graded == GR_STATUS_STOPPED)

@@ -48,6 +48,7 @@ static void write_gradebook(const char *dir)
     gr_class c;
     memset(&c, 0, sizeof c);
     c.labs[0] = 1;
+    c.lab_max[0] = 10;
     c.n = N_PEOPLE;
     c.students = gr_xcalloc((size_t)c.n, sizeof *c.students);
     for (int i = 0; i < c.n; i++) {

@@ -313,6 +313,7 @@ static void make_class(gr_class *c, gr_course *course)
 {
     memset(c, 0, sizeof *c);
     c->labs[0] = 1;
+    c->lab_max[0] = 10;             /* the rubric's: 8 tests of 1.25 */
     c->n = N_ROSTER;
     c->students = gr_xcalloc((size_t)c->n, sizeof *c->students);
     for (int i = 0; i < c->n; i++) {

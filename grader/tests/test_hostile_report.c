@@ -75,6 +75,7 @@ static void make_class(gr_class *c)
 {
     memset(c, 0, sizeof *c);
     c->labs[0] = 1;
+    c->lab_max[0] = 2;              /* the rubric's: 2 tests of 1 */
     c->n = 2 * N_ATTACKS;
     c->students = gr_xcalloc((size_t)c->n, sizeof *c->students);
     for (int i = 0; i < c->n; i++) {

@@ -113,6 +113,7 @@ static void make_class(gr_class *c)
     static const char *ids[] = {"a", "b", "c", "d", "e", "stub", "empty", "absent"};
     memset(c, 0, sizeof *c);
     c->labs[0] = 1;
+    c->lab_max[0] = 6;              /* the rubric's: pts added up */
     c->n = 8;
     c->students = gr_xcalloc(8, sizeof *c->students);
     for (int i = 0; i < 8; i++) {

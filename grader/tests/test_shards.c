@@ -517,7 +517,8 @@ START_TEST(a_rubric_change_regraded_in_shards_merges_as_one_run)
         char *log = gr_xasprintf("%s.log", dirs[k]);
         const char *args[] = {"batch", sub, "--out", dirs[k], "--lab", "1", "--jobs", "1",
                               "--roster", roster, "--times", times, "--course", course,
-                              "--rubrics", rub, k < 3 ? "--shard" : NULL, spec, NULL};
+                              "--rubrics", rub, "--change", "rubrics", "--reason", "worth 2",
+                              k < 3 ? "--shard" : NULL, spec, NULL};
         pid[k] = spawn(log, "shards-test-secret", args);
         free(sub);
         free(roster);
@@ -528,13 +529,15 @@ START_TEST(a_rubric_change_regraded_in_shards_merges_as_one_run)
         ck_assert_int_eq(spawn_exit(pid[k]), 0);
     char *out = in_tmp("rg-merged");
     /* merge rebuilds every test's maximum from the rubrics: the course's are
-       not those the shards had, and it says so */
-    const char *plain[] = {"merge", dirs[0], dirs[1], dirs[2], "--out", out, "-q", NULL};
+       not those the shards had, and it says so; left off, they are the class's */
+    char *course_rubrics = gr_xasprintf("%s/data/rubrics", root);
+    const char *plain[] = {"merge", dirs[0], dirs[1], dirs[2], "--out", out, "--rubrics",
+                           course_rubrics, "-q", NULL};
     ck_assert_int_eq(run(&text, plain), 2);
     ck_assert_msg(strstr(text, "give merge the --rubrics DIR the batch had"), "%s", text);
     free(text);
-    const char *args[] = {"merge", dirs[0], dirs[1], dirs[2], "--out", out, "--rubrics", rub,
-                          "-q", NULL};
+    free(course_rubrics);
+    const char *args[] = {"merge", dirs[0], dirs[1], dirs[2], "--out", out, "-q", NULL};
     ck_assert_msg(run(&text, args) == 0, "%s", text);
     free(text);
     static const char *const files[] = {"gradebook.csv", "report.md", "rubrics.state", "run.txt"};
