@@ -411,7 +411,7 @@ static int make_dirs(const gr_batch_opts *o, const gr_class *c, char *err, size_
 }
 
 /* Each student's feedback.txt opens with what the gradebook has (final score,
-   late penalties, hidden tests; gr_feedback_header), written once every
+   late penalties, hidden tests; gr_classreport_feedback_header), written once every
    lateness is known, over the header an earlier run wrote. 0, or -1 with err. */
 static int feedback_headers(const gr_batch_opts *o, const gr_class *c, char *err, size_t errlen)
 {
@@ -429,7 +429,7 @@ static int feedback_headers(const gr_batch_opts *o, const gr_class *c, char *err
             const char *body = text, *end = strstr(text, "\n\n");
             if (strncmp(text, mark, sizeof mark - 1) == 0)
                 body = end ? end + 2 : text + len;
-            char *head = gr_feedback_header(c, s);
+            char *head = gr_classreport_feedback_header(c, s);
             char *all = gr_xasprintf("%s%s", head, body);
             if (strcmp(all, text) != 0 && gr_write_file_atomic(fb, all, strlen(all)) != 0)
                 ok = 0;

@@ -17,12 +17,12 @@
 
 /* ---- pieces every section uses ----------------------------------------------------- */
 
-void gr_html_esc(gr_strbuf *b, const char *s)
+void gr_classhtml_esc(gr_strbuf *b, const char *s)
 {
     gr_report_junit_xml_text(b, s ? s : "");
 }
 
-void gr_html_points(gr_strbuf *b, double x)
+void gr_classhtml_points(gr_strbuf *b, double x)
 {
     char buf[GR_POINTS_LEN];
     gr_sb_append(b, gr_points(buf, x));
@@ -37,7 +37,7 @@ static void put_stat(gr_strbuf *b, double x)
         gr_sb_printf(b, "%.2f", fabs(x) < 0.005 ? 0.0 : x);
 }
 
-int gr_html_student_index(const gr_class *c, const char *id)
+int gr_classhtml_student_index(const gr_class *c, const char *id)
 {
     for (int i = 0; i < c->n; i++)          /* lists borrow the class's own ids */
         if (c->students[i].id == id)
@@ -48,12 +48,12 @@ int gr_html_student_index(const gr_class *c, const char *id)
     return -1;
 }
 
-void gr_html_student_link(gr_strbuf *b, const gr_class *c, const char *id)
+void gr_classhtml_student_link(gr_strbuf *b, const gr_class *c, const char *id)
 {
-    int i = gr_html_student_index(c, id);
+    int i = gr_classhtml_student_index(c, id);
     if (i >= 0)
         gr_sb_printf(b, "<a href=\"#s%d\">", i);
-    gr_html_esc(b, id);
+    gr_classhtml_esc(b, id);
     if (i >= 0)
         gr_sb_append(b, "</a>");
 }
@@ -63,7 +63,7 @@ static void student_links(gr_strbuf *b, const gr_class *c, const char *const *id
     for (int k = 0; k < n; k++) {
         if (k)
             gr_sb_append(b, ", ");
-        gr_html_student_link(b, c, ids[k]);
+        gr_classhtml_student_link(b, c, ids[k]);
     }
 }
 
@@ -113,7 +113,7 @@ static void page_head(gr_strbuf *b, const gr_class *c)
     gr_sb_append(b, ".");
     if (c->times_from) {
         gr_sb_append(b, " Hand-in times: from ");
-        gr_html_esc(b, c->times_from);
+        gr_classhtml_esc(b, c->times_from);
         gr_sb_append(b, ".");
     }
     gr_sb_append(b, "</p></header>\n");
@@ -132,7 +132,7 @@ static void toc(gr_strbuf *b, const gr_class *c, int similarity)
     gr_sb_append(b, "</ol>\n<h3>Students</h3>\n<ol>\n");
     for (int i = 0; i < c->n; i++) {
         gr_sb_printf(b, "<li><a href=\"#s%d\">", i);
-        gr_html_esc(b, c->students[i].id);
+        gr_classhtml_esc(b, c->students[i].id);
         gr_sb_append(b, "</a></li>\n");
     }
     gr_sb_append(b, "</ol></nav>\n");
@@ -175,13 +175,13 @@ static void histogram(gr_strbuf *b, const char *out)
 static void stats_cells(gr_strbuf *b, gr_class_stats s)
 {
     gr_sb_printf(b, "<td class=\"n\">%.2f</td><td class=\"n\">", s.mean);
-    gr_html_points(b, s.median);
+    gr_classhtml_points(b, s.median);
     gr_sb_append(b, "</td><td class=\"n\">");
-    gr_html_points(b, s.min);
+    gr_classhtml_points(b, s.min);
     gr_sb_append(b, "</td><td class=\"n\">");
-    gr_html_points(b, s.max);
+    gr_classhtml_points(b, s.max);
     gr_sb_append(b, "</td><td class=\"n\">");
-    gr_html_points(b, s.max_points);
+    gr_classhtml_points(b, s.max_points);
     gr_sb_append(b, "</td>");
 }
 
@@ -192,7 +192,7 @@ static void section_scores(gr_strbuf *b, const gr_class *c, const gr_items *it, 
     gr_warnings_block(&w, c, 0);
     if (w.len) {
         gr_sb_append(b, "<h3>Warnings</h3>\n<pre class=\"warnings\">");
-        gr_html_esc(b, w.s);
+        gr_classhtml_esc(b, w.s);
         gr_sb_append(b, "</pre>\n");
     }
     free(w.s);
@@ -207,17 +207,17 @@ static void section_scores(gr_strbuf *b, const gr_class *c, const gr_items *it, 
         gr_sb_printf(b, "<tr><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%d</td>"
                         "<td class=\"n\">%d</td>", lab_dir(lab), it->attempted[lab - 1],
                      it->missing[lab - 1], it->not_started[lab - 1]);
-        stats_cells(b, gr_class_stats_of(c, lab, 0));
+        stats_cells(b, gr_classreport_stats(c, lab, 0));
         gr_sb_append(b, "</tr>\n");
     }
-    gr_class_stats t = gr_class_stats_of(c, 0, 0);
+    gr_class_stats t = gr_classreport_stats(c, 0, 0);
     gr_sb_printf(b, "<tr class=\"sum\"><th>total</th><td class=\"n\" colspan=\"3\">%d students"
                     "</td>", t.n);
     stats_cells(b, t);
     gr_sb_append(b, "</tr>\n");
     if (c->course) {
         gr_sb_append(b, "<tr><th>after late penalties</th><td colspan=\"3\"></td>");
-        stats_cells(b, gr_class_stats_of(c, 0, 1));
+        stats_cells(b, gr_classreport_stats(c, 0, 1));
         gr_sb_append(b, "</tr>\n");
     }
     gr_sb_append(b, "</tbody></table>\n<table class=\"bands\"><thead><tr><th>total</th>");
@@ -253,9 +253,9 @@ static void section_items(gr_strbuf *b, const gr_items *it)
                           : m->flags & GR_ITEM_NONE_PASS ? " class=\"none\""
                           : m->flags & GR_ITEM_ALL_PASS ? " class=\"all\"" : "";
         gr_sb_printf(b, "<tr id=\"item%d\"%s><td>%s</td><td class=\"test\">", k, cls, lab_dir(m->lab));
-        gr_html_esc(b, m->test);
+        gr_classhtml_esc(b, m->test);
         gr_sb_printf(b, "</td><td>%s</td><td class=\"n\">", gr_rubric_visibility_name(m->visibility));
-        gr_html_points(b, m->max_score);
+        gr_classhtml_points(b, m->max_score);
         gr_sb_printf(b, "</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n rate\">",
                      m->attempted, m->passed);
         if (m->attempted)
@@ -311,18 +311,18 @@ static void section_misconceptions(gr_strbuf *b, const gr_class *c, const gr_ite
         const gr_item_shown *m = &it->shown[k];
         gr_sb_printf(b, "<tr><td class=\"n\">%d</td><td class=\"n\">%d</td><td><b>", m->n,
                      it->attempted[m->lab - 1]);
-        gr_html_esc(b, m->id);
+        gr_classhtml_esc(b, m->id);
         gr_sb_append(b, "</b>: ");
-        gr_html_esc(b, m->mc ? m->mc->name : "not in this attnlab's lab modules");
+        gr_classhtml_esc(b, m->mc ? m->mc->name : "not in this attnlab's lab modules");
         if (m->mc && m->mc->explain) {
             gr_sb_append(b, "<br><span class=\"muted\">");
-            gr_html_esc(b, m->mc->explain);
+            gr_classhtml_esc(b, m->mc->explain);
             gr_sb_append(b, "</span>");
         }
         gr_sb_append(b, "</td><td>");
         char *handout = m->mc ? gr_layout_handout_at(m->mc->handout.lab, m->mc->handout.section)
                               : NULL;
-        gr_html_esc(b, handout ? handout : lab_dir(m->lab));
+        gr_classhtml_esc(b, handout ? handout : lab_dir(m->lab));
         free(handout);
         gr_sb_append(b, "</td><td>");
         student_links(b, c, m->students, m->n);
@@ -350,9 +350,9 @@ static void section_similarity(gr_strbuf *b, const gr_class *c, const gr_html_si
     for (int k = 0; k < sim->n; k++) {
         const gr_html_pair *p = &sim->pairs[k];
         gr_sb_printf(b, "<tr><td>%s</td><td>", lab_dir(p->lab));
-        gr_html_student_link(b, c, c->students[p->a].id);
+        gr_classhtml_student_link(b, c, c->students[p->a].id);
         gr_sb_append(b, "</td><td>");
-        gr_html_student_link(b, c, c->students[p->b].id);
+        gr_classhtml_student_link(b, c, c->students[p->b].id);
         gr_sb_printf(b, "</td><td class=\"n\">%.0f%%</td><td class=\"n\">%ld</td></tr>\n",
                      100 * p->jaccard, p->shared);
     }
@@ -361,12 +361,12 @@ static void section_similarity(gr_strbuf *b, const gr_class *c, const gr_html_si
 
 /* ---- the whole ------------------------------------------------------------------------ */
 
-char *gr_class_html(const gr_class *c, const gr_html_opts *o)
+char *gr_classhtml_page(const gr_class *c, const gr_html_opts *o)
 {
     gr_items it;
     gr_items_analyse(c, &it);
     gr_html_sim sim;
-    gr_html_sim_load(&sim, c, o);
+    gr_classhtml_sim_load(&sim, c, o);
     gr_strbuf b = {0};
     page_head(&b, c);
     toc(&b, c, o->submissions != NULL);
@@ -380,10 +380,10 @@ char *gr_class_html(const gr_class *c, const gr_html_opts *o)
         section_similarity(&b, c, &sim);
     gr_sb_append(&b, "<section id=\"students\"><h2>Students</h2>\n");
     for (int i = 0; i < c->n; i++)
-        gr_html_student(&b, c, i, &sim);
+        gr_classhtml_student(&b, c, i, &sim);
     gr_sb_append(&b, "</section>\n</main>\n<footer class=\"muted\"><p>Written by attnlab batch. "
                      "Self-contained: no script, nothing fetched.</p></footer>\n</body>\n</html>\n");
-    gr_html_sim_free(&sim);
+    gr_classhtml_sim_free(&sim);
     gr_items_free(&it);
     return gr_sb_take(&b);
 }

@@ -34,6 +34,6 @@ typedef struct gr_html_opts {
 } gr_html_opts;
 
 /* report.html's text (malloc'd). */
-char *gr_class_html(const gr_class *c, const gr_html_opts *o);
+char *gr_classhtml_page(const gr_class *c, const gr_html_opts *o);
 
 #endif

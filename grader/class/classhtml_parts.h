@@ -22,19 +22,19 @@ typedef struct gr_html_sim {
 } gr_html_sim;
 
 /* The similar pairs of every lab graded, from o->submissions (none without). */
-void gr_html_sim_load(gr_html_sim *sim, const gr_class *c, const gr_html_opts *o);
-void gr_html_sim_free(gr_html_sim *sim);
+void gr_classhtml_sim_load(gr_html_sim *sim, const gr_class *c, const gr_html_opts *o);
+void gr_classhtml_sim_free(gr_html_sim *sim);
 
 /* Student i's section, anchored "s<i>". */
-void gr_html_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *sim);
+void gr_classhtml_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *sim);
 
 /* s escaped for HTML text and attributes (NULL: nothing). */
-void gr_html_esc(gr_strbuf *b, const char *s);
+void gr_classhtml_esc(gr_strbuf *b, const char *s);
 /* A score exactly (gr_points). */
-void gr_html_points(gr_strbuf *b, double x);
+void gr_classhtml_points(gr_strbuf *b, double x);
 /* The index of the student with this id, or -1. */
-int gr_html_student_index(const gr_class *c, const char *id);
+int gr_classhtml_student_index(const gr_class *c, const char *id);
 /* The id, escaped, as a link to the student's section. */
-void gr_html_student_link(gr_strbuf *b, const gr_class *c, const char *id);
+void gr_classhtml_student_link(gr_strbuf *b, const gr_class *c, const char *id);
 
 #endif

@@ -39,7 +39,7 @@ static void lab_pairs(gr_html_sim *sim, const gr_sim_lab *l, char *const *names,
     }
 }
 
-void gr_html_sim_load(gr_html_sim *sim, const gr_class *c, const gr_html_opts *o)
+void gr_classhtml_sim_load(gr_html_sim *sim, const gr_class *c, const gr_html_opts *o)
 {
     memset(sim, 0, sizeof *sim);
     if (!o->submissions || !o->root)
@@ -73,7 +73,7 @@ void gr_html_sim_load(gr_html_sim *sim, const gr_class *c, const gr_html_opts *o
     free(who);
 }
 
-void gr_html_sim_free(gr_html_sim *sim)
+void gr_classhtml_sim_free(gr_html_sim *sim)
 {
     free(sim->pairs);
     memset(sim, 0, sizeof *sim);
@@ -102,7 +102,7 @@ static void feedback(gr_strbuf *b, const gr_lab_result *l, const gr_test_result 
 {
     char *text = gr_report_text_feedback(l, t);
     gr_sb_append(b, "<pre>");
-    gr_html_esc(b, text);
+    gr_classhtml_esc(b, text);
     gr_sb_append(b, "</pre>\n");
     free(text);
 }
@@ -131,11 +131,11 @@ static void failing_tests(gr_strbuf *b, const gr_lab_result *l)
             continue;
         const char *tag = shown_tag(t->visibility);
         gr_sb_printf(b, "<div class=\"fail\"><h4>%s: ", gr_layout_dir(l->lab));
-        gr_html_esc(b, t->name);
+        gr_classhtml_esc(b, t->name);
         gr_sb_printf(b, "%s, %s (", tag ? tag : "", gr_result_verdict_name(t->verdict));
-        gr_html_points(b, t->score);
+        gr_classhtml_points(b, t->score);
         gr_sb_append(b, " of ");
-        gr_html_points(b, t->max_score);
+        gr_classhtml_points(b, t->max_score);
         gr_sb_append(b, ")</h4>\n");
         feedback(b, l, t);
         gr_sb_append(b, "</div>\n");
@@ -159,9 +159,9 @@ static void lab_status(gr_strbuf *b, const gr_lab_result *l)
         gr_sb_append(b, gr_result_verdict_name(l->tests[0].verdict));
     if (l && l->source_how) {
         gr_sb_append(b, "<br><span class=\"muted\">");
-        gr_html_esc(b, l->source);
+        gr_classhtml_esc(b, l->source);
         gr_sb_append(b, ": ");
-        gr_html_esc(b, l->source_how);
+        gr_classhtml_esc(b, l->source_how);
         gr_sb_append(b, "</span>");
     }
 }
@@ -177,13 +177,13 @@ static void lab_rows(gr_strbuf *b, const gr_class *c, const gr_student *s)
         const gr_lab_result *l = gr_class_lab(s, lab);
         double raw = l ? l->score : 0, adj = gr_class_adjusted(c, s, lab);
         gr_sb_printf(b, "<tr><td>%s</td><td class=\"n\">", gr_layout_dir(lab));
-        gr_html_points(b, raw);
+        gr_classhtml_points(b, raw);
         gr_sb_append(b, "</td><td class=\"n\">");
-        gr_html_points(b, c->lab_max[lab - 1]);    /* the rubric's, as the gradebook's */
+        gr_classhtml_points(b, c->lab_max[lab - 1]);    /* the rubric's, as the gradebook's */
         gr_sb_printf(b, "</td><td class=\"n\">%d</td><td class=\"n\">", s->days_late[lab - 1]);
-        gr_html_points(b, raw - adj);
+        gr_classhtml_points(b, raw - adj);
         gr_sb_append(b, "</td><td class=\"n\">");
-        gr_html_points(b, adj);
+        gr_classhtml_points(b, adj);
         gr_sb_append(b, "</td><td>");
         lab_status(b, l);
         gr_sb_append(b, "</td></tr>\n");
@@ -199,21 +199,21 @@ static void similar(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *s
         if (p->a != i && p->b != i)
             continue;
         gr_sb_append(b, n++ ? ", " : "<p class=\"similar\">Similar lab files: ");
-        gr_html_student_link(b, c, c->students[p->a == i ? p->b : p->a].id);
+        gr_classhtml_student_link(b, c, c->students[p->a == i ? p->b : p->a].id);
         gr_sb_printf(b, " (%s, %.0f%%)", gr_layout_dir(p->lab), 100 * p->jaccard);
     }
     if (n)
         gr_sb_append(b, "</p>\n");
 }
 
-void gr_html_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *sim)
+void gr_classhtml_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *sim)
 {
     const gr_student *s = &c->students[i];
     gr_sb_printf(b, "<section class=\"student\" id=\"s%d\"><h3>", i);
-    gr_html_esc(b, s->id);
+    gr_classhtml_esc(b, s->id);
     if (s->name && *s->name) {
         gr_sb_append(b, " <span class=\"muted\">");
-        gr_html_esc(b, s->name);
+        gr_classhtml_esc(b, s->name);
         gr_sb_append(b, "</span>");
     }
     gr_sb_append(b, "</h3>\n");
@@ -222,7 +222,7 @@ void gr_html_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *
     } else {
         if (s->same_as) {
             gr_sb_append(b, "<p>A group's submission: the grade of ");
-            gr_html_student_link(b, c, s->same_as);
+            gr_classhtml_student_link(b, c, s->same_as);
             gr_sb_append(b, ".</p>\n");
         }
         double raw = 0, adj = 0, max = 0;
@@ -233,12 +233,12 @@ void gr_html_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *
             max += c->labs[lab - 1] ? c->lab_max[lab - 1] : 0;
         }
         gr_sb_append(b, "<p class=\"total\">Total: <b class=\"points\">");
-        gr_html_points(b, adj);
+        gr_classhtml_points(b, adj);
         gr_sb_append(b, "</b> of ");
-        gr_html_points(b, max);
+        gr_classhtml_points(b, max);
         if (adj != raw) {
             gr_sb_append(b, " (");
-            gr_html_points(b, raw);
+            gr_classhtml_points(b, raw);
             gr_sb_append(b, " before late penalties)");
         }
         gr_sb_append(b, "</p>\n");

@@ -76,7 +76,7 @@ static double lab_max(const gr_class *c, int lab)
     return c->lab_max[lab - 1];
 }
 
-gr_class_stats gr_class_stats_of(const gr_class *c, int lab, int adjusted)
+gr_class_stats gr_classreport_stats(const gr_class *c, int lab, int adjusted)
 {
     double *x = gr_xcalloc((size_t)c->n + 1, sizeof *x);
     double max = 0;
@@ -149,7 +149,7 @@ static void gradebook_possible(gr_strbuf *b, const gr_class *c)
     gr_sb_append(b, "\r\n");
 }
 
-char *gr_gradebook_csv(const gr_class *c, int bom)
+char *gr_classreport_gradebook_csv(const gr_class *c, int bom)
 {
     gr_strbuf b = {0};
     if (bom)
@@ -191,7 +191,7 @@ char *gr_gradebook_csv(const gr_class *c, int bom)
 
 /* ---- a student's feedback ---------------------------------------------------------- */
 
-char *gr_feedback_header(const gr_class *c, const gr_student *s)
+char *gr_classreport_feedback_header(const gr_class *c, const gr_student *s)
 {
     double total = 0, max = 0;
     gr_strbuf late = {0};
@@ -333,15 +333,15 @@ static void section_scores(gr_strbuf *b, const gr_class *c, int md)
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!c->labs[lab - 1])
             continue;
-        stats s = gr_class_stats_of(c, lab, 0);
+        stats s = gr_classreport_stats(c, lab, 0);
         score_row(&t, gr_layout_dir(lab), s);
         dist_row(&d, gr_layout_dir(lab), s);
     }
-    stats total = gr_class_stats_of(c, 0, 0);
+    stats total = gr_classreport_stats(c, 0, 0);
     score_row(&t, "total", total);
     dist_row(&d, "total", total);
     if (c->course)
-        score_row(&t, "total after late penalties", gr_class_stats_of(c, 0, 1));
+        score_row(&t, "total after late penalties", gr_classreport_stats(c, 0, 1));
     table_put(b, &t, md);
     heading(b, md, "Distribution (students per band of the lab's maximum)");
     table_put(b, &d, md);
@@ -552,7 +552,7 @@ static void section_times(gr_strbuf *b, const gr_class *c, int md)
     gr_sb_append(b, md ? ".\n" : "\n");
 }
 
-char *gr_class_report(const gr_class *c, int md)
+char *gr_classreport_text(const gr_class *c, int md)
 {
     gr_strbuf b = {0};
     int submitted = 0, missing = 0;
@@ -581,9 +581,9 @@ char *gr_class_report(const gr_class *c, int md)
 
 /* ---- the histogram ------------------------------------------------------------------------ */
 
-int gr_class_histogram(FILE *err, const gr_class *c, const char *root, const char *out)
+int gr_classreport_histogram(FILE *err, const gr_class *c, const char *root, const char *out)
 {
-    stats s = gr_class_stats_of(c, 0, 0);
+    stats s = gr_classreport_stats(c, 0, 0);
     gr_strbuf b = {0};
     gr_sb_append(&b, "# attnlab batch: students per band of the total, in percent of the maximum\n"
                      "# band_low band_high students\n");

@@ -266,7 +266,7 @@ static int read_report(const shards *sh, const char *dir, const char *id, gr_rep
     char *path = student_path(dir, id, "results.json", why, sizeof why);
     int rc = path ? gr_report_read_json(path, r, why, sizeof why) : -1;
     if (rc == 0 && (!report_fits(r, id, sh->c.labs, why, sizeof why) ||
-                    gr_shard_proof_check(&sh->proof, path, r, why, sizeof why) != 0)) {
+                    gr_shardproof_check(&sh->proof, path, r, why, sizeof why) != 0)) {
         gr_result_free(r);
         rc = -1;
     }
@@ -482,7 +482,7 @@ static int write_tmp(const shards *sh, const char *tmp, int *png, char *err, siz
         write_text(tmp, "regrades.log", sh->log, err, errlen) != 0 ||
         write_text(tmp, "rubrics.state", sh->state, err, errlen) != 0)
         return -1;
-    int w = gr_class_write(&sh->c, m->root, tmp, m->bom, m->notes, err, errlen);
+    int w = gr_classout_write(&sh->c, m->root, tmp, m->bom, m->notes, err, errlen);
     if (w < 0)
         return -1;
     *png = w == 0;
@@ -534,7 +534,7 @@ static int write_out(const shards *sh, char *err, size_t errlen)
     if (rc != 0)
         nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS);
     else if (m->text)
-        gr_class_print(m->text, &sh->c, m->out, png);
+        gr_classout_print(m->text, &sh->c, m->out, png);
     free(tmp);
     return rc == 0 ? 0 : GR_STATUS_FAILED;
 }
@@ -549,7 +549,7 @@ static int load_proof(shards *sh, char *err, size_t errlen)
     char *kept = NULL;
     if (!m->rubrics && set->value[GR_SET_RUBRICS] && strcmp(set->value[GR_SET_RUBRICS], "course"))
         kept = gr_run_settings_kept(m->dirs[0], GR_SET_RUBRICS, NULL);
-    int rc = gr_shard_proof_load(&sh->proof, &sh->runs[0], m->root, kept ? kept : m->rubrics,
+    int rc = gr_shardproof_load(&sh->proof, &sh->runs[0], m->root, kept ? kept : m->rubrics,
                                  m->secret, err, errlen);
     free(kept);
     for (int lab = 1; rc == 0 && lab <= GR_N_LABS; lab++)
@@ -573,7 +573,7 @@ int gr_merge(const gr_merge_opts *m, char *err, size_t errlen)
         rc = write_out(&sh, err, errlen);
     sh.c.course = NULL;
     gr_class_free(&sh.c);
-    gr_shard_proof_free(&sh.proof);
+    gr_shardproof_free(&sh.proof);
     for (int i = 0; i < m->n_dirs; i++) {
         gr_run_free(&sh.runs[i]);
         gr_class_free(&sh.parts[i]);

@@ -310,12 +310,12 @@ int cmd_batch(int argc, char **argv)
                "back); join the %d shards with attnlab merge\n", o.shard_k, o.shard_n, mine,
                c.n, a.out, c.graded_now, c.resumed, o.shard_n);
     } else {
-        int w = gr_class_write(&c, root, a.out, a.csv_bom, stderr, err, sizeof err);
+        int w = gr_classout_write(&c, root, a.out, a.csv_bom, stderr, err, sizeof err);
         if (w < 0) {
             fprintf(stderr, "attnlab batch: %s\n", err);
             rc = GR_EXIT_FAILED;
         }
-        gr_class_print(stdout, &c, a.out, w == 0);
+        gr_classout_print(stdout, &c, a.out, w == 0);
         if (rc == GR_EXIT_OK && a.export_format)
             rc = export_class(&o, &a);
     }

@@ -67,7 +67,7 @@ static void write_gradebook(const char *dir)
         r->labs[0].score = r->score = people[i].score;
         r->labs[0].max_score = r->max_score = 10;
     }
-    char *csv = gr_gradebook_csv(&c, 1), *path = gr_xasprintf("%s/gradebook.csv", dir);
+    char *csv = gr_classreport_gradebook_csv(&c, 1), *path = gr_xasprintf("%s/gradebook.csv", dir);
     ck_assert_int_eq(gr_write_file_atomic(path, csv, strlen(csv)), 0);
     free(path);
     free(csv);

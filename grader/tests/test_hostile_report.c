@@ -142,7 +142,7 @@ START_TEST(hostile_class_data_stays_text)
     gr_class c;
     make_class(&c);
     gr_html_opts o = {NULL, NULL, NULL};
-    char *html = gr_class_html(&c, &o);
+    char *html = gr_classhtml_page(&c, &o);
     check_markup(html);
     /* the attacks are there, as text */
     ck_assert_ptr_nonnull(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));

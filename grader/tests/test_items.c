@@ -221,7 +221,7 @@ START_TEST(class_report_ranks_over_attempted_labs)
 {
     gr_class c;
     make_class(&c);
-    char *md = gr_class_report(&c, 1);
+    char *md = gr_classreport_text(&c, 1);
     ck_assert_msg(strstr(md, "| failed | of attempted | lab | test | points | most common verdict |\n"
                              "|---|---|---|---|---|---|\n"
                              "| 5 | 5 | lab01-scores | T5 | 1 | wrong answer |\n"
