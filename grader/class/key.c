@@ -56,11 +56,14 @@ char *gr_key_digest(const char *data, size_t len)
 
 char *gr_key_program(void)
 {
-    size_t len = 0;
-    char *exe = gr_read_file("/proc/self/exe", &len);
-    char *hex = exe ? gr_key_digest(exe, len) : gr_xstrdup("unknown");
-    free(exe);
-    return hex;
+    static char *once;                  /* the running program does not change */
+    if (!once) {
+        size_t len = 0;
+        char *exe = gr_read_file("/proc/self/exe", &len);
+        once = exe ? gr_key_digest(exe, len) : gr_xstrdup("unknown");
+        free(exe);
+    }
+    return gr_xstrdup(once);
 }
 
 void gr_key_lab_files(gr_strbuf *m, const gr_batch_opts *o, int lab)

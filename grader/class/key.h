@@ -27,7 +27,7 @@
 char *gr_key_digest(const char *data, size_t len);
 
 /* The digest of the running attnlab program (malloc'd): a rebuilt grader may
-   grade otherwise. */
+   grade otherwise. Read once a process. */
 char *gr_key_program(void);
 
 /* Lab lab's rubric and contract header, tagged with their lengths, into m:
