@@ -456,17 +456,17 @@ static int write_text(const char *tmp, const char *name, const char *text, char 
     return rc;
 }
 
-/* The copies of the class's settings' files (run.h), from the first shard's. 0 or -1. */
+/* The copies of the class's settings' files (run.h): the rubrics merge was
+   given, the others from the first shard (as run.txt's facts are). 0 or -1. */
 static int keep_settings(const shards *sh, const char *tmp, char *err, size_t errlen)
 {
     const gr_class_settings *set = &sh->runs[0].set;
     char *from[GR_SET_RUBRICS + 1] = {NULL};
     for (int k = GR_SET_ROSTER; k <= GR_SET_RUBRICS; k++)
-        if (set->value[k] && strcmp(set->value[k], "file-times") != 0 &&
-            strcmp(set->value[k], "course") != 0)
+        if (k != GR_SET_RUBRICS && set->value[k] && strcmp(set->value[k], "file-times") != 0)
             from[k] = gr_run_settings_kept(sh->m->dirs[0], (gr_setting)k, set->given[k]);
     gr_run_files f = {sh->m->root, from[GR_SET_ROSTER], from[GR_SET_COURSE], from[GR_SET_TIMES],
-                      from[GR_SET_RUBRICS], {0}};
+                      sh->m->rubrics, {0}};
     memcpy(f.labs, sh->runs[0].labs, sizeof f.labs);
     int rc = gr_run_settings_keep(tmp, &f, err, errlen);
     for (int k = GR_SET_ROSTER; k <= GR_SET_RUBRICS; k++)
@@ -539,19 +539,14 @@ static int write_out(const shards *sh, char *err, size_t errlen)
     return rc == 0 ? 0 : GR_STATUS_FAILED;
 }
 
-/* The rubrics the shards were graded with (--rubrics, else the class's kept
-   copy when the batch had --rubrics, else the course's), proved against
-   run.txt, and each lab's points possible from them. 0 or -1. */
+/* The rubrics the shards were graded with (--rubrics, else the course's:
+   never a shard's copy, which whoever returns the shard can write), proved
+   against run.txt, and each lab's points possible from them. 0 or -1. */
 static int load_proof(shards *sh, char *err, size_t errlen)
 {
     const gr_merge_opts *m = sh->m;
-    const gr_class_settings *set = &sh->runs[0].set;
-    char *kept = NULL;
-    if (!m->rubrics && set->value[GR_SET_RUBRICS] && strcmp(set->value[GR_SET_RUBRICS], "course"))
-        kept = gr_run_settings_kept(m->dirs[0], GR_SET_RUBRICS, NULL);
-    int rc = gr_shardproof_load(&sh->proof, &sh->runs[0], m->root, kept ? kept : m->rubrics,
-                                 m->secret, err, errlen);
-    free(kept);
+    int rc = gr_shardproof_load(&sh->proof, &sh->runs[0], m->root, m->rubrics, m->secret, err,
+                                errlen);
     for (int lab = 1; rc == 0 && lab <= GR_N_LABS; lab++)
         for (int t = 0; sh->proof.have[lab - 1] && t < sh->proof.rubric[lab - 1].n_tests; t++)
             sh->c.lab_max[lab - 1] += sh->proof.rubric[lab - 1].tests[t].points;

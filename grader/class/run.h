@@ -27,7 +27,8 @@
  * Beside it, copies of what the settings name (gr_run_settings_keep): the
  * roster (roster.yaml), course policy (course.yaml), hand-in times
  * (times.yaml or times.csv) and --rubrics DIR (rubrics/labNN.yaml), so a
- * later command takes them from the folder. While a batch runs, run.started
+ * later batch, grade --test or export takes them from the folder (merge
+ * takes no rubrics from a shard: shardproof.h). While a batch runs, run.started
  * holds its record without students (the settings of a batch stopped
  * part-way are still the class's); the finished run.txt replaces it.
  */
