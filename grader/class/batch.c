@@ -3,6 +3,7 @@
 #include "class/batch_handin.h"
 #include "class/batch_settings.h"
 #include "class/key.h"
+#include "class/override.h"
 #include "class/roster.h"
 #include "class/classreport.h"
 #include "class/regrade.h"
@@ -594,6 +595,8 @@ static int run(const gr_batch_settings *bs, gr_class *c, char *err, size_t errle
                    gr_stop_requested(), c->resumed + c->graded_now, c->resumed + c->graded_now);
     if (rc == 0)
         group_grades(o, c);
+    if (rc == 0 && gr_override_load(o->out, c, err, errlen) != 0)   /* grades set by hand */
+        rc = GR_STATUS_BAD_INPUT;
     if (rc == 0 && feedback_headers(o, c, err, errlen) != 0)
         rc = GR_STATUS_FAILED;
     if (rc == 0 && run_record(bs, c, err, errlen) != 0)

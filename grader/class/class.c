@@ -106,10 +106,40 @@ const gr_lab_result *gr_class_lab(const gr_student *s, int lab)
     return NULL;
 }
 
-double gr_class_adjusted(const gr_class *c, const gr_student *s, int lab)
+/* Whether override o is of student s's lab (and of test, when test is not NULL). */
+static int of(const gr_class_override *o, const gr_student *s, int lab)
+{
+    return o->lab == lab && strcmp(o->student, s->id) == 0;
+}
+
+double gr_class_raw(const gr_class *c, const gr_student *s, int lab)
 {
     const gr_lab_result *l = gr_class_lab(s, lab);
     double raw = l ? l->score : 0;
+    for (int t = 0; l && t < l->n_tests; t++) {
+        const gr_class_override *last = NULL;
+        for (int k = 0; k < c->n_overrides; k++)
+            if (of(&c->overrides[k], s, lab) && !c->overrides[k].adjust &&
+                c->overrides[k].test && strcmp(c->overrides[k].test, l->tests[t].name) == 0)
+                last = &c->overrides[k];
+        if (last)
+            raw += last->value - l->tests[t].score;
+    }
+    int from = 0;
+    for (int k = 0; k < c->n_overrides; k++)
+        if (of(&c->overrides[k], s, lab) && !c->overrides[k].adjust && !c->overrides[k].test) {
+            raw = c->overrides[k].value;
+            from = k + 1;
+        }
+    for (int k = from; k < c->n_overrides; k++)
+        if (of(&c->overrides[k], s, lab) && c->overrides[k].adjust)
+            raw += c->overrides[k].value;
+    return raw;
+}
+
+double gr_class_adjusted(const gr_class *c, const gr_student *s, int lab)
+{
+    double raw = gr_class_raw(c, s, lab);
     return c->course ? gr_course_adjust(c->course, raw, s->days_late[lab - 1]) : raw;
 }
 
@@ -130,6 +160,13 @@ void gr_class_free(gr_class *c)
     }
     free(c->students);
     free(c->times_from);
+    for (int k = 0; k < c->n_overrides; k++) {
+        free(c->overrides[k].when);
+        free(c->overrides[k].student);
+        free(c->overrides[k].test);
+        free(c->overrides[k].reason);
+    }
+    free(c->overrides);
     if (c->own_course) {
         gr_course_free(c->own_course);
         free(c->own_course);

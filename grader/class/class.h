@@ -15,6 +15,16 @@
 #include "result.h"
 #include "util.h"
 
+/* A grade set by hand (attnlab override, override.h): a lab's or one test's
+   points, or an adjustment added to the lab's score, with its reason. */
+typedef struct gr_class_override {
+    char *when, *student, *test;  /* test NULL: the lab's score */
+    char *reason;
+    int lab;
+    int adjust;                   /* 1: value is added to the lab; 0: value is the score */
+    double value;
+} gr_class_override;
+
 /* One row of the gradebook. */
 typedef struct gr_student {
     char *id;                     /* the folder's name, or an export's submitter id */
@@ -49,6 +59,8 @@ typedef struct gr_class {
     double seconds;               /* wall time of this run */
     const char *submissions;      /* the students' folders (batch's, borrowed), or NULL (a
                                      merge): report.html's similar pairs read them */
+    gr_class_override *overrides; /* in the order they were made (override.h) */
+    int n_overrides;
 } gr_class;
 
 /* What a class is graded under. The first batch records each in the class
@@ -103,7 +115,12 @@ void gr_class_settings_free(gr_class_settings *s);
 /* The lab result of lab in s's report, or NULL when it was not graded. */
 const gr_lab_result *gr_class_lab(const gr_student *s, int lab);
 
-/* s's score for lab after the late policy (the raw score without one). */
+/* s's score for lab as graded, after the overrides of it: the latest points
+   of each test overridden replace its score, the latest points of the lab
+   replace the sum, and each adjustment made after those is added. */
+double gr_class_raw(const gr_class *c, const gr_student *s, int lab);
+
+/* s's score for lab after the overrides and the late policy. */
 double gr_class_adjusted(const gr_class *c, const gr_student *s, int lab);
 
 /* A row's first three cells: the student's id, name and email (gr_csv_text),

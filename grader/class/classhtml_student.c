@@ -175,7 +175,7 @@ static void lab_rows(gr_strbuf *b, const gr_class *c, const gr_student *s)
         if (!c->labs[lab - 1])
             continue;
         const gr_lab_result *l = gr_class_lab(s, lab);
-        double raw = l ? l->score : 0, adj = gr_class_adjusted(c, s, lab);
+        double raw = gr_class_raw(c, s, lab), adj = gr_class_adjusted(c, s, lab);
         gr_sb_printf(b, "<tr><td>%s</td><td class=\"n\">", gr_layout_dir(lab));
         gr_classhtml_points(b, raw);
         gr_sb_append(b, "</td><td class=\"n\">");
@@ -227,8 +227,7 @@ void gr_classhtml_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_
         }
         double raw = 0, adj = 0, max = 0;
         for (int lab = 1; lab <= GR_N_LABS; lab++) {
-            const gr_lab_result *l = c->labs[lab - 1] ? gr_class_lab(s, lab) : NULL;
-            raw += l ? l->score : 0;
+            raw += c->labs[lab - 1] ? gr_class_raw(c, s, lab) : 0;
             adj += c->labs[lab - 1] ? gr_class_adjusted(c, s, lab) : 0;
             max += c->labs[lab - 1] ? c->lab_max[lab - 1] : 0;
         }

@@ -93,7 +93,7 @@ gr_class_stats gr_classreport_stats(const gr_class *c, int lab, int adjusted)
             if (!c->labs[l - 1] || (lab != 0 && l != lab))
                 continue;
             const gr_lab_result *lr = gr_class_lab(s, l);
-            sum += adjusted ? gr_class_adjusted(c, s, l) : lr ? lr->score : 0;
+            sum += adjusted ? gr_class_adjusted(c, s, l) : lr ? gr_class_raw(c, s, l) : 0;
         }
         x[n++] = sum;
     }
@@ -163,12 +163,11 @@ char *gr_classreport_gradebook_csv(const gr_class *c, int bom)
         for (int lab = 1; lab <= GR_N_LABS; lab++) {
             if (!c->labs[lab - 1])
                 continue;
-            const gr_lab_result *l = gr_class_lab(s, lab);
             if (!s->submitted) {          /* nothing handed in: empty cells, not a 0 grade */
                 gr_sb_append(&b, c->course ? ",,," : ",");
                 continue;
             }
-            double r = l ? l->score : 0, a = gr_class_adjusted(c, s, lab);
+            double r = gr_class_raw(c, s, lab), a = gr_class_adjusted(c, s, lab);
             if (c->course) {
                 csv_score(&b, r);
                 gr_sb_printf(&b, ",%d", s->days_late[lab - 1]);
@@ -199,7 +198,6 @@ char *gr_classreport_feedback_header(const gr_class *c, const gr_student *s)
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!c->labs[lab - 1])
             continue;
-        const gr_lab_result *l = gr_class_lab(s, lab);
         double adj = gr_class_adjusted(c, s, lab);
         total += adj;
         max += lab_max(c, lab);
@@ -207,7 +205,17 @@ char *gr_classreport_feedback_header(const gr_class *c, const gr_student *s)
             gr_sb_printf(&late, "Late penalty: %s handed in %d day%s late, %s points taken "
                          "(%s before the penalty)\n", gr_layout_dir(lab),
                          s->days_late[lab - 1], s->days_late[lab - 1] == 1 ? "" : "s",
-                         gr_points(p1, (l ? l->score : 0) - adj), gr_points(p2, l ? l->score : 0));
+                         gr_points(p1, gr_class_raw(c, s, lab) - adj),
+                         gr_points(p2, gr_class_raw(c, s, lab)));
+    }
+    for (int k = 0; k < c->n_overrides; k++) {       /* each grade set by hand, and why */
+        const gr_class_override *o = &c->overrides[k];
+        if (strcmp(o->student, s->id) != 0 || !c->labs[o->lab - 1])
+            continue;
+        gr_sb_printf(&late, "Override: %s%s%s %s %s points (%s)\n", gr_layout_dir(o->lab),
+                     o->test ? " test " : "", o->test ? o->test : "",
+                     o->adjust ? (o->value < 0 ? "minus" : "plus") : "set to",
+                     gr_points(p1, o->adjust && o->value < 0 ? -o->value : o->value), o->reason);
     }
     char *head = gr_report_text_grade_header(&s->report, total, max, late.s);
     free(late.s);
@@ -516,9 +524,8 @@ static void section_late(gr_strbuf *b, const gr_class *c, int md)
         double lost = 0;
         for (int i = 0; i < c->n; i++) {
             const gr_student *s = &c->students[i];
-            const gr_lab_result *l = gr_class_lab(s, lab);
             late += s->days_late[lab - 1] > 0;
-            lost += (l ? l->score : 0) - gr_class_adjusted(c, s, lab);
+            lost += gr_class_raw(c, s, lab) - gr_class_adjusted(c, s, lab);
         }
         char *nl = gr_xasprintf("%d", late), *pl = num(lost);
         const char *cells[] = {gr_layout_dir(lab), nl, pl};

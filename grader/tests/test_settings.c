@@ -17,6 +17,9 @@
  *   - a results.json graded out of other maxima than the rubrics in force is
  *     graded again, and the gradebook's and Canvas's points possible are the
  *     rubric's;
+ *   - attnlab override sets a test's points and adjusts a lab, refuses what
+ *     does not fit, and the overrides reach the gradebook, the feedback and
+ *     Canvas, and stay through a rubric change's regrade;
  *   - the README's instructor commands on graded/ (batch, grade --test, the
  *     regrade, the exports) run as written, in order.
  */
@@ -227,8 +230,59 @@ START_TEST(points_possible_are_the_rubrics_not_a_students)
 }
 END_TEST
 
+START_TEST(an_override_is_kept_across_regrades_and_shown_everywhere)
+{
+    ck_assert_int_eq(run(FIRST), 0);
+    ck_assert_int_eq(run("override out --student s002 --lab 1 --test dot_worked_example "
+                         "--points 1 --reason 'appeal: right idea'"), 0);
+    said("s002 lab01-scores: 0 -> 1 points");
+    ck_assert_int_eq(run("override out --student s002 --lab 1 --adjust 0.5 --reason bonus"), 0);
+    said("s002 lab01-scores: 1 -> 1.5 points");
+    /* refused, nothing recorded: above the maximum, below 0, no such student or test */
+    ck_assert_int_eq(run("override out --student s002 --lab 1 --points 11 --reason x"), 2);
+    said("--points 11: lab01-scores is out of 0 to 10 points");
+    ck_assert_int_eq(run("override out --student s002 --lab 1 --adjust -2 --reason x"), 2);
+    said("the override would put lab01-scores at -0.5 of its 10 points");
+    ck_assert_int_eq(run("override out --student zed --lab 1 --points 1 --reason x"), 2);
+    ck_assert_int_eq(run("override out --student s002 --lab 1 --test nope --points 1 "
+                         "--reason x"), 2);
+    said("has no test nope in lab01-scores");
+    ck_assert_int_eq(run("override out --student s002 --lab 1 --points 1"), 2);
+    char *ov = text_of("out/overrides.txt");
+    int lines = 0;
+    for (const char *at = ov; (at = strchr(at, '\n')); at++)
+        lines++;
+    ck_assert_int_eq(lines, 3);                 /* the header and the two overrides */
+    /* the next batch grades nobody and shows both */
+    ck_assert_int_eq(run("batch sub --out out --export canvas"), 0);
+    said("3 students; 2 graded before, 0 to grade");
+    char *gb = text_of("out/gradebook.csv"), *fb = text_of("out/students/s002/feedback.txt");
+    char *canvas = text_of("out/canvas.csv"), *rl = text_of("out/regrades.log");
+    ck_assert_msg(strstr(gb, "\"s002\",\"Bob\",,1.5,0,1.5,1.5,1.5\r\n"), "%s", gb);
+    ck_assert_msg(strstr(fb, "Final score: 1.5/10\nOverride: lab01-scores test dot_worked_example "
+                             "set to 1 points (appeal: right idea)\nOverride: lab01-scores plus "
+                             "0.5 points (bonus)\n"), "%s", fb);
+    ck_assert_msg(strstr(canvas, "\"Bob\",,\"s002\",,,1.5\r\n"), "%s", canvas);
+    ck_assert_msg(strstr(rl, "\ts002\tlab01-scores\tdot_worked_example\t0\t1\tappeal: right "
+                             "idea\toverride: dot_worked_example set to 1 points\n") &&
+                  strstr(rl, "\ts002\tlab01-scores\t(lab score)\t1\t1.5\tbonus\toverride: "
+                             "+0.5 points\n"), "%s", rl);
+    /* a rubric change regrades lab 1 (out of 11 now): the overrides stay */
+    ck_assert_int_eq(run("batch sub --out out --rubrics fixed --change rubrics --reason fix -q"), 0);
+    free(gb);
+    gb = text_of("out/gradebook.csv");
+    ck_assert_msg(strstr(gb, "Points possible,,,11,,11,11,11\r\n") &&
+                  strstr(gb, "\"s002\",\"Bob\",,1.5,0,1.5,1.5,1.5\r\n"), "%s", gb);
+    free(rl);
+    free(canvas);
+    free(fb);
+    free(gb);
+    free(ov);
+}
+END_TEST
+
 /* The instructors' commands of the README that work on graded/ (batch,
-   grade, export; not the sharded ones), each joined across its trailing
+   grade, override, export; not the sharded ones), each joined across its trailing
    backslashes and without its comment, in order (malloc'd, NULL-ended). */
 static char **readme_commands(int *n)
 {
@@ -260,7 +314,7 @@ static char **readme_commands(int *n)
         char *c = gr_sb_take(&cmd);
         if (strstr(c, "graded/") && !strstr(c, "...") && !strstr(c, "--shard") &&
             (strstr(c, "attnlab batch ") || strstr(c, "attnlab grade ") ||
-             strstr(c, "attnlab export ")) && *n < 63)
+             strstr(c, "attnlab override ") || strstr(c, "attnlab export ")) && *n < 63)
             cmds[(*n)++] = c;
         else
             free(c);
@@ -281,7 +335,7 @@ START_TEST(the_readme_commands_run_as_written)
                            dir, attnlab, fk_root(), fk_root()), 0);
     int n = 0;
     char **cmds = readme_commands(&n);
-    ck_assert_int_ge(n, 6);            /* batch, two grade --test, the regrade, the exports */
+    ck_assert_int_ge(n, 7);     /* batch, two grade --test, an override, the regrade, the exports */
     for (int i = 0; i < n; i++) {
         int rc = fk_sh(log, "cd %s && ATTNLAB_SECRET=settings-test %s", dir, cmds[i]);
         char *out = text_of("readme.log");
@@ -307,6 +361,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, grade_test_grades_under_the_rubrics_in_force);
     tcase_add_test(tc, export_takes_the_class_roster);
     tcase_add_test(tc, points_possible_are_the_rubrics_not_a_students);
+    tcase_add_test(tc, an_override_is_kept_across_regrades_and_shown_everywhere);
     tcase_add_test(tc, the_readme_commands_run_as_written);
     suite_add_tcase(s, tc);
     return s;
