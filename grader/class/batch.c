@@ -151,6 +151,10 @@ static int who_and_when(const gr_batch_opts *o, gr_class *c, time_t start, char 
         file_times(o, c);
     else if (rc == 0)
         rc = gr_batch_handin_times(c, is_export ? &x : NULL, o->times ? &t : NULL, err, errlen);
+    if (rc == 0 && o->times && o->times_name) {     /* the file as given, not its copy */
+        free(c->times_from);
+        c->times_from = gr_xstrdup(o->times_name);
+    }
     if (rc == 0)
         rc = gr_batch_handin_late(o, c, start, err, errlen);
     if (rc == 0 && o->progress)

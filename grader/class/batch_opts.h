@@ -24,6 +24,8 @@ typedef struct gr_batch_opts {
     int restart;                  /* 1: regrade everyone, ignoring earlier results */
     const char *reason;           /* --reason: why, for each regrade recorded (regrade.h) */
     const char *times;            /* --times FILE, or NULL */
+    const char *times_name;       /* how the report names it: the file the class was first
+                                     given when times is its copy (batch_settings.h), or NULL */
     int file_times;               /* 1: the lab files' modification times are the times */
     int accept_late;              /* 1: grade even when the guard rails would refuse */
     FILE *progress;               /* progress and notes, or NULL */

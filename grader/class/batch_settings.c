@@ -44,8 +44,10 @@ static int take(gr_batch_settings *bs, gr_setting k, char *err, size_t errlen)
         return -1;
     if (k == GR_SET_ROSTER)
         o->roster = path;
-    else if (k == GR_SET_TIMES)
+    else if (k == GR_SET_TIMES) {
         o->times = path;
+        o->times_name = bs->rec.given[k];
+    }
     else if (k == GR_SET_RUBRICS)
         o->rubrics = path;
     else if (gr_course_load(path, &bs->course, err, errlen) != 0)
