@@ -4,6 +4,8 @@
 #   layers: no #include climbs from a lower layer to a higher one
 #      (scripts/check-layers.sh says the order); paths: no C file but
 #      grader/layout.c spells a lab's path (scripts/check-paths.sh)
+#   cycles: no circle of #includes inside a folder (scripts/check-cycles.sh)
+#   prefixes: each public function of class/X.c named gr_X_ (scripts/check-prefixes.sh)
 # then, as many at a time as there are cores (scripts/steps.mk):
 #   every Check suite (libattn, support code, grader modules), one step each
 #   dev-check: each solution passes its lab's visible tests, each stub fails them cleanly
@@ -30,7 +32,7 @@ start=$(date +%s)
 export CK_TIMEOUT_MULTIPLIER="${CK_TIMEOUT_MULTIPLIER:-3}"
 
 echo "==> layers and lab paths"
-for check in layers paths; do
+for check in layers paths cycles prefixes; do
     sh scripts/step.sh "$check" sh "scripts/check-$check.sh" 2>&1 | tee -a "$log"
 done
 echo "==> building the tests ($JOBS at a time)"
@@ -46,7 +48,7 @@ grep -q "^step .*: FAILED" "$log" && status=1
 # fuzz-regress and install.
 sums=$(awk '
 /^[0-9]+%: Checks: / { gsub(/,/, ""); c += $3 - $5 - $7; f += $5 + $7 }
-/^(layers|paths|dev-check|validate|fuzz-regress|install): [0-9]+ passed, [0-9]+ failed/ { c += $2; f += $4 }
+/^(layers|paths|cycles|prefixes|dev-check|validate|fuzz-regress|install): [0-9]+ passed, [0-9]+ failed/ { c += $2; f += $4 }
 END { print c + 0, f + 0 }' "$log")
 passed=${sums% *}; failed=${sums#* }
 [ "$status" = 0 ] || [ "$failed" != 0 ] || failed=1   # a step failed without a count (e.g. did not build)

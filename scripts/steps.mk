@@ -7,7 +7,7 @@ BUILD ?= build
 SUITES := $(patsubst %.c,$(BUILD)/%,$(wildcard lib/tests/test_*.c grader/tests/test_*.c))
 # The suites that take longest, started first (a hint for the schedule only).
 LONG   := test_hostile test_batch test_hostile_sandbox test_lab_modules test_online \
-          test_hostile_scan test_newlab test_experiment test_stubs
+          test_hostile_scan test_newlab test_experiment test_stubs test_class_property
 LONG_SUITES := $(foreach s,$(LONG),$(filter %/$(s),$(SUITES)))
 ORDER  := validate $(LONG_SUITES) $(filter-out $(LONG_SUITES),$(SUITES)) \
           dev-check fuzz-regress install

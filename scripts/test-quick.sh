@@ -1,7 +1,7 @@
 #!/bin/sh
 # test-quick.sh MAKE BUILD: the checks a change reaches, for the minutes
 # between two edits (make test-quick); make test still runs everything.
-#   layers and paths, always (seconds)
+#   layers, paths, cycles and prefixes, always (seconds)
 #   the Check suites the changed files reach: a changed suite itself, and each
 #     suite that includes a changed module's header or calls its functions
 #     (grader/mutgen.c or .h: '#include "mutgen.h"' or gr_mutgen_; lib/attn_*.c
@@ -54,7 +54,7 @@ n_suites=$(echo $suites | wc -w)
 say="$(echo "$changed" | grep -c .) changed files since $base reach $n_suites suites"
 [ -n "$labs" ] && say="$say and the dev-check of$labs"
 echo "test-quick: $say"
-for check in layers paths; do
+for check in layers paths cycles prefixes; do
     out=$(sh scripts/check-$check.sh) || { echo "$out"; exit 1; }
     echo "$out" | tail -n 1
 done

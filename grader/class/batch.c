@@ -1,14 +1,20 @@
 /* batch.c: grading a whole class (see batch.h). */
 #include "class/batch.h"
 #include "class/batch_handin.h"
+#include "class/batch_settings.h"
+#include "class/key.h"
+#include "class/override.h"
+#include "class/roster.h"
 #include "class/classreport.h"
 #include "class/regrade.h"
+#include "class/run.h"
 #include "class/shard.h"
 #include "layout.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,7 +25,6 @@
 #include "intake.h"
 #include "pool.h"
 #include "report/report.h"
-#include "seed.h"
 #include "stop.h"
 #include "util.h"
 
@@ -135,122 +140,29 @@ static int who_and_when(const gr_batch_opts *o, gr_class *c, time_t start, char 
     int is_export = gr_handin_load(o->submissions, &x, err, errlen);
     int rc = is_export < 0 ? -1 : 0;
     if (rc == 0 && is_export)
-        rc = gr_batch_ids(o, c, &x, err, errlen);
+        rc = gr_batch_handin_ids(o, c, &x, err, errlen);
     if (rc == 0 && o->roster)
         rc = gr_roster_load(o->roster, c, err, errlen);
     if (rc == 0 && is_export)
-        gr_batch_export_names(c, &x);
+        gr_batch_handin_export_names(c, &x);
     if (rc == 0 && o->times)
         rc = gr_times_load(o->times, &t, err, errlen);
     if (rc == 0 && o->file_times)
         file_times(o, c);
     else if (rc == 0)
-        rc = gr_batch_times(c, is_export ? &x : NULL, o->times ? &t : NULL, err, errlen);
+        rc = gr_batch_handin_times(c, is_export ? &x : NULL, o->times ? &t : NULL, err, errlen);
+    if (rc == 0 && o->times && o->times_name) {     /* the file as given, not its copy */
+        free(c->times_from);
+        c->times_from = gr_xstrdup(o->times_name);
+    }
     if (rc == 0)
-        rc = gr_batch_late(o, c, start, err, errlen);
+        rc = gr_batch_handin_late(o, c, start, err, errlen);
     if (rc == 0 && o->progress)
         fprintf(o->progress, "attnlab batch: hand-in times from %s\n", c->times_from);
     if (is_export > 0)
         gr_handin_free(&x);
     gr_times_free(&t);
     return rc;
-}
-
-/* ---- what a result was graded from ------------------------------------------------ */
-
-/* The bytes of the student's file for lab into m with its length, so that
-   nothing read from one file can pass for another's; a file that is not
-   there, ambiguous or not a regular file is keyed by what it is. */
-static void add_source(gr_strbuf *m, const char *dir, const gr_intake_lab *il)
-{
-    if (il->status != GR_INTAKE_FOUND) {
-        gr_sb_printf(m, "source %s %s %s\n", il->status == GR_INTAKE_MISSING ? "missing" : "ambiguous",
-                     il->rel ? il->rel : "", il->other ? il->other : "");
-        return;
-    }
-    size_t len = 0;
-    char *data = NULL, why[512] = "";
-    int rc = gr_intake_read(dir, il->rel, GR_INTAKE_MAX_FILE, &data, &len, why, sizeof why);
-    if (rc == 0) {
-        gr_sb_printf(m, "source %s %zu\n", il->rel, len);
-        gr_sb_appendn(m, data, len);
-    } else {
-        gr_sb_printf(m, "source %s unreadable %s\n", il->rel, rc > 0 ? why : strerror(errno));
-    }
-    free(data);
-}
-
-/* The bytes of path (the grader's own file) into m with its tag and length
-   ("absent" when it cannot be read). */
-static void add_file(gr_strbuf *m, const char *tag, const char *path)
-{
-    size_t len = 0;
-    char *data = gr_read_file(path, &len);
-    if (data) {
-        gr_sb_printf(m, "%s %zu\n", tag, len);
-        gr_sb_appendn(m, data, len);
-    } else {
-        gr_sb_printf(m, "%s absent\n", tag);
-    }
-    free(data);
-}
-
-char *gr_batch_digest(const char *data, size_t len)
-{
-    static const unsigned char k1[16] = "attnlab digest 1", k2[16] = "attnlab digest 2";
-    return gr_xasprintf("%016llx%016llx", (unsigned long long)gr_siphash24(k1, data, len),
-                        (unsigned long long)gr_siphash24(k2, data, len));
-}
-
-char *gr_batch_program_digest(void)
-{
-    size_t len = 0;
-    char *exe = gr_read_file("/proc/self/exe", &len);
-    char *hex = exe ? gr_batch_digest(exe, len) : gr_xstrdup("unknown");
-    free(exe);
-    return hex;
-}
-
-void gr_batch_lab_files(gr_strbuf *m, const gr_batch_opts *o, int lab)
-{
-    char *rubric = gr_layout_rubric_from(o->root, o->rubrics, lab);
-    char *header = gr_layout_contract(o->root, lab);
-    gr_sb_printf(m, "lab %d\n", lab);
-    add_file(m, "rubric", rubric);
-    add_file(m, "header", header);
-    free(rubric);
-    free(header);
-}
-
-/* The key of a student's grade: everything the grade follows from (attnlab
-   itself, the labs asked for, and for each the rubric, the contract header
-   and the student's file as found now), hashed, then keyed with the secret
-   and the id as every seed is (seed.h), so the key file tells nothing of the
-   secret. A results.json is only reused under the same key. Without
-   rubrics, the key leaves the rubrics and contract headers out: when only
-   that key holds, only they changed (regrade.h). */
-static char *grading_key(const gr_batch_opts *o, const char *program, const gr_student *s,
-                         int rubrics)
-{
-    const char *id = s->id;
-    gr_strbuf m = {0};
-    gr_sb_printf(&m, "attnlab batch key 1\nprogram %s\n", program);
-    char *dir = student_dir(o, s);
-    for (int lab = 1; lab <= GR_N_LABS; lab++) {
-        if (!o->labs[lab - 1])
-            continue;
-        if (rubrics)
-            gr_batch_lab_files(&m, o, lab);
-        else
-            gr_sb_printf(&m, "lab %d\n", lab);
-        add_source(&m, dir, &s->intake.labs[lab - 1]);
-    }
-    free(dir);
-    char *hex = gr_batch_digest(m.s, m.len);
-    free(m.s);
-    char *key = gr_xasprintf("%016llx", (unsigned long long)gr_seed(o->secret, id, 0, hex));
-    free(hex);
-    return key;
 }
 
 /* ---- grading one student, in a worker ----------------------------------------------- */
@@ -260,7 +172,7 @@ typedef struct batch_ctx {
     const gr_batch_opts *o;
     gr_class *c;
     int *todo;          /* indexes into c->students of those to grade */
-    char **keys;        /* keys[k]: grading_key of todo[k], made before it is graded */
+    char **keys;        /* keys[k]: the key of todo[k] (key.h), made before it is graded */
     char **sides;       /* sides[k]: the same without the rubrics (regrade.h) */
     int *partial;       /* partial[k]: regrade only the labs whose rubric changed */
     const gr_regrade_plan *plan;
@@ -323,7 +235,7 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     }
     char *fb = student_file(o, s->id, "feedback.txt");
     char *kf = student_file(o, s->id, "key");
-    char *line = gr_xasprintf("%s\n%s\n", key, b->sides[i]);
+    char *line = gr_key_file_text(key, b->sides[i]);
     /* the key last: a results.json without its key is graded again */
     if (!f || gr_write_file_atomic(fb, text, len) != 0 || gr_report_json(js, &r, o->secret) != 0 ||
         gr_write_file_atomic(kf, line, strlen(line)) != 0) {
@@ -343,35 +255,39 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
     return rc;
 }
 
-/* Whether line n (0: the key, 1: the key without rubrics) of the key file of
-   s is key: 1, or 0 with why (no file: graded by an attnlab from before keys,
-   or stopped between results.json and key). */
-static int same_key(const gr_batch_opts *o, const gr_student *s, const char *key, int n,
+/* Whether the key file of s holds key (side 0) or side key (side 1), with why. */
+static int same_key(const gr_batch_opts *o, const gr_student *s, const char *key, int side,
                     char *why, size_t whylen)
 {
     char *kf = student_file(o, s->id, "key");
-    size_t len = 0;
-    char *text = gr_read_file(kf, &len);
-    const char *at = text;
-    for (int k = 0; k < n && at; k++)
-        at = (at = strchr(at, '\n')) ? at + 1 : NULL;
-    int same = at && strncmp(at, key, strlen(key)) == 0 && at[strlen(key)] == '\n';
-    if (!text)
-        gr_set_err(why, whylen, "its results have no key of what they were graded from");
-    else if (!same)
-        gr_set_err(why, whylen, "its files, a rubric or contract header, the secret or attnlab "
-                   "itself changed since it was graded");
-    free(text);
+    int same = gr_key_holds(kf, side, key, why, whylen);
     free(kf);
     return same;
+}
+
+/* Whether each lab of s's report is out of max[lab - 1], the points possible
+   under the rubrics in force: a gradebook never mixes maxima. 1, or 0 with why. */
+static int same_maxima(const gr_student *s, const double *max, char *why, size_t whylen)
+{
+    for (int i = 0; i < s->report.n_labs; i++) {
+        const gr_lab_result *l = &s->report.labs[i];
+        if (fabs(l->max_score - max[l->lab - 1]) > 1e-9) {
+            char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
+            gr_set_err(why, whylen, "its %s was graded out of %s points, and the rubrics in "
+                       "force give %s", gr_layout_dir(l->lab), gr_points(p1, l->max_score),
+                       gr_points(p2, max[l->lab - 1]));
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* results.json of s read back into s->report when it holds exactly the labs
    asked for and, key not NULL, was graded from what is there now (its key):
    0; -1 (no file, another run's labs, damaged, something changed) otherwise,
    err saying why when it exists. */
-static int read_back(const gr_batch_opts *o, const char *key, gr_student *s, char *err,
-                     size_t errlen)
+static int read_back(const gr_batch_opts *o, const char *key, const double *max,
+                     gr_student *s, char *err, size_t errlen)
 {
     char *js = student_file(o, s->id, "results.json");
     int rc = -1;
@@ -382,6 +298,8 @@ static int read_back(const gr_batch_opts *o, const char *key, gr_student *s, cha
             labs[s->report.labs[i].lab - 1] = 1;
         for (int i = 0; i < GR_N_LABS; i++)
             same &= !labs[i] == !o->labs[i];
+        if (same && max)
+            same = same_maxima(s, max, err, errlen);
         if (same)
             rc = 0;
         else
@@ -428,7 +346,7 @@ static int student_done(void *ctx, int i, const char *bytes, size_t len, char *e
     (void)err;
     (void)errlen;
     char why[1024] = "";
-    if (read_back(b->o, NULL, s, why, sizeof why) != 0) {   /* just graded: no key check */
+    if (read_back(b->o, NULL, NULL, s, why, sizeof why) != 0) {   /* just graded: no key check */
         /* one student's results never stop the class: not graded, and said */
         s->not_graded = gr_xstrdup(*why ? why : "no results.json");
         if (b->o->progress)
@@ -498,7 +416,7 @@ static int make_dirs(const gr_batch_opts *o, const gr_class *c, char *err, size_
 }
 
 /* Each student's feedback.txt opens with what the gradebook has (final score,
-   late penalties, hidden tests; gr_feedback_header), written once every
+   late penalties, hidden tests; gr_classreport_feedback_header), written once every
    lateness is known, over the header an earlier run wrote. 0, or -1 with err. */
 static int feedback_headers(const gr_batch_opts *o, const gr_class *c, char *err, size_t errlen)
 {
@@ -516,7 +434,7 @@ static int feedback_headers(const gr_batch_opts *o, const gr_class *c, char *err
             const char *body = text, *end = strstr(text, "\n\n");
             if (strncmp(text, mark, sizeof mark - 1) == 0)
                 body = end ? end + 2 : text + len;
-            char *head = gr_feedback_header(c, s);
+            char *head = gr_classreport_feedback_header(c, s);
             char *all = gr_xasprintf("%s%s", head, body);
             if (strcmp(all, text) != 0 && gr_write_file_atomic(fb, all, strlen(all)) != 0)
                 ok = 0;
@@ -534,14 +452,46 @@ static int feedback_headers(const gr_batch_opts *o, const gr_class *c, char *err
     return rc;
 }
 
-/* run.txt last (shard.h): what this output holds and what it was graded from. */
-static int run_record(const gr_batch_opts *o, const gr_class *c, char *err, size_t errlen)
+/* The record of this run (run.h), its settings as bs settled them. */
+static void identify(const gr_batch_settings *bs, const gr_class *c, gr_run *r)
+{
+    gr_run_identify(&bs->o, c, r);
+    for (int k = 0; k < GR_SET_COUNT; k++)
+        gr_class_setting_copy(&r->set, &bs->now, (gr_setting)k);
+}
+
+/* As the class is about to be written: the settings' files kept, the changes
+   logged, run.txt replaced by run.started until the end (run.h). */
+static int run_start(const gr_batch_settings *bs, const gr_class *c, char *err, size_t errlen)
 {
     gr_run r;
-    gr_run_identify(o, c, &r);
-    int rc = gr_run_write(o->out, &r, c, o->course_file, err, errlen);
+    identify(bs, c, &r);
+    int rc = gr_run_clear(bs->o.out, err, errlen);
+    if (rc == 0)
+        rc = gr_batch_settings_keep(bs, err, errlen);
+    if (rc == 0)
+        rc = gr_run_start(bs->o.out, &r, err, errlen);
     gr_run_free(&r);
     return rc;
+}
+
+/* run.txt last: what this output holds and what it was graded from. */
+static int run_record(const gr_batch_settings *bs, const gr_class *c, char *err, size_t errlen)
+{
+    gr_run r;
+    identify(bs, c, &r);
+    int rc = gr_run_write(bs->o.out, &r, c, err, errlen);
+    gr_run_free(&r);
+    return rc;
+}
+
+/* Each graded lab's points possible: its rubric's points added up (snap, the
+   rubrics in force), never one student's results. */
+static void points_possible(gr_class *c, const gr_rubric_snap *snap)
+{
+    for (int lab = 1; lab <= GR_N_LABS; lab++)
+        for (int t = 0; c->labs[lab - 1] && t < snap->n_tests[lab - 1]; t++)
+            c->lab_max[lab - 1] += snap->tests[lab - 1][t].points;
 }
 
 /* Whether only s's labs whose rubric changed need grading: their results
@@ -550,7 +500,7 @@ static int only_rubrics_changed(const batch_ctx *b, gr_student *s, const char *s
 {
     char why[256];
     if (!b->plan->any || b->o->restart || !same_key(b->o, s, side, 1, why, sizeof why) ||
-        read_back(b->o, NULL, s, why, sizeof why) != 0)
+        read_back(b->o, NULL, NULL, s, why, sizeof why) != 0)
         return 0;
     gr_result_free(&s->report);     /* the worker reads it again, and the parent after */
     return 1;
@@ -563,7 +513,7 @@ static void what_to_grade(batch_ctx *b)
 {
     const gr_batch_opts *o = b->o;
     gr_class *c = b->c;
-    char *program = gr_batch_program_digest();      /* once for the run */
+    char *program = gr_key_program();      /* once for the run */
     for (int i = 0; i < c->n; i++) {
         gr_student *s = &c->students[i];
         if (!s->submitted || s->same_as || !in_slice(o, s))
@@ -571,8 +521,11 @@ static void what_to_grade(batch_ctx *b)
         char why[1024] = "";
         /* the key before any grading reads the files it covers: a file that
            changes meanwhile leaves a key that no longer holds next run */
-        char *key = grading_key(o, program, s, 1), *side = grading_key(o, program, s, 0);
-        if (!o->restart && read_back(o, key, s, why, sizeof why) == 0) {
+        char *dir = student_dir(o, s);
+        char *key = gr_key_make(o, program, s->id, dir, &s->intake, 0);
+        char *side = gr_key_make(o, program, s->id, dir, &s->intake, 1);
+        free(dir);
+        if (!o->restart && read_back(o, key, c->lab_max, s, why, sizeof why) == 0) {
             s->resumed = 1;
             c->resumed++;
             free(key);
@@ -589,9 +542,10 @@ static void what_to_grade(batch_ctx *b)
     free(program);
 }
 
-int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
+/* gr_batch_run under the options in force (batch_settings.h). */
+static int run(const gr_batch_settings *bs, gr_class *c, char *err, size_t errlen)
 {
-    memset(c, 0, sizeof *c);
+    const gr_batch_opts *o = &bs->o;
     double t0 = gr_now_seconds();
     memcpy(c->labs, o->labs, sizeof c->labs);
     c->course = o->course;
@@ -603,7 +557,7 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
         return GR_STATUS_BAD_INPUT;
     c->roster = o->roster != NULL;
     c->submissions = o->submissions;
-    if (make_dirs(o, c, err, errlen) != 0 || gr_run_clear(o->out, err, errlen) != 0)
+    if (make_dirs(o, c, err, errlen) != 0 || run_start(bs, c, err, errlen) != 0)
         return GR_STATUS_FAILED;
 
     gr_regrade_plan plan;
@@ -611,6 +565,7 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
         gr_regrade_plan_free(&plan);
         return GR_STATUS_BAD_INPUT;
     }
+    points_possible(c, &plan.now);
     size_t n = (size_t)c->n + 1;
     batch_ctx b = {o, c, gr_xcalloc(n, sizeof(int)), gr_xcalloc(n, sizeof(char *)),
                    gr_xcalloc(n, sizeof(char *)), gr_xcalloc(n, sizeof(int)), &plan, 0, 0, 0};
@@ -633,7 +588,7 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
     free(b.partial);
     free(b.todo);
     /* what the results now follow from, for the next run to compare */
-    if (rc == 0 && gr_rubric_snap_write(o->out, &plan.now) != 0) {
+    if (rc == 0 && gr_regrade_snap_write(o->out, &plan.now) != 0) {
         gr_set_err(err, errlen, "cannot write %s/rubrics.state: %s", o->out, strerror(errno));
         rc = GR_STATUS_FAILED;
     }
@@ -644,45 +599,31 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
                    gr_stop_requested(), c->resumed + c->graded_now, c->resumed + c->graded_now);
     if (rc == 0)
         group_grades(o, c);
+    if (rc == 0 && gr_override_load(o->out, c, err, errlen) != 0)   /* grades set by hand */
+        rc = GR_STATUS_BAD_INPUT;
     if (rc == 0 && feedback_headers(o, c, err, errlen) != 0)
         rc = GR_STATUS_FAILED;
-    if (rc == 0 && run_record(o, c, err, errlen) != 0)
+    if (rc == 0 && run_record(bs, c, err, errlen) != 0)
         rc = GR_STATUS_FAILED;
     c->seconds = gr_now_seconds() - t0;
     return rc;
 }
 
-const gr_lab_result *gr_student_lab(const gr_student *s, int lab)
+int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
 {
-    for (int i = 0; i < s->report.n_labs; i++)
-        if (s->report.labs[i].lab == lab)
-            return &s->report.labs[i];
-    return NULL;
-}
-
-double gr_student_adjusted(const gr_class *c, const gr_student *s, int lab)
-{
-    const gr_lab_result *l = gr_student_lab(s, lab);
-    double raw = l ? l->score : 0;
-    return c->course ? gr_course_adjust(c->course, raw, s->days_late[lab - 1]) : raw;
-}
-
-void gr_class_free(gr_class *c)
-{
-    for (int i = 0; i < c->n; i++) {
-        free(c->students[i].id);
-        free(c->students[i].folder);
-        free(c->students[i].same_as);
-        free(c->students[i].name);
-        free(c->students[i].email);
-        free(c->students[i].sis_user_id);
-        free(c->students[i].sis_login_id);
-        free(c->students[i].section);
-        free(c->students[i].not_graded);
-        gr_intake_free(&c->students[i].intake);
-        gr_result_free(&c->students[i].report);
-    }
-    free(c->students);
-    free(c->times_from);
     memset(c, 0, sizeof *c);
+    gr_batch_settings bs;
+    if (gr_batch_settings_apply(&bs, o, err, errlen) != 0) {
+        gr_batch_settings_free(&bs);
+        return GR_STATUS_BAD_INPUT;
+    }
+    int rc = run(&bs, c, err, errlen);
+    if (bs.has_course) {            /* the class's own policy: the class keeps it */
+        c->own_course = gr_xmalloc(sizeof *c->own_course);
+        *c->own_course = bs.course;
+        c->course = c->own_course;
+        bs.has_course = 0;
+    }
+    gr_batch_settings_free(&bs);
+    return rc;
 }

@@ -55,7 +55,7 @@ static void drop_unclaimed(const gr_batch_opts *o, gr_class *c, const gr_handin 
     c->n = k;
 }
 
-int gr_batch_ids(const gr_batch_opts *o, gr_class *c, const gr_handin *x, char *err, size_t errlen)
+int gr_batch_handin_ids(const gr_batch_opts *o, gr_class *c, const gr_handin *x, char *err, size_t errlen)
 {
     drop_unclaimed(o, c, x);
     int n = c->n;
@@ -95,7 +95,7 @@ int gr_batch_ids(const gr_batch_opts *o, gr_class *c, const gr_handin *x, char *
     return 0;
 }
 
-void gr_batch_export_names(gr_class *c, const gr_handin *x)
+void gr_batch_handin_export_names(gr_class *c, const gr_handin *x)
 {
     for (int i = 0; i < x->n; i++)
         for (int k = 0; k < x->subs[i].n_who; k++) {
@@ -121,7 +121,7 @@ static const gr_handin_sub *export_of(const gr_class *c, const gr_handin *x, con
     return NULL;
 }
 
-int gr_batch_times(gr_class *c, const gr_handin *x, const gr_times *t, char *err, size_t errlen)
+int gr_batch_handin_times(gr_class *c, const gr_handin *x, const gr_times *t, char *err, size_t errlen)
 {
     for (int i = 0; t && i < t->n; i++)
         if (!find(c, t->e[i].id)) {
@@ -189,7 +189,7 @@ static int penalised(const gr_batch_opts *o, const gr_class *c, const gr_student
            holder_of(c, s)->intake.labs[lab - 1].status != GR_INTAKE_MISSING;
 }
 
-int gr_batch_late(const gr_batch_opts *o, gr_class *c, time_t start, char *err, size_t errlen)
+int gr_batch_handin_late(const gr_batch_opts *o, gr_class *c, time_t start, char *err, size_t errlen)
 {
     if (!o->course)
         return 0;

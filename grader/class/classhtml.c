@@ -10,6 +10,7 @@
 
 #include "cells.h"
 #include "class/classreport.h"
+#include "class/warnings.h"
 #include "class/clusters.h"
 #include "class/similarity.h"
 #include "report/report.h"
@@ -17,12 +18,12 @@
 
 /* ---- pieces every section uses ----------------------------------------------------- */
 
-void gr_html_esc(gr_strbuf *b, const char *s)
+void gr_classhtml_esc(gr_strbuf *b, const char *s)
 {
     gr_report_junit_xml_text(b, s ? s : "");
 }
 
-void gr_html_points(gr_strbuf *b, double x)
+void gr_classhtml_points(gr_strbuf *b, double x)
 {
     char buf[GR_POINTS_LEN];
     gr_sb_append(b, gr_points(buf, x));
@@ -37,7 +38,7 @@ static void put_stat(gr_strbuf *b, double x)
         gr_sb_printf(b, "%.2f", fabs(x) < 0.005 ? 0.0 : x);
 }
 
-int gr_html_student_index(const gr_class *c, const char *id)
+int gr_classhtml_student_index(const gr_class *c, const char *id)
 {
     for (int i = 0; i < c->n; i++)          /* lists borrow the class's own ids */
         if (c->students[i].id == id)
@@ -48,12 +49,12 @@ int gr_html_student_index(const gr_class *c, const char *id)
     return -1;
 }
 
-void gr_html_student_link(gr_strbuf *b, const gr_class *c, const char *id)
+void gr_classhtml_student_link(gr_strbuf *b, const gr_class *c, const char *id)
 {
-    int i = gr_html_student_index(c, id);
+    int i = gr_classhtml_student_index(c, id);
     if (i >= 0)
         gr_sb_printf(b, "<a href=\"#s%d\">", i);
-    gr_html_esc(b, id);
+    gr_classhtml_esc(b, id);
     if (i >= 0)
         gr_sb_append(b, "</a>");
 }
@@ -63,7 +64,7 @@ static void student_links(gr_strbuf *b, const gr_class *c, const char *const *id
     for (int k = 0; k < n; k++) {
         if (k)
             gr_sb_append(b, ", ");
-        gr_html_student_link(b, c, ids[k]);
+        gr_classhtml_student_link(b, c, ids[k]);
     }
 }
 
@@ -121,7 +122,7 @@ static void page_head(gr_strbuf *b, const gr_class *c)
     gr_sb_append(b, ".");
     if (c->times_from) {
         gr_sb_append(b, " Hand-in times: from ");
-        gr_html_esc(b, c->times_from);
+        gr_classhtml_esc(b, c->times_from);
         gr_sb_append(b, ".");
     }
     gr_sb_append(b, "</p></header>\n");
@@ -178,13 +179,13 @@ static void histogram(gr_strbuf *b, const char *out)
 static void stats_cells(gr_strbuf *b, gr_class_stats s)
 {
     gr_sb_printf(b, "<td class=\"n\">%.2f</td><td class=\"n\">", s.mean);
-    gr_html_points(b, s.median);
+    gr_classhtml_points(b, s.median);
     gr_sb_append(b, "</td><td class=\"n\">");
-    gr_html_points(b, s.min);
+    gr_classhtml_points(b, s.min);
     gr_sb_append(b, "</td><td class=\"n\">");
-    gr_html_points(b, s.max);
+    gr_classhtml_points(b, s.max);
     gr_sb_append(b, "</td><td class=\"n\">");
-    gr_html_points(b, s.max_points);
+    gr_classhtml_points(b, s.max_points);
     gr_sb_append(b, "</td>");
 }
 
@@ -192,10 +193,10 @@ static void section_scores(gr_strbuf *b, const gr_class *c, const gr_items *it, 
 {
     gr_sb_append(b, "<section id=\"scores\"><h2>Scores and distribution</h2>\n");
     gr_strbuf w = {0};
-    gr_batch_warnings(&w, c, 0);
+    gr_warnings_block(&w, c, 0);
     if (w.len) {
         gr_sb_append(b, "<h3>Warnings</h3>\n<pre class=\"warnings\">");
-        gr_html_esc(b, w.s);
+        gr_classhtml_esc(b, w.s);
         gr_sb_append(b, "</pre>\n");
     }
     free(w.s);
@@ -210,20 +211,20 @@ static void section_scores(gr_strbuf *b, const gr_class *c, const gr_items *it, 
         gr_sb_printf(b, "<tr><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%d</td>"
                         "<td class=\"n\">%d</td>", lab_dir(lab), it->attempted[lab - 1],
                      it->missing[lab - 1], it->not_started[lab - 1]);
-        stats_cells(b, gr_class_stats_of(c, lab, 0));
+        stats_cells(b, gr_classreport_stats(c, lab, 0));
         gr_sb_append(b, "</tr>\n");
     }
-    gr_class_stats t = gr_class_stats_of(c, 0, 0);
+    gr_class_stats t = gr_classreport_stats(c, 0, 0);
     gr_sb_printf(b, "<tr class=\"sum\"><th>total</th><td class=\"n\" colspan=\"3\">%d students"
                     "</td>", t.n);
     stats_cells(b, t);
     gr_sb_append(b, "</tr>\n");
     if (c->course) {
         gr_sb_append(b, "<tr><th>after late penalties</th><td colspan=\"3\"></td>");
-        stats_cells(b, gr_class_stats_of(c, 0, 1));
+        stats_cells(b, gr_classreport_stats(c, 0, 1));
         gr_sb_append(b, "</tr>\n");
     }
-    gr_class_stats f = gr_class_stats_of(c, 0, 1);   /* final grades: the late policy applied */
+    gr_class_stats f = gr_classreport_stats(c, 0, 1);   /* final grades: the late policy applied */
     gr_sb_append(b, "</tbody></table>\n<table class=\"bands\"><thead><tr><th>final grade</th>");
     for (int k = 0; k < GR_CLASS_BINS; k++)
         k == GR_CLASS_BINS - 1 ? gr_sb_append(b, "<th class=\"n\">100%</th>")
@@ -253,9 +254,9 @@ static void item_row(gr_strbuf *b, const gr_items *it, int k, int id)
     if (id)
         gr_sb_printf(b, " id=\"item%d\"", k);
     gr_sb_printf(b, "%s><td>%s</td><td class=\"test\">", cls, lab_dir(m->lab));
-    gr_html_esc(b, m->test);
+    gr_classhtml_esc(b, m->test);
     gr_sb_printf(b, "</td><td>%s</td><td class=\"n\">", gr_rubric_visibility_name(m->visibility));
-    gr_html_points(b, m->max_score);
+    gr_classhtml_points(b, m->max_score);
     gr_sb_printf(b, "</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n rate\">",
                  m->attempted, m->passed);
     if (m->attempted)
@@ -339,18 +340,18 @@ static void section_misconceptions(gr_strbuf *b, const gr_class *c, const gr_ite
         const gr_item_shown *m = &it->shown[k];
         gr_sb_printf(b, "<tr><td class=\"n\">%d</td><td class=\"n\">%d</td><td><b>", m->n,
                      it->attempted[m->lab - 1]);
-        gr_html_esc(b, m->id);
+        gr_classhtml_esc(b, m->id);
         gr_sb_append(b, "</b>: ");
-        gr_html_esc(b, m->mc ? m->mc->name : "not in this attnlab's lab modules");
+        gr_classhtml_esc(b, m->mc ? m->mc->name : "not in this attnlab's lab modules");
         if (m->mc && m->mc->explain) {
             gr_sb_append(b, "<br><span class=\"muted\">");
-            gr_html_esc(b, m->mc->explain);
+            gr_classhtml_esc(b, m->mc->explain);
             gr_sb_append(b, "</span>");
         }
         gr_sb_append(b, "</td><td>");
         char *handout = m->mc ? gr_layout_handout_at(m->mc->handout.lab, m->mc->handout.section)
                               : NULL;
-        gr_html_esc(b, handout ? handout : lab_dir(m->lab));
+        gr_classhtml_esc(b, handout ? handout : lab_dir(m->lab));
         free(handout);
         gr_sb_append(b, "</td><td>");
         student_links(b, c, m->students, m->n);
@@ -373,7 +374,7 @@ static void similarity_groups(gr_strbuf *b, const gr_class *c, const gr_html_sim
                      x->n, lab_dir(x->lab));
         for (int k = 0; k < x->n; k++) {
             gr_sb_append(b, k ? ", " : "");
-            gr_html_student_link(b, c, c->students[x->who[k]].id);
+            gr_classhtml_student_link(b, c, c->students[x->who[k]].id);
         }
         gr_sb_append(b, "</li>\n");
     }
@@ -411,9 +412,9 @@ static void section_similarity(gr_strbuf *b, const gr_class *c, const gr_html_si
     for (int k = 0; k < sim->n; k++) {
         const gr_html_pair *p = &sim->pairs[k];
         gr_sb_printf(b, "<tr><td>%s</td><td>", lab_dir(p->lab));
-        gr_html_file_link(b, c, sim, p->lab, p->a);
+        gr_classhtml_file_link(b, c, sim, p->lab, p->a);
         gr_sb_append(b, "</td><td>");
-        gr_html_file_link(b, c, sim, p->lab, p->b);
+        gr_classhtml_file_link(b, c, sim, p->lab, p->b);
         gr_sb_printf(b, "</td><td class=\"n\">%.0f%%</td><td class=\"n\">%ld</td></tr>\n",
                      100 * p->jaccard, p->shared);
     }
@@ -424,17 +425,17 @@ static void section_similarity(gr_strbuf *b, const gr_class *c, const gr_html_si
 
 /* ---- the whole ------------------------------------------------------------------------ */
 
-char *gr_class_html(const gr_class *c, const gr_html_opts *o)
+char *gr_classhtml_page(const gr_class *c, const gr_html_opts *o)
 {
     gr_items it;
     gr_items_analyse(c, &it);
     gr_html_sim sim;
-    gr_html_sim_load(&sim, c, o);
+    gr_classhtml_sim_load(&sim, c, o);
     gr_strbuf b = {0};
     page_head(&b, c);
     toc(&b, o->submissions != NULL);
     gr_sb_append(&b, "<main>\n");
-    gr_html_glance(&b, c, &it);
+    gr_classhtml_glance(&b, c, &it);
     section_scores(&b, c, &it, o->out);
     section_items(&b, &it);
     section_verdicts(&b, c, &it);
@@ -446,10 +447,10 @@ char *gr_class_html(const gr_class *c, const gr_html_opts *o)
                      "student's section prints on its own: open the report at the student's link "
                      "(report.html#s3) and print.</p>\n");
     for (int i = 0; i < c->n; i++)
-        gr_html_student(&b, c, i, &sim);
+        gr_classhtml_student(&b, c, i, &sim);
     gr_sb_append(&b, "</section>\n</main>\n<footer class=\"muted\"><p>Written by attnlab batch. "
                      "Self-contained: no script, nothing fetched.</p></footer>\n</body>\n</html>\n");
-    gr_html_sim_free(&sim);
+    gr_classhtml_sim_free(&sim);
     gr_items_free(&it);
     return gr_sb_take(&b);
 }

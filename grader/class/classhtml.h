@@ -32,7 +32,7 @@
 #ifndef GR_CLASSHTML_H
 #define GR_CLASSHTML_H
 
-#include "class/batch.h"
+#include "class/class.h"
 
 /* Pairs of lab files this similar (Jaccard of their fingerprints) are listed. */
 #define GR_HTML_SIM_MIN 0.5
@@ -44,6 +44,6 @@ typedef struct gr_html_opts {
 } gr_html_opts;
 
 /* report.html's text (malloc'd). */
-char *gr_class_html(const gr_class *c, const gr_html_opts *o);
+char *gr_classhtml_page(const gr_class *c, const gr_html_opts *o);
 
 #endif

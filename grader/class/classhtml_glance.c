@@ -37,7 +37,7 @@ static ranked *rank_class(const gr_class *c)
         r[i].final = s->submitted ? 0 : -1;
         for (int lab = 1; s->submitted && lab <= GR_N_LABS; lab++)
             if (c->labs[lab - 1]) {
-                r[i].final += gr_student_adjusted(c, s, lab);
+                r[i].final += gr_class_adjusted(c, s, lab);
                 r[i].days += s->days_late[lab - 1];
             }
     }
@@ -58,7 +58,7 @@ static void tests_to_check(gr_strbuf *b, const gr_items *it)
             continue;
         gr_sb_printf(b, "%s<li><a href=\"#item%d\">%s: ", n++ ? "" : "<ul class=\"check\">\n", k,
                      gr_layout_dir(m->lab));
-        gr_html_esc(b, m->test);
+        gr_classhtml_esc(b, m->test);
         gr_sb_append(b, "</a>: ");
         if (m->flags & GR_ITEM_NONE_PASS)
             gr_sb_printf(b, "passed by no one of the %d who attempted the lab", m->attempted);
@@ -109,11 +109,11 @@ static void late_list(gr_strbuf *b, const gr_class *c, const ranked *r)
     gr_sb_append(b, n ? "<ul class=\"late\">\n" : "<p>No one handed a lab in late.</p>\n");
     for (int k = 0; k < n; k++) {
         gr_sb_append(b, "<li>");
-        gr_html_student_link(b, c, c->students[l[k].i].id);
+        gr_classhtml_student_link(b, c, c->students[l[k].i].id);
         gr_sb_append(b, ": ");
         late_labs(b, c, &c->students[l[k].i]);
         gr_sb_append(b, "; final <b>");
-        gr_html_points(b, l[k].final);
+        gr_classhtml_points(b, l[k].final);
         gr_sb_append(b, "</b></li>\n");
     }
     if (n)
@@ -129,7 +129,7 @@ static void failing_labs(gr_strbuf *b, const gr_class *c, const gr_student *s)
 {
     int n = 0;
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
-        const gr_lab_result *l = c->labs[lab - 1] ? gr_student_lab(s, lab) : NULL;
+        const gr_lab_result *l = c->labs[lab - 1] ? gr_class_lab(s, lab) : NULL;
         int failing = 0;
         for (int j = 0; l && j < l->n_tests; j++)
             failing += l->tests[j].verdict != GR_PASSED;
@@ -166,13 +166,13 @@ static void misconceptions(gr_strbuf *b, const gr_student *s)
             if (!m || named_before(&s->report, k, j, m))
                 continue;
             gr_sb_append(b, n++ ? ", " : "");
-            gr_html_esc(b, m);
+            gr_classhtml_esc(b, m);
         }
 }
 
 static void ranked_table(gr_strbuf *b, const gr_class *c, const ranked *r)
 {
-    double max = gr_class_stats_of(c, 0, 1).max_points;
+    double max = gr_classreport_stats(c, 0, 1).max_points;
     gr_sb_append(b, "<h2 id=\"ranked\">Students by final grade</h2>\n<p class=\"muted\">Lowest "
                     "first; the final grade is after the late policy. Each id leads to the "
                     "student's section.</p>\n<table class=\"ranked\"><thead><tr><th class=\"n\">#"
@@ -182,13 +182,13 @@ static void ranked_table(gr_strbuf *b, const gr_class *c, const ranked *r)
     for (int k = 0; k < c->n; k++) {
         const gr_student *s = &c->students[r[k].i];
         gr_sb_printf(b, "<tr><td class=\"n\">%d</td><td>", k + 1);
-        gr_html_student_link(b, c, s->id);
+        gr_classhtml_student_link(b, c, s->id);
         if (!s->submitted) {
             gr_sb_append(b, "</td><td colspan=\"5\">on the roster, no submission</td></tr>\n");
             continue;
         }
         gr_sb_append(b, "</td><td class=\"n final\">");
-        gr_html_points(b, r[k].final);
+        gr_classhtml_points(b, r[k].final);
         gr_sb_printf(b, "</td><td class=\"n\">%.0f</td><td class=\"n\">", max > 0 ? 100 * r[k].final / max : 0);
         if (r[k].days)
             gr_sb_printf(b, "%d", r[k].days);
@@ -201,7 +201,7 @@ static void ranked_table(gr_strbuf *b, const gr_class *c, const ranked *r)
     gr_sb_append(b, "</tbody></table>\n");
 }
 
-void gr_html_glance(gr_strbuf *b, const gr_class *c, const gr_items *it)
+void gr_classhtml_glance(gr_strbuf *b, const gr_class *c, const gr_items *it)
 {
     ranked *r = rank_class(c);
     gr_sb_append(b, "<section id=\"glance\">\n<div class=\"glance\">\n");

@@ -38,29 +38,29 @@ typedef struct gr_html_sim {
 
 /* The similar pairs and identical groups of every lab graded, from
    o->submissions (none without; classhtml_sim.c). */
-void gr_html_sim_load(gr_html_sim *sim, const gr_class *c, const gr_html_opts *o);
-void gr_html_sim_free(gr_html_sim *sim);
+void gr_classhtml_sim_load(gr_html_sim *sim, const gr_class *c, const gr_html_opts *o);
+void gr_classhtml_sim_free(gr_html_sim *sim);
 
 /* The group of lab that student i is in, or NULL. */
-const gr_html_group *gr_html_group_of(const gr_html_sim *sim, int lab, int i);
+const gr_html_group *gr_classhtml_group_of(const gr_html_sim *sim, int lab, int i);
 
 /* Student i's file of lab as a pair names it: its group's first student, or i. */
-void gr_html_file_link(gr_strbuf *b, const gr_class *c, const gr_html_sim *sim, int lab, int i);
+void gr_classhtml_file_link(gr_strbuf *b, const gr_class *c, const gr_html_sim *sim, int lab, int i);
 
 /* The first screen: tests to check, the late list, the class ranked by final
    grade (classhtml_glance.c). */
-void gr_html_glance(gr_strbuf *b, const gr_class *c, const gr_items *it);
+void gr_classhtml_glance(gr_strbuf *b, const gr_class *c, const gr_items *it);
 
 /* Student i's section, anchored "s<i>". */
-void gr_html_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *sim);
+void gr_classhtml_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *sim);
 
 /* s escaped for HTML text and attributes (NULL: nothing). */
-void gr_html_esc(gr_strbuf *b, const char *s);
+void gr_classhtml_esc(gr_strbuf *b, const char *s);
 /* A score exactly (gr_points). */
-void gr_html_points(gr_strbuf *b, double x);
+void gr_classhtml_points(gr_strbuf *b, double x);
 /* The index of the student with this id, or -1. */
-int gr_html_student_index(const gr_class *c, const char *id);
+int gr_classhtml_student_index(const gr_class *c, const char *id);
 /* The id, escaped, as a link to the student's section. */
-void gr_html_student_link(gr_strbuf *b, const gr_class *c, const char *id);
+void gr_classhtml_student_link(gr_strbuf *b, const gr_class *c, const char *id);
 
 #endif

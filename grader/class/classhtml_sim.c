@@ -71,7 +71,7 @@ static void lab_pairs(gr_html_sim *sim, const gr_sim_lab *l, char *const *names,
     }
 }
 
-void gr_html_sim_load(gr_html_sim *sim, const gr_class *c, const gr_html_opts *o)
+void gr_classhtml_sim_load(gr_html_sim *sim, const gr_class *c, const gr_html_opts *o)
 {
     memset(sim, 0, sizeof *sim);
     if (!o->submissions || !o->root)
@@ -106,7 +106,7 @@ void gr_html_sim_load(gr_html_sim *sim, const gr_class *c, const gr_html_opts *o
     free(who);
 }
 
-void gr_html_sim_free(gr_html_sim *sim)
+void gr_classhtml_sim_free(gr_html_sim *sim)
 {
     for (int g = 0; g < sim->n_groups; g++)
         free(sim->groups[g].who);
@@ -115,7 +115,7 @@ void gr_html_sim_free(gr_html_sim *sim)
     memset(sim, 0, sizeof *sim);
 }
 
-const gr_html_group *gr_html_group_of(const gr_html_sim *sim, int lab, int i)
+const gr_html_group *gr_classhtml_group_of(const gr_html_sim *sim, int lab, int i)
 {
     for (int g = 0; g < sim->n_groups; g++)
         for (int k = 0; sim->groups[g].lab == lab && k < sim->groups[g].n; k++)
@@ -124,10 +124,10 @@ const gr_html_group *gr_html_group_of(const gr_html_sim *sim, int lab, int i)
     return NULL;
 }
 
-void gr_html_file_link(gr_strbuf *b, const gr_class *c, const gr_html_sim *sim, int lab, int i)
+void gr_classhtml_file_link(gr_strbuf *b, const gr_class *c, const gr_html_sim *sim, int lab, int i)
 {
-    const gr_html_group *g = gr_html_group_of(sim, lab, i);
-    gr_html_student_link(b, c, c->students[g ? g->who[0] : i].id);
+    const gr_html_group *g = gr_classhtml_group_of(sim, lab, i);
+    gr_classhtml_student_link(b, c, c->students[g ? g->who[0] : i].id);
     if (g)
         gr_sb_printf(b, " <span class=\"muted\">+%d with the same file</span>", g->n - 1);
 }

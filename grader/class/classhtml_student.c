@@ -30,7 +30,7 @@ static void feedback(gr_strbuf *b, const gr_lab_result *l, const gr_test_result 
 {
     char *text = gr_report_text_feedback(l, t);
     gr_sb_append(b, "<pre>");
-    gr_html_esc(b, text);
+    gr_classhtml_esc(b, text);
     gr_sb_append(b, "</pre>\n");
     free(text);
 }
@@ -59,11 +59,11 @@ static void failing_tests(gr_strbuf *b, const gr_lab_result *l)
             continue;
         const char *tag = shown_tag(t->visibility);
         gr_sb_printf(b, "<div class=\"fail\"><h4>%s: ", gr_layout_dir(l->lab));
-        gr_html_esc(b, t->name);
+        gr_classhtml_esc(b, t->name);
         gr_sb_printf(b, "%s, %s (", tag ? tag : "", gr_result_verdict_name(t->verdict));
-        gr_html_points(b, t->score);
+        gr_classhtml_points(b, t->score);
         gr_sb_append(b, " of ");
-        gr_html_points(b, t->max_score);
+        gr_classhtml_points(b, t->max_score);
         gr_sb_append(b, ")</h4>\n");
         feedback(b, l, t);
         gr_sb_append(b, "</div>\n");
@@ -87,9 +87,9 @@ static void lab_status(gr_strbuf *b, const gr_lab_result *l)
         gr_sb_append(b, gr_result_verdict_name(l->tests[0].verdict));
     if (l && l->source_how) {
         gr_sb_append(b, "<br><span class=\"muted\">");
-        gr_html_esc(b, l->source);
+        gr_classhtml_esc(b, l->source);
         gr_sb_append(b, ": ");
-        gr_html_esc(b, l->source_how);
+        gr_classhtml_esc(b, l->source_how);
         gr_sb_append(b, "</span>");
     }
 }
@@ -102,16 +102,16 @@ static void lab_rows(gr_strbuf *b, const gr_class *c, const gr_student *s)
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!c->labs[lab - 1])
             continue;
-        const gr_lab_result *l = gr_student_lab(s, lab);
-        double raw = l ? l->score : 0, adj = gr_student_adjusted(c, s, lab);
+        const gr_lab_result *l = gr_class_lab(s, lab);
+        double raw = gr_class_raw(c, s, lab), adj = gr_class_adjusted(c, s, lab);
         gr_sb_printf(b, "<tr><td>%s</td><td class=\"n\">", gr_layout_dir(lab));
-        gr_html_points(b, raw);
+        gr_classhtml_points(b, raw);
         gr_sb_append(b, "</td><td class=\"n\">");
-        gr_html_points(b, l ? l->max_score : 0);
+        gr_classhtml_points(b, c->lab_max[lab - 1]);    /* the rubric's, as the gradebook's */
         gr_sb_printf(b, "</td><td class=\"n\">%d</td><td class=\"n\">", s->days_late[lab - 1]);
-        gr_html_points(b, raw - adj);
+        gr_classhtml_points(b, raw - adj);
         gr_sb_append(b, "</td><td class=\"n\">");
-        gr_html_points(b, adj);
+        gr_classhtml_points(b, adj);
         gr_sb_append(b, "</td><td>");
         lab_status(b, l);
         gr_sb_append(b, "</td></tr>\n");
@@ -132,7 +132,7 @@ static void same_file(gr_strbuf *b, const gr_class *c, const gr_html_group *g, i
         for (int k = 0, n = 0; k < g->n; k++)
             if (g->who[k] != i) {
                 gr_sb_append(b, n++ ? ", " : "");
-                gr_html_student_link(b, c, c->students[g->who[k]].id);
+                gr_classhtml_student_link(b, c, c->students[g->who[k]].id);
             }
     }
     gr_sb_append(b, ".</p>\n");
@@ -147,26 +147,26 @@ static void similar(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *s
     int n = 0;
     for (int k = 0; k < sim->n; k++) {
         const gr_html_pair *p = &sim->pairs[k];
-        const gr_html_group *g = gr_html_group_of(sim, p->lab, i);
+        const gr_html_group *g = gr_classhtml_group_of(sim, p->lab, i);
         int me = g ? g->who[0] : i;           /* a pair names a group by its first */
         if (p->a != me && p->b != me)
             continue;
         gr_sb_append(b, n++ ? ", " : "<p class=\"similar\">Similar lab files: ");
-        gr_html_file_link(b, c, sim, p->lab, p->a == me ? p->b : p->a);
+        gr_classhtml_file_link(b, c, sim, p->lab, p->a == me ? p->b : p->a);
         gr_sb_printf(b, " (%s, %.0f%%)", gr_layout_dir(p->lab), 100 * p->jaccard);
     }
     if (n)
         gr_sb_append(b, "</p>\n");
 }
 
-void gr_html_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *sim)
+void gr_classhtml_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *sim)
 {
     const gr_student *s = &c->students[i];
     gr_sb_printf(b, "<section class=\"student\" id=\"s%d\"><h3>", i);
-    gr_html_esc(b, s->id);
+    gr_classhtml_esc(b, s->id);
     if (s->name && *s->name) {
         gr_sb_append(b, " <span class=\"muted\">");
-        gr_html_esc(b, s->name);
+        gr_classhtml_esc(b, s->name);
         gr_sb_append(b, "</span>");
     }
     gr_sb_append(b, "</h3>\n");
@@ -175,29 +175,28 @@ void gr_html_student(gr_strbuf *b, const gr_class *c, int i, const gr_html_sim *
     } else {
         if (s->same_as) {
             gr_sb_append(b, "<p>A group's submission: the grade of ");
-            gr_html_student_link(b, c, s->same_as);
+            gr_classhtml_student_link(b, c, s->same_as);
             gr_sb_append(b, ".</p>\n");
         }
         double raw = 0, adj = 0, max = 0;
         for (int lab = 1; lab <= GR_N_LABS; lab++) {
-            const gr_lab_result *l = c->labs[lab - 1] ? gr_student_lab(s, lab) : NULL;
-            raw += l ? l->score : 0;
-            adj += c->labs[lab - 1] ? gr_student_adjusted(c, s, lab) : 0;
-            max += l ? l->max_score : 0;
+            raw += c->labs[lab - 1] ? gr_class_raw(c, s, lab) : 0;
+            adj += c->labs[lab - 1] ? gr_class_adjusted(c, s, lab) : 0;
+            max += c->labs[lab - 1] ? c->lab_max[lab - 1] : 0;
         }
         gr_sb_append(b, "<p class=\"total\">Total: <b class=\"points\">");
-        gr_html_points(b, adj);
+        gr_classhtml_points(b, adj);
         gr_sb_append(b, "</b> of ");
-        gr_html_points(b, max);
+        gr_classhtml_points(b, max);
         if (adj != raw) {
             gr_sb_append(b, " (");
-            gr_html_points(b, raw);
+            gr_classhtml_points(b, raw);
             gr_sb_append(b, " before late penalties)");
         }
         gr_sb_append(b, "</p>\n");
         lab_rows(b, c, s);
         for (int lab = 1; lab <= GR_N_LABS; lab++) {
-            const gr_lab_result *l = c->labs[lab - 1] ? gr_student_lab(s, lab) : NULL;
+            const gr_lab_result *l = c->labs[lab - 1] ? gr_class_lab(s, lab) : NULL;
             if (l)
                 failing_tests(b, l);
         }

@@ -11,10 +11,10 @@
 #include "class/items.h"
 #include "util.h"
 
-int gr_class_write(const gr_class *c, const char *root, const char *out, int bom, FILE *notes,
+int gr_classout_write(const gr_class *c, const char *root, const char *out, int bom, FILE *notes,
                    char *err, size_t errlen)
 {
-    char *csv = gr_gradebook_csv(c, bom), *md = gr_class_report(c, 1);
+    char *csv = gr_classreport_gradebook_csv(c, bom), *md = gr_classreport_text(c, 1);
     char *csv_path = gr_xasprintf("%s/gradebook.csv", out);
     char *md_path = gr_xasprintf("%s/report.md", out);
     int rc = 0;
@@ -34,11 +34,11 @@ int gr_class_write(const gr_class *c, const char *root, const char *out, int bom
     }
     if (rc == 0 && gr_clusters_write(c, out, err, errlen) != 0)
         rc = -1;
-    if (rc == 0 && gr_class_histogram(notes, c, root, out) != 0)
+    if (rc == 0 && gr_classreport_histogram(notes, c, root, out) != 0)
         rc = 1;
     /* after the histogram, which it embeds */
     gr_html_opts ho = {root, c->submissions, out};
-    char *html = rc >= 0 ? gr_class_html(c, &ho) : NULL, *html_path = gr_xasprintf("%s/report.html", out);
+    char *html = rc >= 0 ? gr_classhtml_page(c, &ho) : NULL, *html_path = gr_xasprintf("%s/report.html", out);
     if (html && gr_write_file_atomic(html_path, html, strlen(html)) != 0) {
         gr_set_err(err, errlen, "cannot write %s: %s", html_path, strerror(errno));
         rc = -1;
@@ -54,9 +54,9 @@ int gr_class_write(const gr_class *c, const char *root, const char *out, int bom
     return rc;
 }
 
-void gr_class_print(FILE *f, const gr_class *c, const char *out, int png)
+void gr_classout_print(FILE *f, const gr_class *c, const char *out, int png)
 {
-    char *text = gr_class_report(c, 0);
+    char *text = gr_classreport_text(c, 0);
     fputs(text, f);
     fprintf(f, "\nwrote %s/gradebook.csv, tests.csv, report.md, clusters.json, report.html and %s\n", out,
             png ? "histogram.png" : "no histogram PNG (see above)");

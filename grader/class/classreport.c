@@ -4,6 +4,7 @@
 #include "class/classreport.h"
 #include "class/items.h"
 #include "class/clusters.h"
+#include "class/warnings.h"
 #include "layout.h"
 
 #include <errno.h>
@@ -69,18 +70,13 @@ static stats stats_of(double *x, int n, double max_points)
     return s;
 }
 
-/* The maximum points of lab, from the first student graded in it. */
+/* The points possible of lab: its rubric's (class.h), whoever was graded. */
 static double lab_max(const gr_class *c, int lab)
 {
-    for (int i = 0; i < c->n; i++) {
-        const gr_lab_result *l = gr_student_lab(&c->students[i], lab);
-        if (l)
-            return l->max_score;
-    }
-    return 0;
+    return c->lab_max[lab - 1];
 }
 
-gr_class_stats gr_class_stats_of(const gr_class *c, int lab, int adjusted)
+gr_class_stats gr_classreport_stats(const gr_class *c, int lab, int adjusted)
 {
     double *x = gr_xcalloc((size_t)c->n + 1, sizeof *x);
     double max = 0;
@@ -96,8 +92,8 @@ gr_class_stats gr_class_stats_of(const gr_class *c, int lab, int adjusted)
         for (int l = 1; l <= GR_N_LABS; l++) {
             if (!c->labs[l - 1] || (lab != 0 && l != lab))
                 continue;
-            const gr_lab_result *lr = gr_student_lab(s, l);
-            sum += adjusted ? gr_student_adjusted(c, s, l) : lr ? lr->score : 0;
+            const gr_lab_result *lr = gr_class_lab(s, l);
+            sum += adjusted ? gr_class_adjusted(c, s, l) : lr ? gr_class_raw(c, s, l) : 0;
         }
         x[n++] = sum;
     }
@@ -153,16 +149,7 @@ static void gradebook_possible(gr_strbuf *b, const gr_class *c)
     gr_sb_append(b, "\r\n");
 }
 
-void gr_csv_student(gr_strbuf *b, const gr_student *s)
-{
-    gr_csv_text(b, s->id);
-    gr_sb_append(b, ",");
-    gr_csv_text(b, s->name);
-    gr_sb_append(b, ",");
-    gr_csv_text(b, s->email);
-}
-
-char *gr_gradebook_csv(const gr_class *c, int bom)
+char *gr_classreport_gradebook_csv(const gr_class *c, int bom)
 {
     gr_strbuf b = {0};
     if (bom)
@@ -171,17 +158,16 @@ char *gr_gradebook_csv(const gr_class *c, int bom)
     gradebook_possible(&b, c);
     for (int i = 0; i < c->n; i++) {
         const gr_student *s = &c->students[i];
-        gr_csv_student(&b, s);
+        gr_class_csv_student(&b, s);
         double raw = 0, adj = 0;
         for (int lab = 1; lab <= GR_N_LABS; lab++) {
             if (!c->labs[lab - 1])
                 continue;
-            const gr_lab_result *l = gr_student_lab(s, lab);
             if (!s->submitted) {          /* nothing handed in: empty cells, not a 0 grade */
                 gr_sb_append(&b, c->course ? ",,," : ",");
                 continue;
             }
-            double r = l ? l->score : 0, a = gr_student_adjusted(c, s, lab);
+            double r = gr_class_raw(c, s, lab), a = gr_class_adjusted(c, s, lab);
             if (c->course) {
                 csv_score(&b, r);
                 gr_sb_printf(&b, ",%d", s->days_late[lab - 1]);
@@ -204,7 +190,7 @@ char *gr_gradebook_csv(const gr_class *c, int bom)
 
 /* ---- a student's feedback ---------------------------------------------------------- */
 
-char *gr_feedback_header(const gr_class *c, const gr_student *s)
+char *gr_classreport_feedback_header(const gr_class *c, const gr_student *s)
 {
     double total = 0, max = 0;
     gr_strbuf late = {0};
@@ -212,15 +198,24 @@ char *gr_feedback_header(const gr_class *c, const gr_student *s)
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!c->labs[lab - 1])
             continue;
-        const gr_lab_result *l = gr_student_lab(s, lab);
-        double adj = gr_student_adjusted(c, s, lab);
+        double adj = gr_class_adjusted(c, s, lab);
         total += adj;
         max += lab_max(c, lab);
         if (c->course && s->days_late[lab - 1] > 0)
             gr_sb_printf(&late, "Late penalty: %s handed in %d day%s late, %s points taken "
                          "(%s before the penalty)\n", gr_layout_dir(lab),
                          s->days_late[lab - 1], s->days_late[lab - 1] == 1 ? "" : "s",
-                         gr_points(p1, (l ? l->score : 0) - adj), gr_points(p2, l ? l->score : 0));
+                         gr_points(p1, gr_class_raw(c, s, lab) - adj),
+                         gr_points(p2, gr_class_raw(c, s, lab)));
+    }
+    for (int k = 0; k < c->n_overrides; k++) {       /* each grade set by hand, and why */
+        const gr_class_override *o = &c->overrides[k];
+        if (strcmp(o->student, s->id) != 0 || !c->labs[o->lab - 1])
+            continue;
+        gr_sb_printf(&late, "Override: %s%s%s %s %s points (%s)\n", gr_layout_dir(o->lab),
+                     o->test ? " test " : "", o->test ? o->test : "",
+                     o->adjust ? (o->value < 0 ? "minus" : "plus") : "set to",
+                     gr_points(p1, o->adjust && o->value < 0 ? -o->value : o->value), o->reason);
     }
     char *head = gr_report_text_grade_header(&s->report, total, max, late.s);
     free(late.s);
@@ -346,16 +341,16 @@ static void section_scores(gr_strbuf *b, const gr_class *c, int md)
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!c->labs[lab - 1])
             continue;
-        stats s = gr_class_stats_of(c, lab, 0);
+        stats s = gr_classreport_stats(c, lab, 0);
         score_row(&t, gr_layout_dir(lab), s);
         dist_row(&d, gr_layout_dir(lab), s);
     }
-    stats total = gr_class_stats_of(c, 0, 0);
+    stats total = gr_classreport_stats(c, 0, 0);
     score_row(&t, "total", total);
     dist_row(&d, "total", total);
     if (c->course) {
-        score_row(&t, "total after late penalties", gr_class_stats_of(c, 0, 1));
-        dist_row(&d, "total after late penalties", gr_class_stats_of(c, 0, 1));
+        score_row(&t, "total after late penalties", gr_classreport_stats(c, 0, 1));
+        dist_row(&d, "total after late penalties", gr_classreport_stats(c, 0, 1));
     }
     table_put(b, &t, md);
     heading(b, md, "Distribution (students per band of the lab's maximum)");
@@ -539,9 +534,8 @@ static void section_late(gr_strbuf *b, const gr_class *c, int md)
         double lost = 0;
         for (int i = 0; i < c->n; i++) {
             const gr_student *s = &c->students[i];
-            const gr_lab_result *l = gr_student_lab(s, lab);
             late += s->days_late[lab - 1] > 0;
-            lost += (l ? l->score : 0) - gr_student_adjusted(c, s, lab);
+            lost += gr_class_raw(c, s, lab) - gr_class_adjusted(c, s, lab);
         }
         char *nl = gr_xasprintf("%d", late), *pl = num(lost);
         const char *cells[] = {gr_layout_dir(lab), nl, pl};
@@ -575,7 +569,7 @@ static void section_times(gr_strbuf *b, const gr_class *c, int md)
     gr_sb_append(b, md ? ".\n" : "\n");
 }
 
-char *gr_class_report(const gr_class *c, int md)
+char *gr_classreport_text(const gr_class *c, int md)
 {
     gr_strbuf b = {0};
     int submitted = 0, missing = 0;
@@ -587,7 +581,7 @@ char *gr_class_report(const gr_class *c, int md)
     if (missing)
         gr_sb_printf(&b, "; %d on the roster without a submission", missing);
     gr_sb_append(&b, md ? ".\n" : "\n");
-    gr_batch_warnings(&b, c, md);
+    gr_warnings_block(&b, c, md);
     section_times(&b, c, md);
     section_scores(&b, c, md);
     gr_items it;
@@ -604,9 +598,9 @@ char *gr_class_report(const gr_class *c, int md)
 
 /* ---- the histogram ------------------------------------------------------------------------ */
 
-int gr_class_histogram(FILE *err, const gr_class *c, const char *root, const char *out)
+int gr_classreport_histogram(FILE *err, const gr_class *c, const char *root, const char *out)
 {
-    stats s = gr_class_stats_of(c, 0, 1);    /* final grades: a 0 for lateness is a 0 */
+    stats s = gr_classreport_stats(c, 0, 1);    /* final grades: a 0 for lateness is a 0 */
     gr_strbuf b = {0};
     gr_sb_append(&b, "# attnlab batch: students per band of the final grade (after the late "
                      "policy), in percent of the maximum\n"

@@ -20,7 +20,7 @@
 #ifndef GR_CLUSTERS_H
 #define GR_CLUSTERS_H
 
-#include "class/batch.h"
+#include "class/class.h"
 
 /* One test on which every student of a cluster answered alike. */
 typedef struct gr_cluster_test {

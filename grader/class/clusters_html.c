@@ -25,25 +25,25 @@ void gr_clusters_html(gr_strbuf *b, const gr_class *c)
     for (int i = 0; i < cl.n; i++) {
         const gr_cluster *k = &cl.c[i];
         gr_sb_printf(b, "<tr><td class=\"n\">%d</td><td>", i + 1);
-        gr_html_esc(b, gr_layout_dir(k->lab));
+        gr_classhtml_esc(b, gr_layout_dir(k->lab));
         gr_sb_printf(b, "</td><td class=\"n\">%d</td><td>", k->n_students);
         for (int j = 0; j < k->n_tests; j++) {
             const gr_cluster_test *t = &k->tests[j];
             gr_sb_append(b, j ? "<br><b>" : "<b>");
-            gr_html_esc(b, t->test);
+            gr_classhtml_esc(b, t->test);
             gr_sb_append(b, "</b>: <code>");
-            gr_html_esc(b, t->excerpt && *t->excerpt ? t->excerpt : "(no excerpt)");
+            gr_classhtml_esc(b, t->excerpt && *t->excerpt ? t->excerpt : "(no excerpt)");
             gr_sb_append(b, "</code>");
             if (t->relation) {
                 gr_sb_append(b, "<br><span class=\"flag\">");
-                gr_html_esc(b, t->relation);
+                gr_classhtml_esc(b, t->relation);
                 gr_sb_append(b, "</span>");
             }
         }
         gr_sb_append(b, "</td><td>");
         for (int s = 0; s < k->n_students; s++) {
             gr_sb_append(b, s ? ", " : "");
-            gr_html_student_link(b, c, k->students[s]);
+            gr_classhtml_student_link(b, c, k->students[s]);
         }
         gr_sb_append(b, "</td></tr>\n");
     }

@@ -1,5 +1,7 @@
 /* export.c: a batch's gradebook as the CSV an LMS imports (see export.h). */
 #include "class/export.h"
+#include "class/batch_settings.h"
+#include "class/roster.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,18 +19,18 @@
 #define MAX_CELLS 1024                /* cells in one row */
 #define MAX_POINTS 1e9                /* |points| in any cell read */
 
-int gr_lms_format_parse(const char *name, gr_lms_format *f)
+int gr_export_format_parse(const char *name, gr_export_format *f)
 {
     static const char *const names[] = {"canvas", "moodle", "generic"};
     for (int i = 0; i < 3; i++)
         if (strcmp(name, names[i]) == 0) {
-            *f = (gr_lms_format)i;
+            *f = (gr_export_format)i;
             return 0;
         }
     return -1;
 }
 
-const char *gr_lms_file_name(gr_lms_format f)
+const char *gr_export_file_name(gr_export_format f)
 {
     return f == GR_LMS_CANVAS ? "canvas.csv" : f == GR_LMS_MOODLE ? "moodle.csv" : "generic.csv";
 }
@@ -125,7 +127,7 @@ static int read_points(const char *cell, const char *path, int line, const char 
 }
 
 /* The header and points-possible row: the shape batch writes. 0, or -1. */
-static int check_head(const csv_row *h, const csv_row *pp, const char *path, gr_lms_book *b,
+static int check_head(const csv_row *h, const csv_row *pp, const char *path, gr_export_book *b,
                       char *err, size_t errlen)
 {
     if (h->n < 4 || strcmp(h->cells[0], "Student ID") != 0 || strcmp(h->cells[1], "Name") != 0 ||
@@ -150,7 +152,7 @@ static int check_head(const csv_row *h, const csv_row *pp, const char *path, gr_
     return 0;
 }
 
-int gr_lms_book_parse(const char *text, size_t len, const char *path, gr_lms_book *b,
+int gr_export_book_parse(const char *text, size_t len, const char *path, gr_export_book *b,
                       char *err, size_t errlen)
 {
     memset(b, 0, sizeof *b);
@@ -180,7 +182,7 @@ int gr_lms_book_parse(const char *text, size_t len, const char *path, gr_lms_boo
             gr_set_err(err, errlen, "%s:%d: a row without a student id", path, line);
             rc = -1;
         }
-        gr_lms_row row = {0};
+        gr_export_row row = {0};
         if (rc == 0)
             rc = read_points(r.cells[r.n - 1], path, line, "the total", &row.graded, &row.points,
                              err, errlen);
@@ -197,11 +199,11 @@ int gr_lms_book_parse(const char *text, size_t len, const char *path, gr_lms_boo
     row_free(&head);
     row_free(&pp);
     if (rc != 0)
-        gr_lms_book_free(b);
+        gr_export_book_free(b);
     return rc;
 }
 
-void gr_lms_book_free(gr_lms_book *b)
+void gr_export_book_free(gr_export_book *b)
 {
     for (int i = 0; i < b->n; i++) {
         free(b->rows[i].id);
@@ -249,13 +251,13 @@ static void cells(gr_strbuf *b, int n, const char *const *v)
     }
 }
 
-static void grade_cell(gr_strbuf *b, const gr_lms_row *r)
+static void grade_cell(gr_strbuf *b, const gr_export_row *r)
 {
     if (r->graded)
         gr_csv_points(b, r->points);
 }
 
-static void canvas_row(gr_strbuf *b, const gr_lms_row *r, const gr_student *s)
+static void canvas_row(gr_strbuf *b, const gr_export_row *r, const gr_student *s)
 {
     const char *v[] = {first(s ? s->name : NULL, r->name, r->id), "",
                        first(s ? s->sis_user_id : NULL, r->id, ""),
@@ -265,7 +267,7 @@ static void canvas_row(gr_strbuf *b, const gr_lms_row *r, const gr_student *s)
     grade_cell(b, r);
 }
 
-static void moodle_row(gr_strbuf *b, const gr_lms_row *r, const gr_student *s)
+static void moodle_row(gr_strbuf *b, const gr_export_row *r, const gr_student *s)
 {
     const char *v[] = {first(s ? s->email : NULL, r->email, ""),
                        first(s ? s->sis_user_id : NULL, r->id, "")};
@@ -273,7 +275,7 @@ static void moodle_row(gr_strbuf *b, const gr_lms_row *r, const gr_student *s)
     grade_cell(b, r);
 }
 
-static void generic_row(gr_strbuf *b, const gr_lms_row *r, const gr_student *s, double possible)
+static void generic_row(gr_strbuf *b, const gr_export_row *r, const gr_student *s, double possible)
 {
     const char *v[] = {r->id, first(s ? s->email : NULL, r->email, ""),
                        first(s ? s->name : NULL, r->name, "")};
@@ -290,7 +292,7 @@ static void generic_row(gr_strbuf *b, const gr_lms_row *r, const gr_student *s, 
     }
 }
 
-char *gr_lms_csv(const gr_lms_book *bk, const gr_class *roster, gr_lms_format f,
+char *gr_export_csv(const gr_export_book *bk, const gr_class *roster, gr_export_format f,
                  const char *assignment)
 {
     gr_strbuf b = {0};
@@ -308,7 +310,7 @@ char *gr_lms_csv(const gr_lms_book *bk, const gr_class *roster, gr_lms_format f,
         gr_sb_append(&b, "id,email,name,points,possible,percent\r\n");
     }
     for (int i = 0; i < bk->n; i++) {
-        const gr_lms_row *r = &bk->rows[i];
+        const gr_export_row *r = &bk->rows[i];
         const gr_student *s = on_roster(roster, r->id);
         if (f == GR_LMS_CANVAS)
             canvas_row(&b, r, s);
@@ -322,7 +324,7 @@ char *gr_lms_csv(const gr_lms_book *bk, const gr_class *roster, gr_lms_format f,
 }
 
 /* DIR/gradebook.csv into b. 0, or -1 with err. */
-static int load_book(const char *dir, gr_lms_book *b, char *err, size_t errlen)
+static int load_book(const char *dir, gr_export_book *b, char *err, size_t errlen)
 {
     char *path = gr_xasprintf("%s/gradebook.csv", dir), *text = NULL, why[128] = "";
     size_t len = 0;
@@ -335,29 +337,39 @@ static int load_book(const char *dir, gr_lms_book *b, char *err, size_t errlen)
         gr_set_err(err, errlen, "%s is %s, not a gradebook of at most 64 MiB; run attnlab batch "
                    "again to write it", path, why);
     else
-        rc = gr_lms_book_parse(text, len, path, b, err, errlen);
+        rc = gr_export_book_parse(text, len, path, b, err, errlen);
     free(text);
     free(path);
     return rc;
 }
 
-int gr_lms_export(const char *dir, const char *roster, gr_lms_format f, const char *assignment,
+int gr_export_write(const char *dir, const char *roster, gr_export_format f, const char *assignment,
                   const char *out, char **written, char *err, size_t errlen)
 {
     if (written)
         *written = NULL;
-    gr_lms_book b;
-    if (load_book(dir, &b, err, errlen) != 0)
+    /* the class's roster unless another is given, which must be the class's (batch_settings.h) */
+    char *kept[GR_SET_COUNT];
+    int has[GR_SET_COUNT] = {[GR_SET_ROSTER] = 1};
+    gr_batch_opts o = {.roster = roster};
+    if (gr_batch_settings_use(dir, "export", &o, has, kept, err, errlen) < 0)
         return -1;
+    roster = o.roster;
+    gr_export_book b;
+    if (load_book(dir, &b, err, errlen) != 0) {
+        free(kept[GR_SET_ROSTER]);
+        return -1;
+    }
     gr_class rc_class;
     memset(&rc_class, 0, sizeof rc_class);
     if (roster && gr_roster_load(roster, &rc_class, err, errlen) != 0) {
         gr_class_free(&rc_class);
-        gr_lms_book_free(&b);
+        gr_export_book_free(&b);
+        free(kept[GR_SET_ROSTER]);
         return -1;
     }
-    char *csv = gr_lms_csv(&b, roster ? &rc_class : NULL, f, assignment);
-    char *path = out ? gr_xstrdup(out) : gr_xasprintf("%s/%s", dir, gr_lms_file_name(f));
+    char *csv = gr_export_csv(&b, roster ? &rc_class : NULL, f, assignment);
+    char *path = out ? gr_xstrdup(out) : gr_xasprintf("%s/%s", dir, gr_export_file_name(f));
     int rc = 0;
     if (strcmp(path, "-") == 0) {
         if (fputs(csv, stdout) == EOF || fflush(stdout) != 0)
@@ -373,6 +385,7 @@ int gr_lms_export(const char *dir, const char *roster, gr_lms_format f, const ch
         free(path);
     free(csv);
     gr_class_free(&rc_class);
-    gr_lms_book_free(&b);
+    gr_export_book_free(&b);
+    free(kept[GR_SET_ROSTER]);
     return rc;
 }

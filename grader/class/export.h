@@ -28,53 +28,53 @@
 #define GR_EXPORT_H
 
 #include <stddef.h>
-#include "class/batch.h"
+#include "class/class.h"
 
-typedef enum gr_lms_format {
+typedef enum gr_export_format {
     GR_LMS_CANVAS,
     GR_LMS_MOODLE,
     GR_LMS_GENERIC
-} gr_lms_format;
+} gr_export_format;
 
 /* One student of the gradebook. */
-typedef struct gr_lms_row {
+typedef struct gr_export_row {
     char *id, *name, *email;      /* as the gradebook has them (neutralising undone) */
     int graded;                   /* 0: no total (on the roster, nothing handed in) */
     double points;                /* the final total */
-} gr_lms_row;
+} gr_export_row;
 
 /* A gradebook read back. */
-typedef struct gr_lms_book {
-    gr_lms_row *rows;
+typedef struct gr_export_book {
+    gr_export_row *rows;
     int n;
     double possible;              /* the total's points possible */
-} gr_lms_book;
+} gr_export_book;
 
 /* "canvas", "moodle" or "generic" into *f: 0, or -1. */
-int gr_lms_format_parse(const char *name, gr_lms_format *f);
+int gr_export_format_parse(const char *name, gr_export_format *f);
 
 /* The file an export writes in DIR by default: "canvas.csv" ... */
-const char *gr_lms_file_name(gr_lms_format f);
+const char *gr_export_file_name(gr_export_format f);
 
 /* Read gradebook.csv text (len bytes; path names it in errors) into b (free
-   with gr_lms_book_free): 0, or -1 with "path:line: what is wrong" in err. */
-int gr_lms_book_parse(const char *text, size_t len, const char *path, gr_lms_book *b,
+   with gr_export_book_free): 0, or -1 with "path:line: what is wrong" in err. */
+int gr_export_book_parse(const char *text, size_t len, const char *path, gr_export_book *b,
                       char *err, size_t errlen);
 
-void gr_lms_book_free(gr_lms_book *b);
+void gr_export_book_free(gr_export_book *b);
 
 /* The export of b in format f as CSV text (malloc'd; CRLF line ends, RFC 4180),
    assignment naming the grade column, roster (NULL: none) giving the SIS
    fields, names and emails by id. */
-char *gr_lms_csv(const gr_lms_book *b, const gr_class *roster, gr_lms_format f,
+char *gr_export_csv(const gr_export_book *b, const gr_class *roster, gr_export_format f,
                  const char *assignment);
 
-/* Export DIR's gradebook.csv in format f to out (NULL: DIR/gr_lms_file_name,
+/* Export DIR's gradebook.csv in format f to out (NULL: DIR/gr_export_file_name,
    "-": stdout), with the roster file (NULL: none). *written (malloc'd, may be
    NULL) gets the path written. 0; -1 with err when DIR holds no readable
    gradebook or the roster is wrong (nothing is written); -2 with err when
    the file cannot be written. */
-int gr_lms_export(const char *dir, const char *roster, gr_lms_format f, const char *assignment,
+int gr_export_write(const char *dir, const char *roster, gr_export_format f, const char *assignment,
                   const char *out, char **written, char *err, size_t errlen);
 
 #endif

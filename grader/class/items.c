@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cells.h"
-#include "class/classreport.h"
 
 /* ---- statistics ------------------------------------------------------------------ */
 
@@ -119,7 +118,7 @@ static void list_items(const gr_class *c, gr_items *it)
         if (!c->labs[lab - 1])
             continue;
         for (int i = 0; i < c->n; i++) {
-            const gr_lab_result *l = gr_student_lab(&c->students[i], lab);
+            const gr_lab_result *l = gr_class_lab(&c->students[i], lab);
             for (int j = 0; l && j < l->n_tests; j++) {
                 const gr_test_result *t = &l->tests[j];
                 int k = it->n - 1;
@@ -147,7 +146,7 @@ static void analyse_item(const gr_class *c, gr_item *m)
     int n = 0;
     double sum = 0;
     for (int i = 0; i < c->n; i++) {
-        const gr_lab_result *l = gr_student_lab(&c->students[i], m->lab);
+        const gr_lab_result *l = gr_class_lab(&c->students[i], m->lab);
         const gr_test_result *t = test_in(l, m->test);
         if (!c->students[i].submitted || !t || !gr_items_attempted(l))
             continue;
@@ -199,7 +198,7 @@ static void list_verdicts(const gr_class *c, gr_items *it)
                 continue;
             gr_item_verdict row = {lab, (gr_verdict)v, NULL, 0};
             for (int i = 0; i < c->n; i++) {
-                const gr_lab_result *l = gr_student_lab(&c->students[i], lab);
+                const gr_lab_result *l = gr_class_lab(&c->students[i], lab);
                 for (int j = 0; c->students[i].submitted && l && j < l->n_tests; j++)
                     if (l->tests[j].verdict == (gr_verdict)v)
                         add_student(&row.students, &row.n, c->students[i].id);
@@ -258,7 +257,7 @@ void gr_items_analyse(const gr_class *c, gr_items *it)
         for (int lab = 1; s->submitted && lab <= GR_N_LABS; lab++) {
             if (!c->labs[lab - 1])
                 continue;
-            const gr_lab_result *l = gr_student_lab(s, lab);
+            const gr_lab_result *l = gr_class_lab(s, lab);
             if (gr_items_attempted(l))
                 it->attempted[lab - 1]++;
             else if (!l || l->n_tests == 0 || file_not_taken(l->tests[0].verdict))
@@ -322,10 +321,10 @@ char *gr_items_csv(const gr_class *c, const gr_items *it, int bom)
     gr_sb_append(&b, "\r\n");
     for (int i = 0; i < c->n; i++) {
         const gr_student *s = &c->students[i];
-        gr_csv_student(&b, s);
+        gr_class_csv_student(&b, s);
         double sum = 0;
         for (int k = 0; k < it->n; k++) {
-            const gr_test_result *t = test_in(gr_student_lab(s, it->items[k].lab), it->items[k].test);
+            const gr_test_result *t = test_in(gr_class_lab(s, it->items[k].lab), it->items[k].test);
             gr_sb_append(&b, ",");
             if (s->submitted) {             /* nothing handed in: empty, not a 0 grade */
                 gr_csv_points(&b, t ? t->score : 0);

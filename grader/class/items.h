@@ -23,7 +23,7 @@
 #ifndef GR_ITEMS_H
 #define GR_ITEMS_H
 
-#include "class/batch.h"
+#include "class/class.h"
 #include "util.h"
 
 /* A point-biserial correlation below this flags a test as discriminating

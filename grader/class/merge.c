@@ -12,10 +12,12 @@
 #include <unistd.h>
 
 #include "class/classout.h"
+#include "class/run.h"
 #include "class/shard.h"
 #include "class/shardproof.h"
 #include "grade.h"
 #include "report/report.h"
+#include "class/key.h"
 #include "util.h"
 
 #define STUDENT_FILE_MAX ((size_t)64 << 20)   /* results.json with every test's output */
@@ -122,7 +124,7 @@ static int join_students(shards *sh, char *err, size_t errlen)
                 sh->from[i] = m->dirs[d];
         gr_sb_printf(&ids, "%s\n", c->students[i].id);
     }
-    char *digest = gr_batch_digest(ids.s ? ids.s : "", ids.len);
+    char *digest = gr_key_digest(ids.s ? ids.s : "", ids.len);
     int same = c->n == r->class_n && strcmp(digest, r->class_ids) == 0;
     free(digest);
     free(ids.s);
@@ -176,7 +178,7 @@ static int class_facts(shards *sh, char *err, size_t errlen)
     char *path = gr_xasprintf("%s/course.yaml", m->dirs[0]), *text = NULL, why[256] = "";
     size_t len = 0;
     int rc = gr_read_regular(path, STUDENT_FILE_MAX, &text, &len, why, sizeof why);
-    char *digest = rc == 0 ? gr_batch_digest(text, len) : NULL;
+    char *digest = rc == 0 ? gr_key_digest(text, len) : NULL;
     if (rc != 0 || strcmp(digest, sh->runs[0].course) != 0)
         gr_set_err(err, errlen, "%s: %s", path, rc > 0 ? why : rc < 0 ? strerror(errno)
                    : "not the course policy the shard was graded under");
@@ -264,7 +266,7 @@ static int read_report(const shards *sh, const char *dir, const char *id, gr_rep
     char *path = student_path(dir, id, "results.json", why, sizeof why);
     int rc = path ? gr_report_read_json(path, r, why, sizeof why) : -1;
     if (rc == 0 && (!report_fits(r, id, sh->c.labs, why, sizeof why) ||
-                    gr_shard_proof_check(&sh->proof, path, r, why, sizeof why) != 0)) {
+                    gr_shardproof_check(&sh->proof, path, r, why, sizeof why) != 0)) {
         gr_result_free(r);
         rc = -1;
     }
@@ -382,9 +384,25 @@ static int by_line(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whether lines[i] is a change of the class's settings (student "*") that
+   an earlier line already says: each shard logs the class's change once. */
+static int said_before(char *const *lines, int i)
+{
+    const char *what = strchr(lines[i], '\t');
+    if (!what || strncmp(what, "\t*\t", 3) != 0)
+        return 0;
+    for (int j = 0; j < i; j++) {
+        const char *other = strchr(lines[j], '\t');
+        if (other && strcmp(other, what) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* The shards' audit of regrades (regrade.h), read before anything is
    written: their regrades.log as one, the header once and every line in time
-   order (each starts with its UTC time), and shard 1's rubrics.state (one
+   order (each starts with its UTC time), a change of the class's settings
+   once, and shard 1's rubrics.state (one
    run's rubrics). 0, or -1 with err (a log that is not a regular file ...). */
 static int read_audit(shards *sh, char *err, size_t errlen)
 {
@@ -411,7 +429,8 @@ static int read_audit(shards *sh, char *err, size_t errlen)
         gr_strbuf b = {0};
         gr_sb_append(&b, header);
         for (int i = 0; i < n; i++)
-            gr_sb_append(&b, lines[i]);
+            if (!said_before(lines, i))
+                gr_sb_append(&b, lines[i]);
         sh->log = gr_sb_take(&b);
     }
     for (int i = 0; i < n; i++)
@@ -437,6 +456,24 @@ static int write_text(const char *tmp, const char *name, const char *text, char 
     return rc;
 }
 
+/* The copies of the class's settings' files (run.h): the rubrics merge was
+   given, the others from the first shard (as run.txt's facts are). 0 or -1. */
+static int keep_settings(const shards *sh, const char *tmp, char *err, size_t errlen)
+{
+    const gr_class_settings *set = &sh->runs[0].set;
+    char *from[GR_SET_RUBRICS + 1] = {NULL};
+    for (int k = GR_SET_ROSTER; k <= GR_SET_RUBRICS; k++)
+        if (k != GR_SET_RUBRICS && set->value[k] && strcmp(set->value[k], "file-times") != 0)
+            from[k] = gr_run_settings_kept(sh->m->dirs[0], (gr_setting)k, set->given[k]);
+    gr_run_files f = {sh->m->root, from[GR_SET_ROSTER], from[GR_SET_COURSE], from[GR_SET_TIMES],
+                      sh->m->rubrics, {0}};
+    memcpy(f.labs, sh->runs[0].labs, sizeof f.labs);
+    int rc = gr_run_settings_keep(tmp, &f, err, errlen);
+    for (int k = GR_SET_ROSTER; k <= GR_SET_RUBRICS; k++)
+        free(from[k]);
+    return rc;
+}
+
 /* The merged output in tmp: students, class files, run.txt. 0 or -1 (png: the PNG was drawn). */
 static int write_tmp(const shards *sh, const char *tmp, int *png, char *err, size_t errlen)
 {
@@ -445,16 +482,14 @@ static int write_tmp(const shards *sh, const char *tmp, int *png, char *err, siz
         write_text(tmp, "regrades.log", sh->log, err, errlen) != 0 ||
         write_text(tmp, "rubrics.state", sh->state, err, errlen) != 0)
         return -1;
-    int w = gr_class_write(&sh->c, m->root, tmp, m->bom, m->notes, err, errlen);
+    int w = gr_classout_write(&sh->c, m->root, tmp, m->bom, m->notes, err, errlen);
     if (w < 0)
         return -1;
     *png = w == 0;
     gr_run whole = sh->runs[0];
     whole.k = whole.n = 1;
-    char *course = gr_xasprintf("%s/course.yaml", m->dirs[0]);
-    int rc = gr_run_write(tmp, &whole, &sh->c, course, err, errlen);
-    free(course);
-    return rc;
+    return keep_settings(sh, tmp, err, errlen) != 0 ? -1
+         : gr_run_write(tmp, &whole, &sh->c, err, errlen);
 }
 
 /* OUT may be written: it does not exist, or is an empty folder (which the
@@ -499,9 +534,23 @@ static int write_out(const shards *sh, char *err, size_t errlen)
     if (rc != 0)
         nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS);
     else if (m->text)
-        gr_class_print(m->text, &sh->c, m->out, png);
+        gr_classout_print(m->text, &sh->c, m->out, png);
     free(tmp);
     return rc == 0 ? 0 : GR_STATUS_FAILED;
+}
+
+/* The rubrics the shards were graded with (--rubrics, else the course's:
+   never a shard's copy, which whoever returns the shard can write), proved
+   against run.txt, and each lab's points possible from them. 0 or -1. */
+static int load_proof(shards *sh, char *err, size_t errlen)
+{
+    const gr_merge_opts *m = sh->m;
+    int rc = gr_shardproof_load(&sh->proof, &sh->runs[0], m->root, m->rubrics, m->secret, err,
+                                errlen);
+    for (int lab = 1; rc == 0 && lab <= GR_N_LABS; lab++)
+        for (int t = 0; sh->proof.have[lab - 1] && t < sh->proof.rubric[lab - 1].n_tests; t++)
+            sh->c.lab_max[lab - 1] += sh->proof.rubric[lab - 1].tests[t].points;
+    return rc;
 }
 
 int gr_merge(const gr_merge_opts *m, char *err, size_t errlen)
@@ -513,15 +562,13 @@ int gr_merge(const gr_merge_opts *m, char *err, size_t errlen)
     sh.parts = gr_xcalloc((size_t)m->n_dirs, sizeof *sh.parts);
     int rc = out_free(m->out, err, errlen) == 0 && read_runs(&sh, err, errlen) == 0 &&
              join_students(&sh, err, errlen) == 0 && class_facts(&sh, err, errlen) == 0 &&
-             gr_shard_proof_load(&sh.proof, &sh.runs[0], m->root, m->rubrics, m->secret, err,
-                                 errlen) == 0 &&
-             read_reports(&sh, err, errlen) == 0 && read_audit(&sh, err, errlen) == 0
+             load_proof(&sh, err, errlen) == 0 && read_reports(&sh, err, errlen) == 0 && read_audit(&sh, err, errlen) == 0
              ? 0 : GR_STATUS_BAD_INPUT;
     if (rc == 0)
         rc = write_out(&sh, err, errlen);
     sh.c.course = NULL;
     gr_class_free(&sh.c);
-    gr_shard_proof_free(&sh.proof);
+    gr_shardproof_free(&sh.proof);
     for (int i = 0; i < m->n_dirs; i++) {
         gr_run_free(&sh.runs[i]);
         gr_class_free(&sh.parts[i]);

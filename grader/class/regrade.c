@@ -17,6 +17,7 @@
 #include "report/report.h"
 #include "rubric.h"
 #include "sup_yamlread.h"
+#include "class/key.h"
 #include "util.h"
 
 #define STATE_MAGIC "attnlab rubrics.state 1"
@@ -95,7 +96,7 @@ static void rubric_settings(const char *path, gr_rubric_snap *s, int i)
 
 /* ---- the rubrics, as rubrics.state keeps them ---------------------------------------- */
 
-int gr_rubric_snap_make(const gr_batch_opts *o, gr_rubric_snap *s, char *err, size_t errlen)
+int gr_regrade_snap_make(const gr_batch_opts *o, gr_rubric_snap *s, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
@@ -105,12 +106,12 @@ int gr_rubric_snap_make(const gr_batch_opts *o, gr_rubric_snap *s, char *err, si
         gr_rubric r;
         if (gr_rubric_load(path, &r, err, errlen) != 0) {
             free(path);
-            gr_rubric_snap_free(s);
+            gr_regrade_snap_free(s);
             return -1;
         }
         gr_strbuf m = {0};
-        gr_batch_lab_files(&m, o, lab);         /* what every key of the lab covers */
-        s->digest[lab - 1] = gr_batch_digest(m.s, m.len);
+        gr_key_lab_files(&m, o, lab);         /* what every key of the lab covers */
+        s->digest[lab - 1] = gr_key_digest(m.s, m.len);
         free(m.s);
         s->have[lab - 1] = 1;
         s->n_tests[lab - 1] = r.n_tests;
@@ -175,7 +176,7 @@ static int read_lab(char **p, gr_rubric_snap *s)
     return 0;
 }
 
-int gr_rubric_snap_read(const char *dir, gr_rubric_snap *s)
+int gr_regrade_snap_read(const char *dir, gr_rubric_snap *s)
 {
     memset(s, 0, sizeof *s);
     char *path = gr_xasprintf("%s/rubrics.state", dir), *text = NULL, why[64];
@@ -190,13 +191,13 @@ int gr_rubric_snap_read(const char *dir, gr_rubric_snap *s)
             p++;
     }
     if (rc != 0)
-        gr_rubric_snap_free(s);
+        gr_regrade_snap_free(s);
     free(text);
     free(path);
     return rc;
 }
 
-int gr_rubric_snap_write(const char *dir, const gr_rubric_snap *s)
+int gr_regrade_snap_write(const char *dir, const gr_rubric_snap *s)
 {
     gr_strbuf b = {0};
     gr_sb_append(&b, STATE_MAGIC "\n");
@@ -217,7 +218,7 @@ int gr_rubric_snap_write(const char *dir, const gr_rubric_snap *s)
     return rc;
 }
 
-void gr_rubric_snap_free(gr_rubric_snap *s)
+void gr_regrade_snap_free(gr_rubric_snap *s)
 {
     for (int i = 0; i < GR_N_LABS; i++) {
         for (int t = 0; t < s->n_tests[i]; t++)
@@ -319,7 +320,7 @@ static void settings_diff(gr_strbuf *out, const gr_rubric_snap *a, const gr_rubr
     }
 }
 
-char *gr_rubric_lab_change(const gr_rubric_snap *old, const gr_rubric_snap *now, int lab)
+char *gr_regrade_lab_change(const gr_rubric_snap *old, const gr_rubric_snap *now, int lab)
 {
     int i = lab - 1;
     if (!old->have[i] || !now->have[i] || strcmp(old->digest[i], now->digest[i]) == 0)
@@ -353,12 +354,12 @@ static int plan_compare(gr_regrade_plan *p, const gr_batch_opts *o, char *err, s
     for (int i = 0; i < GR_N_LABS; i++)
         p->reason[i] = o->lab_reason[i] ? o->lab_reason[i] : o->reason;
     gr_regrade_now(p->when);
-    if (gr_rubric_snap_make(o, &p->now, err, errlen) != 0)
+    if (gr_regrade_snap_make(o, &p->now, err, errlen) != 0)
         return -1;
-    if (gr_rubric_snap_read(o->out, &p->old) != 0)
+    if (gr_regrade_snap_read(o->out, &p->old) != 0)
         return 0;                       /* no earlier run known: nothing in part */
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
-        char *what = o->labs[lab - 1] ? gr_rubric_lab_change(&p->old, &p->now, lab) : NULL;
+        char *what = o->labs[lab - 1] ? gr_regrade_lab_change(&p->old, &p->now, lab) : NULL;
         p->changed[lab - 1] = what != NULL;
         p->any |= what != NULL;
         free(what);
@@ -382,7 +383,7 @@ int gr_regrade_plan_make(gr_regrade_plan *p, const gr_batch_opts *o, FILE *progr
     if (plan_compare(p, o, err, errlen) != 0)
         return -1;
     for (int lab = 1; lab <= GR_N_LABS && progress; lab++) {
-        char *what = p->changed[lab - 1] ? gr_rubric_lab_change(&p->old, &p->now, lab) : NULL;
+        char *what = p->changed[lab - 1] ? gr_regrade_lab_change(&p->old, &p->now, lab) : NULL;
         if (what)
             fprintf(progress, "attnlab batch: %s's rubric or contract header changed since %s "
                     "was graded (%s); only that lab is regraded for students whose files are "
@@ -396,7 +397,7 @@ int gr_regrade_plan_make(gr_regrade_plan *p, const gr_batch_opts *o, FILE *progr
        first shard's only, so a merge has it once, as one batch has) */
     gr_strbuf b = {0};
     for (int lab = 1; lab <= GR_N_LABS && o->shard_k <= 1; lab++) {
-        char *what = p->changed[lab - 1] ? gr_rubric_lab_change(&p->old, &p->now, lab) : NULL;
+        char *what = p->changed[lab - 1] ? gr_regrade_lab_change(&p->old, &p->now, lab) : NULL;
         gr_regrade_log_lab(&b, p->when, lab, p->reason[lab - 1], what);
         free(what);
     }
@@ -407,8 +408,8 @@ int gr_regrade_plan_make(gr_regrade_plan *p, const gr_batch_opts *o, FILE *progr
 
 void gr_regrade_plan_free(gr_regrade_plan *p)
 {
-    gr_rubric_snap_free(&p->old);
-    gr_rubric_snap_free(&p->now);
+    gr_regrade_snap_free(&p->old);
+    gr_regrade_snap_free(&p->now);
 }
 
 /* ---- recording ------------------------------------------------------------------------- */
@@ -418,7 +419,7 @@ void gr_regrade_plan_free(gr_regrade_plan *p)
 static void record_lab(const gr_regrade_plan *p, gr_report *into, const gr_lab_result *was,
                        const gr_lab_result *now)
 {
-    char *lab_change = gr_rubric_lab_change(&p->old, &p->now, now->lab);
+    char *lab_change = gr_regrade_lab_change(&p->old, &p->now, now->lab);
     for (int j = 0; j < now->n_tests; j++) {
         const gr_test_result *t = &now->tests[j], *o = gr_regrade_find_test(was, t->name);
         if (o && o->score == t->score)

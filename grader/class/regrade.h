@@ -19,6 +19,8 @@
  * a plain one only when one lab changed), else "no reason given".
  * Recording a regrade, and the one-student merge of grade --test, are
  * report/regrades.h's.
+ * A change of the class's settings (batch --change, batch_settings.h) is a
+ * line of its own, student "*" (report/regrades.h's gr_regrade_class_line).
  *
  * Batch keeps DIR/rubrics.state: per lab, a digest of its rubric and
  * contract header and its tests' points and tolerances. Run again, a lab
@@ -33,7 +35,8 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "class/batch.h"
+#include "class/batch_opts.h"
+#include "class/class.h"
 #include "labmod.h"
 #include "result.h"
 #include "report/regrades.h"
@@ -59,16 +62,16 @@ typedef struct gr_rubric_snap {
 
 /* The rubrics of the labs o grades, now (o's root and rubrics). 0, or -1
    with err (a rubric that does not load). */
-int gr_rubric_snap_make(const gr_batch_opts *o, gr_rubric_snap *s, char *err, size_t errlen);
+int gr_regrade_snap_make(const gr_batch_opts *o, gr_rubric_snap *s, char *err, size_t errlen);
 
 /* dir/rubrics.state into s: 0, or -1 when there is none or it is damaged
    (then every lab counts as unknown, and nothing is regraded in part). */
-int gr_rubric_snap_read(const char *dir, gr_rubric_snap *s);
+int gr_regrade_snap_read(const char *dir, gr_rubric_snap *s);
 
 /* s into dir/rubrics.state, atomically: 0, or -1 with errno. */
-int gr_rubric_snap_write(const char *dir, const gr_rubric_snap *s);
+int gr_regrade_snap_write(const char *dir, const gr_rubric_snap *s);
 
-void gr_rubric_snap_free(gr_rubric_snap *s);
+void gr_regrade_snap_free(gr_rubric_snap *s);
 
 /* What changed in lab's rubric between old and now (malloc'd), or NULL when
    the digests are the same: every setting that changed with its old and new
@@ -78,7 +81,7 @@ void gr_rubric_snap_free(gr_rubric_snap *s);
    settings, the tests only: "softmax_random points 2 -> 3; causal added;
    padding removed", else "the rubric's other settings or the contract
    header". */
-char *gr_rubric_lab_change(const gr_rubric_snap *old, const gr_rubric_snap *now, int lab);
+char *gr_regrade_lab_change(const gr_rubric_snap *old, const gr_rubric_snap *now, int lab);
 
 /* What a batch run regrades in part. */
 typedef struct gr_regrade_plan {

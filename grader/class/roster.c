@@ -1,7 +1,7 @@
 /* roster.c: the class roster (roster.yaml): who is in the class, with the
  * names, emails and LMS ids the gradebook and the exports need. Batch merges it
  * with the students' folders; export reads it alone. */
-#include "class/batch.h"
+#include "class/roster.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -5,12 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "class/batch.h"
+#include "class/batch_opts.h"
+#include "class/key.h"
 #include "layout.h"
 #include "report/report.h"
 #include "util.h"
 
-int gr_shard_proof_load(gr_shard_proof *p, const gr_run *run, const char *root,
+int gr_shardproof_load(gr_shard_proof *p, const gr_run *run, const char *root,
                         const char *rubrics, const char *secret, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
@@ -42,7 +43,7 @@ int gr_shard_proof_load(gr_shard_proof *p, const gr_run *run, const char *root,
         int rc = gr_rubric_load(path, &p->rubric[lab - 1], err, errlen);
         free(path);
         if (rc != 0) {
-            gr_shard_proof_free(p);
+            gr_shardproof_free(p);
             return -1;
         }
         p->have[lab - 1] = 1;
@@ -91,7 +92,7 @@ static int lab_fits(const gr_lab_result *l, const gr_rubric *r, char *why, size_
     return 0;
 }
 
-int gr_shard_proof_check(const gr_shard_proof *p, const char *path, const gr_report *r,
+int gr_shardproof_check(const gr_shard_proof *p, const char *path, const gr_report *r,
                          char *why, size_t whylen)
 {
     if (gr_report_json_signature(path, p->secret, why, whylen) != 0)
@@ -108,7 +109,7 @@ int gr_shard_proof_check(const gr_shard_proof *p, const char *path, const gr_rep
     return 0;
 }
 
-void gr_shard_proof_free(gr_shard_proof *p)
+void gr_shardproof_free(gr_shard_proof *p)
 {
     for (int i = 0; i < GR_N_LABS; i++)
         if (p->have[i])

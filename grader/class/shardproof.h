@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include "class/shard.h"
+#include "class/run.h"
 #include "labmod.h"
 #include "result.h"
 #include "rubric.h"
@@ -31,16 +31,16 @@ typedef struct gr_shard_proof {
 } gr_shard_proof;
 
 /* Check secret and the rubrics of root (or the folder rubrics) against run,
-   and load the rubrics into p (free with gr_shard_proof_free). 0, or -1
+   and load the rubrics into p (free with gr_shardproof_free). 0, or -1
    with err saying what differs and what to give merge. */
-int gr_shard_proof_load(gr_shard_proof *p, const gr_run *run, const char *root,
+int gr_shardproof_load(gr_shard_proof *p, const gr_run *run, const char *root,
                         const char *rubrics, const char *secret, char *err, size_t errlen);
 
 /* 0 when the results.json at path is signed under p's secret and r (read
    from it) holds exactly the rubrics' tests with their maxima; -1 with why. */
-int gr_shard_proof_check(const gr_shard_proof *p, const char *path, const gr_report *r,
+int gr_shardproof_check(const gr_shard_proof *p, const char *path, const gr_report *r,
                          char *why, size_t whylen);
 
-void gr_shard_proof_free(gr_shard_proof *p);
+void gr_shardproof_free(gr_shard_proof *p);
 
 #endif

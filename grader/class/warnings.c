@@ -1,7 +1,7 @@
-/* warnings.c: the batch's warnings block (see batch.h): what an instructor
+/* warnings.c: the batch's warnings block (see warnings.h): what an instructor
  * should look at before trusting the gradebook, each with the ids it
  * concerns, a few ids a line at most. */
-#include "class/batch.h"
+#include "class/warnings.h"
 #include "layout.h"
 
 #include <stdio.h>
@@ -70,11 +70,11 @@ static char *forgiven_note(const gr_class *c, const gr_student *s)
 /* Labs of s whose file was not graded for a reason of the upload itself. */
 static int lab_verdict_is(const gr_student *s, int lab, gr_verdict v)
 {
-    const gr_lab_result *l = gr_student_lab(s, lab);
+    const gr_lab_result *l = gr_class_lab(s, lab);
     return l && l->n_tests > 0 && l->tests[0].verdict == v;
 }
 
-void gr_batch_warnings(gr_strbuf *b, const gr_class *c, int md)
+void gr_warnings_block(gr_strbuf *b, const gr_class *c, int md)
 {
     idlist empty = {0}, forgiven = {0}, off_roster = {0}, no_folder = {0}, odd = {0};
     idlist not_graded = {0};

@@ -32,7 +32,8 @@ static const gr_cmd_spec batch_cmd = {
     "                     [--course FILE] [--times FILE | --file-times] [--accept-late]\n"
     "                     [--lab N|all] [--rubrics DIR [--reason TEXT]] [--restart]\n"
     "                     [--csv-bom] [--export canvas|moodle|generic]\n"
-    "                     [--shard K/N] [-q]",
+    "                     [--shard K/N] [--secret-file FILE]\n"
+    "                     [--change NAME --reason TEXT] [-q]",
     .about =
     "Grade a class: each folder of SUBMISSIONS is one student, named by their id,\n"
     "with the labs in the labs/ layout (lab01-scores/lab01.c) or flat (lab01.c),\n"
@@ -85,6 +86,11 @@ static const gr_cmd_spec batch_cmd = {
     "Every run writes DIR/run.txt last: what it was graded from (digests of attnlab,\n"
     "rubrics, course policy, roster and times; the secret's check value) and its\n"
     "students.\n"
+    "The class folder remembers its settings: the first batch records the roster,\n"
+    "course policy, times, rubrics, labs, secret and build, and keeps copies of\n"
+    "their files in DIR; a later run that leaves a flag off uses the class's, and\n"
+    "one whose flags differ from the record refuses, naming each difference,\n"
+    "unless --change names it.\n"
     "Exit status: 0 graded, 1 the grader failed or a file could not be written,\n"
     "2 usage, roster, course, times or rubric error or a refused late policy, 128+N\n"
     "stopped by signal N.\n",
@@ -119,6 +125,24 @@ static int reason_option(void *to, const char *text, char *why, size_t whylen)
                            "own, --reason lab02=TEXT --reason lab07=TEXT");
     o->reason = text;
     return 0;
+}
+
+/* --change NAME[,NAME...] into the batch options to. */
+static int change_option(void *to, const char *arg, char *why, size_t whylen)
+{
+    gr_batch_opts *o = to;
+    char *copy = gr_xstrdup(arg), *save = NULL;
+    int rc = 0;
+    for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
+        int k = gr_class_setting_of(t);
+        if (k < 0)
+            rc = gr_opt_fail(why, whylen, "--change takes roster, course, times, rubrics, labs, "
+                             "secret or build (got '%s')", t);
+        else
+            o->change[k] = 1;
+    }
+    free(copy);
+    return rc;
 }
 
 /* --shard K/N into the batch options to. */
@@ -178,6 +202,11 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
                 "a batch spread over machines: each student's slice follows\n"
                 "from their id alone; DIR then holds that slice and run.txt,\n"
                 "and attnlab merge joins the N folders into one gradebook"),
+        GR_CALL("change", 0, change_option, o, "NAME",
+                "let setting NAME differ from what the class recorded (roster,\n"
+                "course, times, rubrics, labs, secret or build; repeat it or\n"
+                "give a comma list); without its flag, drop it. Needs --reason,\n"
+                "recorded in DIR/regrades.log"),
         GR_TEXT("secret-file", 0, &a->secret_file, "FILE",
                 "the instructor's secret, read from FILE (or from the file\n"
                 "ATTNLAB_SECRET_FILE names), never on a command line"),
@@ -193,18 +222,24 @@ static int parse_args(int argc, char **argv, gr_batch_opts *o, batch_args *a)
     o->submissions = argv[first];
     if (!a->out)
         return gr_usage_error("batch", "give the folder for the results with --out DIR");
+    for (int k = 0; k < GR_SET_COUNT; k++)
+        if (o->change[k] && !o->reason)
+            return gr_usage_error("batch", "--change %s needs --reason TEXT: why the class's "
+                                  "%s changes, for regrades.log", gr_class_setting_name(k),
+                                  gr_class_setting_name(k));
     if (o->times && o->file_times)
         return gr_usage_error("batch", "--times FILE and --file-times are two sources of the "
                               "hand-in times; give one");
-    gr_lms_format f;
-    if (a->export_format && gr_lms_format_parse(a->export_format, &f) != 0)
+    gr_export_format f;
+    if (a->export_format && gr_export_format_parse(a->export_format, &f) != 0)
         return gr_usage_error("batch", "--export takes canvas, moodle or generic (got '%s')",
                               a->export_format);
     if (a->export_format && o->shard_n > 1)
         return gr_usage_error("batch", "--export needs the whole class's gradebook, which a "
                               "shard does not write: run attnlab export on the merged folder");
     char err[256];
-    if (gr_layout_parse_labs(a->labs, o->labs, err, sizeof err) != 0)
+    o->labs_given = a->labs != NULL;
+    if (gr_layout_parse_labs(a->labs ? a->labs : "all", o->labs, err, sizeof err) != 0)
         return gr_usage_error("batch", "%s", err);
     struct stat st;
     if (stat(o->submissions, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -310,10 +345,10 @@ static int prove_changes(const gr_batch_opts *o)
 /* --export FORMAT: the gradebook just written, as the LMS imports it. */
 static int export_class(const gr_batch_opts *o, const batch_args *a)
 {
-    gr_lms_format f;
+    gr_export_format f;
     char err[1024], *written = NULL;
-    gr_lms_format_parse(a->export_format, &f);
-    if (gr_lms_export(a->out, o->roster, f, "attnlab", NULL, &written, err, sizeof err) != 0) {
+    gr_export_format_parse(a->export_format, &f);
+    if (gr_export_write(a->out, o->roster, f, "attnlab", NULL, &written, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab batch: --export %s: %s\n", a->export_format, err);
         return GR_EXIT_FAILED;
     }
@@ -327,11 +362,11 @@ int cmd_batch(int argc, char **argv)
     gr_batch_opts o;
     memset(&o, 0, sizeof o);
     o.jobs = gr_pool_cores();
-    batch_args a = {.labs = "all"};
+    batch_args a = {0};
     int rc = parse_args(argc, argv, &o, &a);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
-    char root[PATH_MAX], child_dir[PATH_MAX], err[1024];
+    char root[PATH_MAX], child_dir[PATH_MAX], err[4096];   /* one line per setting that differs */
     if (gr_layout_locate(root, sizeof root, child_dir, sizeof child_dir, err, sizeof err) != 0) {
         fprintf(stderr, "attnlab batch: %s\n", err);
         return GR_EXIT_USAGE;
@@ -381,12 +416,12 @@ int cmd_batch(int argc, char **argv)
                "back); join the %d shards with attnlab merge\n", o.shard_k, o.shard_n, mine,
                c.n, a.out, c.graded_now, c.resumed, o.shard_n);
     } else {
-        int w = gr_class_write(&c, root, a.out, a.csv_bom, stderr, err, sizeof err);
+        int w = gr_classout_write(&c, root, a.out, a.csv_bom, stderr, err, sizeof err);
         if (w < 0) {
             fprintf(stderr, "attnlab batch: %s\n", err);
             rc = GR_EXIT_FAILED;
         }
-        gr_class_print(stdout, &c, a.out, w == 0);
+        gr_classout_print(stdout, &c, a.out, w == 0);
         if (rc == GR_EXIT_OK && a.export_format)
             rc = export_class(&o, &a);
     }

@@ -61,8 +61,8 @@ int cmd_export(int argc, char **argv)
     if (first >= argc)
         return gr_usage_error("export", "give the folder attnlab batch --out wrote");
     const char *dir = argv[first];
-    gr_lms_format f;
-    if (!format || gr_lms_format_parse(format, &f) != 0)
+    gr_export_format f;
+    if (!format || gr_export_format_parse(format, &f) != 0)
         return gr_usage_error("export", "--format takes canvas, moodle or generic (got '%s')",
                               format ? format : "nothing");
     if (!*assignment)
@@ -72,7 +72,7 @@ int cmd_export(int argc, char **argv)
         return gr_usage_error("export", "%s is not a folder; give the folder attnlab batch --out "
                               "wrote", dir);
     char err[1024], *written = NULL;
-    rc = gr_lms_export(dir, roster, f, assignment, out, &written, err, sizeof err);
+    rc = gr_export_write(dir, roster, f, assignment, out, &written, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "attnlab export: %s\n", err);
         return rc == -1 ? GR_EXIT_USAGE : GR_EXIT_FAILED;

@@ -11,6 +11,8 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "class/batch_settings.h"
+#include "class/regrade.h"
 #include "grade.h"
 #include "pool.h"
 #include "report/regrades.h"
@@ -251,6 +253,21 @@ static int merge_json(const gr_report *r, const char *path, const char *reason,
     return rc;
 }
 
+/* A regrade merged into a class's results.json grades under the class's
+   settings (batch_settings.h): its rubrics, secret and build. 0, or -1 with err. */
+static int class_settings(gr_grade_opts *o, const char *json, char **kept, char *err,
+                          size_t errlen)
+{
+    char *dir = gr_regrade_log_dir(json), *paths[GR_SET_COUNT];
+    int has[GR_SET_COUNT] = {[GR_SET_RUBRICS] = 1, [GR_SET_SECRET] = 1, [GR_SET_BUILD] = 1};
+    gr_batch_opts b = {.rubrics = o->rubrics, .secret = o->secret};
+    int rc = gr_batch_settings_use(dir, "grade --test", &b, has, paths, err, errlen);
+    o->rubrics = b.rubrics;
+    *kept = paths[GR_SET_RUBRICS];
+    free(dir);
+    return rc < 0 ? -1 : 0;
+}
+
 /* The terminal report, and the files asked for: 0, or 1 when one cannot be written. */
 static int write_reports(const gr_report *r, const grade_args *a)
 {
@@ -290,7 +307,7 @@ int cmd_grade(int argc, char **argv)
     char root[PATH_MAX], child_dir[PATH_MAX], labs_dir[PATH_MAX + 8];
     if ((rc = locate(&o, root, child_dir, labs_dir)) != 0)
         return rc;
-    char err[1024];
+    char err[4096], *kept = NULL;   /* one line per setting that differs */
     if (!(a.secret = o.secret = gr_secret_load(a.secret_file, err, sizeof err))) {
         fprintf(stderr, "attnlab grade: %s\n", err);
         return GR_EXIT_USAGE;
@@ -300,9 +317,14 @@ int cmd_grade(int argc, char **argv)
     if (gr_secret_unfit(o.secret, o.student))   /* even with --quiet: a grade is at stake */
         fprintf(stderr, "attnlab grade: %s\n", GR_PRACTICE_WARNING);
 
+    if (a.json && o.only_test && class_settings(&o, a.json, &kept, err, sizeof err) != 0) {
+        fprintf(stderr, "attnlab grade: %s\n", err);
+        return GR_EXIT_USAGE;
+    }
     gr_report r;
     gr_stop_install();
     int graded = gr_grade(&o, &r, err, sizeof err);
+    free(kept);
     if (graded != 0) {
         fprintf(stderr, "attnlab grade: %s\n", err);
         if (graded == GR_STATUS_STOPPED)

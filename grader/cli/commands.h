@@ -42,6 +42,9 @@ int cmd_export(int argc, char **argv);
 /* attnlab merge: join the shards of a batch into one gradebook and class report. */
 int cmd_merge(int argc, char **argv);
 
+/* attnlab override: a test's or lab's score set by hand, with a reason (override.h). */
+int cmd_override(int argc, char **argv);
+
 /* attnlab validate: solutions full marks, stubs zero, mutants diagnosed. */
 int cmd_validate(int argc, char **argv);
 

@@ -28,6 +28,8 @@ static const gr_command commands[] = {
       cmd_export },
     { "merge", "join the shards of a batch (batch --shard K/N) into one gradebook and report",
       cmd_merge },
+    { "override", "set a student's test or lab score by hand, with a reason, kept across regrades",
+      cmd_override },
     { "validate", "check the grader: solutions full marks, stubs zero, mutants diagnosed",
       cmd_validate },
     { "mutate", "measure the tests: mechanical mutants of each solution, none may survive",

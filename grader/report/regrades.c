@@ -149,6 +149,18 @@ void gr_regrade_log_lab(gr_strbuf *b, const char *when, int lab, const char *rea
     log_field(b, change, 1);
 }
 
+char *gr_regrade_class_line(const char *when, const char *reason, const char *change)
+{
+    gr_strbuf b = {0};
+    log_field(&b, when, 0);
+    log_field(&b, "*", 0);              /* the whole class: a setting, not one grade */
+    for (int i = 0; i < 4; i++)         /* lab, test, old, new */
+        log_field(&b, NULL, 0);
+    log_field(&b, reason ? reason : GR_NO_REASON, 0);
+    log_field(&b, change, 1);
+    return gr_sb_take(&b);
+}
+
 int gr_regrade_log_append(const char *dir, const char *lines, char *err, size_t errlen)
 {
     char *path = gr_xasprintf("%s/regrades.log", dir);

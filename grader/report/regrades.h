@@ -48,9 +48,14 @@ char *gr_regrade_log_lines(const char *student, const gr_report *r, int from);
 
 /* The regrades.log line of lab's rubric change onto b: when, no student,
    the lab, no test or scores, reason (NULL: GR_NO_REASON), change (every
-   changed setting, gr_rubric_lab_change; NULL: no line). */
+   changed setting, gr_regrade_lab_change; NULL: no line). */
 void gr_regrade_log_lab(gr_strbuf *b, const char *when, int lab, const char *reason,
                         const char *change);
+
+/* A regrades.log line for a change of the class's settings (batch_settings.h):
+   student "*", no lab, test or scores, reason (NULL: GR_NO_REASON) and
+   change ("roster: --roster a.yaml (digest ...) -> no --roster"). */
+char *gr_regrade_class_line(const char *when, const char *reason, const char *change);
 
 /* Append lines to dir/regrades.log (made with its header when new) in one
    write. 0, or -1 with err. */

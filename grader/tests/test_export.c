@@ -48,6 +48,7 @@ static void write_gradebook(const char *dir)
     gr_class c;
     memset(&c, 0, sizeof c);
     c.labs[0] = 1;
+    c.lab_max[0] = 10;
     c.n = N_PEOPLE;
     c.students = gr_xcalloc((size_t)c.n, sizeof *c.students);
     for (int i = 0; i < c.n; i++) {
@@ -66,7 +67,7 @@ static void write_gradebook(const char *dir)
         r->labs[0].score = r->score = people[i].score;
         r->labs[0].max_score = r->max_score = 10;
     }
-    char *csv = gr_gradebook_csv(&c, 1), *path = gr_xasprintf("%s/gradebook.csv", dir);
+    char *csv = gr_classreport_gradebook_csv(&c, 1), *path = gr_xasprintf("%s/gradebook.csv", dir);
     ck_assert_int_eq(gr_write_file_atomic(path, csv, strlen(csv)), 0);
     free(path);
     free(csv);
@@ -81,14 +82,14 @@ static char *roster_file(const char *dir)
 }
 
 /* The export of the class in format f, as written to DIR/<format>.csv. */
-static char *export_of(gr_lms_format f, const char *assignment)
+static char *export_of(gr_export_format f, const char *assignment)
 {
     char *dir = fk_mkdtemp("export"), err[512], *written = NULL;
     write_gradebook(dir);
     char *roster = roster_file(dir);
-    int rc = gr_lms_export(dir, roster, f, assignment, NULL, &written, err, sizeof err);
+    int rc = gr_export_write(dir, roster, f, assignment, NULL, &written, err, sizeof err);
     ck_assert_msg(rc == 0, "%s", err);
-    char *want = gr_xasprintf("%s/%s", dir, gr_lms_file_name(f));
+    char *want = gr_xasprintf("%s/%s", dir, gr_export_file_name(f));
     ck_assert_str_eq(written, want);
     char *text = gr_read_file(written, NULL);
     ck_assert_ptr_nonnull(text);
@@ -152,16 +153,16 @@ START_TEST(the_total_after_late_penalties_is_exported)
         "Total raw,Total\r\n"
         "Points possible,,,10,,10,10,10\r\n"
         "late,,,8.75,2,7,8.75,7\r\n";
-    gr_lms_book b;
+    gr_export_book b;
     char err[256];
-    ck_assert_msg(gr_lms_book_parse(gb, sizeof gb - 1, "gradebook.csv", &b, err, sizeof err) == 0,
+    ck_assert_msg(gr_export_book_parse(gb, sizeof gb - 1, "gradebook.csv", &b, err, sizeof err) == 0,
                   "%s", err);
     ck_assert_int_eq(b.n, 1);
     ck_assert(b.possible == 10 && b.rows[0].graded && b.rows[0].points == 7);
-    char *csv = gr_lms_csv(&b, NULL, GR_LMS_GENERIC, "attnlab");
+    char *csv = gr_export_csv(&b, NULL, GR_LMS_GENERIC, "attnlab");
     ck_assert_str_eq(csv, "id,email,name,points,possible,percent\r\n\"late\",,,7,10,70\r\n");
     free(csv);
-    gr_lms_book_free(&b);
+    gr_export_book_free(&b);
 }
 END_TEST
 
@@ -192,7 +193,7 @@ START_TEST(a_damaged_gradebook_is_an_error_and_nothing_is_written)
     char *dir = fk_mkdtemp("export-bad"), err[512] = "";
     char *gb = gr_xasprintf("%s/gradebook.csv", dir), *out = gr_xasprintf("%s/canvas.csv", dir);
     ck_assert_int_eq(gr_write_file_atomic(gb, broken[_i].text, strlen(broken[_i].text)), 0);
-    int rc = gr_lms_export(dir, NULL, GR_LMS_CANVAS, "attnlab", NULL, NULL, err, sizeof err);
+    int rc = gr_export_write(dir, NULL, GR_LMS_CANVAS, "attnlab", NULL, NULL, err, sizeof err);
     ck_assert_int_eq(rc, -1);
     ck_assert_msg(strstr(err, broken[_i].says) != NULL, "case %d: [%s]", _i, err);
     ck_assert_msg(strstr(err, gb) != NULL, "the error names the file: [%s]", err);
@@ -207,14 +208,14 @@ END_TEST
 START_TEST(a_folder_without_a_gradebook_is_an_error)
 {
     char *dir = fk_mkdtemp("export-none"), err[512] = "";
-    ck_assert_int_eq(gr_lms_export(dir, NULL, GR_LMS_MOODLE, "a", NULL, NULL, err, sizeof err), -1);
+    ck_assert_int_eq(gr_export_write(dir, NULL, GR_LMS_MOODLE, "a", NULL, NULL, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "holds no gradebook") && strstr(err, "attnlab batch"), "%s", err);
     char *out = gr_xasprintf("%s/moodle.csv", dir);
     ck_assert_int_ne(access(out, F_OK), 0);
     /* a gradebook that is a folder (or a link, a FIFO) is named as what it is */
     char *gb = gr_xasprintf("%s/gradebook.csv", dir);
     ck_assert_int_eq(mkdir(gb, 0755), 0);
-    ck_assert_int_eq(gr_lms_export(dir, NULL, GR_LMS_MOODLE, "a", NULL, NULL, err, sizeof err), -1);
+    ck_assert_int_eq(gr_export_write(dir, NULL, GR_LMS_MOODLE, "a", NULL, NULL, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "a directory"), "%s", err);
     ck_assert_int_ne(access(out, F_OK), 0);
     free(gb);
@@ -231,7 +232,7 @@ START_TEST(a_bad_roster_is_an_error_and_nothing_is_written)
     char *roster = gr_xasprintf("%s/roster.yaml", dir), *out = gr_xasprintf("%s/canvas.csv", dir);
     const char *yaml = "students:\n  - {id: ada, sis_user_id: [1, 2]}\n";
     ck_assert_int_eq(gr_write_file_atomic(roster, yaml, strlen(yaml)), 0);
-    ck_assert_int_eq(gr_lms_export(dir, roster, GR_LMS_CANVAS, "a", NULL, NULL, err, sizeof err), -1);
+    ck_assert_int_eq(gr_export_write(dir, roster, GR_LMS_CANVAS, "a", NULL, NULL, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "roster.yaml:2:") && strstr(err, "sis_user_id"), "%s", err);
     ck_assert_int_ne(access(out, F_OK), 0);
     free(roster);
@@ -251,7 +252,7 @@ START_TEST(a_roster_listing_an_id_twice_names_the_second)
     const char *yaml = "students:\n  - {id: s002}\n  - {id: s001}\n  - {id: s003}\n"
                        "  - {id: s001, name: again}\n  - {id: s002, name: again}\n";
     ck_assert_int_eq(gr_write_file_atomic(roster, yaml, strlen(yaml)), 0);
-    ck_assert_int_eq(gr_lms_export(dir, roster, GR_LMS_CANVAS, "a", NULL, NULL, err, sizeof err), -1);
+    ck_assert_int_eq(gr_export_write(dir, roster, GR_LMS_CANVAS, "a", NULL, NULL, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "roster.yaml:5:") && strstr(err, "student s001 is on the roster twice"),
                   "%s", err);
     free(roster);

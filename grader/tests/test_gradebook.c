@@ -313,6 +313,7 @@ static void make_class(gr_class *c, gr_course *course)
 {
     memset(c, 0, sizeof *c);
     c->labs[0] = 1;
+    c->lab_max[0] = 10;             /* the rubric's: 8 tests of 1.25 */
     c->n = N_ROSTER;
     c->students = gr_xcalloc((size_t)c->n, sizeof *c->students);
     for (int i = 0; i < c->n; i++) {
@@ -338,7 +339,7 @@ START_TEST(gradebook_has_points_possible_and_safe_cells)
     gr_class c;
     gr_course course;
     make_class(&c, &course);
-    char *csv = gr_gradebook_csv(&c, 0);
+    char *csv = gr_classreport_gradebook_csv(&c, 0);
     ck_assert_msg(strncmp(csv, "Student ID,Name,Email,lab01-scores raw,lab01-scores days late,"
                                "lab01-scores,Total raw,Total\r\nPoints possible,,,10,,10,10,10\r\n",
                           strlen("Student ID,Name,Email,lab01-scores raw,lab01-scores days late,"
@@ -352,7 +353,7 @@ START_TEST(gradebook_has_points_possible_and_safe_cells)
                                       "\"\"click\"\")\",8.75,2,7,8.75,7\r\n"));
     ck_assert_ptr_nonnull(strstr(csv, "\r\n\"bob\",\"Lovelace, Ada\",\"bob@example.edu\",7.5,0,7.5,7.5,7.5\r\n"));
     free(csv);
-    csv = gr_gradebook_csv(&c, 1);
+    csv = gr_classreport_gradebook_csv(&c, 1);
     ck_assert_int_eq(strncmp(csv, "\xEF\xBB\xBFStudent ID,", 14), 0);
     free(csv);
     gr_class_free(&c);
@@ -364,7 +365,7 @@ START_TEST(feedback_header_is_the_gradebook_total)
     gr_class c;
     gr_course course;
     make_class(&c, &course);
-    char *h = gr_feedback_header(&c, &c.students[5]);
+    char *h = gr_classreport_feedback_header(&c, &c.students[5]);
     ck_assert_str_eq(h, "Final score: 7/10\n"
                         "Late penalty: lab01-scores handed in 2 days late, 1.75 points taken "
                         "(8.75 before the penalty)\n"
@@ -373,7 +374,7 @@ START_TEST(feedback_header_is_the_gradebook_total)
                         "5 of 10 points visible; 5 in hidden tests\n\n");
     free(h);
     c.course = NULL;                      /* no policy: no late line */
-    h = gr_feedback_header(&c, &c.students[4]);
+    h = gr_classreport_feedback_header(&c, &c.students[4]);
     ck_assert_str_eq(h, "Final score: 3.75/10\n"
                         "Hidden tests: 4 tests, 0 of 5 points earned (what they check is "
                         "not shown)\n"
@@ -428,7 +429,7 @@ START_TEST(libreoffice_evaluates_no_cell)
     gr_class c;
     gr_course course;
     make_class(&c, &course);
-    char *csv = gr_gradebook_csv(&c, 1);
+    char *csv = gr_classreport_gradebook_csv(&c, 1);
     char *path = gr_xasprintf("%s/gradebook.csv", dir);
     ck_assert_int_eq(gr_write_file_atomic(path, csv, strlen(csv)), 0);
     /* the same ids written raw: the check must see LibreOffice evaluate them */

@@ -342,7 +342,8 @@ START_TEST(export_names_students_as_the_fleet_and_times_its_submissions)
 
     /* an extension for someone not in the class is an error at its place */
     char *bad = put("ex_course2.yaml", "due: {1: 2025-02-08T00:00Z}\nextensions:\n  submission_101: {1: 1}\n");
-    rc = batch(&log, sub, "--out", out, "--lab", "1", "--course", bad, (char *)NULL);
+    rc = batch(&log, sub, "--out", out, "--lab", "1", "--course", bad, "--change", "course",
+               "--reason", "another policy", (char *)NULL);
     ck_assert_msg(rc == 2 && strstr(log, "ex_course2.yaml:3:3: extensions: submission_101 is not in "
                                          "this class"), "%d: %s", rc, log);
     free(log);
@@ -381,7 +382,8 @@ START_TEST(a_copied_class_is_refused_until_accepted)
 
     /* accepted: graded as late as the file times say */
     rc = batch(&log, sub, "--out", out, "--lab", "1", "--course", course, "--file-times",
-               "--accept-late", (char *)NULL);
+               "--accept-late", "--change", "times", "--reason", "the file times are right",
+               (char *)NULL);
     ck_assert_msg(rc == 0, "%s", log);
     csv = file_of("copy_out/gradebook.csv");
     ck_assert_msg(strstr(csv, "\r\n\"s1\",,,10,30,0,10,0\r\n"), "%s", csv);
@@ -440,7 +442,8 @@ START_TEST(the_guard_rail_counts_only_points_lost)
 
     /* late by the times, but the policy takes nothing */
     course = put("only1_course2.yaml", gr_xasprintf("due: {1: %s}\n", iso(now - 30 * 86400)));
-    rc = batch(&log, sub, "--out", out, "--lab", "1", "--course", course, "--times", times, (char *)NULL);
+    rc = batch(&log, sub, "--out", out, "--lab", "1", "--course", course, "--times", times,
+               "--change", "course,labs", "--reason", "lab 2 dropped, no penalty", (char *)NULL);
     ck_assert_msg(rc == 0, "%s", log);
     free(log);
     free(course);

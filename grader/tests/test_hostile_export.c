@@ -38,7 +38,7 @@ Suite *test_suite(void);
 static void expect_refused(const char *dir, const char *says)
 {
     char err[1024] = "", *out = gr_xasprintf("%s/canvas.csv", dir);
-    int rc = gr_lms_export(dir, NULL, GR_LMS_CANVAS, "attnlab", NULL, NULL, err, sizeof err);
+    int rc = gr_export_write(dir, NULL, GR_LMS_CANVAS, "attnlab", NULL, NULL, err, sizeof err);
     ck_assert_int_eq(rc, -1);
     ck_assert_msg(strstr(err, says) != NULL, "want [%s] in [%s]", says, err);
     ck_assert_msg(strlen(err) < 600, "a bounded error: %zu bytes", strlen(err));
@@ -112,7 +112,7 @@ START_TEST(a_large_class_of_formula_ids)
     free(write_repeated(dir, HEAD, "\"'=cmd|' /C calc'!A0\",\"'@SUM(1)\",\"'+1\",10,7.5\r\n",
                         50000, ""));
     char err[512], *written = NULL;
-    ck_assert_msg(gr_lms_export(dir, NULL, GR_LMS_CANVAS, "=evil()", NULL, &written, err,
+    ck_assert_msg(gr_export_write(dir, NULL, GR_LMS_CANVAS, "=evil()", NULL, &written, err,
                                 sizeof err) == 0, "%s", err);
     char *csv = gr_read_file(written, NULL);
     ck_assert_ptr_nonnull(csv);

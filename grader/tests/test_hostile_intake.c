@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "class/batch.h"
+#include "class/warnings.h"
 #include "intake.h"
 #include "util.h"
 #include "fixtures/fixture_kit.h"
@@ -724,7 +725,7 @@ START_TEST(a_student_not_graded_is_named)
     c.n = 2;
     c.labs[0] = 1;
     gr_strbuf b = {0};
-    gr_batch_warnings(&b, &c, 1);
+    gr_warnings_block(&b, &c, 1);
     ck_assert_msg(b.s && strstr(b.s, "- Not graded: their results do not read back, their rows "
                                      "empty (1): lost (students/lost/results.json:1:1: end of "
                                      "file)"), "%s", b.s ? b.s : "(none)");

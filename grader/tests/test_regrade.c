@@ -54,19 +54,19 @@ START_TEST(the_changed_tests_are_named)
     snap_lab(&b, 4, "00dd", 1, was, p_was, t_was);
     snap_lab(&a, 5, "00ee", 1, was, p_was, t_was);
     snap_lab(&b, 5, "00ee", 1, was, p_was, t_was);
-    char *c3 = gr_rubric_lab_change(&a, &b, 3), *c4 = gr_rubric_lab_change(&a, &b, 4);
+    char *c3 = gr_regrade_lab_change(&a, &b, 3), *c4 = gr_regrade_lab_change(&a, &b, 4);
     ck_assert_str_eq(c3, "dot_small points 1 -> 2; dot_random tolerance abs 1e-05 rel 1e-05 -> "
                          "abs 0.0001 rel 1e-05; fresh added; gone removed");
     ck_assert_str_eq(c4, "no test's points or tolerance: the rubric's other settings or the "
                          "contract header");
-    ck_assert_ptr_null(gr_rubric_lab_change(&a, &b, 5));     /* the same digest */
-    ck_assert_ptr_null(gr_rubric_lab_change(&a, &b, 6));     /* not graded */
+    ck_assert_ptr_null(gr_regrade_lab_change(&a, &b, 5));     /* the same digest */
+    ck_assert_ptr_null(gr_regrade_lab_change(&a, &b, 6));     /* not graded */
     /* rubrics.state reads back as written */
     char *dir = fk_mkdtemp("regrade-state");
-    ck_assert_int_eq(gr_rubric_snap_write(dir, &b), 0);
+    ck_assert_int_eq(gr_regrade_snap_write(dir, &b), 0);
     gr_rubric_snap c;
-    ck_assert_int_eq(gr_rubric_snap_read(dir, &c), 0);
-    ck_assert_ptr_null(gr_rubric_lab_change(&b, &c, 3));
+    ck_assert_int_eq(gr_regrade_snap_read(dir, &c), 0);
+    ck_assert_ptr_null(gr_regrade_lab_change(&b, &c, 3));
     ck_assert_int_eq(c.n_tests[2], 3);
     ck_assert_str_eq(c.tests[2][2].name, "fresh");
     ck_assert(c.tests[2][1].abs_tol == 1e-4);
@@ -75,19 +75,19 @@ START_TEST(the_changed_tests_are_named)
     const char *bad = "attnlab rubrics.state 1\nlab 3 00bb 5\ntest 1 1 1 x\n";
     ck_assert_int_eq(gr_write_file_atomic(path, bad, strlen(bad)), 0);
     gr_rubric_snap d;
-    ck_assert_int_eq(gr_rubric_snap_read(dir, &d), -1);
+    ck_assert_int_eq(gr_regrade_snap_read(dir, &d), -1);
     free(path);
     free(c3);
     free(c4);
-    gr_rubric_snap_free(&a);
-    gr_rubric_snap_free(&b);
-    gr_rubric_snap_free(&c);
+    gr_regrade_snap_free(&a);
+    gr_regrade_snap_free(&b);
+    gr_regrade_snap_free(&c);
     fk_rm_rf(dir);
     free(dir);
 }
 END_TEST
 
-/* Settings lines onto lab of s, as gr_rubric_snap_make keeps them. */
+/* Settings lines onto lab of s, as gr_regrade_snap_make keeps them. */
 static void snap_settings(gr_rubric_snap *s, int lab, const char *const *lines, int n)
 {
     s->set[lab - 1] = gr_xcalloc((size_t)n, sizeof(char *));
@@ -115,30 +115,30 @@ START_TEST(every_changed_setting_is_named_old_and_new)
     snap_lab(&b, 7, "00bb", 1, names, pts, tol);
     snap_settings(&a, 7, was, 7);
     snap_settings(&b, 7, now, 8);
-    char *c = gr_rubric_lab_change(&a, &b, 7);
+    char *c = gr_regrade_lab_change(&a, &b, 7);
     ck_assert_str_eq(c, "limits.time_ms 20000 -> 20; tests.a.points 0.5 -> 1; tests.fresh added; "
                         "budget_s (none) -> 30; allowed_headers [lab07.h, math.h] -> [lab07.h]; "
                         "tests.gone removed");
     free(c);
     /* only comments or the header changed: no setting */
-    gr_rubric_snap_free(&b);
+    gr_regrade_snap_free(&b);
     memset(&b, 0, sizeof b);
     snap_lab(&b, 7, "00cc", 1, names, pts, tol);
     snap_settings(&b, 7, was, 7);
-    c = gr_rubric_lab_change(&a, &b, 7);
+    c = gr_regrade_lab_change(&a, &b, 7);
     ck_assert_str_eq(c, "no setting: the rubric's comments or the contract header");
     free(c);
     /* the settings read back from rubrics.state as written */
     char *dir = fk_mkdtemp("regrade-settings");
-    ck_assert_int_eq(gr_rubric_snap_write(dir, &a), 0);
+    ck_assert_int_eq(gr_regrade_snap_write(dir, &a), 0);
     gr_rubric_snap r;
-    ck_assert_int_eq(gr_rubric_snap_read(dir, &r), 0);
+    ck_assert_int_eq(gr_regrade_snap_read(dir, &r), 0);
     ck_assert_int_eq(r.n_set[6], 7);
     ck_assert_str_eq(r.set[6][6], "allowed_headers [lab07.h, math.h]");
-    ck_assert_ptr_null(gr_rubric_lab_change(&a, &r, 7));
-    gr_rubric_snap_free(&r);
-    gr_rubric_snap_free(&a);
-    gr_rubric_snap_free(&b);
+    ck_assert_ptr_null(gr_regrade_lab_change(&a, &r, 7));
+    gr_regrade_snap_free(&r);
+    gr_regrade_snap_free(&a);
+    gr_regrade_snap_free(&b);
     fk_rm_rf(dir);
     free(dir);
 }

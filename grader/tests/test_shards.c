@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "class/run.h"
 #include "class/shard.h"
 #include "labmod.h"
 #include "mutants.h"
@@ -561,7 +562,8 @@ START_TEST(a_rubric_change_regraded_in_shards_merges_as_one_run)
         char *log = gr_xasprintf("%s.log", dirs[k]);
         const char *args[] = {"batch", sub, "--out", dirs[k], "--lab", "1", "--jobs", "1",
                               "--roster", roster, "--times", times, "--course", course,
-                              "--rubrics", rub, k < 3 ? "--shard" : NULL, spec, NULL};
+                              "--rubrics", rub, "--change", "rubrics", "--reason", "worth 2",
+                              k < 3 ? "--shard" : NULL, spec, NULL};
         pid[k] = spawn(log, "shards-test-secret", args);
         free(sub);
         free(roster);
@@ -572,7 +574,8 @@ START_TEST(a_rubric_change_regraded_in_shards_merges_as_one_run)
         ck_assert_int_eq(spawn_exit(pid[k]), 0);
     char *out = in_tmp("rg-merged");
     /* merge rebuilds every test's maximum from the rubrics: the course's are
-       not those the shards had, and it says so */
+       not those the shards had, and it says so (a shard's own copy of its
+       rubrics is never taken: whoever returns the shard can write it) */
     const char *plain[] = {"merge", dirs[0], dirs[1], dirs[2], "--out", out, "-q", NULL};
     ck_assert_int_eq(run(&text, plain), 2);
     ck_assert_msg(strstr(text, "give merge the --rubrics DIR the batch had"), "%s", text);

@@ -842,7 +842,7 @@ static void html_names_the_group_and_the_pair(void)
         st->folder = gr_xasprintf("submission_%d", 9000 + s);
         st->submitted = 1;
     }
-    char *html = gr_class_html(&c, &(gr_html_opts){fk_root(), class_dir, NULL});
+    char *html = gr_classhtml_page(&c, &(gr_html_opts){fk_root(), class_dir, NULL});
     ck_assert_msg(strstr(html, "<li><b>120 students handed in the same lab02-softmax file</b>, "
                                "byte for byte: <a href=\"#s0\">s0@example.edu</a>, "), "%s", html);
     ck_assert_msg(strstr(html, "<tr><td>lab02-softmax</td><td><a href=\"#s40\">near40@example.edu"
@@ -966,7 +966,7 @@ START_TEST(report_html_says_how_many_pairs_more)
         at_half += l.pairs[p].jaccard >= GR_HTML_SIM_MIN;
     gr_sim_lab_free(&l);
     ck_assert_int_gt(at_half, GR_HTML_SIM_TOP);
-    char *html = gr_class_html(&c, &(gr_html_opts){fk_root(), class_dir, NULL});
+    char *html = gr_classhtml_page(&c, &(gr_html_opts){fk_root(), class_dir, NULL});
     const char *t = strstr(html, "<table class=\"similarity\">"), *end = t ? strstr(t, "</table>") : NULL;
     ck_assert_ptr_nonnull(end);
     int rows = 0;
