@@ -297,7 +297,7 @@ test-cluster: all
 #   fuzz          with clang and libFuzzer under ASan + UBSan, FUZZ_SECONDS per target
 FUZZ_TARGETS ?= rubric tensor response explain handin results
 FUZZ_SECONDS ?= 60
-FUZZ_PARSERS := grader/rubric.c grader/util.c grader/protocol.c grader/cli/cmd_explain.c \
+FUZZ_PARSERS := grader/rubric.c grader/util.c grader/protocol.c grader/cli/cmd_explain.c grader/cli/opts.c grader/cli/cli.c \
                 grader/learn/worked.c grader/class/handin.c grader/class/course.c
 FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(BUILD)/grader/fuzz/fuzz_%)
 

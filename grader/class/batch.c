@@ -617,6 +617,11 @@ int gr_batch_run(const gr_batch_opts *o, gr_class *c, char *err, size_t errlen)
         gr_batch_settings_free(&bs);
         return GR_STATUS_BAD_INPUT;
     }
+    if (o->before_grading && o->before_grading(&bs.o) != 0) {
+        gr_set_err(err, errlen, "nothing was graded or written (the reason is above)");
+        gr_batch_settings_free(&bs);
+        return GR_STATUS_BAD_INPUT;
+    }
     int rc = run(&bs, c, err, errlen);
     if (bs.has_course) {            /* the class's own policy: the class keeps it */
         c->own_course = gr_xmalloc(sizeof *c->own_course);

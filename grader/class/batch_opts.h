@@ -37,6 +37,11 @@ typedef struct gr_batch_opts {
     int labs_given;               /* 1: --lab was given; 0: the class's recorded labs, or all */
     int change[GR_SET_COUNT];     /* --change NAME: setting NAME may differ from what the
                                      class recorded (class.h), recorded with reason */
+    /* Called with the options in force (the command's, completed from the class's
+       record) before anything is graded or written: 0 to go on, else refused,
+       said on stderr. batch's proof of a changed rubric (validate, a layer
+       above); NULL: none. */
+    int (*before_grading)(const struct gr_batch_opts *o);
 } gr_batch_opts;
 
 #endif

@@ -302,7 +302,7 @@ static char *failed_checks(const char *text)
    whose rubric or contract header changed since the last batch into --out,
    under the rubrics it will grade with; a failed check refuses, naming the lab
    and the checks. 0, or GR_EXIT_USAGE said on stderr. */
-static int prove_changes(const gr_batch_opts *o)
+static int prove_changes(const struct gr_batch_opts *o)
 {
     int changed[GR_N_LABS], passed = 0, failed = 0;
     char err[1024];
@@ -393,11 +393,7 @@ int cmd_batch(int argc, char **argv)
 
     gr_class c;
     gr_stop_install();
-    if ((rc = prove_changes(&o)) != 0) {
-        if (a.course)
-            gr_course_free(&course);
-        return rc;
-    }
+    o.before_grading = prove_changes;
     rc = gr_batch_run(&o, &c, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "attnlab batch: %s\n", err);

@@ -195,6 +195,24 @@ START_TEST(test_attention_is_scaled)
 }
 END_TEST
 
+START_TEST(test_attention_low_scores)
+{
+    /* B = 1, T = 2, d = 1, dv = 1; every score of query 0 is far below 0.
+       Q = [-200, -0.5], K = [1, 1.5], V = [10, 0].
+       Query 0 scores [-200, -300]: w_0 = 1/(1 + e^-100) = 1 in float, O = 10. A
+       running max started at 0 instead of -inf (or no max at all) takes
+       exp(-200) and exp(-300), both 0 in float, and divides 0 by 0.
+       Query 1 scores [-0.5, -0.75]: w_0 = 1/(1 + e^-0.25) = 0.562177, O = 5.621765. */
+    const float Q[2] = { -200, -0.5f }, K[2] = { 1, 1.5f }, V[2] = { 10, 0 };
+    float O[2];
+    lc_poison(O, 2);
+    EXPECT_OK("lab_online_attention", lab_online_attention(O, Q, K, V, 1, 2, 1, 1, 1, 0));
+    const float want[2] = { 10.0f, 5.621765f };
+    EXPECT_CLOSE_REL("O (query 0: scores near -200, the running max must start at -inf)", want,
+                     O, 2, 1e-5f);
+}
+END_TEST
+
 /* Table for the random comparison: tile sizes (T = 37), each run with and
    without the causal mask. */
 static const int random_tiles[5] = { 1, 5, 16, 37, 100 };
@@ -288,6 +306,7 @@ static Suite *lab07_suite(void)
     tcase_set_timeout(att, 20);  /* the memory test does 1024 x 1024 x 128 multiply-adds */
     tcase_add_loop_test(att, test_attention_by_hand, 1, 4);
     tcase_add_test(att, test_attention_is_scaled);
+    tcase_add_test(att, test_attention_low_scores);
     tcase_add_loop_test(att, test_attention_matches_two_pass, 0, 10);
     tcase_add_test(att, test_attention_memory);
     tcase_add_test(att, test_attention_bad_args);
