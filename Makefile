@@ -70,11 +70,11 @@ endif
 # ---- sources ------------------------------------------------------------
 ATTN_SRC   := $(wildcard lib/attn_*.c)
 SUP_SRC    := $(wildcard lib/sup_*.c)
-# The grader by layer: the engine (grader/*.c, grader/labs/), the command front
+# The grader by layer: the base (grader/base/), the engine (grader/engine/, grader/labs/), the command front
 # ends (cli/), the reports (report/), the confined build and run (confined/),
 # and the tools built on the engine for learners (learn/) and classes (class/);
 # and bench's harness (lib/bench/), beside the libattn kernels it times.
-GRADER_SRC := $(wildcard grader/*.c grader/labs/*.c grader/cli/*.c grader/report/*.c \
+GRADER_SRC := $(wildcard grader/base/*.c grader/engine/*.c grader/labs/*.c grader/cli/*.c grader/report/*.c \
                          grader/confined/*.c grader/learn/*.c grader/class/*.c lib/bench/*.c)
 CHILD_SRC   := $(wildcard grader/child/*.c)
 TEST_SRC   := $(wildcard lib/tests/test_*.c grader/tests/test_*.c)
@@ -297,7 +297,7 @@ test-cluster: all
 #   fuzz          with clang and libFuzzer under ASan + UBSan, FUZZ_SECONDS per target
 FUZZ_TARGETS ?= rubric tensor response explain handin results
 FUZZ_SECONDS ?= 60
-FUZZ_PARSERS := grader/rubric.c grader/util.c grader/protocol.c grader/cli/cmd_explain.c grader/cli/opts.c grader/cli/cli.c \
+FUZZ_PARSERS := grader/base/rubric.c grader/base/util.c grader/base/protocol.c grader/cli/cmd_explain.c grader/cli/opts.c grader/cli/cli.c \
                 grader/learn/worked.c grader/class/handin.c grader/class/course.c
 FUZZ_DRIVERS := $(FUZZ_TARGETS:%=$(BUILD)/grader/fuzz/fuzz_%)
 

@@ -4,14 +4,15 @@
 # and any below it):
 #   0 lib        lib/ (libattn, the support code) and the course's contract
 #                headers (labs/<dir>/labNN.h)
-#   1 base       what every layer shares: grader/util, stop, status, protocol,
-#                rubric, result, cells, pool, labmod.h and layout (every lab path),
-#                and what labgen generates from the manifests into build/gen/
-#                (labs_gen.h, labNN_calls.h): an include found nowhere in the tree
+#   1 base       grader/base/: what every layer shares (util, stop, status,
+#                protocol, rubric, result, cells, pool, labmod.h, layout: every
+#                lab path), and what labgen generates from the manifests into
+#                build/gen/ (labs_gen.h, labNN_calls.h): an include found nowhere
+#                in the tree
 #   2 child      grader/child/: the test child, built apart;
 #                it includes lib, protocol.h and the contract headers only
 #   3 confined   grader/confined/: the confined toolchain and the sandbox
-#   4 engine     the rest of grader/*.c and grader/labs/: the grading loop,
+#   4 engine     grader/engine/ and grader/labs/: the grading loop,
 #                judging, intake, rules, mutants, the lab modules
 #   5 report     grader/report/ and grader/learn/ (they never include each other)
 #   6 class      grader/class/ (batch, gradebook, class report)
@@ -39,24 +40,27 @@ function norm(p,   n, i, k, part, out) {   # a/b/../c -> a/c, ./ dropped
     for (i = 1; i <= k; i++) p = p (i > 1 ? "/" : "") out[i]
     return p
 }
-function layer(f,   base) {
+function layer(f) {                      # a folder has one rank
     if (f ~ /^lib\// || f ~ /^labs\/[^\/]+\/lab[0-9]+\.h$/) return 0
-    if (f ~ /^build\/gen\//) return 1
+    if (f ~ /^build\/gen\// || f ~ /^grader\/base\//) return 1
     if (f ~ /^grader\/child\//) return 2
     if (f ~ /^grader\/confined\//) return 3
-    if (f ~ /^grader\/labs\//) return 4
+    if (f ~ /^grader\/(engine|labs)\//) return 4
     if (f ~ /^grader\/(report|learn)\//) return 5
     if (f ~ /^grader\/class\//) return 6
     if (f ~ /^grader\/cli\//) return 7
-    if (f ~ /^grader\/[^\/]+$/) {
-        base = f; sub(/^grader\//, "", base); sub(/\.[ch]$/, "", base)
-        if (base ~ /^(util|stop|status|protocol|rubric|result|cells|pool|labmod|layout)$/) return 1
-        return 4
-    }
+    if (f ~ /^grader\/[^\/]+$/) return 99  # nothing lives on the top of grader/
     return -1                              # outside the layers (a system header, tests)
 }
 BEGIN { split("lib base child confined engine report/learn class cli", name, " ") }
-$1 == "F" { known[$2] = 1; next }
+$1 == "F" {
+    known[$2] = 1
+    if (layer($2) == 99) {
+        printf "%s: sits on grader/\x27s top; a source belongs in its layer\x27s folder (base/, engine/, ...)\n", $2
+        bad[$2] = 1
+    }
+    next
+}
 {
     f = $0; sub(/:.*/, "", f)
     rest = substr($0, length(f) + 2); ln = rest; sub(/:.*/, "", ln)

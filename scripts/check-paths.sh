@@ -1,5 +1,5 @@
 #!/bin/sh
-# check-paths.sh [ROOT]: no C file of the program but grader/layout.c spells a
+# check-paths.sh [ROOT]: no C file of the program but grader/base/layout.c spells a
 # lab's path; every other file asks layout.h. A string literal (comments and
 # #include lines aside) is refused when it composes or names one:
 #   a lab folder of the course under a root "%s/data/rubrics", "%s/labs", "%s/solutions" ...
@@ -17,7 +17,7 @@ ROOT=${1:-.}
 cd "$ROOT" || exit 2
 files=$(find lib grader -name '*.[ch]' ! -path 'lib/tests/*' ! -path 'grader/tests/*' \
              ! -path 'grader/fuzz/*' ! -path 'grader/tools/*' \
-             ! -path 'grader/layout.c' 2>/dev/null | LC_ALL=C sort)
+             ! -path 'grader/base/layout.c' 2>/dev/null | LC_ALL=C sort)
 [ -n "$files" ] || { echo "check-paths: no lib/ or grader/ sources under $ROOT" >&2; exit 2; }
 awk '
 FNR == 1 { n++; incomment = 0 }
@@ -39,7 +39,7 @@ FNR == 1 { n++; incomment = 0 }
             lit ~ /labs\/lab[0-9][0-9]-/) { hit = lit; break }
     }
     if (hit != "") {
-        printf "%s:%d: \"%s\" spells a lab path: ask layout.h (grader/layout.c) for it\n",
+        printf "%s:%d: \"%s\" spells a lab path: ask layout.h (grader/base/layout.c) for it\n",
                FILENAME, FNR, hit
         bad[FILENAME] = 1
     }

@@ -3,7 +3,7 @@
 # cost and one closing line that adds them up: "tests: N passed, N failed".
 #   layers: no #include climbs from a lower layer to a higher one
 #      (scripts/check-layers.sh says the order); paths: no C file but
-#      grader/layout.c spells a lab's path (scripts/check-paths.sh)
+#      grader/base/layout.c spells a lab's path (scripts/check-paths.sh)
 #   cycles: no circle of #includes inside a folder (scripts/check-cycles.sh)
 #   prefixes: each public function of class/X.c named gr_X_ (scripts/check-prefixes.sh)
 # then, as many at a time as there are cores (scripts/steps.mk):

@@ -4,7 +4,7 @@
 #   layers, paths, cycles and prefixes, always (seconds)
 #   the Check suites the changed files reach: a changed suite itself, and each
 #     suite that includes a changed module's header or calls its functions
-#     (grader/mutgen.c or .h: '#include "mutgen.h"' or gr_mutgen_; lib/attn_*.c
+#     (grader/engine/mutgen.c or .h: '#include "engine/mutgen.h"' or gr_mutgen_; lib/attn_*.c
 #     are attn.h's, lib/sup_*.c labsup.h's; a rubric: the suites naming labNN;
 #     lib/tests/check_main.c: every suite)
 #   dev-check of each lab whose files changed (labs/, solutions/, data/stubs/,

@@ -5,7 +5,7 @@
 #ifndef CHILD_DISPATCH_H
 #define CHILD_DISPATCH_H
 
-#include "../protocol.h"
+#include "../base/protocol.h"
 
 /* Call the student's function for call->fn with the call's ints, reals and
    buffers (already in memory). Returns the function's status, or sets

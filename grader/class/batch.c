@@ -9,7 +9,7 @@
 #include "class/regrade.h"
 #include "class/run.h"
 #include "class/shard.h"
-#include "layout.h"
+#include "base/layout.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,13 +20,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cells.h"
-#include "grade.h"
-#include "intake.h"
-#include "pool.h"
+#include "base/cells.h"
+#include "engine/grade.h"
+#include "engine/intake.h"
+#include "base/pool.h"
 #include "report/report.h"
-#include "stop.h"
-#include "util.h"
+#include "base/stop.h"
+#include "base/util.h"
 
 /* ---- the students' folders ------------------------------------------------ */
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* The student of c with this id, or NULL. */
 static gr_student *find(gr_class *c, const char *id)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include "class/class.h"
 #include "class/course.h"
-#include "labmod.h"
+#include "base/labmod.h"
 
 typedef struct gr_batch_opts {
     const char *root, *child_dir;  /* the attnlab tree and the child objects (gr_layout_locate) */

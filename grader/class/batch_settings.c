@@ -8,8 +8,8 @@
 
 #include "class/regrade.h"
 #include "class/run.h"
-#include "layout.h"
-#include "util.h"
+#include "base/layout.h"
+#include "base/util.h"
 
 /* The copy of setting k in the folder, for the options (kept by bs). NULL
    with err when it is missing. */

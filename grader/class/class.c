@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cells.h"
+#include "base/cells.h"
 
 static const struct {
     const char *name, *flag;

@@ -10,10 +10,10 @@
 
 #include <time.h>
 #include "class/course.h"
-#include "intake.h"
-#include "labmod.h"
-#include "result.h"
-#include "util.h"
+#include "engine/intake.h"
+#include "base/labmod.h"
+#include "base/result.h"
+#include "base/util.h"
 
 /* A grade set by hand (attnlab override, override.h): a lab's or one test's
    points, or an adjustment added to the lab's score, with its reason. */

@@ -2,19 +2,19 @@
  * student's section is classhtml_student.c's. */
 #include "class/classhtml.h"
 #include "class/classhtml_parts.h"
-#include "layout.h"
+#include "base/layout.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cells.h"
+#include "base/cells.h"
 #include "class/classreport.h"
 #include "class/warnings.h"
 #include "class/clusters.h"
 #include "class/similarity.h"
 #include "report/report.h"
-#include "util.h"
+#include "base/util.h"
 
 /* ---- pieces every section uses ----------------------------------------------------- */
 

@@ -4,7 +4,7 @@
  * final grade (after the late policy), lowest first, with their days late,
  * the labs they did not pass and the misconceptions diagnosed. */
 #include "class/classhtml_parts.h"
-#include "layout.h"
+#include "base/layout.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 
 #include "class/classhtml.h"
 #include "class/items.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Two different files of one lab that are similar, each named by its first
    student (the others who handed in the same file are its group's). */

@@ -1,6 +1,6 @@
 /* classhtml_student.c: report.html's section of each student (see classhtml.h). */
 #include "class/classhtml_parts.h"
-#include "layout.h"
+#include "base/layout.h"
 
 #include <stdlib.h>
 #include <string.h>

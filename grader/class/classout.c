@@ -9,7 +9,7 @@
 #include "class/classreport.h"
 #include "class/clusters.h"
 #include "class/items.h"
-#include "util.h"
+#include "base/util.h"
 
 int gr_classout_write(const gr_class *c, const char *root, const char *out, int bom, FILE *notes,
                    char *err, size_t errlen)

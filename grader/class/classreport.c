@@ -5,17 +5,17 @@
 #include "class/items.h"
 #include "class/clusters.h"
 #include "class/warnings.h"
-#include "layout.h"
+#include "base/layout.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cells.h"
+#include "base/cells.h"
 #include "report/report.h"
-#include "gnuplot.h"
-#include "util.h"
+#include "engine/gnuplot.h"
+#include "base/util.h"
 
 #define N_BINS GR_CLASS_BINS
 #define TOP_TESTS 10         /* the tests most often failed, listed */

@@ -1,13 +1,13 @@
 /* clusters.c: uncatalogued mistakes grouped across a class (see clusters.h). */
 #include "class/clusters.h"
-#include "layout.h"
+#include "base/layout.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cells.h"
-#include "jsonio.h"
+#include "base/cells.h"
+#include "engine/jsonio.h"
 #include "report/report.h"
 
 /* One uncatalogued wrong answer of one student. */

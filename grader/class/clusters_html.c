@@ -1,7 +1,7 @@
 /* clusters_html.c: report.html's section "Mistakes not in the catalogue"
  * (clusters.h), every text HTML-escaped. */
 #include "class/clusters.h"
-#include "layout.h"
+#include "base/layout.h"
 #include "class/classhtml_parts.h"
 
 void gr_clusters_html(gr_strbuf *b, const gr_class *c)

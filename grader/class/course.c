@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "sup_yamlread.h"
-#include "util.h"
+#include "base/util.h"
 
 #define DAY 86400
 

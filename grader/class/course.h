@@ -25,7 +25,7 @@
 
 #include <stddef.h>
 #include <time.h>
-#include "labmod.h"
+#include "base/labmod.h"
 
 /* One student's extra days for one lab (extensions: in course.yaml). */
 typedef struct gr_extension {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cells.h"
-#include "util.h"
+#include "base/cells.h"
+#include "base/util.h"
 
 /* A gradebook is the instructor's file, but a hand-edited one must still get
    an error, never a hang or a huge allocation. */

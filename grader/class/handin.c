@@ -11,7 +11,7 @@
 
 #include "class/course.h"
 #include "sup_yamlread.h"
-#include "util.h"
+#include "base/util.h"
 
 int gr_id_ok(const char *s)
 {

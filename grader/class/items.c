@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cells.h"
+#include "base/cells.h"
 
 /* ---- statistics ------------------------------------------------------------------ */
 

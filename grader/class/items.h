@@ -24,7 +24,7 @@
 #define GR_ITEMS_H
 
 #include "class/class.h"
-#include "util.h"
+#include "base/util.h"
 
 /* A point-biserial correlation below this flags a test as discriminating
    negatively (a small negative r is noise in a class of a few dozen). */

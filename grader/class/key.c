@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout.h"
-#include "seed.h"
+#include "base/layout.h"
+#include "engine/seed.h"
 
 #define KEY_MAGIC "attnlab key 1\n"
 

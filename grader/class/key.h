@@ -19,8 +19,8 @@
 
 #include <stddef.h>
 #include "class/batch_opts.h"
-#include "intake.h"
-#include "util.h"
+#include "engine/intake.h"
+#include "base/util.h"
 
 /* The digest a key is made of: two SipHash-2-4 values of data under fixed
    public keys, as 32 hex digits (malloc'd). */

@@ -15,10 +15,10 @@
 #include "class/run.h"
 #include "class/shard.h"
 #include "class/shardproof.h"
-#include "grade.h"
+#include "engine/grade.h"
 #include "report/report.h"
 #include "class/key.h"
-#include "util.h"
+#include "base/util.h"
 
 #define STUDENT_FILE_MAX ((size_t)64 << 20)   /* results.json with every test's output */
 

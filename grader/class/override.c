@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cells.h"
+#include "base/cells.h"
 #include "class/regrade.h"
-#include "layout.h"
+#include "base/layout.h"
 #include "report/report.h"
-#include "util.h"
+#include "base/util.h"
 
 #define FILE_NAME "overrides.txt"
 #define HEADER "when\tstudent\tlab\ttest\tkind\tvalue\treason\n"

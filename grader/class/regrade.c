@@ -1,7 +1,7 @@
 /* regrade.c: regrades recorded, and rubric changes regraded in part (see
  * regrade.h). */
 #include "class/regrade.h"
-#include "layout.h"
+#include "base/layout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,12 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cells.h"
+#include "base/cells.h"
 #include "report/report.h"
-#include "rubric.h"
+#include "base/rubric.h"
 #include "sup_yamlread.h"
 #include "class/key.h"
-#include "util.h"
+#include "base/util.h"
 
 #define STATE_MAGIC "attnlab rubrics.state 1"
 

@@ -37,8 +37,8 @@
 #include <stdio.h>
 #include "class/batch_opts.h"
 #include "class/class.h"
-#include "labmod.h"
-#include "result.h"
+#include "base/labmod.h"
+#include "base/result.h"
 #include "report/regrades.h"
 
 /* One test of a lab's rubric, as rubrics.state keeps it. */

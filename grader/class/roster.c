@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "sup_yamlread.h"
-#include "util.h"
+#include "base/util.h"
 
 static int by_id(const void *a, const void *b)
 {

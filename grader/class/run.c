@@ -11,8 +11,8 @@
 
 #include "class/key.h"
 #include "class/shard.h"
-#include "seed.h"
-#include "util.h"
+#include "engine/seed.h"
+#include "base/util.h"
 
 #define RUN_FILE "run.txt"
 #define STARTED_FILE "run.started"

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "class/key.h"
-#include "layout.h"
-#include "util.h"
+#include "base/layout.h"
+#include "base/util.h"
 
 /* The digest of the bytes at path (malloc'd), or NULL when it cannot be read. */
 static char *digest_of(const char *path)

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "seed.h"
-#include "util.h"
+#include "engine/seed.h"
+#include "base/util.h"
 
 int gr_shard_parse(const char *spec, int *k, int *n, char *err, size_t errlen)
 {

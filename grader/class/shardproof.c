@@ -7,9 +7,9 @@
 
 #include "class/batch_opts.h"
 #include "class/key.h"
-#include "layout.h"
+#include "base/layout.h"
 #include "report/report.h"
-#include "util.h"
+#include "base/util.h"
 
 int gr_shardproof_load(gr_shard_proof *p, const gr_run *run, const char *root,
                         const char *rubrics, const char *secret, char *err, size_t errlen)

@@ -20,9 +20,9 @@
 #include <stddef.h>
 
 #include "class/run.h"
-#include "labmod.h"
-#include "result.h"
-#include "rubric.h"
+#include "base/labmod.h"
+#include "base/result.h"
+#include "base/rubric.h"
 
 typedef struct gr_shard_proof {
     const char *secret;

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cells.h"
+#include "base/cells.h"
 #include "report/report.h"
-#include "util.h"
+#include "base/util.h"
 
 const char gr_sim_not_a_verdict[] =
     "A report, not a verdict: a shared fingerprint means two files have the same "

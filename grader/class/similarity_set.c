@@ -8,7 +8,7 @@
  * device planted in a submission is skipped with a warning, never followed;
  * two candidates for one lab are skipped, as grading does not guess. */
 #include "class/similarity.h"
-#include "layout.h"
+#include "base/layout.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,10 +16,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "intake.h"
-#include "labmod.h"
-#include "rubric.h"
-#include "util.h"
+#include "engine/intake.h"
+#include "base/labmod.h"
+#include "base/rubric.h"
+#include "base/util.h"
 
 static int cmp_name(const void *x, const void *y)
 {

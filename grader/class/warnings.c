@@ -2,15 +2,15 @@
  * should look at before trusting the gradebook, each with the ids it
  * concerns, a few ids a line at most. */
 #include "class/warnings.h"
-#include "layout.h"
+#include "base/layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cells.h"
+#include "base/cells.h"
 #include "report/report.h"
-#include "util.h"
+#include "base/util.h"
 
 #define IDS_SHOWN 5     /* ids a line names before "and N more" */
 

@@ -5,7 +5,7 @@
 #define GR_WARNINGS_H
 
 #include "class/class.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Append the warnings block to b (Markdown when md is 1, else text), nothing
    when all is well: empty submissions, those found by a forgiving rule

@@ -19,11 +19,11 @@
 #include "class/course.h"
 #include "class/export.h"
 #include "class/handin.h"
-#include "grade.h"
-#include "pool.h"
-#include "seed.h"
-#include "stop.h"
-#include "layout.h"
+#include "engine/grade.h"
+#include "base/pool.h"
+#include "engine/seed.h"
+#include "base/stop.h"
+#include "base/layout.h"
 
 static const gr_cmd_spec batch_cmd = {
     .name = "batch",

@@ -17,9 +17,9 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "labmod.h"
-#include "layout.h"
-#include "util.h"
+#include "base/labmod.h"
+#include "base/layout.h"
+#include "base/util.h"
 
 static const gr_cmd_spec checklab_cmd = {
     .name = "check-lab",

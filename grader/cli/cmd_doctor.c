@@ -22,7 +22,7 @@
 #include "cli/opts.h"
 #include "confined/confine.h"
 #include "confined/sandbox.h"
-#include "util.h"
+#include "base/util.h"
 
 extern char **environ;
 

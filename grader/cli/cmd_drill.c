@@ -24,10 +24,10 @@
 #include "cli/opts.h"
 #include "learn/drill.h"
 #include "learn/drill_session.h"
-#include "grade.h"
+#include "engine/grade.h"
 #include "sup_yamlread.h"
-#include "util.h"
-#include "layout.h"
+#include "base/util.h"
+#include "base/layout.h"
 
 static const gr_cmd_spec drill_cmd = {
     .name = "drill",

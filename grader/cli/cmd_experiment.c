@@ -14,8 +14,8 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/cli.h"
-#include "experiment.h"
-#include "layout.h"
+#include "engine/experiment.h"
+#include "base/layout.h"
 
 static const gr_cmd_spec experiment_cmd = {
     .name = "experiment",

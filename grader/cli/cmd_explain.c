@@ -25,7 +25,7 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "util.h"
+#include "base/util.h"
 #include "learn/worked.h"
 
 static const gr_cmd_spec explain_cmd = {

@@ -7,19 +7,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cells.h"
+#include "base/cells.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "class/batch_settings.h"
 #include "class/regrade.h"
-#include "grade.h"
-#include "pool.h"
+#include "engine/grade.h"
+#include "base/pool.h"
 #include "report/regrades.h"
 #include "report/report.h"
-#include "seed.h"
-#include "stop.h"
-#include "layout.h"
+#include "engine/seed.h"
+#include "base/stop.h"
+#include "base/layout.h"
 
 static const gr_cmd_spec grade_cmd = {
     .name = "grade",

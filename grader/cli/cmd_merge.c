@@ -9,10 +9,10 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "grade.h"
-#include "util.h"
-#include "layout.h"
-#include "seed.h"
+#include "engine/grade.h"
+#include "base/util.h"
+#include "base/layout.h"
+#include "engine/seed.h"
 
 static const gr_cmd_spec merge_cmd = {
     .name = "merge",

@@ -22,10 +22,10 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/newlab.h"
-#include "layout.h"
-#include "rubric.h"
-#include "rules.h"
-#include "util.h"
+#include "base/layout.h"
+#include "base/rubric.h"
+#include "engine/rules.h"
+#include "base/util.h"
 
 #define CMD "new-lab"
 

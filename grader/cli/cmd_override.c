@@ -9,8 +9,8 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "layout.h"
-#include "cells.h"
+#include "base/layout.h"
+#include "base/cells.h"
 
 static const gr_cmd_spec override_cmd = {
     .name = "override",

@@ -35,13 +35,13 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/cli.h"
-#include "experiment.h"
-#include "gnuplot.h"
-#include "grade.h"
+#include "engine/experiment.h"
+#include "engine/gnuplot.h"
+#include "engine/grade.h"
 #include "labsup.h"
 #include "confined/tool.h"
-#include "util.h"
-#include "layout.h"
+#include "base/util.h"
+#include "base/layout.h"
 
 
 /* The heatmap's example: T queries and keys of size d, the last PAD keys padding. */

@@ -13,11 +13,11 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "grade.h"
+#include "engine/grade.h"
 #include "learn/progress.h"
-#include "rules.h"
-#include "util.h"
-#include "layout.h"
+#include "engine/rules.h"
+#include "base/util.h"
+#include "base/layout.h"
 
 static const gr_cmd_spec rules_cmd = {
     .name = "rules",

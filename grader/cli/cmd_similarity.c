@@ -15,11 +15,11 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "grade.h"
+#include "engine/grade.h"
 #include "class/handin.h"
 #include "class/similarity.h"
-#include "util.h"
-#include "layout.h"
+#include "base/util.h"
+#include "base/layout.h"
 
 /* What similarity does, a format: the k-gram and window sizes (GR_SIM_K, GR_SIM_W). */
 #define SIMILARITY_ABOUT \

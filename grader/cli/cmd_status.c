@@ -10,13 +10,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "cells.h"
+#include "base/cells.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/learner.h"
 #include "report/report.h"
-#include "layout.h"
+#include "base/layout.h"
 
 static const gr_cmd_spec status_cmd = {
     .name = "status",

@@ -24,14 +24,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cells.h"
+#include "base/cells.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/learner.h"
 #include "report/report.h"
-#include "stop.h"
-#include "layout.h"
+#include "base/stop.h"
+#include "base/layout.h"
 
 #define QUIET_MS 40          /* a save's events arrive within a few ms of each other */
 

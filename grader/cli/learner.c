@@ -8,13 +8,13 @@
 
 #include "cli/commands.h"
 #include "cli/learner.h"
-#include "intake.h"
-#include "pool.h"
+#include "engine/intake.h"
+#include "base/pool.h"
 #include "report/report.h"
-#include "seed.h"
-#include "stop.h"
-#include "util.h"
-#include "layout.h"
+#include "engine/seed.h"
+#include "base/stop.h"
+#include "base/util.h"
+#include "base/layout.h"
 
 int gr_learner_open(gr_learner *L, FILE *err, const char *cmd, const char *root,
                     const char *child_dir, const char *submission)

@@ -7,7 +7,7 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "grade.h"
+#include "engine/grade.h"
 #include "learn/progress.h"
 
 typedef struct gr_learner {

@@ -9,7 +9,7 @@
 
 #include "cli/commands.h"
 #include "sup_yamlread.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Every command attnlab has, in the order `attnlab --help` lists them.
    Adding one: declare cmd_NAME in commands.h, add its line here. */

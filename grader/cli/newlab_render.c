@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rubric.h"
-#include "util.h"
+#include "base/rubric.h"
+#include "base/util.h"
 
 #define MAX_KEYS 48
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "sup_yamlread.h"
-#include "util.h"
+#include "base/util.h"
 
 #define DEFAULT_POINTS 2.0
 

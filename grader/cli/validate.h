@@ -5,7 +5,7 @@
 #define GR_CLI_VALIDATE_H
 
 #include <stdio.h>
-#include "labmod.h"
+#include "base/labmod.h"
 
 typedef struct gr_validate_opts {
     const char *rubrics;      /* folder of labNN.yaml rubrics, or NULL: the course's */

@@ -1,6 +1,6 @@
 /* allowlist.c: the test child's seccomp allow-list (see allowlist.h). */
 #include "confined/allowlist.h"
-#include "protocol.h"
+#include "base/protocol.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -13,7 +13,7 @@
  */
 #include "confined/scan.h"
 
-#include "util.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <stdio.h>

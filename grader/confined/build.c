@@ -32,8 +32,8 @@
 #include "confined/shown.h"
 #include "confined/srccheck.h"
 #include "confined/tool.h"
-#include "util.h"
-#include "layout.h"
+#include "base/util.h"
+#include "base/layout.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -27,8 +27,8 @@
 #ifndef GR_BUILD_H
 #define GR_BUILD_H
 
-#include "result.h"
-#include "rubric.h"
+#include "base/result.h"
+#include "base/rubric.h"
 
 typedef struct gr_paths {
     const char *root;        /* the attnlab tree: labs/, lib/, data/ */

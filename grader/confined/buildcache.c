@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "confined/workdir.h"
-#include "util.h"
+#include "base/util.h"
 
 #define KEY_FORMAT "attnlab build cache 2\n"
 

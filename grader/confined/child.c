@@ -29,7 +29,7 @@
  */
 #include "confined/child.h"
 #include "confined/confine.h"
-#include "protocol.h"
+#include "base/protocol.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -30,7 +30,7 @@
 #define GR_CONFINE_H
 
 #include <stddef.h>
-#include "util.h"
+#include "base/util.h"
 
 /* What this machine offers (gr_confine_probe) or what one plan uses. */
 typedef struct gr_confine_layers {

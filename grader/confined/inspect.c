@@ -1,7 +1,7 @@
 /* inspect.c: a stopped test child's memory, judged from outside (inspect.h). */
 #include "confined/inspect.h"
-#include "protocol.h"
-#include "util.h"
+#include "base/protocol.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,7 +1,7 @@
 /* objcheck.c: the ELF checks on a student's object and test program (see objcheck.h). */
 #include "confined/objcheck.h"
 #include "confined/scan.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <elf.h>

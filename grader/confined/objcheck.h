@@ -18,7 +18,7 @@
 #ifndef GR_OBJCHECK_H
 #define GR_OBJCHECK_H
 
-#include "rubric.h"
+#include "base/rubric.h"
 
 typedef struct gr_obj_facts {
     char **undef;          /* undefined global/weak symbols */

@@ -14,10 +14,10 @@
 #include "confined/allowlist.h"
 #include "confined/child.h"
 #include "confined/confine.h"
-#include "protocol.h"
-#include "stop.h"
+#include "base/protocol.h"
+#include "base/stop.h"
 #include "confined/workdir.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <elf.h>
 #include <errno.h>

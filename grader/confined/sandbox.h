@@ -38,7 +38,7 @@
 
 #include <stddef.h>
 #include "confined/inspect.h"
-#include "rubric.h"
+#include "base/rubric.h"
 
 typedef struct gr_sandbox_result {
     int exited;                  /* 1: exited with exit_code; 0: killed by term_signal */

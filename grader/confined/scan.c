@@ -1,6 +1,6 @@
 /* scan.c: checks on the compiler's intermediate files (see scan.h). */
 #include "confined/scan.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* The first lines of a tool's output log (at most 20 lines and 2 KiB, then
    "... (N more lines)"), with the private folder priv and the test child folder

@@ -1,7 +1,7 @@
 /* srccheck.c: what a lab's source file may include (see srccheck.h). */
 #include "confined/srccheck.h"
 #include "confined/shown.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

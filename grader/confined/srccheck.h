@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "confined/scan.h"
-#include "rubric.h"
+#include "base/rubric.h"
 
 typedef struct gr_src_rules {
     const gr_rubric *r;       /* allowed_headers */

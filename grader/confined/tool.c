@@ -1,7 +1,7 @@
 /* tool.c: see tool.h. */
 #include "confined/tool.h"
-#include "stop.h"
-#include "util.h"
+#include "base/stop.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

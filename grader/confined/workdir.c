@@ -1,6 +1,6 @@
 /* workdir.c: see workdir.h. */
 #include "confined/workdir.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <ftw.h>

@@ -1,5 +1,5 @@
 /* fuzz_response.c: the parent's decoder of a child's response
- * (proto_decode_response in grader/protocol.c) on any bytes.
+ * (proto_decode_response in grader/base/protocol.c) on any bytes.
  *
  * The child runs a student's code, so any bytes at all may come back: the
  * decoder must reject everything but an exact response to the call it made.
@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "protocol.h"
+#include "base/protocol.h"
 #include "fuzz.h"
 
 /* Realistic calls, shaped like the labs make them (counts only; IN data is

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "jsonio.h"
+#include "engine/jsonio.h"
 #include "report/report.h"
 
 /* Field k of the input cut at NUL bytes (a copy, "" past the last). */

@@ -1,4 +1,4 @@
-/* fuzz_rubric.c: the YAML rubric loader (grader/rubric.c) on any bytes.
+/* fuzz_rubric.c: the YAML rubric loader (grader/base/rubric.c) on any bytes.
  *
  * Rubrics are written by instructors, by hand: the loader must turn every
  * mistake into "path:line:column: what is wrong" and never crash. The input is
@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "rubric.h"
+#include "base/rubric.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

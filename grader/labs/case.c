@@ -1,8 +1,8 @@
 /* case.c: building and freeing a gr_case, and the helpers every lab module
  * shares: test kinds, rubric sizes, random inputs, untouched outputs,
  * input-window text (see labmod.h). */
-#include "labmod.h"
-#include "seed.h"
+#include "base/labmod.h"
+#include "engine/seed.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -2,7 +2,7 @@
  * tables themselves are generated from the labs' manifests (build/gen/labs_gen.c,
  * see labmod.h). The reports use them to point a wrong answer at its section
  * and to say "fix X first" when a function fails through one it calls. */
-#include "labmod.h"
+#include "base/labmod.h"
 
 #include <math.h>
 #include <string.h>

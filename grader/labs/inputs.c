@@ -2,7 +2,7 @@
  * tensors, softmax weight rows, the sizes of row-wise and backward-pass tests,
  * experiment seeds, and the calls of the score functions of labs 1 and 3
  * (see labmod.h). */
-#include "labmod.h"
+#include "base/labmod.h"
 
 #include <stdio.h>
 #include <string.h>

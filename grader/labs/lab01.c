@@ -12,7 +12,7 @@
  *   dot_empty, scaled_empty     a zero B, Tq or Tk: LAB_OK, nothing written
  * Expected values come from libattn (attn_dot_scores, attn_scaled_dot_scores).
  */
-#include "labmod.h"
+#include "base/labmod.h"
 
 #include <math.h>
 #include <stdio.h>

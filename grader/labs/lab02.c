@@ -27,7 +27,7 @@
  *                       NaN: LAB_BAD_ARG, S untouched
  * Expected values come from libattn (attn_softmax and the attn_*_mask functions).
  */
-#include "labmod.h"
+#include "base/labmod.h"
 
 #include <math.h>
 #include <stdio.h>

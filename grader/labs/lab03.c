@@ -15,7 +15,7 @@
  *   general_empty, additive_empty a zero B, Tq or Tk: LAB_OK, S untouched
  * Expected values come from libattn (attn_general_scores, attn_additive_scores).
  */
-#include "labmod.h"
+#include "base/labmod.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -20,7 +20,7 @@
  * attn_softmax, attn_entropy_rows) driven by the support generator exactly as
  * lab04.h orders the draws.
  */
-#include "labmod.h"
+#include "base/labmod.h"
 
 #include <math.h>
 #include <stdio.h>

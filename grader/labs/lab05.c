@@ -11,7 +11,7 @@
  * misconceptions below rebuild the same pipeline with one step done wrong, so
  * a wrong answer can be named.
  */
-#include "labmod.h"
+#include "base/labmod.h"
 #include "lab05_calls.h"
 
 #include <math.h>

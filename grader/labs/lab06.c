@@ -10,7 +10,7 @@
  * Tk keys, dv value size. Expected values come from libattn; each misconception
  * recomputes the same function with one known mistake.
  */
-#include "labmod.h"
+#include "base/labmod.h"
 #include "lab06_calls.h"
 
 #include <limits.h>

@@ -12,7 +12,7 @@
  * streaming loop in float, one step done wrong, so their overflow and NaN
  * behaviour is the student's own.
  */
-#include "labmod.h"
+#include "base/labmod.h"
 #include "lab07_calls.h"
 
 #include <math.h>

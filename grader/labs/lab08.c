@@ -9,7 +9,7 @@
  * d. Expected values come from libattn. The backward misconceptions also
  * predict the experiment, which the contract builds on the same formula.
  */
-#include "labmod.h"
+#include "base/labmod.h"
 #include "lab08_calls.h"
 
 #include <math.h>

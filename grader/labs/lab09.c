@@ -10,7 +10,7 @@
  * Tk keys; rows x n for the backward pass. Expected values come from libattn;
  * each misconception recomputes the same function with one known mistake.
  */
-#include "labmod.h"
+#include "base/labmod.h"
 #include "lab09_calls.h"
 
 #include <math.h>

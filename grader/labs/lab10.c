@@ -10,7 +10,7 @@
  * query/key size; batch slowest, then head. Expected values come from libattn;
  * each misconception recomputes the same call with one known mistake.
  */
-#include "labmod.h"
+#include "base/labmod.h"
 #include "lab10_calls.h"
 
 #include <math.h>

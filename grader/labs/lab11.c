@@ -13,7 +13,7 @@
  * attn_rope, attn_rope_decode); the misconceptions recompute with the
  * mistake, in double as libattn does.
  */
-#include "labmod.h"
+#include "base/labmod.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "labmod.h"
-#include "util.h"
+#include "base/labmod.h"
+#include "base/util.h"
 
 static const char *const kind_names[] = { "choice", "true_false", "short", "numeric" };
 #define N_KINDS 4

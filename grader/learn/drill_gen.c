@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "attn.h"
-#include "util.h"
+#include "base/util.h"
 #include "learn/worked.h"
 
 #define GEN_MAX 5           /* keys of a generated row */

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "attn.h"
-#include "util.h"
+#include "base/util.h"
 
 /* ---- judging an answer --------------------------------------------------------------- */
 

@@ -19,7 +19,7 @@
 #include "learn/drill_session.h"
 #include "learn/worked.h"
 #include "attn.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

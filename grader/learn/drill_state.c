@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "util.h"
+#include "base/util.h"
 
 char *gr_drill_state_dir(char *err, size_t errlen)
 {

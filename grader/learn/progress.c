@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 
 #include "learn/progress.h"
-#include "layout.h"
-#include "util.h"
+#include "base/layout.h"
+#include "base/util.h"
 
 #define PROGRESS_HEADER \
     "# attnlab progress 1: tree lab state score max passed total first_passed updated runs\n"

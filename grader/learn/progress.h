@@ -26,8 +26,8 @@
 
 #include <stddef.h>
 
-#include "labmod.h"
-#include "result.h"
+#include "base/labmod.h"
+#include "base/result.h"
 
 /* Where a lab stands after its visible tests ran. */
 typedef enum gr_lab_state {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "attn.h"
-#include "util.h"
+#include "base/util.h"
 
 /* ---- the computation ------------------------------------------------------------------ */
 

@@ -3,8 +3,8 @@
  */
 #include "report/regrades.h"
 #include "report/report.h"
-#include "labmod.h"
-#include "layout.h"
+#include "base/labmod.h"
+#include "base/layout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cells.h"
-#include "util.h"
+#include "base/cells.h"
+#include "base/util.h"
 
 #define LOG_HEADER "when\tstudent\tlab\ttest\told\tnew\treason\tchange\n"
 

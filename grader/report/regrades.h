@@ -16,8 +16,8 @@
 #define GR_REPORT_REGRADES_H
 
 #include <stddef.h>
-#include "result.h"
-#include "util.h"
+#include "base/result.h"
+#include "base/util.h"
 
 #define GR_NO_REASON "no reason given"
 

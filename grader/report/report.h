@@ -25,8 +25,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "result.h"
-#include "util.h"
+#include "base/result.h"
+#include "base/util.h"
 
 /* ---- terminal (report_term.c) --------------------------------------------- */
 

@@ -68,8 +68,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hmac.h"
-#include "jsonio.h"
+#include "engine/hmac.h"
+#include "engine/jsonio.h"
 
 #define SIGNATURE_KEY "signature"
 #define SIGNATURE_TAG "hmac-sha256:"

@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonio.h"
+#include "engine/jsonio.h"
 
 /* One entry of "tests". */
 static json_t *pl_test(const char *name, const char *description, double points,

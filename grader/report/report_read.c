@@ -9,15 +9,15 @@
  * guessed grades.
  */
 #include "report/report.h"
-#include "layout.h"
+#include "base/layout.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "digest.h"
-#include "jsonio.h"
-#include "labmod.h"
+#include "engine/digest.h"
+#include "engine/jsonio.h"
+#include "base/labmod.h"
 
 /* The file being read and where its first error goes. */
 typedef struct rd {

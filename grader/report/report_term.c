@@ -30,16 +30,16 @@
  * clear the screen.
  */
 #include "report/report.h"
-#include "layout.h"
+#include "base/layout.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cells.h"
-#include "grade.h"
-#include "judge.h"
-#include "labmod.h"
+#include "base/cells.h"
+#include "engine/grade.h"
+#include "engine/judge.h"
+#include "base/labmod.h"
 
 #define ANSI_RESET  "\033[0m"
 #define ANSI_BOLD   "\033[1m"

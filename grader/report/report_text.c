@@ -2,16 +2,16 @@
  * decoding, one test's feedback, the summary a student may always see, the
  * grade's opening lines, and the atomic write. */
 #include "report/report.h"
-#include "layout.h"
+#include "base/layout.h"
 
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cells.h"
-#include "labmod.h"
-#include "util.h"
+#include "base/cells.h"
+#include "base/labmod.h"
+#include "base/util.h"
 
 /* ---- feedback ------------------------------------------------------------- */
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 
 #include "fixtures/fixture_kit.h"
-#include "util.h"
+#include "base/util.h"
 
 static inline int calc_have(void)
 {

@@ -47,9 +47,9 @@
 #include <string.h>
 #include <stdlib.h>
 
-#include "compare.h"
-#include "labmod.h"
-#include "rubric.h"
+#include "engine/compare.h"
+#include "base/labmod.h"
+#include "base/rubric.h"
 
 #if !defined(RUBRIC) || !defined(MOD)
 #error "define RUBRIC (the rubric file) and MOD (the lab module) before including labtest.h"

@@ -24,8 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "labmod.h"
-#include "util.h"
+#include "base/labmod.h"
+#include "base/util.h"
 #include "fixtures/fixture_kit.h"
 
 static inline char *scratch_dir(const char *what)

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grade.h"
+#include "engine/grade.h"
 #include "report/report.h"
-#include "util.h"
+#include "base/util.h"
 
 /* ---- the report -------------------------------------------------------------- */
 

@@ -9,8 +9,8 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "rubric.h"
-#include "util.h"
+#include "base/rubric.h"
+#include "base/util.h"
 
 /* The points of lab's tests under root/data/rubrics (the visible ones only when
    visible_only); their count into *n_tests when not NULL. */

@@ -23,11 +23,11 @@
 #include <unistd.h>
 
 #include "class/course.h"
-#include "labmod.h"
-#include "mutants.h"
+#include "base/labmod.h"
+#include "engine/mutants.h"
 #include "report/report.h"
 #include "rubricsum.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

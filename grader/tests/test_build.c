@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "confined/build.h"
-#include "protocol.h"
+#include "base/protocol.h"
 #include "confined/sandbox.h"
-#include "util.h"
+#include "base/util.h"
 #include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);

@@ -16,10 +16,10 @@
 
 #include "confined/buildcache.h"
 #include "confined/workdir.h"
-#include "labmod.h"
-#include "layout.h"
-#include "rubric.h"
-#include "util.h"
+#include "base/labmod.h"
+#include "base/layout.h"
+#include "base/rubric.h"
+#include "base/util.h"
 #include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "fixtures/fixture_kit.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

@@ -21,15 +21,15 @@
 #include <unistd.h>
 
 #include "class/clusters.h"
-#include "digest.h"
+#include "engine/digest.h"
 #include "fixtures/fixture_kit.h"
-#include "labmod.h"
-#include "layout.h"
-#include "relation.h"
+#include "base/labmod.h"
+#include "base/layout.h"
+#include "engine/relation.h"
 #include "report/report.h"
 #include "spawn.h"
 #include "sup_yamlread.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

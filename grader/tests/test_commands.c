@@ -17,7 +17,7 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "labmod.h"
+#include "engine/compare.h"
+#include "base/labmod.h"
 
 Suite *test_suite(void);
 

@@ -19,7 +19,7 @@
 
 #include "confined/confine.h"
 #include "confined/tool.h"
-#include "util.h"
+#include "base/util.h"
 #include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);

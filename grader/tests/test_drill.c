@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "learn/drill.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

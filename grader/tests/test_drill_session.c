@@ -13,7 +13,7 @@
 
 #include "cli/commands.h"
 #include "capture.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

@@ -28,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout.h"
+#include "base/layout.h"
 #include "learn/drill.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

@@ -33,11 +33,11 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "experiment.h"
-#include "labmod.h"
+#include "engine/experiment.h"
+#include "base/labmod.h"
 #include "labsup.h"
-#include "rubric.h"
-#include "util.h"
+#include "base/rubric.h"
+#include "base/util.h"
 #include "capture.h"
 #include "fixtures/fixture_kit.h"
 

@@ -17,10 +17,10 @@
 #include <unistd.h>
 
 #include "class/classreport.h"
-#include "cells.h"
+#include "base/cells.h"
 #include "class/export.h"
 #include "fixtures/fixture_kit.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

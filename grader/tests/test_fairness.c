@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fairness.h"
+#include "engine/fairness.h"
 #include "fixtures/fixture_kit.h"
-#include "rubric.h"
-#include "util.h"
+#include "base/rubric.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

@@ -23,9 +23,9 @@
 #include <sys/stat.h>
 
 #include "fixtures/fixture_kit.h"
-#include "labmod.h"
+#include "base/labmod.h"
 #include "textcheck.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

@@ -20,14 +20,14 @@
 #include <string.h>
 
 #include "calc.h"
-#include "cells.h"
+#include "base/cells.h"
 #include "class/classreport.h"
 #include "fixtures/fixture_kit.h"
-#include "labmod.h"
-#include "rubric.h"
-#include "layout.h"
+#include "base/labmod.h"
+#include "base/rubric.h"
+#include "base/layout.h"
 #include "class/course.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

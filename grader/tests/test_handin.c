@@ -18,7 +18,7 @@
 #include "class/course.h"
 #include "class/handin.h"
 #include "fixtures/fixture_kit.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

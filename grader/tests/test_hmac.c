@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hmac.h"
+#include "engine/hmac.h"
 
 Suite *test_suite(void);
 

@@ -44,8 +44,8 @@
 #include <unistd.h>
 #include <yaml.h>
 
-#include "labmod.h"
-#include "util.h"
+#include "base/labmod.h"
+#include "base/util.h"
 #include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);

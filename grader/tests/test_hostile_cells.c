@@ -34,10 +34,10 @@
 #include <sys/stat.h>
 
 #include "calc.h"
-#include "cells.h"
+#include "base/cells.h"
 #include "fixtures/fixture_kit.h"
 #include "report/report.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

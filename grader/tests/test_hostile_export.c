@@ -27,7 +27,7 @@
 #include "class/regrade.h"
 #include "report/report.h"
 #include "fixtures/fixture_kit.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

@@ -43,8 +43,8 @@
 
 #include "class/batch.h"
 #include "class/warnings.h"
-#include "intake.h"
-#include "util.h"
+#include "engine/intake.h"
+#include "base/util.h"
 #include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);

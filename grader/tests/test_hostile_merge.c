@@ -23,7 +23,7 @@
 
 #include "report/report.h"
 #include "spawn.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

@@ -20,7 +20,7 @@
 
 #include "class/classhtml.h"
 #include "report/report.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

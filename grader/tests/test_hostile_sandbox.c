@@ -48,9 +48,9 @@
 #include <unistd.h>
 
 #include "confined/objcheck.h"
-#include "labmod.h"
+#include "base/labmod.h"
 #include "report/report.h"
-#include "util.h"
+#include "base/util.h"
 #include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);

@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 
 #include "report/report.h"
-#include "util.h"
+#include "base/util.h"
 #include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);

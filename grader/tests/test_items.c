@@ -32,8 +32,8 @@
 
 #include "class/classreport.h"
 #include "class/items.h"
-#include "labmod.h"
-#include "util.h"
+#include "base/labmod.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "engine/compare.h"
 #include "lab09_calls.h"
 #include "attn.h"
 #include "labsup.h"

@@ -25,10 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "labmod.h"
-#include "layout.h"
-#include "rubric.h"
+#include "engine/compare.h"
+#include "base/labmod.h"
+#include "base/layout.h"
+#include "base/rubric.h"
 
 Suite *test_suite(void);
 

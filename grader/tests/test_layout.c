@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "fixtures/fixture_kit.h"
-#include "labmod.h"
-#include "layout.h"
-#include "util.h"
+#include "base/labmod.h"
+#include "base/layout.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 
@@ -164,23 +164,23 @@ START_TEST(a_climbing_include_is_named)
     char *top = fk_mkdtemp("layers");
     ck_assert_ptr_nonnull(top);
     write_file(top, "lib/attn.h", "int attn(void);\n");
-    write_file(top, "grader/util.h", "#include \"attn.h\"\n");
-    write_file(top, "grader/grade.h", "#include \"util.h\"\n");
-    write_file(top, "grader/cli/cli.h", "#include \"grade.h\"\n");
-    write_file(top, "grader/report/report.h", "#include \"grade.h\"\n");
-    write_file(top, "grader/confined/build.c", "#include <stdio.h>\n#include \"util.h\"\n");
+    write_file(top, "grader/base/util.h", "#include \"attn.h\"\n");
+    write_file(top, "grader/engine/grade.h", "#include \"base/util.h\"\n");
+    write_file(top, "grader/cli/cli.h", "#include \"engine/grade.h\"\n");
+    write_file(top, "grader/report/report.h", "#include \"engine/grade.h\"\n");
+    write_file(top, "grader/confined/build.c", "#include <stdio.h>\n#include \"base/util.h\"\n");
     char *out;
     ck_assert_msg(check_script("layers", top, &out) == 0, "%s", out);
     free(out);
 
     /* the sandbox reaching up to a command, and the base up to the engine */
     write_file(top, "grader/confined/build.c",
-               "#include <stdio.h>\n#include \"util.h\"\n#include \"../cli/cli.h\"\n");
-    write_file(top, "grader/util.h", "#include \"attn.h\"\n#  include \"grade.h\"\n");
+               "#include <stdio.h>\n#include \"base/util.h\"\n#include \"../cli/cli.h\"\n");
+    write_file(top, "grader/base/util.h", "#include \"attn.h\"\n#  include \"engine/grade.h\"\n");
     ck_assert_int_ne(check_script("layers", top, &out), 0);
     ck_assert_msg(strstr(out, "grader/confined/build.c:3: #include \"../cli/cli.h\" climbs from "
                               "the confined layer up to the cli layer"), "%s", out);
-    ck_assert_msg(strstr(out, "grader/util.h:2: "), "%s", out);
+    ck_assert_msg(strstr(out, "grader/base/util.h:2: "), "%s", out);
     ck_assert_msg(strstr(out, "layers: 4 passed, 2 failed"), "%s", out);
     free(out);
     fk_rm_rf(top);
@@ -208,7 +208,7 @@ START_TEST(a_spelled_lab_path_is_named)
                "static const char *help = \"the rubric, data/rubrics/labNN.yaml, and "
                "labs/labNN-name/README.md\";\n"
                "/* \"%s/data/stubs/lab%02d.c\" in a comment */\n");
-    write_file(top, "grader/layout.c", "char *p(void) { return x(\"%s/data/stubs/lab%02d.c\"); }\n");
+    write_file(top, "grader/base/layout.c", "char *p(void) { return x(\"%s/data/stubs/lab%02d.c\"); }\n");
     char *out;
     ck_assert_msg(check_script("paths", top, &out) == 0, "%s", out);
     free(out);

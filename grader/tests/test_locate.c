@@ -14,10 +14,10 @@
 #include "capture.h"
 #include "fixtures/fixture_kit.h"
 #include "cli/commands.h"
-#include "grade.h"
-#include "labmod.h"
-#include "util.h"
-#include "layout.h"
+#include "engine/grade.h"
+#include "base/labmod.h"
+#include "base/util.h"
+#include "base/layout.h"
 
 Suite *test_suite(void);
 

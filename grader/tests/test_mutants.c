@@ -9,11 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "checkfile.h"
-#include "labmod.h"
-#include "layout.h"
-#include "mutants.h"
-#include "util.h"
+#include "engine/checkfile.h"
+#include "base/labmod.h"
+#include "base/layout.h"
+#include "engine/mutants.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

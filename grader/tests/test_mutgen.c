@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include "fixtures/fixture_kit.h"
-#include "labmod.h"
-#include "mtok.h"
-#include "mutequiv.h"
-#include "mutgen.h"
-#include "util.h"
+#include "base/labmod.h"
+#include "engine/mtok.h"
+#include "engine/mutequiv.h"
+#include "engine/mutgen.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

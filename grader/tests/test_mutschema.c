@@ -11,9 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "mutgen.h"
-#include "mutschema.h"
-#include "util.h"
+#include "engine/mutgen.h"
+#include "engine/mutschema.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

@@ -29,7 +29,7 @@
 #include "cli/commands.h"
 #include "cli/newlab.h"
 #include "fixtures/fixture_kit.h"
-#include "labmod.h"
+#include "base/labmod.h"
 
 Suite *test_suite(void);
 

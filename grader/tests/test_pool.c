@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "grade.h"
-#include "pool.h"
-#include "result.h"
+#include "engine/grade.h"
+#include "base/pool.h"
+#include "base/result.h"
 #include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);

@@ -11,9 +11,9 @@
 #include "cli/commands.h"
 #include "learner.h"
 #include "learn/progress.h"
-#include "cells.h"
+#include "base/cells.h"
 #include "rubricsum.h"
-#include "layout.h"
+#include "base/layout.h"
 
 Suite *test_suite(void);
 

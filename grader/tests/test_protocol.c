@@ -18,11 +18,11 @@
 #include "confined/build.h"
 #include "confined/sandbox.h"
 #include "confined/workdir.h"
-#include "labmod.h"
-#include "layout.h"
-#include "protocol.h"
-#include "rubric.h"
-#include "util.h"
+#include "base/labmod.h"
+#include "base/layout.h"
+#include "base/protocol.h"
+#include "base/rubric.h"
+#include "base/util.h"
 #include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);

@@ -11,21 +11,22 @@
  * A failure names the lab, the column, what the table says and what is true.
  *
  * And every course name a rubric's sizes and params may hold (param_names in
- * grader/rubric.c, the names the course's generators read) has its row in the
+ * grader/base/rubric.c, the names the course's generators read) has its row in the
  * README's table of them and its entry in the man page's RUBRICS section, and
  * the table has no other row (a lab's own names are its manifest's param_names).
  *
  * And doc/hacking.md's table of the layers names scripts/check-layers.sh's
- * layers, in its order, and its base row every base file the script lists.
+ * layers, in its order, and its base row its folder and every module in it.
  */
 #include <check.h>
+#include <dirent.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "labmod.h"
-#include "util.h"
+#include "base/labmod.h"
+#include "base/util.h"
 #include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);
@@ -300,10 +301,10 @@ static int man_names(const char *text, const char *name)
 
 START_TEST(every_rubric_name_is_documented)
 {
-    char *rubric = read_tree_file("grader/rubric.c"), *readme = read_tree_file("README.md");
+    char *rubric = read_tree_file("grader/base/rubric.c"), *readme = read_tree_file("README.md");
     char *man = read_tree_file("doc/attnlab.1");
     char *list = section(rubric, "static const char *const param_names[] = {", "};",
-                         "grader/rubric.c");
+                         "grader/base/rubric.c");
     char *table = section(readme, "| name | what it does | kinds |", "\n\n", "README.md");
     char *rubrics = section(man, ".SH RUBRICS", "\n.SH ", "doc/attnlab.1");
     int seen = 0;
@@ -312,7 +313,7 @@ START_TEST(every_rubric_name_is_documented)
         char *name = gr_xasprintf("%.*s", (int)(end - q - 1), q + 1);
         char *quoted = gr_xasprintf("`%s`", name);
         ck_assert_msg(strstr(table, quoted) != NULL, "README.md: the rubric name %s (read by a "
-                      "generator, listed in grader/rubric.c) has no row in the table of sizes "
+                      "generator, listed in grader/base/rubric.c) has no row in the table of sizes "
                       "and params", name);
         ck_assert_msg(man_names(rubrics, name), "doc/attnlab.1: the rubric name %s has no "
                       "entry in RUBRICS", name);
@@ -329,7 +330,7 @@ START_TEST(every_rubric_name_is_documented)
             const char *e = strchr(q + 1, '`');
             char *name = gr_xasprintf("%.*s", (int)(e - q - 1), q + 1);
             ck_assert_msg(gr_rubric_param_known(name), "README.md: the table of sizes and params "
-                          "has a row for %s, which is no course name (grader/rubric.c); a lab's "
+                          "has a row for %s, which is no course name (grader/base/rubric.c); a lab's "
                           "own names are its manifest's param_names", name);
             free(name);
             q = e;
@@ -376,24 +377,27 @@ START_TEST(hacking_names_the_layers)
         free(want.s);
     }
     ck_assert_int_ge(n, 5);
-    /* the base files the script names, if it names them */
-    const char *base = strstr(script, "base ~ /^(");
+    /* the base row names its folder and every module in it */
     const char *base_row = strstr(table, "\n| base |");
-    if (base && base_row) {
-        const char *row_end = strchr(base_row + 1, '\n');
-        int row_len = (int)(row_end ? row_end - base_row : (long)strlen(base_row));
-        char *row_text = gr_xasprintf("%.*s", row_len, base_row);
-        base += strlen("base ~ /^(");
-        for (const char *q = base; *q && *q != ')'; ) {
-            size_t len = strcspn(q, "|)");
-            char *name = gr_xasprintf("`%.*s", (int)len, q);
-            ck_assert_msg(strstr(row_text, name), "doc/hacking.md's base row does not name %s` "
-                          "(check-layers.sh counts it as base)", name);
-            free(name);
-            q += len + (q[len] == '|');
-        }
-        free(row_text);
+    ck_assert_msg(base_row, "doc/hacking.md's table of the layers has no base row");
+    const char *row_end = strchr(base_row + 1, '\n');
+    char *row_text = gr_xasprintf("%.*s", (int)(row_end ? row_end - base_row : (long)strlen(base_row)),
+                                  base_row);
+    ck_assert_msg(strstr(row_text, "`grader/base/`"), "doc/hacking.md's base row does not name "
+                  "its folder, `grader/base/`");
+    DIR *d = opendir("grader/base");
+    ck_assert_msg(d, "no folder grader/base (run from the top of the tree)");
+    for (struct dirent *e; (e = readdir(d)); ) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || e->d_name[len - 2] != '.' || !strchr("ch", e->d_name[len - 1]))
+            continue;
+        char *name = gr_xasprintf("`%.*s", (int)len - 2, e->d_name);
+        ck_assert_msg(strstr(row_text, name), "doc/hacking.md's base row does not name %s` "
+                      "(grader/base/%s is in the base layer)", name, e->d_name);
+        free(name);
     }
+    closedir(d);
+    free(row_text);
     free(table);
     free(order);
     free(script);

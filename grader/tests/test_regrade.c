@@ -18,7 +18,7 @@
 #include "class/regrade.h"
 #include "fixtures/fixture_kit.h"
 #include "report/report.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

@@ -32,9 +32,9 @@
 #include <time.h>
 
 #include "fixtures/fixture_kit.h"
-#include "labmod.h"
-#include "mutants.h"
-#include "util.h"
+#include "base/labmod.h"
+#include "engine/mutants.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jsonio.h"
+#include "engine/jsonio.h"
 #include "report/report.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

@@ -16,13 +16,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "grade.h"
-#include "judge.h"
-#include "labmod.h"
+#include "engine/grade.h"
+#include "engine/judge.h"
+#include "base/labmod.h"
 #include "textcheck.h"
 #include "report/report.h"
-#include "rubric.h"
-#include "util.h"
+#include "base/rubric.h"
+#include "base/util.h"
 #include "report_fixture.h"
 
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rubric.h"
+#include "base/rubric.h"
 
 Suite *test_suite(void);
 

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../labmod.h"
-#include "../rules.h"
-#include "../util.h"
+#include "../base/labmod.h"
+#include "../engine/rules.h"
+#include "../base/util.h"
 
 Suite *test_suite(void);
 

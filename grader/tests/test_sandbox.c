@@ -24,9 +24,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "protocol.h"
+#include "base/protocol.h"
 #include "confined/sandbox.h"
-#include "util.h"
+#include "base/util.h"
 #include "fixtures/fixture_kit.h"
 
 Suite *test_suite(void);

@@ -9,7 +9,7 @@
 
 #include "confined/scan.h"
 #include "confined/shown.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

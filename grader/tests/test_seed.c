@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "seed.h"
-#include "util.h"
+#include "engine/seed.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

@@ -26,10 +26,10 @@
 
 #include "class/run.h"
 #include "class/shard.h"
-#include "labmod.h"
-#include "mutants.h"
+#include "base/labmod.h"
+#include "engine/mutants.h"
 #include "spawn.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

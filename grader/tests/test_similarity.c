@@ -30,7 +30,7 @@
 #include "class/classhtml.h"
 #include "class/classhtml_parts.h"
 #include "class/similarity.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

@@ -17,7 +17,7 @@
 #include "cli/commands.h"
 #include "learner.h"
 #include "learn/progress.h"
-#include "layout.h"
+#include "base/layout.h"
 
 Suite *test_suite(void);
 

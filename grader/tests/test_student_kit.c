@@ -22,14 +22,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cells.h"
+#include "base/cells.h"
 #include "fixtures/fixture_kit.h"
-#include "labmod.h"
-#include "layout.h"
-#include "mutants.h"
-#include "rubric.h"
+#include "base/labmod.h"
+#include "base/layout.h"
+#include "engine/mutants.h"
+#include "base/rubric.h"
 #include "rubricsum.h"
-#include "util.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

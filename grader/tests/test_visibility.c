@@ -15,9 +15,9 @@
 
 #include "textcheck.h"
 #include "report/report.h"
-#include "rubric.h"
-#include "seed.h"
-#include "util.h"
+#include "base/rubric.h"
+#include "engine/seed.h"
+#include "base/util.h"
 
 Suite *test_suite(void);
 

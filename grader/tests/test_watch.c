@@ -18,9 +18,9 @@
 #include "capture.h"
 #include "cli/commands.h"
 #include "learner.h"
-#include "labmod.h"
+#include "base/labmod.h"
 #include "learn/progress.h"
-#include "layout.h"
+#include "base/layout.h"
 
 Suite *test_suite(void);
 

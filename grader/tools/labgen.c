@@ -290,7 +290,7 @@ static void emit_registry(const char *out, const mf_lab *labs, int n)
 
     o = begin(&of, out, "labs_gen.c", "data/rubrics/lab*.yaml");
     fprintf(o, " * The module registry and the function table of labmod.h. */\n"
-            "#include \"labmod.h\"\n\nconst gr_lab_module *const gr_lab_modules[GR_N_LABS] = {\n");
+            "#include \"base/labmod.h\"\n\nconst gr_lab_module *const gr_lab_modules[GR_N_LABS] = {\n");
     for (int l = 0; l < n; l++)
         fprintf(o, "    &gr_lab%02d_module,\n", labs[l].lab);
     fprintf(o, "};\n\nconst gr_lab_info gr_labs[GR_N_LABS] = {\n");
