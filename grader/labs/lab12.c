@@ -6,7 +6,8 @@
  *   self_attention   lab_self_attention, X ~ N(0, scale^2), W ~ N(0, 1/d_model)
  *   cross_attention  lab_cross_attention, Y and S as X, the source right-padded
  *                    to a length drawn in [1, Tk] (empty: the last entry keeps
- *                    none; bytes: kept bytes drawn in 1..255)
+ *                    none; bytes: kept bytes drawn in 1..255; opposite: identity
+ *                    projections and Y = -opposite S, every score far below 0)
  * worked: 1 gives the handout's worked examples (sections 4 and 5). Sizes the
  * contract rejects are written in the rubric as they are: the expected status
  * is LAB_BAD_ARG exactly when libattn refuses them. A rubric test with params
@@ -223,11 +224,18 @@ static void fill_layer(sup_rng *r, float *Xq, float *S, float *W, long nq, long 
         worked_w(W);
         return;
     }
-    double scale = gr_rubric_test_param(t, "scale", 1.0);
+    double scale = gr_rubric_test_param(t, "scale", 1.0), opp = gr_rubric_test_param(t, "opposite", 0);
     gr_fill_normal(r, Xq, nq, scale);
     if (S)
         gr_fill_normal(r, S, nk, scale);
     gr_fill_normal(r, W, 4L * d * d, d > 0 ? 1.0 / sqrt((double)d) : 1.0);
+    if (opp == 0 || !S || nk == 0)
+        return;
+    memset(W, 0, 4L * d * d * sizeof *W);  /* identities: each query's score with its own */
+    for (int k = 0; k < 4 * d; k++)        /* source row is -opp |s|^2 / sqrt(dh), far below 0 */
+        W[(long)k * d + k % d] = 1;
+    for (long k = 0; k < nq; k++)
+        Xq[k] = (float)(-opp * (double)S[k % nk]);
 }
 
 /* Expected outputs from attn_mha, or LAB_BAD_ARG where it refuses the call. */
