@@ -43,9 +43,10 @@ static void project(double *out, const float *x, const float *W, int k, int d)
     }
 }
 
-/* Head h's weights of query i into w (Tk), 0 where a key is closed. */
-static void head_weights(double *w, const double *q, const double *K, const unsigned char *keep,
-                         int i, int Tk, int d, int h, int H, int causal)
+/* Head h's exp(score - max) of query i into w (Tk), 0 where a key is
+   closed; returns their sum, 0 when every key is closed. */
+static double head_exps(double *w, const double *q, const double *K, const unsigned char *keep,
+                        int i, int Tk, int d, int h, int H, int causal)
 {
     double mx = -(double)INFINITY, sum = 0;
     int dh = d / H;
@@ -61,8 +62,7 @@ static void head_weights(double *w, const double *q, const double *K, const unsi
         w[j] = isinf(mx) ? 0 : exp(w[j] - mx);
         sum += w[j];
     }
-    for (int j = 0; j < Tk; j++)
-        w[j] = sum > 0 ? w[j] / sum : 0;
+    return sum;
 }
 
 /* Batch entry b: every head into C (Tq, d), the weights into A (per head or mean). */
@@ -75,13 +75,14 @@ static void heads(double *C, float *A, const double *Q, const double *K, const d
     memset(avg, 0, (size_t)Tq * Tk * sizeof *avg);
     for (int h = 0; h < H; h++)
         for (int i = 0; i < Tq; i++) {
-            head_weights(w, Q + (long)i * d, K, keep, i, Tk, d, h, H, causal);
+            double sum = head_exps(w, Q + (long)i * d, K, keep, i, Tk, d, h, H, causal);
             for (int j = 0; j < Tk; j++) {
+                double a = sum > 0 ? w[j] / sum : 0;   /* no key open: weight 0 */
                 for (int c = 0; c < dh; c++)
-                    C[(long)i * d + feat(h, c, d, H)] += w[j] * V[(long)j * d + feat(h, c, d, H)];
-                avg[(long)i * Tk + j] += w[j];
+                    C[(long)i * d + feat(h, c, d, H)] += a * V[(long)j * d + feat(h, c, d, H)];
+                avg[(long)i * Tk + j] += a;
                 if (!average)
-                    A[((long)h * Tq + i) * Tk + j] = (float)w[j];
+                    A[((long)h * Tq + i) * Tk + j] = (float)a;
             }
         }
     for (long k = 0; average && k < (long)Tq * Tk; k++)
