@@ -408,7 +408,7 @@ static const gr_misconception misconceptions[] = {
      predict_q_from_source},
     {"scale_dmodel", "scores scaled by sqrt(d_model)",
      "each head's scores are divided by sqrt(d_model); a head's dot product has dh = d_model "
-     "/ H terms, so the scale is 1/sqrt(dh): the weights come out too flat.", {12, "4"},
+     "/ H terms, so the scale is 1/sqrt(dh): the weights come out too flat.", {12, "2"},
      predict_scale_dmodel},
 };
 
