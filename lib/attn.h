@@ -366,4 +366,31 @@ int attn_rope(float *X, const int *pos, int N, int d, float base, int layout);
 int attn_rope_decode(float *o, float *Kc, float *Vc, const float *q, const float *k,
                      const float *v, int t, int d, float base, int layout);
 
+/* ------------------------------------------------------------------ */
+/* The whole layer (lab 12): W_Q, W_K, W_V, heads, concat, W_O.        */
+/* X is (B, T, d_model); a head is dh = d_model / H features of it.    */
+/* ------------------------------------------------------------------ */
+
+/* Split into heads: Xh[b][h][t][j] = X[b][t][h*dh + j], X (B, T, H*dh), Xh
+   (B, H, T, dh) (PyTorch's view(B, T, H, dh).transpose(1, 2)). Returns 0, or
+   -1 (nothing written) unless B, T >= 0 and H, dh >= 1. */
+int attn_split_heads(float *Xh, const float *X, int B, int T, int H, int dh);
+
+/* The concat, attn_split_heads undone: X[b][t][h*dh + j] = Xh[b][h][t][j]. */
+int attn_merge_heads(float *X, const float *Xh, int B, int T, int H, int dh);
+
+/* Multi-head attention: Q = Xq W[0], K = Xkv W[1], V = Xkv W[2] (W is four
+   (d_model, d_model) blocks, x W with rows the inputs: PyTorch's Linear holds
+   the transpose), per head softmax_j(q_i . k_j / sqrt(dh)) over the keys left
+   open (causal: j <= i; keep (B, Tk): keep[b][j] nonzero, NULL for all), the
+   heads concatenated in order, O = concat W[3] (B, Tq, d_model). A (NULL for
+   none) gets the weights per head (B, H, Tq, Tk), or with average their mean
+   over the heads (B, Tq, Tk), as nn.MultiheadAttention by default. A row with
+   no key open has weights 0 and output 0. Self-attention passes Xq = Xkv.
+   Returns 0, or -1 (nothing written) on a negative B, Tq or Tk, d_model or H
+   below 1, H not dividing d_model, causal or average not 0 or 1, no memory. */
+int attn_mha(float *O, float *A, const float *Xq, const float *Xkv, const float *W,
+             const unsigned char *keep, int B, int Tq, int Tk, int d_model, int H,
+             int causal, int average);
+
 #endif /* ATTN_H */
