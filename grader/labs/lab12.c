@@ -15,7 +15,7 @@
  * libattn (attn_split_heads, attn_mha); the misconceptions recompute with the
  * mistake, in double as libattn does.
  */
-#include "labmod.h"
+#include "base/labmod.h"
 
 #include <math.h>
 #include <stdio.h>
