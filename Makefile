@@ -57,7 +57,7 @@ DEPS_OK := $(BUILD)/.deps-ok
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-# One line per step (  CC  build/grader/grade.o); V=1 prints every command in full.
+# One line per step (  CC  build/grader/engine/grade.o); V=1 prints every command in full.
 V ?= 0
 ifeq ($(V),1)
 Q   :=

@@ -160,7 +160,7 @@ START_TEST(toy_lab_is_added_by_writing_files_only)
 {
     copy_tree();
     /* an object that reads the lab count, built for the course as it is */
-    ck_assert_int_eq(in_copy("make -s build/grader/layout.o"), 0);
+    ck_assert_int_eq(in_copy("make -s build/grader/base/layout.o"), 0);
     free(log_text());
 
     char *out, *want_says = toy("attnlab new-lab: lab %1$d, lab%1$02d-rowsums (1 function, "
