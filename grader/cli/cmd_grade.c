@@ -54,7 +54,7 @@ typedef struct grade_args {
     int quiet, timing, verbose, junit_public;
     int pl_compile_graded;      /* --prairielearn-compile-errors graded */
     const char *secret_file;    /* --secret-file, or NULL */
-    const char *secret;         /* what gr_secret_load found, signing results.json */
+    const char *secret;         /* what gr_seed_secret_load found, signing results.json */
 } grade_args;
 
 static int check_regrade(const gr_grade_opts *o, const grade_args *a);
@@ -308,13 +308,13 @@ int cmd_grade(int argc, char **argv)
     if ((rc = locate(&o, root, child_dir, labs_dir)) != 0)
         return rc;
     char err[4096], *kept = NULL;   /* one line per setting that differs */
-    if (!(a.secret = o.secret = gr_secret_load(a.secret_file, err, sizeof err))) {
+    if (!(a.secret = o.secret = gr_seed_secret_load(a.secret_file, err, sizeof err))) {
         fprintf(stderr, "attnlab grade: %s\n", err);
         return GR_EXIT_USAGE;
     }
     a.only_test = o.only_test;
     o.progress = a.quiet ? NULL : stderr;
-    if (gr_secret_unfit(o.secret, o.student))   /* even with --quiet: a grade is at stake */
+    if (gr_seed_secret_unfit(o.secret, o.student))   /* even with --quiet: a grade is at stake */
         fprintf(stderr, "attnlab grade: %s\n", GR_PRACTICE_WARNING);
 
     if (a.json && o.only_test && class_settings(&o, a.json, &kept, err, sizeof err) != 0) {

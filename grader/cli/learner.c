@@ -52,7 +52,7 @@ int gr_learner_open(gr_learner *L, FILE *err, const char *cmd, const char *root,
     o->child_dir = L->child_dir;
     o->submission = L->tree;
     o->student = "local";
-    o->secret = gr_secret_from_env();
+    o->secret = gr_seed_secret_from_env();
     o->jobs = gr_pool_cores();
     o->visible_only = 1;
 

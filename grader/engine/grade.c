@@ -630,7 +630,7 @@ int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
     if (!work)
         return GR_STATUS_FAILED;
     out->student = gr_xstrdup(o->student);
-    out->practice_secret = gr_secret_unfit(o->secret, o->student);
+    out->practice_secret = gr_seed_secret_unfit(o->secret, o->student);
     out->labs = gr_xcalloc(GR_N_LABS, sizeof *out->labs);
     gr_strbuf walls = {0};
     gr_confine_describe(gr_confine_probe(), &walls);
