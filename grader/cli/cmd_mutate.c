@@ -302,7 +302,7 @@ static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want,
     collect_mutants(&r, labs, want, eq, part, parts);
     double t0 = gr_now_seconds();
     int rc = make_cases(&r, &base, want, cases, err, sizeof err);
-    if (rc == 0 && !(r.work = gr_work_dir_make("mutate", err, sizeof err)))
+    if (rc == 0 && !(r.work = gr_workdir_make("mutate", err, sizeof err)))
         rc = GR_STATUS_FAILED;
     if (rc == 0 && !alone)
         rc = gr_mutprog_build(o, r.work, r.in, r.n, jobs, &r.progs, err, sizeof err);
@@ -314,7 +314,7 @@ static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want,
         rc = gr_pool_map(&t, r.n, jobs, err, sizeof err);
     gr_mutprog_free(&r.progs);
     if (r.work)
-        gr_work_dir_remove(r.work);
+        gr_workdir_remove(r.work);
     int survivors = rc == 0 ? report_mutants(&r, labs, want, eq, parts, gr_now_seconds() - t0) : 0;
     for (int i = 0; i < r.n; i++)
         free(r.jobs[i].detail);

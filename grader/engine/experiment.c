@@ -395,7 +395,7 @@ int gr_experiment_case_run(int lab, const char *kind, const gr_case *c, const gr
     }
     gr_intake_free(&in);
 
-    char *work = gr_work_dir_make("plot", err, errlen);
+    char *work = gr_workdir_make("plot", err, errlen);
     if (!work) {
         gr_rubric_free(&r);
         return -1;
@@ -415,7 +415,7 @@ int gr_experiment_case_run(int lab, const char *kind, const gr_case *c, const gr
             out->why = last_line(out->oc.message);
     }
     gr_build_free(&b);
-    gr_work_dir_remove(work);
+    gr_workdir_remove(work);
     gr_rubric_free(&r);
     return rc;
 }
