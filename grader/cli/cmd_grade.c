@@ -233,11 +233,11 @@ static int merge_json(const gr_report *r, const char *path, const char *reason,
                 "regrade with --student %s\n", path, old.student, r->student, old.student);
         rc = GR_EXIT_FAILED;
     } else {
-        char *log = gr_regrade_test(&old, r, reason), *dir = gr_regrade_log_dir(path);
+        char *log = gr_regrades_test(&old, r, reason), *dir = gr_regrades_log_dir(path);
         if (gr_report_json(path, &old, secret) != 0) {
             fprintf(stderr, "attnlab grade: cannot write %s: %s\n", path, strerror(errno));
             rc = GR_EXIT_FAILED;
-        } else if (gr_regrade_log_append(dir, log, err, sizeof err) != 0) {
+        } else if (gr_regrades_log_append(dir, log, err, sizeof err) != 0) {
             fprintf(stderr, "attnlab grade: %s\n", err);
             rc = GR_EXIT_FAILED;
         } else {
@@ -258,7 +258,7 @@ static int merge_json(const gr_report *r, const char *path, const char *reason,
 static int class_settings(gr_grade_opts *o, const char *json, char **kept, char *err,
                           size_t errlen)
 {
-    char *dir = gr_regrade_log_dir(json), *paths[GR_SET_COUNT];
+    char *dir = gr_regrades_log_dir(json), *paths[GR_SET_COUNT];
     int has[GR_SET_COUNT] = {[GR_SET_RUBRICS] = 1, [GR_SET_SECRET] = 1, [GR_SET_BUILD] = 1};
     gr_batch_opts b = {.rubrics = o->rubrics, .secret = o->secret};
     int rc = gr_batch_settings_use(dir, "grade --test", &b, has, paths, err, errlen);
