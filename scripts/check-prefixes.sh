@@ -7,7 +7,8 @@
 # fuzz/ and tools/, which check-layers.sh leaves out too, so a new layer is
 # checked the day it appears). A public function is a definition that starts
 # a line with its return type and is not static.
-# Prints each misnamed function as file:line and then
+# Prints each misnamed function as file:line, each exception that names no
+# public function of its file (a renamed or deleted one), and then
 # "prefixes: N passed, F failed" (files); exit 1 on any.
 ROOT=.
 if [ "${1:-}" = "--root" ]; then ROOT=$2; shift 2; fi
@@ -75,10 +76,15 @@ for folder in "$@"; do
                 for (i = 1; i <= n; i++)
                     if (name == a[i] || index(name, a[i] "_") == 1) ok = 1
                 for (i = 1; i <= m; i++)
-                    if (name == x[i] || (x[i] ~ /_$/ && index(name, x[i]) == 1)) ok = 1
+                    if (name == x[i] || (x[i] ~ /_$/ && index(name, x[i]) == 1)) ok = used[i] = 1
                 if (!ok)
                     printf "%s:%d: %s is public in %s but not named gr_%s_...\n", file, NR,
                            name, file, substr(a[1], 4)
+            }
+            END {                                       # an exception outliving its name
+                for (i = 1; i <= m; i++)
+                    if (!used[i])
+                        printf "%s: the exception %s names no public function of it\n", file, x[i]
             }' "$f")
         n=$((n + 1))
         if [ -n "$out" ]; then

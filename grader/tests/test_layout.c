@@ -247,13 +247,17 @@ START_TEST(prefixes_hold_in_the_tree)
 END_TEST
 
 /* Every folder of grader/ is checked but tests/, a new one too; an exception
-   names its folder, so base/util.c's gr_xmalloc excuses no other util.c. */
+   names its folder, so base/util.c's gr_xmalloc excuses no other util.c, and
+   an exception whose function is gone is named. */
 START_TEST(a_misnamed_function_is_named)
 {
     char *top = fk_mkdtemp("prefixes");
     ck_assert_ptr_nonnull(top);
-    const char *xmalloc = "void *gr_xmalloc(size_t n)\n{\n}\n";
-    write_file(top, "grader/base/util.c", xmalloc);
+    size_t len;
+    char *util = gr_read_file("grader/base/util.c", &len);
+    ck_assert_ptr_nonnull(util);
+    write_file(top, "grader/base/util.c", util);
+    free(util);
     write_file(top, "grader/engine/judge.c", "int gr_judge(void);\nint gr_judge_run(void)\n{\n}\n"
                                              "static int gr_helper(void)\n{\n}\n");
     write_file(top, "grader/engine/judge_more.c", "int gr_judge_more(void)\n{\n}\n");
@@ -263,13 +267,18 @@ START_TEST(a_misnamed_function_is_named)
     ck_assert_msg(strstr(out, "prefixes: 3 passed, 0 failed"), "%s", out);
     free(out);
 
+    const char *xmalloc = "void *gr_xmalloc(size_t n)\n{\n}\n";
+    write_file(top, "grader/base/util.c", xmalloc);
     write_file(top, "grader/engine/util.c", xmalloc);
     write_file(top, "grader/newlayer/thing.c", "int x;\nchar *gr_other(int n)\n{\n}\n");
     ck_assert_int_ne(check_script_opt("prefixes", "--root ", top, &out), 0);
     ck_assert_msg(strstr(out, "grader/engine/util.c:1: gr_xmalloc is public in grader/engine/util.c "
                               "but not named gr_util_..."), "%s", out);
     ck_assert_msg(strstr(out, "grader/newlayer/thing.c:2: gr_other "), "%s", out);
-    ck_assert_msg(strstr(out, "prefixes: 3 passed, 2 failed"), "%s", out);
+    ck_assert_msg(strstr(out, "grader/base/util.c: the exception gr_sb_ names no public function"),
+                  "%s", out);
+    ck_assert_msg(!strstr(out, "the exception gr_xmalloc "), "%s", out);
+    ck_assert_msg(strstr(out, "prefixes: 2 passed, 3 failed"), "%s", out);
     free(out);
     fk_rm_rf(top);
     free(top);
