@@ -5,7 +5,7 @@
 #      (scripts/check-layers.sh says the order); paths: no C file but
 #      grader/base/layout.c spells a lab's path (scripts/check-paths.sh)
 #   cycles: no circle of #includes inside a folder (scripts/check-cycles.sh)
-#   prefixes: each public function of class/X.c named gr_X_ (scripts/check-prefixes.sh)
+#   prefixes: each public function of grader/F/X.c named gr_X_ (scripts/check-prefixes.sh)
 # then, as many at a time as there are cores (scripts/steps.mk):
 #   every Check suite (libattn, support code, grader modules), one step each
 #   dev-check: each solution passes its lab's visible tests, each stub fails them cleanly

@@ -87,7 +87,7 @@ typedef struct gr_report {
     char *confinement;           /* the toolchain's active walls (confine.h), or NULL */
     char *sandbox;               /* the test children's (sandbox.h), or NULL */
     int practice_secret;         /* 1: a named student graded with the public practice
-                                    secret (gr_secret_unfit): inputs anyone can predict */
+                                    secret (gr_seed_secret_unfit): inputs anyone can predict */
     gr_regrade *regrades;        /* every regrade of this student's results, oldest first */
     int n_regrades;
 } gr_report;

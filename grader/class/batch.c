@@ -215,7 +215,7 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
         return rc;
     char *js = student_file(o, s->id, "results.json"), *log = NULL;
     if (!b->partial[i])
-        gr_regrade_carry(js, &r);               /* the regrades so far stay on record */
+        gr_regrades_carry(js, &r);               /* the regrades so far stay on record */
     else if (gr_regrade_merge(b->plan, o->out, s->id, &r, &log, err, errlen) != 0) {
         free(js);
         gr_result_free(&r);
@@ -243,7 +243,7 @@ static int grade_student(void *ctx, int i, gr_strbuf *out, char *err, size_t err
                    s->id, o->out, s->id, strerror(errno));
         rc = GR_STATUS_FAILED;
     }
-    if (rc == 0 && log && gr_regrade_log_append(o->out, log, err, errlen) != 0)
+    if (rc == 0 && log && gr_regrades_log_append(o->out, log, err, errlen) != 0)
         rc = GR_STATUS_FAILED;
     free(log);
     free(text);

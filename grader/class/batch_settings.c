@@ -131,14 +131,14 @@ static char *changes(const gr_batch_settings *bs)
 {
     gr_strbuf lines = {0};
     char when[32];
-    gr_regrade_now(when);
+    gr_regrades_now(when);
     for (int k = 0; bs->have_rec && k < GR_SET_COUNT; k++) {
         if (!bs->o.change[k] || same(bs->rec.value[k], bs->now.value[k]))
             continue;
         char *was = gr_class_setting_said(&bs->rec, (gr_setting)k);
         char *is = gr_class_setting_said(&bs->now, (gr_setting)k);
         char *what = gr_xasprintf("%s: %s -> %s", gr_class_setting_name((gr_setting)k), was, is);
-        char *line = gr_regrade_class_line(when, bs->o.reason, what);
+        char *line = gr_regrades_class_line(when, bs->o.reason, what);
         gr_sb_append(&lines, line);
         free(line);
         free(what);
@@ -157,7 +157,7 @@ int gr_batch_settings_keep(const gr_batch_settings *bs, char *err, size_t errlen
     if (gr_run_settings_keep(o->out, &f, err, errlen) != 0)
         return -1;
     char *lines = changes(bs);
-    int rc = lines ? gr_regrade_log_append(o->out, lines, err, errlen) : 0;
+    int rc = lines ? gr_regrades_log_append(o->out, lines, err, errlen) : 0;
     free(lines);
     return rc;
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "base/cells.h"
-#include "engine/jsonio.h"
+#include "engine/json.h"
 #include "report/report.h"
 
 /* One uncatalogued wrong answer of one student. */

@@ -146,7 +146,7 @@ static int record(const char *dir, const gr_class_override *o, double old, doubl
                   char *err, size_t errlen)
 {
     char when[32], value[64];
-    gr_regrade_now(when);
+    gr_regrades_now(when);
     snprintf(value, sizeof value, "%.17g", o->value);
     char *reason = one_field(o->reason), *change = change_of(o);
     char *line = gr_xasprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\n", when, o->student, o->lab,
@@ -154,10 +154,10 @@ static int record(const char *dir, const gr_class_override *o, double old, doubl
                               reason);
     gr_report r;                        /* regrades.log's own format (regrade.h) */
     memset(&r, 0, sizeof r);
-    gr_regrade_add(&r, o->lab, o->test ? o->test : "(lab score)", 1, old, 1, now, when, reason,
-                   change);
-    char *log = gr_regrade_log_lines(o->student, &r, 0);
-    int rc = append(dir, line, err, errlen) == 0 ? gr_regrade_log_append(dir, log, err, errlen) : -1;
+    gr_regrades_add(&r, o->lab, o->test ? o->test : "(lab score)", 1, old, 1, now, when, reason,
+                    change);
+    char *log = gr_regrades_log_lines(o->student, &r, 0);
+    int rc = append(dir, line, err, errlen) == 0 ? gr_regrades_log_append(dir, log, err, errlen) : -1;
     gr_result_free(&r);
     free(log);
     free(line);

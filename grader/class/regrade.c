@@ -353,7 +353,7 @@ static int plan_compare(gr_regrade_plan *p, const gr_batch_opts *o, char *err, s
     memset(p, 0, sizeof *p);
     for (int i = 0; i < GR_N_LABS; i++)
         p->reason[i] = o->lab_reason[i] ? o->lab_reason[i] : o->reason;
-    gr_regrade_now(p->when);
+    gr_regrades_now(p->when);
     if (gr_regrade_snap_make(o, &p->now, err, errlen) != 0)
         return -1;
     if (gr_regrade_snap_read(o->out, &p->old) != 0)
@@ -398,10 +398,10 @@ int gr_regrade_plan_make(gr_regrade_plan *p, const gr_batch_opts *o, FILE *progr
     gr_strbuf b = {0};
     for (int lab = 1; lab <= GR_N_LABS && o->shard_k <= 1; lab++) {
         char *what = p->changed[lab - 1] ? gr_regrade_lab_change(&p->old, &p->now, lab) : NULL;
-        gr_regrade_log_lab(&b, p->when, lab, p->reason[lab - 1], what);
+        gr_regrades_log_lab(&b, p->when, lab, p->reason[lab - 1], what);
         free(what);
     }
-    int rc = gr_regrade_log_append(o->out, b.s ? b.s : "", err, errlen);
+    int rc = gr_regrades_log_append(o->out, b.s ? b.s : "", err, errlen);
     free(b.s);
     return rc;
 }
@@ -421,18 +421,18 @@ static void record_lab(const gr_regrade_plan *p, gr_report *into, const gr_lab_r
 {
     char *lab_change = gr_regrade_lab_change(&p->old, &p->now, now->lab);
     for (int j = 0; j < now->n_tests; j++) {
-        const gr_test_result *t = &now->tests[j], *o = gr_regrade_find_test(was, t->name);
+        const gr_test_result *t = &now->tests[j], *o = gr_regrades_find_test(was, t->name);
         if (o && o->score == t->score)
             continue;
         char *own = test_change(&p->old, &p->now, now->lab, t->name);
-        gr_regrade_add(into, now->lab, t->name, o != NULL, o ? o->score : 0, 1, t->score,
-                       p->when, p->reason[now->lab - 1], own ? own : lab_change);
+        gr_regrades_add(into, now->lab, t->name, o != NULL, o ? o->score : 0, 1, t->score,
+                        p->when, p->reason[now->lab - 1], own ? own : lab_change);
         free(own);
     }
     for (int j = 0; was && j < was->n_tests; j++)
-        if (!gr_regrade_find_test(now, was->tests[j].name))
-            gr_regrade_add(into, now->lab, was->tests[j].name, 1, was->tests[j].score, 0, 0,
-                           p->when, p->reason[now->lab - 1], "removed");
+        if (!gr_regrades_find_test(now, was->tests[j].name))
+            gr_regrades_add(into, now->lab, was->tests[j].name, 1, was->tests[j].score, 0, 0,
+                            p->when, p->reason[now->lab - 1], "removed");
     free(lab_change);
 }
 
@@ -473,7 +473,7 @@ int gr_regrade_merge(const gr_regrade_plan *p, const char *dir, const char *id, 
     r->confinement = walls[0];
     r->sandbox = walls[1];
     if (log && old.n_regrades > from)
-        *log = gr_regrade_log_lines(id, &old, from);
+        *log = gr_regrades_log_lines(id, &old, from);
     gr_result_free(r);
     *r = old;
     return 0;

@@ -20,7 +20,7 @@
  * Recording a regrade, and the one-student merge of grade --test, are
  * report/regrades.h's.
  * A change of the class's settings (batch --change, batch_settings.h) is a
- * line of its own, student "*" (report/regrades.h's gr_regrade_class_line).
+ * line of its own, student "*" (report/regrades.h's gr_regrades_class_line).
  *
  * Batch keeps DIR/rubrics.state: per lab, a digest of its rubric and
  * contract header and its tests' points and tolerances. Run again, a lab

@@ -382,7 +382,7 @@ int cmd_batch(int argc, char **argv)
         o.course = &course;
         o.course_file = a.course;
     }
-    if (!(o.secret = gr_secret_load(a.secret_file, err, sizeof err))) {
+    if (!(o.secret = gr_seed_secret_load(a.secret_file, err, sizeof err))) {
         fprintf(stderr, "attnlab batch: %s\n", err);
         if (a.course)
             gr_course_free(&course);

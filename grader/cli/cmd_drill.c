@@ -188,7 +188,7 @@ int cmd_drill_run_in(FILE *in, FILE *out, FILE *err, const char *root, const cha
     } else if (o.bank && check_bank(err, o.bank, banks, nb) != 0) {
         rc = GR_EXIT_USAGE;
     } else if (o.stats) {
-        gr_drill_print_stats(out, banks, nb, &p, path);
+        gr_drill_session_print_stats(out, banks, nb, &p, path);
     } else {
         uint64_t seed = o.has_seed ? o.seed
                       : (uint64_t)time(NULL) * 2654435761ULL ^ (uint64_t)getpid();

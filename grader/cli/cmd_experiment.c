@@ -133,7 +133,7 @@ int cmd_experiment_run(FILE *out, FILE *err, int argc, char **argv)
         return p > 0 ? GR_EXIT_OK : GR_EXIT_USAGE;
     gr_exp_run r;
     char msg[512];
-    if (gr_exp_reference(o.e, o.seed, &r, msg, sizeof msg) != 0) {
+    if (gr_experiment_reference(o.e, o.seed, &r, msg, sizeof msg) != 0) {
         fprintf(err, "attnlab experiment: %s\n", msg);
         return GR_EXIT_FAILED;
     }
@@ -141,7 +141,7 @@ int cmd_experiment_run(FILE *out, FILE *err, int argc, char **argv)
         print_csv(out, &r);
     else
         print_table(out, &r);
-    gr_exp_free(&r);
+    gr_experiment_free(&r);
     return GR_EXIT_OK;
 }
 

@@ -54,7 +54,7 @@ typedef struct grade_args {
     int quiet, timing, verbose, junit_public;
     int pl_compile_graded;      /* --prairielearn-compile-errors graded */
     const char *secret_file;    /* --secret-file, or NULL */
-    const char *secret;         /* what gr_secret_load found, signing results.json */
+    const char *secret;         /* what gr_seed_secret_load found, signing results.json */
 } grade_args;
 
 static int check_regrade(const gr_grade_opts *o, const grade_args *a);
@@ -233,11 +233,11 @@ static int merge_json(const gr_report *r, const char *path, const char *reason,
                 "regrade with --student %s\n", path, old.student, r->student, old.student);
         rc = GR_EXIT_FAILED;
     } else {
-        char *log = gr_regrade_test(&old, r, reason), *dir = gr_regrade_log_dir(path);
+        char *log = gr_regrades_test(&old, r, reason), *dir = gr_regrades_log_dir(path);
         if (gr_report_json(path, &old, secret) != 0) {
             fprintf(stderr, "attnlab grade: cannot write %s: %s\n", path, strerror(errno));
             rc = GR_EXIT_FAILED;
-        } else if (gr_regrade_log_append(dir, log, err, sizeof err) != 0) {
+        } else if (gr_regrades_log_append(dir, log, err, sizeof err) != 0) {
             fprintf(stderr, "attnlab grade: %s\n", err);
             rc = GR_EXIT_FAILED;
         } else {
@@ -258,7 +258,7 @@ static int merge_json(const gr_report *r, const char *path, const char *reason,
 static int class_settings(gr_grade_opts *o, const char *json, char **kept, char *err,
                           size_t errlen)
 {
-    char *dir = gr_regrade_log_dir(json), *paths[GR_SET_COUNT];
+    char *dir = gr_regrades_log_dir(json), *paths[GR_SET_COUNT];
     int has[GR_SET_COUNT] = {[GR_SET_RUBRICS] = 1, [GR_SET_SECRET] = 1, [GR_SET_BUILD] = 1};
     gr_batch_opts b = {.rubrics = o->rubrics, .secret = o->secret};
     int rc = gr_batch_settings_use(dir, "grade --test", &b, has, paths, err, errlen);
@@ -308,13 +308,13 @@ int cmd_grade(int argc, char **argv)
     if ((rc = locate(&o, root, child_dir, labs_dir)) != 0)
         return rc;
     char err[4096], *kept = NULL;   /* one line per setting that differs */
-    if (!(a.secret = o.secret = gr_secret_load(a.secret_file, err, sizeof err))) {
+    if (!(a.secret = o.secret = gr_seed_secret_load(a.secret_file, err, sizeof err))) {
         fprintf(stderr, "attnlab grade: %s\n", err);
         return GR_EXIT_USAGE;
     }
     a.only_test = o.only_test;
     o.progress = a.quiet ? NULL : stderr;
-    if (gr_secret_unfit(o.secret, o.student))   /* even with --quiet: a grade is at stake */
+    if (gr_seed_secret_unfit(o.secret, o.student))   /* even with --quiet: a grade is at stake */
         fprintf(stderr, "attnlab grade: %s\n", GR_PRACTICE_WARNING);
 
     if (a.json && o.only_test && class_settings(&o, a.json, &kept, err, sizeof err) != 0) {

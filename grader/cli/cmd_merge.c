@@ -88,7 +88,7 @@ int cmd_merge(int argc, char **argv)
     m.n_dirs = argc - first;
     m.out = out;
     m.root = root;
-    if (!(m.secret = gr_secret_load(secret_file, err, sizeof err))) {
+    if (!(m.secret = gr_seed_secret_load(secret_file, err, sizeof err))) {
         fprintf(stderr, "attnlab merge: %s\n", err);
         free(out);
         return GR_EXIT_USAGE;

@@ -209,7 +209,7 @@ static void collect_mutants(run *r, lab_src *labs, const int *want, gr_equiv_set
     for (int l = 0; l < GR_N_LABS; l++) {
         for (int k = 0; want[l] && k < labs[l].muts.n; k++, index++) {
             const gr_mutation *m = &labs[l].muts.m[k];
-            gr_equiv *e = gr_equiv_find(eq, l + 1, m->line_text, m->what);
+            gr_equiv *e = gr_mutequiv_find(eq, l + 1, m->line_text, m->what);
             if (e)
                 e->used++;
             if (index % parts != part)
@@ -302,7 +302,7 @@ static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want,
     collect_mutants(&r, labs, want, eq, part, parts);
     double t0 = gr_now_seconds();
     int rc = make_cases(&r, &base, want, cases, err, sizeof err);
-    if (rc == 0 && !(r.work = gr_work_dir_make("mutate", err, sizeof err)))
+    if (rc == 0 && !(r.work = gr_workdir_make("mutate", err, sizeof err)))
         rc = GR_STATUS_FAILED;
     if (rc == 0 && !alone)
         rc = gr_mutprog_build(o, r.work, r.in, r.n, jobs, &r.progs, err, sizeof err);
@@ -314,7 +314,7 @@ static int grade_mutants(const gr_grade_opts *o, lab_src *labs, const int *want,
         rc = gr_pool_map(&t, r.n, jobs, err, sizeof err);
     gr_mutprog_free(&r.progs);
     if (r.work)
-        gr_work_dir_remove(r.work);
+        gr_workdir_remove(r.work);
     int survivors = rc == 0 ? report_mutants(&r, labs, want, eq, parts, gr_now_seconds() - t0) : 0;
     for (int i = 0; i < r.n; i++)
         free(r.jobs[i].detail);
@@ -338,7 +338,7 @@ static void list_mutants(const lab_src *ls, int lab, gr_equiv_set *eq)
     for (int k = 0; k < ls->muts.n; k++) {
         const gr_mutation *m = &ls->muts.m[k];
         printf("%s:%d: %s%s\n    %s\n", ls->path, m->line, m->what,
-               gr_equiv_find(eq, lab, m->line_text, m->what) ? "  (equivalent)" : "",
+               gr_mutequiv_find(eq, lab, m->line_text, m->what) ? "  (equivalent)" : "",
                m->line_text);
     }
 }
@@ -384,8 +384,8 @@ int cmd_mutate(int argc, char **argv)
         return 2;
     }
     gr_equiv_set eq;
-    rc = equiv_path ? gr_equiv_load(equiv_path, &eq, err, sizeof err)
-                        : gr_equiv_load_labs(root, want, &eq, err, sizeof err);
+    rc = equiv_path ? gr_mutequiv_load(equiv_path, &eq, err, sizeof err)
+                        : gr_mutequiv_load_labs(root, want, &eq, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "attnlab mutate: %s\n", err);
         return 2;
@@ -424,8 +424,8 @@ int cmd_mutate(int argc, char **argv)
     for (int l = 0; l < GR_N_LABS; l++) {
         free(labs[l].path);
         free(labs[l].text);
-        gr_mutation_list_free(&labs[l].muts);
+        gr_mutgen_list_free(&labs[l].muts);
     }
-    gr_equiv_free(&eq);
+    gr_mutequiv_free(&eq);
     return rc;
 }

@@ -387,7 +387,7 @@ static int plot_experiment(FILE *out, FILE *err, const plot_opts *o, const char 
 {
     gr_exp_run r;
     char msg[1024];
-    if (gr_exp_reference(o->e, o->seed, &r, msg, sizeof msg) != 0) {
+    if (gr_experiment_reference(o->e, o->seed, &r, msg, sizeof msg) != 0) {
         fprintf(err, "attnlab plot: %s\n", msg);
         return GR_EXIT_FAILED;
     }
@@ -395,10 +395,10 @@ static int plot_experiment(FILE *out, FILE *err, const plot_opts *o, const char 
 
     gr_exp_student s;
     gr_exp_paths paths = { root, child_dir, submission };
-    if (gr_exp_student_run(&r, &paths, &s, msg, sizeof msg) != 0) {
+    if (gr_experiment_student_run(&r, &paths, &s, msg, sizeof msg) != 0) {
         fprintf(err, "attnlab plot: %s\n", msg);
-        gr_exp_student_free(&s);
-        gr_exp_free(&r);
+        gr_experiment_student_free(&s);
+        gr_experiment_free(&r);
         return GR_EXIT_FAILED;
     }
     char *line = student_line(&s, o->e->lab);
@@ -412,8 +412,8 @@ static int plot_experiment(FILE *out, FILE *err, const plot_opts *o, const char 
                             s.verdict, s.have);
     free(text);
     free(line);
-    gr_exp_student_free(&s);
-    gr_exp_free(&r);
+    gr_experiment_student_free(&s);
+    gr_experiment_free(&r);
     return rc;
 }
 
@@ -485,7 +485,7 @@ static char *heads_line(const gr_student_case *sc)
 {
     if (sc->verdict == GR_PASSED)
         return gr_xasprintf("%s: passed, the same head as the answer key's", sc->source);
-    const gr_misconception *mc = gr_student_case_misconception(HEADS_LAB, sc);
+    const gr_misconception *mc = gr_experiment_case_misconception(HEADS_LAB, sc);
     if (mc) {
         char *handout = gr_layout_handout_at(mc->handout.lab, mc->handout.section);
         char *line = gr_xasprintf("%s: %s: this is what %s gives (%s)", sc->source,
@@ -515,9 +515,9 @@ static int plot_heads(FILE *out, FILE *err, const plot_opts *o, const char *root
 
     gr_student_case sc;
     gr_exp_paths paths = { root, child_dir, submission };
-    if (gr_student_case_run(HEADS_LAB, "extract", &c, &paths, &sc, msg, sizeof msg) != 0) {
+    if (gr_experiment_case_run(HEADS_LAB, "extract", &c, &paths, &sc, msg, sizeof msg) != 0) {
         fprintf(err, "attnlab plot: %s\n", msg);
-        gr_student_case_free(&sc);
+        gr_experiment_case_free(&sc);
         gr_case_free(&c);
         return GR_EXIT_FAILED;
     }
@@ -531,7 +531,7 @@ static int plot_heads(FILE *out, FILE *err, const plot_opts *o, const char *root
                             sc.verdict, yours != NULL);
     free(text);
     free(line);
-    gr_student_case_free(&sc);
+    gr_experiment_case_free(&sc);
     gr_case_free(&c);
     return rc;
 }

@@ -45,7 +45,7 @@ static const gr_cmd_spec rules_cmd = {
 static char *student_copy(const char *root, int lab)
 {
     char *copy = gr_layout_student(root, lab);
-    if (gr_stub_untouched(root, lab, copy) == 1)
+    if (gr_progress_stub_untouched(root, lab, copy) == 1)
         return copy;
     free(copy);
     return NULL;
@@ -56,7 +56,7 @@ static char *student_copy(const char *root, int lab)
 static int follow_stub(FILE *out, const char *root, int lab, const char *copy, char *err,
                        size_t errlen)
 {
-    if (gr_stub_untouched(root, lab, copy) == 1)
+    if (gr_progress_stub_untouched(root, lab, copy) == 1)
         return 0;
     char *stub = gr_layout_stub(root, lab);
     size_t len;

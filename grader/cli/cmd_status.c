@@ -54,7 +54,7 @@ static const char *state_colour(gr_lab_state s)
 /* One row: lab, state, visible tests passed, points, and since when it passes. */
 static void print_row(FILE *out, const gr_lab_result *lr, const gr_lab_progress *lp, int colour)
 {
-    gr_lab_state s = gr_lab_state_of(lr);
+    gr_lab_state s = gr_progress_state_of(lr);
     char tests[32], points[48], since[48] = "";
     snprintf(tests, sizeof tests, "%d/%d", lp->passed, lp->total);
     char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
@@ -66,7 +66,7 @@ static void print_row(FILE *out, const gr_lab_result *lr, const gr_lab_progress 
             strftime(since, sizeof since, "since %Y-%m-%d", &tm);
     }
     const char *on = colour ? state_colour(s) : "", *off = colour && *on ? "\033[0m" : "";
-    fprintf(out, "  %-16s %s%-15s%s %6s %11s%s%s\n", lr->name, on, gr_lab_state_name(s), off,
+    fprintf(out, "  %-16s %s%-15s%s %6s %11s%s%s\n", lr->name, on, gr_progress_state_name(s), off,
             tests, points, *since ? "   " : "", since);
 }
 
@@ -103,7 +103,7 @@ int cmd_status_run(FILE *out, FILE *err, const char *root, const char *child_dir
     fprintf(out, "  %-16s %-15s %6s %11s\n", "lab", "state", "tests", "points");
     for (int i = 0; i < r.n_labs; i++) {
         print_row(out, &r.labs[i], &L.progress.labs[r.labs[i].lab - 1], colour);
-        passed += gr_lab_state_of(&r.labs[i]) == GR_LAB_PASSED;
+        passed += gr_progress_state_of(&r.labs[i]) == GR_LAB_PASSED;
     }
     char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
     gr_strbuf share = {0};

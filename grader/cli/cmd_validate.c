@@ -205,7 +205,7 @@ static int draw_scores(const mutant_task *mt, int i, const gr_grade_opts *o, con
 static int mutant_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errlen)
 {
     const mutant_task *mt = ctx;
-    char *work = gr_work_dir_make("validate", err, errlen);
+    char *work = gr_workdir_make("validate", err, errlen);
     if (!work)
         return GR_STATUS_FAILED;
     gr_build b;
@@ -221,7 +221,7 @@ static int mutant_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errle
         gr_result_free(&r);
     }
     gr_build_free(&b);
-    gr_work_dir_remove(work);
+    gr_workdir_remove(work);
     return rc;
 }
 
@@ -520,7 +520,7 @@ static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err,
         rc = -1;
     }
     char *work = NULL;
-    if (rc == 0 && set.n > 0 && !(work = gr_work_dir_make("mutants", err, errlen)))
+    if (rc == 0 && set.n > 0 && !(work = gr_workdir_make("mutants", err, errlen)))
         rc = -1;
     /* Each mutant is the solution with its edits applied, written to the work folder. */
     src = gr_layout_solution(base->root, lab);
@@ -533,7 +533,7 @@ static int validate_lab(tally *t, const gr_grade_opts *base, int lab, char *err,
         free(srcs[i]);
     free(srcs);
     free(src);
-    gr_work_dir_remove(work);
+    gr_workdir_remove(work);
     gr_mutants_free(&set);
     free(manifest);
     return rc;

@@ -171,7 +171,7 @@ static int grade_and_show(FILE *out, FILE *err, gr_learner *L, int lab, const ch
     int block = gr_report_term_lab(out, lr, gr_report_term_color_wanted(out) ? GR_TERM_COLOR : 0);
     if (!block)   /* the block ends with the same line */
         points_line(out, lr);
-    gr_lab_state s = gr_lab_state_of(lr);
+    gr_lab_state s = gr_progress_state_of(lr);
     /* a pass is said by point_to_next, a build's failure by the block */
     if (s != GR_LAB_PASSED && !(block && s == GR_LAB_NO_BUILD)) {
         fputc('\n', out);

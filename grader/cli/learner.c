@@ -52,7 +52,7 @@ int gr_learner_open(gr_learner *L, FILE *err, const char *cmd, const char *root,
     o->child_dir = L->child_dir;
     o->submission = L->tree;
     o->student = "local";
-    o->secret = gr_secret_from_env();
+    o->secret = gr_seed_secret_from_env();
     o->jobs = gr_pool_cores();
     o->visible_only = 1;
 
@@ -110,7 +110,7 @@ static int grade_touched(gr_learner *L, const int want[GR_N_LABS], gr_report *r,
         /* a lab missing, ambiguous or not a regular file is graded: its verdict says so */
         const gr_intake_lab *il = &in.labs[lab - 1];
         char *file = il->status == GR_INTAKE_FOUND ? gr_xasprintf("%s/%s", L->tree, il->rel) : NULL;
-        touched[lab - 1] = want[lab - 1] && (!file || gr_stub_untouched(L->root, lab, file) != 1);
+        touched[lab - 1] = want[lab - 1] && (!file || gr_progress_stub_untouched(L->root, lab, file) != 1);
         n_touched += touched[lab - 1];
         free(file);
     }
@@ -199,7 +199,7 @@ void gr_learner_hint(FILE *out, const gr_lab_result *lr, const char *indent)
         if (lr->tests[i].verdict != GR_PASSED && !failing++)
             first = &lr->tests[i];
     }
-    switch (gr_lab_state_of(lr)) {
+    switch (gr_progress_state_of(lr)) {
     case GR_LAB_PASSED:
         fprintf(out, "%sEvery visible test of lab %d passes.\n", indent, lab);
         return;

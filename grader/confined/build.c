@@ -193,8 +193,8 @@ static int ctx_init(build_ctx *c, const gr_rubric *r, const char *lab_dir_name, 
 static void ctx_free(build_ctx *c)
 {
     free_env(&c->te);
-    gr_directive_scan_free(&c->ds);
-    gr_obj_free(&c->of);
+    gr_scan_directives_free(&c->ds);
+    gr_objcheck_free(&c->of);
     gr_confine_free(c->confine);
     for (int i = 0; i < N_CHILD; i++) {
         free(c->child_from[i]);
@@ -224,7 +224,7 @@ static int run_confined(build_ctx *c, const char *const argv[], gr_tool_run *tr)
                             .cpu_seconds = TOOL_CPU_SECONDS, .memory_bytes = TOOL_MEMORY,
                             .file_bytes = MAX_INTERMEDIATE,
                             .confine = c->confine};
-    if (gr_run_tool(argv, &o, tr) == 0)
+    if (gr_tool_exec(argv, &o, tr) == 0)
         return 0;
     gr_set_err(c->err, c->errlen, "build: %s (%s): %s", tr->why, argv[0], strerror(errno));
     return -1;
@@ -296,13 +296,13 @@ static char *read_intermediate(build_ctx *c, const char *name, size_t *len, step
 
 /* The student's file, read as a regular file of a lab file's size (a
    GR_COMPILE_ERROR verdict naming what was found if not), made the one copy
-   every check and the compiler read (gr_normalise_source): a NUL byte in it
+   every check and the compiler read (gr_scan_normalise): a NUL byte in it
    is a GR_COMPILE_ERROR verdict naming its line. */
 static step_outcome read_source(build_ctx *c)
 {
     char why[128];
     int rc = gr_read_regular(c->src, GR_MAX_SOURCE_BYTES, &c->text, &c->text_len, why, sizeof why);
-    int nul = rc == 0 ? gr_normalise_source(c->text, &c->text_len) : 0;
+    int nul = rc == 0 ? gr_scan_normalise(c->text, &c->text_len) : 0;
     if (nul) {
         fail_with(c->out, GR_COMPILE_ERROR,
                   gr_xasprintf("%s:%d: a NUL byte (character 0), which the compiler would skip "
@@ -409,7 +409,7 @@ static step_outcome check_includes(build_ctx *c)
 {
     gr_scan_directives(c->text, c->text_len, &c->ds);
     gr_src_rules sr = src_rules(c);
-    char *msg = gr_refused_includes(&sr, &c->ds);
+    char *msg = gr_srccheck_includes(&sr, &c->ds);
     if (!msg)
         return STEP_OK;
     fail_with(c->out, GR_FORBIDDEN_CALL, msg, NULL);
@@ -422,7 +422,7 @@ static step_outcome check_includes(build_ctx *c)
 static step_outcome check_preprocessed(build_ctx *c, const char *pre, size_t len)
 {
     gr_src_rules sr = src_rules(c);
-    char *msg = gr_refused_preprocessed(&sr, pre, len, c->ds.n_inc);
+    char *msg = gr_srccheck_preprocessed(&sr, pre, len, c->ds.n_inc);
     if (!msg)
         return STEP_OK;
     fail_with(c->out, GR_FORBIDDEN_CALL, msg, NULL);
@@ -495,7 +495,7 @@ static step_outcome check_object(build_ctx *c)
     const gr_rubric *r = c->r;
     const gr_obj_facts *of = &c->of;
     char *opath = gr_xasprintf("%s/%s", c->priv, c->ofile);
-    int ok = gr_obj_read(opath, &c->of);
+    int ok = gr_objcheck_read(opath, &c->of);
     free(opath);
     if (ok != 0) {
         fail_with(c->out, GR_COMPILE_ERROR,
@@ -510,12 +510,12 @@ static step_outcome check_object(build_ctx *c)
     int bad = 0;
     for (int i = 0; i < of->n_undef; i++) {
         const char *sym = of->undef[i];
-        if (gr_symbol_allowed(r, sym) || !gr_strset_add(&seen, sym))
+        if (gr_objcheck_symbol_allowed(r, sym) || !gr_strset_add(&seen, sym))
             continue;
         bad++;
         if (!gr_capped_take(&cap))
             continue;
-        const char *why = gr_symbol_reason(sym);
+        const char *why = gr_objcheck_symbol_reason(sym);
         gr_sb_printf(&msg, "%.80s is not allowed in this lab: %s.\n", sym,
                      why ? why : "it is not among the library functions the handout lists");
     }
@@ -605,7 +605,7 @@ static step_outcome link_baseline(build_ctx *c)
     if (run_confined(c, argv, &tr) != 0)
         return STEP_FAIL;
     char *exe = gr_xasprintf("%s/baseline-test", c->priv), why[200];
-    int ok = gr_tool_ok(&tr) && gr_exe_check(exe, &baseline.writable, why, sizeof why) == 0;
+    int ok = gr_tool_ok(&tr) && gr_objcheck_exe(exe, &baseline.writable, why, sizeof why) == 0;
     free(exe);
     if (!ok)
         gr_set_err(c->err, c->errlen, "build: the child objects alone do not link into a plain "
@@ -645,7 +645,7 @@ static step_outcome measure_static(build_ctx *c, unsigned long long writable)
 /* Step 6: with every global but lab_* made local (objcopy), the object must link
    statically with the child objects and the allocator wrappers into an executable
    others may run, with no interpreter, no executable stack or data and none of
-   the functions no lab needs (gr_exe_check); a GR_COMPILE_ERROR verdict if it
+   the functions no lab needs (gr_objcheck_exe); a GR_COMPILE_ERROR verdict if it
    does not link, GR_FORBIDDEN_CALL if it would not load as a plain program. Its
    static data is measured from its segments (measure_static). */
 static step_outcome link_executable(build_ctx *c)
@@ -680,7 +680,7 @@ static step_outcome link_executable(build_ctx *c)
     free(lfile);
     char why[200];
     unsigned long long writable = 0;
-    if (s == STEP_OK && gr_exe_check(c->exe, &writable, why, sizeof why) != 0) {
+    if (s == STEP_OK && gr_objcheck_exe(c->exe, &writable, why, sizeof why) != 0) {
         fail_with(c->out, GR_FORBIDDEN_CALL,
                   gr_xasprintf("%s links, but %s; graded code is plain C.", c->source, why),
                   c->out->log);

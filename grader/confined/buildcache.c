@@ -201,7 +201,7 @@ static void prune(const char *dir)
         for (int i = 0; i < n; i++)
             if (e[i].name && (old < 0 || e[i].t < e[old].t))
                 old = i;
-        gr_work_dir_remove(gr_xstrdup(e[old].name));
+        gr_workdir_remove(gr_xstrdup(e[old].name));
         free(e[old].name);
         e[old].name = NULL;
     }
@@ -250,7 +250,7 @@ static void store(const char *dir, const char *entry, const char *key, size_t kl
              gr_write_file_atomic(mp, meta, strlen(meta)) == 0 &&
              gr_write_file_atomic(ep, exe, elen) == 0 && rename(tmp, entry) == 0;
     if (!ok)
-        gr_work_dir_remove(gr_xstrdup(tmp));  /* another grader kept it first, or no room */
+        gr_workdir_remove(gr_xstrdup(tmp));  /* another grader kept it first, or no room */
     else
         prune(dir);
     free(exe);
@@ -283,8 +283,8 @@ static char *private_copy(const char *src, const char *work, char **text, size_t
     return NULL;
 }
 
-int gr_build_cached(const gr_rubric *r, const char *lab_dir_name, const char *src,
-                    const gr_paths *paths, gr_build *out, char *err, size_t errlen)
+int gr_buildcache_build(const gr_rubric *r, const char *lab_dir_name, const char *src,
+                        const gr_paths *paths, gr_build *out, char *err, size_t errlen)
 {
     char *dir = gr_buildcache_dir(), *text = NULL, *key = NULL;
     size_t tlen = 0, klen = 0;

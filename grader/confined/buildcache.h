@@ -2,7 +2,7 @@
  *
  * The same bytes of a lab file build into the same program: a regrade, a
  * status or watch run over labs that did not change, a class where many hand
- * in the untouched stub or the same file. gr_build_cached is gr_build_lab with
+ * in the untouched stub or the same file. gr_buildcache_build is gr_build_lab with
  * a cache in front: a build that succeeded is kept under a key made of
  *   the student's file (its bytes, read as the build reads it: a regular file
  *   of a lab file's size, never through a link, a FIFO or a device),
@@ -34,8 +34,8 @@
 #define GR_BUILDCACHE_ENTRIES 256
 
 /* gr_build_lab's contract, the cache in front of it. */
-int gr_build_cached(const gr_rubric *r, const char *lab_dir_name, const char *src,
-                    const gr_paths *paths, gr_build *out, char *err, size_t errlen);
+int gr_buildcache_build(const gr_rubric *r, const char *lab_dir_name, const char *src,
+                        const gr_paths *paths, gr_build *out, char *err, size_t errlen);
 
 /* The cache folder in use, or NULL when it is off (malloc'd). */
 char *gr_buildcache_dir(void);

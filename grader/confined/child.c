@@ -225,7 +225,7 @@ void gr_child_run(const child_plan *p)
         child_fail(STEP_NO_NEW_PRIVS);
     /* no file but its own program, from here on, even where seccomp is missing */
     if (p->landlock >= 0) {
-        if (gr_landlock_enforce(FD_LANDLOCK) != 0)
+        if (gr_confine_landlock_enforce(FD_LANDLOCK) != 0)
             child_fail(STEP_LANDLOCK);
         close(FD_LANDLOCK);
     }

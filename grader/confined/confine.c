@@ -220,7 +220,7 @@ static int allow_beneath(int fd, const char *path, uint64_t rights)
     return rc == 0 ? 0 : -1;
 }
 
-int gr_landlock_only_exec(const char *exe)
+int gr_confine_landlock_only_exec(const char *exe)
 {
     const gr_confine_layers *l = gr_confine_probe();
     if (!l->landlock_abi)
@@ -233,7 +233,7 @@ int gr_landlock_only_exec(const char *exe)
     return fd;
 }
 
-int gr_landlock_enforce(int ruleset_fd)
+int gr_confine_landlock_enforce(int ruleset_fd)
 {
     return syscall(SYS_landlock_restrict_self, ruleset_fd, 0) == 0 ? 0 : -1;
 }
@@ -478,7 +478,7 @@ const char *gr_confine_enter(const gr_confine *c)
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         return "set no_new_privs";
     if (c->layers.landlock_abi) {
-        if (gr_landlock_enforce(c->ruleset_fd) != 0)
+        if (gr_confine_landlock_enforce(c->ruleset_fd) != 0)
             return "enforce its Landlock ruleset";
         close(c->ruleset_fd);
     }

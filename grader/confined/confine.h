@@ -70,9 +70,9 @@ void gr_confine_free(gr_confine *c);
 /* A Landlock ruleset for a test child: no filesystem access at all but reading
    and executing the one program exe, no TCP, no signals or abstract sockets
    outside. Its fd (close-on-exec), or -1 when Landlock is not available here. */
-int gr_landlock_only_exec(const char *exe);
+int gr_confine_landlock_only_exec(const char *exe);
 
 /* Enforce such a ruleset in the calling process (after no_new_privs): 0 or -1. */
-int gr_landlock_enforce(int ruleset_fd);
+int gr_confine_landlock_enforce(int ruleset_fd);
 
 #endif

@@ -39,7 +39,7 @@ static void other_add(gr_blocks *b, const char *line, uintptr_t start, uintptr_t
     }
 }
 
-int gr_blocks_read(pid_t pid, gr_blocks *out)
+int gr_inspect_blocks_read(pid_t pid, gr_blocks *out)
 {
     memset(out, 0, sizeof *out);
     char path[64];
@@ -62,14 +62,14 @@ int gr_blocks_read(pid_t pid, gr_blocks *out)
     int failed = ferror(f);
     fclose(f);
     if (failed) {
-        gr_blocks_free(out);
+        gr_inspect_blocks_free(out);
         errno = EIO;
         return -1;
     }
     return 0;
 }
 
-void gr_blocks_free(gr_blocks *b)
+void gr_inspect_blocks_free(gr_blocks *b)
 {
     free(b->at);
     memset(b, 0, sizeof *b);
@@ -159,7 +159,7 @@ void gr_inspect(pid_t pid, const size_t *buf_bytes, int n_bufs, const gr_blocks 
     memset(out, 0, sizeof *out);
     size_t pg = (size_t)sysconf(_SC_PAGESIZE);
     gr_blocks now;
-    if (gr_blocks_read(pid, &now) != 0) {
+    if (gr_inspect_blocks_read(pid, &now) != 0) {
         out->unreadable = errno ? errno : EIO;
         return;
     }
@@ -172,5 +172,5 @@ void gr_inspect(pid_t pid, const size_t *buf_bytes, int n_bufs, const gr_blocks 
         else
             out->unreadable = e;
     }
-    gr_blocks_free(&now);
+    gr_inspect_blocks_free(&now);
 }

@@ -37,9 +37,9 @@ typedef struct gr_blocks {
 } gr_blocks;
 
 /* Read them for pid: 0, or -1 with errno (EACCES, EPERM: not allowed). */
-int gr_blocks_read(pid_t pid, gr_blocks *out);
+int gr_inspect_blocks_read(pid_t pid, gr_blocks *out);
 
-void gr_blocks_free(gr_blocks *b);
+void gr_inspect_blocks_free(gr_blocks *b);
 
 typedef struct gr_inspection {
     int below;                   /* the slack below a buffer's data is not as it was */

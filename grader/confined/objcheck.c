@@ -52,13 +52,13 @@ static char *foreign_section(const unsigned char *f, size_t len, const Elf64_Ehd
     for (int i = 0; i < eh->e_shnum; i++) {
         if (sh[i].sh_name >= ss->sh_size)
             return gr_xstrdup("(unreadable section name)");
-        if (!gr_section_allowed(names + sh[i].sh_name))
+        if (!gr_scan_section_allowed(names + sh[i].sh_name))
             return gr_xstrdup(names + sh[i].sh_name);
     }
     return NULL;
 }
 
-void gr_obj_free(gr_obj_facts *o)
+void gr_objcheck_free(gr_obj_facts *o)
 {
     for (int i = 0; i < o->n_undef; i++)
         free(o->undef[i]);
@@ -68,7 +68,7 @@ void gr_obj_free(gr_obj_facts *o)
     memset(o, 0, sizeof *o);
 }
 
-int gr_obj_read(const char *path, gr_obj_facts *o)
+int gr_objcheck_read(const char *path, gr_obj_facts *o)
 {
     memset(o, 0, sizeof *o);
     size_t len;
@@ -126,7 +126,7 @@ bad:
 out:
     free(f);
     if (rc != 0)
-        gr_obj_free(o);
+        gr_objcheck_free(o);
     return rc;
 }
 
@@ -146,7 +146,7 @@ static int rubric_allows(const gr_rubric *r, const char *name)
 
 /* Names the compiler writes for the student (fortified or C99 variants, calls
    it substitutes) count as the function the student wrote. */
-int gr_symbol_allowed(const gr_rubric *r, const char *sym)
+int gr_objcheck_symbol_allowed(const gr_rubric *r, const char *sym)
 {
     if (starts_with(sym, "lab_"))
         return 1;                         /* the lab's own functions: the link decides */
@@ -167,10 +167,10 @@ int gr_symbol_allowed(const gr_rubric *r, const char *sym)
     if (n > 6 && n < sizeof base && starts_with(sym, "__") && !strcmp(sym + n - 4, "_chk")) {
         memcpy(base, sym + 2, n - 6);
         base[n - 6] = '\0';
-        return gr_symbol_allowed(r, base);
+        return gr_objcheck_symbol_allowed(r, base);
     }
     if (starts_with(sym, "__isoc99_") || starts_with(sym, "__isoc23_"))
-        return gr_symbol_allowed(r, sym + 9);
+        return gr_objcheck_symbol_allowed(r, sym + 9);
     if (!strcmp(sym, "__errno_location"))
         return rubric_allows(r, "errno");
 
@@ -201,7 +201,7 @@ static int name_in(const char *name, const char *const *list)
     return 0;
 }
 
-const char *gr_symbol_reason(const char *sym)
+const char *gr_objcheck_symbol_reason(const char *sym)
 {
     static const char *const files[] = {
         "fopen", "fopen64", "freopen", "fdopen", "fclose", "fread", "fgets", "fgetc", "getc",
@@ -306,7 +306,7 @@ static int check_segment(const Elf64_Phdr *ph, char *why, size_t whylen)
     return 0;
 }
 
-int gr_exe_check(const char *path, unsigned long long *writable, char *why, size_t whylen)
+int gr_objcheck_exe(const char *path, unsigned long long *writable, char *why, size_t whylen)
 {
     size_t len;
     unsigned char *f = read_elf(path, &len);

@@ -30,15 +30,15 @@ typedef struct gr_obj_facts {
 
 /* Read an ELF64 relocatable object (a regular file, links not followed). 0, or
    -1 if it is not one. */
-int gr_obj_read(const char *path, gr_obj_facts *o);
-void gr_obj_free(gr_obj_facts *o);
+int gr_objcheck_read(const char *path, gr_obj_facts *o);
+void gr_objcheck_free(gr_obj_facts *o);
 
 /* Is the external symbol sym allowed for this lab (rubric r)? */
-int gr_symbol_allowed(const gr_rubric *r, const char *sym);
+int gr_objcheck_symbol_allowed(const gr_rubric *r, const char *sym);
 
 /* Why a symbol is refused, as the end of a sentence, or NULL when there is no
    particular reason beyond the lab's list. */
-const char *gr_symbol_reason(const char *sym);
+const char *gr_objcheck_symbol_reason(const char *sym);
 
 /* Check a linked test program: an ELF64 executable, statically linked, with no
    interpreter and no dynamic section, a stack marked not executable, no segment
@@ -46,6 +46,6 @@ const char *gr_symbol_reason(const char *sym);
    (syscall, exec*, fork ...) in its link. 0 with *writable the bytes its
    writable segments take in memory (alignment padding included) and its
    thread-local data, or -1 with why. */
-int gr_exe_check(const char *path, unsigned long long *writable, char *why, size_t whylen);
+int gr_objcheck_exe(const char *path, unsigned long long *writable, char *why, size_t whylen);
 
 #endif

@@ -296,12 +296,12 @@ static int open_channels(run_ctx *r)
         gr_set_err(r->err, r->errlen, "sandbox: cannot create pipes: %s", strerror(errno));
         return -1;
     }
-    char *made = gr_work_dir_make("run", r->err, r->errlen);
+    char *made = gr_workdir_make("run", r->err, r->errlen);
     if (!made)
         return -1;
     snprintf(r->dir, sizeof r->dir, "%s", made);
     free(made);
-    r->landlock = gr_landlock_only_exec(r->exe);
+    r->landlock = gr_confine_landlock_only_exec(r->exe);
     bound_request(r);
     return 0;
 }
@@ -450,7 +450,7 @@ static void note_ready(run_ctx *r)
     if (magic != PROTO_READY_MAGIC)
         return;                           /* not the test child's: it waits for nothing */
     r->ready = 1;
-    if (gr_blocks_read(r->pid, &r->before) != 0)
+    if (gr_inspect_blocks_read(r->pid, &r->before) != 0)
         memset(&r->before, 0, sizeof r->before);   /* then inspect finds it unreadable too */
     if (r->request_len == 0)
         close_fd(&r->req[1]);
@@ -652,11 +652,11 @@ static void close_channels(run_ctx *r)
         pthread_sigmask(SIG_SETMASK, &r->old_mask, NULL);
     }
     if (r->dir[0])
-        gr_work_dir_remove(gr_xstrdup(r->dir));
+        gr_workdir_remove(gr_xstrdup(r->dir));
     free(r->response.data);
     free(r->output.data);
     free(r->errsink.data);
-    gr_blocks_free(&r->before);
+    gr_inspect_blocks_free(&r->before);
 }
 
 int gr_sandbox_run(const char *exe, const unsigned char *request, size_t request_len,

@@ -27,7 +27,7 @@ static int is_ident(char c)
 
 /* ---- the one copy that is checked and compiled ------------------------------------ */
 
-int gr_normalise_source(char *text, size_t *len)
+int gr_scan_normalise(char *text, size_t *len)
 {
     size_t n = *len, i = 0, o = 0;
     if (n >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
@@ -228,7 +228,7 @@ void gr_scan_directives(const char *src, size_t len, gr_directive_scan *ds)
     free(u.v);
 }
 
-void gr_directive_scan_free(gr_directive_scan *ds)
+void gr_scan_directives_free(gr_directive_scan *ds)
 {
     for (int i = 0; i < ds->n_inc; i++)
         free(ds->inc[i].name);
@@ -484,7 +484,7 @@ void gr_scan_preprocessed(const char *text, size_t len, const char *source, cons
         free(w.files[d]);
 }
 
-void gr_pp_facts_free(gr_pp_facts *pf)
+void gr_scan_preprocessed_free(gr_pp_facts *pf)
 {
     for (int i = 0; i < pf->n_direct; i++)
         free(pf->direct[i].path);

@@ -4,7 +4,7 @@
  * .i file that the compiler then reads) and the compiler's assembly (the .s
  * file that the assembler then reads), never the student's text as it looks.
  *
- *   gr_normalise_source   the one copy of the student's file that both the
+ *   gr_scan_normalise     the one copy of the student's file that both the
  *                         checks and the compiler read: no byte-order mark,
  *                         LF line ends, no NUL byte
  *   gr_scan_directives    the #include lines of the student's text, for early,
@@ -19,8 +19,9 @@
  *                         every directive is one a C compiler emits for plain
  *                         C, every section one plain C code lives in, with
  *                         ordinary flags: no .incbin, .include, macros, LTO or
- *                         loader sections (asmscan.c)
- *   gr_section_allowed    the same section rule, for the object's section table
+ *                         loader sections (scan_asm.c)
+ *   gr_scan_section_allowed
+ *                         the same section rule, for the object's section table
  */
 #ifndef GR_SCAN_H
 #define GR_SCAN_H
@@ -32,7 +33,7 @@
    and lone CR line ends made LF (GCC reads both as one newline), *len updated
    and text NUL-terminated. 0, or the 1-based line of the first NUL byte, which
    GCC would silently drop: such a file is refused, not normalised. */
-int gr_normalise_source(char *text, size_t *len);
+int gr_scan_normalise(char *text, size_t *len);
 
 /* One #include (or #include_next, #import) line of the student's text. */
 typedef struct gr_include_line {
@@ -52,7 +53,7 @@ typedef struct gr_directive_scan {
    CR LF and lone CR line ends). A friendly first check that names lines; the
    preprocessor's own record (gr_scan_preprocessed) is the one that decides. */
 void gr_scan_directives(const char *src, size_t len, gr_directive_scan *ds);
-void gr_directive_scan_free(gr_directive_scan *ds);
+void gr_scan_directives_free(gr_directive_scan *ds);
 
 /* One file the preprocessor entered from the student's own lines. */
 typedef struct gr_pp_include {
@@ -76,7 +77,7 @@ typedef struct gr_pp_facts {
    leaves the student's file without entering a header) is refused. */
 void gr_scan_preprocessed(const char *text, size_t len, const char *source, const char *inc_dir,
                           gr_pp_facts *pf);
-void gr_pp_facts_free(gr_pp_facts *pf);
+void gr_scan_preprocessed_free(gr_pp_facts *pf);
 
 /* Scan a compiler's assembly output text[0..len). 0 when every statement is
    allowed, else the 1-based line of the first that is not, with why[] saying
@@ -84,6 +85,6 @@ void gr_pp_facts_free(gr_pp_facts *pf);
 int gr_scan_assembly(const char *text, size_t len, char *why, size_t whylen);
 
 /* 1 when an object file section of this name may come from plain C. */
-int gr_section_allowed(const char *name);
+int gr_scan_section_allowed(const char *name);
 
 #endif

@@ -34,7 +34,7 @@ static char *with_allowed_headers(const gr_src_rules *sr, gr_strbuf *msg)
     return gr_sb_take(msg);
 }
 
-char *gr_refused_includes(const gr_src_rules *sr, const gr_directive_scan *ds)
+char *gr_srccheck_includes(const gr_src_rules *sr, const gr_directive_scan *ds)
 {
     gr_strbuf msg = {0};
     gr_capped cap;
@@ -78,7 +78,7 @@ static int entered_allowed(const gr_src_rules *sr, const char *path)
     return 0;
 }
 
-char *gr_refused_preprocessed(const gr_src_rules *sr, const char *pre, size_t len, int n_inc)
+char *gr_srccheck_preprocessed(const gr_src_rules *sr, const char *pre, size_t len, int n_inc)
 {
     gr_pp_facts pf;
     gr_scan_preprocessed(pre, len, sr->source, "inc", &pf);
@@ -102,7 +102,7 @@ char *gr_refused_preprocessed(const gr_src_rules *sr, const char *pre, size_t le
                      "lines; write each as #include <name.h> at the start of its own line.\n",
                      sr->source, pf.n_direct - n_inc);
     int construct = pf.refused_line != 0;
-    gr_pp_facts_free(&pf);
+    gr_scan_preprocessed_free(&pf);
     if (msg.len == 0)
         return NULL;
     return construct ? gr_sb_take(&msg) : with_allowed_headers(sr, &msg);

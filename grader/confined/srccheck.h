@@ -19,13 +19,13 @@ typedef struct gr_src_rules {
 
 /* What is refused among ds's #include and #line directives (the message ends
    with the headers the lab allows), or NULL when all are allowed. malloc'd. */
-char *gr_refused_includes(const gr_src_rules *sr, const gr_directive_scan *ds);
+char *gr_srccheck_includes(const gr_src_rules *sr, const gr_directive_scan *ds);
 
 /* What the preprocessed text pre[0..len) shows refused (gr_scan_preprocessed),
    or NULL: a construct (asm, an assembler-bound attribute or pragma, a forged
    line marker) or a file entered that is not an allowed header (the message
    then ends with the headers the lab allows). n_inc is the number of #include
    lines the directive scan found. malloc'd. */
-char *gr_refused_preprocessed(const gr_src_rules *sr, const char *pre, size_t len, int n_inc);
+char *gr_srccheck_preprocessed(const gr_src_rules *sr, const char *pre, size_t len, int n_inc);
 
 #endif

@@ -137,7 +137,7 @@ static int reap_group(pid_t pid, int *st)
     return driver ? 0 : -1;
 }
 
-/* Run writable argv; see gr_run_tool. */
+/* Run writable argv; see gr_tool_exec. */
 static int run_argv(char *const argv[], const gr_tool_opts *o, gr_tool_run *tr)
 {
     int p[2];
@@ -194,7 +194,7 @@ static int run_argv(char *const argv[], const gr_tool_opts *o, gr_tool_run *tr)
     return 0;
 }
 
-int gr_run_tool(const char *const argv[], const gr_tool_opts *o, gr_tool_run *tr)
+int gr_tool_exec(const char *const argv[], const gr_tool_opts *o, gr_tool_run *tr)
 {
     memset(tr, 0, sizeof *tr);
     /* execve wants char *const[]: writable copies, made before fork */

@@ -3,7 +3,7 @@
  * /dev/null, stdout and stderr captured together into a bounded log, in a
  * process group of its own that is killed after a deadline (and always at the
  * end, every process of it awaited, so nothing it started is still running
- * or exiting when gr_run_tool returns), under resource
+ * or exiting when gr_tool_exec returns), under resource
  * limits (address space, CPU time and file size as asked, no core dump),
  * with every descriptor but 0, 1 and 2 closed, and, for a tool that reads
  * student text, inside the walls of confine.h.
@@ -39,7 +39,7 @@ typedef struct gr_tool_run {
    status), or -1 with errno set, tr->why saying what failed and tr->log NULL
    when it could not be started (exec's or confinement's errno) or its end
    could not be awaited. */
-int gr_run_tool(const char *const argv[], const gr_tool_opts *o, gr_tool_run *tr);
+int gr_tool_exec(const char *const argv[], const gr_tool_opts *o, gr_tool_run *tr);
 
 /* 1 when the run finished within its time and exited with status 0, else 0. */
 int gr_tool_ok(const gr_tool_run *tr);

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-char *gr_work_dir_make(const char *what, char *err, size_t errlen)
+char *gr_workdir_make(const char *what, char *err, size_t errlen)
 {
     const char *tmp = getenv("TMPDIR");
     char *work = gr_xasprintf("%s/attnlab-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", what);
@@ -37,7 +37,7 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
     return 0;
 }
 
-void gr_work_dir_remove(char *dir)
+void gr_workdir_remove(char *dir)
 {
     if (dir) {
         chmod(dir, 0700);

@@ -88,7 +88,7 @@ int gr_checkfile_run(const char *root, int lab, const char *src, const char *wor
     const gr_tool_opts o = {.env = env, .seconds = CHECK_SECONDS, .log_bytes = CHECK_LOG,
                             .path_search = 1};
     gr_tool_run tr;
-    if (gr_run_tool(argv, &o, &tr) != 0) {
+    if (gr_tool_exec(argv, &o, &tr) != 0) {
         gr_set_err(err, errlen, "cannot run make for %s's Check file: %s", folder, tr.why);
         rc = -1;
     } else {
@@ -130,12 +130,12 @@ typedef struct mutants_task {
 static int mutant_work(void *ctx, int i, gr_strbuf *out, char *err, size_t errlen)
 {
     const mutants_task *mt = ctx;
-    char *work = gr_work_dir_make("check", err, errlen);
+    char *work = gr_workdir_make("check", err, errlen);
     if (!work)
         return -1;
     gr_checkfile_verdict v;
     int rc = gr_checkfile_run(mt->root, mt->lab, mt->srcs[i], work, mt->objs, &v, err, errlen);
-    gr_work_dir_remove(work);
+    gr_workdir_remove(work);
     if (rc == 0)
         gr_sb_appendn(out, (const char *)&v, sizeof v);
     return rc;
@@ -196,12 +196,12 @@ static int rules_only(const gr_lab_result *lr)
 static int solution_passes(const char *root, int lab, const char *solution, const char *objs,
                            char *err, size_t errlen)
 {
-    char *work = gr_work_dir_make("check", err, errlen);
+    char *work = gr_workdir_make("check", err, errlen);
     if (!work)
         return -1;
     gr_checkfile_verdict v;
     int rc = gr_checkfile_run(root, lab, solution, work, objs, &v, err, errlen);
-    gr_work_dir_remove(work);
+    gr_workdir_remove(work);
     if (rc == 0 && !v.passed) {
         gr_set_err(err, errlen, "the solution %s fails the Check file of lab %d (%s): %s",
                    solution, lab, v.summary, v.first);
@@ -216,9 +216,9 @@ int gr_checkfile_mutants(const char *root, int lab, const gr_mutant_set *set,
                          char *err, size_t errlen)
 {
     *rules = 0;
-    char *objs = gr_work_dir_make("check-objs", err, errlen);
+    char *objs = gr_workdir_make("check-objs", err, errlen);
     if (!objs || solution_passes(root, lab, solution, objs, err, errlen) != 0) {
-        gr_work_dir_remove(objs);
+        gr_workdir_remove(objs);
         return -1;
     }
     mutants_task mt = {root, lab, set, srcs, objs,
@@ -244,6 +244,6 @@ int gr_checkfile_mutants(const char *root, int lab, const gr_mutant_set *set,
             gr_sb_printf(why, "        %s\n", v->first);
     }
     free(mt.verdicts);
-    gr_work_dir_remove(objs);
+    gr_workdir_remove(objs);
     return rc == 0 ? differ : -1;
 }

@@ -100,9 +100,9 @@ void gr_compare_index_name(gr_strbuf *out, const gr_case *c, int buf, long k)
         gr_sb_printf(out, "[%ld][%ld][%ld]", plane, k / cols % rows, k % cols);
 }
 
-void gr_explain_mismatch(const gr_lab_module *mod, const gr_case *c,
-                         void *const got[PROTO_MAX_BUFS], const gr_mismatch *m,
-                         gr_strbuf *out)
+void gr_compare_explain(const gr_lab_module *mod, const gr_case *c,
+                        void *const got[PROTO_MAX_BUFS], const gr_mismatch *m,
+                        gr_strbuf *out)
 {
     int i = m->buf;
     long k = m->index;
@@ -143,9 +143,9 @@ void gr_explain_mismatch(const gr_lab_module *mod, const gr_case *c,
 
 /* ---- misconceptions --------------------------------------------------------- */
 
-const gr_misconception *gr_diagnose(const gr_lab_module *mod, const gr_case *c,
-                                    void *const got[PROTO_MAX_BUFS],
-                                    double abs_tol, double rel_tol)
+const gr_misconception *gr_compare_diagnose(const gr_lab_module *mod, const gr_case *c,
+                                            void *const got[PROTO_MAX_BUFS],
+                                            double abs_tol, double rel_tol)
 {
     const gr_misconception *found = NULL;
     for (int m = 0; m < mod->n_misconceptions && !found; m++) {

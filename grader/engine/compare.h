@@ -30,14 +30,14 @@ void gr_compare_index_name(gr_strbuf *out, const gr_case *c, int buf, long k);
 
 /* Append a person-readable account of mismatch m: where (named index), expected,
    got, relative error, the output row around it, and the module's input window. */
-void gr_explain_mismatch(const gr_lab_module *mod, const gr_case *c,
-                         void *const got[PROTO_MAX_BUFS], const gr_mismatch *m,
-                         gr_strbuf *out);
+void gr_compare_explain(const gr_lab_module *mod, const gr_case *c,
+                        void *const got[PROTO_MAX_BUFS], const gr_mismatch *m,
+                        gr_strbuf *out);
 
 /* The first misconception of mod whose prediction for c matches got within the
    tolerance on every output while differing from the expected output; or NULL. */
-const gr_misconception *gr_diagnose(const gr_lab_module *mod, const gr_case *c,
-                                    void *const got[PROTO_MAX_BUFS],
-                                    double abs_tol, double rel_tol);
+const gr_misconception *gr_compare_diagnose(const gr_lab_module *mod, const gr_case *c,
+                                            void *const got[PROTO_MAX_BUFS],
+                                            double abs_tol, double rel_tol);
 
 #endif

@@ -200,8 +200,8 @@ static void x_values(char *buf, size_t len, const gr_exp_run *r)
         at += (size_t)snprintf(buf + at, len - at, "%s%g", i ? ", " : "", r->v[0][i]);
 }
 
-int gr_exp_reference(const gr_experiment *e, uint64_t seed, gr_exp_run *out,
-                     char *err, size_t errlen)
+int gr_experiment_reference(const gr_experiment *e, uint64_t seed, gr_exp_run *out,
+                            char *err, size_t errlen)
 {
     const exp_def *def = (const exp_def *)e;
     memset(out, 0, sizeof *out);
@@ -259,7 +259,7 @@ int gr_exp_reference(const gr_experiment *e, uint64_t seed, gr_exp_run *out,
     return 0;
 }
 
-void gr_exp_free(gr_exp_run *r)
+void gr_experiment_free(gr_exp_run *r)
 {
     gr_case_free(&r->c);
 }
@@ -339,7 +339,7 @@ static void describe_outcome(const gr_exp_run *ref, const gr_student_case *sc,
                  "%s = %.6g, expected %.6g", m.n_wrong, m.n_total, ref->col[0],
                  ref->v[0][m.index], ref->e->out[m.buf], (double)g[m.index],
                  (double)w[m.index]);
-    const gr_misconception *mc = gr_student_case_misconception(ref->e->lab, sc);
+    const gr_misconception *mc = gr_experiment_case_misconception(ref->e->lab, sc);
     if (mc) {
         char *handout = gr_layout_handout_at(mc->handout.lab, mc->handout.section);
         gr_sb_printf(&b, "; this is what %s gives (%s)", mc->name, handout);
@@ -348,7 +348,7 @@ static void describe_outcome(const gr_exp_run *ref, const gr_student_case *sc,
     out->why = gr_sb_take(&b);
 }
 
-const gr_misconception *gr_student_case_misconception(int lab, const gr_student_case *sc)
+const gr_misconception *gr_experiment_case_misconception(int lab, const gr_student_case *sc)
 {
     const gr_lab_module *mod = gr_lab_modules[lab - 1];
     for (int k = 0; sc->ran && sc->oc.misconception && k < mod->n_misconceptions; k++)
@@ -357,8 +357,8 @@ const gr_misconception *gr_student_case_misconception(int lab, const gr_student_
     return NULL;
 }
 
-int gr_student_case_run(int lab, const char *kind, const gr_case *c, const gr_exp_paths *paths,
-                        gr_student_case *out, char *err, size_t errlen)
+int gr_experiment_case_run(int lab, const char *kind, const gr_case *c, const gr_exp_paths *paths,
+                           gr_student_case *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->verdict = GR_CRASHED;
@@ -395,7 +395,7 @@ int gr_student_case_run(int lab, const char *kind, const gr_case *c, const gr_ex
     }
     gr_intake_free(&in);
 
-    char *work = gr_work_dir_make("plot", err, errlen);
+    char *work = gr_workdir_make("plot", err, errlen);
     if (!work) {
         gr_rubric_free(&r);
         return -1;
@@ -415,12 +415,12 @@ int gr_student_case_run(int lab, const char *kind, const gr_case *c, const gr_ex
             out->why = last_line(out->oc.message);
     }
     gr_build_free(&b);
-    gr_work_dir_remove(work);
+    gr_workdir_remove(work);
     gr_rubric_free(&r);
     return rc;
 }
 
-void gr_student_case_free(gr_student_case *s)
+void gr_experiment_case_free(gr_student_case *s)
 {
     if (s->ran)
         gr_judge_outcome_free(&s->oc);
@@ -429,8 +429,8 @@ void gr_student_case_free(gr_student_case *s)
     memset(s, 0, sizeof *s);
 }
 
-int gr_exp_student_run(const gr_exp_run *ref, const gr_exp_paths *paths,
-                       gr_exp_student *out, char *err, size_t errlen)
+int gr_experiment_student_run(const gr_exp_run *ref, const gr_exp_paths *paths,
+                              gr_exp_student *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->verdict = GR_CRASHED;
@@ -440,8 +440,8 @@ int gr_exp_student_run(const gr_exp_run *ref, const gr_exp_paths *paths,
 
     const exp_def *def = (const exp_def *)ref->e;
     gr_student_case sc;
-    if (gr_student_case_run(ref->e->lab, def->kind, &ref->c, paths, &sc, err, errlen) != 0) {
-        gr_student_case_free(&sc);
+    if (gr_experiment_case_run(ref->e->lab, def->kind, &ref->c, paths, &sc, err, errlen) != 0) {
+        gr_experiment_case_free(&sc);
         return -1;
     }
     if (sc.ran) {
@@ -453,11 +453,11 @@ int gr_exp_student_run(const gr_exp_run *ref, const gr_exp_paths *paths,
     }
     out->source = sc.source;
     sc.source = NULL;
-    gr_student_case_free(&sc);
+    gr_experiment_case_free(&sc);
     return 0;
 }
 
-void gr_exp_student_free(gr_exp_student *s)
+void gr_experiment_student_free(gr_exp_student *s)
 {
     free(s->why);
     free(s->source);

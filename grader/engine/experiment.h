@@ -69,10 +69,10 @@ typedef struct gr_exp_run {
 
 /* Build e's case for the lab's standard sizes from seed and fill out. 0, or -1
    with err (a lab module that refuses its own sizes: a grader bug). */
-int gr_exp_reference(const gr_experiment *e, uint64_t seed, gr_exp_run *out,
-                     char *err, size_t errlen);
+int gr_experiment_reference(const gr_experiment *e, uint64_t seed, gr_exp_run *out,
+                            char *err, size_t errlen);
 
-void gr_exp_free(gr_exp_run *r);
+void gr_experiment_free(gr_exp_run *r);
 
 /* What a student's lab file made of the same case. */
 typedef struct gr_exp_student {
@@ -96,10 +96,10 @@ typedef struct gr_exp_paths {
    student's code (missing file, compile error, crash, wrong numbers) ends in
    out; returns -1 with err only when the grader itself cannot go on (no
    rubric, no work folder, no sandbox). */
-int gr_exp_student_run(const gr_exp_run *ref, const gr_exp_paths *paths,
-                       gr_exp_student *out, char *err, size_t errlen);
+int gr_experiment_student_run(const gr_exp_run *ref, const gr_exp_paths *paths,
+                              gr_exp_student *out, char *err, size_t errlen);
 
-void gr_exp_student_free(gr_exp_student *s);
+void gr_experiment_student_free(gr_exp_student *s);
 
 /* A student's lab file built and run on one case of its lab's module, judged
    as `attnlab grade` judges it (the experiments above, and plot heatmap's
@@ -118,13 +118,13 @@ typedef struct gr_student_case {
    tolerance of the rubric's first test of kind that is not a contract-breaking
    one. Whatever happens to the student's code ends in out; returns -1 with err
    only when the grader itself cannot go on (no rubric, no work folder, no
-   sandbox). Free out with gr_student_case_free either way. */
-int gr_student_case_run(int lab, const char *kind, const gr_case *c, const gr_exp_paths *paths,
-                        gr_student_case *out, char *err, size_t errlen);
+   sandbox). Free out with gr_experiment_case_free either way. */
+int gr_experiment_case_run(int lab, const char *kind, const gr_case *c, const gr_exp_paths *paths,
+                           gr_student_case *out, char *err, size_t errlen);
 
 /* The misconception the run was diagnosed with, or NULL. */
-const gr_misconception *gr_student_case_misconception(int lab, const gr_student_case *sc);
+const gr_misconception *gr_experiment_case_misconception(int lab, const gr_student_case *sc);
 
-void gr_student_case_free(gr_student_case *s);
+void gr_experiment_case_free(gr_student_case *s);
 
 #endif

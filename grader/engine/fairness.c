@@ -105,7 +105,7 @@ int gr_fairness_grade(const gr_grade_opts *base, int lab, const char *src,
     free(path);
     if (rc != 0)
         return GR_STATUS_BAD_INPUT;
-    char *work = gr_work_dir_make("fairness", err, errlen);
+    char *work = gr_workdir_make("fairness", err, errlen);
     if (!work) {
         gr_rubric_free(&r);
         return GR_STATUS_FAILED;
@@ -131,7 +131,7 @@ int gr_fairness_grade(const gr_grade_opts *base, int lab, const char *src,
             list_add(&out->fixed_failed, r.tests[i].name);
     }
     gr_build_free(&b);
-    gr_work_dir_remove(work);
+    gr_workdir_remove(work);
     gr_rubric_free(&r);
     return rc;
 }

@@ -83,7 +83,7 @@ int gr_gnuplot_draw(FILE *err, const char *cmd, const char *again, const char *r
     const gr_tool_opts opts = { .seconds = GNUPLOT_SECONDS, .log_bytes = GNUPLOT_LOG };
     gr_tool_run tr;
     gr_strbuf log = {0};
-    int started = gr_run_tool(argv, &opts, &tr) == 0;
+    int started = gr_tool_exec(argv, &opts, &tr) == 0;
     if (!started)
         gr_sb_printf(&log, "cannot start %s: %s", gnuplot, strerror(errno));
     else if (tr.log)

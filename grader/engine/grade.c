@@ -245,7 +245,7 @@ static int build_program(const gr_grade_opts *o, const gr_rubric *r, int lab, co
                          const char *work, gr_build *out, char *err, size_t errlen)
 {
     gr_paths paths = { .root = o->root, .child_dir = o->child_dir, .work_dir = work };
-    return gr_build_cached(r, gr_lab_modules[lab - 1]->dir, src, &paths, out, err, errlen) == 0
+    return gr_buildcache_build(r, gr_lab_modules[lab - 1]->dir, src, &paths, out, err, errlen) == 0
                ? 0 : GR_STATUS_FAILED;
 }
 
@@ -626,11 +626,11 @@ int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     double t0 = gr_now_seconds();
-    char *work = gr_work_dir_make("grade", err, errlen);
+    char *work = gr_workdir_make("grade", err, errlen);
     if (!work)
         return GR_STATUS_FAILED;
     out->student = gr_xstrdup(o->student);
-    out->practice_secret = gr_secret_unfit(o->secret, o->student);
+    out->practice_secret = gr_seed_secret_unfit(o->secret, o->student);
     out->labs = gr_xcalloc(GR_N_LABS, sizeof *out->labs);
     gr_strbuf walls = {0};
     gr_confine_describe(gr_confine_probe(), &walls);
@@ -653,7 +653,7 @@ int gr_grade(const gr_grade_opts *o, gr_report *out, char *err, size_t errlen)
     }
     int rc = grade_labs(o, &in, work, labs, n, out, err, errlen);
     gr_intake_free(&in);
-    gr_work_dir_remove(work);
+    gr_workdir_remove(work);
     out->seconds = gr_now_seconds() - t0;
     if (rc == GR_STATUS_STOPPED)
         snprintf(err, errlen, "stopped by signal %d before every lab was graded; no report written",

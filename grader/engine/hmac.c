@@ -141,7 +141,7 @@ void gr_hmac_sha256_hex(const void *key, size_t key_len, const void *msg, size_t
     hex[GR_HMAC_HEX] = '\0';
 }
 
-int gr_equal_secret(const void *a, const void *b, size_t n)
+int gr_hmac_equal(const void *a, const void *b, size_t n)
 {
     const volatile uint8_t *x = a, *y = b;
     uint8_t diff = 0;

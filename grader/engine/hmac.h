@@ -31,6 +31,6 @@ void gr_hmac_sha256_hex(const void *key, size_t key_len, const void *msg, size_t
 /* 1 when the a and b hold the same n bytes, in time that does not depend on
    where they differ (a signature compared byte by byte leaks how much of a
    guess was right). */
-int gr_equal_secret(const void *a, const void *b, size_t n);
+int gr_hmac_equal(const void *a, const void *b, size_t n);
 
 #endif

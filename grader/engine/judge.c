@@ -210,9 +210,9 @@ static void judge(const gr_lab_module *mod, const gr_rubric_test *t, const gr_ca
                 out->verdict = GR_PASSED;
             } else {
                 out->verdict = GR_WRONG_ANSWER;
-                gr_explain_mismatch(mod, c, out->got, &m, &msg);
+                gr_compare_explain(mod, c, out->got, &m, &msg);
                 gr_sb_printf(&msg, "(tolerance: |got - expected| <= %g + %g * |expected|)\n", t->abs_tol, t->rel_tol);
-                const gr_misconception *mc = gr_diagnose(mod, c, out->got, t->abs_tol, t->rel_tol);
+                const gr_misconception *mc = gr_compare_diagnose(mod, c, out->got, t->abs_tol, t->rel_tol);
                 if (mc)               /* each report explains it once, from the id */
                     out->misconception = gr_xstrdup(mc->id);
             }

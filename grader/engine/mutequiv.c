@@ -105,11 +105,11 @@ static int load_file(const char *path, gr_equiv_set *out, int *lab, char *err, s
         out->e[i].lab = f.lab;
     *lab = f.lab;
     if (rc != 0)
-        gr_equiv_free(out);
+        gr_mutequiv_free(out);
     return rc;
 }
 
-int gr_equiv_load(const char *path, gr_equiv_set *out, char *err, size_t errlen)
+int gr_mutequiv_load(const char *path, gr_equiv_set *out, char *err, size_t errlen)
 {
     int lab;
     return load_file(path, out, &lab, err, errlen);
@@ -125,8 +125,8 @@ static void append(gr_equiv_set *a, gr_equiv_set *b)
     memset(b, 0, sizeof *b);
 }
 
-int gr_equiv_load_labs(const char *root, const int *want, gr_equiv_set *out, char *err,
-                       size_t errlen)
+int gr_mutequiv_load_labs(const char *root, const int *want, gr_equiv_set *out, char *err,
+                          size_t errlen)
 {
     memset(out, 0, sizeof *out);
     for (int l = 1; l <= GR_N_LABS; l++) {
@@ -137,7 +137,7 @@ int gr_equiv_load_labs(const char *root, const int *want, gr_equiv_set *out, cha
             rc = load_file(path, &one, &lab, err, errlen);
             if (rc == 0 && lab != l) {
                 gr_set_err(err, errlen, "%s: lab: %d, but the file is lab %d's", path, lab, l);
-                gr_equiv_free(&one);
+                gr_mutequiv_free(&one);
                 rc = -1;
             }
             if (rc == 0)
@@ -145,14 +145,14 @@ int gr_equiv_load_labs(const char *root, const int *want, gr_equiv_set *out, cha
         }
         free(path);
         if (rc != 0) {
-            gr_equiv_free(out);
+            gr_mutequiv_free(out);
             return -1;
         }
     }
     return 0;
 }
 
-gr_equiv *gr_equiv_find(gr_equiv_set *s, int lab, const char *line, const char *mutation)
+gr_equiv *gr_mutequiv_find(gr_equiv_set *s, int lab, const char *line, const char *mutation)
 {
     for (int i = 0; i < s->n; i++)
         if (s->e[i].lab == lab && strcmp(s->e[i].line, line) == 0 &&
@@ -161,7 +161,7 @@ gr_equiv *gr_equiv_find(gr_equiv_set *s, int lab, const char *line, const char *
     return NULL;
 }
 
-void gr_equiv_free(gr_equiv_set *s)
+void gr_mutequiv_free(gr_equiv_set *s)
 {
     for (int i = 0; i < s->n; i++) {
         free(s->e[i].line);

@@ -38,17 +38,17 @@ typedef struct gr_equiv_set {
 
 /* Load one lab's list at path into out (emptied first). 0, or -1 with
    "path:line:column: what is wrong" in err. */
-int gr_equiv_load(const char *path, gr_equiv_set *out, char *err, size_t errlen);
+int gr_mutequiv_load(const char *path, gr_equiv_set *out, char *err, size_t errlen);
 
 /* Load the list of each lab l with want[l - 1] set, under root (a lab without
    the file has none), into out: 0, or -1 with err (a file's own error, or one
    whose lab: is not the lab whose folder holds it). */
-int gr_equiv_load_labs(const char *root, const int *want, gr_equiv_set *out, char *err,
-                       size_t errlen);
+int gr_mutequiv_load_labs(const char *root, const int *want, gr_equiv_set *out, char *err,
+                          size_t errlen);
 
 /* The entry naming lab's mutant (line text, mutation), or NULL. */
-gr_equiv *gr_equiv_find(gr_equiv_set *s, int lab, const char *line, const char *mutation);
+gr_equiv *gr_mutequiv_find(gr_equiv_set *s, int lab, const char *line, const char *mutation);
 
-void gr_equiv_free(gr_equiv_set *s);
+void gr_mutequiv_free(gr_equiv_set *s);
 
 #endif

@@ -448,7 +448,7 @@ void gr_mutgen(const char *src, size_t len, gr_mutation_list *out)
     gr_mtok_free(&ts);
 }
 
-char *gr_mutation_apply(const char *src, size_t len, const gr_mutation *m)
+char *gr_mutgen_apply(const char *src, size_t len, const gr_mutation *m)
 {
     size_t tl = strlen(m->to), n = len - m->len + tl;
     char *s = gr_xmalloc(n + 1);
@@ -459,7 +459,7 @@ char *gr_mutation_apply(const char *src, size_t len, const gr_mutation *m)
     return s;
 }
 
-void gr_mutation_list_free(gr_mutation_list *l)
+void gr_mutgen_list_free(gr_mutation_list *l)
 {
     for (int i = 0; i < l->n; i++) {
         free(l->m[i].to);

@@ -53,9 +53,9 @@ typedef struct gr_mutation_list {
 void gr_mutgen(const char *src, size_t len, gr_mutation_list *out);
 
 /* The source with mutation m applied (malloc'd, NUL-terminated). */
-char *gr_mutation_apply(const char *src, size_t len, const gr_mutation *m);
+char *gr_mutgen_apply(const char *src, size_t len, const gr_mutation *m);
 
-void gr_mutation_list_free(gr_mutation_list *l);
+void gr_mutgen_list_free(gr_mutation_list *l);
 
 /* A function defined at file scope, as the mutant schema (mutschema.h) needs
    it: where its definition starts and its body lies, its name and what a call

@@ -232,7 +232,7 @@ char *gr_mutprog_prepare(const gr_mutprog *p, const gr_mutprog_in *in, int i, co
         return path;
     }
     char *path = gr_xasprintf("%s/m%05d.c", work, i);
-    char *text = gr_mutation_apply(in[i].src, in[i].src_len, in[i].m);
+    char *text = gr_mutgen_apply(in[i].src, in[i].src_len, in[i].m);
     int rc = gr_write_file_atomic(path, text, strlen(text));
     free(text);
     if (rc != 0) {

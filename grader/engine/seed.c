@@ -125,20 +125,20 @@ uint64_t gr_seed(const char *secret, const char *student, int lab, const char *t
     return seed;
 }
 
-const char *gr_secret_from_env(void)
+const char *gr_seed_secret_from_env(void)
 {
     const char *s = getenv("ATTNLAB_SECRET");
     return (s && *s) ? s : GR_PRACTICE_SECRET;
 }
 
-const char *gr_secret_load(const char *path, char *err, size_t errlen)
+const char *gr_seed_secret_load(const char *path, char *err, size_t errlen)
 {
     static char *loaded;
     const char *from = path ? "--secret-file" : "ATTNLAB_SECRET_FILE";
     if (!path)
         path = getenv("ATTNLAB_SECRET_FILE");
     if (!path || !*path)
-        return gr_secret_from_env();
+        return gr_seed_secret_from_env();
     const char *env = getenv("ATTNLAB_SECRET");
     if (env && *env) {
         gr_set_err(err, errlen, "ATTNLAB_SECRET and %s %s both give a secret; unset "
@@ -165,13 +165,13 @@ const char *gr_secret_load(const char *path, char *err, size_t errlen)
     return loaded;
 }
 
-int gr_secret_is_practice(const char *secret)
+int gr_seed_secret_is_practice(const char *secret)
 {
     return secret == NULL || *secret == '\0' || strcmp(secret, GR_PRACTICE_SECRET) == 0;
 }
 
-int gr_secret_unfit(const char *secret, const char *student)
+int gr_seed_secret_unfit(const char *secret, const char *student)
 {
-    return gr_secret_is_practice(secret) && student && *student &&
+    return gr_seed_secret_is_practice(secret) && student && *student &&
            strcmp(student, GR_LOCAL_STUDENT) != 0;
 }

@@ -43,29 +43,29 @@ uint64_t gr_seed(const char *secret, const char *student, int lab, const char *t
 
 /* The grading secret: ATTNLAB_SECRET when set and non-empty, otherwise
    GR_PRACTICE_SECRET. The string belongs to the environment or is static. */
-const char *gr_secret_from_env(void);
+const char *gr_seed_secret_from_env(void);
 
 /* The grading secret of a command that takes --secret-file: the contents of
    the file path (--secret-file), or of ATTNLAB_SECRET_FILE's file when path
    is NULL, without its trailing line ends (as $(cat FILE) gives it); with
-   neither, gr_secret_from_env(). A file keeps the secret off every command
+   neither, gr_seed_secret_from_env(). A file keeps the secret off every command
    line (ps) and out of a job's saved environment. NULL with err set when the
    file is missing, unreadable, empty or holds a NUL byte, or when
    ATTNLAB_SECRET is set too (two secrets: which one graded?). The string
    stays valid until the next call. */
-const char *gr_secret_load(const char *path, char *err, size_t errlen);
+const char *gr_seed_secret_load(const char *path, char *err, size_t errlen);
 
 /* 1 when secret is the public practice secret (hidden inputs are predictable). */
-int gr_secret_is_practice(const char *secret);
+int gr_seed_secret_is_practice(const char *secret);
 
 /* The student id of a run nobody named (attnlab grade without --student). */
 #define GR_LOCAL_STUDENT "local"
 
 /* 1 when a named student (any id but GR_LOCAL_STUDENT) is graded with the
    practice secret: the grade is recorded against inputs anyone can compute. */
-int gr_secret_unfit(const char *secret, const char *student);
+int gr_seed_secret_unfit(const char *secret, const char *student);
 
-/* The warning to print when gr_secret_unfit holds (one line, no newline). */
+/* The warning to print when gr_seed_secret_unfit holds (one line, no newline). */
 #define GR_PRACTICE_WARNING \
     "warning: grading a named student with the public practice secret: anyone can " \
     "compute these inputs, hidden ones included; set ATTNLAB_SECRET to the course's " \

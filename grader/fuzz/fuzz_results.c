@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "engine/jsonio.h"
+#include "engine/json.h"
 #include "report/report.h"
 
 /* Field k of the input cut at NUL bytes (a copy, "" past the last). */
@@ -87,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gr_report back;
     char err[512];
     gr_report_parse_json("fuzz.json", text, strlen(text), &back, err, sizeof err);
-    char *id = gr_utf8_clean(r.student);
+    char *id = gr_json_utf8_clean(r.student);
     fuzz_check(strcmp(back.student, id) == 0, "the student's id does not read back");
     free(id);
     gr_result_free(&back);

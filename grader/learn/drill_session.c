@@ -187,8 +187,8 @@ static void stats_line(FILE *out, const char *name, const stats_row *r)
     fprintf(out, " %5d %7ld %7ld\n", r->due, r->right, r->wrong);
 }
 
-void gr_drill_print_stats(FILE *out, const gr_drill_bank *banks, int nb, gr_drill_progress *p,
-                          const char *path)
+void gr_drill_session_print_stats(FILE *out, const gr_drill_bank *banks, int nb,
+                                  gr_drill_progress *p, const char *path)
 {
     long next = p->sessions + 1;
     stats_row total;
@@ -218,10 +218,10 @@ void gr_drill_print_stats(FILE *out, const gr_drill_bank *banks, int nb, gr_dril
     }
     stats_line(out, "total", &total);
     fputs("\n", out);
-    gr_print_wrapped(out, "", "new: never asked. A right answer moves a question up one box, "
-                     "a missed one back to box 1. Box 1 comes back every session, box 2 "
-                     "every 2nd, box 3 every 4th, box 4 every 8th, box 5 every 16th; due: "
-                     "asked first next session. A generated drill counts once per kind.");
+    gr_worked_print_wrapped(out, "", "new: never asked. A right answer moves a question up one box, "
+                            "a missed one back to box 1. Box 1 comes back every session, box 2 "
+                            "every 2nd, box 3 every 4th, box 4 every 8th, box 5 every 16th; due: "
+                            "asked first next session. A generated drill counts once per kind.");
 }
 
 /* ---- the session --------------------------------------------------------------------------- */

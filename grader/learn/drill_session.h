@@ -22,7 +22,7 @@ int gr_drill_session(FILE *in, FILE *out, const gr_drill_bank *banks, int nb, co
 
 /* The progress table: each bank's questions by box, due, right and wrong
    (path names the progress file). */
-void gr_drill_print_stats(FILE *out, const gr_drill_bank *banks, int nb, gr_drill_progress *p,
-                          const char *path);
+void gr_drill_session_print_stats(FILE *out, const gr_drill_bank *banks, int nb,
+                                  gr_drill_progress *p, const char *path);
 
 #endif

@@ -18,11 +18,11 @@ void gr_drill_print_question(FILE *out, const gr_drill_question *q, const char *
     if (strchr(q->prompt, '\n'))
         fprintf(out, "%s\n", q->prompt);
     else
-        gr_print_wrapped(out, "", q->prompt);
+        gr_worked_print_wrapped(out, "", q->prompt);
     for (int i = 0; i < q->n_choices; i++) {
         char lead[8];
         snprintf(lead, sizeof lead, "  %c) ", 'a' + i);
-        gr_print_wrapped(out, lead, q->choices[i]);
+        gr_worked_print_wrapped(out, lead, q->choices[i]);
     }
 }
 
@@ -62,6 +62,6 @@ void gr_drill_print_feedback(FILE *out, const gr_drill_question *q, gr_drill_ver
                     q->decimals, q->decimals == 1 ? "" : "s");
         fputs(".\n", out);
     }
-    gr_print_wrapped(out, "Why: ", q->explanation);
+    gr_worked_print_wrapped(out, "Why: ", q->explanation);
     gr_drill_print_worked(out, q);
 }

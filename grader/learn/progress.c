@@ -19,7 +19,7 @@ static const char *const state_words[GR_LAB_STATES] = {
     "not-started", "no-build", "partly", "passed",
 };
 
-const char *gr_lab_state_name(gr_lab_state s)
+const char *gr_progress_state_name(gr_lab_state s)
 {
     static const char *const names[GR_LAB_STATES] = {
         "not started", "does not build", "partly passed", "passed",
@@ -27,7 +27,7 @@ const char *gr_lab_state_name(gr_lab_state s)
     return s < GR_LAB_STATES ? names[s] : "?";
 }
 
-gr_lab_state gr_lab_state_of(const gr_lab_result *lr)
+gr_lab_state gr_progress_state_of(const gr_lab_result *lr)
 {
     int passed = 0, not_impl = 0, no_build = 0;
     for (int i = 0; i < lr->n_tests; i++) {
@@ -236,7 +236,7 @@ int gr_progress_save(const char *path, const gr_progress *p, char *err, size_t e
 void gr_progress_record(gr_progress *p, const gr_lab_result *lr, long long now)
 {
     gr_lab_progress *lp = &p->labs[lr->lab - 1];
-    lp->state = gr_lab_state_of(lr);
+    lp->state = gr_progress_state_of(lr);
     lp->score = lr->score;
     lp->max_score = lr->max_score;
     lp->total = lr->n_tests;
@@ -271,7 +271,7 @@ void gr_progress_free(gr_progress *p)
 
 /* ---- the pristine stubs -------------------------------------------------------- */
 
-int gr_stub_untouched(const char *root, int lab, const char *path)
+int gr_progress_stub_untouched(const char *root, int lab, const char *path)
 {
     char *stub_path = gr_layout_stub(root, lab);
     size_t stub_len, len = 0;

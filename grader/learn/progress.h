@@ -57,10 +57,10 @@ typedef struct gr_progress {
 
 /* The words status prints for a state: "passed", "partly passed", "does not
    build", "not started". */
-const char *gr_lab_state_name(gr_lab_state s);
+const char *gr_progress_state_name(gr_lab_state s);
 
 /* The state of a lab from its graded visible tests. */
-gr_lab_state gr_lab_state_of(const gr_lab_result *lr);
+gr_lab_state gr_progress_state_of(const gr_lab_result *lr);
 
 /* The progress file's path: $XDG_STATE_HOME/attnlab/progress.tsv, or
    $HOME/.local/state/attnlab/progress.tsv when XDG_STATE_HOME is unset or not
@@ -95,6 +95,6 @@ void gr_progress_free(gr_progress *p);
    it differs, -1 when either cannot be read (errno set): path is read only
    as a regular file of at most the stub's size, never through a link or a
    FIFO (a larger file differs, so -1 there says only "not the stub"). */
-int gr_stub_untouched(const char *root, int lab, const char *path);
+int gr_progress_stub_untouched(const char *root, int lab, const char *path);
 
 #endif

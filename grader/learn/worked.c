@@ -170,7 +170,7 @@ static void wrap(FILE *out, const char *lead, const char *text, int glue)
     fputc('\n', out);
 }
 
-void gr_print_wrapped(FILE *out, const char *lead, const char *text)
+void gr_worked_print_wrapped(FILE *out, const char *lead, const char *text)
 {
     wrap(out, lead, text, 0);
 }

@@ -66,6 +66,6 @@ const char *gr_worked_num(char buf[48], double v);
 /* Print text wrapped at 78 columns: the first line after lead, the rest
    indented under it, breaking only at spaces: every other character is printed
    as it is (a drill's "H ~ ln T" keeps its '~'). */
-void gr_print_wrapped(FILE *out, const char *lead, const char *text);
+void gr_worked_print_wrapped(FILE *out, const char *lead, const char *text);
 
 #endif /* GR_WORKED_H */

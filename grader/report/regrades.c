@@ -20,7 +20,7 @@
 
 #define LOG_HEADER "when\tstudent\tlab\ttest\told\tnew\treason\tchange\n"
 
-const char *gr_regrade_now(char buf[32])
+const char *gr_regrades_now(char buf[32])
 {
     time_t t = time(NULL);
     struct tm tm;
@@ -31,9 +31,9 @@ const char *gr_regrade_now(char buf[32])
 
 /* ---- recording ------------------------------------------------------------------------- */
 
-void gr_regrade_add(gr_report *r, int lab, const char *test, int has_old, double old_score,
-                    int has_new, double new_score, const char *when, const char *reason,
-                    const char *change)
+void gr_regrades_add(gr_report *r, int lab, const char *test, int has_old, double old_score,
+                     int has_new, double new_score, const char *when, const char *reason,
+                     const char *change)
 {
     r->regrades = gr_xrealloc(r->regrades, (size_t)(r->n_regrades + 1) * sizeof *r->regrades);
     gr_regrade *g = &r->regrades[r->n_regrades++];
@@ -49,7 +49,7 @@ void gr_regrade_add(gr_report *r, int lab, const char *test, int has_old, double
     g->change = change ? gr_xstrdup(change) : NULL;
 }
 
-const gr_test_result *gr_regrade_find_test(const gr_lab_result *l, const char *name)
+const gr_test_result *gr_regrades_find_test(const gr_lab_result *l, const char *name)
 {
     for (int j = 0; l && j < l->n_tests; j++)
         if (strcmp(l->tests[j].name, name) == 0)
@@ -57,25 +57,25 @@ const gr_test_result *gr_regrade_find_test(const gr_lab_result *l, const char *n
     return NULL;
 }
 
-char *gr_regrade_test(gr_report *into, const gr_report *from, const char *reason)
+char *gr_regrades_test(gr_report *into, const gr_report *from, const char *reason)
 {
     int first = into->n_regrades;
     char when[32];
-    gr_regrade_now(when);
+    gr_regrades_now(when);
     for (int i = 0; i < from->n_labs; i++)
         for (int j = 0; j < from->labs[i].n_tests; j++) {
             const gr_test_result *t = &from->labs[i].tests[j], *o = NULL;
             for (int k = 0; k < into->n_labs && !o; k++)
                 if (into->labs[k].lab == from->labs[i].lab)
-                    o = gr_regrade_find_test(&into->labs[k], t->name);
-            gr_regrade_add(into, from->labs[i].lab, t->name, o != NULL, o ? o->score : 0, 1,
-                           t->score, when, reason, NULL);
+                    o = gr_regrades_find_test(&into->labs[k], t->name);
+            gr_regrades_add(into, from->labs[i].lab, t->name, o != NULL, o ? o->score : 0, 1,
+                            t->score, when, reason, NULL);
         }
     gr_report_read_merge(into, from);
-    return gr_regrade_log_lines(into->student, into, first);
+    return gr_regrades_log_lines(into->student, into, first);
 }
 
-void gr_regrade_carry(const char *path, gr_report *r)
+void gr_regrades_carry(const char *path, gr_report *r)
 {
     gr_report old;
     char err[256];
@@ -116,7 +116,7 @@ static void log_field(gr_strbuf *b, const char *s, int last)
     gr_sb_append(b, last ? "\n" : "\t");
 }
 
-char *gr_regrade_log_lines(const char *student, const gr_report *r, int from)
+char *gr_regrades_log_lines(const char *student, const gr_report *r, int from)
 {
     gr_strbuf b = {0};
     char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
@@ -134,8 +134,8 @@ char *gr_regrade_log_lines(const char *student, const gr_report *r, int from)
     return gr_sb_take(&b);
 }
 
-void gr_regrade_log_lab(gr_strbuf *b, const char *when, int lab, const char *reason,
-                        const char *change)
+void gr_regrades_log_lab(gr_strbuf *b, const char *when, int lab, const char *reason,
+                         const char *change)
 {
     if (!change)
         return;
@@ -149,7 +149,7 @@ void gr_regrade_log_lab(gr_strbuf *b, const char *when, int lab, const char *rea
     log_field(b, change, 1);
 }
 
-char *gr_regrade_class_line(const char *when, const char *reason, const char *change)
+char *gr_regrades_class_line(const char *when, const char *reason, const char *change)
 {
     gr_strbuf b = {0};
     log_field(&b, when, 0);
@@ -161,7 +161,7 @@ char *gr_regrade_class_line(const char *when, const char *reason, const char *ch
     return gr_sb_take(&b);
 }
 
-int gr_regrade_log_append(const char *dir, const char *lines, char *err, size_t errlen)
+int gr_regrades_log_append(const char *dir, const char *lines, char *err, size_t errlen)
 {
     char *path = gr_xasprintf("%s/regrades.log", dir);
     int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -187,7 +187,7 @@ int gr_regrade_log_append(const char *dir, const char *lines, char *err, size_t 
     return why ? -1 : 0;
 }
 
-char *gr_regrade_log_dir(const char *json_path)
+char *gr_regrades_log_dir(const char *json_path)
 {
     char *d = gr_xstrdup(json_path);
     char *slash = strrchr(d, '/');

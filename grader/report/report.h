@@ -90,7 +90,7 @@ int gr_report_json_signature(const char *path, const char *secret, char *err, si
 int gr_report_read_json(const char *path, gr_report *out, char *err, size_t errlen);
 
 /* 1 when r, read from a results.json, is the results of student id: its
-   "student" is id as the writer put it (valid UTF-8, jsonio.h), so an id
+   "student" is id as the writer put it (valid UTF-8, json.h), so an id
    holding bytes that are no UTF-8 still matches; else 0. */
 int gr_report_is_of(const gr_report *r, const char *id);
 

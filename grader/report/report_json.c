@@ -54,7 +54,7 @@
  * "number" is lab.test (1-based), so Gradescope sorts tests by lab. Test output
  * is plain text ("output_format": "text"), so nothing a student's program
  * printed is ever rendered as HTML or Markdown. Gradescope rejects a file that
- * is not valid JSON: the file is made and printed by Jansson (jsonio.h), the
+ * is not valid JSON: the file is made and printed by Jansson (json.h), the
  * library every reader uses too, with invalid UTF-8 as U+FFFD and numbers to
  * 15 significant digits (no float noise: 13, not 12.999999999999996).
  *
@@ -69,7 +69,7 @@
 #include <string.h>
 
 #include "engine/hmac.h"
-#include "engine/jsonio.h"
+#include "engine/json.h"
 
 #define SIGNATURE_KEY "signature"
 #define SIGNATURE_TAG "hmac-sha256:"
@@ -246,7 +246,7 @@ int gr_report_json_signature(const char *path, const char *secret, char *err, si
         char *have = gr_xstrdup(sig);
         json_object_del(extra, SIGNATURE_KEY);
         char *want = signature_of(root, secret);
-        if (strlen(have) == strlen(want) && gr_equal_secret(have, want, strlen(want)))
+        if (strlen(have) == strlen(want) && gr_hmac_equal(have, want, strlen(want)))
             rc = 0;
         else
             gr_set_err(err, errlen, "%s: its signature does not verify under this secret: the "

@@ -22,7 +22,7 @@
  * test (hidden, after_due_date, after_published) is summed into one last entry
  * that names none of them. That entry says no more than the score does (score
  * times the total, less the visible tests' points). "score" counts every test,
- * as a grade must. Written through Jansson, as Gradescope's file is (jsonio.h).
+ * as a grade must. Written through Jansson, as Gradescope's file is (json.h).
  *
  * Code that does not compile is, by default, not gradable: PrairieLearn then
  * charges no attempt and shows format_errors, one per lab that did not
@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/jsonio.h"
+#include "engine/json.h"
 
 /* One entry of "tests". */
 static json_t *pl_test(const char *name, const char *description, double points,

@@ -1,6 +1,6 @@
 /* report_read.c: a results.json read back into a gr_report (see report.h).
  *
- * Read with Jansson, the library that wrote it (jsonio.h): whatever the
+ * Read with Jansson, the library that wrote it (json.h): whatever the
  * writer put in a string (a student's folder name, a compiler's message) is
  * read back. The walk is lenient where the writer may grow (keys it does not
  * need are skipped) and strict where it reads: a test needs its extra_data
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "engine/digest.h"
-#include "engine/jsonio.h"
+#include "engine/json.h"
 #include "base/labmod.h"
 
 /* The file being read and where its first error goes. */
@@ -150,7 +150,7 @@ static int read_extra(rd *d, json_t *x, const char *where, gr_test_result *t, lo
         return -1;
     int vd = gr_result_verdict_from_name(verdict);
     if (vd < 0) {
-        char *clean = gr_utf8_clean(verdict);
+        char *clean = gr_json_utf8_clean(verdict);
         fail(d, "%s: unknown verdict \"%.40s\"", where, clean);
         free(clean);
     }
@@ -358,7 +358,7 @@ int gr_report_parse_json(const char *name, const char *text, size_t len, gr_repo
 
 int gr_report_is_of(const gr_report *r, const char *id)
 {
-    char *clean = gr_utf8_clean(id);
+    char *clean = gr_json_utf8_clean(id);
     int same = r->student && strcmp(r->student, clean) == 0;
     free(clean);
     return same;

@@ -58,7 +58,7 @@ static void build(const char *name, const char *text, gr_build *b)
     if (text)
         ck_assert_int_eq(gr_write_file_atomic(src, text, strlen(text)), 0);
     gr_paths paths = {".", child, work};
-    ck_assert_msg(gr_build_cached(&rubric, gr_layout_dir(1), src, &paths, b, err, sizeof err) == 0,
+    ck_assert_msg(gr_buildcache_build(&rubric, gr_layout_dir(1), src, &paths, b, err, sizeof err) == 0,
                   "%s", err);
     free(src);
 }
@@ -226,7 +226,7 @@ END_TEST
 static void each_setup(void)
 {
     setenv("ATTNLAB_BUILD_CACHE", cache, 1);
-    gr_work_dir_remove(gr_xstrdup(cache));
+    gr_workdir_remove(gr_xstrdup(cache));
 }
 
 Suite *test_suite(void)

@@ -27,7 +27,7 @@ static char *name_of(void (*set)(gr_case *), long k)
     void *g[PROTO_MAX_BUFS] = {got};
     gr_mismatch m = {0, k, 1, 24};
     gr_strbuf out = {0};
-    gr_explain_mismatch(&no_windows, &c, g, &m, &out);
+    gr_compare_explain(&no_windows, &c, g, &m, &out);
     gr_case_free(&c);
     return gr_sb_take(&out);
 }

@@ -84,7 +84,7 @@ static int run(int i, const char *const argv[], char **log)
     gr_tool_opts o = {.cwd = work, .env = env, .seconds = 20, .log_bytes = 1 << 16,
                       .path_search = 1, .confine = c};
     gr_tool_run tr;
-    int rc = gr_run_tool(argv, &o, &tr);
+    int rc = gr_tool_exec(argv, &o, &tr);
     ck_assert_msg(rc == 0, "%s: %s: %s", layer_names[i], tr.why, strerror(errno));
     gr_confine_free(c);
     free(tmpdir);
@@ -192,7 +192,7 @@ END_TEST
 /* A compile killed at its time limit: the driver's own children (cc1, as,
    ld; here eight sleeps that ignore SIGTERM, started by a shell that prints
    its process group) are killed and reaped with it, so none of the group is
-   left, running or exiting, when gr_run_tool returns (with the driver alone
+   left, running or exiting, when gr_tool_exec returns (with the driver alone
    reaped, they were handed to init, and where init does not reap, stayed). */
 START_TEST(timed_out_tool_leaves_no_process_of_its_group)
 {
@@ -201,7 +201,7 @@ START_TEST(timed_out_tool_leaves_no_process_of_its_group)
                           NULL};
     gr_tool_opts o = {.cwd = work, .seconds = 1, .log_bytes = 4096};
     gr_tool_run tr;
-    ck_assert_int_eq(gr_run_tool(argv, &o, &tr), 0);
+    ck_assert_int_eq(gr_tool_exec(argv, &o, &tr), 0);
     ck_assert_int_eq(tr.timed_out, 1);
     int pgid = atoi(tr.log);
     ck_assert_int_gt(pgid, 1);

@@ -75,10 +75,10 @@ END_TEST
 
 START_TEST(equal_secret_compares_every_byte)
 {
-    ck_assert(gr_equal_secret("abcdef", "abcdef", 6));
-    ck_assert(!gr_equal_secret("abcdef", "abcdeg", 6));
-    ck_assert(!gr_equal_secret("xbcdef", "abcdef", 6));
-    ck_assert(gr_equal_secret("a", "b", 0));
+    ck_assert(gr_hmac_equal("abcdef", "abcdef", 6));
+    ck_assert(!gr_hmac_equal("abcdef", "abcdeg", 6));
+    ck_assert(!gr_hmac_equal("xbcdef", "abcdef", 6));
+    ck_assert(gr_hmac_equal("a", "b", 0));
 }
 END_TEST
 

@@ -180,8 +180,8 @@ START_TEST(regrades_log_runs_no_formula)
     gr_report r, from;
     one_test(&r, 0);
     one_test(&from, 1);
-    char *log = gr_regrade_test(&r, &from, "=HYPERLINK(\"https://x\",\"y\")");
-    char *all = gr_regrade_log_lines("@SUM(1)", &r, 0);
+    char *log = gr_regrades_test(&r, &from, "=HYPERLINK(\"https://x\",\"y\")");
+    char *all = gr_regrades_log_lines("@SUM(1)", &r, 0);
     int fields = 0;
     for (char *p = all; *p;) {
         size_t n = strcspn(p, "\t\n");
@@ -220,9 +220,9 @@ START_TEST(hostile_regrades_stay_bounded)
     /* a --test regrade on top: every log line one line, bounded */
     gr_report from;
     one_test(&from, 1);
-    char *log = gr_regrade_test(&r, &from, "fix\n\033[31mred");
+    char *log = gr_regrades_test(&r, &from, "fix\n\033[31mred");
     ck_assert_int_eq(r.n_regrades, 2);
-    char *all = gr_regrade_log_lines("s1", &r, 0);
+    char *all = gr_regrades_log_lines("s1", &r, 0);
     int lines = 0;
     for (const char *p = all; *p; p++)
         lines += *p == '\n';

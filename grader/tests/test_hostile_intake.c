@@ -658,7 +658,7 @@ END_TEST
    the line the compiler quotes, and folder names holding U+0080 and a byte
    that is no UTF-8 at all: each student gets a row, and the batch, a merge of
    its output and a regrade of one test finish (the results.json writer and
-   every reader agree on one grammar: jsonio.h). */
+   every reader agree on one grammar: json.h). */
 START_TEST(one_students_bytes_never_stop_the_class)
 {
     char *cls = fresh("bytes-class"), *sol = solution(1);

@@ -666,7 +666,7 @@ END_TEST
 
 /* ---- the linked-program check on programs built without the rule checks ------------------- */
 
-/* Build fixture name with the stub (unchecked) and return why gr_exe_check
+/* Build fixture name with the stub (unchecked) and return why gr_objcheck_exe
    refuses it (malloc'd), or NULL when it accepts it. */
 static char *exe_refusal(const char *name)
 {
@@ -678,7 +678,7 @@ static char *exe_refusal(const char *name)
     ck_assert_msg(exe != NULL, "cannot build fixture %s; see %s/kit.log", name, dir);
     char why[256];
     unsigned long long writable = 0;
-    char *refusal = gr_exe_check(exe, &writable, why, sizeof why) == 0 ? NULL : gr_xstrdup(why);
+    char *refusal = gr_objcheck_exe(exe, &writable, why, sizeof why) == 0 ? NULL : gr_xstrdup(why);
     ck_assert_msg(refusal || writable > 0, "%s: no writable segment measured", name);
     fk_rm_rf(dir);
     free(exe);

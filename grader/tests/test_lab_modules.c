@@ -410,7 +410,7 @@ START_TEST(test_misconceptions_are_distinct)
 END_TEST
 
 /* A student holding a misconception is named: feeding its prediction back as the
-   student's output, gr_diagnose finds exactly that misconception. Slow tests
+   student's output, gr_compare_diagnose finds exactly that misconception. Slow tests
    are left to the check above. */
 START_TEST(test_diagnose_names_the_misconception)
 {
@@ -425,14 +425,14 @@ START_TEST(test_diagnose_names_the_misconception)
         for (int m = 0; m < L.mod->n_misconceptions; m++) {
             void *pred[PROTO_MAX_BUFS];
             if (departs(&L, m, k, DIAGNOSE_SEED, &c, pred)) {
-                const gr_misconception *got = gr_diagnose(L.mod, &c, pred, t->abs_tol, t->rel_tol);
+                const gr_misconception *got = gr_compare_diagnose(L.mod, &c, pred, t->abs_tol, t->rel_tol);
                 ck_assert_msg(got == &L.mod->misconceptions[m], "%s: %s diagnosed as %s",
                               where(&L, k, DIAGNOSE_SEED), L.mod->misconceptions[m].id,
                               got ? got->id : "nothing");
             }
             free_pred(pred);
         }
-        const gr_misconception *got = gr_diagnose(L.mod, &c, c.expected, t->abs_tol, t->rel_tol);
+        const gr_misconception *got = gr_compare_diagnose(L.mod, &c, c.expected, t->abs_tol, t->rel_tol);
         ck_assert_msg(got == NULL, "%s: the right answer diagnosed as %s", where(&L, k, DIAGNOSE_SEED),
                       got ? got->id : "");
         gr_case_free(&c);

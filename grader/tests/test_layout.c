@@ -3,7 +3,8 @@
  * gets NULL, never a path; scripts/check-layers.sh, which holds the grader's
  * layers apart, and scripts/check-paths.sh, which keeps lab paths in layout.c,
  * pass on the tree and name the file and line of a planted include that
- * climbs or a planted path. Run from the top of the tree. */
+ * climbs or a planted path, and scripts/check-prefixes.sh of a public function
+ * not named for its file. Run from the top of the tree. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,13 +135,14 @@ static void write_file(const char *dir, const char *rel, const char *text)
     free(path);
 }
 
-/* Run scripts/check-SCRIPT.sh on dir: its exit status, its output in *out (malloc'd). */
-static int check_script(const char *script, const char *dir, char **out)
+/* Run scripts/check-SCRIPT.sh on dir (after opt, e.g. "--root "): its exit
+   status, its output in *out (malloc'd). */
+static int check_script_opt(const char *script, const char *opt, const char *dir, char **out)
 {
     char *tmp = fk_mkdtemp("layers-log");
     ck_assert_ptr_nonnull(tmp);
     char *log = gr_xasprintf("%s/out", tmp);
-    int rc = fk_sh(log, "sh scripts/check-%s.sh '%s'", script, dir);
+    int rc = fk_sh(log, "sh scripts/check-%s.sh %s'%s'", script, opt, dir);
     size_t len;
     *out = gr_read_file(log, &len);
     ck_assert_ptr_nonnull(*out);
@@ -148,6 +150,11 @@ static int check_script(const char *script, const char *dir, char **out)
     free(tmp);
     free(log);
     return rc;
+}
+
+static int check_script(const char *script, const char *dir, char **out)
+{
+    return check_script_opt(script, "", dir, out);
 }
 
 START_TEST(layers_hold_in_the_tree)
@@ -228,6 +235,56 @@ START_TEST(a_spelled_lab_path_is_named)
 }
 END_TEST
 
+/* ---- scripts/check-prefixes.sh ---------------------------------------------------- */
+
+START_TEST(prefixes_hold_in_the_tree)
+{
+    char *out;
+    ck_assert_msg(check_script_opt("prefixes", "--root ", ".", &out) == 0, "%s", out);
+    ck_assert_ptr_nonnull(strstr(out, " 0 failed"));
+    free(out);
+}
+END_TEST
+
+/* Every folder of grader/ is checked but tests/, a new one too; an exception
+   names its folder, so base/util.c's gr_xmalloc excuses no other util.c, and
+   an exception whose function is gone is named. */
+START_TEST(a_misnamed_function_is_named)
+{
+    char *top = fk_mkdtemp("prefixes");
+    ck_assert_ptr_nonnull(top);
+    size_t len;
+    char *util = gr_read_file("grader/base/util.c", &len);
+    ck_assert_ptr_nonnull(util);
+    write_file(top, "grader/base/util.c", util);
+    free(util);
+    write_file(top, "grader/engine/judge.c", "int gr_judge(void);\nint gr_judge_run(void)\n{\n}\n"
+                                             "static int gr_helper(void)\n{\n}\n");
+    write_file(top, "grader/engine/judge_more.c", "int gr_judge_more(void)\n{\n}\n");
+    write_file(top, "grader/tests/test_x.c", "int gr_anything(void)\n{\n}\n");
+    char *out;
+    ck_assert_msg(check_script_opt("prefixes", "--root ", top, &out) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "prefixes: 3 passed, 0 failed"), "%s", out);
+    free(out);
+
+    const char *xmalloc = "void *gr_xmalloc(size_t n)\n{\n}\n";
+    write_file(top, "grader/base/util.c", xmalloc);
+    write_file(top, "grader/engine/util.c", xmalloc);
+    write_file(top, "grader/newlayer/thing.c", "int x;\nchar *gr_other(int n)\n{\n}\n");
+    ck_assert_int_ne(check_script_opt("prefixes", "--root ", top, &out), 0);
+    ck_assert_msg(strstr(out, "grader/engine/util.c:1: gr_xmalloc is public in grader/engine/util.c "
+                              "but not named gr_util_..."), "%s", out);
+    ck_assert_msg(strstr(out, "grader/newlayer/thing.c:2: gr_other "), "%s", out);
+    ck_assert_msg(strstr(out, "grader/base/util.c: the exception gr_sb_ names no public function"),
+                  "%s", out);
+    ck_assert_msg(!strstr(out, "the exception gr_xmalloc "), "%s", out);
+    ck_assert_msg(strstr(out, "prefixes: 2 passed, 3 failed"), "%s", out);
+    free(out);
+    fk_rm_rf(top);
+    free(top);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("layout");
@@ -243,6 +300,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, a_climbing_include_is_named);
     tcase_add_test(tc, no_lab_path_spelled_in_the_tree);
     tcase_add_test(tc, a_spelled_lab_path_is_named);
+    tcase_add_test(tc, prefixes_hold_in_the_tree);
+    tcase_add_test(tc, a_misnamed_function_is_named);
     suite_add_tcase(s, tc);
     return s;
 }

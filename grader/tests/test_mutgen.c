@@ -25,7 +25,7 @@ static char *mutants_of(const char *src)
     gr_mutgen(src, strlen(src), &l);
     gr_strbuf b = {0};
     for (int i = 0; i < l.n; i++) {
-        char *m = gr_mutation_apply(src, strlen(src), &l.m[i]);
+        char *m = gr_mutgen_apply(src, strlen(src), &l.m[i]);
         /* the mutated line: from the start of the mutated line to its end */
         size_t a = l.m[i].offset;
         while (a > 0 && m[a - 1] != '\n')
@@ -36,7 +36,7 @@ static char *mutants_of(const char *src)
         gr_sb_printf(&b, "%d|%s|%.*s\n", l.m[i].line, l.m[i].what, (int)(e - a), m + a);
         free(m);
     }
-    gr_mutation_list_free(&l);
+    gr_mutgen_list_free(&l);
     return b.s ? gr_sb_take(&b) : gr_xstrdup("");
 }
 
@@ -395,12 +395,12 @@ START_TEST(equivalent_list_loads_and_finds)
         "    reason: a and b are never equal\n");
     gr_equiv_set s;
     char err[512];
-    ck_assert_int_eq(gr_equiv_load(path, &s, err, sizeof err), 0);
+    ck_assert_int_eq(gr_mutequiv_load(path, &s, err, sizeof err), 0);
     ck_assert_int_eq(s.n, 1);
-    ck_assert_ptr_nonnull(gr_equiv_find(&s, 1, "return a < b;", "relational: < -> <="));
-    ck_assert_ptr_null(gr_equiv_find(&s, 2, "return a < b;", "relational: < -> <="));
-    ck_assert_ptr_null(gr_equiv_find(&s, 1, "return a < b;", "relational: < -> >="));
-    gr_equiv_free(&s);
+    ck_assert_ptr_nonnull(gr_mutequiv_find(&s, 1, "return a < b;", "relational: < -> <="));
+    ck_assert_ptr_null(gr_mutequiv_find(&s, 2, "return a < b;", "relational: < -> <="));
+    ck_assert_ptr_null(gr_mutequiv_find(&s, 1, "return a < b;", "relational: < -> >="));
+    gr_mutequiv_free(&s);
     free(path);
 }
 END_TEST
@@ -425,7 +425,7 @@ START_TEST(equivalent_list_mistakes_fail_at_their_place)
         char *path = put_file(dir, cases[i].text);
         gr_equiv_set s;
         char err[512];
-        ck_assert_int_eq(gr_equiv_load(path, &s, err, sizeof err), -1);
+        ck_assert_int_eq(gr_mutequiv_load(path, &s, err, sizeof err), -1);
         ck_assert_msg(strstr(err, cases[i].want), "case %zu: %s", i, err);
         free(path);
     }
@@ -445,17 +445,17 @@ START_TEST(each_lab_keeps_its_own_list)
         want[l] = 1;
     gr_equiv_set s;
     char err[512];
-    ck_assert_msg(gr_equiv_load_labs(root, want, &s, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(gr_mutequiv_load_labs(root, want, &s, err, sizeof err) == 0, "%s", err);
     ck_assert_int_eq(s.n, 1);
-    ck_assert_ptr_nonnull(gr_equiv_find(&s, 2, "x", "y"));
-    gr_equiv_free(&s);
+    ck_assert_ptr_nonnull(gr_mutequiv_find(&s, 2, "x", "y"));
+    gr_mutequiv_free(&s);
     want[1] = 0;
-    ck_assert_int_eq(gr_equiv_load_labs(root, want, &s, err, sizeof err), 0);
+    ck_assert_int_eq(gr_mutequiv_load_labs(root, want, &s, err, sizeof err), 0);
     ck_assert_int_eq(s.n, 0);
-    gr_equiv_free(&s);
+    gr_mutequiv_free(&s);
     want[1] = 1;
     free(put_file(dir, "lab: 1\nequivalent:\n  - {line: x, mutation: y, reason: z}\n"));
-    ck_assert_int_eq(gr_equiv_load_labs(root, want, &s, err, sizeof err), -1);
+    ck_assert_int_eq(gr_mutequiv_load_labs(root, want, &s, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "lab02/equivalent.yaml: lab: 1, but the file is lab 2's"), "%s", err);
     free(path);
     free(dir);
@@ -470,11 +470,11 @@ START_TEST(the_project_lists_load)
         want[l] = 1;
     gr_equiv_set s;
     char err[512];
-    ck_assert_msg(gr_equiv_load_labs(fk_root(), want, &s, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(gr_mutequiv_load_labs(fk_root(), want, &s, err, sizeof err) == 0, "%s", err);
     ck_assert_int_gt(s.n, 100);
     for (int i = 0; i < s.n; i++)
         ck_assert_msg(strlen(s.e[i].reason) > 10, "entry %d needs a real reason", i + 1);
-    gr_equiv_free(&s);
+    gr_mutequiv_free(&s);
 }
 END_TEST
 

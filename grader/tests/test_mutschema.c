@@ -112,7 +112,7 @@ START_TEST(every_selector_runs_what_its_mutant_alone_runs)
     const gr_mutation **ms = gr_xcalloc((size_t)ml.n, sizeof *ms);
     int n = 0, outside = 0, stillborn = 0;
     for (int i = 0; i < ml.n; i++) {
-        char *mutant = gr_mutation_apply(lab_src, len, &ml.m[i]), name[32];
+        char *mutant = gr_mutgen_apply(lab_src, len, &ml.m[i]), name[32];
         snprintf(name, sizeof name, "alone%d", n);
         if (!gr_mutschema_home(&fl, &ml.m[i]))
             outside++;                 /* the file-scope initializer's constants:
@@ -157,7 +157,7 @@ START_TEST(every_selector_runs_what_its_mutant_alone_runs)
     ck_assert_int_eq(system(cmd), 0);
     free(cmd), free(solution), free(exe), free(exe_path), free(schema), free(lines), free(ms);
     gr_mutgen_functions_free(&fl);
-    gr_mutation_list_free(&ml);
+    gr_mutgen_list_free(&ml);
 }
 END_TEST
 

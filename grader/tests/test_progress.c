@@ -49,11 +49,11 @@ START_TEST(states_from_verdicts)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gr_lab_result lr = lab_with(1, 3, cases[i].v);
-        ck_assert_msg(gr_lab_state_of(&lr) == cases[i].want, "case %zu: %s", i,
-                      gr_lab_state_name(gr_lab_state_of(&lr)));
+        ck_assert_msg(gr_progress_state_of(&lr) == cases[i].want, "case %zu: %s", i,
+                      gr_progress_state_name(gr_progress_state_of(&lr)));
         gr_result_lab_free(&lr);
     }
-    ck_assert_str_eq(gr_lab_state_name(GR_LAB_PARTLY), "partly passed");
+    ck_assert_str_eq(gr_progress_state_name(GR_LAB_PARTLY), "partly passed");
 }
 END_TEST
 
@@ -192,10 +192,10 @@ START_TEST(pristine_stub_comparison)
 {
     char *stub = gr_layout_stub(".", 1);
     ck_assert_str_eq(stub, "./data/stubs/lab01.c");
-    ck_assert_int_eq(gr_stub_untouched(".", 1, stub), 1);
-    ck_assert_int_eq(gr_stub_untouched(".", 1, "solutions/lab01-scores/lab01.c"), 0);
-    ck_assert_int_eq(gr_stub_untouched(".", 2, stub), 0);          /* lab 1's stub is not lab 2's */
-    ck_assert_int_eq(gr_stub_untouched(".", 1, "no/such/file.c"), -1);
+    ck_assert_int_eq(gr_progress_stub_untouched(".", 1, stub), 1);
+    ck_assert_int_eq(gr_progress_stub_untouched(".", 1, "solutions/lab01-scores/lab01.c"), 0);
+    ck_assert_int_eq(gr_progress_stub_untouched(".", 2, stub), 0);          /* lab 1's stub is not lab 2's */
+    ck_assert_int_eq(gr_progress_stub_untouched(".", 1, "no/such/file.c"), -1);
     free(stub);
 }
 END_TEST

@@ -428,7 +428,7 @@ START_TEST(bound_is_what_each_solution_writes)
     int lab = _i + 1;
     char err[512] = "";
     char *path = gr_layout_rubric(".", lab), *src = gr_layout_solution(".", lab);
-    char *objects = fk_child_dir(), *work = gr_work_dir_make("bound", err, sizeof err);
+    char *objects = fk_child_dir(), *work = gr_workdir_make("bound", err, sizeof err);
     ck_assert_msg(work != NULL, "%s", err);
     gr_rubric r;
     ck_assert_msg(gr_rubric_load(path, &r, err, sizeof err) == 0, "%s", err);
@@ -455,7 +455,7 @@ START_TEST(bound_is_what_each_solution_writes)
     ck_assert_int_gt(n_seen, 0);
     gr_build_free(&built);
     gr_rubric_free(&r);
-    gr_work_dir_remove(work);
+    gr_workdir_remove(work);
     free(objects);
     free(src);
     free(path);

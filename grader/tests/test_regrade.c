@@ -151,9 +151,9 @@ START_TEST(results_json_keeps_its_regrades)
     gr_report r;
     memset(&r, 0, sizeof r);
     r.student = gr_xstrdup("s001");
-    gr_regrade_add(&r, 2, "softmax_random", 1, 0, 1, 0.5, "2026-12-02T03:40:00Z", NULL, NULL);
-    gr_regrade_add(&r, 3, "fresh", 0, 0, 1, 1, "2026-12-02T03:41:00Z", "rubric fix",
-                   "added");
+    gr_regrades_add(&r, 2, "softmax_random", 1, 0, 1, 0.5, "2026-12-02T03:40:00Z", NULL, NULL);
+    gr_regrades_add(&r, 3, "fresh", 0, 0, 1, 1, "2026-12-02T03:41:00Z", "rubric fix",
+                    "added");
     char *dir = fk_mkdtemp("regrade-json"), *path = gr_xasprintf("%s/results.json", dir);
     ck_assert_int_eq(gr_report_json(path, &r, NULL), 0);
     char *text = gr_read_file(path, NULL);
@@ -174,7 +174,7 @@ START_TEST(results_json_keeps_its_regrades)
     /* the log: one line per regrade, a tab or line end in a reason made a space */
     free(back.regrades[1].reason);
     back.regrades[1].reason = gr_xstrdup("two\tfields\nand a line");
-    char *lines = gr_regrade_log_lines("=SUM(1,2)", &back, 0);
+    char *lines = gr_regrades_log_lines("=SUM(1,2)", &back, 0);
     /* and an id that starts like a formula kept as text (gr_tsv_text) */
     ck_assert_str_eq(lines, "2026-12-02T03:40:00Z\t'=SUM(1,2)\tlab02-softmax\tsoftmax_random\t0\t"
                             "0.5\tno reason given\t-\n"
@@ -200,7 +200,7 @@ static const struct { const char *json, *dir; } log_dirs[] = {
 
 START_TEST(the_log_goes_to_the_batch_folder)
 {
-    char *d = gr_regrade_log_dir(log_dirs[_i].json);
+    char *d = gr_regrades_log_dir(log_dirs[_i].json);
     ck_assert_str_eq(d, log_dirs[_i].dir);
     free(d);
 }

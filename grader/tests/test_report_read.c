@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/jsonio.h"
+#include "engine/json.h"
 #include "report/report.h"
 #include "base/util.h"
 
@@ -220,7 +220,7 @@ START_TEST(any_bytes_written_are_read_back)
         ck_assert_int_eq(gr_report_json(path, &r, "s3cret"), 0);
         ck_assert_msg(gr_report_read_json(path, &back, err, sizeof err) == 0, "round %d: %s",
                       round, err);
-        char *id = gr_utf8_clean(r.student);
+        char *id = gr_json_utf8_clean(r.student);
         ck_assert_str_eq(back.student, id);
         ck_assert_int_eq(back.labs[0].n_tests, 3);
         ck_assert(back.score == r.score && back.max_score == r.max_score);

@@ -18,7 +18,7 @@
 #include "engine/judge.h"
 #include "base/labmod.h"
 #include "textcheck.h"
-#include "engine/jsonio.h"
+#include "engine/json.h"
 #include "report/report.h"
 #include "base/rubric.h"
 #include "base/util.h"

@@ -1,5 +1,5 @@
 /* test_scan.c: the checks on the compiler's intermediate files (scan.c,
- * asmscan.c), on hand-written preprocessor output and assembly, including the
+ * scan_asm.c), on hand-written preprocessor output and assembly, including the
  * spellings an attacker uses to slip a directive past a line-by-line reader;
  * the normalised copy of the lab file; and the bounded excerpts and lists a
  * report shows of what the build found (shown.c).
@@ -114,9 +114,9 @@ START_TEST(sections_of_plain_c)
     const char *bad[] = {".gnu.lto_.opts", ".gnu.lto_main.0", ".interp", ".note.ABI-tag",
                          ".preinit_array", ".ctors", ".textual", ".hostile", ".dynamic"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-        ck_assert_msg(gr_section_allowed(ok[i]), "%s refused", ok[i]);
+        ck_assert_msg(gr_scan_section_allowed(ok[i]), "%s refused", ok[i]);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        ck_assert_msg(!gr_section_allowed(bad[i]), "%s allowed", bad[i]);
+        ck_assert_msg(!gr_scan_section_allowed(bad[i]), "%s allowed", bad[i]);
 }
 END_TEST
 
@@ -152,7 +152,7 @@ START_TEST(preprocessed_facts)
     ck_assert_str_eq(pf.foreign, "/tmp/x/secret.h");
     ck_assert_int_eq(pf.refused_line, 8);
     ck_assert_str_eq(pf.refused, "inline assembly (__asm__)");
-    gr_pp_facts_free(&pf);
+    gr_scan_preprocessed_free(&pf);
 }
 END_TEST
 
@@ -170,7 +170,7 @@ START_TEST(attributes_in_context_only)
             "void f(void) __attribute__ ((noinline,\n target (\"avx2\")));\n", &pf);
     ck_assert_int_eq(pf.refused_line, 4);      /* the line the attribute's name is on */
     ck_assert_str_eq(pf.refused, "the target attribute");
-    gr_pp_facts_free(&pf);
+    gr_scan_preprocessed_free(&pf);
 }
 END_TEST
 
@@ -194,7 +194,7 @@ START_TEST(forged_line_markers)
     scan_pp(markers[_i].text, &pf);
     ck_assert_int_eq(pf.refused_line, markers[_i].line);
     ck_assert_msg(strstr(pf.refused, markers[_i].why) != NULL, "refused: %s", pf.refused);
-    gr_pp_facts_free(&pf);
+    gr_scan_preprocessed_free(&pf);
 }
 END_TEST
 
@@ -207,19 +207,19 @@ START_TEST(read_by_length)
     gr_scan_preprocessed(nul, sizeof nul - 1, "lab01.c", "inc", &pf);
     ck_assert_int_eq(pf.refused_line, 1);
     ck_assert_str_eq(pf.refused, "a NUL byte");
-    gr_pp_facts_free(&pf);
+    gr_scan_preprocessed_free(&pf);
     static const char after[] = "# 1 \"lab01.c\"\nint a;\n\0\n# 1 \"/tmp/secret.h\" 1\nint s;\n";
     gr_scan_preprocessed(after, sizeof after - 1, "lab01.c", "inc", &pf);
     ck_assert_str_eq(pf.foreign, "/tmp/secret.h");
-    gr_pp_facts_free(&pf);
+    gr_scan_preprocessed_free(&pf);
 
     scan_pp("# 1 \"lab01.c\"\nint a;\nint x <:<:gnu::section(\".x\"):>:>;\n", &pf);
     ck_assert_int_eq(pf.refused_line, 2);
     ck_assert_str_eq(pf.refused, "the section attribute");
-    gr_pp_facts_free(&pf);
+    gr_scan_preprocessed_free(&pf);
     scan_pp("# 1 \"lab01.c\"\nint a;\n %: 3 \"/etc/passwd\"\n", &pf);
     ck_assert_int_eq(pf.refused_line, 2);
-    gr_pp_facts_free(&pf);
+    gr_scan_preprocessed_free(&pf);
 }
 END_TEST
 
@@ -229,12 +229,12 @@ START_TEST(normalised_copy)
 {
     char text[] = "\xef\xbb\xbf#include <math.h>\r\nint a;\rint b;\n\r\n";
     size_t len = sizeof text - 1;
-    ck_assert_int_eq(gr_normalise_source(text, &len), 0);
+    ck_assert_int_eq(gr_scan_normalise(text, &len), 0);
     ck_assert_str_eq(text, "#include <math.h>\nint a;\nint b;\n\n");
     ck_assert_uint_eq(len, strlen(text));
     char nul[] = "int a;\r\nint b;\rchar c = '\0';\n";
     len = sizeof nul - 1;
-    ck_assert_int_eq(gr_normalise_source(nul, &len), 3);
+    ck_assert_int_eq(gr_scan_normalise(nul, &len), 3);
 }
 END_TEST
 

@@ -129,17 +129,17 @@ END_TEST
 START_TEST(secret_from_env)
 {
     unsetenv("ATTNLAB_SECRET");
-    ck_assert_str_eq(gr_secret_from_env(), "attnlab-practice");
-    ck_assert(gr_secret_is_practice(gr_secret_from_env()));
+    ck_assert_str_eq(gr_seed_secret_from_env(), "attnlab-practice");
+    ck_assert(gr_seed_secret_is_practice(gr_seed_secret_from_env()));
 
     setenv("ATTNLAB_SECRET", "", 1);   /* set but empty: the practice secret */
-    ck_assert_str_eq(gr_secret_from_env(), GR_PRACTICE_SECRET);
+    ck_assert_str_eq(gr_seed_secret_from_env(), GR_PRACTICE_SECRET);
 
     setenv("ATTNLAB_SECRET", "course-2025-xyz", 1);
-    ck_assert_str_eq(gr_secret_from_env(), "course-2025-xyz");
-    ck_assert(!gr_secret_is_practice(gr_secret_from_env()));
+    ck_assert_str_eq(gr_seed_secret_from_env(), "course-2025-xyz");
+    ck_assert(!gr_seed_secret_is_practice(gr_seed_secret_from_env()));
     /* the instructor's secret gives other seeds than the practice one */
-    ck_assert(gr_seed(gr_secret_from_env(), "alice", 1, "t") !=
+    ck_assert(gr_seed(gr_seed_secret_from_env(), "alice", 1, "t") !=
               gr_seed(GR_PRACTICE_SECRET, "alice", 1, "t"));
     unsetenv("ATTNLAB_SECRET");
 }
@@ -160,25 +160,25 @@ START_TEST(secret_from_a_file)
     char err[512];
     unsetenv("ATTNLAB_SECRET");
     unsetenv("ATTNLAB_SECRET_FILE");
-    ck_assert_str_eq(gr_secret_load(NULL, err, sizeof err), GR_PRACTICE_SECRET);
+    ck_assert_str_eq(gr_seed_secret_load(NULL, err, sizeof err), GR_PRACTICE_SECRET);
     /* its line ends go, as from $(cat FILE); spaces inside and before them stay */
     char *good = secret_file("course 2025 \r\n\n", 15), *other = secret_file("other\n", 6);
-    ck_assert_str_eq(gr_secret_load(good, err, sizeof err), "course 2025 ");
+    ck_assert_str_eq(gr_seed_secret_load(good, err, sizeof err), "course 2025 ");
     setenv("ATTNLAB_SECRET_FILE", other, 1);   /* the command line's file wins */
-    ck_assert_str_eq(gr_secret_load(good, err, sizeof err), "course 2025 ");
-    ck_assert_str_eq(gr_secret_load(NULL, err, sizeof err), "other");
+    ck_assert_str_eq(gr_seed_secret_load(good, err, sizeof err), "course 2025 ");
+    ck_assert_str_eq(gr_seed_secret_load(NULL, err, sizeof err), "other");
     setenv("ATTNLAB_SECRET", "x", 1);          /* two secrets: refused, naming both */
-    ck_assert_ptr_null(gr_secret_load(NULL, err, sizeof err));
+    ck_assert_ptr_null(gr_seed_secret_load(NULL, err, sizeof err));
     ck_assert_msg(strstr(err, "ATTNLAB_SECRET and ATTNLAB_SECRET_FILE") && strstr(err, other),
                   "%s", err);
     unsetenv("ATTNLAB_SECRET_FILE");
-    ck_assert_str_eq(gr_secret_load(NULL, err, sizeof err), "x");   /* no file: the variable */
+    ck_assert_str_eq(gr_seed_secret_load(NULL, err, sizeof err), "x");   /* no file: the variable */
     unsetenv("ATTNLAB_SECRET");
     char *empty = secret_file("\n\n", 2), *nul = secret_file("ab\0cd", 5);
     static const char *const says[] = {"is empty", "holds a NUL byte", "cannot read the secret"};
     const char *paths[] = {empty, nul, "/nonexistent/attnlab-secret"};
     for (int i = 0; i < 3; i++) {
-        ck_assert_ptr_null(gr_secret_load(paths[i], err, sizeof err));
+        ck_assert_ptr_null(gr_seed_secret_load(paths[i], err, sizeof err));
         ck_assert_msg(strstr(err, says[i]) && strstr(err, paths[i]) && strstr(err, "--secret-file"),
                       "%s", err);
     }

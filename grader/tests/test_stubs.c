@@ -158,7 +158,7 @@ START_TEST(rules_write_spares_the_students_copy)
     free_result(&r);
 
     char *path = gr_xasprintf("%s/labs/lab02-softmax/lab02.c", tree);
-    ck_assert_int_eq(gr_stub_untouched(tree, 2, path), 1);
+    ck_assert_int_eq(gr_progress_stub_untouched(tree, 2, path), 1);
     char *stub_path = gr_layout_stub(tree, 2), *stub = read_text(stub_path);
     free(stub_path);
     ck_assert_ptr_nonnull(strstr(stub, "Time limit: 3 s per test."));

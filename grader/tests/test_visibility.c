@@ -362,11 +362,11 @@ END_TEST
 
 START_TEST(practice_secret_unfit_for_named_students)
 {
-    ck_assert(gr_secret_unfit(GR_PRACTICE_SECRET, "s123"));
-    ck_assert(gr_secret_unfit(NULL, "s123"));
-    ck_assert(gr_secret_unfit("", "s123"));
-    ck_assert(!gr_secret_unfit(GR_PRACTICE_SECRET, GR_LOCAL_STUDENT));   /* practice at home */
-    ck_assert(!gr_secret_unfit("a course secret", "s123"));
+    ck_assert(gr_seed_secret_unfit(GR_PRACTICE_SECRET, "s123"));
+    ck_assert(gr_seed_secret_unfit(NULL, "s123"));
+    ck_assert(gr_seed_secret_unfit("", "s123"));
+    ck_assert(!gr_seed_secret_unfit(GR_PRACTICE_SECRET, GR_LOCAL_STUDENT));   /* practice at home */
+    ck_assert(!gr_seed_secret_unfit("a course secret", "s123"));
 }
 END_TEST
 

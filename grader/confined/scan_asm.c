@@ -1,4 +1,4 @@
-/* asmscan.c: the compiler's assembly, read as the GNU assembler reads it (see
+/* scan_asm.c: the compiler's assembly, read as the GNU assembler reads it (see
  * scan.h, gr_scan_assembly).
  *
  * The assembler splits its input into statements at newlines and at ';', drops
@@ -64,7 +64,7 @@ static const char *const section_names[] = {
     ".shstrtab", ".llvm_addrsig", ".group", NULL
 };
 
-int gr_section_allowed(const char *name)
+int gr_scan_section_allowed(const char *name)
 {
     for (int i = 0; section_names[i]; i++)
         if (strcmp(name, section_names[i]) == 0)
@@ -156,7 +156,7 @@ static int check_section(stmt *st, size_t k)
     k = item(st, k, &w, &wn);
     char name[128];
     snprintf(name, sizeof name, "%.*s", (int)(wn < sizeof name - 1 ? wn : sizeof name - 1), w);
-    if (wn >= sizeof name || memchr(w, '"', wn) || !gr_section_allowed(name))
+    if (wn >= sizeof name || memchr(w, '"', wn) || !gr_scan_section_allowed(name))
         return refuse(st, "a section named ", w, wn);
     for (int field = 0; k < st->n; field++) {
         if (st->s[k] != ',' || field > 2)

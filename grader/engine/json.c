@@ -1,5 +1,5 @@
-/* jsonio.c: JSON through Jansson (see jsonio.h). */
-#include "engine/jsonio.h"
+/* json.c: JSON through Jansson (see json.h). */
+#include "engine/json.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,7 +15,7 @@
    the re-printed text needs, and float noise in a sum of points is gone. */
 #define DUMP_FLAGS (JSON_REAL_PRECISION(15))
 
-char *gr_utf8_clean(const char *s)
+char *gr_json_utf8_clean(const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     size_t n = strlen((const char *)p);
@@ -45,7 +45,7 @@ static json_t *must(json_t *v)
 
 json_t *gr_json_text(const char *s)
 {
-    char *clean = gr_utf8_clean(s);
+    char *clean = gr_json_utf8_clean(s);
     json_t *v = must(json_string(clean));
     free(clean);
     return v;

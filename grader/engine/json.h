@@ -1,4 +1,4 @@
-/* jsonio.h: every JSON file attnlab writes or reads, through one library.
+/* json.h: every JSON file attnlab writes or reads, through one library.
  *
  * results.json is written by one student's grading and read back by batch,
  * merge, regrade and grade --test; a byte the writer lets through that a
@@ -15,17 +15,17 @@
  * one U+FFFD per invalid byte, so every string is written and every string
  * read back.
  */
-#ifndef GR_JSONIO_H
-#define GR_JSONIO_H
+#ifndef GR_JSON_H
+#define GR_JSON_H
 
 #include <jansson.h>
 #include <stddef.h>
 
 /* A copy of s (NULL: "") as valid UTF-8: each byte that does not start a
    valid, shortest-form character becomes U+FFFD (malloc'd). */
-char *gr_utf8_clean(const char *s);
+char *gr_json_utf8_clean(const char *s);
 
-/* A JSON string of s cleaned as gr_utf8_clean does (NULL: ""). Never NULL. */
+/* A JSON string of s cleaned as gr_json_utf8_clean does (NULL: ""). Never NULL. */
 json_t *gr_json_text(const char *s);
 
 /* A JSON number for points or seconds: x snapped as every shown score is
