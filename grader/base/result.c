@@ -37,19 +37,22 @@ int gr_result_verdict_from_name(const char *s)
     return -1;
 }
 
+void gr_result_test_free(gr_test_result *t)
+{
+    free(t->name);
+    free(t->message);
+    free(t->misconception);
+    free(t->student_output);
+    free(t->feedback);
+    free(t->digest);
+    free(t->excerpt);
+    free(t->relation);
+}
+
 void gr_result_lab_free(gr_lab_result *lab)
 {
-    for (int j = 0; j < lab->n_tests && lab->tests; j++) {
-        gr_test_result *t = &lab->tests[j];
-        free(t->name);
-        free(t->message);
-        free(t->misconception);
-        free(t->student_output);
-        free(t->feedback);
-        free(t->digest);
-        free(t->excerpt);
-        free(t->relation);
-    }
+    for (int j = 0; j < lab->n_tests && lab->tests; j++)
+        gr_result_test_free(&lab->tests[j]);
     free(lab->tests);
     free(lab->name);
     free(lab->compile_log);

@@ -109,6 +109,9 @@ void gr_result_copy_shown(const gr_report *r, int moment, gr_report *out);
 /* Free everything one lab's result owns (not the struct itself). */
 void gr_result_lab_free(gr_lab_result *lr);
 
+/* Free the strings of one test (not the struct itself). */
+void gr_result_test_free(gr_test_result *t);
+
 /* Free what one regrade owns (not the struct itself). */
 void gr_result_regrade_free(gr_regrade *g);
 

@@ -72,19 +72,6 @@ static int need_number(rd *d, json_t *map, const char *key, const char *where, d
     return 0;
 }
 
-/* Free the strings of one test (not the struct). */
-static void test_free(gr_test_result *t)
-{
-    free(t->name);
-    free(t->message);
-    free(t->misconception);
-    free(t->student_output);
-    free(t->feedback);
-    free(t->digest);
-    free(t->excerpt);
-    free(t->relation);
-}
-
 /* The lab of report r numbered lab, added at the end when it is new. */
 static gr_lab_result *lab_of(gr_report *r, int lab)
 {
@@ -224,7 +211,7 @@ static int read_test(rd *d, json_t *obj, int i, gr_report *r)
     if (l && !l->name)
         rc = read_lab_name(d, obj, where, l);
     if (rc != 0) {
-        test_free(&t);
+        gr_result_test_free(&t);
         return -1;
     }
     l->tests = gr_xrealloc(l->tests, (size_t)(l->n_tests + 1) * sizeof *l->tests);
@@ -397,7 +384,7 @@ void gr_report_read_merge(gr_report *into, const gr_report *from)
                 l->tests = gr_xrealloc(l->tests, (size_t)(l->n_tests + 1) * sizeof *l->tests);
                 l->n_tests++;
             } else {
-                test_free(&l->tests[k]);
+                gr_result_test_free(&l->tests[k]);
             }
             l->tests[k] = copy_test(fl, &fl->tests[j]);
         }
