@@ -7,7 +7,7 @@
 #   make check      every lab's visible tests on your labs/, one line per lab
 #   make validate   solutions full marks, stubs zero, mutants diagnosed
 #   make mutation   mechanical mutants of each solution: every one killed or a reviewed
-#                   equivalent (4 CPU-minutes: CI runs it after make test)
+#                   equivalent (about 140 s on 2 cores: CI runs it after make test)
 #   make test-asan  the Check suites and the fuzz regression inputs again under ASan + UBSan
 #   make test-cluster  scripts/cluster/ on a one-node Slurm and over ssh to 127.0.0.1, each
 #                   merged class compared with one batch (as root: it starts daemons; CI runs it)
