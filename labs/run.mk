@@ -14,7 +14,7 @@ RUN_PROG ?= run_$(LAB)
 
 .PHONY: run
 run: $(OUT)/$(RUN_PROG)
-	@./$(OUT)/$(RUN_PROG) --seed $(SEED) --format $(FORMAT) $(RUN_ARGS)
+	@$(abspath $(OUT))/$(RUN_PROG) --seed $(SEED) --format $(FORMAT) $(RUN_ARGS)
 
 $(OUT)/$(RUN_PROG): $(SRC_DIR)/$(LAB).c $(LAB_DIR)/$(RUN_PROG).c $(wildcard $(LAB_DIR)/expected_$(LAB).h) $(LAB_DIR)/$(LAB).h $(SUPPORT_SRC) $(SUP)/labsup.h $(ROOT)/labs/labrun.h
 	@mkdir -p $(OUT)
