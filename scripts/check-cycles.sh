@@ -13,23 +13,14 @@
 # modules on a circle, for measuring (exit 0).
 graph=0
 [ "${1:-}" = "--graph" ] && { graph=1; shift; }
+HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=${1:-.}
 cd "$ROOT" || exit 2
 files=$(find lib grader -name '*.[ch]' 2>/dev/null | LC_ALL=C sort)
 [ -n "$files" ] || { echo "check-cycles: no lib/ or grader/ sources under $ROOT" >&2; exit 2; }
 { for f in $files; do echo "F $f"; done
-  grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $files /dev/null; } | awk -v graph=$graph '
-function norm(p,   n, i, k, part, out) {   # a/b/../c -> a/c, ./ dropped
-    n = split(p, part, "/"); k = 0
-    for (i = 1; i <= n; i++) {
-        if (part[i] == "." || part[i] == "") continue
-        if (part[i] == ".." && k > 0 && out[k] != "..") { k--; continue }
-        out[++k] = part[i]
-    }
-    p = ""
-    for (i = 1; i <= k; i++) p = p (i > 1 ? "/" : "") out[i]
-    return p
-}
+  grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $files /dev/null; } |
+awk -v graph=$graph "$(cat "$HERE/includes.awk")"'
 function dirof(f,   d) { d = f; sub(/\/[^\/]*$/, "", d); return d }
 function modof(f,   m) {                   # X_int.h, X_parts.h: the private header of X
     m = f; sub(/^.*\//, "", m); sub(/(_int|_parts)\.h$/, ".h", m); sub(/\.[ch]$/, "", m)
@@ -58,12 +49,8 @@ $1 == "F" { known[$2] = 1; d = dirof($2); if (!(d in nfiles)) dirs[++ndirs] = d;
 {
     f = $0; sub(/:.*/, "", f)
     inc = $0; sub(/^[^"]*"/, "", inc); sub(/".*/, "", inc)
-    target = norm(dirof(f) "/" inc)
-    if (!(target in known)) {
-        if ((("grader/" inc) in known)) target = norm("grader/" inc)
-        else if ((("lib/" inc) in known)) target = norm("lib/" inc)
-        else next
-    }
+    target = resolve(f, inc)
+    if (target == "") next
     if (dirof(target) != dirof(f)) next
     a = modof(f); b = modof(target)
     ninc[dirof(f)]++

@@ -21,6 +21,7 @@
 # not checked. Each include is resolved as the compiler does (-Ilib -Igrader):
 # beside the file first, then grader/, then lib/. Prints each climbing include
 # as file:line, then "layers: N passed, F failed" (files); exit 1 on any.
+HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=${1:-.}
 cd "$ROOT" || exit 2
 files=$(find lib grader -name '*.[ch]' ! -path 'lib/tests/*' ! -path 'grader/tests/*' \
@@ -28,18 +29,8 @@ files=$(find lib grader -name '*.[ch]' ! -path 'lib/tests/*' ! -path 'grader/tes
 [ -n "$files" ] || { echo "check-layers: no lib/ or grader/ sources under $ROOT" >&2; exit 2; }
 # Every file and the folders an include may resolve to, for the awk below.
 { for f in $files; do echo "F $f"; done
-  grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $files /dev/null; } | awk '
-function norm(p,   n, i, k, part, out) {   # a/b/../c -> a/c, ./ dropped
-    n = split(p, part, "/"); k = 0
-    for (i = 1; i <= n; i++) {
-        if (part[i] == "." || part[i] == "") continue
-        if (part[i] == ".." && k > 0 && out[k] != "..") { k--; continue }
-        out[++k] = part[i]
-    }
-    p = ""
-    for (i = 1; i <= k; i++) p = p (i > 1 ? "/" : "") out[i]
-    return p
-}
+  grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $files /dev/null; } |
+awk "$(cat "$HERE/includes.awk")"'
 function layer(f) {                      # a folder has one rank
     if (f ~ /^lib\// || f ~ /^labs\/[^\/]+\/lab[0-9]+\.h$/) return 0
     if (f ~ /^build\/gen\// || f ~ /^grader\/base\//) return 1
@@ -65,13 +56,8 @@ $1 == "F" {
     f = $0; sub(/:.*/, "", f)
     rest = substr($0, length(f) + 2); ln = rest; sub(/:.*/, "", ln)
     inc = rest; sub(/^[^"]*"/, "", inc); sub(/".*/, "", inc)
-    dir = f; sub(/\/[^\/]*$/, "", dir)
-    target = norm(dir "/" inc)
-    if (!(target in known)) {
-        if ((("grader/" inc) in known)) target = norm("grader/" inc)
-        else if ((("lib/" inc) in known)) target = norm("lib/" inc)
-        else target = "build/gen/" inc
-    }
+    target = resolve(f, inc)
+    if (target == "") target = "build/gen/" inc
     from = layer(f); to = layer(target)
     if (from < 0 || to < 0 || to < from) next
     if (to == from) {                      # report/ and learn/ share a rank, not each other
