@@ -7,7 +7,8 @@
 #   SRC_DIR  folder with the LAB.c to test (default: .)
 #   EXTRA_SRC  more sources the tests need, relative to LAB_DIR (optional)
 #
-#   make test     build and run the visible Check tests
+#   make test     build and run the visible Check tests, then ask attnlab
+#                 (when the tree has it) whether LAB.c keeps the lab's rules
 #   make clean
 
 ROOT    ?= ../..
@@ -37,9 +38,16 @@ TEST_SRC    := $(LAB_DIR)/test_$(LAB).c $(addprefix $(LAB_DIR)/,$(EXTRA_SRC))
 OBJ_DIR     ?= $(OUT)
 TEST_OBJ    := $(patsubst %.c,$(OBJ_DIR)/%.o,$(notdir $(TEST_SRC) $(SUPPORT_SRC)))
 
+# The lab's rules (allowed headers and library calls) are the grader's build's
+# to judge, which the Check tests cannot see: `attnlab rules --source` builds
+# LAB.c as grade does, so make test fails where grade says "forbidden call".
+# ATTNLAB= (empty) leaves the step out.
+ATTNLAB ?= $(wildcard $(ROOT)/build/attnlab)
+
 .PHONY: test clean
 test: $(OUT)/test_$(LAB)
 	@$(abspath $(OUT))/test_$(LAB)
+	@$(if $(ATTNLAB),$(ATTNLAB) rules --lab $(patsubst lab%,%,$(LAB)) --source $(SRC_DIR)/$(LAB).c >/dev/null)
 
 $(OUT)/test_$(LAB): $(SRC_DIR)/$(LAB).c $(TEST_OBJ) $(LAB_DIR)/$(LAB).h $(SUP)/labsup.h $(ROOT)/labs/warnings.mk
 	@mkdir -p $(OUT)

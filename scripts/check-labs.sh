@@ -1,7 +1,9 @@
 #!/bin/sh
 # check-labs (make check): every lab's visible tests against the student's own
 # labs/labNN-name/labNN.c, one line per lab:
-#   labNN-name: passed | failing N of M | not started | does not build
+#   labNN-name: passed | failing N of M | not started | does not build |
+#               breaks the lab's rules (its tests pass, but it calls what the
+#               lab does not allow: grade says "forbidden call")
 # "not started": the file is still the pristine stub (data/stubs/labNN.c), or
 # every failing check says "not implemented". Then one line "check: P of N labs
 # pass their visible tests". Exit 0 when every lab passes, 1 otherwise.
@@ -27,6 +29,11 @@ for lab in labs/lab[0-9][0-9]-*/; do
     fi
     set -- $summary
     failing=$(($5 + $7))
+    if [ "$failing" -eq 0 ]; then           # the tests passed; make test's rules step did not
+        echo "$name: breaks the lab's rules (make -C $lab test shows which calls)"
+        grep -m 2 'is not allowed' "$log" | sed 's/^/    /'
+        continue
+    fi
     not_impl=$(grep -E ':[FE]:' "$log" | grep -c 'not implemented')
     if [ "$not_impl" -eq "$failing" ]; then
         echo "$name: not started"

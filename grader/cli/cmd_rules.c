@@ -3,6 +3,8 @@
  *   attnlab rules --lab 2          the text of lab 2's rules block, on stdout
  *   attnlab rules --write          rewrite every stub's and handout's block
  *   attnlab rules --check          exit 1 when a block differs from its rubric
+ *   attnlab rules --lab 2 --source F   build F as grade does: 1 on a forbidden
+ *                                  header or call (make check asks this)
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,13 +18,16 @@
 #include "engine/grade.h"
 #include "learn/progress.h"
 #include "engine/rules.h"
+#include "engine/seed.h"
+#include "confined/workdir.h"
 #include "base/util.h"
 #include "base/layout.h"
 
 static const gr_cmd_spec rules_cmd = {
     .name = "rules",
     .synopsis =
-    "[--lab N|all] [--write | --check]",
+    "[--lab N|all] [--write | --check]\n"
+    "                     attnlab rules --lab N --source FILE",
     .about =
     "A lab's rules (allowed headers, allowed library functions, time, memory\n"
     "and output limits) come from its rubric, data/rubrics/labNN.yaml. The same\n"
@@ -33,8 +38,12 @@ static const gr_cmd_spec rules_cmd = {
     "once a student has edited it, it is theirs and is left alone.\n",
     .after =
     "Without --write or --check, print each lab's text on stdout.\n"
-    "Exit status: 0 done (and every block matches), 1 a block differs or a file\n"
-    "could not be written, 2 usage or rubric error.\n",
+    "--source FILE builds FILE as lab N's submission the way grade does (the\n"
+    "confined compiler, the lab's allowed headers and calls) and runs no test: a\n"
+    "lab's make test and make check ask it, so that they fail where grade would.\n"
+    "Exit status: 0 done (and every block matches, or FILE builds under the\n"
+    "rules), 1 a block differs, a file could not be written, or FILE does not\n"
+    "compile or breaks a rule, 2 usage or rubric error.\n",
     .max_args = 0,
     .in_order = 1,
     .column = 16,
@@ -120,9 +129,47 @@ static int rules_lab(FILE *out, FILE *err, const char *root, int lab, rules_mode
     return rc;
 }
 
+/* Build src as lab's submission the way grade does and say whether it
+   keeps the lab's rules: 0 it builds, 1 it does not compile or breaks a
+   rule (the grader's message on err), 2 the grader could not build. */
+static int source_check(FILE *out, FILE *err, int lab, const char *src)
+{
+    char msg[1024], root[PATH_MAX], child_dir[PATH_MAX];
+    if (gr_layout_locate(root, sizeof root, child_dir, sizeof child_dir, msg, sizeof msg) != 0) {
+        fprintf(err, "attnlab rules: %s\n", msg);
+        return GR_EXIT_USAGE;
+    }
+    gr_grade_opts o;
+    memset(&o, 0, sizeof o);
+    o.root = root;
+    o.child_dir = child_dir;
+    o.student = GR_LOCAL_STUDENT;
+    o.secret = GR_PRACTICE_SECRET;
+    char *work = gr_workdir_make("rules", msg, sizeof msg);
+    gr_build b;
+    memset(&b, 0, sizeof b);
+    int rc = work ? gr_grade_build(&o, lab, src, work, &b, msg, sizeof msg) : -1;
+    if (rc != 0) {
+        fprintf(err, "attnlab rules: %s\n", msg);
+        rc = GR_EXIT_USAGE;
+    } else if (b.ok) {
+        fprintf(out, "%s: builds under lab %d's rules (its headers and library calls)\n", src,
+                lab);
+    } else {
+        fprintf(err, "%s: %s, as attnlab grade will say:\n%s\n%s", src,
+                gr_result_verdict_name(b.verdict), b.message ? b.message : "",
+                b.log ? b.log : "");
+        rc = 1;
+    }
+    gr_build_free(&b);
+    if (work)
+        gr_workdir_remove(work);
+    return rc;
+}
+
 int cmd_rules_run(FILE *out, FILE *err, const char *root, int argc, char **argv)
 {
-    const char *labs = "all";
+    const char *labs = "all", *source = NULL;
     int write = 0, check = 0;
     const gr_opt opts[] = {
         GR_TEXT("lab", 0, &labs, "N|all",
@@ -131,6 +178,9 @@ int cmd_rules_run(FILE *out, FILE *err, const char *root, int argc, char **argv)
                 "rewrite the blocks from the rubrics, in place"),
         GR_FLAG("check", 0, &check,
                 "compare the blocks with the rubrics; one line per file"),
+        GR_TEXT("source", 0, &source, "FILE",
+                "build FILE as the lab's submission, as grade does, and say\n"
+                "whether it keeps the lab's rules (one --lab)"),
     };
     int first, rc = gr_opts_parse(&rules_cmd, opts, GR_N_OPTS(opts), argc, argv, out, err,
                                   &first);
@@ -152,9 +202,16 @@ int cmd_rules_run(FILE *out, FILE *err, const char *root, int argc, char **argv)
                 "ATTNLAB_ROOT to one\n", root);
         return GR_EXIT_USAGE;
     }
-    int want[GR_N_LABS];
+    int want[GR_N_LABS], n = 0, one = 0;
     if (gr_layout_parse_labs(labs, want, msg, sizeof msg) != 0)
         return gr_usage_error("rules", "%s", msg);
+    for (int lab = 1; lab <= GR_N_LABS; lab++)
+        if (want[lab - 1])
+            n++, one = lab;
+    if (source && (n != 1 || mode != RULES_PRINT))
+        return gr_usage_error("rules", "--source FILE takes one --lab N, and no --write or --check");
+    if (source)
+        return source_check(out, err, one, source);
     rc = GR_EXIT_OK;
     for (int lab = 1; lab <= GR_N_LABS; lab++) {
         if (!want[lab - 1])

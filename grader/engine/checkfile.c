@@ -83,7 +83,10 @@ int gr_checkfile_run(const char *root, int lab, const char *src, const char *wor
     char *folder = gr_layout_folder(root, lab);
     char *src_dir = gr_xasprintf("SRC_DIR=%s", work), *out = gr_xasprintf("OUT=%s/out", work);
     char *objs = gr_xasprintf("OBJ_DIR=%s", obj_dir ? obj_dir : "$(OUT)");
-    const char *argv[] = {"make", "-s", "-C", folder, "test", src_dir, out, objs, NULL};
+    /* ATTNLAB= : the Check file's verdict alone; make test's rules step is
+       attnlab rules --source, gr_grade_build itself, whose verdict rules_only reads */
+    const char *argv[] = {"make", "-s", "-C", folder, "test", src_dir, out, objs, "ATTNLAB=",
+                          NULL};
     char **env = check_env();
     const gr_tool_opts o = {.env = env, .seconds = CHECK_SECONDS, .log_bytes = CHECK_LOG,
                             .path_search = 1};
@@ -175,7 +178,9 @@ static void visible_failures(gr_strbuf *why, const gr_lab_result *lr)
 }
 
 /* 1 when lr's visible tests fail only as "forbidden call": the lab's rules,
-   which the grader's build holds and a Check file cannot see. */
+   which the grader's build holds and a Check file cannot see (make test asks
+   the grader's build for them: attnlab rules --source; a raw system call the
+   sandbox stops at run time is seen by grade alone). */
 static int rules_only(const gr_lab_result *lr)
 {
     int failed = 0;

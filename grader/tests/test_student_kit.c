@@ -264,6 +264,28 @@ START_TEST(no_kit_tool_passes_a_catalogued_mistake)
     free(check);
     free(status);
     free(grade);
+    /* a call the lab's rules forbid passes the Check tests; make check asks the
+       grader's build (attnlab rules --source), as grade does */
+    char *to = gr_layout_student(copy, 1), *manifest = gr_layout_mutant_manifest(fk_root(), 1);
+    char *solution = gr_layout_solution(fk_root(), 1), *src = NULL;
+    gr_mutant_set set;
+    ck_assert_msg(gr_mutants_load(manifest, &set, err, sizeof err) == 0, "%s", err);
+    for (int k = 0; k < set.n; k++)
+        if (strcmp(set.mutants[k].name, "read_file") == 0)
+            ck_assert_msg(gr_mutants_write(&set, &set.mutants[k], solution, base, &src, err,
+                                           sizeof err) == 0, "%s", err);
+    ck_assert_msg(src && sh("cp %s %s", src, to) == 0, "lab 1: no mutant read_file");
+    check = kit_output(copy, "make -s check");
+    char *line = line_of(check, "lab01-scores: ");
+    ck_assert_msg(line && strstr(line, "breaks the lab's rules") &&
+                  strstr(check, "fopen is not allowed"), "make check:\n%s", check);
+    free(line);
+    free(check);
+    gr_mutants_free(&set);
+    free(src);
+    free(solution);
+    free(manifest);
+    free(to);
     free(copy);
 }
 END_TEST
