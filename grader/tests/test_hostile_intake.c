@@ -6,7 +6,8 @@
  * an ambiguous pair, an empty folder, a folder of 30,000 files and a tree
  * 200 folders deep (bounded: the exact names are still found), and the
  * reader on a FIFO, a link to /dev/zero, a link out of the submission, a
- * linked lab folder and an oversized (sparse) file.
+ * linked lab folder and an oversized (sparse) file; and `attnlab rules --source`
+ * (what a lab's make test asks) on each of those.
  *
  * Then a class, graded end to end by `attnlab batch --lab 1` and, for some
  * students, `attnlab grade`, `similarity`, `status` and `plot`, each in
@@ -310,6 +311,31 @@ START_TEST(the_reader_names_what_it_refuses)
     ck_assert_int_eq(errno, ENOENT);
     free(link);
     free(out_dir);
+    free(dir);
+}
+END_TEST
+
+/* attnlab rules --source, which a lab's make test runs on the student's file,
+   reads it with the build's one reader: each planted thing is refused by
+   name (exit 1), under a wall-clock cap, and nothing outside is shown. */
+START_TEST(rules_source_refuses_what_grade_refuses)
+{
+    char *dir = fresh("rules-source"), *attnlab = fk_attnlab();
+    for (int t = 0; t < N_THINGS; t++) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "%s/lab01.c", thing_names[t]);
+        plant(dir, rel, (thing)t);
+        char *log = gr_xasprintf("%s/%s.log", dir, thing_names[t]);
+        int st = fk_sh(log, "cd %s && timeout -s KILL %d %s rules --lab 1 --source %s", dir,
+                       CAP_SECONDS, attnlab, rel);
+        char *text = gr_read_file(log, NULL);
+        ck_assert_msg(st == 1 && text && strstr(text, "is not a regular file") &&
+                      strstr(text, thing_says[t]) && !strstr(text, "root:x:0:0"),
+                      "%s: exit %d: %s", rel, st, text ? text : "(no output)");
+        free(text);
+        free(log);
+    }
+    free(attnlab);
     free(dir);
 }
 END_TEST
@@ -745,6 +771,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, empty_and_missing);
     tcase_add_test(tc, bounded_walks);
     tcase_add_test(tc, the_reader_names_what_it_refuses);
+    tcase_add_test(tc, rules_source_refuses_what_grade_refuses);
     tcase_add_test(tc, fleets_stage_the_upload_as_it_is);
     suite_add_tcase(s, tc);
     TCase *cl = tcase_create("class");
