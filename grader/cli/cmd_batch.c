@@ -373,6 +373,10 @@ int cmd_batch(int argc, char **argv)
     }
     o.root = root;
     o.child_dir = child_dir;
+    if (!(o.secret = gr_seed_secret_load(a.secret_file, err, sizeof err))) {
+        fprintf(stderr, "attnlab batch: %s\n", err);
+        return GR_EXIT_USAGE;
+    }
     gr_course course;
     if (a.course) {
         if (gr_course_load(a.course, &course, err, sizeof err) != 0) {
@@ -381,12 +385,6 @@ int cmd_batch(int argc, char **argv)
         }
         o.course = &course;
         o.course_file = a.course;
-    }
-    if (!(o.secret = gr_seed_secret_load(a.secret_file, err, sizeof err))) {
-        fprintf(stderr, "attnlab batch: %s\n", err);
-        if (a.course)
-            gr_course_free(&course);
-        return GR_EXIT_USAGE;
     }
     o.progress = a.quiet ? NULL : stderr;
     o.progress_bar = !a.quiet && isatty(fileno(stderr));
