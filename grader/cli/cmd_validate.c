@@ -12,7 +12,6 @@
  * the rules blocks of the stub and the handout must be the text `attnlab rules`
  * makes from the lab's rubric (rules.h): a hand edit there fails validation.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

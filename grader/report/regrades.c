@@ -116,20 +116,26 @@ static void log_field(gr_strbuf *b, const char *s, int last)
     gr_sb_append(b, last ? "\n" : "\t");
 }
 
+/* One regrades.log line onto b, its eight columns in order (NULL: "-"). */
+static void log_line(gr_strbuf *b, const char *when, const char *student, const char *lab,
+                     const char *test, const char *old, const char *now, const char *reason,
+                     const char *change)
+{
+    const char *const field[8] = {when, student, lab, test, old, now, reason, change};
+    for (int i = 0; i < 8; i++)
+        log_field(b, field[i], i == 7);
+}
+
 char *gr_regrades_log_lines(const char *student, const gr_report *r, int from)
 {
     gr_strbuf b = {0};
     char p1[GR_POINTS_LEN], p2[GR_POINTS_LEN];
     for (int i = from; i < r->n_regrades; i++) {
         const gr_regrade *g = &r->regrades[i];
-        log_field(&b, g->when, 0);
-        log_field(&b, student, 0);
-        log_field(&b, g->lab >= 1 && g->lab <= GR_N_LABS ? gr_layout_dir(g->lab) : "?", 0);
-        log_field(&b, g->test, 0);
-        log_field(&b, g->has_old ? gr_points(p1, g->old_score) : NULL, 0);
-        log_field(&b, g->has_new ? gr_points(p2, g->new_score) : NULL, 0);
-        log_field(&b, g->reason, 0);
-        log_field(&b, g->change, 1);
+        log_line(&b, g->when, student,
+                 g->lab >= 1 && g->lab <= GR_N_LABS ? gr_layout_dir(g->lab) : "?", g->test,
+                 g->has_old ? gr_points(p1, g->old_score) : NULL,
+                 g->has_new ? gr_points(p2, g->new_score) : NULL, g->reason, g->change);
     }
     return gr_sb_take(&b);
 }
@@ -137,27 +143,16 @@ char *gr_regrades_log_lines(const char *student, const gr_report *r, int from)
 void gr_regrades_log_lab(gr_strbuf *b, const char *when, int lab, const char *reason,
                          const char *change)
 {
-    if (!change)
-        return;
-    log_field(b, when, 0);
-    log_field(b, NULL, 0);
-    log_field(b, gr_layout_dir(lab), 0);
-    log_field(b, NULL, 0);
-    log_field(b, NULL, 0);
-    log_field(b, NULL, 0);
-    log_field(b, reason && *reason ? reason : GR_NO_REASON, 0);
-    log_field(b, change, 1);
+    if (change)
+        log_line(b, when, NULL, gr_layout_dir(lab), NULL, NULL, NULL,
+                 reason && *reason ? reason : GR_NO_REASON, change);
 }
 
 char *gr_regrades_class_line(const char *when, const char *reason, const char *change)
 {
     gr_strbuf b = {0};
-    log_field(&b, when, 0);
-    log_field(&b, "*", 0);              /* the whole class: a setting, not one grade */
-    for (int i = 0; i < 4; i++)         /* lab, test, old, new */
-        log_field(&b, NULL, 0);
-    log_field(&b, reason ? reason : GR_NO_REASON, 0);
-    log_field(&b, change, 1);
+    /* student "*": the whole class, a setting, not one grade */
+    log_line(&b, when, "*", NULL, NULL, NULL, NULL, reason ? reason : GR_NO_REASON, change);
     return gr_sb_take(&b);
 }
 
